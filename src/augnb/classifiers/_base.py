@@ -1,0 +1,230 @@
+"""The one base class: validation, encoding, discretisation, inference, prediction."""
+
+from __future__ import annotations
+
+import numbers
+from abc import abstractmethod
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from augnb.data.encoding import EncodedData, as_frame, encode_target
+from augnb.data.schema import Schema
+from augnb.inference import joint_log_likelihood
+from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.structure._structure import Structure
+
+__all__ = ["BaseAugmentedNB", "make_discretizer"]
+
+_DISCRETIZERS = ("mdlp", "equal_frequency", "equal_width", "mean")
+
+
+def make_discretizer(spec: object):
+    """Discretiser instance for a ``discretizer=`` parameter value.
+
+    Parameters
+    ----------
+    spec : {"mdlp", "equal_frequency", "equal_width", "mean"} or transformer
+        A name, or an unfitted transformer with ``fit(X, y)`` / ``transform(X)``
+        that returns a DataFrame of categorical columns.
+
+    Returns
+    -------
+    transformer
+        A fresh (cloned) discretiser.
+    """
+    from augnb import discretize
+
+    if isinstance(spec, str):
+        factories = {
+            "mdlp": discretize.MDLPDiscretizer,
+            "equal_frequency": discretize.EqualFrequencyDiscretizer,
+            "equal_width": discretize.EqualWidthDiscretizer,
+            "mean": discretize.MeanBinarizer,
+        }
+        if spec not in factories:
+            raise ValueError(
+                f"Unknown discretizer {spec!r}; use one of {list(factories)}, a "
+                "transformer instance, or None."
+            )
+        return factories[spec]()
+    if hasattr(spec, "fit") and hasattr(spec, "transform"):
+        return clone(spec)
+    raise ValueError(
+        f"discretizer must be one of {list(_DISCRETIZERS)}, a transformer or None; "
+        f"got {spec!r}."
+    )
+
+
+class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
+    """Base class of every augnb classifier.
+
+    Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
+    and the prediction methods live here, once.
+    """
+
+    _parameter_checks: dict = {}
+
+    @abstractmethod
+    def _learn_structure(
+        self, codes: NDArray[np.int32], y: NDArray[np.intp], cards: NDArray[np.int64], n_classes: int
+    ) -> Structure:
+        """Return the structure learned from encoded training data."""
+
+    # -- validation ---------------------------------------------------------
+
+    def _check_params(self) -> None:
+        alpha = getattr(self, "alpha", 1.0)
+        if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not alpha > 0:
+            raise ValueError(f"alpha must be a number > 0; got {alpha!r}.")
+        disc = getattr(self, "discretizer", None)
+        if disc is not None and isinstance(disc, str) and disc not in _DISCRETIZERS:
+            raise ValueError(
+                f"discretizer must be one of {list(_DISCRETIZERS)}, a transformer or "
+                f"None; got {disc!r}."
+            )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    # -- fitting ------------------------------------------------------------
+
+    def _prepare_fit(self, X: object, y: object) -> tuple[EncodedData, NDArray[np.intp]]:
+        self._check_params()
+        frame = as_frame(X)
+        classes, y_codes = encode_target(y, frame.shape[0])
+        validate_data(self, frame, reset=True, skip_check_array=True)
+        if len(classes) < 2:
+            raise ValueError(
+                f"y has a single class ({classes[0]!r}); a classifier needs samples "
+                "of at least 2 classes."
+            )
+        self.classes_ = classes
+        raw = Schema.infer(
+            frame,
+            discrete_features=getattr(self, "discrete_features", None),
+            continuous_features=getattr(self, "continuous_features", None),
+        )
+        continuous = raw.continuous_names
+        self.discretizer_ = None
+        if continuous:
+            if self.discretizer is None:
+                raise ValueError(
+                    f"{type(self).__name__} models discrete features only, but columns "
+                    f"{continuous} are continuous; pass discretizer='mdlp' (the "
+                    "default), discretise them yourself, or list them in "
+                    "discrete_features."
+                )
+            disc = make_discretizer(self.discretizer)
+            self.discretizer_ = disc.fit(frame.loc[:, continuous].astype(np.float64), y_codes)
+            self._continuous_columns = continuous
+            frame = self._apply_discretizer(frame)
+        self.schema_ = Schema.infer(frame, discrete_features=list(range(frame.shape[1])))
+        return self.schema_.encode(frame), y_codes
+
+    def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:
+        cols = self._continuous_columns
+        binned = self.discretizer_.transform(frame.loc[:, cols].astype(np.float64))
+        out = frame.copy()
+        for c in cols:
+            out[c] = binned[c]
+        return out
+
+    def fit(self, X: object, y: object) -> BaseAugmentedNB:
+        """Learn the structure and parameters from training data.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Training features; missing values (None, NaN, pd.NA) allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values, no missing values).
+
+        Returns
+        -------
+        self
+        """
+        data, y_codes = self._prepare_fit(X, y)
+        n_classes = len(self.classes_)
+        structure = self._learn_structure(data.codes, y_codes, data.cards, n_classes)
+        self.structure_ = structure.with_names([str(n) for n in self.schema_.names])
+        self.model_ = fit_discrete_model(
+            structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
+        )
+        self.n_categories_ = data.cards
+        return self
+
+    # -- prediction ---------------------------------------------------------
+
+    def _encode(self, X: object) -> EncodedData:
+        check_is_fitted(self, "model_")
+        frame = as_frame(X)
+        validate_data(self, frame, reset=False, skip_check_array=True)
+        if self.discretizer_ is not None:
+            frame = self._apply_discretizer(frame)
+        return self.schema_.encode(frame)
+
+    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
+        """Unnormalised ``log P(c, x)`` for each class.
+
+        Missing values and categories unseen at ``fit`` are marginalised out
+        exactly.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        model: DiscreteModel = self.model_
+        return joint_log_likelihood(model, self._encode(X).codes)
+
+    def predict_log_proba(self, X: object) -> NDArray[np.float64]:
+        """Log posterior class probabilities, columns ordered as ``classes_``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        jll = self.predict_joint_log_proba(X)
+        return jll - logsumexp(jll, axis=1, keepdims=True)
+
+    def predict_proba(self, X: object) -> NDArray[np.float64]:
+        """Posterior class probabilities, columns ordered as ``classes_``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X: object) -> NDArray:
+        """Most probable class (ties go to the lowest class index).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        return self.classes_[np.argmax(self.predict_joint_log_proba(X), axis=1)]

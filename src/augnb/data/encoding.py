@@ -1,0 +1,126 @@
+"""Input conversion and validation at the boundary of the library."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from sklearn.utils import check_array, column_or_1d
+
+__all__ = ["EncodedData", "as_frame", "encode_target"]
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedData:
+    """Encoded features.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples, n_features), int32, Fortran order
+        Codes of discrete columns (``-1`` = missing or unseen); ``-1`` in
+        continuous columns.
+    values : ndarray of shape (n_samples, n_features) or None
+        Float values of continuous columns (``NaN`` = missing); None when every
+        column is discrete.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities (0 for continuous columns).
+    """
+
+    codes: NDArray[np.int32]
+    values: NDArray[np.float64] | None
+    cards: NDArray[np.int64]
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows."""
+        return int(self.codes.shape[0])
+
+
+def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
+    """Turn any 2-d input into a DataFrame without losing column kinds.
+
+    DataFrames pass through; arrays and lists are validated by scikit-learn's
+    ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
+    names (or ``columns``).
+
+    Parameters
+    ----------
+    X : array-like or DataFrame
+        Input data.
+    columns : list, default=None
+        Column names to give an array input.
+
+    Returns
+    -------
+    DataFrame
+    """
+    if isinstance(X, pd.DataFrame):
+        if X.shape[0] == 0:
+            raise ValueError("X is empty: it has 0 rows; fit needs at least one sample.")
+        if X.shape[1] == 0:
+            raise ValueError("X has 0 columns; at least one feature is required.")
+        if X.columns.duplicated().any():
+            dup = list(X.columns[X.columns.duplicated()])
+            raise ValueError(f"X has duplicated column names {dup}; make them unique.")
+        return X
+    if hasattr(X, "compute") and hasattr(X, "dask"):
+        raise TypeError("Dask collections are not accepted here; call .compute() first.")
+    arr = check_array(
+        X,
+        dtype=None,
+        ensure_all_finite=False,
+        ensure_2d=True,
+        accept_sparse=False,
+        ensure_min_samples=1,
+        ensure_min_features=1,
+    )
+    if np.iscomplexobj(arr):
+        raise ValueError("Complex data not supported; give real numbers or categories.")
+    names = columns if columns is not None else list(range(arr.shape[1]))
+    if arr.dtype == object:
+        return pd.DataFrame(arr, columns=names).infer_objects()
+    return pd.DataFrame(arr, columns=names)
+
+
+def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]:
+    """Validate class labels and encode them as ``0..n_classes-1``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels, any hashable values.
+    n_samples : int
+        Number of rows of X.
+
+    Returns
+    -------
+    classes : ndarray
+        Sorted distinct labels.
+    codes : ndarray of shape (n_samples,)
+        Index of each label in ``classes``.
+    """
+    if y is None:
+        raise ValueError("y is required: this classifier needs class labels to fit.")
+    y_arr = column_or_1d(y, warn=True, dtype=None)
+    if len(y_arr) != n_samples:
+        raise ValueError(
+            f"X has {n_samples} rows but y has {len(y_arr)} labels; they must match."
+        )
+    missing = pd.isna(pd.Series(y_arr, dtype=object)).to_numpy()
+    if missing.any():
+        rows = np.flatnonzero(missing)[:5].tolist()
+        raise ValueError(
+            f"y has {int(missing.sum())} missing label(s) (rows {rows}); drop those "
+            "rows or impute their class before fitting."
+        )
+    try:
+        classes, codes = np.unique(y_arr, return_inverse=True)
+    except TypeError:  # mixed label types: order by type name then text
+        order = sorted(set(y_arr.tolist()), key=lambda v: (type(v).__name__, str(v)))
+        index = {v: i for i, v in enumerate(order)}
+        classes = np.empty(len(order), dtype=object)
+        classes[:] = order
+        codes = np.array([index[v] for v in y_arr.tolist()])
+    return classes, codes.astype(np.intp)

@@ -1,0 +1,258 @@
+"""Column kinds and categories learned from training data."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from augnb.data.encoding import EncodedData
+
+__all__ = ["ColumnSpec", "Schema"]
+
+Kind = Literal["discrete", "continuous"]
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSpec:
+    """One input column.
+
+    Attributes
+    ----------
+    name : hashable
+        Column name as given by the user (an int position for arrays).
+    kind : {"discrete", "continuous"}
+        How the column is modelled.
+    categories : tuple or None
+        Sorted declared levels of a discrete column (``None`` when continuous).
+    """
+
+    name: Hashable
+    kind: Kind
+    categories: tuple | None = None
+
+    @property
+    def cardinality(self) -> int:
+        """Number of declared levels (0 for a continuous column)."""
+        return 0 if self.categories is None else len(self.categories)
+
+
+def _resolve(selector: Sequence | None, names: list, what: str) -> set[int]:
+    if selector is None:
+        return set()
+    if isinstance(selector, (str, int, np.integer)) or not hasattr(selector, "__iter__"):
+        selector = [selector]
+    out = set()
+    for s in selector:
+        if s in names:
+            out.add(names.index(s))
+        elif isinstance(s, (int, np.integer)) and not isinstance(s, bool) and -len(names) <= s < len(names):
+            out.add(int(s) % len(names))
+        else:
+            raise ValueError(
+                f"{what} names a column {s!r} that is not in X; "
+                f"X has columns {names[:10]}{'...' if len(names) > 10 else ''}."
+            )
+    return out
+
+
+def _is_continuous_dtype(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return bool(pd.api.types.is_float_dtype(dtype)) and not isinstance(
+        dtype, pd.CategoricalDtype
+    )
+
+
+def _sorted_categories(series: pd.Series) -> tuple:
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        # Declared levels: a level absent from the data is still a level.
+        return tuple(series.cat.categories)
+    values = pd.unique(series.dropna())
+    try:
+        return tuple(sorted(values))
+    except TypeError:  # mixed types: order by their string form, deterministically
+        return tuple(sorted(values, key=lambda v: (type(v).__name__, str(v))))
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """Kinds and categories of every input column, learned at ``fit``.
+
+    Attributes
+    ----------
+    columns : tuple of ColumnSpec
+        One spec per column, in input order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"a": ["x", "y", "x"], "b": [0.5, 1.5, 2.0]})
+    >>> s = Schema.infer(X)
+    >>> [c.kind for c in s.columns]
+    ['discrete', 'continuous']
+    >>> s.encode(X).codes[:, 0].tolist()
+    [0, 1, 0]
+    """
+
+    columns: tuple[ColumnSpec, ...]
+
+    @property
+    def names(self) -> list:
+        """Column names in order."""
+        return [c.name for c in self.columns]
+
+    @property
+    def n_features(self) -> int:
+        """Number of columns."""
+        return len(self.columns)
+
+    @property
+    def cardinalities(self) -> NDArray[np.int64]:
+        """Declared cardinality per column (0 for continuous columns)."""
+        return np.array([c.cardinality for c in self.columns], dtype=np.int64)
+
+    @property
+    def discrete(self) -> NDArray[np.bool_]:
+        """Mask of discrete columns."""
+        return np.array([c.kind == "discrete" for c in self.columns], dtype=bool)
+
+    @property
+    def continuous_names(self) -> list:
+        """Names of the continuous columns."""
+        return [c.name for c in self.columns if c.kind == "continuous"]
+
+    @classmethod
+    def infer(
+        cls,
+        X: pd.DataFrame,
+        *,
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> Schema:
+        """Learn column kinds and categories from a training frame.
+
+        Float columns are continuous; bool, category, object, string and integer
+        columns are discrete. ``discrete_features`` / ``continuous_features``
+        (names or positions) override the inference.
+
+        Parameters
+        ----------
+        X : DataFrame
+            Training features.
+        discrete_features, continuous_features : sequence, default=None
+            Columns to force to one kind.
+
+        Returns
+        -------
+        Schema
+        """
+        names = list(X.columns)
+        force_d = _resolve(discrete_features, names, "discrete_features")
+        force_c = _resolve(continuous_features, names, "continuous_features")
+        both = force_d & force_c
+        if both:
+            raise ValueError(
+                f"Columns {[names[i] for i in sorted(both)]} are listed both as "
+                "discrete_features and continuous_features; choose one."
+            )
+        specs = []
+        for i, name in enumerate(names):
+            col = X.iloc[:, i]
+            if col.isna().all():
+                raise ValueError(
+                    f"Feature {name!r} is missing in every row; drop the column "
+                    "before fitting."
+                )
+            continuous = (i in force_c) or (i not in force_d and _is_continuous_dtype(col))
+            if continuous:
+                if not (pd.api.types.is_numeric_dtype(col.dtype) or col.dtype == object):
+                    raise ValueError(
+                        f"Feature {name!r} was declared continuous but has dtype "
+                        f"{col.dtype}; convert it to numbers or declare it discrete."
+                    )
+                try:
+                    pd.to_numeric(col, errors="raise")
+                except (TypeError, ValueError) as exc:
+                    raise ValueError(
+                        f"Feature {name!r} was declared continuous but holds values "
+                        f"that are not numbers ({exc}); declare it discrete."
+                    ) from None
+                specs.append(ColumnSpec(name, "continuous"))
+            else:
+                specs.append(ColumnSpec(name, "discrete", _sorted_categories(col)))
+        return cls(tuple(specs))
+
+    def encode(self, X: pd.DataFrame) -> EncodedData:
+        """Encode a frame with the training categories.
+
+        Discrete values become codes ``0..r-1``; a missing value or a category
+        not seen at ``fit`` becomes ``-1`` (marginalised at prediction).
+        Continuous values become float64 with ``NaN`` for missing.
+
+        Parameters
+        ----------
+        X : DataFrame
+            Frame with the training columns, in the training order.
+
+        Returns
+        -------
+        EncodedData
+        """
+        if X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has {X.shape[1]} columns but the model was fitted on "
+                f"{self.n_features}: {self.names[:10]}."
+            )
+        n = X.shape[0]
+        codes = np.full((n, self.n_features), -1, dtype=np.int32, order="F")
+        values = None
+        if any(c.kind == "continuous" for c in self.columns):
+            values = np.full((n, self.n_features), np.nan, order="F")
+        for i, spec in enumerate(self.columns):
+            col = X.iloc[:, i]
+            if spec.kind == "discrete":
+                codes[:, i] = _encode_discrete(col, spec.categories)
+            else:
+                arr = pd.to_numeric(col, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+                bad = ~pd.isna(col).to_numpy() & np.isnan(arr)
+                if bad.any():
+                    raise ValueError(
+                        f"Continuous feature {spec.name!r} holds a value that is not a "
+                        f"number: {col[bad].iloc[0]!r}."
+                    )
+                if np.isinf(arr).any():
+                    raise ValueError(
+                        f"Continuous feature {spec.name!r} contains an infinite value; "
+                        "replace it with a finite number or NaN (missing)."
+                    )
+                values[:, i] = arr
+        return EncodedData(codes=codes, values=values, cards=self.cardinalities)
+
+
+def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.int32]:
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and tuple(dtype.categories) == categories:
+        return col.cat.codes.to_numpy(dtype=np.int32)
+    if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_extension_array_dtype(dtype):
+        arr = col.to_numpy()
+        cats = np.asarray(categories)
+        if cats.size and np.issubdtype(cats.dtype, np.integer):
+            lo, hi = int(cats.min()), int(cats.max())
+            if hi - lo < 4 * cats.size + 1024:
+                # Dense lookup table: O(n) and much faster than hashing.
+                table = np.full(hi - lo + 1, -1, dtype=np.int32)
+                table[cats - lo] = np.arange(cats.size, dtype=np.int32)
+                out = np.full(arr.shape, -1, dtype=np.int32)
+                inside = (arr >= lo) & (arr <= hi)
+                out[inside] = table[arr[inside] - lo]
+                return out
+    try:
+        return pd.Categorical(col, categories=list(categories)).codes.astype(np.int32)
+    except (TypeError, ValueError):
+        # Mixed, unhashable-order categories: fall back to an explicit mapping.
+        mapping = {v: k for k, v in enumerate(categories)}
+        return np.array([mapping.get(v, -1) for v in col], dtype=np.int32)

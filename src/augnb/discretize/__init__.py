@@ -1,0 +1,29 @@
+"""Discretisation of continuous features into declared bins.
+
+Every discretiser is a scikit-learn transformer that maps a DataFrame to a
+DataFrame with the same columns and index; each discretised column becomes a
+pandas Categorical whose categories ``0..B-1`` are its declared levels.
+
+- :class:`MDLPDiscretizer`: supervised Fayyad–Irani entropy / MDL cuts.
+- :class:`EqualFrequencyDiscretizer`: equal-count (maximum-entropy) bins.
+- :class:`EqualWidthDiscretizer`: equal-width bins over the training range.
+- :class:`MeanBinarizer`: two bins split at the training mean.
+- :func:`mdlp_cut_points`: the MDLP cut-point search on one array.
+"""
+
+from __future__ import annotations
+
+from augnb.discretize.mdlp import MDLPDiscretizer, mdlp_cut_points
+from augnb.discretize.simple import (
+    EqualFrequencyDiscretizer,
+    EqualWidthDiscretizer,
+    MeanBinarizer,
+)
+
+__all__ = [
+    "EqualFrequencyDiscretizer",
+    "EqualWidthDiscretizer",
+    "MDLPDiscretizer",
+    "MeanBinarizer",
+    "mdlp_cut_points",
+]

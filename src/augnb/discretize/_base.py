@@ -1,0 +1,252 @@
+"""Shared machinery of the column-wise discretisers.
+
+A subclass supplies only ``_fit_column(x, y) -> cuts``; this base class does
+column selection, validation, missing-value handling and the encoding
+``bin = number of cuts < x`` into pandas Categoricals with declared levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+
+def _as_frame(X: Any) -> pd.DataFrame:
+    if isinstance(X, pd.DataFrame):
+        frame = X
+    else:
+        arr = np.asarray(X)
+        if arr.ndim != 2:
+            raise ValueError(
+                f"Expected a DataFrame or a 2-d array, got an array with "
+                f"{arr.ndim} dimension(s)."
+            )
+        frame = pd.DataFrame(arr)
+    if not frame.columns.is_unique:
+        dup = frame.columns[frame.columns.duplicated()].unique().tolist()
+        raise ValueError(f"Duplicate column names are not supported: {dup}.")
+    return frame
+
+
+def _is_discretisable(dtype: Any) -> bool:
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(
+        dtype
+    )
+
+
+def _column_values(frame: pd.DataFrame, col: Hashable) -> np.ndarray:
+    """Float values of ``col`` with missing as NaN; reject text and infinities."""
+    series = frame[col]
+    if not _is_discretisable(series.dtype):
+        raise ValueError(
+            f"Column {col!r} has non-numeric dtype {series.dtype} and cannot be "
+            "discretised."
+        )
+    x = series.to_numpy(dtype=float, na_value=np.nan)
+    if np.isinf(x).any():
+        raise ValueError(f"Column {col!r} contains infinite values.")
+    return x
+
+
+def _encode_target(y: Any, n_samples: int) -> np.ndarray:
+    """Integer codes of ``y`` with -1 for missing labels."""
+    arr = np.asarray(y, dtype=object) if not hasattr(y, "dtype") else np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"y must be one-dimensional, got shape {arr.shape}.")
+    if arr.shape[0] != n_samples:
+        raise ValueError(
+            f"X has {n_samples} rows but y has {arr.shape[0]} entries; they must "
+            "have the same length."
+        )
+    # pd.factorize marks NaN/None/NA as -1, which np.unique cannot do for
+    # mixed object labels; the order of the codes is irrelevant to MDLP.
+    codes, _ = pd.factorize(arr, sort=False, use_na_sentinel=True)
+    return np.asarray(codes, dtype=np.intp)
+
+
+class _BaseDiscretizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+    # auto_wrap_output_keys=None: the output is always a DataFrame carrying the
+    # input's own column labels and Categorical dtypes; sklearn's set_output
+    # wrapper would otherwise rewrite them when transform_output is configured.
+
+    _requires_y: ClassVar[bool] = False
+
+    def __init__(self, *, columns: Any = None) -> None:
+        self.columns = columns
+
+    # -- hooks -------------------------------------------------------------
+    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
+        """Return sorted cut points from finite values ``x`` (and labels)."""
+        raise NotImplementedError
+
+    def _validate_params(self) -> None:
+        """Check hyperparameters; called at the start of ``fit``."""
+
+    # -- sklearn API -------------------------------------------------------
+    def fit(self, X: Any, y: Any = None) -> _BaseDiscretizer:
+        """Learn the cut points of the selected columns.
+
+        Parameters
+        ----------
+        X : DataFrame or ndarray of shape (n_samples, n_features)
+            Training data. An ndarray is treated as a DataFrame with columns
+            ``0..n_features-1``. NaN values are ignored.
+        y : array-like of shape (n_samples,), default=None
+            Class labels; required by supervised discretisers, ignored by the
+            others.
+
+        Returns
+        -------
+        self : object
+            The fitted discretiser.
+        """
+        self._validate_params()
+        frame = _as_frame(X)
+        cols = self._select_columns(frame)
+        n = frame.shape[0]
+        codes: np.ndarray | None = None
+        keep_rows = np.ones(n, dtype=bool)
+        if self._requires_y:
+            if y is None:
+                raise ValueError(
+                    f"{type(self).__name__} is supervised and requires y in fit."
+                )
+            codes = _encode_target(y, n)
+            keep_rows = codes >= 0
+
+        cut_points: dict[Hashable, np.ndarray] = {}
+        for col in cols:
+            x = _column_values(frame, col)
+            keep = keep_rows & ~np.isnan(x)
+            cuts = self._fit_column(x[keep], None if codes is None else codes[keep])
+            cut_points[col] = np.asarray(cuts, dtype=float)
+
+        self.columns_ = list(cols)
+        self.cut_points_ = cut_points
+        self.n_bins_ = {col: len(c) + 1 for col, c in cut_points.items()}
+        self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
+        self.n_features_in_ = frame.shape[1]
+        return self
+
+    def transform(self, X: Any) -> pd.DataFrame:
+        """Replace each discretised column by its bin indices.
+
+        Parameters
+        ----------
+        X : DataFrame or ndarray of shape (n_samples, n_features)
+            Data with the same columns as in ``fit`` (in any order).
+
+        Returns
+        -------
+        Xt : DataFrame of shape (n_samples, n_features)
+            Same columns and index as ``X``. Each discretised column is a
+            Categorical with categories ``0..n_bins_[col]-1``; a value ``v``
+            goes to the bin equal to the number of cut points ``< v``, and
+            NaN stays missing. Other columns are returned unchanged.
+        """
+        check_is_fitted(self, "cut_points_")
+        frame = _as_frame(X)
+        self._check_columns(frame)
+        out = frame.copy()
+        for col in self.columns_:
+            x = _column_values(frame, col)
+            cuts = self.cut_points_[col]
+            codes = np.searchsorted(cuts, x, side="left")
+            codes[np.isnan(x)] = -1
+            dtype = pd.CategoricalDtype(np.arange(self.n_bins_[col]))
+            out[col] = pd.Categorical.from_codes(codes, dtype=dtype)
+        return out
+
+    def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
+        """Output feature names, identical to the input ones.
+
+        Parameters
+        ----------
+        input_features : array-like of str, default=None
+            If given, must equal the feature names seen in ``fit``.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+            The column names seen in ``fit``, as strings.
+        """
+        check_is_fitted(self, "cut_points_")
+        names = np.asarray([str(c) for c in self.feature_names_in_], dtype=object)
+        if input_features is not None:
+            given = np.asarray([str(c) for c in input_features], dtype=object)
+            if given.shape != names.shape or not np.all(given == names):
+                raise ValueError(
+                    "input_features is not equal to the feature names seen in fit."
+                )
+        return names
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.target_tags.required = self._requires_y
+        return tags
+
+    # -- helpers -----------------------------------------------------------
+    def _select_columns(self, frame: pd.DataFrame) -> list[Hashable]:
+        if self.columns is None:
+            return [
+                c for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)
+            ]
+        requested: Sequence[Any]
+        if isinstance(self.columns, (str, int, np.integer)):
+            requested = [self.columns]
+        else:
+            requested = list(self.columns)
+        selected: list[Hashable] = []
+        for entry in requested:
+            if _is_label(entry, frame.columns):
+                name = entry
+            elif isinstance(entry, (int, np.integer)) and not isinstance(entry, bool):
+                if not 0 <= entry < frame.shape[1]:
+                    raise ValueError(
+                        f"Column {entry!r} is neither a column name nor a valid "
+                        f"position (0..{frame.shape[1] - 1})."
+                    )
+                name = frame.columns[int(entry)]
+            else:
+                raise ValueError(f"Column {entry!r} not found in X.")
+            if not _is_discretisable(frame[name].dtype):
+                raise ValueError(
+                    f"Column {name!r} has non-numeric dtype {frame[name].dtype} "
+                    "and cannot be discretised."
+                )
+            if name not in selected:
+                selected.append(name)
+        # Keep input order so that columns_ does not depend on how the user
+        # listed them.
+        order = {c: i for i, c in enumerate(frame.columns)}
+        return sorted(selected, key=order.__getitem__)
+
+    def _check_columns(self, frame: pd.DataFrame) -> None:
+        seen = list(self.feature_names_in_)
+        seen_set = set(seen)
+        missing = [c for c in seen if c not in frame.columns]
+        extra = [c for c in frame.columns if c not in seen_set]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"missing columns {missing}")
+            if extra:
+                parts.append(f"unexpected columns {extra}")
+            raise ValueError(
+                "X does not have the columns seen in fit: " + "; ".join(parts) + "."
+            )
+
+
+def _is_label(entry: Any, columns: pd.Index) -> bool:
+    try:
+        return entry in columns
+    except TypeError:  # unhashable entry
+        return False

@@ -1,0 +1,978 @@
+"""Significance tests for comparing classifiers over one or many data sets.
+
+Pure functions on a score matrix with one row per data set and one column per
+algorithm (an ndarray, or a pandas DataFrame whose columns name the
+algorithms). Higher scores are better unless ``higher_is_better=False``; rank 1
+is the best algorithm on a data set and tied scores share the average rank.
+
+* :func:`friedman_test` -- Friedman's chi-square and the Iman-Davenport F,
+  from a score matrix or from a paper's published average ranks.
+* :func:`nemenyi_test`, :func:`nemenyi_critical_difference` and
+  :func:`cd_groups` -- the Nemenyi post-hoc test and the groups a critical
+  difference diagram joins.
+* :func:`wilcoxon_test`, :func:`wilcoxon_across_datasets` and
+  :func:`wilcoxon_per_dataset` -- the Wilcoxon signed-rank test with the
+  defaults of R's ``wilcox.test``.
+
+References
+----------
+.. [1] J. Demšar, "Statistical comparisons of classifiers over multiple data
+   sets", Journal of Machine Learning Research 7:1-30, 2006.
+.. [2] S. García, A. Fernández, J. Luengo and F. Herrera, "Advanced
+   nonparametric tests for multiple comparisons in the design of experiments
+   in computational intelligence and data mining: experimental analysis of
+   power", Information Sciences 180(10):2044-2064, 2010.
+.. [3] R. L. Iman and J. M. Davenport, "Approximations of the critical region
+   of the Friedman statistic", Communications in Statistics - Theory and
+   Methods 9(6):571-595, 1980.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+__all__ = [
+    "FriedmanResult",
+    "ImanDavenportResult",
+    "NemenyiResult",
+    "WilcoxonResult",
+    "average_ranks",
+    "cd_groups",
+    "friedman_test",
+    "nemenyi_critical_difference",
+    "nemenyi_test",
+    "wilcoxon_across_datasets",
+    "wilcoxon_per_dataset",
+    "wilcoxon_test",
+]
+
+ZeroMethod = Literal["wilcox", "pratt", "zsplit"]
+Alternative = Literal["two-sided", "less", "greater"]
+
+# R's wilcox.test computes the exact null distribution below this many
+# non-zero differences (``exact <- n < 50``) and the normal approximation above.
+_R_EXACT_LIMIT = 50
+# Significant digits (relative to the largest |score|) kept in paired
+# differences before ranking them; see wilcoxon_test.
+_DIFF_DIGITS = 10
+
+
+# --------------------------------------------------------------------------- #
+# Result types
+# --------------------------------------------------------------------------- #
+@dataclass(frozen=True)
+class ImanDavenportResult:
+    """Iman-Davenport F statistic derived from Friedman's chi-square.
+
+    Attributes
+    ----------
+    statistic : float
+        ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``.
+    pvalue : float
+        Upper tail of ``F(df1, df2)`` at ``statistic``.
+    df1 : int
+        ``k - 1``.
+    df2 : int
+        ``(k - 1)(N - 1)``.
+    """
+
+    statistic: float
+    pvalue: float
+    df1: int
+    df2: int
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """Friedman test of k algorithms over N data sets.
+
+    Attributes
+    ----------
+    statistic : float
+        Friedman's ``chi2_F``.
+    pvalue : float
+        Upper tail of ``chi2(df)`` at ``statistic``.
+    df : int
+        ``k - 1``.
+    ranks : pandas.Series
+        Average rank of each algorithm (1 = best), indexed by algorithm name.
+    n_datasets : int
+        ``N``.
+    n_algorithms : int
+        ``k``.
+    iman_davenport : ImanDavenportResult
+        The less conservative F form of the same test (Demšar recommends it).
+    """
+
+    statistic: float
+    pvalue: float
+    df: int
+    ranks: pd.Series
+    n_datasets: int
+    n_algorithms: int
+    iman_davenport: ImanDavenportResult
+
+
+@dataclass(frozen=True)
+class NemenyiResult:
+    """Nemenyi post-hoc test: all pairs against one critical difference.
+
+    Attributes
+    ----------
+    ranks : pandas.Series
+        Average rank of each algorithm (1 = best), indexed by algorithm name.
+    critical_difference : float
+        Two algorithms differ significantly iff their average ranks differ by
+        more than this.
+    alpha : float
+        Family-wise significance level.
+    significant : pandas.DataFrame
+        Square boolean frame, algorithms on both axes; ``True`` where the pair
+        differs significantly. The diagonal is ``False``.
+    """
+
+    ranks: pd.Series
+    critical_difference: float
+    alpha: float
+    significant: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class WilcoxonResult:
+    """Wilcoxon signed-rank test of paired samples.
+
+    Attributes
+    ----------
+    statistic : float
+        For a two-sided test ``min(R+, R-)`` (Demšar's ``T``); for a one-sided
+        test ``R+``, the rank sum of the positive differences ``a - b`` (R's
+        ``V``). This is what :func:`scipy.stats.wilcoxon` reports.
+    pvalue : float
+        p-value of the test; 1.0 when every difference is zero.
+    n : int
+        Number of pairs that entered the ranking (non-zero differences under
+        ``zero_method="wilcox"``, all pairs otherwise).
+    n_zero : int
+        Number of pairs with a zero difference.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    n_zero: int
+
+
+# --------------------------------------------------------------------------- #
+# Validation and ranks
+# --------------------------------------------------------------------------- #
+def _as_score_frame(
+    scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
+    names: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Return ``scores`` as a float DataFrame with string column names."""
+    if isinstance(scores, pd.DataFrame):
+        frame = scores.copy()
+        if names is not None:
+            if len(names) != frame.shape[1]:
+                raise ValueError(
+                    f"names has {len(names)} entries but scores has "
+                    f"{frame.shape[1]} columns"
+                )
+            frame.columns = list(names)
+    else:
+        values = np.asarray(scores, dtype=float)
+        if values.ndim != 2:
+            raise ValueError(
+                "scores must be a 2-d (n_datasets, n_algorithms) matrix; "
+                f"got an array with {values.ndim} dimension(s)"
+            )
+        if names is None:
+            names = [str(j) for j in range(values.shape[1])]
+        elif len(names) != values.shape[1]:
+            raise ValueError(
+                f"names has {len(names)} entries but scores has "
+                f"{values.shape[1]} columns"
+            )
+        frame = pd.DataFrame(values, columns=list(names))
+    frame.columns = [str(c) for c in frame.columns]
+    if frame.columns.has_duplicates:
+        dup = sorted(set(frame.columns[frame.columns.duplicated()]))
+        raise ValueError(f"algorithm names must be unique; duplicated: {dup}")
+    try:
+        frame = frame.astype(float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"scores must be numeric: {exc}") from exc
+    return frame
+
+
+def _check_score_frame(frame: pd.DataFrame) -> None:
+    n_datasets, n_algorithms = frame.shape
+    if n_algorithms < 2:
+        raise ValueError(
+            f"need at least 2 algorithms (columns) to compare; got {n_algorithms}"
+        )
+    if n_datasets < 2:
+        raise ValueError(f"need at least 2 data sets (rows); got {n_datasets}")
+    isnan = frame.isna().to_numpy()
+    if isnan.any():
+        i, j = np.argwhere(isnan)[0]
+        raise ValueError(
+            f"score matrix has {int(isnan.sum())} NaN value(s), the first for "
+            f"data set {frame.index[i]!r} and algorithm {frame.columns[j]!r}; "
+            "drop or fill them before testing"
+        )
+
+
+def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
+    # Negate so that rankdata's ascending ranks give rank 1 to the best score.
+    values = -frame.to_numpy() if higher_is_better else frame.to_numpy()
+    ranks = stats.rankdata(values, method="average", axis=1)
+    return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
+
+
+def average_ranks(
+    scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
+    *,
+    names: Sequence[str] | None = None,
+    higher_is_better: bool = True,
+) -> pd.Series:
+    """Average rank of each algorithm over the data sets.
+
+    On every data set (row) the best algorithm gets rank 1; tied scores share
+    the average of the ranks they span. The result is the column mean.
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_algorithms)
+        Performance of each algorithm on each data set. A DataFrame's columns
+        name the algorithms.
+    names : sequence of str, default=None
+        Algorithm names; by default the DataFrame's columns, or ``"0"``,
+        ``"1"``, ... for an array.
+    higher_is_better : bool, default=True
+        Whether a higher score is better (accuracy, AUC). Set ``False`` for
+        error rates.
+
+    Returns
+    -------
+    ranks : pandas.Series
+        Average ranks indexed by algorithm name, named ``"average_rank"``.
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 algorithms or 2 data sets, or a NaN score.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+
+    Examples
+    --------
+    >>> average_ranks([[0.9, 0.8, 0.8], [0.7, 0.9, 0.6]], names=["a", "b", "c"])
+    a    1.50
+    b    1.75
+    c    2.75
+    Name: average_rank, dtype: float64
+    """
+    frame = _as_score_frame(scores, names)
+    _check_score_frame(frame)
+    return _rank_frame(frame, higher_is_better).mean(axis=0).rename("average_rank")
+
+
+def _as_rank_series(
+    ranks: pd.Series | Mapping[str, float] | Sequence[float] | np.ndarray,
+) -> pd.Series:
+    if isinstance(ranks, pd.Series):
+        series = ranks.astype(float)
+    elif isinstance(ranks, Mapping):
+        series = pd.Series(ranks, dtype=float)
+    else:
+        values = np.asarray(ranks, dtype=float).ravel()
+        series = pd.Series(values, index=[str(j) for j in range(values.size)])
+    series = series.copy()
+    series.index = [str(i) for i in series.index]
+    return series.rename("average_rank")
+
+
+def _check_average_ranks(ranks: pd.Series) -> None:
+    k = ranks.size
+    if k < 2:
+        raise ValueError(f"need at least 2 algorithms to compare; got {k}")
+    if ranks.isna().any():
+        raise ValueError(
+            f"average rank is NaN for algorithm(s) {list(ranks.index[ranks.isna()])}"
+        )
+    # Published ranks are rounded, so only catch what cannot be ranks at all
+    # (for example accuracies passed by mistake): values outside [1, k] or a
+    # sum far from k(k+1)/2.
+    if (ranks < 1 - 1e-9).any() or (ranks > k + 1e-9).any():
+        raise ValueError(
+            f"average ranks of {k} algorithms must lie in [1, {k}]; got "
+            f"{ranks.round(4).to_dict()}"
+        )
+    expected = k * (k + 1) / 2
+    if abs(ranks.sum() - expected) > 0.05 * k + 1e-9:
+        raise ValueError(
+            f"average ranks of {k} algorithms must sum to k(k+1)/2 = {expected:g}; "
+            f"got {ranks.sum():.4g}"
+        )
+
+
+# --------------------------------------------------------------------------- #
+# Friedman and Iman-Davenport
+# --------------------------------------------------------------------------- #
+def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    denom = n * (k - 1) - chi2
+    # chi2 reaches N(k-1) when every data set ranks the algorithms identically;
+    # F_F is then infinite and the evidence as strong as it gets.
+    if denom <= 0:
+        return ImanDavenportResult(float("inf"), 0.0, df1, df2)
+    f_stat = (n - 1) * chi2 / denom
+    return ImanDavenportResult(
+        float(f_stat), float(stats.f.sf(f_stat, df1, df2)), df1, df2
+    )
+
+
+def friedman_test(
+    scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
+    *,
+    ranks: pd.Series | Mapping[str, float] | Sequence[float] | None = None,
+    n_datasets: int | None = None,
+    higher_is_better: bool = True,
+    tie_correction: bool = False,
+) -> FriedmanResult:
+    """Friedman test with the Iman-Davenport correction.
+
+    Tests the null hypothesis that all k algorithms perform equally, i.e. that
+    their average ranks over N data sets are equal::
+
+        chi2_F = 12 N / (k (k + 1)) * [sum_j R_j**2 - k (k + 1)**2 / 4]
+        F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)
+
+    with ``chi2_F ~ chi2(k - 1)`` and ``F_F ~ F(k - 1, (k - 1)(N - 1))``.
+
+    Give either a full score matrix, or the average ranks together with the
+    number of data sets (for example a paper's published table of ranks).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_algorithms), \
+default=None
+        Performance of each algorithm on each data set; see
+        :func:`average_ranks`.
+    ranks : Series, mapping or sequence of float, default=None
+        Average ranks (1 = best) instead of ``scores``.
+    n_datasets : int, default=None
+        Number of data sets the ``ranks`` were averaged over; required with
+        ``ranks``.
+    higher_is_better : bool, default=True
+        Whether a higher score is better; ignored with ``ranks``.
+    tie_correction : bool, default=False
+        ``False`` uses Demšar's formula above, which ignores ties. ``True``
+        divides ``chi2_F`` by ``1 - sum(t**3 - t) / (N k (k**2 - 1))``, where
+        ``t`` runs over the sizes of the groups of tied scores within each data
+        set; this is what :func:`scipy.stats.friedmanchisquare` and R's
+        ``friedman.test`` compute. Both agree when there are no ties. The
+        Iman-Davenport F is computed from whichever ``chi2_F`` is chosen.
+        Needs ``scores``.
+
+    Returns
+    -------
+    result : FriedmanResult
+        ``statistic`` (chi2_F), ``pvalue``, ``df``, ``ranks``, ``n_datasets``,
+        ``n_algorithms`` and ``iman_davenport``.
+
+    Raises
+    ------
+    ValueError
+        If both or neither of ``scores`` and ``ranks`` are given, ``ranks``
+        comes without ``n_datasets``, ``tie_correction`` is asked for without
+        ``scores``, fewer than 2 algorithms or 2 data sets are given, a score
+        is NaN, or ``ranks`` are not plausible average ranks.
+
+    Notes
+    -----
+    When every data set is a complete tie, the tie-corrected statistic is
+    0/0; it is reported as 0 with p-value 1 (no evidence of a difference).
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    .. [2] S. García et al., "Advanced nonparametric tests for multiple
+       comparisons in the design of experiments in computational intelligence
+       and data mining", Information Sciences 180:2044-2064, 2010.
+    .. [3] R. L. Iman and J. M. Davenport, "Approximations of the critical
+       region of the Friedman statistic", Communications in Statistics 9(6),
+       1980.
+
+    Examples
+    --------
+    Demšar's worked example, from the average ranks of four C4.5 variants on
+    14 data sets:
+
+    >>> res = friedman_test(ranks=[3.143, 2.000, 2.893, 1.964], n_datasets=14)
+    >>> round(res.statistic, 2), round(res.iman_davenport.statistic, 2)
+    (9.28, 3.69)
+    >>> res.df, res.iman_davenport.df1, res.iman_davenport.df2
+    (3, 3, 39)
+    """
+    if (scores is None) == (ranks is None):
+        raise ValueError("give exactly one of scores and ranks")
+    if scores is not None:
+        frame = _as_score_frame(scores)
+        _check_score_frame(frame)
+        rank_frame = _rank_frame(frame, higher_is_better)
+        n, k = frame.shape
+        mean_ranks = rank_frame.mean(axis=0).rename("average_rank")
+    else:
+        if n_datasets is None:
+            raise ValueError("n_datasets is required when ranks are given")
+        if tie_correction:
+            raise ValueError(
+                "tie_correction needs the full score matrix; average ranks do "
+                "not say which scores were tied"
+            )
+        n = int(n_datasets)
+        if n < 2:
+            raise ValueError(f"need at least 2 data sets; got n_datasets={n}")
+        mean_ranks = _as_rank_series(ranks)
+        _check_average_ranks(mean_ranks)
+        k = mean_ranks.size
+
+    r = mean_ranks.to_numpy()
+    chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(r**2) - k * (k + 1) ** 2 / 4.0)
+    if tie_correction:
+        tie_sum = 0.0
+        for row in rank_frame.to_numpy():
+            _, t = np.unique(row, return_counts=True)
+            tie_sum += float(np.sum(t**3 - t))
+        c = 1.0 - tie_sum / (n * k * (k**2 - 1))
+        chi2 = chi2 / c if c > 0 else 0.0
+    # Rounding can push chi2 a hair below zero when all ranks are equal.
+    chi2 = max(float(chi2), 0.0)
+    return FriedmanResult(
+        statistic=chi2,
+        pvalue=float(stats.chi2.sf(chi2, k - 1)),
+        df=k - 1,
+        ranks=mean_ranks,
+        n_datasets=n,
+        n_algorithms=k,
+        iman_davenport=_iman_davenport(chi2, n, k),
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Nemenyi
+# --------------------------------------------------------------------------- #
+def _check_alpha(alpha: float) -> None:
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1); got {alpha}")
+
+
+def nemenyi_critical_difference(
+    n_algorithms: int, n_datasets: int, alpha: float = 0.05
+) -> float:
+    """Critical difference of the Nemenyi test.
+
+    ``CD = q_alpha * sqrt(k (k + 1) / (6 N))`` where ``q_alpha`` is the upper
+    ``alpha`` quantile of the studentised range of ``k`` means with infinite
+    degrees of freedom, divided by ``sqrt(2)``.
+
+    Parameters
+    ----------
+    n_algorithms : int
+        Number of algorithms ``k`` (at least 2).
+    n_datasets : int
+        Number of data sets ``N`` (at least 2).
+    alpha : float, default=0.05
+        Family-wise significance level.
+
+    Returns
+    -------
+    cd : float
+        Two average ranks differ significantly iff they differ by more than
+        ``cd``.
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 algorithms or data sets, or ``alpha`` outside (0, 1).
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Table 5(a).
+
+    Examples
+    --------
+    >>> round(nemenyi_critical_difference(4, 14), 2)
+    1.25
+    >>> round(nemenyi_critical_difference(4, 14, alpha=0.10), 2)
+    1.12
+    """
+    k, n = int(n_algorithms), int(n_datasets)
+    if k < 2:
+        raise ValueError(f"need at least 2 algorithms; got n_algorithms={k}")
+    if n < 2:
+        raise ValueError(f"need at least 2 data sets; got n_datasets={n}")
+    _check_alpha(alpha)
+    q_alpha = stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0)
+    return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
+
+
+def nemenyi_test(
+    scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
+    *,
+    ranks: pd.Series | Mapping[str, float] | Sequence[float] | None = None,
+    n_datasets: int | None = None,
+    alpha: float = 0.05,
+    higher_is_better: bool = True,
+) -> NemenyiResult:
+    """Nemenyi post-hoc test comparing all pairs of algorithms.
+
+    Run it after :func:`friedman_test` rejects equal performance. Give either
+    the score matrix, or average ranks with the number of data sets.
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_algorithms), \
+default=None
+        Performance of each algorithm on each data set; see
+        :func:`average_ranks`.
+    ranks : Series, mapping or sequence of float, default=None
+        Average ranks (1 = best) instead of ``scores``.
+    n_datasets : int, default=None
+        Number of data sets behind ``ranks``; required with ``ranks``.
+    alpha : float, default=0.05
+        Family-wise significance level.
+    higher_is_better : bool, default=True
+        Whether a higher score is better; ignored with ``ranks``.
+
+    Returns
+    -------
+    result : NemenyiResult
+        ``ranks``, ``critical_difference``, ``alpha`` and the boolean
+        ``significant`` pair matrix.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`friedman_test` and :func:`nemenyi_critical_difference`.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+
+    Examples
+    --------
+    >>> res = nemenyi_test(
+    ...     ranks={"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893,
+    ...            "C4.5+m+cf": 1.964},
+    ...     n_datasets=14, alpha=0.10)
+    >>> round(res.critical_difference, 3)
+    1.118
+    >>> bool(res.significant.loc["C4.5", "C4.5+m"])
+    True
+    >>> bool(res.significant.loc["C4.5", "C4.5+cf"])
+    False
+    """
+    if (scores is None) == (ranks is None):
+        raise ValueError("give exactly one of scores and ranks")
+    if scores is not None:
+        frame = _as_score_frame(scores)
+        _check_score_frame(frame)
+        mean_ranks = (
+            _rank_frame(frame, higher_is_better).mean(axis=0).rename("average_rank")
+        )
+        n = frame.shape[0]
+    else:
+        if n_datasets is None:
+            raise ValueError("n_datasets is required when ranks are given")
+        mean_ranks = _as_rank_series(ranks)
+        _check_average_ranks(mean_ranks)
+        n = int(n_datasets)
+    cd = nemenyi_critical_difference(mean_ranks.size, n, alpha)
+    r = mean_ranks.to_numpy()
+    significant = pd.DataFrame(
+        np.abs(r[:, None] - r[None, :]) > cd,
+        index=mean_ranks.index,
+        columns=mean_ranks.index,
+    )
+    return NemenyiResult(
+        ranks=mean_ranks, critical_difference=cd, alpha=alpha, significant=significant
+    )
+
+
+def cd_groups(
+    ranks: pd.Series | Mapping[str, float],
+    critical_difference: float,
+) -> list[tuple[str, ...]]:
+    """Find the groups of algorithms whose average ranks do not differ significantly.
+
+    Sorts the algorithms by rank and, from each one, takes the longest run of
+    consecutive algorithms whose ranks lie within ``critical_difference`` of
+    it. Runs of a single algorithm and runs contained in another are dropped,
+    so what is left are the maximal groups a critical difference diagram joins
+    with a bar.
+
+    Parameters
+    ----------
+    ranks : Series or mapping of str to float
+        Average rank of each algorithm.
+    critical_difference : float
+        Ranks ``R_a``, ``R_b`` with ``|R_a - R_b| <= critical_difference`` are
+        not significantly different.
+
+    Returns
+    -------
+    groups : list of tuple of str
+        Each group's names in ascending rank order; groups in ascending order
+        of their first rank.
+
+    Raises
+    ------
+    ValueError
+        If ``critical_difference`` is negative or NaN, or a rank is NaN.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
+
+    Examples
+    --------
+    >>> ranks = {"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893,
+    ...          "C4.5+m+cf": 1.964}
+    >>> cd_groups(ranks, 1.12)
+    [('C4.5+m+cf', 'C4.5+m', 'C4.5+cf'), ('C4.5+cf', 'C4.5')]
+    """
+    if not critical_difference >= 0:
+        raise ValueError(
+            f"critical_difference must be non-negative; got {critical_difference}"
+        )
+    series = _as_rank_series(ranks)
+    if series.isna().any():
+        raise ValueError(
+            f"average rank is NaN for algorithm(s) {list(series.index[series.isna()])}"
+        )
+    # A stable sort keeps the caller's order among tied ranks.
+    series = series.sort_values(kind="stable")
+    names, values = list(series.index), series.to_numpy()
+    groups: list[tuple[str, ...]] = []
+    last_end = 0
+    for start in range(len(values)):
+        end = int(np.searchsorted(values, values[start] + critical_difference, "right"))
+        # Runs only ever extend to the right, so a run is contained in an
+        # earlier one exactly when it ends no further.
+        if end - start >= 2 and end > last_end:
+            groups.append(tuple(names[start:end]))
+            last_end = end
+    return groups
+
+
+# --------------------------------------------------------------------------- #
+# Wilcoxon signed-rank
+# --------------------------------------------------------------------------- #
+def wilcoxon_test(
+    a: Sequence[float] | np.ndarray | pd.Series,
+    b: Sequence[float] | np.ndarray | pd.Series,
+    *,
+    zero_method: ZeroMethod = "wilcox",
+    alternative: Alternative = "two-sided",
+) -> WilcoxonResult:
+    """Wilcoxon signed-rank test of paired samples, as R's ``wilcox.test``.
+
+    Tests whether the differences ``a - b`` are symmetric about zero. The
+    p-value follows R's ``wilcox.test(a, b, paired = TRUE)`` defaults:
+
+    * zero differences are dropped (``zero_method="wilcox"``);
+    * the exact null distribution is used when fewer than 50 non-zero
+      differences remain and there are neither ties among their absolute
+      values nor dropped zeros;
+    * otherwise the normal approximation, with the variance corrected for
+      ties and a continuity correction of 0.5.
+
+    :func:`scipy.stats.wilcoxon`'s own defaults differ (``method="auto"``
+    switches to a permutation test for small samples with ties or zeros and
+    uses no continuity correction), so this function chooses ``method`` itself
+    and passes ``correction=True``.
+
+    One deliberate difference from R: the differences ``a - b`` are rounded to
+    10 significant digits of the largest absolute score before ranking, so
+    that differences equal in exact arithmetic but not in floating point
+    (``0.95 - 0.9`` and ``0.9 - 0.85``) count as ties, and ``0.3 - 0.1`` and
+    ``0.2`` as a zero difference. On such data R can report an exact p-value
+    where this function, seeing the ties, uses the approximation.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_pairs,)
+        Paired observations, e.g. the accuracies of two classifiers on the
+        same folds or data sets. NaN is not allowed.
+    zero_method : {"wilcox", "pratt", "zsplit"}, default="wilcox"
+        Treatment of zero differences; ``"zsplit"`` (split their ranks evenly
+        between the positive and negative sums) is Demšar's recommendation.
+        With any zero difference the normal approximation is used.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"`` means ``a`` tends to exceed ``b``.
+
+    Returns
+    -------
+    result : WilcoxonResult
+        ``statistic``, ``pvalue``, ``n`` and ``n_zero``. If every difference
+        is zero the test has no data; the result is ``statistic=0.0`` and
+        ``pvalue=1.0`` rather than an error.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` differ in length, are empty or contain NaN.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
+    .. [2] M. Hollander and D. A. Wolfe, Nonparametric Statistical Methods,
+       Wiley, 1973 (the example below, also R's ``?wilcox.test``).
+
+    Examples
+    --------
+    >>> x = [1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30]
+    >>> y = [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29]
+    >>> res = wilcoxon_test(x, y, alternative="greater")
+    >>> res.statistic, round(res.pvalue, 5), res.n
+    (40.0, 0.01953, 9)
+    """
+    x = np.asarray(a, dtype=float).ravel()
+    y = np.asarray(b, dtype=float).ravel()
+    if x.shape != y.shape:
+        raise ValueError(
+            f"a and b must be paired samples of equal length; got {x.size} and {y.size}"
+        )
+    if x.size == 0:
+        raise ValueError("a and b are empty")
+    if np.isnan(x).any() or np.isnan(y).any():
+        raise ValueError("a and b must not contain NaN; drop the incomplete pairs")
+    d = x - y
+    # Differences equal in exact arithmetic (0.95 - 0.90 and 0.90 - 0.85, as
+    # fold accuracies give) differ in the last bits of a float, which would
+    # break genuine ties and zeros. Snap them to 10 significant digits of the
+    # largest score so they compare equal again.
+    scale = float(max(np.abs(x).max(), np.abs(y).max()))
+    if scale > 0:
+        d = np.round(d / scale, _DIFF_DIGITS) * scale
+    nonzero = d[d != 0]
+    n_zero = int(d.size - nonzero.size)
+    if nonzero.size == 0:
+        return WilcoxonResult(statistic=0.0, pvalue=1.0, n=0, n_zero=n_zero)
+    has_ties = np.unique(np.abs(nonzero)).size < nonzero.size
+    exact = nonzero.size < _R_EXACT_LIMIT and not has_ties and n_zero == 0
+    res = stats.wilcoxon(
+        d,
+        zero_method=zero_method,
+        correction=True,
+        alternative=alternative,
+        method="exact" if exact else "asymptotic",
+    )
+    n = nonzero.size if zero_method == "wilcox" else d.size
+    return WilcoxonResult(
+        statistic=float(res.statistic), pvalue=float(res.pvalue), n=n, n_zero=n_zero
+    )
+
+
+def wilcoxon_across_datasets(
+    scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
+    a: str | int,
+    b: str | int,
+    *,
+    zero_method: ZeroMethod = "wilcox",
+    alternative: Alternative = "two-sided",
+) -> WilcoxonResult:
+    """Wilcoxon signed-rank test of two algorithms over many data sets.
+
+    Pairs the two algorithms' scores data set by data set (Demšar's
+    recommended test for comparing two classifiers).
+
+    Parameters
+    ----------
+    scores : DataFrame or array-like of shape (n_datasets, n_algorithms)
+        One row per data set; see :func:`average_ranks`.
+    a, b : str or int
+        Column names of the two algorithms (for an array, the column index or
+        its string form).
+    zero_method : {"wilcox", "pratt", "zsplit"}, default="wilcox"
+        See :func:`wilcoxon_test`; Demšar uses ``"zsplit"``.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"`` means ``a`` tends to score higher than ``b``.
+
+    Returns
+    -------
+    result : WilcoxonResult
+        As returned by :func:`wilcoxon_test`.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a column, or a score is NaN.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
+
+    Examples
+    --------
+    >>> scores = [[0.8, 0.7], [0.9, 0.85], [0.6, 0.62], [0.75, 0.7]]
+    >>> wilcoxon_across_datasets(scores, 0, 1).statistic
+    1.0
+    """
+    frame = _as_score_frame(scores)
+    for name in (a, b):
+        if str(name) not in frame.columns:
+            raise ValueError(
+                f"algorithm {name!r} is not a column of scores; columns are "
+                f"{list(frame.columns)}"
+            )
+    _check_score_frame(frame[[str(a), str(b)]])
+    return wilcoxon_test(
+        frame[str(a)].to_numpy(),
+        frame[str(b)].to_numpy(),
+        zero_method=zero_method,
+        alternative=alternative,
+    )
+
+
+def wilcoxon_per_dataset(
+    frame: pd.DataFrame,
+    a: str,
+    b: str,
+    *,
+    dataset_col: str = "dataset",
+    estimator_col: str = "estimator",
+    score_col: str = "accuracy",
+    pair_cols: Sequence[str] = ("repeat", "fold"),
+    alpha: float = 0.05,
+    zero_method: ZeroMethod = "wilcox",
+    alternative: Alternative = "two-sided",
+) -> pd.DataFrame:
+    """Wilcoxon signed-rank test of two estimators within each data set.
+
+    On every data set, pairs the per-fold scores of ``a`` and ``b`` on the
+    same repeat and fold (paired cross-validation) and runs
+    :func:`wilcoxon_test` on them, as seed 000 does to count the data sets on
+    which one method significantly improves on another.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Tidy results, one row per (data set, estimator, repeat, fold).
+    a, b : str
+        The two estimators, values of ``estimator_col``.
+    dataset_col : str, default="dataset"
+        Column naming the data set.
+    estimator_col : str, default="estimator"
+        Column naming the estimator.
+    score_col : str, default="accuracy"
+        Column with the score (higher is better for the means; the test itself
+        is symmetric).
+    pair_cols : sequence of str, default=("repeat", "fold")
+        Columns identifying a fold; the two estimators' rows are matched on
+        them.
+    alpha : float, default=0.05
+        Level for the ``significant`` column.
+    zero_method : {"wilcox", "pratt", "zsplit"}, default="wilcox"
+        See :func:`wilcoxon_test`.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"`` means ``a`` tends to score higher than ``b``.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per data set in order of first appearance, with columns
+        ``dataset``, ``mean_a``, ``mean_b``, ``statistic``, ``pvalue`` and
+        ``significant`` (``pvalue < alpha``).
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, a data set lacks rows for ``a`` or ``b``, a
+        fold appears twice for one estimator, the folds of ``a`` and ``b`` do
+        not match, or a score is NaN.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
+
+    Examples
+    --------
+    >>> tidy = pd.DataFrame({
+    ...     "dataset": ["iris"] * 6,
+    ...     "estimator": ["NB", "TAN"] * 3,
+    ...     "repeat": [0] * 6,
+    ...     "fold": [0, 0, 1, 1, 2, 2],
+    ...     "accuracy": [0.9, 0.8, 0.95, 0.9, 0.85, 0.9],
+    ... })
+    >>> table = wilcoxon_per_dataset(tidy, "NB", "TAN")
+    >>> table.round(3)
+      dataset  mean_a  mean_b  statistic  pvalue  significant
+    0    iris     0.9   0.867        1.5   0.586        False
+    """
+    _check_alpha(alpha)
+    pair_cols = list(pair_cols)
+    needed = [dataset_col, estimator_col, score_col, *pair_cols]
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks column(s) {missing}; it has {list(frame)}")
+    rows = []
+    for dataset, group in frame.groupby(dataset_col, sort=False):
+        sides = {}
+        for label, name in (("a", a), ("b", b)):
+            part = group.loc[group[estimator_col] == name, [*pair_cols, score_col]]
+            if part.empty:
+                raise ValueError(f"data set {dataset!r} has no rows for {name!r}")
+            if part.duplicated(subset=pair_cols).any():
+                raise ValueError(
+                    f"data set {dataset!r}: estimator {name!r} has more than one "
+                    f"row for some {tuple(pair_cols)}"
+                )
+            if part[score_col].isna().any():
+                raise ValueError(
+                    f"data set {dataset!r}: estimator {name!r} has NaN {score_col!r}"
+                )
+            sides[label] = part.rename(columns={score_col: label})
+        paired = sides["a"].merge(sides["b"], on=pair_cols, how="outer")
+        if paired[["a", "b"]].isna().any(axis=None):
+            raise ValueError(
+                f"data set {dataset!r}: the folds {tuple(pair_cols)} of {a!r} and "
+                f"{b!r} do not match"
+            )
+        res = wilcoxon_test(
+            paired["a"].to_numpy(),
+            paired["b"].to_numpy(),
+            zero_method=zero_method,
+            alternative=alternative,
+        )
+        rows.append(
+            {
+                "dataset": dataset,
+                "mean_a": float(paired["a"].mean()),
+                "mean_b": float(paired["b"].mean()),
+                "statistic": res.statistic,
+                "pvalue": res.pvalue,
+                "significant": bool(res.pvalue < alpha),
+            }
+        )
+    columns = ["dataset", "mean_a", "mean_b", "statistic", "pvalue", "significant"]
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,145 @@
+"""Joint log-likelihood ``log P(c, x)`` of a fitted model: the one inference routine.
+
+Complete rows are scored by one table gather per node. Rows with missing (or
+unseen) values are grouped by their pattern of missing nodes; for each group the
+missing nodes are summed out exactly, by connected component of the factors that
+mention them, in log space (ALGORITHMS.md §0.1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import logsumexp
+
+from augnb.params.categorical import DiscreteModel
+
+__all__ = ["joint_log_likelihood"]
+
+# Rows of one missing pattern are processed in chunks of at most this many cells.
+_MAX_CELLS = 1 << 22
+
+
+def _flat_table(cpd) -> NDArray[np.float64]:
+    p, c, v = cpd.log_prob.shape
+    return np.ascontiguousarray(cpd.log_prob.transpose(0, 2, 1).reshape(p * v, c))
+
+
+def joint_log_likelihood(model: DiscreteModel, codes: NDArray[np.integer]) -> NDArray[np.float64]:
+    """Unnormalised log posterior ``log P(c) + sum log P(node | parents, c)``.
+
+    Parameters
+    ----------
+    model : DiscreteModel
+        Fitted parameters.
+    codes : ndarray of shape (n_samples, n_features)
+        Encoded features (``-1`` = missing or unseen, marginalised out).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+    """
+    structure = model.structure
+    n = codes.shape[0]
+    slots = model.slots(codes)
+    missing = slots < 0
+    jll = np.broadcast_to(model.class_log_prior, (n, model.n_classes)).copy()
+    any_missing = missing.any(axis=0)
+    for k, cpd in enumerate(model.cpds):
+        family = (k, *cpd.parent_nodes)
+        v = model.domains[k].n_values
+        if cpd.parent_nodes:
+            key = np.zeros(n, dtype=np.int64)
+            for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
+                key *= r
+                key += slots[:, p]
+            conf = cpd.config_index(key)
+        else:
+            conf = np.zeros(n, dtype=np.int64)
+        flat_index = conf * v + slots[:, k]
+        table = _flat_table(cpd)
+        if not any_missing[list(family)].any():
+            jll += table[flat_index]
+        else:
+            ok = ~missing[:, list(family)].any(axis=1)
+            jll[ok] += table[flat_index[ok]]
+    rows = np.flatnonzero(missing.any(axis=1))
+    if rows.size:
+        _marginalise(model, codes, slots, missing, rows, jll)
+    return jll
+
+
+def _components(model: DiscreteModel, miss: list[int]) -> list[tuple[list[int], list[int]]]:
+    """Connected components of missing nodes and the families that mention them."""
+    structure = model.structure
+    parent = {m: m for m in miss}
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    families = []
+    mset = set(miss)
+    for k in range(structure.n_nodes):
+        vars_ = [u for u in (k, *structure.parents[k]) if u in mset]
+        if vars_:
+            families.append((k, vars_))
+            for u in vars_[1:]:
+                parent[find(u)] = find(vars_[0])
+    comps: dict[int, tuple[list[int], list[int]]] = {}
+    for m in miss:
+        comps.setdefault(find(m), ([], []))[0].append(m)
+    for k, vars_ in families:
+        comps[find(vars_[0])][1].append(k)
+    return list(comps.values())
+
+
+def _marginalise(model, codes, slots, missing, rows, jll) -> None:
+    patterns, inverse = np.unique(missing[rows], axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    n_classes = model.n_classes
+    for g, pattern in enumerate(patterns):
+        group = rows[inverse == g]
+        miss = [int(m) for m in np.flatnonzero(pattern)]
+        for comp_vars, comp_families in _components(model, miss):
+            sizes = [model.domains[m].n_values for m in comp_vars]
+            cells = int(np.prod(sizes, dtype=np.float64)) * n_classes
+            step = max(1, _MAX_CELLS // max(cells, 1))
+            for start in range(0, group.size, step):
+                r = group[start : start + step]
+                jll[r] += _eliminate(model, codes[r], slots[r], comp_vars, comp_families, sizes)
+
+
+def _eliminate(model, codes, slots, comp_vars, comp_families, sizes) -> NDArray[np.float64]:
+    """Log of the sum over the component's joint assignments of its factors."""
+    n = slots.shape[0]
+    nv = len(comp_vars)
+    axis_of = {m: i for i, m in enumerate(comp_vars)}
+    shape_full = (n, *sizes, model.n_classes)
+
+    def along(m: int) -> NDArray[np.int64]:
+        shape = [1] * (nv + 1)
+        shape[1 + axis_of[m]] = sizes[axis_of[m]]
+        return np.arange(sizes[axis_of[m]], dtype=np.int64).reshape(shape)
+
+    def fixed(col: NDArray[np.int64]) -> NDArray[np.int64]:
+        return col.reshape((n,) + (1,) * nv)
+
+    total = np.zeros(shape_full)
+    for m in comp_vars:
+        w = model.domains[m].log_weights(codes)  # (n, V_m)
+        shape = [n] + [1] * nv
+        shape[1 + axis_of[m]] = sizes[axis_of[m]]
+        total += w.reshape(shape)[..., None]
+    for k in comp_families:
+        cpd = model.cpds[k]
+        child = along(k) if k in axis_of else fixed(slots[:, k])
+        key = np.zeros((n,) + (1,) * nv, dtype=np.int64)
+        for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
+            key = key * r + (along(p) if p in axis_of else fixed(slots[:, p]))
+        conf = cpd.config_index(key)
+        conf, child = np.broadcast_arrays(conf, child)
+        total += cpd.log_prob[conf, :, child]
+    return logsumexp(total.reshape(n, -1, model.n_classes), axis=1)

@@ -1,0 +1,23 @@
+"""Parameter fitting: conditional probability distributions for a fixed structure."""
+
+from __future__ import annotations
+
+from augnb.params.categorical import (
+    CategoricalCPD,
+    DiscreteModel,
+    NodeDomain,
+    build_domain,
+    class_log_prior,
+    fit_categorical_cpd,
+    fit_discrete_model,
+)
+
+__all__ = [
+    "CategoricalCPD",
+    "DiscreteModel",
+    "NodeDomain",
+    "build_domain",
+    "class_log_prior",
+    "fit_categorical_cpd",
+    "fit_discrete_model",
+]

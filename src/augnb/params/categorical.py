@@ -1,0 +1,356 @@
+"""Categorical CPDs with Lidstone smoothing over (compound) node domains.
+
+A node's *domain* indexes its values. For a small declared product of member
+cardinalities the domain is dense (every combination has a slot); for a large
+one it holds only the combinations seen in training plus one *bucket* slot that
+stands for every unseen combination. Unseen combinations all have zero training
+count, so they share one probability and the bucket is exact, while a join never
+allocates the full Cartesian product (ALGORITHMS.md §0.1, §3.6).
+
+Parent configurations are indexed the same way: dense when small, otherwise the
+observed configurations plus one row for all unobserved ones (whose CPT is the
+uniform ``1 / r``, since their counts are zero).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.structure._structure import Structure
+
+__all__ = [
+    "CategoricalCPD",
+    "DiscreteModel",
+    "NodeDomain",
+    "build_domain",
+    "class_log_prior",
+    "fit_categorical_cpd",
+    "fit_discrete_model",
+]
+
+#: Declared sizes up to this are stored densely.
+DENSE_LIMIT = 1 << 14
+_MAX_KEY = 1 << 62
+
+
+def _mixed_radix(
+    columns: Sequence[NDArray[np.integer]], radices: Sequence[int]
+) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    n = len(columns[0])
+    key = np.zeros(n, dtype=np.int64)
+    valid = np.ones(n, dtype=bool)
+    for col, r in zip(columns, radices):
+        valid &= col >= 0
+        key *= int(r)
+        key += col
+    return key, valid
+
+
+@dataclass(frozen=True, eq=False)
+class NodeDomain:
+    """Index of the values of one (possibly compound) node.
+
+    Attributes
+    ----------
+    members : tuple of int
+        Feature indices of the node.
+    member_cards : tuple of int
+        Declared cardinality of each member.
+    size : int
+        Declared number of values ``r_S`` (product of member cardinalities).
+    keys : ndarray of int64 or None
+        Sorted mixed-radix keys of the values seen in training (sparse domain),
+        or None for a dense domain.
+    """
+
+    members: tuple[int, ...]
+    member_cards: tuple[int, ...]
+    size: int
+    keys: NDArray[np.int64] | None
+
+    @property
+    def sparse(self) -> bool:
+        """Whether the domain stores only observed values plus a bucket."""
+        return self.keys is not None
+
+    @property
+    def n_values(self) -> int:
+        """Number of slots (observed values + bucket when sparse)."""
+        return self.size if self.keys is None else len(self.keys) + 1
+
+    def key(self, codes: NDArray[np.integer]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """Mixed-radix key of each row and whether every member is observed."""
+        return _mixed_radix([codes[:, f] for f in self.members], self.member_cards)
+
+    def index(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Slot of each row's value; ``-1`` where any member is missing.
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Feature codes.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,), int64
+        """
+        if len(self.members) == 1 and self.keys is None:
+            return codes[:, self.members[0]].astype(np.int64)
+        key, valid = self.key(codes)
+        if self.keys is not None:
+            pos = np.searchsorted(self.keys, key)
+            pos = np.minimum(pos, len(self.keys) - 1) if len(self.keys) else pos
+            found = (self.keys[pos] == key) if len(self.keys) else np.zeros(len(key), bool)
+            key = np.where(found, pos, len(self.keys))
+        key[~valid] = -1
+        return key
+
+    def combos(self) -> NDArray[np.int64]:
+        """Member codes of every non-bucket slot, shape (n_slots_without_bucket, n_members)."""
+        flat = self.keys if self.keys is not None else np.arange(self.size, dtype=np.int64)
+        return np.stack(np.unravel_index(flat, self.member_cards), axis=1)
+
+    def log_weights(self, codes: NDArray[np.integer]) -> NDArray[np.float64]:
+        """Log multiplicity of each slot given the observed members of each row.
+
+        Used to marginalise a missing or partly missing node exactly: a slot
+        inconsistent with an observed member gets weight 0; the bucket stands
+        for all unseen combinations still consistent with the row.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_values)
+        """
+        n = codes.shape[0]
+        combos = self.combos()
+        ok = np.ones((n, combos.shape[0]), dtype=bool)
+        free = np.ones(n, dtype=np.float64)
+        for m, (f, r) in enumerate(zip(self.members, self.member_cards)):
+            col = codes[:, f]
+            seen = col >= 0
+            ok &= ~seen[:, None] | (combos[None, :, m] == col[:, None])
+            free *= np.where(seen, 1.0, float(r))
+        with np.errstate(divide="ignore"):
+            w = np.log(ok.astype(np.float64))
+            if self.keys is not None:
+                rest = free - ok.sum(axis=1)
+                w = np.concatenate([w, np.log(np.maximum(rest, 0.0))[:, None]], axis=1)
+        return w
+
+
+def build_domain(
+    codes: NDArray[np.integer], members: Sequence[int], cards: Sequence[int]
+) -> NodeDomain:
+    """Domain of a node from training codes.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Training codes.
+    members : sequence of int
+        Features of the node.
+    cards : sequence of int
+        Declared cardinality of every feature.
+
+    Returns
+    -------
+    NodeDomain
+    """
+    members = tuple(sorted(int(m) for m in members))
+    mcards = tuple(int(cards[m]) for m in members)
+    size = 1
+    for r in mcards:
+        size *= r
+    if size >= _MAX_KEY:
+        raise ValueError(
+            f"Joined node {members} has {size} declared values, too many to index; "
+            "limit the size of joins (max_joint_cells)."
+        )
+    if size <= DENSE_LIMIT:
+        return NodeDomain(members, mcards, size, None)
+    key, valid = _mixed_radix([codes[:, m] for m in members], mcards)
+    return NodeDomain(members, mcards, size, np.unique(key[valid]))
+
+
+@dataclass(frozen=True, eq=False)
+class CategoricalCPD:
+    """``P(node | parent nodes, class)`` as a table of log probabilities.
+
+    Attributes
+    ----------
+    parent_nodes : tuple of int
+        Parent node indices (class excluded).
+    parent_radix : tuple of int
+        Number of slots of each parent's domain.
+    config_keys : ndarray or None
+        Sorted observed parent-configuration keys when sparse; None when dense.
+    log_prob : ndarray of shape (n_configs, n_classes, n_values)
+        Log probabilities; when ``config_keys`` is given, the last row is for
+        every unobserved configuration (uniform).
+    counts : ndarray of shape (n_configs, n_classes, n_values)
+        Training counts (for inspection and incremental updates).
+    """
+
+    parent_nodes: tuple[int, ...]
+    parent_radix: tuple[int, ...]
+    config_keys: NDArray[np.int64] | None
+    log_prob: NDArray[np.float64]
+    counts: NDArray[np.float64]
+
+    def config_index(self, key: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Row of ``log_prob`` for mixed-radix parent-configuration keys."""
+        if self.config_keys is None:
+            return key
+        ck = self.config_keys
+        if len(ck) == 0:
+            return np.zeros_like(key)
+        pos = np.minimum(np.searchsorted(ck, key), len(ck) - 1)
+        return np.where(ck[pos] == key, pos, len(ck))
+
+
+def class_log_prior(y: NDArray[np.integer], n_classes: int, alpha: float) -> NDArray[np.float64]:
+    """Smoothed log class prior ``log (N_c + alpha) / (N + alpha r_C)``."""
+    counts = np.bincount(y, minlength=n_classes).astype(np.float64)
+    return np.log(counts + alpha) - np.log(counts.sum() + alpha * n_classes)
+
+
+def fit_categorical_cpd(
+    slots: NDArray[np.int64],
+    y: NDArray[np.integer],
+    node: int,
+    parent_nodes: Sequence[int],
+    domains: Sequence[NodeDomain],
+    n_classes: int,
+    alpha: float,
+) -> CategoricalCPD:
+    """Fit one node's CPD from the slot indices of all nodes.
+
+    Parameters
+    ----------
+    slots : ndarray of shape (n_samples, n_nodes)
+        Domain slot of every node for every row (``-1`` = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    node : int
+        The child node.
+    parent_nodes : sequence of int
+        Its parent nodes.
+    domains : sequence of NodeDomain
+        Domains of all nodes.
+    n_classes : int
+        Number of classes.
+    alpha : float
+        Lidstone smoothing constant (> 0); 1 is Laplace's correction.
+
+    Returns
+    -------
+    CategoricalCPD
+    """
+    child = slots[:, node]
+    n_values = domains[node].n_values
+    radix = tuple(domains[p].n_values for p in parent_nodes)
+    if parent_nodes:
+        key, valid = _mixed_radix([slots[:, p] for p in parent_nodes], radix)
+        valid &= child >= 0
+    else:
+        key = np.zeros(len(child), dtype=np.int64)
+        valid = child >= 0
+    n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
+    config_keys = None
+    if n_configs * n_values * n_classes > DENSE_LIMIT * 64:
+        config_keys = np.unique(key[valid])
+        key = np.searchsorted(config_keys, key)
+        n_configs = len(config_keys)
+    flat = (key[valid] * n_classes + y[valid]) * n_values + child[valid]
+    counts = np.bincount(flat, minlength=n_configs * n_classes * n_values).astype(np.float64)
+    counts = counts.reshape(n_configs, n_classes, n_values)
+    size = float(domains[node].size)
+    # Declared size in the denominator (A-01): a bucket slot stands for many values.
+    denom = np.log(counts.sum(axis=2, keepdims=True) + alpha * size)
+    log_prob = np.log(counts + alpha) - denom
+    if config_keys is not None:
+        log_prob = np.concatenate(
+            [log_prob, np.full((1, n_classes, n_values), -np.log(size))], axis=0
+        )
+    return CategoricalCPD(tuple(parent_nodes), radix, config_keys, log_prob, counts)
+
+
+@dataclass(frozen=True, eq=False)
+class DiscreteModel:
+    """A fitted augmented naive Bayes over discrete nodes.
+
+    Attributes
+    ----------
+    structure : Structure
+        The structure the parameters belong to.
+    domains : tuple of NodeDomain
+        One per node.
+    cpds : tuple of CategoricalCPD
+        One per node.
+    class_log_prior : ndarray of shape (n_classes,)
+        Smoothed log prior.
+    """
+
+    structure: Structure
+    domains: tuple[NodeDomain, ...]
+    cpds: tuple[CategoricalCPD, ...]
+    class_log_prior: NDArray[np.float64]
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes."""
+        return int(self.class_log_prior.shape[0])
+
+    def slots(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Domain slot of every node for every row, shape (n_samples, n_nodes)."""
+        n = codes.shape[0]
+        out = np.empty((n, len(self.domains)), dtype=np.int64)
+        for k, d in enumerate(self.domains):
+            out[:, k] = d.index(codes)
+        return out
+
+
+def fit_discrete_model(
+    structure: Structure,
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: Sequence[int],
+    n_classes: int,
+    alpha: float = 1.0,
+) -> DiscreteModel:
+    """Fit all CPDs of a structure by counting (available cases) and smoothing.
+
+    Parameters
+    ----------
+    structure : Structure
+        Nodes and arcs.
+    codes : ndarray of shape (n_samples, n_features)
+        Training codes (``-1`` = missing: the row is left out of the counts of
+        the families that contain the missing cell only).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : sequence of int
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    alpha : float, default=1.0
+        Lidstone smoothing (> 0).
+
+    Returns
+    -------
+    DiscreteModel
+    """
+    if not alpha > 0:
+        raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
+    domains = tuple(build_domain(codes, node, cards) for node in structure.nodes)
+    tmp = DiscreteModel(structure, domains, (), np.zeros(n_classes))
+    slots = tmp.slots(codes)
+    cpds = tuple(
+        fit_categorical_cpd(slots, y, k, structure.parents[k], domains, n_classes, alpha)
+        for k in range(structure.n_nodes)
+    )
+    return DiscreteModel(structure, domains, cpds, class_log_prior(y, n_classes, alpha))

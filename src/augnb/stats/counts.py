@@ -1,0 +1,151 @@
+"""Contingency tables of integer codes.
+
+Counting is the sufficient statistic of every discrete model in augnb, so it has
+one idiom: a mixed-radix index over the family's columns, then ``np.bincount``.
+Rows in which any column of the family is missing (code ``-1``) are left out of
+that family's table only (available-case counting).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["family_index", "joint_counts", "pairwise_class_counts"]
+
+
+def family_index(
+    columns: Sequence[NDArray[np.integer]], cards: Sequence[int]
+) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """Mixed-radix index of each row over several code columns.
+
+    Parameters
+    ----------
+    columns : sequence of ndarray of shape (n_samples,)
+        Integer codes, ``-1`` for missing. The first column varies slowest.
+    cards : sequence of int
+        Cardinality of each column.
+
+    Returns
+    -------
+    index : ndarray of shape (n_samples,), int64
+        Flat index into an array of shape ``cards`` (0 where a value is missing).
+    valid : ndarray of shape (n_samples,), bool
+        False where any of the columns is missing.
+    """
+    if len(columns) != len(cards):
+        raise ValueError("columns and cards must have the same length")
+    n = len(columns[0]) if columns else 0
+    index = np.zeros(n, dtype=np.int64)
+    valid = np.ones(n, dtype=bool)
+    for col, card in zip(columns, cards):
+        col = np.asarray(col)
+        valid &= col >= 0
+        index *= int(card)
+        index += col
+    index[~valid] = 0
+    return index, valid
+
+
+def joint_counts(
+    columns: Sequence[NDArray[np.integer]],
+    cards: Sequence[int],
+    sample_weight: NDArray[np.floating] | None = None,
+) -> NDArray[np.float64]:
+    """Contingency table of several discrete variables.
+
+    Parameters
+    ----------
+    columns : sequence of ndarray of shape (n_samples,)
+        Integer codes in ``0..card-1``; ``-1`` marks a missing value and leaves
+        the row out of the table.
+    cards : sequence of int
+        Declared cardinality of each variable (levels absent from the data still
+        get a cell).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Optional row weights.
+
+    Returns
+    -------
+    counts : ndarray of shape ``tuple(cards)``, float64
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> joint_counts([np.array([0, 1, 1]), np.array([1, 1, -1])], [2, 2])
+    array([[0., 1.],
+           [0., 1.]])
+    """
+    index, valid = family_index(columns, cards)
+    size = int(np.prod(cards, dtype=np.int64)) if len(cards) else 1
+    weights = None if sample_weight is None else np.asarray(sample_weight)[valid]
+    flat = np.bincount(index[valid], weights=weights, minlength=size)
+    return flat.astype(np.float64, copy=False).reshape(tuple(int(c) for c in cards))
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
+    n, p = codes.shape
+    for i in range(p):
+        ci = codes[:, i]
+        ri = cards[i]
+        for j in range(i + 1, p):
+            cj = codes[:, j]
+            rj = cards[j]
+            base = offsets[i * p + j]
+            for r in range(n):
+                a = ci[r]
+                b = cj[r]
+                if a >= 0 and b >= 0:
+                    out[base + (a * rj + b) * n_classes + y[r]] += 1
+    return out
+
+
+def pairwise_class_counts(
+    codes: NDArray[np.integer], y: NDArray[np.integer], cards: NDArray[np.integer], n_classes: int
+) -> dict[tuple[int, int], NDArray[np.float64]]:
+    """All pairwise (feature, feature, class) contingency tables in one pass.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Integer codes, ``-1`` for missing. Fortran order is fastest.
+    y : ndarray of shape (n_samples,)
+        Class codes ``0..n_classes-1``.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    tables : dict
+        ``tables[i, j]`` (``i < j``) is an array of shape
+        ``(cards[i], cards[j], n_classes)``; rows missing either feature are left out.
+    """
+    codes = np.asfortranarray(codes, dtype=np.int32)
+    y = np.ascontiguousarray(y, dtype=np.int32)
+    cards = np.asarray(cards, dtype=np.int64)
+    p = codes.shape[1]
+    offsets = np.zeros(p * p, dtype=np.int64)
+    total = 0
+    for i in range(p):
+        for j in range(i + 1, p):
+            offsets[i * p + j] = total
+            total += int(cards[i] * cards[j] * n_classes)
+    out = np.zeros(total, dtype=np.int64)
+    _pairwise_class_counts_kernel(codes, y, cards, int(n_classes), offsets, out)
+    tables = {}
+    for i in range(p):
+        for j in range(i + 1, p):
+            start = offsets[i * p + j]
+            size = int(cards[i] * cards[j] * n_classes)
+            tables[i, j] = (
+                out[start : start + size]
+                .reshape(int(cards[i]), int(cards[j]), n_classes)
+                .astype(np.float64)
+            )
+    return tables

@@ -1,0 +1,196 @@
+"""The one model structure: an augmented naive Bayes over (compound) feature nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["Structure"]
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Parameter-free structure of an augmented naive Bayes classifier.
+
+    The class is a parent of every node. A node is a tuple of feature indices:
+    a single feature, or a compound (joined) node whose value is the Cartesian
+    product of its members. Each node may have further parents among the nodes.
+    Features in no node are not used by the model.
+
+    Parameters
+    ----------
+    nodes : tuple of tuple of int
+        Feature indices of each node (sorted, disjoint).
+    parents : tuple of tuple of int
+        Indices into ``nodes`` of each node's parents (besides the class).
+    n_features : int
+        Number of input features.
+    feature_names : tuple, default=None
+        Names used by ``to_dot``, ``to_networkx`` and ``__str__``.
+
+    Examples
+    --------
+    >>> s = Structure(nodes=((0,), (1, 2)), parents=((), (0,)), n_features=4)
+    >>> s.selected_features
+    (0, 1, 2)
+    >>> s.arcs
+    ((0, 1),)
+    """
+
+    nodes: tuple[tuple[int, ...], ...]
+    parents: tuple[tuple[int, ...], ...]
+    n_features: int
+    feature_names: tuple[Hashable, ...] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        nodes = tuple(tuple(sorted(int(f) for f in node)) for node in self.nodes)
+        parents = tuple(tuple(int(p) for p in ps) for ps in self.parents)
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "parents", parents)
+        if len(parents) != len(nodes):
+            raise ValueError(
+                f"Structure has {len(nodes)} nodes but {len(parents)} parent lists."
+            )
+        seen: set[int] = set()
+        for node in nodes:
+            if not node:
+                raise ValueError("A structure node must hold at least one feature.")
+            for f in node:
+                if not 0 <= f < self.n_features:
+                    raise ValueError(
+                        f"Feature index {f} is out of range for {self.n_features} features."
+                    )
+                if f in seen:
+                    raise ValueError(f"Feature {f} appears in more than one node.")
+                seen.add(f)
+        for k, ps in enumerate(parents):
+            for p in ps:
+                if not 0 <= p < len(nodes) or p == k:
+                    raise ValueError(f"Node {k} has an invalid parent {p}.")
+        self.topological_order()  # raises on a cycle
+
+    @classmethod
+    def naive(cls, features: Iterable[int], n_features: int, **kw: object) -> Structure:
+        """Naive Bayes over ``features`` (each its own node, no arcs)."""
+        nodes = tuple((int(f),) for f in features)
+        return cls(nodes, tuple(() for _ in nodes), n_features, **kw)
+
+    @classmethod
+    def from_arcs(
+        cls,
+        nodes: Sequence[Sequence[int]],
+        arcs: Iterable[tuple[int, int]],
+        n_features: int,
+        **kw: object,
+    ) -> Structure:
+        """Build from nodes and ``(parent_node, child_node)`` arcs."""
+        parents: list[list[int]] = [[] for _ in nodes]
+        for a, b in arcs:
+            parents[b].append(a)
+        return cls(
+            tuple(tuple(n) for n in nodes),
+            tuple(tuple(sorted(p)) for p in parents),
+            n_features,
+            **kw,
+        )
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of nodes."""
+        return len(self.nodes)
+
+    @property
+    def selected_features(self) -> tuple[int, ...]:
+        """Sorted indices of the features the model uses."""
+        return tuple(sorted(f for node in self.nodes for f in node))
+
+    @property
+    def arcs(self) -> tuple[tuple[int, int], ...]:
+        """Arcs ``(parent_node, child_node)`` between nodes (class arcs omitted)."""
+        return tuple((p, k) for k, ps in enumerate(self.parents) for p in ps)
+
+    @property
+    def feature_arcs(self) -> tuple[tuple[int, int], ...]:
+        """Arcs between features: every member of a parent node to every member of the child."""
+        return tuple(
+            (a, b)
+            for p, k in self.arcs
+            for a in self.nodes[p]
+            for b in self.nodes[k]
+        )
+
+    def children(self, node: int) -> tuple[int, ...]:
+        """Nodes that have ``node`` as a parent."""
+        return tuple(k for k, ps in enumerate(self.parents) if node in ps)
+
+    def topological_order(self) -> tuple[int, ...]:
+        """Node indices with every parent before its children."""
+        indeg = [len(ps) for ps in self.parents]
+        ready = [k for k, d in enumerate(indeg) if d == 0]
+        order: list[int] = []
+        while ready:
+            k = ready.pop(0)
+            order.append(k)
+            for c in self.children(k):
+                indeg[c] -= 1
+                if indeg[c] == 0:
+                    ready.append(c)
+        if len(order) != len(self.nodes):
+            raise ValueError("The structure's arcs form a cycle.")
+        return tuple(order)
+
+    def with_names(self, names: Sequence[Hashable]) -> Structure:
+        """Copy of the structure carrying feature names for display."""
+        return Structure(self.nodes, self.parents, self.n_features, tuple(names))
+
+    def _label(self, node: int) -> str:
+        names = self.feature_names
+        members = [
+            str(names[f]) if names is not None else f"X{f}" for f in self.nodes[node]
+        ]
+        return " × ".join(members) if len(members) > 1 else members[0]
+
+    def to_networkx(self, class_name: str = "class"):
+        """Directed graph with the class node, node labels and ``members`` attributes.
+
+        Returns
+        -------
+        networkx.DiGraph
+            Node ids are the node labels (members joined by " × "); the class
+            node is ``class_name`` and has ``kind="class"``.
+        """
+        import networkx as nx
+
+        g = nx.DiGraph()
+        g.add_node(class_name, kind="class")
+        for k, node in enumerate(self.nodes):
+            label = self._label(k)
+            g.add_node(label, kind="feature", members=node, index=k)
+            g.add_edge(class_name, label)
+        for p, k in self.arcs:
+            g.add_edge(self._label(p), self._label(k))
+        return g
+
+    def to_dot(self, class_name: str = "class") -> str:
+        """Graphviz DOT text of the structure (class arcs dashed)."""
+
+        def q(s: str) -> str:
+            return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+        lines = ["digraph augnb {", "  rankdir=TB;", f"  {q(class_name)} [shape=doublecircle];"]
+        for k in range(self.n_nodes):
+            shape = "box" if len(self.nodes[k]) > 1 else "ellipse"
+            lines.append(f"  {q(self._label(k))} [shape={shape}];")
+        for k in range(self.n_nodes):
+            lines.append(f"  {q(class_name)} -> {q(self._label(k))} [style=dashed];")
+        for p, k in self.arcs:
+            lines.append(f"  {q(self._label(p))} -> {q(self._label(k))};")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        parts = []
+        for k in range(self.n_nodes):
+            ps = ", ".join(self._label(p) for p in self.parents[k])
+            parts.append(f"{self._label(k)}" + (f" <- {ps}" if ps else ""))
+        return "Structure(class -> [" + "; ".join(parts) + "])"

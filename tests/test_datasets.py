@@ -1,0 +1,332 @@
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import augnb.datasets
+from augnb.datasets import (
+    DatasetInfo,
+    _loader,
+    _manifest,
+    _registry,
+    info,
+    list_datasets,
+    load,
+    load_dataframe,
+)
+
+NAMES = list_datasets()
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _n_float(X: pd.DataFrame) -> int:
+    return sum(dtype == np.float64 for dtype in X.dtypes)
+
+
+# --- bundled data sets ------------------------------------------------------
+
+
+def test_list_datasets_sorted_and_complete():
+    assert NAMES == sorted(NAMES)
+    assert len(NAMES) == len(set(NAMES)) >= 30
+    assert {"car", "vowel", "splice", "waveform_5000"} <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bundled_matches_manifest(name):
+    meta = info(name)
+    X, y = load(name)
+    assert X.shape == (meta.n_rows, meta.n_features)
+    assert len(y) == meta.n_rows
+    assert y.name == "class"
+    assert y.nunique() == meta.n_classes
+    assert y.value_counts().to_dict() == meta.class_counts
+    assert _n_float(X) == meta.n_numeric
+    assert all(dtype == "category" or dtype == np.float64 for dtype in X.dtypes)
+    assert not set(meta.dropped) & set(X.columns)
+    assert isinstance(X.index, pd.RangeIndex)
+
+    Xc, yc = load(name, complete_only=True)
+    assert len(Xc) == len(yc) == meta.n_complete_rows
+    assert not Xc.isna().any().any()
+    assert Xc.index.equals(pd.RangeIndex(meta.n_complete_rows))
+    # The encoding does not depend on complete_only.
+    assert list(Xc.dtypes) == list(X.dtypes)
+
+
+def test_manifest_facts_are_consistent():
+    kinds = json.loads(
+        (_registry.data_dir() / "column_kinds.json").read_text(encoding="utf-8")
+    )
+    assert set(kinds) == set(NAMES)
+    for name in NAMES:
+        meta = info(name)
+        assert meta.name == name
+        assert meta.file == f"{name}.csv"
+        assert sum(meta.class_counts.values()) == meta.n_rows
+        assert len(meta.class_counts) == meta.n_classes
+        assert meta.n_numeric == len(kinds[name]["continuous"])
+        assert meta.n_features == meta.n_features_source - len(meta.dropped)
+        assert meta.source
+
+
+def test_vowel_and_splice_drops():
+    vowel, splice = info("vowel"), info("splice")
+    assert (vowel.n_features, vowel.n_features_source) == (10, 13)
+    assert (splice.n_features, splice.n_features_source) == (60, 61)
+    X, _ = load("vowel")
+    assert list(X.columns) == [f"Feature {i}" for i in range(10)]
+    X, _ = load("splice")
+    assert "Instance_name" not in X.columns
+    assert X.columns[0] == "attribute_1"
+
+
+def test_kinds_follow_source_declarations():
+    for name in ("balance_scale", "breast_cancer_wisconsin"):
+        X, _ = load(name)
+        assert all(dtype == np.float64 for dtype in X.dtypes), name
+    X, _ = load("car")
+    assert all(isinstance(d, pd.CategoricalDtype) for d in X.dtypes)
+    assert X["doors"].cat.categories.tolist() == ["2", "3", "4", "5more"]
+    X, _ = load("dermatology")
+    assert [c for c in X.columns if X[c].dtype == np.float64] == ["Age"]
+    # Numeric-looking codes stay strings, in numeric order.
+    assert X["erythema"].cat.categories.tolist() == ["0", "1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("name", "n_complete"),
+    [("house_votes_84", 232), ("primary_tumor", 132), ("breast_cancer_wisconsin", 683)],
+)
+def test_complete_only_counts(name, n_complete):
+    X, y = load(name, complete_only=True)
+    assert len(X) == len(y) == n_complete
+
+
+def test_waveform_21_corrupt_cell_is_repaired():
+    X, _ = load("waveform_21")
+    assert X.loc[42, "x21"] == 0.68
+
+
+def test_load_dataframe_appends_class():
+    frame = load_dataframe("iris")
+    X, y = load("iris")
+    assert list(frame.columns) == [*X.columns, "class"]
+    pd.testing.assert_frame_equal(frame.drop(columns="class"), X)
+    pd.testing.assert_series_equal(frame["class"], y)
+
+
+def test_bundled_name_is_normalised():
+    X, _ = load("Balance-Scale")
+    assert X.shape == (625, 4)
+    assert info("HOUSE-VOTES-84").name == "house_votes_84"
+
+
+def test_info_is_frozen_and_fresh():
+    meta = info("car")
+    assert isinstance(meta, DatasetInfo)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        meta.n_rows = 0  # type: ignore[misc]
+    meta.class_counts["unacc"] = 0
+    assert info("car").class_counts["unacc"] == 1210
+    assert hash(meta) == hash(info("car"))
+
+
+def test_overrides_on_bundled():
+    X, _ = load("balance_scale", discrete=["left-weight"], continuous=[])
+    assert isinstance(X["left-weight"].dtype, pd.CategoricalDtype)
+    assert X["left-weight"].cat.categories.tolist() == ["1", "2", "3", "4", "5"]
+    # A single string is one column name, not a list of characters.
+    X, _ = load("dermatology", discrete="Age")
+    assert isinstance(X["Age"].dtype, pd.CategoricalDtype)
+    with pytest.raises(ValueError, match=r"'doors'.*'5more'"):
+        load("car", continuous="doors")
+
+
+# --- errors -----------------------------------------------------------------
+
+
+def test_unknown_name_suggests_close_match():
+    with pytest.raises(ValueError, match=r"'balance_scale'") as excinfo:
+        load("balance_scal")
+    assert "list_datasets()" in str(excinfo.value)
+    with pytest.raises(ValueError, match=r"'vowel'"):
+        info("vowle")
+    with pytest.raises(ValueError, match="Unknown data set"):
+        load("zzzzzz")
+
+
+def test_missing_path_raises_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"nope\.csv"):
+        load(tmp_path / "nope.csv")
+    with pytest.raises(FileNotFoundError):
+        load(str(tmp_path / "nope.csv"))
+    with pytest.raises(FileNotFoundError, match="directory"):
+        load(str(tmp_path) + "/")
+
+
+def test_class_column_must_be_last(tmp_path):
+    path = _write(tmp_path / "a.csv", "class,x\nA,1\n")
+    with pytest.raises(ValueError, match=r"'class' is column 1 of 2"):
+        load(path)
+    path = _write(tmp_path / "b.csv", "x,label\n1,A\n")
+    with pytest.raises(ValueError, match=r"last column is 'label'"):
+        load(path)
+    path = _write(tmp_path / "c.csv", "")
+    with pytest.raises(ValueError, match="empty"):
+        load(path)
+
+
+def test_missing_class_label_names_lines_and_file(tmp_path):
+    path = _write(tmp_path / "m.csv", "x,class\n1,A\n2,\n3,B\n4,?\n")
+    with pytest.raises(ValueError, match=r"2 row\(s\).*line\(s\) 3, 5") as excinfo:
+        load(path)
+    assert "m.csv" in str(excinfo.value)
+
+
+def test_override_errors(tmp_path):
+    path = _write(tmp_path / "o.csv", "x,y,class\n1,a,A\n2,b,B\n")
+    with pytest.raises(ValueError, match="both"):
+        load(path, continuous=["x"], discrete=["x"])
+    with pytest.raises(ValueError, match=r"no attribute\(s\) \['z'\]"):
+        load(path, discrete=["z"])
+    with pytest.raises(ValueError, match=r"non-numeric value\(s\) \['a', 'b'\]"):
+        load(path, continuous=["y"])
+
+
+# --- user CSVs --------------------------------------------------------------
+
+USER_CSV = "code,grade,size,ratio,many,class\n" + "".join(
+    f"{code},{grade},{size},{ratio},{many},{label}\n"
+    for code, grade, size, ratio, many, label in zip(
+        ["01", "1", "10", "?", "2"] * 6,
+        ["b", "a", "", "c", "a"] * 6,
+        [1, 2, 3, 2, 1] * 6,
+        [0.5, 1, 2, 3, 1] * 6,
+        range(30),
+        ["yes", "no", "yes", "no", "no"] * 6,
+    )
+)
+
+
+def test_user_csv_inference_and_missing_tokens(tmp_path):
+    X, y = load(_write(tmp_path / "u.csv", USER_CSV))
+    assert list(X.columns) == ["code", "grade", "size", "ratio", "many"]
+    # At most 20 distinct integers: discrete; "01" stays distinct from "1".
+    assert X["code"].cat.categories.tolist() == ["01", "1", "2", "10"]
+    assert X["code"].iloc[0] == "01"
+    assert X["size"].cat.categories.tolist() == ["1", "2", "3"]
+    assert X["grade"].cat.categories.tolist() == ["a", "b", "c"]
+    # A non-integer value makes a numeric column continuous; so do >20 values.
+    assert X["ratio"].dtype == np.float64
+    assert X["many"].dtype == np.float64
+    # Both "" and "?" are missing.
+    assert X["code"].isna().sum() == 6
+    assert X["grade"].isna().sum() == 6
+    assert y.tolist()[:3] == ["yes", "no", "yes"]
+    assert all(isinstance(label, str) for label in y)
+    Xc, _ = load(tmp_path / "u.csv", complete_only=True)
+    assert len(Xc) == 18
+
+
+def test_user_csv_sidecar_kinds(tmp_path):
+    path = _write(tmp_path / "u.csv", USER_CSV)
+    _write(
+        tmp_path / "column_kinds.json",
+        json.dumps({"u": {"continuous": ["size"]}, "other": {"continuous": []}}),
+    )
+    X, _ = load(path)
+    assert X["size"].dtype == np.float64
+    # Not listed in the sidecar: discrete, even if inference would say otherwise.
+    assert isinstance(X["ratio"].dtype, pd.CategoricalDtype)
+    assert X["ratio"].cat.categories.tolist() == ["0.5", "1", "2", "3"]
+    assert isinstance(X["many"].dtype, pd.CategoricalDtype)
+    # The keyword override wins over the sidecar.
+    X, _ = load(path, continuous=["many"], discrete=["size"])
+    assert X["many"].dtype == np.float64
+    assert isinstance(X["size"].dtype, pd.CategoricalDtype)
+
+
+def test_sidecar_without_entry_falls_back_to_inference(tmp_path):
+    path = _write(tmp_path / "u.csv", USER_CSV)
+    _write(tmp_path / "column_kinds.json", json.dumps({"other": {"continuous": []}}))
+    X, _ = load(path)
+    assert X["ratio"].dtype == np.float64
+
+
+def test_sidecar_with_unknown_column_raises(tmp_path):
+    path = _write(tmp_path / "u.csv", USER_CSV)
+    _write(tmp_path / "column_kinds.json", json.dumps({"u": {"continuous": ["Size"]}}))
+    with pytest.raises(ValueError, match=r"\['Size'\]"):
+        load(path)
+
+
+def test_user_csv_keyword_override(tmp_path):
+    path = _write(tmp_path / "u.csv", USER_CSV)
+    X, _ = load(str(path), discrete=["ratio"], continuous=["size"])
+    assert X["ratio"].cat.categories.tolist() == ["0.5", "1", "2", "3"]
+    assert X["size"].dtype == np.float64
+    # The "?" cells are missing in a continuous column too.
+    X, _ = load(path, continuous=["code"])
+    np.testing.assert_array_equal(X["code"].iloc[:5], [1.0, 1.0, 10.0, np.nan, 2.0])
+
+
+def test_categories_stay_strings(tmp_path):
+    path = _write(tmp_path / "s.csv", "a,b,class\n01,x,A\n1,y,B\n001,z,A\n2,,B\n")
+    X, _ = load(path)
+    assert X["a"].cat.categories.tolist() == ["001", "01", "1", "2"]
+    assert all(isinstance(c, str) for c in X["a"].cat.categories)
+    assert X["a"].tolist() == ["01", "1", "001", "2"]
+    assert X["b"].isna().tolist() == [False, False, False, True]
+
+
+def test_na_words_are_not_missing(tmp_path):
+    # Only "" and "?" mean missing; pandas' default NA words are categories.
+    path = _write(tmp_path / "n.csv", "a,class\nNA,A\nNone,B\nnull,A\n")
+    X, _ = load(path)
+    assert X["a"].notna().all()
+    assert X["a"].cat.categories.tolist() == ["NA", "None", "null"]
+
+
+def test_bundled_name_wins_over_same_named_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "car", "x,class\n1,A\n")
+    X, _ = load("car")
+    assert X.shape == (1728, 6)
+    _write(tmp_path / "mydata", "x,class\n1.5,A\n")
+    X, _ = load("mydata")
+    assert X.shape == (1, 1)
+
+
+# --- internals worth pinning ------------------------------------------------
+
+
+def test_natural_order():
+    assert _loader._natural_order(["10", "9", "-1", "2.5"]) == ["-1", "2.5", "9", "10"]
+    assert _loader._natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
+    assert _loader._natural_order([]) == []
+
+
+def test_manifest_cells_and_class_counts_parse():
+    assert _manifest._cells("| a | b \\| c |  |") == ["a", "b | c", ""]
+    counts = _manifest._class_distributions()["primary_tumor"]
+    assert counts["head and neck"] == 20
+    assert counts["duoden and sm.int"] == 1
+    assert _manifest._class_distributions()["fourclass"] == {"-1": 555, "+1": 307}
+
+
+def test_docstring_examples_run():
+    for module in (augnb.datasets, _loader, _manifest, _registry):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0, module.__name__
+        assert result.failed == 0, module.__name__
