@@ -7,9 +7,31 @@ relatives are one model with different structures.
 
 from __future__ import annotations
 
-from augnb.classifiers import TAN, BaseAugmentedNB, NaiveBayes
+from augnb.classifiers import (
+    ASB,
+    BSEJ,
+    FFSS,
+    FSS,
+    TAN,
+    AugmentedSemiNaiveBayes,
+    BaseAugmentedNB,
+    NaiveBayes,
+    SelectiveTAN,
+)
 from augnb.structure import Structure
 
 __version__ = "0.1.0"
 
-__all__ = ["TAN", "BaseAugmentedNB", "NaiveBayes", "Structure", "__version__"]
+__all__ = [
+    "ASB",
+    "BSEJ",
+    "FFSS",
+    "FSS",
+    "TAN",
+    "AugmentedSemiNaiveBayes",
+    "BaseAugmentedNB",
+    "NaiveBayes",
+    "SelectiveTAN",
+    "Structure",
+    "__version__",
+]

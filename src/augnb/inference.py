@@ -25,7 +25,9 @@ def _flat_table(cpd) -> NDArray[np.float64]:
     return np.ascontiguousarray(cpd.log_prob.transpose(0, 2, 1).reshape(p * v, c))
 
 
-def joint_log_likelihood(model: DiscreteModel, codes: NDArray[np.integer]) -> NDArray[np.float64]:
+def joint_log_likelihood(
+    model: DiscreteModel, codes: NDArray[np.integer]
+) -> NDArray[np.float64]:
     """Unnormalised log posterior ``log P(c) + sum log P(node | parents, c)``.
 
     Parameters
@@ -39,7 +41,6 @@ def joint_log_likelihood(model: DiscreteModel, codes: NDArray[np.integer]) -> ND
     -------
     ndarray of shape (n_samples, n_classes)
     """
-    structure = model.structure
     n = codes.shape[0]
     slots = model.slots(codes)
     missing = slots < 0
@@ -69,7 +70,9 @@ def joint_log_likelihood(model: DiscreteModel, codes: NDArray[np.integer]) -> ND
     return jll
 
 
-def _components(model: DiscreteModel, miss: list[int]) -> list[tuple[list[int], list[int]]]:
+def _components(
+    model: DiscreteModel, miss: list[int]
+) -> list[tuple[list[int], list[int]]]:
     """Connected components of missing nodes and the families that mention them."""
     structure = model.structure
     parent = {m: m for m in miss}
@@ -109,10 +112,14 @@ def _marginalise(model, codes, slots, missing, rows, jll) -> None:
             step = max(1, _MAX_CELLS // max(cells, 1))
             for start in range(0, group.size, step):
                 r = group[start : start + step]
-                jll[r] += _eliminate(model, codes[r], slots[r], comp_vars, comp_families, sizes)
+                jll[r] += _eliminate(
+                    model, codes[r], slots[r], comp_vars, comp_families, sizes
+                )
 
 
-def _eliminate(model, codes, slots, comp_vars, comp_families, sizes) -> NDArray[np.float64]:
+def _eliminate(
+    model, codes, slots, comp_vars, comp_families, sizes
+) -> NDArray[np.float64]:
     """Log of the sum over the component's joint assignments of its factors."""
     n = slots.shape[0]
     nv = len(comp_vars)

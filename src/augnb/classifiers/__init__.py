@@ -4,6 +4,19 @@ from __future__ import annotations
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.naive_bayes import NaiveBayes
+from augnb.classifiers.selection import FFSS, FSS
+from augnb.classifiers.selective_tan import SelectiveTAN
+from augnb.classifiers.semi_naive import ASB, BSEJ, AugmentedSemiNaiveBayes
 from augnb.classifiers.tan import TAN
 
-__all__ = ["TAN", "BaseAugmentedNB", "NaiveBayes"]
+__all__ = [
+    "ASB",
+    "BSEJ",
+    "FFSS",
+    "FSS",
+    "TAN",
+    "AugmentedSemiNaiveBayes",
+    "BaseAugmentedNB",
+    "NaiveBayes",
+    "SelectiveTAN",
+]

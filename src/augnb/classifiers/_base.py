@@ -67,11 +67,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
     and the prediction methods live here, once.
     """
 
-    _parameter_checks: dict = {}
-
     @abstractmethod
     def _learn_structure(
-        self, codes: NDArray[np.int32], y: NDArray[np.intp], cards: NDArray[np.int64], n_classes: int
+        self,
+        codes: NDArray[np.int32],
+        y: NDArray[np.intp],
+        cards: NDArray[np.int64],
+        n_classes: int,
     ) -> Structure:
         """Return the structure learned from encoded training data."""
 
@@ -79,7 +81,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         alpha = getattr(self, "alpha", 1.0)
-        if not isinstance(alpha, numbers.Real) or isinstance(alpha, bool) or not alpha > 0:
+        if (
+            not isinstance(alpha, numbers.Real)
+            or isinstance(alpha, bool)
+            or not alpha > 0
+        ):
             raise ValueError(f"alpha must be a number > 0; got {alpha!r}.")
         disc = getattr(self, "discretizer", None)
         if disc is not None and isinstance(disc, str) and disc not in _DISCRETIZERS:
@@ -97,14 +103,16 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
 
     # -- fitting ------------------------------------------------------------
 
-    def _prepare_fit(self, X: object, y: object) -> tuple[EncodedData, NDArray[np.intp]]:
+    def _prepare_fit(
+        self, X: object, y: object
+    ) -> tuple[EncodedData, NDArray[np.intp]]:
         self._check_params()
         frame = as_frame(X)
         classes, y_codes = encode_target(y, frame.shape[0])
         validate_data(self, frame, reset=True, skip_check_array=True)
         if len(classes) < 2:
             raise ValueError(
-                f"y has a single class ({classes[0]!r}); a classifier needs samples "
+                f"y has only one class ({classes[0]!r}); a classifier needs samples "
                 "of at least 2 classes."
             )
         self.classes_ = classes
@@ -124,10 +132,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
                     "discrete_features."
                 )
             disc = make_discretizer(self.discretizer)
-            self.discretizer_ = disc.fit(frame.loc[:, continuous].astype(np.float64), y_codes)
+            self.discretizer_ = disc.fit(
+                frame.loc[:, continuous].astype(np.float64), y_codes
+            )
             self._continuous_columns = continuous
             frame = self._apply_discretizer(frame)
-        self.schema_ = Schema.infer(frame, discrete_features=list(range(frame.shape[1])))
+        self.schema_ = Schema.infer(
+            frame, discrete_features=list(range(frame.shape[1]))
+        )
         return self.schema_.encode(frame), y_codes
 
     def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:
@@ -160,6 +172,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
             structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
         )
         self.n_categories_ = data.cards
+        names = self.schema_.names
+        subsets = [tuple(names[f] for f in node) for node in structure.nodes]
+        self.selected_features_ = [names[f] for f in structure.selected_features]
+        self.feature_subsets_ = subsets
+        self.arcs_ = [(subsets[p], subsets[k]) for p, k in structure.arcs]
         return self
 
     # -- prediction ---------------------------------------------------------
@@ -186,8 +203,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        codes = self._encode(X).codes  # raises NotFittedError before model_ is read
         model: DiscreteModel = self.model_
-        return joint_log_likelihood(model, self._encode(X).codes)
+        return joint_log_likelihood(model, codes)
 
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log posterior class probabilities, columns ordered as ``classes_``.
@@ -227,4 +245,5 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return self.classes_[np.argmax(self.predict_joint_log_proba(X), axis=1)]
+        jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
+        return self.classes_[np.argmax(jll, axis=1)]

@@ -25,8 +25,9 @@ class NaiveBayes(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), ALGORITHMS.md §0.3.
-    discretizer : {"mdlp", "equal_frequency", "equal_width", "mean"}, transformer or None, default="mdlp"
-        How continuous columns are discretised; None raises an error if any
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean" or a transformer; None raises an error if any
         column is continuous.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
@@ -84,6 +85,10 @@ class NaiveBayes(BaseAugmentedNB):
         self.continuous_features = continuous_features
 
     def _learn_structure(
-        self, codes: NDArray[np.int32], y: NDArray[np.intp], cards: NDArray[np.int64], n_classes: int
+        self,
+        codes: NDArray[np.int32],
+        y: NDArray[np.intp],
+        cards: NDArray[np.int64],
+        n_classes: int,
     ) -> Structure:
         return naive_bayes_structure(codes.shape[1])

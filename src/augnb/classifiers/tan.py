@@ -29,8 +29,9 @@ class TAN(BaseAugmentedNB):
         Tree root: feature 0 (ALGORITHMS.md A-05) or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    discretizer : {"mdlp", "equal_frequency", "equal_width", "mean"}, transformer or None, default="mdlp"
-        How continuous columns are discretised.
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean" or a transformer.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
     continuous_features : sequence of str or int, default=None
@@ -88,7 +89,11 @@ class TAN(BaseAugmentedNB):
         self.continuous_features = continuous_features
 
     def _learn_structure(
-        self, codes: NDArray[np.int32], y: NDArray[np.intp], cards: NDArray[np.int64], n_classes: int
+        self,
+        codes: NDArray[np.int32],
+        y: NDArray[np.intp],
+        cards: NDArray[np.int64],
+        n_classes: int,
     ) -> Structure:
         return tan_structure(
             codes, y, cards, n_classes, root=self.root, random_state=self.random_state

@@ -58,7 +58,9 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
     """
     if isinstance(X, pd.DataFrame):
         if X.shape[0] == 0:
-            raise ValueError("X is empty: it has 0 rows; fit needs at least one sample.")
+            raise ValueError(
+                "X is empty: it has 0 rows; fit needs at least one sample."
+            )
         if X.shape[1] == 0:
             raise ValueError("X has 0 columns; at least one feature is required.")
         if X.columns.duplicated().any():
@@ -66,7 +68,9 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
             raise ValueError(f"X has duplicated column names {dup}; make them unique.")
         return X
     if hasattr(X, "compute") and hasattr(X, "dask"):
-        raise TypeError("Dask collections are not accepted here; call .compute() first.")
+        raise TypeError(
+            "Dask collections are not accepted here; call .compute() first."
+        )
     arr = check_array(
         X,
         dtype=None,
@@ -102,7 +106,10 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         Index of each label in ``classes``.
     """
     if y is None:
-        raise ValueError("y is required: this classifier needs class labels to fit.")
+        raise ValueError(
+            "This classifier requires y to be passed, but the target y is None; "
+            "give the class labels to fit."
+        )
     y_arr = column_or_1d(y, warn=True, dtype=None)
     if len(y_arr) != n_samples:
         raise ValueError(
@@ -114,6 +121,13 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         raise ValueError(
             f"y has {int(missing.sum())} missing label(s) (rows {rows}); drop those "
             "rows or impute their class before fitting."
+        )
+    if y_arr.dtype.kind == "f" and np.any(y_arr != np.round(y_arr)):
+        # scikit-learn's wording ("Unknown label type: continuous"), so that a
+        # regression target is rejected instead of making one class per value.
+        raise ValueError(
+            "Unknown label type: continuous. y holds non-integer float values; a "
+            "classifier needs discrete class labels."
         )
     try:
         classes, codes = np.unique(y_arr, return_inverse=True)

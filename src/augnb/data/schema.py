@@ -44,13 +44,19 @@ class ColumnSpec:
 def _resolve(selector: Sequence | None, names: list, what: str) -> set[int]:
     if selector is None:
         return set()
-    if isinstance(selector, (str, int, np.integer)) or not hasattr(selector, "__iter__"):
+    if isinstance(selector, (str, int, np.integer)) or not hasattr(
+        selector, "__iter__"
+    ):
         selector = [selector]
     out = set()
     for s in selector:
         if s in names:
             out.add(names.index(s))
-        elif isinstance(s, (int, np.integer)) and not isinstance(s, bool) and -len(names) <= s < len(names):
+        elif (
+            isinstance(s, (int, np.integer))
+            and not isinstance(s, bool)
+            and -len(names) <= s < len(names)
+        ):
             out.add(int(s) % len(names))
         else:
             raise ValueError(
@@ -167,9 +173,13 @@ class Schema:
                     f"Feature {name!r} is missing in every row; drop the column "
                     "before fitting."
                 )
-            continuous = (i in force_c) or (i not in force_d and _is_continuous_dtype(col))
+            continuous = (i in force_c) or (
+                i not in force_d and _is_continuous_dtype(col)
+            )
             if continuous:
-                if not (pd.api.types.is_numeric_dtype(col.dtype) or col.dtype == object):
+                if not (
+                    pd.api.types.is_numeric_dtype(col.dtype) or col.dtype == object
+                ):
                     raise ValueError(
                         f"Feature {name!r} was declared continuous but has dtype "
                         f"{col.dtype}; convert it to numbers or declare it discrete."
@@ -217,7 +227,9 @@ class Schema:
             if spec.kind == "discrete":
                 codes[:, i] = _encode_discrete(col, spec.categories)
             else:
-                arr = pd.to_numeric(col, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+                arr = pd.to_numeric(col, errors="coerce").to_numpy(
+                    dtype=np.float64, na_value=np.nan
+                )
                 bad = ~pd.isna(col).to_numpy() & np.isnan(arr)
                 if bad.any():
                     raise ValueError(
@@ -237,7 +249,9 @@ def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.int32]:
     dtype = col.dtype
     if isinstance(dtype, pd.CategoricalDtype) and tuple(dtype.categories) == categories:
         return col.cat.codes.to_numpy(dtype=np.int32)
-    if pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_extension_array_dtype(dtype):
+    if pd.api.types.is_integer_dtype(
+        dtype
+    ) and not pd.api.types.is_extension_array_dtype(dtype):
         arr = col.to_numpy()
         cats = np.asarray(categories)
         if cats.size and np.issubdtype(cats.dtype, np.integer):

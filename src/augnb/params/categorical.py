@@ -82,7 +82,9 @@ class NodeDomain:
         """Number of slots (observed values + bucket when sparse)."""
         return self.size if self.keys is None else len(self.keys) + 1
 
-    def key(self, codes: NDArray[np.integer]) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    def key(
+        self, codes: NDArray[np.integer]
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
         """Mixed-radix key of each row and whether every member is observed."""
         return _mixed_radix([codes[:, f] for f in self.members], self.member_cards)
 
@@ -104,14 +106,18 @@ class NodeDomain:
         if self.keys is not None:
             pos = np.searchsorted(self.keys, key)
             pos = np.minimum(pos, len(self.keys) - 1) if len(self.keys) else pos
-            found = (self.keys[pos] == key) if len(self.keys) else np.zeros(len(key), bool)
+            found = (
+                (self.keys[pos] == key) if len(self.keys) else np.zeros(len(key), bool)
+            )
             key = np.where(found, pos, len(self.keys))
         key[~valid] = -1
         return key
 
     def combos(self) -> NDArray[np.int64]:
-        """Member codes of every non-bucket slot, shape (n_slots_without_bucket, n_members)."""
-        flat = self.keys if self.keys is not None else np.arange(self.size, dtype=np.int64)
+        """Member codes of every non-bucket slot, shape (n_slots, n_members)."""
+        flat = (
+            self.keys if self.keys is not None else np.arange(self.size, dtype=np.int64)
+        )
         return np.stack(np.unravel_index(flat, self.member_cards), axis=1)
 
     def log_weights(self, codes: NDArray[np.integer]) -> NDArray[np.float64]:
@@ -212,7 +218,9 @@ class CategoricalCPD:
         return np.where(ck[pos] == key, pos, len(ck))
 
 
-def class_log_prior(y: NDArray[np.integer], n_classes: int, alpha: float) -> NDArray[np.float64]:
+def class_log_prior(
+    y: NDArray[np.integer], n_classes: int, alpha: float
+) -> NDArray[np.float64]:
     """Smoothed log class prior ``log (N_c + alpha) / (N + alpha r_C)``."""
     counts = np.bincount(y, minlength=n_classes).astype(np.float64)
     return np.log(counts + alpha) - np.log(counts.sum() + alpha * n_classes)
@@ -266,7 +274,9 @@ def fit_categorical_cpd(
         key = np.searchsorted(config_keys, key)
         n_configs = len(config_keys)
     flat = (key[valid] * n_classes + y[valid]) * n_values + child[valid]
-    counts = np.bincount(flat, minlength=n_configs * n_classes * n_values).astype(np.float64)
+    counts = np.bincount(flat, minlength=n_configs * n_classes * n_values).astype(
+        np.float64
+    )
     counts = counts.reshape(n_configs, n_classes, n_values)
     size = float(domains[node].size)
     # Declared size in the denominator (A-01): a bucket slot stands for many values.
@@ -350,7 +360,9 @@ def fit_discrete_model(
     tmp = DiscreteModel(structure, domains, (), np.zeros(n_classes))
     slots = tmp.slots(codes)
     cpds = tuple(
-        fit_categorical_cpd(slots, y, k, structure.parents[k], domains, n_classes, alpha)
+        fit_categorical_cpd(
+            slots, y, k, structure.parents[k], domains, n_classes, alpha
+        )
         for k in range(structure.n_nodes)
     )
     return DiscreteModel(structure, domains, cpds, class_log_prior(y, n_classes, alpha))

@@ -1,4 +1,4 @@
-"""Statistics on integer codes: counts, entropies, (conditional) mutual information, tests.
+"""Statistics on integer codes: counts, entropies, mutual information, tests.
 
 Every function here works on integer codes (``-1`` = missing) and cardinalities;
 there is no pandas and no estimator object below this line.
@@ -7,6 +7,7 @@ there is no pandas and no estimator object below this line.
 from __future__ import annotations
 
 from augnb.stats.counts import (
+    compound_codes,
     family_index,
     joint_counts,
     pairwise_class_counts,
@@ -30,6 +31,7 @@ __all__ = [
     "TestResult",
     "ci_test",
     "cmi_from_counts",
+    "compound_codes",
     "conditional_mutual_information",
     "entropy",
     "entropy_from_counts",

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["family_index", "joint_counts", "pairwise_class_counts"]
+__all__ = ["compound_codes", "family_index", "joint_counts", "pairwise_class_counts"]
 
 
 def family_index(
@@ -91,7 +91,6 @@ def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
     n, p = codes.shape
     for i in range(p):
         ci = codes[:, i]
-        ri = cards[i]
         for j in range(i + 1, p):
             cj = codes[:, j]
             rj = cards[j]
@@ -105,7 +104,10 @@ def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
 
 
 def pairwise_class_counts(
-    codes: NDArray[np.integer], y: NDArray[np.integer], cards: NDArray[np.integer], n_classes: int
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
 ) -> dict[tuple[int, int], NDArray[np.float64]]:
     """All pairwise (feature, feature, class) contingency tables in one pass.
 
@@ -149,3 +151,53 @@ def pairwise_class_counts(
                 .astype(np.float64)
             )
     return tables
+
+
+def compound_codes(
+    codes: NDArray[np.integer], members: Sequence[int]
+) -> tuple[NDArray[np.int64], int]:
+    """Codes of the Cartesian product of several features, over observed values only.
+
+    The members are combined two at a time and re-factorised after each step,
+    so the full product of cardinalities is never allocated (nor overflows).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Feature codes (``-1`` = missing).
+    members : sequence of int
+        Features of the compound variable.
+
+    Returns
+    -------
+    codes : ndarray of shape (n_samples,), int64
+        ``0..n_observed-1``, or ``-1`` where any member is missing. Codes follow
+        the lexicographic order of the member values.
+    n_observed : int
+        Number of distinct observed combinations.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 1], [1, 0], [0, 1], [1, -1]])
+    >>> compound_codes(X, [0, 1])
+    (array([ 0,  1,  0, -1]), 2)
+    """
+    members = sorted(int(m) for m in members)
+    out = np.asarray(codes[:, members[0]], dtype=np.int64)
+    n_obs = int(out.max()) + 1 if out.size else 0
+    if len(members) == 1:
+        return out.copy(), max(n_obs, 0)
+    for m in members[1:]:
+        col = np.asarray(codes[:, m], dtype=np.int64)
+        valid = (out >= 0) & (col >= 0)
+        key = out * (int(col.max()) + 1 if col.size else 1) + col
+        new = np.full(len(out), -1, dtype=np.int64)
+        if valid.any():
+            uniq, inv = np.unique(key[valid], return_inverse=True)
+            new[valid] = inv.ravel()
+            n_obs = len(uniq)
+        else:
+            n_obs = 0
+        out = new
+    return out, n_obs

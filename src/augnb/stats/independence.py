@@ -52,7 +52,9 @@ class TestResult:
 def _decide(g: float, df: int, n: float, cells: float, alpha: float) -> TestResult:
     reliable = n / cells >= MIN_AVERAGE_CELL_COUNT
     pvalue = float(chi2.sf(g, df)) if df > 0 else 1.0
-    return TestResult(g, df, pvalue, bool(reliable), bool(reliable and df > 0 and pvalue <= alpha))
+    # alpha == 0 never rejects, even when chi2.sf underflows to 0 for a huge G.
+    dependent = reliable and df > 0 and alpha > 0 and pvalue <= alpha
+    return TestResult(g, df, pvalue, bool(reliable), bool(dependent))
 
 
 def ci_test(

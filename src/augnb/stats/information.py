@@ -26,7 +26,9 @@ __all__ = [
 ]
 
 
-def entropy_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
+def entropy_from_counts(
+    counts: NDArray[np.floating], base: float | None = None
+) -> float:
     """Entropy of the joint distribution given by a table of counts.
 
     Parameters
@@ -75,9 +77,11 @@ def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> 
 
 
 def entropy(
-    columns: Sequence[NDArray[np.integer]], cards: Sequence[int], base: float | None = None
+    columns: Sequence[NDArray[np.integer]],
+    cards: Sequence[int],
+    base: float | None = None,
 ) -> float:
-    """Joint entropy H(V_1, ..., V_k) of code columns (rows with a missing value dropped).
+    """Joint entropy H(V_1, ..., V_k) of code columns (available cases).
 
     Examples
     --------

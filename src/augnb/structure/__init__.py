@@ -1,4 +1,4 @@
-"""Structure learners: plain functions from codes to a parameter-free :class:`Structure`."""
+"""Structure learners: functions from codes to a parameter-free :class:`Structure`."""
 
 from __future__ import annotations
 

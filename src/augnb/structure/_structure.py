@@ -58,7 +58,8 @@ class Structure:
             for f in node:
                 if not 0 <= f < self.n_features:
                     raise ValueError(
-                        f"Feature index {f} is out of range for {self.n_features} features."
+                        f"Feature index {f} is out of range for "
+                        f"{self.n_features} features."
                     )
                 if f in seen:
                     raise ValueError(f"Feature {f} appears in more than one node.")
@@ -111,12 +112,9 @@ class Structure:
 
     @property
     def feature_arcs(self) -> tuple[tuple[int, int], ...]:
-        """Arcs between features: every member of a parent node to every member of the child."""
+        """Feature arcs: every member of a parent node to every member of its child."""
         return tuple(
-            (a, b)
-            for p, k in self.arcs
-            for a in self.nodes[p]
-            for b in self.nodes[k]
+            (a, b) for p, k in self.arcs for a in self.nodes[p] for b in self.nodes[k]
         )
 
     def children(self, node: int) -> tuple[int, ...]:
@@ -177,7 +175,11 @@ class Structure:
         def q(s: str) -> str:
             return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-        lines = ["digraph augnb {", "  rankdir=TB;", f"  {q(class_name)} [shape=doublecircle];"]
+        lines = [
+            "digraph augnb {",
+            "  rankdir=TB;",
+            f"  {q(class_name)} [shape=doublecircle];",
+        ]
         for k in range(self.n_nodes):
             shape = "box" if len(self.nodes[k]) > 1 else "ellipse"
             lines.append(f"  {q(self._label(k))} [shape={shape}];")

@@ -1,4 +1,7 @@
-"""Chow-Liu trees and forests for TAN, selective TAN and ASB (ALGORITHMS.md §1.4, §3.2)."""
+"""Chow-Liu trees and forests for TAN, selective TAN and ASB.
+
+ALGORITHMS.md §1.4, §3.2 and §3.4.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +11,18 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.stats.information import pairwise_cmi
+from augnb.stats.counts import pairwise_class_counts
+from augnb.stats.independence import ci_test
+from augnb.stats.information import cmi_from_counts, pairwise_cmi
 from augnb.structure._structure import Structure
+from augnb.structure.selection import ffss_features
 
-__all__ = ["maximum_spanning_forest", "orient_forest", "tan_structure"]
+__all__ = [
+    "maximum_spanning_forest",
+    "orient_forest",
+    "selective_tan_structure",
+    "tan_structure",
+]
 
 
 def maximum_spanning_forest(
@@ -164,3 +175,47 @@ def tan_structure(
     edges = maximum_spanning_forest(weights)
     arcs = orient_forest(p, edges, root=root, random_state=random_state)
     return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+
+
+def selective_tan_structure(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    *,
+    significance: float = 0.05,
+    feature_filter: bool = True,
+    root: str = "first",
+    random_state: int | np.random.RandomState | None = None,
+) -> Structure:
+    """Selective TAN (Blanco et al. 2005, as used by seed 000; ALGORITHMS.md §3.4).
+
+    Features are first filtered like FFSS (``feature_filter=True``, A-11);
+    among the kept ones an edge joins two features iff the conditional
+    independence test given the class rejects independence (reliable test,
+    ``p <= significance``); the maximum weighted forest of those edges, weighted
+    by I(X_i; X_j | C), is rooted at each tree's smallest index.
+
+    Returns
+    -------
+    Structure
+        Nodes are the kept features; features outside the filter are unused.
+    """
+    p = codes.shape[1]
+    kept = (
+        ffss_features(codes, y, cards, n_classes, significance)
+        if feature_filter
+        else list(range(p))
+    )
+    sub = codes[:, kept]
+    sub_cards = np.asarray(cards)[kept]
+    tables = pairwise_class_counts(sub, y, sub_cards, n_classes)
+    weights = np.zeros((len(kept), len(kept)))
+    edges = []
+    for (i, j), table in tables.items():
+        if ci_test(table, significance).dependent:
+            weights[i, j] = weights[j, i] = cmi_from_counts(table)
+            edges.append((i, j))
+    forest = maximum_spanning_forest(weights, edges)
+    arcs = orient_forest(len(kept), forest, root=root, random_state=random_state)
+    return Structure.from_arcs([(f,) for f in kept], arcs, p)

@@ -1,0 +1,194 @@
+"""Estimator names: from the strings of the CLI and the paper suites to classes.
+
+Names are resolved lazily with ``getattr(augnb, class_name)``, so a class that
+is added to :mod:`augnb` later needs no change here beyond its aliases, and an
+alias whose class does not exist (yet) is simply not available.
+
+Examples
+--------
+>>> from augnb.evaluation.registry import make_estimator
+>>> make_estimator("nb")
+NaiveBayes()
+>>> make_estimator("TAN", alpha=0.5)
+TAN(alpha=0.5)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+__all__ = [
+    "ESTIMATOR_ALIASES",
+    "available_estimators",
+    "estimator_class",
+    "make_estimator",
+]
+
+# Canonical name -> (aliases, class names to look up in augnb, in order). More
+# than one class name covers a class exported under its long or short name.
+_ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "NaiveBayes": (("NB", "naive_bayes"), ("NaiveBayes",)),
+    "TAN": ((), ("TAN",)),
+    "FSS": (("ForwardSequentialSelection",), ("FSS",)),
+    "FFSS": (("FilterForwardSequentialSelection",), ("FFSS",)),
+    "SelectiveTAN": (("STAN", "selective_tan"), ("SelectiveTAN", "STAN")),
+    "BSEJ": ((), ("BSEJ",)),
+    "AugmentedSemiNaiveBayes": (
+        ("ASB", "augmented_semi_naive_bayes"),
+        ("AugmentedSemiNaiveBayes", "ASB"),
+    ),
+}
+
+#: Every accepted spelling (normalised) mapped to its canonical name.
+ESTIMATOR_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        re.sub(r"[-_\s]", "", alias).lower(): canonical
+        for canonical, (aliases, _) in _ENTRIES.items()
+        for alias in (canonical, *aliases)
+    }
+)
+
+
+def _normalize(name: str) -> str:
+    # Case, hyphens, underscores and spaces never distinguish two estimators.
+    return re.sub(r"[-_\s]", "", name).lower()
+
+
+def _lookup(canonical: str) -> type | None:
+    import augnb
+
+    for class_name in _ENTRIES[canonical][1]:
+        cls = getattr(augnb, class_name, None)
+        if isinstance(cls, type):
+            return cls
+    return None
+
+
+def _exported_classifiers() -> dict[str, type]:
+    """Classifier classes exported by ``augnb`` that have no alias entry."""
+    import augnb
+
+    found = {}
+    for attr in getattr(augnb, "__all__", ()):
+        obj = getattr(augnb, attr, None)
+        if (
+            isinstance(obj, type)
+            and issubclass(obj, ClassifierMixin)
+            and issubclass(obj, BaseEstimator)
+            and not attr.startswith("Base")
+        ):
+            found[attr] = obj
+    return found
+
+
+def available_estimators() -> list[str]:
+    """Canonical names of the estimators that can be made now.
+
+    Returns
+    -------
+    names : list of str
+        The registered names whose class exists in :mod:`augnb`, in registry
+        order, followed by any other exported classifier class (by class name).
+
+    Examples
+    --------
+    >>> names = available_estimators()
+    >>> "NaiveBayes" in names and "TAN" in names
+    True
+    """
+    names = [canonical for canonical in _ENTRIES if _lookup(canonical) is not None]
+    known = {_lookup(c) for c in names}
+    names += [n for n, cls in _exported_classifiers().items() if cls not in known]
+    return names
+
+
+def estimator_class(name: str) -> type:
+    """The estimator class a name or alias stands for.
+
+    Parameters
+    ----------
+    name : str
+        A canonical name (``"NaiveBayes"``, ``"TAN"``, ``"FSS"``, ``"FFSS"``,
+        ``"SelectiveTAN"``, ``"BSEJ"``, ``"AugmentedSemiNaiveBayes"``), an
+        alias (``"NB"``, ``"STAN"``, ``"ASB"``), or the name of any classifier
+        class exported by :mod:`augnb`. Case, ``-``, ``_`` and spaces are
+        ignored.
+
+    Returns
+    -------
+    cls : type
+        The scikit-learn estimator class.
+
+    Raises
+    ------
+    ValueError
+        If the name is unknown, or names an estimator whose class is not
+        available in this version of augnb; the message lists the available
+        names.
+
+    Examples
+    --------
+    >>> estimator_class("nb").__name__
+    'NaiveBayes'
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"estimator name must be a string; got {name!r}")
+    key = _normalize(name)
+    canonical = ESTIMATOR_ALIASES.get(key)
+    if canonical is not None:
+        cls = _lookup(canonical)
+        if cls is not None:
+            return cls
+        raise ValueError(
+            f"estimator {name!r} ({canonical}) is not available in this version "
+            f"of augnb; available: {', '.join(available_estimators())}"
+        )
+    for class_name, cls in _exported_classifiers().items():
+        if _normalize(class_name) == key:
+            return cls
+    raise ValueError(
+        f"unknown estimator {name!r}; available: {', '.join(available_estimators())}"
+    )
+
+
+def make_estimator(name: str, **params: Any) -> BaseEstimator:
+    """A new, unfitted estimator from its name and hyperparameters.
+
+    Parameters
+    ----------
+    name : str
+        Estimator name or alias; see :func:`estimator_class`.
+    **params
+        Keyword arguments passed to the class.
+
+    Returns
+    -------
+    estimator : sklearn.base.BaseEstimator
+        ``estimator_class(name)(**params)``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown or unavailable name, or a hyperparameter the class does
+        not take.
+
+    Examples
+    --------
+    >>> make_estimator("naive-bayes", alpha=2.0)
+    NaiveBayes(alpha=2.0)
+    """
+    cls = estimator_class(name)
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        # A misspelt hyperparameter is a user error like a misspelt name.
+        accepted = sorted(cls().get_params(deep=False))
+        raise ValueError(
+            f"{cls.__name__} does not take {sorted(params)}; its parameters are "
+            f"{accepted} ({exc})"
+        ) from exc

@@ -1,0 +1,266 @@
+"""Cross-validated per-instance log factors, computed from counts by subtraction.
+
+Every training row lies in exactly one internal test fold, so a node's factor
+for all folds fits in one ``(n_samples, n_classes)`` array: row ``r`` holds
+``log P(x_node[r] | parents[r], c)`` estimated on the training part of ``r``'s
+fold. Training counts of a fold are total counts minus the fold's counts, and
+for leave-one-out they are total counts minus the row itself (ALGORITHMS.md §1.6).
+A candidate structure's CV accuracy is then ``argmax`` of the current total
+minus the factors of the nodes it removes plus those of the nodes it adds.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.utils import check_random_state
+
+__all__ = ["CachedCV", "stratified_folds"]
+
+
+def stratified_folds(
+    y: NDArray[np.integer],
+    n_folds: int,
+    random_state: int | np.random.RandomState | None = None,
+) -> NDArray[np.intp]:
+    """Stratified fold id of each row (bnclassify's ``make_stratified_folds``).
+
+    For each class, its rows are shuffled and dealt to the folds in a random
+    cyclic order of fold ids, so fold sizes differ by at most one per class.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_folds : int
+        Number of folds (>= 2).
+    random_state : int, RandomState or None, default=None
+        Seed.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Fold id ``0..n_folds-1`` of every row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = stratified_folds(np.array([0, 0, 0, 0, 1, 1, 1, 1]), 2, random_state=0)
+    >>> np.bincount(f).tolist()
+    [4, 4]
+    """
+    if n_folds < 2:
+        raise ValueError(f"cv must be at least 2 folds; got {n_folds}.")
+    rng = check_random_state(random_state)
+    folds = np.empty(len(y), dtype=np.intp)
+    order = rng.permutation(n_folds)
+    start = 0
+    for c in np.unique(y):
+        rows = rng.permutation(np.flatnonzero(y == c))
+        # Continue the cyclic deal where the previous class stopped, which
+        # keeps overall fold sizes balanced too.
+        folds[rows] = order[(start + np.arange(len(rows))) % n_folds]
+        start = (start + len(rows)) % n_folds
+    return folds
+
+
+def _factorize(
+    key: NDArray[np.int64], valid: NDArray[np.bool_]
+) -> tuple[NDArray[np.int64], int]:
+    """Map keys to ``0..U-1`` over valid rows; ``-1`` elsewhere."""
+    out = np.full(len(key), -1, dtype=np.int64)
+    if valid.any():
+        uniq, inv = np.unique(key[valid], return_inverse=True)
+        out[valid] = inv.ravel()
+        return out, len(uniq)
+    return out, 0
+
+
+class CachedCV:
+    """Cached cross-validation scorer of augmented naive Bayes structures.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Training codes (``-1`` = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : sequence of int
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    alpha : float, default=1.0
+        Lidstone smoothing, as in the final model.
+    cv : int or "loo", default=5
+        Number of stratified folds, or leave-one-out.
+    random_state : int, RandomState or None, default=None
+        Seed of the fold partition (one partition per search).
+    max_cache_bytes : int, default=512 MiB
+        Memory budget of the memoised factors (least recently used dropped first).
+    """
+
+    def __init__(
+        self,
+        codes: NDArray[np.integer],
+        y: NDArray[np.integer],
+        cards: Sequence[int],
+        n_classes: int,
+        *,
+        alpha: float = 1.0,
+        cv: int | str = 5,
+        random_state: int | np.random.RandomState | None = None,
+        max_cache_bytes: int = 512 << 20,
+    ) -> None:
+        self.codes = np.asarray(codes)
+        self.y = np.asarray(y, dtype=np.int64)
+        self.cards = [int(c) for c in cards]
+        self.n_classes = int(n_classes)
+        self.alpha = float(alpha)
+        n = len(self.y)
+        self.loo = cv == "loo"
+        if self.loo:
+            self.folds = np.arange(n, dtype=np.intp)
+            self.n_folds = n
+        else:
+            if not isinstance(cv, (int, np.integer)) or isinstance(cv, bool):
+                raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")
+            self.folds = stratified_folds(self.y, int(cv), random_state)
+            self.n_folds = int(cv)
+        self.fold_sizes = np.bincount(self.folds, minlength=self.n_folds).astype(
+            np.float64
+        )
+        self.n_evaluations = 0
+        self._onehot = np.zeros((n, self.n_classes))
+        self._onehot[np.arange(n), self.y] = 1.0
+        self._node_codes: dict[tuple[int, ...], tuple[NDArray[np.int64], int, int]] = {}
+        self._factors: OrderedDict = OrderedDict()
+        self._cache_bytes = 0
+        self._max_cache_bytes = max_cache_bytes
+        self.prior = self._prior()
+
+    # -- codes ----------------------------------------------------------------
+
+    def node_codes(
+        self, members: tuple[int, ...]
+    ) -> tuple[NDArray[np.int64], int, int]:
+        """Observed-value codes of a (compound) node, their count and the declared size.
+
+        Joins are built from the codes of their parts and re-factorised to the
+        observed values, so no Cartesian product is ever allocated.
+        """
+        members = tuple(sorted(members))
+        hit = self._node_codes.get(members)
+        if hit is not None:
+            return hit
+        if len(members) == 1:
+            f = members[0]
+            col = self.codes[:, f].astype(np.int64)
+            out = (col, self.cards[f], self.cards[f])
+        else:
+            head, _, size_head = self.node_codes(members[:-1])
+            tail, n_tail, size_tail = self.node_codes(members[-1:])
+            valid = (head >= 0) & (tail >= 0)
+            codes, n_obs = _factorize(head * n_tail + tail, valid)
+            out = (codes, n_obs, size_head * size_tail)
+        self._node_codes[members] = out
+        return out
+
+    def declared_size(self, members: Sequence[int]) -> int:
+        """Declared number of values of a (compound) node."""
+        size = 1
+        for f in members:
+            size *= self.cards[f]
+        return size
+
+    # -- factors --------------------------------------------------------------
+
+    def _train_minus_fold(
+        self, idx: NDArray[np.int64], n_idx: int
+    ) -> NDArray[np.float64]:
+        """Training counts ``N[idx_r, c]`` of every row's own fold, shape (n, C)."""
+        ok = idx >= 0
+        C = self.n_classes
+        total = np.bincount(idx[ok] * C + self.y[ok], minlength=n_idx * C).reshape(
+            n_idx, C
+        )
+        out = np.zeros((len(idx), C))
+        safe = np.where(ok, idx, 0)
+        out[:] = total[safe]
+        if self.loo:
+            out -= self._onehot
+        else:
+            key = (self.folds[ok] * n_idx + idx[ok]) * C + self.y[ok]
+            per_fold = np.bincount(key, minlength=self.n_folds * n_idx * C).reshape(
+                self.n_folds, n_idx, C
+            )
+            out -= per_fold[self.folds, safe]
+        out[~ok] = 0.0
+        return out
+
+    def factor(
+        self, members: tuple[int, ...], parents: tuple[int, ...] = ()
+    ) -> NDArray[np.float64]:
+        """Cross-validated log factor of a node given parent features, shape (n, C).
+
+        Rows where the node or a parent is missing get 0: a node with no
+        children is marginalised out by dropping its factor.
+        """
+        key = (tuple(sorted(members)), tuple(sorted(parents)))
+        hit = self._factors.get(key)
+        if hit is not None:
+            self._factors.move_to_end(key)
+            return hit
+        child, n_child, _ = self.node_codes(key[0])
+        size = self.declared_size(key[0])
+        if key[1]:
+            pa, _, _ = self.node_codes(key[1])
+            valid = (child >= 0) & (pa >= 0)
+        else:
+            pa = np.zeros_like(child)
+            valid = child >= 0
+        fam, n_fam = _factorize(pa * n_child + child, valid)
+        conf, n_conf = _factorize(pa, valid)
+        num = self._train_minus_fold(fam, n_fam)
+        den = self._train_minus_fold(conf, n_conf)
+        out = np.log(num + self.alpha) - np.log(den + self.alpha * size)
+        out[~valid] = 0.0
+        self._factors[key] = out
+        self._cache_bytes += out.nbytes
+        while self._cache_bytes > self._max_cache_bytes and len(self._factors) > 1:
+            _, old = self._factors.popitem(last=False)
+            self._cache_bytes -= old.nbytes
+        return out
+
+    def _prior(self) -> NDArray[np.float64]:
+        zero = np.zeros(len(self.y), dtype=np.int64)
+        counts = self._train_minus_fold(zero, 1)
+        n_train = counts.sum(axis=1, keepdims=True)
+        return np.log(counts + self.alpha) - np.log(
+            n_train + self.alpha * self.n_classes
+        )
+
+    # -- scoring --------------------------------------------------------------
+
+    def accuracy(self, total: NDArray[np.float64]) -> float:
+        """Mean of the fold accuracies of the posterior scores ``total`` (n, C).
+
+        Ties between classes go to the lowest class index (A-02).
+        """
+        self.n_evaluations += 1
+        correct = (np.argmax(total, axis=1) == self.y).astype(np.float64)
+        if self.loo:
+            return float(correct.mean())
+        per_fold = np.bincount(self.folds, weights=correct, minlength=self.n_folds)
+        sizes = self.fold_sizes
+        used = sizes > 0
+        return float(np.mean(per_fold[used] / sizes[used]))
+
+    def total(self, nodes: Sequence[tuple[int, ...]]) -> NDArray[np.float64]:
+        """Posterior scores of an NB over ``nodes`` (no arcs), shape (n, C)."""
+        out = self.prior.copy()
+        for node in nodes:
+            out += self.factor(node)
+        return out

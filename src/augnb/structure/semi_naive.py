@@ -1,0 +1,158 @@
+"""Semi-naive Bayes: BSEJ (Pazzani 1996) and ASB (Mihaljevic et al. 2014).
+
+ALGORITHMS.md §3.6-3.7. A state of BSEJ is a partition of the used features
+into joined subsets; ASB then adds a chi-square-filtered maximum weighted
+forest of arcs between those subsets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.search.cv_cache import CachedCV
+from augnb.search.greedy import SearchStep, greedy_search
+from augnb.stats.counts import compound_codes, joint_counts
+from augnb.stats.independence import ci_test
+from augnb.stats.information import cmi_from_counts
+from augnb.structure._structure import Structure
+from augnb.structure.tan import maximum_spanning_forest, orient_forest
+
+__all__ = ["asb_arcs", "bsej_structure"]
+
+
+def _name(subset: tuple[int, ...]) -> str:
+    return "(" + ", ".join(f"X{f}" for f in subset) + ")"
+
+
+def bsej_structure(
+    scorer: CachedCV,
+    n_features: int,
+    *,
+    epsilon: float = 0.0,
+    max_joint_cells: float = 1e6,
+    verbose: int = 0,
+) -> tuple[Structure, list[SearchStep]]:
+    """Backward sequential elimination and joining.
+
+    Starts from naive Bayes; at each step scores every deletion of a feature
+    (also from inside a joined subset) and every join of two subsets, and takes
+    the best (ties: deletions first, then the lowest indices) while it improves
+    the CV accuracy by more than ``epsilon``.
+
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    epsilon : float, default=0.0
+        Minimum accuracy gain for a step.
+    max_joint_cells : float, default=1e6
+        Joins whose CPT would have more than this many cells
+        (declared values x classes) are not considered.
+    verbose : int, default=0
+        Print the steps.
+
+    Returns
+    -------
+    structure : Structure
+        A naive Bayes over the joined subsets.
+    path : list of SearchStep
+    """
+    n_classes = scorer.n_classes
+
+    def candidates(state):
+        total = scorer.total(state)
+        for s_idx, subset in enumerate(state):
+            f_old = scorer.factor(subset)
+            for f in subset:
+                rest = tuple(x for x in subset if x != f)
+                new = tuple(
+                    sorted(
+                        state[:s_idx] + ((rest,) if rest else ()) + state[s_idx + 1 :]
+                    )
+                )
+
+                def score(rest=rest, f_old=f_old):
+                    t = total - f_old
+                    if rest:
+                        t = t + scorer.factor(rest)
+                    return scorer.accuracy(t)
+
+                yield new, f"delete X{f}", (0, f, 0), score
+        for a in range(len(state)):
+            for b in range(a + 1, len(state)):
+                joined = tuple(sorted(state[a] + state[b]))
+                if scorer.declared_size(joined) * n_classes > max_joint_cells:
+                    continue
+                others = state[:a] + state[a + 1 : b] + state[b + 1 :]
+                new = tuple(sorted((*others, joined)))
+
+                def score(a=state[a], b=state[b], joined=joined):
+                    t = (
+                        total
+                        - scorer.factor(a)
+                        - scorer.factor(b)
+                        + scorer.factor(joined)
+                    )
+                    return scorer.accuracy(t)
+
+                tie = (1, state[a][0], state[b][0])
+                yield new, f"join {_name(state[a])} + {_name(state[b])}", tie, score
+
+    initial = tuple((f,) for f in range(n_features))
+    start = scorer.accuracy(scorer.total(initial))
+    state, _, path = greedy_search(
+        initial, start, candidates, epsilon=epsilon, verbose=verbose, label="BSEJ"
+    )
+    return Structure(state, tuple(() for _ in state), n_features), path
+
+
+def asb_arcs(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: Sequence[int],
+    n_classes: int,
+    subsets: Sequence[tuple[int, ...]],
+    *,
+    significance: float = 0.05,
+    root: str = "first",
+    random_state: int | np.random.RandomState | None = None,
+) -> list[tuple[int, int]]:
+    """Augmenting arcs between the subsets of a semi-naive Bayes (seed 000, Alg. 1).
+
+    For every pair of subsets the conditional independence test of §1.3 is
+    run on the compound variables (declared cardinalities); dependent pairs
+    become edges weighted by their CMI; a maximum weighted forest of those
+    edges is rooted per tree and directed away from the root.
+
+    Returns
+    -------
+    list of (parent_subset, child_subset)
+        Indices into ``subsets``.
+    """
+    k = len(subsets)
+    comp = [compound_codes(codes, s) for s in subsets]
+    declared = []
+    for s in subsets:
+        size = 1
+        for f in s:
+            size *= int(cards[f])
+        declared.append(size)
+    weights = np.zeros((k, k))
+    edges = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            (ci, ni), (cj, nj) = comp[i], comp[j]
+            table = joint_counts([ci, cj, y], [max(ni, 1), max(nj, 1), n_classes])
+            test = ci_test(
+                table, significance, cards=(declared[i], declared[j], n_classes)
+            )
+            if test.dependent:
+                weights[i, j] = weights[j, i] = cmi_from_counts(table)
+                edges.append((i, j))
+    forest = maximum_spanning_forest(weights, edges)
+    return orient_forest(k, forest, root=root, random_state=random_state)
