@@ -8,6 +8,7 @@ mention them, in log space (ALGORITHMS.md §0.1).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
@@ -18,6 +19,25 @@ __all__ = ["joint_log_likelihood"]
 
 # Rows of one missing pattern are processed in chunks of at most this many cells.
 _MAX_CELLS = 1 << 22
+
+
+@numba.njit(cache=True, nogil=True)
+def _add_factor(jll, table, child, conf, n_values):
+    """jll[r] += table[conf[r] * n_values + child[r]] for rows with child >= 0."""
+    has_conf = conf.shape[0] > 0
+    n_classes = jll.shape[1]
+    for r in range(jll.shape[0]):
+        v = child[r]
+        if v < 0:
+            continue
+        k = 0
+        if has_conf:
+            k = conf[r]
+            if k < 0:
+                continue
+        base = k * n_values + v
+        for c in range(n_classes):
+            jll[r, c] += table[base, c]
 
 
 def _flat_table(cpd) -> NDArray[np.float64]:
@@ -44,26 +64,25 @@ def joint_log_likelihood(
     n = codes.shape[0]
     slots = model.slots(codes)
     missing = slots < 0
-    jll = np.broadcast_to(model.class_log_prior, (n, model.n_classes)).copy()
+    jll = np.empty((n, model.n_classes))
+    jll[:] = model.class_log_prior
     any_missing = missing.any(axis=0)
+    no_conf = np.empty(0, dtype=np.int64)
     for k, cpd in enumerate(model.cpds):
-        family = (k, *cpd.parent_nodes)
-        v = model.domains[k].n_values
+        family = [k, *cpd.parent_nodes]
+        child = slots[:, k]
+        conf = no_conf
         if cpd.parent_nodes:
             key = np.zeros(n, dtype=np.int64)
             for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
                 key *= r
                 key += slots[:, p]
             conf = cpd.config_index(key)
-        else:
-            conf = np.zeros(n, dtype=np.int64)
-        flat_index = conf * v + slots[:, k]
-        table = _flat_table(cpd)
-        if not any_missing[list(family)].any():
-            jll += table[flat_index]
-        else:
-            ok = ~missing[:, list(family)].any(axis=1)
-            jll[ok] += table[flat_index[ok]]
+        if any_missing[family].any():
+            # Families with a missing member are summed out below instead.
+            child = child.copy()
+            child[missing[:, family].any(axis=1)] = -1
+        _add_factor(jll, _flat_table(cpd), child, conf, model.domains[k].n_values)
     rows = np.flatnonzero(missing.any(axis=1))
     if rows.size:
         _marginalise(model, codes, slots, missing, rows, jll)

@@ -221,6 +221,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
+    @staticmethod
+    def _softmax(jll: NDArray[np.float64]) -> NDArray[np.float64]:
+        jll = jll - jll.max(axis=1, keepdims=True)
+        np.exp(jll, out=jll)
+        jll /= jll.sum(axis=1, keepdims=True)
+        return jll
+
     def predict_proba(self, X: object) -> NDArray[np.float64]:
         """Posterior class probabilities, columns ordered as ``classes_``.
 
@@ -232,7 +239,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        return np.exp(self.predict_log_proba(X))
+        return self._softmax(self.predict_joint_log_proba(X))
 
     def predict(self, X: object) -> NDArray:
         """Most probable class (ties go to the lowest class index).

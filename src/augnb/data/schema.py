@@ -77,6 +77,14 @@ def _sorted_categories(series: pd.Series) -> tuple:
     if isinstance(series.dtype, pd.CategoricalDtype):
         # Declared levels: a level absent from the data is still a level.
         return tuple(series.cat.categories)
+    if pd.api.types.is_integer_dtype(series.dtype) and not isinstance(
+        series.dtype, pd.api.extensions.ExtensionDtype
+    ):
+        arr = series.to_numpy()
+        lo, hi = (int(arr.min()), int(arr.max())) if arr.size else (0, -1)
+        if lo >= 0 and hi < 1 << 20:
+            # Small non-negative integers (ordinal codes): a bincount is O(n).
+            return tuple(np.flatnonzero(np.bincount(arr, minlength=hi + 1)).tolist())
     values = pd.unique(series.dropna())
     try:
         return tuple(sorted(values))
@@ -254,7 +262,13 @@ def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.int32]:
     ) and not pd.api.types.is_extension_array_dtype(dtype):
         arr = col.to_numpy()
         cats = np.asarray(categories)
-        if cats.size and np.issubdtype(cats.dtype, np.integer):
+        if (
+            cats.size
+            and np.issubdtype(cats.dtype, np.integer)
+            and arr.dtype != np.uint64
+        ):
+            # int64 so that ``arr - lo`` cannot overflow a narrow dtype (int8 ...).
+            arr = arr.astype(np.int64, copy=False)
             lo, hi = int(cats.min()), int(cats.max())
             if hi - lo < 4 * cats.size + 1024:
                 # Dense lookup table: O(n) and much faster than hashing.
@@ -265,7 +279,11 @@ def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.int32]:
                 out[inside] = table[arr[inside] - lo]
                 return out
     try:
-        return pd.Categorical(col, categories=list(categories)).codes.astype(np.int32)
+        # Index.get_indexer gives -1 for missing and unseen values; pd.Categorical
+        # with values outside its categories is deprecated (Pandas4Warning) and
+        # will raise in pandas 4.
+        index = pd.Index(list(categories), tupleize_cols=False)
+        return index.get_indexer(col).astype(np.int32)
     except (TypeError, ValueError):
         # Mixed, unhashable-order categories: fall back to an explicit mapping.
         mapping = {v: k for k, v in enumerate(categories)}

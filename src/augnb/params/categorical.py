@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb.stats.counts import family_class_counts
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -101,7 +102,7 @@ class NodeDomain:
         ndarray of shape (n_samples,), int64
         """
         if len(self.members) == 1 and self.keys is None:
-            return codes[:, self.members[0]].astype(np.int64)
+            return codes[:, self.members[0]]
         key, valid = self.key(codes)
         if self.keys is not None:
             pos = np.searchsorted(self.keys, key)
@@ -261,23 +262,18 @@ def fit_categorical_cpd(
     child = slots[:, node]
     n_values = domains[node].n_values
     radix = tuple(domains[p].n_values for p in parent_nodes)
+    n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
+    config_keys = None
+    key = None
     if parent_nodes:
         key, valid = _mixed_radix([slots[:, p] for p in parent_nodes], radix)
         valid &= child >= 0
-    else:
-        key = np.zeros(len(child), dtype=np.int64)
-        valid = child >= 0
-    n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
-    config_keys = None
-    if n_configs * n_values * n_classes > DENSE_LIMIT * 64:
-        config_keys = np.unique(key[valid])
-        key = np.searchsorted(config_keys, key)
-        n_configs = len(config_keys)
-    flat = (key[valid] * n_classes + y[valid]) * n_values + child[valid]
-    counts = np.bincount(flat, minlength=n_configs * n_classes * n_values).astype(
-        np.float64
-    )
-    counts = counts.reshape(n_configs, n_classes, n_values)
+        if n_configs * n_values * n_classes > DENSE_LIMIT * 64:
+            config_keys = np.unique(key[valid])
+            key = np.searchsorted(config_keys, key)
+            n_configs = len(config_keys)
+        key[~valid] = -1
+    counts = family_class_counts(child, key, y, n_configs, n_classes, n_values)
     size = float(domains[node].size)
     # Declared size in the denominator (A-01): a bucket slot stands for many values.
     denom = np.log(counts.sum(axis=2, keepdims=True) + alpha * size)
@@ -315,10 +311,14 @@ class DiscreteModel:
         """Number of classes."""
         return int(self.class_log_prior.shape[0])
 
-    def slots(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Domain slot of every node for every row, shape (n_samples, n_nodes)."""
+    def slots(self, codes: NDArray[np.integer]) -> NDArray[np.int32]:
+        """Domain slot of every node for every row, shape (n_samples, n_nodes).
+
+        int32 in Fortran order: slots are at most ``n_samples + 1`` (sparse) or
+        ``DENSE_LIMIT`` (dense), and kernels read one node's column at a time.
+        """
         n = codes.shape[0]
-        out = np.empty((n, len(self.domains)), dtype=np.int64)
+        out = np.empty((n, len(self.domains)), dtype=np.int32, order="F")
         for k, d in enumerate(self.domains):
             out[:, k] = d.index(codes)
         return out

@@ -14,7 +14,13 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["compound_codes", "family_index", "joint_counts", "pairwise_class_counts"]
+__all__ = [
+    "compound_codes",
+    "family_class_counts",
+    "family_index",
+    "joint_counts",
+    "pairwise_class_counts",
+]
 
 
 def family_index(
@@ -201,3 +207,58 @@ def compound_codes(
             n_obs = 0
         out = new
     return out, n_obs
+
+
+@numba.njit(cache=True, nogil=True)
+def _family_class_counts_kernel(child, conf, y, n_classes, n_values, out):
+    has_conf = conf.shape[0] > 0
+    for r in range(child.shape[0]):
+        v = child[r]
+        if v < 0:
+            continue
+        k = 0
+        if has_conf:
+            k = conf[r]
+            if k < 0:
+                continue
+        out[(k * n_classes + y[r]) * n_values + v] += 1.0
+    return out
+
+
+def family_class_counts(
+    child: NDArray[np.integer],
+    conf: NDArray[np.integer] | None,
+    y: NDArray[np.integer],
+    n_configs: int,
+    n_classes: int,
+    n_values: int,
+) -> NDArray[np.float64]:
+    """Counts ``N[config, class, value]`` of one family in a single pass.
+
+    Parameters
+    ----------
+    child : ndarray of shape (n_samples,)
+        Child value index (``-1`` = missing: the row is not counted).
+    conf : ndarray of shape (n_samples,) or None
+        Parent configuration index (``-1`` = missing); None when the child has
+        no parent but the class.
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_configs, n_classes, n_values : int
+        Table dimensions.
+
+    Returns
+    -------
+    ndarray of shape (n_configs, n_classes, n_values)
+    """
+    out = np.zeros(n_configs * n_classes * n_values)
+    empty = np.empty(0, dtype=np.int64)
+    _family_class_counts_kernel(
+        np.ascontiguousarray(child),
+        empty if conf is None else np.ascontiguousarray(conf, dtype=np.int64),
+        np.ascontiguousarray(y),
+        n_classes,
+        n_values,
+        out,
+    )
+    return out.reshape(n_configs, n_classes, n_values)

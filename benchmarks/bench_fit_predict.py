@@ -1,0 +1,123 @@
+"""Fit / predict timings of NaiveBayes and TAN beside their peers, as ratios.
+
+Run: python benchmarks/bench_fit_predict.py [--rows 1000000] [--features 20]
+
+Everything compared is measured in the same run, interleaved, best of
+``--repeats``; the machines are shared and noisy, so read the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import tempfile
+import time
+
+import numpy as np
+from sklearn.naive_bayes import CategoricalNB
+
+from augnb import TAN, NaiveBayes
+
+
+def best_of(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times), float(np.median(times))
+
+
+def make_data(n, p, n_classes, seed=0):
+    rng = np.random.default_rng(seed)
+    cards = rng.integers(2, 6, size=p)
+    y = rng.integers(0, n_classes, size=n)
+    X = np.empty((n, p), dtype=np.int64)
+    for j in range(p):
+        # Class-dependent categorical columns, so the models have work to do.
+        shift = (y * (j + 1)) % cards[j]
+        noise = rng.integers(0, cards[j], size=n)
+        X[:, j] = np.where(rng.random(n) < 0.3, shift, noise)
+    return X, y, cards
+
+
+def numpy_pairwise_bincount(X, y, cards, n_classes):
+    Xi = X.astype(np.int32)
+    yi = y.astype(np.int32)
+    p = X.shape[1]
+    for i in range(p):
+        for j in range(i + 1, p):
+            idx = (Xi[:, i] * int(cards[j]) + Xi[:, j]) * n_classes + yi
+            np.bincount(idx, minlength=int(cards[i] * cards[j] * n_classes))
+
+
+def git_commit():
+    try:
+        return subprocess.check_output(["git", "rev-parse", "HEAD"], text=True).strip()
+    except Exception:
+        return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--features", type=int, default=20)
+    ap.add_argument("--classes", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    X, y, cards = make_data(args.rows, args.features, args.classes)
+    Xt = X[:100_000]
+
+    # Warm-up: Numba kernels are compiled (or loaded from cache) on first use.
+    NaiveBayes().fit(X[:1000], y[:1000])
+    TAN().fit(X[:1000], y[:1000]).predict_proba(X[:10])
+
+    def nb():
+        NaiveBayes().fit(X, y).predict_proba(X)
+
+    def cnb():
+        CategoricalNB(alpha=1.0).fit(X, y).predict_proba(X)
+
+    tan_model = TAN().fit(X, y)
+    rows = {}
+    rows["NaiveBayes fit+predict_proba"] = best_of(nb, args.repeats)
+    rows["CategoricalNB fit+predict_proba"] = best_of(cnb, args.repeats)
+    rows["TAN fit"] = best_of(lambda: TAN().fit(X, y), args.repeats)
+    rows["numpy bincount of all pairwise tables"] = best_of(
+        lambda: numpy_pairwise_bincount(X, y, cards, args.classes), args.repeats
+    )
+    rows["TAN predict_proba (100k rows)"] = best_of(
+        lambda: tan_model.predict_proba(Xt), args.repeats
+    )
+    ratios = {
+        "NaiveBayes / CategoricalNB": rows["NaiveBayes fit+predict_proba"][0]
+        / rows["CategoricalNB fit+predict_proba"][0],
+        "TAN fit / numpy pairwise bincount": rows["TAN fit"][0]
+        / rows["numpy bincount of all pairwise tables"][0],
+    }
+    print(f"{args.rows} rows x {args.features} features, {args.classes} classes")
+    for k, (b, m) in rows.items():
+        print(f"  {k:45s} best {b:8.3f} s   median {m:8.3f} s")
+    for k, v in ratios.items():
+        print(f"  ratio {k:39s} {v:8.2f}")
+    out = {
+        "commit": git_commit(),
+        "machine": platform.platform(),
+        "cpus": os.cpu_count(),
+        "args": vars(args),
+        "seconds_best_median": rows,
+        "ratios": ratios,
+    }
+    os.makedirs("benchmarks/results", exist_ok=True)
+    path = "benchmarks/results/fit_predict.json"
+    fd, tmp = tempfile.mkstemp(dir="benchmarks/results", suffix=".tmp")
+    with os.fdopen(fd, "w") as fh:
+        json.dump(out, fh, indent=2)
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    main()

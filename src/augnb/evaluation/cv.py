@@ -1,0 +1,701 @@
+"""Paired repeated stratified cross-validation of several estimators.
+
+:func:`cross_validate` evaluates every estimator on every data set over the
+same folds (paired comparisons, ALGORITHMS.md §9.1) and returns one tidy row
+per (data set, estimator, repeat, fold). Fold tasks run in parallel with
+joblib, show a progress bar on a terminal, and can be cached on disk so that
+an interrupted run resumes where it stopped.
+
+Two protocols:
+
+``"nested"`` (default)
+    Data as loaded; every estimator discretises continuous columns inside each
+    training fold (its own ``discretizer``), so no test row influences a cut
+    point.
+``"paper"``
+    Seed 000's protocol: rows with a missing value are dropped and the
+    continuous columns of the *whole* data set are MDL-discretised before the
+    folds are drawn. The class leaks into the cut points, which is what the
+    paper did; results say which protocol they used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from sklearn.base import BaseEstimator, clone
+from sklearn.metrics import log_loss
+from sklearn.model_selection import RepeatedStratifiedKFold
+
+from augnb._progress import ProgressOption, TaskProgress, progress_enabled
+
+__all__ = [
+    "PROTOCOLS",
+    "RESULT_COLUMNS",
+    "Fold",
+    "FoldError",
+    "accuracy_matrix",
+    "cross_validate",
+    "load_datasets",
+    "make_folds",
+    "resolve_estimators",
+    "summarize",
+]
+
+Protocol = Literal["nested", "paper"]
+PROTOCOLS: tuple[str, ...] = ("nested", "paper")
+
+#: Columns of the tidy frame returned by :func:`cross_validate`, in order.
+RESULT_COLUMNS: tuple[str, ...] = (
+    "dataset",
+    "estimator",
+    "repeat",
+    "fold",
+    "accuracy",
+    "log_loss",
+    "fit_seconds",
+    "predict_seconds",
+    "n_train",
+    "n_test",
+)
+_TIMING_COLUMNS = ("fit_seconds", "predict_seconds")
+# Bump when the meaning of a cached record changes, so old caches are ignored.
+_CACHE_FORMAT = 1
+
+
+class FoldError(RuntimeError):
+    """An estimator failed on one fold; the message says which one."""
+
+
+@dataclass(frozen=True)
+class Fold:
+    """One train/test split of a repeated k-fold partition.
+
+    Attributes
+    ----------
+    repeat : int
+        Repetition index, ``0..n_repeats-1``.
+    fold : int
+        Fold index within the repetition, ``0..n_splits-1``.
+    train : ndarray of shape (n_train,)
+        Positions (``iloc``) of the training rows, sorted.
+    test : ndarray of shape (n_test,)
+        Positions of the test rows, sorted.
+    """
+
+    repeat: int
+    fold: int
+    train: NDArray[np.intp]
+    test: NDArray[np.intp]
+
+
+def make_folds(
+    y: Sequence[Any] | NDArray[Any] | pd.Series,
+    n_splits: int = 5,
+    n_repeats: int = 5,
+    random_state: int | None = 0,
+) -> list[Fold]:
+    """Repeated stratified k-fold splits of one data set.
+
+    A thin, documented wrapper of
+    :class:`sklearn.model_selection.RepeatedStratifiedKFold`: with an integer
+    ``random_state`` the folds depend only on ``y`` and the three arguments,
+    so every estimator evaluated on them is compared on identical rows.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    n_splits : int, default=5
+        Folds per repetition (``k``).
+    n_repeats : int, default=5
+        Repetitions (``r``), each a fresh random stratified partition.
+    random_state : int or None, default=0
+        Seed; ``None`` draws different folds on every call.
+
+    Returns
+    -------
+    folds : list of Fold
+        ``n_repeats * n_splits`` folds, repetition-major.
+
+    Notes
+    -----
+    When a class has fewer than ``n_splits`` members scikit-learn warns
+    (``UserWarning: The least populated class in y has only ... members``).
+    The warning is kept on purpose: the split is still valid, but such a class
+    is missing from some test folds and, for a single-member class, from one
+    training fold, which matters when reading per-fold log losses (e.g. seed
+    000's Primary Tumor has singleton classes among its complete rows).
+
+    Examples
+    --------
+    >>> folds = make_folds(["a", "b"] * 5, n_splits=5, n_repeats=2)
+    >>> len(folds), folds[6].repeat, folds[6].fold, len(folds[6].test)
+    (10, 1, 1, 2)
+    """
+    y_arr = np.asarray(y)
+    splitter = RepeatedStratifiedKFold(
+        n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
+    )
+    dummy = np.zeros((y_arr.shape[0], 1))
+    folds = []
+    for i, (train, test) in enumerate(splitter.split(dummy, y_arr)):
+        folds.append(
+            Fold(
+                repeat=i // n_splits,
+                fold=i % n_splits,
+                train=np.sort(train).astype(np.intp),
+                test=np.sort(test).astype(np.intp),
+            )
+        )
+    return folds
+
+
+# --------------------------------------------------------------------------- #
+# Inputs
+# --------------------------------------------------------------------------- #
+def resolve_estimators(
+    estimators: Mapping[str, BaseEstimator] | Iterable[str | BaseEstimator],
+) -> dict[str, BaseEstimator]:
+    """Labelled unfitted estimators from a dict, or from names via the registry.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator, or iterable of str or estimator
+        A dict is used as is (keys are the labels). In an iterable, a string
+        is made by :func:`augnb.evaluation.registry.make_estimator` and
+        labelled with the string as given; an estimator instance is labelled
+        with its class name.
+
+    Returns
+    -------
+    estimators : dict of str to estimator
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, duplicate labels, or no estimators at all.
+
+    Examples
+    --------
+    >>> resolve_estimators(["NB", "TAN"])
+    {'NB': NaiveBayes(), 'TAN': TAN()}
+    """
+    from augnb.evaluation.registry import make_estimator
+
+    if isinstance(estimators, Mapping):
+        resolved = dict(estimators)
+    else:
+        if isinstance(estimators, str):
+            estimators = [estimators]
+        resolved = {}
+        for item in estimators:
+            if isinstance(item, str):
+                label, est = item, make_estimator(item)
+            else:
+                label, est = type(item).__name__, item
+            if label in resolved:
+                raise ValueError(f"estimator {label!r} is listed twice")
+            resolved[label] = est
+    if not resolved:
+        raise ValueError("no estimators to evaluate")
+    for label, est in resolved.items():
+        if not hasattr(est, "fit") or not hasattr(est, "get_params"):
+            raise ValueError(
+                f"estimator {label!r} is not a scikit-learn estimator: {est!r}"
+            )
+    return resolved
+
+
+def _is_path_like(name: str | os.PathLike[str]) -> bool:
+    text = os.fspath(name)
+    return text.lower().endswith(".csv") or os.sep in text or "/" in text
+
+
+def _label_for(name: str | os.PathLike[str]) -> str:
+    return Path(name).stem if _is_path_like(name) else os.fspath(name)
+
+
+def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
+    """MDL-discretise the float columns of the whole data set (seed 000)."""
+    from augnb.discretize import MDLPDiscretizer
+
+    # The same rule the estimators use for "continuous" (schema: float dtype,
+    # not categorical), so the paper protocol leaves them nothing to discretise.
+    continuous = [
+        c
+        for c in X.columns
+        if pd.api.types.is_float_dtype(X[c].dtype)
+        and not isinstance(X[c].dtype, pd.CategoricalDtype)
+    ]
+    if not continuous:
+        return X
+    binned = MDLPDiscretizer().fit_transform(X.loc[:, continuous], y)
+    out = X.copy()
+    for c in continuous:
+        out[c] = binned[c]
+    return out
+
+
+def load_datasets(
+    datasets: Mapping[str, tuple[Any, Any]] | Iterable[str | os.PathLike[str]],
+    *,
+    protocol: Protocol = "nested",
+    data_dir: str | os.PathLike[str] | None = None,
+) -> dict[str, tuple[pd.DataFrame, NDArray[Any]]]:
+    """Load and prepare data sets for :func:`cross_validate`.
+
+    Parameters
+    ----------
+    datasets : iterable of str or path, or dict of str to (X, y)
+        Bundled names or CSV paths (read by :func:`augnb.datasets.load`), or
+        ready data keyed by name. A path is labelled by its file stem.
+    protocol : {"nested", "paper"}, default="nested"
+        ``"paper"`` drops rows with a missing value (``complete_only=True``
+        for files) and MDL-discretises the float columns of the whole data
+        set; ``"nested"`` leaves the data as loaded.
+    data_dir : str or path, default=None
+        A folder searched first: a name ``NAME`` is read from
+        ``data_dir/NAME.csv`` when that file exists, else as usual.
+
+    Returns
+    -------
+    data : dict of str to (DataFrame, ndarray)
+        Features and labels per data set, in the given order; the labels are
+        a 1-d NumPy array.
+
+    Raises
+    ------
+    ValueError
+        For an unknown data set name, an unknown protocol, duplicate labels,
+        mismatched ``X``/``y`` lengths or no data sets.
+    FileNotFoundError
+        For a CSV path that does not exist.
+
+    Examples
+    --------
+    >>> data = load_datasets(["house_votes_84"], protocol="paper")
+    >>> data["house_votes_84"][0].shape
+    (232, 16)
+    """
+    from augnb.datasets import load
+
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {list(PROTOCOLS)}; got {protocol!r}")
+    paper = protocol == "paper"
+    out: dict[str, tuple[pd.DataFrame, NDArray[Any]]] = {}
+    if isinstance(datasets, Mapping):
+        items: list[tuple[str, Any]] = list(datasets.items())
+    else:
+        if isinstance(datasets, (str, os.PathLike)):
+            datasets = [datasets]
+        items = [(_label_for(d), d) for d in datasets]
+    if not items:
+        raise ValueError("no data sets to evaluate")
+    for label, source in items:
+        if label in out:
+            raise ValueError(f"data set {label!r} is listed twice")
+        if isinstance(source, tuple):
+            X, y = source
+            X = X.copy() if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
+            y = pd.Series(np.asarray(y), index=X.index)
+            if len(y) != len(X):
+                raise ValueError(
+                    f"data set {label!r}: X has {len(X)} rows but y has {len(y)}"
+                )
+            if paper:
+                keep = ~(X.isna().any(axis=1) | y.isna())
+                X, y = X.loc[keep].reset_index(drop=True), y[keep]
+        else:
+            path = None
+            if data_dir is not None and not _is_path_like(source):
+                candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
+                if candidate.is_file():
+                    path = candidate
+            X, y = load(path if path is not None else source, complete_only=paper)
+        y_arr = np.asarray(y.to_numpy(dtype=object) if hasattr(y, "to_numpy") else y)
+        if paper:
+            X = _discretize_whole(X, y_arr)
+        out[str(label)] = (X, y_arr)
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# Fold tasks and the cache
+# --------------------------------------------------------------------------- #
+def _params_hash(estimator: BaseEstimator) -> str:
+    cls = type(estimator)
+    params = sorted(estimator.get_params(deep=True).items())
+    text = f"{cls.__module__}.{cls.__qualname__}|{params!r}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _data_hash(X: pd.DataFrame, y: NDArray[Any]) -> str:
+    # The cache must not serve results of a different file under the same
+    # name (a --data-dir copy, an edited CSV), so the content is part of the key.
+    h = hashlib.sha256()
+    h.update(repr([(str(c), str(X[c].dtype)) for c in X.columns]).encode())
+    h.update(pd.util.hash_pandas_object(X, index=False).to_numpy().tobytes())
+    h.update(pd.util.hash_array(np.asarray(y, dtype=object)).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", text).strip("_")[:40] or "x"
+
+
+def _cache_path(cache_dir: Path, key: dict[str, Any]) -> Path:
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+    name = (
+        f"{_slug(key['dataset'])}__{_slug(key['estimator'])}__"
+        f"r{key['repeat']}f{key['fold']}__{digest[:16]}.json"
+    )
+    return cache_dir / name
+
+
+def _read_cache(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    # A file whose key differs (hash collision, hand edits) is not ours to use.
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    return record.get("result")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _aligned_proba(
+    proba: NDArray[np.float64], classes: NDArray[Any], labels: NDArray[Any]
+) -> NDArray[np.float64]:
+    """Probabilities over the data set's labels; absent classes get 0."""
+    position = {label: j for j, label in enumerate(labels.tolist())}
+    full = np.zeros((proba.shape[0], labels.shape[0]))
+    full[:, [position[c] for c in np.asarray(classes).tolist()]] = proba
+    return full
+
+
+def _evaluate_fold(
+    estimator: BaseEstimator,
+    X: pd.DataFrame,
+    y: NDArray[Any],
+    labels: NDArray[Any],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    where: str,
+) -> dict[str, Any]:
+    """Fit a clone on ``train``, score it on ``test``."""
+    try:
+        est = clone(estimator)
+        X_train, X_test = X.iloc[train], X.iloc[test]
+        y_train, y_test = y[train], y[test]
+        start = time.perf_counter()
+        est.fit(X_train, y_train)
+        fit_seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        pred = est.predict(X_test)
+        predict_seconds = time.perf_counter() - start
+        accuracy = float(np.mean(np.asarray(pred) == y_test))
+        loss = float("nan")
+        if hasattr(est, "predict_proba"):
+            proba = _aligned_proba(est.predict_proba(X_test), est.classes_, labels)
+            # sklearn clips probabilities to [eps, 1 - eps] (float64 eps), so a
+            # test row of a class absent from the training fold costs
+            # -log(eps) ~ 36.04 nats instead of making the mean infinite.
+            loss = float(log_loss(y_test, proba, labels=labels))
+    except Exception as exc:
+        raise FoldError(f"{where}: {type(exc).__name__}: {exc}") from exc
+    return {
+        "accuracy": accuracy,
+        "log_loss": loss,
+        "fit_seconds": fit_seconds,
+        "predict_seconds": predict_seconds,
+        "n_train": int(train.shape[0]),
+        "n_test": int(test.shape[0]),
+    }
+
+
+def _tagged_fold(
+    index: tuple[int, int, int, int], key: dict[str, Any] | None, *args: Any
+) -> tuple[tuple[int, int, int, int], dict[str, Any] | None, dict[str, Any]]:
+    return index, key, _evaluate_fold(*args)
+
+
+def cross_validate(
+    estimators: Mapping[str, BaseEstimator] | Iterable[str | BaseEstimator],
+    datasets: Mapping[str, tuple[Any, Any]] | Iterable[str | os.PathLike[str]],
+    *,
+    n_splits: int = 5,
+    n_repeats: int = 5,
+    protocol: Protocol = "nested",
+    random_state: int | None = 0,
+    n_jobs: int | None = 1,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: ProgressOption = True,
+    data_dir: str | os.PathLike[str] | None = None,
+) -> pd.DataFrame:
+    """Paired repeated stratified k-fold CV of estimators over data sets.
+
+    For each data set the folds are drawn once (:func:`make_folds`) and every
+    estimator, cloned per fold, is fitted on the same training rows and
+    scored on the same test rows.
+
+    Parameters
+    ----------
+    estimators : dict of str to estimator, or list of str
+        Unfitted estimators keyed by label, or names / aliases resolved by
+        :func:`augnb.evaluation.registry.make_estimator` (see
+        :func:`resolve_estimators`).
+    datasets : list of str or path, or dict of str to (X, y)
+        Bundled names or CSV paths, or ready data; see :func:`load_datasets`.
+    n_splits : int, default=5
+        Folds per repetition.
+    n_repeats : int, default=5
+        Repetitions of the k-fold partition.
+    protocol : {"nested", "paper"}, default="nested"
+        ``"nested"``: data as loaded, discretisation inside each training fold
+        by the estimators. ``"paper"``: complete rows only and MDL
+        discretisation of the whole data set before CV (seed 000).
+    random_state : int or None, default=0
+        Seed of the fold partition. Must be an int when ``cache_dir`` is set.
+    n_jobs : int or None, default=1
+        Parallel jobs over (data set, estimator, fold) tasks, as in joblib
+        (``-1`` = all cores).
+    cache_dir : str or path, default=None
+        Folder for one small JSON file per finished task, keyed by data set
+        (name and content hash), estimator (label, class and parameters),
+        protocol, seed, ``n_splits``, ``n_repeats``, repeat and fold, and
+        written atomically. A rerun with the same arguments reuses them, so an
+        interrupted run resumes. The key does not cover the estimators' code:
+        clear the folder after changing it.
+    progress : bool or "always", default=True
+        Draw a progress bar on stderr when it is a terminal; ``"always"``
+        draws it regardless, ``False`` never.
+    data_dir : str or path, default=None
+        Folder searched first for ``NAME.csv``; see :func:`load_datasets`.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per (data set, estimator, repeat, fold), in that order, with
+        the columns of :data:`RESULT_COLUMNS`: ``accuracy`` (fraction correct
+        on the test fold), ``log_loss`` (mean negative log-likelihood in nats,
+        NaN for an estimator without ``predict_proba``), ``fit_seconds`` and
+        ``predict_seconds`` (wall time of ``fit`` and of ``predict``; taken
+        from the cache for cached tasks), ``n_train``, ``n_test``.
+
+    Raises
+    ------
+    ValueError
+        For unknown estimators, data sets or protocol, or ``cache_dir``
+        without an integer ``random_state``.
+    FoldError
+        If an estimator fails on a fold; the message names the data set,
+        estimator, repeat and fold, and the original error is chained.
+
+    Notes
+    -----
+    Log loss is computed by :func:`sklearn.metrics.log_loss` over the data
+    set's full label set. A class absent from a training fold gets
+    probability 0 in that fold's predictions; scikit-learn clips
+    probabilities to ``[eps, 1 - eps]`` (``eps`` of float64), so each such
+    test row adds ``-log(eps)`` ≈ 36.04 nats instead of an infinite loss.
+
+    Examples
+    --------
+    >>> res = cross_validate(["NB", "TAN"], ["iris"], n_splits=3, n_repeats=1,
+    ...                      progress=False)
+    >>> res.shape
+    (6, 10)
+    >>> summarize(res)[["dataset", "estimator", "n_folds"]]
+      dataset estimator  n_folds
+    0    iris        NB        3
+    1    iris       TAN        3
+    """
+    from joblib import Parallel, delayed
+
+    est_map = resolve_estimators(estimators)
+    data = load_datasets(datasets, protocol=protocol, data_dir=data_dir)
+    cache = None
+    if cache_dir is not None:
+        if not isinstance(random_state, (int, np.integer)) or isinstance(
+            random_state, bool
+        ):
+            raise ValueError(
+                "cache_dir needs an integer random_state: with random folds a "
+                "cached fold would not be the fold of the next run"
+            )
+        cache = Path(cache_dir)
+        cache.mkdir(parents=True, exist_ok=True)
+
+    est_hashes = {label: _params_hash(est) for label, est in est_map.items()}
+    rows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
+    pending: list[tuple[tuple[int, int, int, int], dict[str, Any] | None, tuple]] = []
+    for di, (dname, (X, y)) in enumerate(data.items()):
+        folds = make_folds(y, n_splits, n_repeats, random_state)
+        labels = np.unique(y)
+        dhash = _data_hash(X, y) if cache is not None else ""
+        for ei, (ename, est) in enumerate(est_map.items()):
+            for f in folds:
+                index = (di, ei, f.repeat, f.fold)
+                key = None
+                if cache is not None:
+                    key = {
+                        "format": _CACHE_FORMAT,
+                        "dataset": dname,
+                        "data_hash": dhash,
+                        "estimator": ename,
+                        "estimator_hash": est_hashes[ename],
+                        "protocol": protocol,
+                        "random_state": int(random_state),
+                        "n_splits": n_splits,
+                        "n_repeats": n_repeats,
+                        "repeat": f.repeat,
+                        "fold": f.fold,
+                    }
+                    hit = _read_cache(_cache_path(cache, key), key)
+                    if hit is not None:
+                        rows[index] = hit
+                        continue
+                where = f"{ename} on {dname}, repeat {f.repeat} fold {f.fold}"
+                args = (est, X, y, labels, f.train, f.test, where)
+                pending.append((index, key, args))
+
+    total = len(rows) + len(pending)
+    enabled = progress_enabled(progress)
+    with TaskProgress(total, "cross-validating", enabled=enabled) as bar:
+        bar.advance(len(rows))
+        if pending:
+            # Results come back as they finish; each carries its own index, so
+            # the order of completion does not matter.
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+            tasks = (delayed(_tagged_fold)(i, k, *args) for i, k, args in pending)
+            for index, key, result in parallel(tasks):
+                rows[index] = result
+                if cache is not None and key is not None:
+                    record = {"key": key, "result": result}
+                    _write_atomic(_cache_path(cache, key), json.dumps(record))
+                bar.advance(1)
+
+    dnames, enames = list(data), list(est_map)
+    records = [
+        {
+            "dataset": dnames[di],
+            "estimator": enames[ei],
+            "repeat": r,
+            "fold": f,
+            **rows[(di, ei, r, f)],
+        }
+        for (di, ei, r, f) in sorted(rows)
+    ]
+    return _typed(pd.DataFrame.from_records(records, columns=list(RESULT_COLUMNS)))
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Fixed dtypes, so fresh and cached results compare equal."""
+    for col in ("dataset", "estimator"):
+        frame[col] = frame[col].astype(object)
+    for col in ("repeat", "fold", "n_train", "n_test"):
+        frame[col] = frame[col].astype(np.int64)
+    for col in ("accuracy", "log_loss", *_TIMING_COLUMNS):
+        frame[col] = frame[col].astype(np.float64)
+    return frame.reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- #
+# Summaries
+# --------------------------------------------------------------------------- #
+def summarize(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean and standard deviation per (data set, estimator).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Tidy per-fold results from :func:`cross_validate`.
+
+    Returns
+    -------
+    summary : pandas.DataFrame
+        One row per (data set, estimator) in order of first appearance, with
+        ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
+        ``r * k`` fold accuracies: ALGORITHMS.md A-36, the caret / bnclassify
+        convention; NaN for a single fold), ``log_loss_mean``,
+        ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``.
+
+    Examples
+    --------
+    >>> tidy = pd.DataFrame({"dataset": ["d"] * 2, "estimator": ["NB"] * 2,
+    ...                      "repeat": [0, 0], "fold": [0, 1],
+    ...                      "accuracy": [0.8, 0.9], "log_loss": [0.5, 0.3],
+    ...                      "fit_seconds": [0.1, 0.1],
+    ...                      "predict_seconds": [0.0, 0.0],
+    ...                      "n_train": [5, 5], "n_test": [5, 5]})
+    >>> summarize(tidy)[["accuracy_mean", "accuracy_sd"]].round(4)
+       accuracy_mean  accuracy_sd
+    0           0.85       0.0707
+    """
+    grouped = results.groupby(["dataset", "estimator"], sort=False)
+    summary = grouped.agg(
+        accuracy_mean=("accuracy", "mean"),
+        accuracy_sd=("accuracy", lambda s: s.std(ddof=1)),
+        log_loss_mean=("log_loss", "mean"),
+        fit_seconds_mean=("fit_seconds", "mean"),
+        predict_seconds_mean=("predict_seconds", "mean"),
+        n_folds=("accuracy", "size"),
+    )
+    return summary.reset_index()
+
+
+def accuracy_matrix(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean accuracy as a data sets x estimators matrix.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Tidy per-fold results from :func:`cross_validate`.
+
+    Returns
+    -------
+    matrix : pandas.DataFrame
+        Rows are data sets and columns estimators, both in order of first
+        appearance; the input of :mod:`augnb.evaluation.significance`.
+
+    Examples
+    --------
+    >>> tidy = pd.DataFrame({"dataset": ["d", "d", "e", "e"],
+    ...                      "estimator": ["NB", "TAN"] * 2,
+    ...                      "accuracy": [0.8, 0.9, 0.7, 0.6]})
+    >>> accuracy_matrix(tidy)
+    estimator   NB  TAN
+    dataset
+    d          0.8  0.9
+    e          0.7  0.6
+    """
+    datasets = list(dict.fromkeys(results["dataset"]))
+    estimators = list(dict.fromkeys(results["estimator"]))
+    means = results.groupby(["dataset", "estimator"], sort=False)["accuracy"].mean()
+    matrix = means.unstack("estimator").reindex(index=datasets, columns=estimators)
+    matrix.index.name, matrix.columns.name = "dataset", "estimator"
+    return matrix

@@ -1,0 +1,126 @@
+"""Contingency tables of integer codes against brute-force Python loops."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from augnb.stats.counts import family_index, joint_counts, pairwise_class_counts
+
+
+def _random_codes(rng, n, cards, p_missing=0.15):
+    """Columns of codes in 0..card-1 with about ``p_missing`` cells set to -1."""
+    cols = []
+    for r in cards:
+        col = rng.integers(0, r, size=n)
+        col[rng.random(n) < p_missing] = -1
+        cols.append(col)
+    return cols
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_family_index_matches_loop(seed):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 5))
+    cards = [int(c) for c in rng.integers(1, 5, size=k)]
+    cols = _random_codes(rng, 60, cards)
+    index, valid = family_index(cols, cards)
+    assert index.dtype == np.int64
+    for row in range(60):
+        values = [int(c[row]) for c in cols]
+        ok = all(v >= 0 for v in values)
+        assert valid[row] == ok
+        if ok:
+            flat = 0
+            for v, r in zip(values, cards):
+                flat = flat * r + v  # first column varies slowest
+            assert index[row] == flat
+            assert index[row] == np.ravel_multi_index(tuple(values), cards)
+        else:
+            assert index[row] == 0
+
+
+def test_family_index_length_mismatch():
+    with pytest.raises(ValueError, match="same length"):
+        family_index([np.array([0, 1])], [2, 3])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_joint_counts_matches_loop(seed):
+    rng = np.random.default_rng(100 + seed)
+    k = int(rng.integers(1, 4))
+    cards = [int(c) for c in rng.integers(1, 5, size=k)]
+    n = 80
+    cols = _random_codes(rng, n, cards)
+    weights = rng.random(n)
+
+    expected = np.zeros(cards)
+    expected_w = np.zeros(cards)
+    for row in range(n):
+        values = tuple(int(c[row]) for c in cols)
+        if min(values) < 0:  # available-case rule: the row is left out
+            continue
+        expected[values] += 1
+        expected_w[values] += weights[row]
+
+    table = joint_counts(cols, cards)
+    assert table.shape == tuple(cards)
+    assert table.dtype == np.float64
+    np.testing.assert_array_equal(table, expected)
+    np.testing.assert_allclose(
+        joint_counts(cols, cards, sample_weight=weights), expected_w, rtol=1e-12
+    )
+
+
+def test_joint_counts_declared_levels_get_cells():
+    # Level 3 of the first variable never occurs: it still has a (zero) cell.
+    table = joint_counts([np.array([0, 1, 2]), np.array([0, 0, 1])], [4, 2])
+    assert table.shape == (4, 2)
+    assert table[3].sum() == 0
+    assert table.sum() == 3
+
+
+def test_joint_counts_all_missing_is_zero_table():
+    table = joint_counts([np.array([-1, -1]), np.array([0, 1])], [2, 2])
+    np.testing.assert_array_equal(table, np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairwise_class_counts_matches_loop(seed):
+    rng = np.random.default_rng(200 + seed)
+    p = int(rng.integers(2, 6))
+    n_classes = int(rng.integers(2, 4))
+    cards = rng.integers(1, 5, size=p)
+    n = 70
+    codes = np.column_stack(_random_codes(rng, n, [int(c) for c in cards]))
+    y = rng.integers(0, n_classes, size=n)
+
+    tables = pairwise_class_counts(codes, y, cards, n_classes)
+    assert set(tables) == set(itertools.combinations(range(p), 2))
+    for i, j in itertools.combinations(range(p), 2):
+        expected = np.zeros((cards[i], cards[j], n_classes))
+        for row in range(n):
+            a, b = codes[row, i], codes[row, j]
+            if a >= 0 and b >= 0:
+                expected[a, b, y[row]] += 1
+        np.testing.assert_array_equal(tables[i, j], expected)
+        # The same table through the generic counter.
+        np.testing.assert_array_equal(
+            tables[i, j],
+            joint_counts(
+                [codes[:, i], codes[:, j], y], [cards[i], cards[j], n_classes]
+            ),
+        )
+
+
+def test_pairwise_class_counts_c_order_input():
+    rng = np.random.default_rng(7)
+    codes = np.ascontiguousarray(rng.integers(-1, 3, size=(40, 3)))
+    y = rng.integers(0, 2, size=40)
+    cards = np.array([3, 3, 3])
+    a = pairwise_class_counts(codes, y, cards, 2)
+    b = pairwise_class_counts(np.asfortranarray(codes), y, cards, 2)
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])

@@ -1,0 +1,262 @@
+"""The data boundary: column kinds, categories, encoding and input errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb.data import Schema, as_frame, encode_target
+from augnb.data.schema import _encode_discrete
+
+
+def _frame():
+    return pd.DataFrame(
+        {
+            "f": [0.5, 1.5, np.nan, 2.0],
+            "f32": np.array([1, 2, 3, 4], dtype=np.float32),
+            "b": [True, False, True, False],
+            "cat": pd.Categorical(["x", "y", "x", "x"], categories=["z", "y", "x"]),
+            "obj": pd.Series(["b", None, "a", "c"], dtype=object),
+            "s": pd.Series(["q", "p", pd.NA, "q"], dtype="string"),
+            "i": [3, 1, 2, 3],
+            "I": pd.array([1, None, 2, 1], dtype="Int64"),
+        }
+    )
+
+
+def test_kind_inference():
+    schema = Schema.infer(_frame())
+    kinds = {c.name: c.kind for c in schema.columns}
+    assert kinds == {
+        "f": "continuous",
+        "f32": "continuous",
+        "b": "discrete",
+        "cat": "discrete",
+        "obj": "discrete",
+        "s": "discrete",
+        "i": "discrete",
+        "I": "discrete",
+    }
+    assert schema.continuous_names == ["f", "f32"]
+    np.testing.assert_array_equal(schema.discrete, [False, False] + [True] * 6)
+    np.testing.assert_array_equal(schema.cardinalities, [0, 0, 2, 3, 3, 2, 3, 2])
+    assert schema.names == list(_frame().columns)
+    assert schema.n_features == 8
+
+
+def test_categories_sorted_and_declared_levels_kept():
+    schema = Schema.infer(_frame())
+    cats = {c.name: c.categories for c in schema.columns}
+    assert cats["f"] is None
+    assert cats["b"] == (False, True)
+    assert cats["obj"] == ("a", "b", "c")  # sorted, missing value not a level
+    assert cats["s"] == ("p", "q")
+    assert cats["i"] == (1, 2, 3)
+    assert cats["I"] == (1, 2)
+    # A Categorical keeps its declared levels, in declared order, including "z"
+    # which never occurs in the data.
+    assert cats["cat"] == ("z", "y", "x")
+    codes = schema.encode(_frame()).codes
+    np.testing.assert_array_equal(codes[:, 3], [2, 1, 2, 2])
+
+
+def test_sorted_categories_of_unsorted_column():
+    schema = Schema.infer(pd.DataFrame({"a": ["c", "a", "b", "a"], "n": [9, -2, 4, 4]}))
+    assert schema.columns[0].categories == ("a", "b", "c")
+    assert schema.columns[1].categories == (-2, 4, 9)
+    np.testing.assert_array_equal(
+        schema.encode(pd.DataFrame({"a": ["a", "c"], "n": [4, 9]})).codes, [[0, 1], [2, 2]]
+    )
+
+
+def test_overrides_by_name_and_index():
+    X = pd.DataFrame({"a": [0.5, 1.5, 0.5], "b": [1, 2, 3], "c": ["x", "y", "x"]})
+    s = Schema.infer(X, discrete_features=["a"], continuous_features=["b"])
+    assert [c.kind for c in s.columns] == ["discrete", "continuous", "discrete"]
+    assert s.columns[0].categories == (0.5, 1.5)
+    s = Schema.infer(X, discrete_features=[0], continuous_features=[1])
+    assert [c.kind for c in s.columns] == ["discrete", "continuous", "discrete"]
+    s = Schema.infer(X, discrete_features=-3, continuous_features="b")
+    assert [c.kind for c in s.columns] == ["discrete", "continuous", "discrete"]
+    enc = s.encode(X)
+    np.testing.assert_array_equal(enc.values[:, 1], [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(enc.codes[:, 1], [-1, -1, -1])
+
+
+def test_encode_unseen_and_missing_are_minus_one():
+    schema = Schema.infer(_frame())
+    Y = pd.DataFrame(
+        {
+            "f": [np.nan, 0.0, 1.0, 2.0],
+            "f32": [1.0, np.nan, 1.0, 1.0],
+            "b": [None, True, False, np.nan],
+            "cat": pd.Categorical(["z", None, "w", "y"]),
+            "obj": ["zz", pd.NA, np.nan, "a"],
+            "s": pd.Series(["r", None, "p", "q"], dtype="string"),
+            "i": [7, 3, -1, 2],
+            "I": pd.array([None, 1, 9, 2], dtype="Int64"),
+        }
+    )
+    enc = schema.encode(Y)
+    expected = np.array(
+        [
+            [-1, -1, -1, 0, -1, -1, -1, -1],
+            [-1, -1, 1, -1, -1, -1, 2, 0],
+            [-1, -1, 0, -1, -1, 0, -1, -1],
+            [-1, -1, -1, 1, 0, 1, 1, 1],
+        ]
+    )
+    np.testing.assert_array_equal(enc.codes, expected)
+    assert enc.codes.dtype == np.int32 and enc.codes.flags.f_contiguous
+    # Continuous: NaN stays NaN (missing), other values pass through.
+    np.testing.assert_array_equal(np.isnan(enc.values[:, 0]), [True, False, False, False])
+    np.testing.assert_array_equal(enc.values[1:, 0], [0.0, 1.0, 2.0])
+    assert np.isnan(enc.values[1, 1])
+    assert np.isnan(enc.values[:, 2:]).all()
+    np.testing.assert_array_equal(enc.cards, schema.cardinalities)
+
+
+def test_all_discrete_has_no_values():
+    X = pd.DataFrame({"a": ["x", "y"], "b": [1, 2]})
+    enc = Schema.infer(X).encode(X)
+    assert enc.values is None
+    assert enc.n_samples == 2
+
+
+def test_error_infinite_continuous_value():
+    X = pd.DataFrame({"temp": [1.0, np.inf, 2.0], "a": ["x", "y", "x"]})
+    schema = Schema.infer(X)
+    with pytest.raises(ValueError, match="'temp' contains an infinite value"):
+        schema.encode(X)
+    with pytest.raises(ValueError, match="'temp'"):
+        schema.encode(X.assign(temp=[1.0, 2.0, -np.inf]))
+
+
+def test_error_non_numeric_value_in_continuous_column():
+    X = pd.DataFrame({"temp": [1.0, 2.0, 3.0]})
+    schema = Schema.infer(X)
+    with pytest.raises(ValueError, match="'temp' holds a value that is not a number"):
+        schema.encode(pd.DataFrame({"temp": [1.0, "hot", 3.0]}))
+    with pytest.raises(ValueError, match="'word' was declared continuous"):
+        Schema.infer(pd.DataFrame({"word": ["a", "b"]}), continuous_features=["word"])
+
+
+def test_error_all_missing_feature():
+    X = pd.DataFrame({"ok": [1, 2, 3], "empty": [np.nan, None, np.nan]})
+    with pytest.raises(ValueError, match="'empty' is missing in every row"):
+        Schema.infer(X)
+    X = pd.DataFrame({"ok": [1, 2], "gone": pd.Series([None, None], dtype=object)})
+    with pytest.raises(ValueError, match="'gone'"):
+        Schema.infer(X)
+
+
+def test_error_unknown_override_column():
+    X = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.0]})
+    with pytest.raises(ValueError, match="discrete_features names a column 'zzz'"):
+        Schema.infer(X, discrete_features=["zzz"])
+    with pytest.raises(ValueError, match="continuous_features names a column 5"):
+        Schema.infer(X, continuous_features=[5])
+
+
+def test_error_column_listed_both_ways():
+    X = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.0]})
+    with pytest.raises(ValueError, match=r"\['b'\] are listed both"):
+        Schema.infer(X, discrete_features=["b"], continuous_features=[1])
+
+
+def test_error_wrong_number_of_columns():
+    X = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})
+    schema = Schema.infer(X)
+    with pytest.raises(ValueError, match="X has 1 columns but the model was fitted on 2"):
+        schema.encode(X[["a"]])
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint16])
+def test_int_lookup_fast_path_equals_categorical(seed, dtype):
+    rng = np.random.default_rng(seed)
+    info = np.iinfo(dtype)
+    cats = np.unique(rng.integers(max(int(info.min), -50), 60, size=12))
+    values = rng.integers(max(int(info.min), -80), 90, size=300).astype(dtype)
+    categories = tuple(cats.tolist())
+    got = _encode_discrete(pd.Series(values), categories)
+    # The general path (an object column skips the lookup table) and a dict.
+    general = _encode_discrete(pd.Series(values.astype(object)), categories)
+    lookup = {v: k for k, v in enumerate(categories)}
+    expected = [lookup.get(int(v), -1) for v in values]
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(general, expected)
+    assert got.dtype == np.int32
+
+
+def test_int_wide_range_uses_categorical_path():
+    # hi - lo too large for a lookup table: the hashing path gives the same codes.
+    cats = (-(10**12), 0, 7, 10**12)
+    col = pd.Series(np.array([7, 0, 10**12, 5, -(10**12), 3], dtype=np.int64))
+    np.testing.assert_array_equal(_encode_discrete(col, cats), [2, 1, 3, -1, 0, -1])
+
+
+def test_int_columns_encode_as_categorical_through_schema():
+    rng = np.random.default_rng(1)
+    train = pd.DataFrame({"n": rng.integers(0, 30, size=200) * 3})
+    test = pd.DataFrame({"n": rng.integers(-5, 100, size=200)})
+    schema = Schema.infer(train)
+    lookup = {v: k for k, v in enumerate(schema.columns[0].categories)}
+    expected = [lookup.get(v, -1) for v in test["n"].tolist()]
+    np.testing.assert_array_equal(schema.encode(test).codes[:, 0], expected)
+    as_object = test.astype(object)  # the general (hashing) path
+    np.testing.assert_array_equal(schema.encode(as_object).codes[:, 0], expected)
+
+
+def test_as_frame_arrays():
+    frame = as_frame(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    assert list(frame.columns) == [0, 1]
+    assert Schema.infer(frame).continuous_names == [0, 1]
+    frame = as_frame(np.array([["a", 1], ["b", 2]], dtype=object))
+    assert Schema.infer(frame).continuous_names == []
+    frame = as_frame(np.array([[1, 2], [3, 4]]), columns=["u", "v"])
+    assert list(frame.columns) == ["u", "v"]
+    with pytest.raises(ValueError, match="0 rows"):
+        as_frame(pd.DataFrame({"a": []}))
+    with pytest.raises(ValueError, match="duplicated column names"):
+        as_frame(pd.DataFrame([[1, 2]], columns=["a", "a"]))
+
+
+def test_encode_target():
+    classes, codes = encode_target(["b", "a", "b", "c"], 4)
+    assert classes.tolist() == ["a", "b", "c"]
+    assert codes.tolist() == [1, 0, 1, 2]
+    # Mixed label types: ordered by type name, then text (int before str).
+    classes, codes = encode_target(np.array([1, "a", 1], dtype=object), 3)
+    assert classes.tolist() == [1, "a"]
+    assert codes.tolist() == [0, 1, 0]
+    with pytest.raises(ValueError, match="X has 3 rows but y has 2 labels"):
+        encode_target([0, 1], 3)
+    with pytest.raises(ValueError, match=r"1 missing label\(s\) \(rows \[1\]\)"):
+        encode_target(["a", None, "b"], 3)
+    with pytest.raises(ValueError, match="continuous"):
+        encode_target([0.5, 1.25, 2.0], 3)
+    classes, _ = encode_target([1.0, 2.0, 1.0], 3)  # integral floats are labels
+    assert classes.tolist() == [1.0, 2.0]
+
+
+def test_int_lookup_no_overflow_in_narrow_dtypes():
+    # int8 values 100 - (-100) = 200 overflow int8: the lookup must widen first.
+    col = pd.Series(np.array([-100, 0, 100, 5], dtype=np.int8))
+    np.testing.assert_array_equal(_encode_discrete(col, (-100, 0, 100)), [0, 1, 2, -1])
+    # A training level outside the test column's dtype range.
+    col = pd.Series(np.array([1, 2, 3], dtype=np.int8))
+    np.testing.assert_array_equal(_encode_discrete(col, (-1000, 1, 3)), [1, -1, 2])
+    col = pd.Series(np.array([1, 2, 2**64 - 1], dtype=np.uint64))
+    np.testing.assert_array_equal(_encode_discrete(col, (-1, 1, 3)), [1, -1, -1])
+
+
+def test_unseen_category_raises_no_pandas_deprecation():
+    import warnings
+
+    schema = Schema.infer(pd.DataFrame({"a": ["x", "y"], "n": [1.5, 2.5]}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        codes = schema.encode(pd.DataFrame({"a": ["w", "x"], "n": [1.0, 2.0]})).codes
+    np.testing.assert_array_equal(codes[:, 0], [-1, 0])

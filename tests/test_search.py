@@ -1,0 +1,541 @@
+"""The cached wrapper engine (``augnb.search``) against naive refits.
+
+The key property: a candidate's CV accuracy from ``CachedCV`` (per-row log
+factors from total counts minus the row's fold counts, candidates scored by
+swapping factors) is exactly the accuracy obtained by refitting the final model
+(``fit_discrete_model``) on every training part and predicting the held-out
+fold with ``joint_log_likelihood``. The naive greedy searches below are written
+from ALGORITHMS.md §1.7, §3.5 and §3.6 without the library's search code.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import prod
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import augnb.structure.selection as selection_module
+import augnb.structure.semi_naive as semi_naive_module
+from augnb import BSEJ, FSS
+from augnb.inference import joint_log_likelihood
+from augnb.params import fit_discrete_model
+from augnb.search import CachedCV, greedy_search, stratified_folds
+from augnb.structure import Structure
+from augnb.structure.selection import fss_structure
+from augnb.structure.semi_naive import bsej_structure
+
+# -- data ----------------------------------------------------------------------
+
+
+def dependent_data(seed, n=300):
+    """6 features with 2-4 declared values, 3 classes, real dependencies.
+
+    ``x0, x1`` determine the class jointly (so BSEJ joins them), ``x2, x3, x5``
+    depend on the class and on each other, ``x4`` is noise and never shows
+    its 4th declared value (a declared but unobserved level).
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    x0 = rng.integers(0, 3, n)
+    x1 = np.where(rng.random(n) < 0.8, (y - x0) % 3, rng.integers(0, 3, n))
+    x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
+    x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
+    x4 = rng.integers(0, 3, n)
+    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
+    codes = np.stack([x0, x1, x2, x3, x4, x5], axis=1)
+    return codes, y, [3, 3, 2, 4, 4, 4], 3
+
+
+# -- naive reference -----------------------------------------------------------
+
+
+def naive_cv_accuracy(structure, codes, y, cards, n_classes, folds, n_folds):
+    """Refit the final model on each training part; mean of fold accuracies."""
+    accs = []
+    for k in range(n_folds):
+        test = folds == k
+        if not test.any():
+            continue
+        model = fit_discrete_model(
+            structure, codes[~test], y[~test], cards, n_classes, 1.0
+        )
+        jll = joint_log_likelihood(model, codes[test])
+        accs.append(np.mean(np.argmax(jll, axis=1) == y[test]))
+    return float(np.mean(accs))
+
+
+def nb_over(subsets, n_features):
+    return Structure(tuple(subsets), tuple(() for _ in subsets), n_features)
+
+
+def naive_greedy(initial, neighbours, score, epsilon=0.0):
+    """ALGORITHMS.md §1.7 with an explicit tie key; records every candidate."""
+    state, best = initial, score(initial)
+    path, scored = [best], []
+    while best < 1.0:
+        cands = neighbours(state)
+        if not cands:
+            break
+        accs = {new: score(new) for _, new in cands}
+        scored.append(accs)
+        acc, _, new = min((-accs[new], key, new) for key, new in cands)
+        acc = -acc
+        if not acc > best + epsilon:
+            break
+        state, best = new, acc
+        path.append(best)
+    return state, path, scored
+
+
+def bsej_neighbours(cards, n_classes, max_joint_cells=1e6):
+    def neighbours(state):
+        out = []
+        for f in sorted(f for s in state for f in s):
+            new = [tuple(x for x in s if x != f) for s in state]
+            out.append(((0, f, 0), tuple(sorted(s for s in new if s))))
+        for a, b in itertools.combinations(state, 2):
+            joined = tuple(sorted(a + b))
+            if prod(cards[f] for f in joined) * n_classes > max_joint_cells:
+                continue
+            rest = [s for s in state if s not in (a, b)]
+            key = (1, min(min(a), min(b)), max(min(a), min(b)))
+            out.append((key, tuple(sorted([*rest, joined]))))
+        return out
+
+    return neighbours
+
+
+def fss_neighbours(n_features):
+    def neighbours(state):
+        return [
+            ((j,), tuple(sorted((*state, j))))
+            for j in range(n_features)
+            if j not in state
+        ]
+
+    return neighbours
+
+
+def naive_bsej(codes, y, cards, n_classes, folds, n_folds, **kw):
+    p = codes.shape[1]
+    eps = kw.pop("epsilon", 0.0)
+
+    def score(state):
+        return naive_cv_accuracy(
+            nb_over(state, p), codes, y, cards, n_classes, folds, n_folds
+        )
+
+    initial = tuple((f,) for f in range(p))
+    return naive_greedy(
+        initial, bsej_neighbours(cards, n_classes, **kw), score, epsilon=eps
+    )
+
+
+def naive_fss(codes, y, cards, n_classes, folds, n_folds, epsilon=0.0):
+    p = codes.shape[1]
+
+    def score(state):
+        return naive_cv_accuracy(
+            nb_over([(f,) for f in state], p),
+            codes,
+            y,
+            cards,
+            n_classes,
+            folds,
+            n_folds,
+        )
+
+    return naive_greedy((), fss_neighbours(p), score, epsilon=epsilon)
+
+
+@pytest.fixture
+def record_candidates(monkeypatch):
+    """Record the library's score of every candidate, step by step."""
+    steps = []
+
+    def recording(initial, initial_score, candidates, **kw):
+        def wrapped(state):
+            accs = {}
+            steps.append(accs)
+            for new, desc, tie, score_fn in candidates(state):
+
+                def rec(new=new, score_fn=score_fn):
+                    accs[new] = score_fn()
+                    return accs[new]
+
+                yield new, desc, tie, rec
+
+        return greedy_search(initial, initial_score, wrapped, **kw)
+
+    monkeypatch.setattr(semi_naive_module, "greedy_search", recording)
+    monkeypatch.setattr(selection_module, "greedy_search", recording)
+    return steps
+
+
+def assert_same_search(lib_steps, lib_path, ref_scored, ref_path):
+    assert [s.step for s in lib_path] == list(range(len(lib_path)))
+    assert lib_path[0].operator == "start"
+    np.testing.assert_allclose(
+        [s.accuracy for s in lib_path], ref_path, rtol=0, atol=1e-12
+    )
+    # The library asks for candidates once more at the step where it stops,
+    # unless it stopped at accuracy 1; the reference records the same steps.
+    assert len(lib_steps) == len(ref_scored)
+    for lib, ref in zip(lib_steps, ref_scored):
+        assert set(lib) == set(ref)
+        for state, acc in ref.items():
+            assert lib[state] == pytest.approx(acc, abs=1e-12), state
+    for step, ref in zip(lib_path[1:], ref_scored):
+        assert step.n_candidates == len(ref)
+
+
+# -- stratified folds ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("k", [2, 3, 5, 10])
+def test_stratified_folds_balanced_per_class(seed, k):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(4, size=203, p=[0.5, 0.3, 0.15, 0.05])
+    folds = stratified_folds(y, k, random_state=seed)
+    assert folds.shape == y.shape
+    assert set(np.unique(folds)) == set(range(k))
+    for c in np.unique(y):
+        sizes = np.bincount(folds[y == c], minlength=k)
+        assert sizes.max() - sizes.min() <= 1
+    overall = np.bincount(folds, minlength=k)
+    assert overall.max() - overall.min() <= 1
+
+
+def test_stratified_folds_deterministic_by_seed():
+    y = np.repeat([0, 1, 2], [40, 33, 27])
+    a = stratified_folds(y, 5, random_state=7)
+    b = stratified_folds(y, 5, random_state=7)
+    c = stratified_folds(y, 5, random_state=8)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    rs = np.random.RandomState(3)
+    np.testing.assert_array_equal(
+        stratified_folds(y, 5, rs), stratified_folds(y, 5, np.random.RandomState(3))
+    )
+
+
+def test_stratified_folds_every_fold_used_with_rare_classes():
+    # Each class alone is smaller than the number of folds; the cyclic deal
+    # continues across classes, so every fold still gets rows.
+    y = np.array([0, 0, 1, 1, 2, 2, 3])
+    folds = stratified_folds(y, 7, random_state=0)
+    assert sorted(folds.tolist()) == list(range(7))
+
+
+def test_stratified_folds_rejects_one_fold():
+    with pytest.raises(ValueError, match="at least 2"):
+        stratified_folds(np.array([0, 1, 0, 1]), 1)
+
+
+def test_cached_cv_uses_stratified_folds():
+    codes, y, cards, n_classes = dependent_data(0)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=4, random_state=11)
+    np.testing.assert_array_equal(scorer.folds, stratified_folds(y, 4, 11))
+    loo = CachedCV(codes, y, cards, n_classes, cv="loo")
+    np.testing.assert_array_equal(loo.folds, np.arange(len(y)))
+    with pytest.raises(ValueError, match="cv"):
+        CachedCV(codes, y, cards, n_classes, cv="ten")
+
+
+# -- factors against refitted models -------------------------------------------
+
+
+def refit_factor(codes, y, cards, n_classes, folds, members, parents):
+    """log P(x_members | x_parents, c) of each row from a model fitted without
+    the row's fold: jll(parents + child) - jll(parents only)."""
+    p = codes.shape[1]
+    pa_nodes = [(f,) for f in parents]
+    with_child = Structure.from_arcs(
+        [*pa_nodes, tuple(members)],
+        [(k, len(pa_nodes)) for k in range(len(pa_nodes))],
+        p,
+    )
+    without = nb_over(pa_nodes, p)
+    out = np.zeros((len(y), n_classes))
+    for k in np.unique(folds):
+        test = folds == k
+        args = (codes[~test], y[~test], cards, n_classes, 1.0)
+        a = joint_log_likelihood(fit_discrete_model(with_child, *args), codes[test])
+        b = joint_log_likelihood(fit_discrete_model(without, *args), codes[test])
+        out[test] = a - b
+    return out
+
+
+FAMILIES = [
+    ((0,), ()),
+    ((4,), ()),  # declared level never observed
+    ((0, 1), ()),
+    ((2, 3, 5), ()),
+    ((3,), (2,)),
+    ((1,), (0, 5)),
+    ((0, 1), (3,)),
+    ((2, 4, 5), (0, 1)),
+]
+
+
+@pytest.mark.parametrize(("members", "parents"), FAMILIES)
+@pytest.mark.parametrize("cv", [2, 5, "loo"])
+def test_factor_equals_refitted_model(members, parents, cv):
+    codes, y, cards, n_classes = dependent_data(1, n=120)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=cv, random_state=3)
+    got = scorer.factor(members, parents)
+    want = refit_factor(codes, y, cards, n_classes, scorer.folds, members, parents)
+    assert got.shape == (len(y), n_classes)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-10)
+
+
+def test_factor_sparse_compound_node_uses_declared_size():
+    # Declared product 40 * 30 * 25 = 30000 > the dense limit of the final
+    # model, which then stores observed values plus one bucket slot.
+    rng = np.random.default_rng(5)
+    n = 150
+    y = rng.integers(0, 2, n)
+    codes = np.stack(
+        [rng.integers(0, 6, n), (rng.integers(0, 4, n) + y) % 5, rng.integers(0, 3, n)],
+        axis=1,
+    )
+    cards = [40, 30, 25]
+    scorer = CachedCV(codes, y, cards, 2, cv=5, random_state=0)
+    for members, parents in [((0, 1, 2), ()), ((1, 2), (0,))]:
+        got = scorer.factor(members, parents)
+        want = refit_factor(codes, y, cards, 2, scorer.folds, members, parents)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-10)
+    assert scorer.declared_size((0, 1, 2)) == 30000
+    assert scorer.node_codes((0, 1, 2))[2] == 30000
+
+
+def test_prior_equals_refitted_prior():
+    codes, y, cards, n_classes = dependent_data(2, n=100)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=1)
+    # the joint log-likelihood of the structure without nodes is the prior alone
+    empty = nb_over([], codes.shape[1])
+    prior = np.zeros((len(y), n_classes))
+    for k in range(5):
+        test = scorer.folds == k
+        model = fit_discrete_model(empty, codes[~test], y[~test], cards, n_classes)
+        prior[test] = joint_log_likelihood(model, codes[test])
+    np.testing.assert_allclose(scorer.prior, prior, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("cv", [3, "loo"])
+def test_missing_codes_get_factor_zero_and_are_not_counted(cv):
+    codes, y, cards, n_classes = dependent_data(3, n=120)
+    rng = np.random.default_rng(0)
+    missing = rng.random(codes.shape) < 0.1
+    codes = np.where(missing, -1, codes)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=cv, random_state=0)
+    for members, parents in [((1,), ()), ((0, 1), ()), ((3,), (2,)), ((0, 5), (1, 4))]:
+        fam = list(members + parents)
+        complete = (codes[:, fam] >= 0).all(axis=1)
+        assert (~complete).any()
+        got = scorer.factor(members, parents)
+        assert np.all(got[~complete] == 0.0)
+        # Available-case counting: the refitted model leaves the same rows out.
+        want = refit_factor(codes, y, cards, n_classes, scorer.folds, members, parents)
+        np.testing.assert_allclose(got[complete], want[complete], rtol=0, atol=1e-10)
+    if cv == "loo":
+        # LOO folds of the complete rows are the same folds: the counts ignore
+        # the incomplete rows entirely.
+        for members, parents in [((1,), ()), ((0, 1), ()), ((3,), (2,))]:
+            complete = (codes[:, list(members + parents)] >= 0).all(axis=1)
+            sub = CachedCV(codes[complete], y[complete], cards, n_classes, cv="loo")
+            np.testing.assert_allclose(
+                sub.factor(members, parents),
+                scorer.factor(members, parents)[complete],
+                rtol=0,
+                atol=1e-12,
+            )
+
+
+def test_factor_cache_is_reused_and_bounded():
+    codes, y, cards, n_classes = dependent_data(0, n=100)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+    a = scorer.factor((1, 0))
+    assert scorer.factor((0, 1)) is a
+    small = CachedCV(
+        codes, y, cards, n_classes, cv=5, random_state=0, max_cache_bytes=a.nbytes
+    )
+    first = small.factor((0,))
+    small.factor((1,))
+    assert small.factor((0,)) is not first
+    np.testing.assert_array_equal(small.factor((0,)), first)
+
+
+def test_accuracy_is_mean_of_fold_accuracies_and_counts_evaluations():
+    codes, y, cards, n_classes = dependent_data(4, n=101)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=2)
+    total = scorer.total([(0, 1), (2,)])
+    pred = np.argmax(total, axis=1)
+    want = np.mean(
+        [np.mean(pred[scorer.folds == k] == y[scorer.folds == k]) for k in range(5)]
+    )
+    before = scorer.n_evaluations
+    assert scorer.accuracy(total) == pytest.approx(want, abs=1e-15)
+    assert scorer.n_evaluations == before + 1
+
+
+# -- THE KEY TEST: whole searches against naive refits -------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("epsilon", [0.0, 0.01])
+def test_bsej_search_equals_naive_refit_search(seed, epsilon, record_candidates):
+    codes, y, cards, n_classes = dependent_data(seed)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=seed)
+    structure, path = bsej_structure(scorer, codes.shape[1], epsilon=epsilon)
+    state, ref_path, ref_scored = naive_bsej(
+        codes, y, cards, n_classes, scorer.folds, 5, epsilon=epsilon
+    )
+    assert structure.nodes == state
+    assert all(ps == () for ps in structure.parents)
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    if epsilon == 0.0:
+        # the data are built so that the search both joins and deletes
+        assert any(len(s) > 1 for s in state)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("epsilon", [0.0, 0.02])
+def test_fss_search_equals_naive_refit_search(seed, epsilon, record_candidates):
+    codes, y, cards, n_classes = dependent_data(seed)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=seed)
+    structure, path = fss_structure(scorer, codes.shape[1], epsilon=epsilon)
+    state, ref_path, ref_scored = naive_fss(
+        codes, y, cards, n_classes, scorer.folds, 5, epsilon=epsilon
+    )
+    assert structure.nodes == tuple((f,) for f in state)
+    assert len(state) >= 2
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+def test_bsej_search_with_join_cap_equals_naive(record_candidates):
+    codes, y, cards, n_classes = dependent_data(0)
+    cap = 3 * 3 * 3  # allows (x0, x1) x 3 classes; forbids every join beyond 9 values
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+    structure, path = bsej_structure(scorer, 6, max_joint_cells=cap)
+    state, ref_path, ref_scored = naive_bsej(
+        codes, y, cards, n_classes, scorer.folds, 5, max_joint_cells=cap
+    )
+    assert structure.nodes == state
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    for node in structure.nodes:
+        assert prod(cards[f] for f in node) * n_classes <= cap
+
+
+def test_fss_search_with_missing_values_equals_naive(record_candidates):
+    # Singleton nodes: a missing value is marginalised out by the final model,
+    # i.e. its factor is dropped, exactly what the cached engine does.
+    codes, y, cards, n_classes = dependent_data(1)
+    rng = np.random.default_rng(1)
+    codes = np.where(rng.random(codes.shape) < 0.15, -1, codes)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=1)
+    structure, path = fss_structure(scorer, 6)
+    state, ref_path, ref_scored = naive_fss(codes, y, cards, n_classes, scorer.folds, 5)
+    assert structure.nodes == tuple((f,) for f in state)
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_bsej_loo_search_equals_naive_refit_search(seed, record_candidates):
+    codes, y, cards, n_classes = dependent_data(seed, n=70)
+    codes = codes[:, :5]
+    scorer = CachedCV(codes, y, cards[:5], n_classes, cv="loo")
+    structure, path = bsej_structure(scorer, 5)
+    state, ref_path, ref_scored = naive_bsej(
+        codes, y, cards[:5], n_classes, np.arange(len(y)), len(y)
+    )
+    assert structure.nodes == state
+    assert len(path) >= 2
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_fss_loo_search_equals_naive_refit_search(seed, record_candidates):
+    codes, y, cards, n_classes = dependent_data(seed, n=80)
+    scorer = CachedCV(codes, y, cards, n_classes, cv="loo")
+    structure, path = fss_structure(scorer, 6)
+    state, ref_path, ref_scored = naive_fss(
+        codes, y, cards, n_classes, np.arange(len(y)), len(y)
+    )
+    assert structure.nodes == tuple((f,) for f in state)
+    assert len(path) >= 2
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+def _frame(codes, cards):
+    return pd.DataFrame(
+        {
+            f"x{j}": pd.Categorical(codes[:, j], categories=range(cards[j]))
+            for j in range(codes.shape[1])
+        }
+    )
+
+
+@pytest.mark.parametrize("cls", [BSEJ, FSS])
+def test_classifiers_run_the_same_search(cls):
+    # The estimators encode the frame, build the scorer from random_state and
+    # must reach the naive search's structure and path.
+    codes, y, cards, n_classes = dependent_data(2)
+    clf = cls(cv=5, random_state=4).fit(_frame(codes, cards), y)
+    folds = stratified_folds(y, 5, random_state=4)
+    naive = naive_bsej if cls is BSEJ else naive_fss
+    state, ref_path, ref_scored = naive(codes, y, cards, n_classes, folds, 5)
+    nodes = state if cls is BSEJ else tuple((f,) for f in state)
+    assert clf.structure_.nodes == nodes
+    np.testing.assert_allclose(
+        [s.accuracy for s in clf.search_path_], ref_path, rtol=0, atol=1e-12
+    )
+    assert clf.n_candidates_scored_ == 1 + sum(len(s) for s in ref_scored)
+
+
+# -- the greedy loop itself ----------------------------------------------------
+
+
+def test_greedy_search_tie_break_and_strict_improvement():
+    # States are integers; candidates of s are s+1..s+3 with fixed scores.
+    scores = {0: 0.5, 1: 0.6, 2: 0.7, 3: 0.7, 4: 0.7, 5: 0.7, 6: 0.7}
+
+    def candidates(state):
+        for new in range(state + 1, min(state + 4, 7)):
+            yield new, f"go {new}", (-new,), lambda new=new: scores[new]
+
+    state, best, path = greedy_search(0, scores[0], candidates)
+    # 2 and 3 tie at 0.7: the smaller tie key (-3) wins; then nothing improves.
+    assert state == 3
+    assert best == 0.7
+    assert [p.operator for p in path] == ["start", "go 3"]
+    assert [p.n_candidates for p in path] == [0, 3]
+    state, _, _ = greedy_search(0, scores[0], candidates, epsilon=0.25)
+    assert state == 0
+
+
+def test_greedy_search_stops_at_accuracy_one():
+    calls = []
+
+    def candidates(state):
+        calls.append(state)
+        yield state + 1, "up", (0,), lambda: 1.0
+
+    state, best, path = greedy_search(0, 0.5, candidates)
+    assert (state, best, len(path), calls) == (1, 1.0, 2, [0])
+
+
+def test_greedy_search_verbose(capsys):
+    def candidates(state):
+        if state < 2:
+            yield state + 1, f"step to {state + 1}", (0,), lambda: 0.5 + 0.1 * state
+
+    greedy_search(0, 0.4, candidates, verbose=1, label="T")
+    err = capsys.readouterr().err
+    assert "[T] step 0: start" in err
+    assert "[T] step 1: step to 1" in err
+    assert "[T] stop" in err
