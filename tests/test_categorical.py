@@ -127,7 +127,9 @@ def _brute_family_logp(codes_tr, y_tr, child, parent, cards, alpha, x, u, c):
     fam = list(child) + list(parent)
     keep = (codes_tr[:, fam] >= 0).all(axis=1) & (y_tr == c)
     rows = codes_tr[keep]
-    match_u = (rows[:, list(parent)] == u).all(axis=1) if parent else np.ones(len(rows), bool)
+    match_u = (
+        (rows[:, list(parent)] == u).all(axis=1) if parent else np.ones(len(rows), bool)
+    )
     n_uc = int(match_u.sum())
     n_xuc = int((match_u & (rows[:, list(child)] == x).all(axis=1)).sum())
     r = int(np.prod([cards[f] for f in child]))
@@ -180,8 +182,15 @@ def test_sparse_compound_domain_matches_dense_brute_force(alpha):
         for c in range(n_classes):
             for k, (child, parent) in enumerate([(a, ()), (b, a), (d, b), (e, d)]):
                 expected = _brute_family_logp(
-                    codes, y, child, parent, cards, alpha,
-                    row[list(child)], row[list(parent)] if parent else None, c,
+                    codes,
+                    y,
+                    child,
+                    parent,
+                    cards,
+                    alpha,
+                    row[list(child)],
+                    row[list(parent)] if parent else None,
+                    c,
                 )
                 got = _model_family_logp(model, k, row, c)
                 assert got == pytest.approx(expected, rel=1e-12, abs=1e-12)
@@ -251,4 +260,6 @@ def test_available_case_counting():
 def test_alpha_must_be_positive():
     codes = np.zeros((2, 1), dtype=np.int32)
     with pytest.raises(ValueError, match="alpha must be > 0"):
-        fit_discrete_model(Structure.naive([0], 1), codes, np.array([0, 1]), [1], 2, 0.0)
+        fit_discrete_model(
+            Structure.naive([0], 1), codes, np.array([0, 1]), [1], 2, 0.0
+        )

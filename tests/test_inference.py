@@ -31,7 +31,11 @@ def _n_values(domain):
 
 def _slot(domain, row):
     """Slot of a complete row's value of a node (the bucket for unseen combos)."""
-    key = int(np.ravel_multi_index(tuple(int(row[f]) for f in domain.members), domain.member_cards))
+    key = int(
+        np.ravel_multi_index(
+            tuple(int(row[f]) for f in domain.members), domain.member_cards
+        )
+    )
     if domain.keys is None:
         return key
     hit = np.flatnonzero(domain.keys == key)
@@ -120,7 +124,9 @@ def test_exact_marginalisation_random_networks(seed, max_parents):
     jll = joint_log_likelihood(model, test)
     assert jll.shape == (len(test), n_classes)
     for row, got in zip(test, jll):
-        np.testing.assert_allclose(got, _brute_jll(model, cards, row), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(
+            got, _brute_jll(model, cards, row), rtol=0, atol=1e-10
+        )
 
 
 def test_partially_missing_compound_node():
@@ -141,7 +147,9 @@ def test_partially_missing_compound_node():
     rows = np.array(rows)
     jll = joint_log_likelihood(model, rows)
     for row, got in zip(rows, jll):
-        np.testing.assert_allclose(got, _brute_jll(model, cards, row), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(
+            got, _brute_jll(model, cards, row), rtol=0, atol=1e-10
+        )
 
 
 @pytest.mark.parametrize("alpha", [1.0, 0.3])
@@ -168,7 +176,9 @@ def test_sparse_compound_node_with_missing_members(alpha):
     )
     jll = joint_log_likelihood(model, rows)
     for row, got in zip(rows, jll):
-        np.testing.assert_allclose(got, _brute_jll(model, cards, row), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(
+            got, _brute_jll(model, cards, row), rtol=0, atol=1e-10
+        )
 
 
 def test_sparse_parent_configurations_with_missing_members():
@@ -177,7 +187,9 @@ def test_sparse_parent_configurations_with_missing_members():
     rng = np.random.default_rng(3)
     cards = np.array([20] * 8 + [3])
     codes, y = _random_data(rng, 800, cards, 2, p_missing=0.0)
-    structure = Structure.from_arcs([(0, 1, 2, 3), (4, 5, 6, 7), (8,)], [(0, 1), (1, 2)], 9)
+    structure = Structure.from_arcs(
+        [(0, 1, 2, 3), (4, 5, 6, 7), (8,)], [(0, 1), (1, 2)], 9
+    )
     model = fit_discrete_model(structure, codes, y, cards, 2, alpha=1.0)
     assert model.cpds[1].config_keys is not None
     rows = codes[:3].copy()
@@ -186,7 +198,9 @@ def test_sparse_parent_configurations_with_missing_members():
     rows[2, [2, 6]] = -1  # one member of each
     jll = joint_log_likelihood(model, rows)
     for row, got in zip(rows, jll):
-        np.testing.assert_allclose(got, _brute_jll(model, cards, row), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(
+            got, _brute_jll(model, cards, row), rtol=0, atol=1e-10
+        )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -242,7 +256,9 @@ def _frame(rng, n=300):
     cols = {}
     for j, r in enumerate(cards):
         v = np.where(rng.random(n) < 0.6, (y + j) % r, rng.integers(0, r, size=n))
-        cols[f"f{j}"] = pd.Categorical([f"v{k}" for k in v], categories=[f"v{k}" for k in range(r)])
+        cols[f"f{j}"] = pd.Categorical(
+            [f"v{k}" for k in v], categories=[f"v{k}" for k in range(r)]
+        )
     prev = np.array([int(s[1:]) for s in cols["f0"]])
     dep = np.where(rng.random(n) < 0.7, prev % 2, rng.integers(0, 2, size=n))
     cols["f1"] = pd.Categorical([f"v{k}" for k in dep], categories=["v0", "v1"])
@@ -276,13 +292,17 @@ def test_tan_without_arcs_equals_naive_bayes(monkeypatch):
     X_test.iloc[::3, 1] = None
     X_test.iloc[::4, 3] = "unseen"
     monkeypatch.setattr(
-        tan_module, "tan_structure", lambda codes, *a, **k: Structure.naive(range(codes.shape[1]), codes.shape[1])
+        tan_module,
+        "tan_structure",
+        lambda codes, *a, **k: Structure.naive(range(codes.shape[1]), codes.shape[1]),
     )
     tan = TAN().fit(X, y)
     assert tan.structure_.arcs == ()
     nb = NaiveBayes().fit(X, y)
     np.testing.assert_allclose(
-        tan.predict_joint_log_proba(X_test), nb.predict_joint_log_proba(X_test), atol=1e-12
+        tan.predict_joint_log_proba(X_test),
+        nb.predict_joint_log_proba(X_test),
+        atol=1e-12,
     )
 
 

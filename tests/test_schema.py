@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -66,7 +68,8 @@ def test_sorted_categories_of_unsorted_column():
     assert schema.columns[0].categories == ("a", "b", "c")
     assert schema.columns[1].categories == (-2, 4, 9)
     np.testing.assert_array_equal(
-        schema.encode(pd.DataFrame({"a": ["a", "c"], "n": [4, 9]})).codes, [[0, 1], [2, 2]]
+        schema.encode(pd.DataFrame({"a": ["a", "c"], "n": [4, 9]})).codes,
+        [[0, 1], [2, 2]],
     )
 
 
@@ -110,7 +113,9 @@ def test_encode_unseen_and_missing_are_minus_one():
     np.testing.assert_array_equal(enc.codes, expected)
     assert enc.codes.dtype == np.int32 and enc.codes.flags.f_contiguous
     # Continuous: NaN stays NaN (missing), other values pass through.
-    np.testing.assert_array_equal(np.isnan(enc.values[:, 0]), [True, False, False, False])
+    np.testing.assert_array_equal(
+        np.isnan(enc.values[:, 0]), [True, False, False, False]
+    )
     np.testing.assert_array_equal(enc.values[1:, 0], [0.0, 1.0, 2.0])
     assert np.isnan(enc.values[1, 1])
     assert np.isnan(enc.values[:, 2:]).all()
@@ -168,7 +173,9 @@ def test_error_column_listed_both_ways():
 def test_error_wrong_number_of_columns():
     X = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})
     schema = Schema.infer(X)
-    with pytest.raises(ValueError, match="X has 1 columns but the model was fitted on 2"):
+    with pytest.raises(
+        ValueError, match="X has 1 columns but the model was fitted on 2"
+    ):
         schema.encode(X[["a"]])
 
 
@@ -253,8 +260,6 @@ def test_int_lookup_no_overflow_in_narrow_dtypes():
 
 
 def test_unseen_category_raises_no_pandas_deprecation():
-    import warnings
-
     schema = Schema.infer(pd.DataFrame({"a": ["x", "y"], "n": [1.5, 2.5]}))
     with warnings.catch_warnings():
         warnings.simplefilter("error")

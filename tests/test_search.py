@@ -11,6 +11,7 @@ from ALGORITHMS.md §1.7, §3.5 and §3.6 without the library's search code.
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from math import prod
 
 import numpy as np
@@ -53,7 +54,11 @@ def dependent_data(seed, n=300):
 
 
 def naive_cv_accuracy(structure, codes, y, cards, n_classes, folds, n_folds):
-    """Refit the final model on each training part; mean of fold accuracies."""
+    """Refit the final model on each training part; mean of fold accuracies.
+
+    The mean is computed exactly (fractions) and rounded once, so accuracies
+    that are mathematically equal are equal floats and ties are real ties.
+    """
     accs = []
     for k in range(n_folds):
         test = folds == k
@@ -63,8 +68,9 @@ def naive_cv_accuracy(structure, codes, y, cards, n_classes, folds, n_folds):
             structure, codes[~test], y[~test], cards, n_classes, 1.0
         )
         jll = joint_log_likelihood(model, codes[test])
-        accs.append(np.mean(np.argmax(jll, axis=1) == y[test]))
-    return float(np.mean(accs))
+        correct = int(np.sum(np.argmax(jll, axis=1) == y[test]))
+        accs.append(Fraction(correct, int(test.sum())))
+    return float(sum(accs) / len(accs))
 
 
 def nb_over(subsets, n_features):
@@ -415,6 +421,54 @@ def test_fss_search_equals_naive_refit_search(seed, epsilon, record_candidates):
     assert structure.nodes == tuple((f,) for f in state)
     assert len(state) >= 2
     assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+def noise_data(seed=0, n=120):
+    """Class-independent 8-level features; 80/40 classes in 5 folds of 24 rows."""
+    rng = np.random.default_rng(seed)
+    codes = np.stack([rng.integers(0, 8, n) for _ in range(3)], axis=1)
+    y = (np.arange(n) >= 80).astype(np.int64)
+    return codes, y, [8, 8, 8], 2
+
+
+def test_zero_gain_step_is_not_accepted(record_candidates):
+    # Regression: "delete X1" then "delete X2" both give 75/120 correct, but
+    # the mean of the fold accuracies (k_i / 24) summed in floating point made
+    # the second look better by one ulp, so a step without gain was accepted.
+    codes, y, cards, n_classes = noise_data()
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+    structure, path = bsej_structure(scorer, 3)
+    state, ref_path, ref_scored = naive_bsej(
+        codes, y, cards, n_classes, scorer.folds, 5
+    )
+    assert structure.nodes == state
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    acc = [round(s.accuracy * 120, 9) for s in path]
+    assert all(b > a for a, b in itertools.pairwise(acc))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mathematically_equal_accuracies_are_equal_floats(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, 97)
+    codes = rng.integers(0, 2, (97, 1))
+    scorer = CachedCV(codes, y, [2], 3, cv=5, random_state=seed)
+    sizes = np.bincount(scorer.folds)
+    seen = {}
+    for _ in range(300):
+        pred = rng.integers(0, 3, 97)
+        total = np.eye(3)[pred]
+        acc = scorer.accuracy(total)
+        ok = pred == y
+        exact = (
+            sum(
+                Fraction(int(ok[scorer.folds == k].sum()), int(sizes[k]))
+                for k in range(5)
+            )
+            / 5
+        )
+        assert acc == float(exact)
+        assert seen.setdefault(exact, acc) == acc
 
 
 def test_bsej_search_with_join_cap_equals_naive(record_candidates):

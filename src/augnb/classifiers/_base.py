@@ -112,8 +112,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         validate_data(self, frame, reset=True, skip_check_array=True)
         if len(classes) < 2:
             raise ValueError(
-                f"y has only one class ({classes[0]!r}); a classifier needs samples "
-                "of at least 2 classes."
+                f"y has only one class ({classes.tolist()[0]!r}); a classifier "
+                "needs samples of at least 2 classes."
             )
         self.classes_ = classes
         raw = Schema.infer(
@@ -185,6 +185,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "model_")
         frame = as_frame(X)
         validate_data(self, frame, reset=False, skip_check_array=True)
+        names = self.schema_.names
+        if list(frame.columns) != names:
+            # validate_data has checked the column count (and the names when both
+            # fit and predict data have them); an array given after a DataFrame
+            # (or the reverse) is matched by position, as in scikit-learn, so the
+            # discretiser can select its columns by name.
+            frame = frame.set_axis(names, axis=1)
         if self.discretizer_ is not None:
             frame = self._apply_discretizer(frame)
         return self.schema_.encode(frame)

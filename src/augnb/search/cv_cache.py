@@ -11,6 +11,7 @@ minus the factors of the nodes it removes plus those of the nodes it adds.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -132,6 +133,7 @@ class CachedCV:
         self.fold_sizes = np.bincount(self.folds, minlength=self.n_folds).astype(
             np.float64
         )
+        self._fold_weights, self._weight_total = self._exact_fold_weights()
         self.n_evaluations = 0
         self._onehot = np.zeros((n, self.n_classes))
         self._onehot[np.arange(n), self.y] = 1.0
@@ -254,9 +256,34 @@ class CachedCV:
         if self.loo:
             return float(correct.mean())
         per_fold = np.bincount(self.folds, weights=correct, minlength=self.n_folds)
+        if self._fold_weights is not None:
+            # sum_k correct_k * (L / size_k) is an exact integer below 2**53,
+            # so one rounding gives equal floats for equal accuracies.
+            return float(per_fold @ self._fold_weights / self._weight_total)
         sizes = self.fold_sizes
         used = sizes > 0
         return float(np.mean(per_fold[used] / sizes[used]))
+
+    def _exact_fold_weights(self) -> tuple[NDArray[np.float64] | None, float]:
+        """Integer weights ``L / size_k`` (``L`` = lcm of the fold sizes).
+
+        The mean of the fold accuracies is ``sum_k correct_k L / size_k`` over
+        ``L`` times the number of non-empty folds. Summing the fractions
+        ``correct_k / size_k`` in floating point instead makes mathematically
+        equal accuracies differ in the last bit, so a step without gain could
+        pass the strict-improvement test and ties could escape the tie rule.
+        """
+        sizes = self.fold_sizes.astype(np.int64)
+        used = sizes > 0
+        if self.loo or not used.any():
+            return None, 0.0
+        lcm = math.lcm(*(int(s) for s in np.unique(sizes[used])))
+        total = lcm * int(used.sum())
+        if total >= 2**53:
+            return None, 0.0
+        weights = np.zeros(self.n_folds)
+        weights[used] = lcm // sizes[used]
+        return weights, float(total)
 
     def total(self, nodes: Sequence[tuple[int, ...]]) -> NDArray[np.float64]:
         """Posterior scores of an NB over ``nodes`` (no arcs), shape (n, C)."""

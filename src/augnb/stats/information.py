@@ -105,7 +105,7 @@ def mutual_information(
     --------
     >>> import numpy as np
     >>> x = np.array([0, 1, 0, 1])
-    >>> round(mutual_information(x, x, 2, 2), 6) == round(np.log(2), 6)
+    >>> round(mutual_information(x, x, 2, 2), 6) == round(float(np.log(2)), 6)
     True
     """
     return mi_from_counts(joint_counts([x, y], [r_x, r_y]), base)

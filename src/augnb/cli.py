@@ -1,0 +1,419 @@
+"""The ``augnb`` command: compare classifiers, list data sets and suites.
+
+Thin by design: parse the arguments, call the library, print or write the
+result. Usage errors (unknown data set, estimator or suite, options that do
+not go together) print one line on stderr and exit with status 2.
+
+Examples
+--------
+::
+
+    augnb compare                                # quick mihaljevic2014 suite
+    augnb compare car iris --estimators NB TAN --repeats 1
+    augnb compare --suite mihaljevic2014 --output-dir docs/results/mihaljevic2014
+    augnb datasets
+    augnb suites
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main"]
+
+_DEFAULT_ESTIMATORS = ("NaiveBayes", "TAN")
+_DEFAULT_SUITE = "mihaljevic2014"
+# Options that define an ad-hoc comparison; a suite fixes them itself.
+_ADHOC_OPTIONS = {
+    "estimators": "--estimators",
+    "splits": "--splits",
+    "repeats": "--repeats",
+    "seed": "--seed",
+    "protocol": "--protocol",
+}
+
+
+class UsageError(Exception):
+    """A user mistake reported as one line and exit status 2."""
+
+
+# --------------------------------------------------------------------------- #
+# Output helpers
+# --------------------------------------------------------------------------- #
+def _stdout_is_tty() -> bool:
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _print_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    title: str | None = None,
+    right: Sequence[int] = (),
+) -> None:
+    """A rich table on a terminal, aligned plain text otherwise."""
+    if _stdout_is_tty():
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        if title:
+            # Above the table rather than as its title, which rich would wrap
+            # to the table's width.
+            console.print(title, style="bold")
+        table = Table()
+        for j, name in enumerate(header):
+            table.add_column(name, justify="right" if j in right else "left")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+        return
+    widths = [
+        max(len(str(h)), *(len(str(r[j])) for r in rows)) if rows else len(str(h))
+        for j, h in enumerate(header)
+    ]
+
+    def fmt(cells: Sequence[str]) -> str:
+        parts = [
+            str(c).rjust(w) if j in right else str(c).ljust(w)
+            for j, (c, w) in enumerate(zip(cells, widths))
+        ]
+        return "  ".join(parts).rstrip()
+
+    if title:
+        print(title)
+    print(fmt(header))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(fmt(row))
+
+
+def _write_csv(path: str | os.PathLike[str], frame: object) -> Path:
+    from augnb.evaluation.cv import _write_atomic
+
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomic(target, frame.to_csv(index=False))  # type: ignore[attr-defined]
+    return target
+
+
+# --------------------------------------------------------------------------- #
+# Subcommands
+# --------------------------------------------------------------------------- #
+def _cmd_datasets(args: argparse.Namespace) -> int:
+    from augnb.datasets import info, list_datasets
+
+    rows = []
+    for name in list_datasets():
+        meta = info(name)
+        rows.append(
+            [
+                name,
+                str(meta.n_rows),
+                str(meta.n_complete_rows),
+                str(meta.n_features),
+                str(meta.n_numeric),
+                str(meta.n_classes),
+            ]
+        )
+    _print_table(
+        ["data set", "rows", "complete", "features", "numeric", "classes"],
+        rows,
+        title="Bundled data sets (augnb.datasets.load)",
+        right=(1, 2, 3, 4, 5),
+    )
+    return 0
+
+
+def _cmd_suites(args: argparse.Namespace) -> int:
+    from augnb.evaluation.suites import get_suite, list_suites
+
+    rows = []
+    for name in list_suites():
+        suite = get_suite(name)
+        rows.append(
+            [
+                name,
+                suite.title,
+                f"{len(suite.bundled)} of {len(suite.datasets)} bundled",
+                " ".join(suite.estimators),
+                f"{suite.n_repeats}x{suite.n_splits} CV, {suite.protocol}",
+            ]
+        )
+    _print_table(
+        ["suite", "title", "data sets", "algorithms", "protocol"],
+        rows,
+        title="Paper suites (augnb compare --suite NAME [--quick])",
+    )
+    return 0
+
+
+def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
+    from augnb.evaluation.report import run_suite
+    from augnb.evaluation.suites import get_suite
+
+    try:
+        suite = get_suite(name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} cannot be combined with a suite, which fixes its "
+            "own data sets, algorithms and protocol"
+        )
+    try:
+        result = run_suite(
+            suite,
+            quick=quick,
+            data_dir=args.data_dir,
+            output_dir=args.output_dir,
+            n_jobs=args.n_jobs,
+            cache_dir=args.cache_dir,
+            progress=not args.no_progress,
+        )
+    except ValueError as exc:
+        # run_suite validates data availability before any fold runs.
+        raise UsageError(str(exc)) from None
+    if args.output:
+        path = _write_csv(args.output, result.results)
+        print(f"per-fold results: {path}", file=sys.stderr)
+    if args.output_dir:
+        for fname, path in result.files.items():
+            print(f"wrote {fname}: {path}")
+    else:
+        print(result.markdown)
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    if args.suite and args.datasets:
+        raise UsageError("give either data sets or --suite, not both")
+    if args.suite or not args.datasets:
+        # With nothing to compare, show the quick paper reproduction.
+        quick = args.quick or not args.suite
+        return _run_suite(args, args.suite or _DEFAULT_SUITE, quick)
+    if args.quick:
+        raise UsageError("--quick applies to --suite (or to plain `augnb compare`)")
+    if args.output_dir:
+        raise UsageError("--output-dir applies to suites; use --output FILE.csv")
+
+    from augnb.evaluation.cv import (
+        cross_validate,
+        load_datasets,
+        resolve_estimators,
+        summarize,
+    )
+
+    protocol = args.protocol or "nested"
+    n_splits = args.splits if args.splits is not None else 5
+    n_repeats = args.repeats if args.repeats is not None else 5
+    seed = args.seed if args.seed is not None else 0
+    if n_splits < 2:
+        raise UsageError(f"--splits must be at least 2; got {n_splits}")
+    # Resolve names and load every data set before any fold runs, so that a
+    # typo costs nothing and is reported as a usage error.
+    try:
+        estimators = resolve_estimators(list(args.estimators or _DEFAULT_ESTIMATORS))
+        data = load_datasets(args.datasets, protocol=protocol, data_dir=args.data_dir)
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+
+    start = time.perf_counter()
+    results = cross_validate(
+        estimators,
+        data,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        protocol=protocol,
+        random_state=seed,
+        n_jobs=args.n_jobs,
+        cache_dir=args.cache_dir,
+        progress=not args.no_progress,
+    )
+    seconds = time.perf_counter() - start
+    if args.output:
+        path = _write_csv(args.output, results)
+        print(f"per-fold results: {path}", file=sys.stderr)
+
+    summary = summarize(results)
+    cell = {
+        (r.dataset, r.estimator): (
+            f"{100 * r.accuracy_mean:.2f} ± {100 * r.accuracy_sd:.2f}"
+            if r.n_folds > 1
+            else f"{100 * r.accuracy_mean:.2f}"
+        )
+        for r in summary.itertuples()
+    }
+    labels = list(estimators)
+    rows = [[d, *(cell[(d, e)] for e in labels)] for d in data]
+    _print_table(
+        ["data set", *labels],
+        rows,
+        title=(
+            f"Accuracy (%), mean ± sd over {n_repeats}x{n_splits} stratified CV "
+            f"(protocol {protocol}, seed {seed}, {seconds:.1f} s)"
+        ),
+        right=tuple(range(1, len(labels) + 1)),
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# Parser
+# --------------------------------------------------------------------------- #
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="augnb",
+        description="Augmented naive Bayes classifiers: compare them on data sets "
+        "and reproduce the papers' experiments.",
+    )
+    from augnb import __version__
+
+    parser.add_argument("--version", action="version", version=f"augnb {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    compare = sub.add_parser(
+        "compare",
+        help="cross-validate classifiers on data sets, or run a paper suite",
+        description=(
+            "Paired repeated stratified k-fold CV. With data sets: compare the "
+            "--estimators on them. With --suite: run a paper's experiment and "
+            "compare with its tables. With neither: run the quick version of the "
+            f"{_DEFAULT_SUITE} suite."
+        ),
+    )
+    compare.add_argument(
+        "datasets",
+        nargs="*",
+        metavar="DATASET_OR_CSV",
+        help="bundled data set names (see `augnb datasets`) or CSV paths",
+    )
+    compare.add_argument(
+        "--estimators",
+        nargs="+",
+        metavar="NAME",
+        help="estimator names or aliases (default: NaiveBayes TAN)",
+    )
+    compare.add_argument(
+        "--splits", type=_positive_int, help="folds per repetition (default 5)"
+    )
+    compare.add_argument(
+        "--repeats", type=_positive_int, help="repetitions (default 5)"
+    )
+    compare.add_argument("--seed", type=int, help="seed of the folds (default 0)")
+    compare.add_argument(
+        "--protocol",
+        choices=["nested", "paper"],
+        help="nested: discretise inside each training fold (default); paper: "
+        "complete rows, MDL on the whole data set before CV (seed 000)",
+    )
+    compare.add_argument(
+        "--output", metavar="FILE.csv", help="write the per-fold results here"
+    )
+    compare.add_argument("--suite", metavar="NAME", help="run a paper suite")
+    compare.add_argument(
+        "--quick", action="store_true", help="the suite's quick version"
+    )
+    compare.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="read NAME from DIR/NAME.csv when that file exists",
+    )
+    compare.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="suite mode: write folds.csv, results.md and the CD diagram here",
+    )
+    compare.add_argument(
+        "--n-jobs", type=int, default=1, metavar="N", help="parallel jobs (default 1)"
+    )
+    compare.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="cache finished folds here; a rerun resumes from them",
+    )
+    compare.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on stderr"
+    )
+    compare.set_defaults(handler=_cmd_compare)
+
+    datasets = sub.add_parser("datasets", help="list the bundled data sets")
+    datasets.set_defaults(handler=_cmd_datasets)
+    suites = sub.add_parser("suites", help="list the paper suites")
+    suites.set_defaults(handler=_cmd_suites)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``augnb`` command line.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        Arguments without the program name; ``sys.argv[1:]`` by default.
+
+    Returns
+    -------
+    status : int
+        0 on success, 1 if an estimator failed during cross-validation, 2 for
+        a usage error (printed as one line on stderr), 130 if interrupted.
+
+    Examples
+    --------
+    >>> main(["suites"])  # doctest: +ELLIPSIS
+    Paper suites ...
+    0
+    """
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # argparse has printed the usage message (or --help / --version).
+        return int(exc.code or 0)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    from augnb.evaluation.cv import FoldError
+
+    try:
+        return handler(args)
+    except UsageError as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 2
+    except FoldError as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`augnb datasets | head`): not an error of ours.
+        # Point stdout at devnull so the interpreter's final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        hint = ""
+        if getattr(args, "cache_dir", None):
+            hint = f"; finished folds are cached in {args.cache_dir}"
+        print(f"augnb: interrupted{hint}", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,357 @@
+from __future__ import annotations
+
+import doctest
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+import augnb.evaluation.cv as cv_module
+from augnb.evaluation.cv import (
+    RESULT_COLUMNS,
+    FoldError,
+    accuracy_matrix,
+    cross_validate,
+    load_datasets,
+    make_folds,
+    summarize,
+)
+
+TIMING = ["fit_seconds", "predict_seconds"]
+
+# What each probe saw, keyed by its tag: clones are fresh objects, so the
+# record has to live outside them.
+SEEN: dict[str, list[tuple[str, tuple[int, ...]]]] = defaultdict(list)
+
+
+class Probe(ClassifierMixin, BaseEstimator):
+    """Predicts the majority class and records the row ids it sees."""
+
+    def __init__(self, tag: str = "probe", fail: bool = False) -> None:
+        self.tag = tag
+        self.fail = fail
+
+    def fit(self, X, y):
+        if self.fail:
+            raise RuntimeError("boom")
+        SEEN[self.tag].append(("fit", tuple(X["row_id"])))
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        SEEN[self.tag].append(("predict", tuple(X["row_id"])))
+        return np.full(len(X), self.majority_, dtype=object)
+
+    def predict_proba(self, X):
+        proba = np.zeros((len(X), len(self.classes_)))
+        proba[:, list(self.classes_).index(self.majority_)] = 1.0
+        return proba
+
+
+def _toy(n: int = 40, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(
+        {
+            "row_id": np.arange(n),
+            "a": pd.Categorical(rng.choice(["x", "y"], n)),
+        }
+    )
+    y = np.where(np.arange(n) % 3 == 0, "pos", "neg").astype(object)
+    return X, y
+
+
+@pytest.fixture(autouse=True)
+def _clear_probe_record():
+    SEEN.clear()
+    yield
+    SEEN.clear()
+
+
+# --------------------------------------------------------------------------- #
+# Folds
+# --------------------------------------------------------------------------- #
+def test_make_folds_partitions_each_repeat_and_is_deterministic():
+    y = np.array(["a"] * 12 + ["b"] * 8)
+    folds = make_folds(y, n_splits=4, n_repeats=3, random_state=7)
+    assert [(f.repeat, f.fold) for f in folds] == [
+        (r, k) for r in range(3) for k in range(4)
+    ]
+    for r in range(3):
+        tests = [f.test for f in folds if f.repeat == r]
+        assert sorted(np.concatenate(tests).tolist()) == list(range(20))
+        for f in folds:
+            assert not set(f.train) & set(f.test)
+            assert len(f.train) + len(f.test) == 20
+    # Stratified: every test fold holds 3 a's and 2 b's.
+    for f in folds:
+        assert sorted(y[f.test].tolist()) == ["a"] * 3 + ["b"] * 2
+    again = make_folds(y, n_splits=4, n_repeats=3, random_state=7)
+    for f, g in zip(folds, again, strict=True):
+        np.testing.assert_array_equal(f.test, g.test)
+    other = make_folds(y, n_splits=4, n_repeats=3, random_state=8)
+    assert any(not np.array_equal(f.test, g.test) for f, g in zip(folds, other))
+
+
+def test_estimators_are_evaluated_on_identical_folds():
+    data = {"toy": _toy(), "toy2": _toy(31, seed=1)}
+    res = cross_validate(
+        {"A": Probe("A"), "B": Probe("B")},
+        data,
+        n_splits=3,
+        n_repeats=2,
+        progress=False,
+    )
+    assert len(res) == 2 * 2 * 3 * 2
+    assert SEEN["A"] == SEEN["B"]
+    fits = [ids for kind, ids in SEEN["A"] if kind == "fit"]
+    preds = [ids for kind, ids in SEEN["A"] if kind == "predict"]
+    assert len(fits) == len(preds) == 12
+    for train, test in zip(fits, preds, strict=True):
+        assert not set(train) & set(test)
+    # The same folds as make_folds draws from the labels alone.
+    expected = make_folds(data["toy"][1], 3, 2, 0)
+    assert [tuple(f.test) for f in expected] == preds[:6]
+
+
+def test_nb_and_tan_share_folds_and_result_layout():
+    res = cross_validate(
+        ["NB", "TAN"], ["car", "iris"], n_splits=3, n_repeats=1, progress=False
+    )
+    assert tuple(res.columns) == RESULT_COLUMNS
+    assert len(res) == 2 * 2 * 3
+    assert list(dict.fromkeys(res["dataset"])) == ["car", "iris"]
+    assert list(dict.fromkeys(res["estimator"])) == ["NB", "TAN"]
+    per = res.pivot_table(
+        index=["dataset", "repeat", "fold"], columns="estimator", values="n_test"
+    )
+    assert (per["NB"] == per["TAN"]).all()
+    assert (res["n_train"] + res["n_test"]).groupby(
+        res["dataset"]
+    ).first().to_dict() == {
+        "car": 1728,
+        "iris": 150,
+    }
+    assert res["accuracy"].between(0, 1).all()
+    assert np.isfinite(res["log_loss"]).all()
+    # TAN beats NB on car, as everywhere in the literature.
+    acc = accuracy_matrix(res)
+    assert acc.loc["car", "TAN"] > acc.loc["car", "NB"]
+
+
+# --------------------------------------------------------------------------- #
+# Cache and resume
+# --------------------------------------------------------------------------- #
+def _cv(cache_dir=None, estimators=("NB", "TAN")):
+    return cross_validate(
+        list(estimators),
+        ["iris", "balance_scale"],
+        n_splits=3,
+        n_repeats=2,
+        random_state=3,
+        cache_dir=cache_dir,
+        progress=False,
+    )
+
+
+def test_resumed_run_equals_uninterrupted_run(tmp_path, monkeypatch):
+    reference = _cv()
+    cache = tmp_path / "cache"
+
+    # Interrupted: a run of a subset, then a full run that lost some files.
+    _cv(cache, estimators=("NB",))
+    assert len(list(cache.glob("*.json"))) == 2 * 3 * 2
+    first = _cv(cache)
+    files = sorted(cache.glob("*.json"))
+    assert len(files) == 2 * 2 * 3 * 2
+    for f in files[::3]:
+        f.unlink()
+
+    calls = []
+    real = cv_module._evaluate_fold
+
+    def counting(*args):
+        calls.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(cv_module, "_evaluate_fold", counting)
+    resumed = _cv(cache)
+    assert len(calls) == len(files[::3])
+    assert not list(cache.glob(".*.tmp"))
+
+    pd.testing.assert_frame_equal(
+        resumed.drop(columns=TIMING), reference.drop(columns=TIMING)
+    )
+    pd.testing.assert_frame_equal(
+        resumed.drop(columns=TIMING), first.drop(columns=TIMING)
+    )
+    # Rows served from the cache keep the timings measured the first time.
+    same_timing = (resumed[TIMING] == first[TIMING]).all(axis=1)
+    assert same_timing.sum() == len(first) - len(calls)
+
+    # Everything cached now: nothing is recomputed.
+    calls.clear()
+    again = _cv(cache)
+    assert calls == []
+    pd.testing.assert_frame_equal(again, resumed)
+
+
+def test_cache_key_covers_parameters_and_data(tmp_path):
+    cache = tmp_path / "c"
+    kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False, "cache_dir": cache}
+    X, y = _toy()
+    cross_validate({"P": Probe("P")}, {"d": (X, y)}, **kwargs)
+    cross_validate({"P": Probe("Q")}, {"d": (X, y)}, **kwargs)
+    assert len(SEEN["Q"]) == 6  # other params: not served from P's cache
+    X2 = X.copy()
+    X2.loc[0, "a"] = "y" if X.loc[0, "a"] == "x" else "x"
+    cross_validate({"P": Probe("P")}, {"d": (X2, y)}, **kwargs)
+    assert len(SEEN["P"]) == 12  # other data: recomputed
+    assert len(list(cache.glob("*.json"))) == 9
+
+
+def test_cache_needs_an_integer_seed(tmp_path):
+    with pytest.raises(ValueError, match="integer random_state"):
+        cross_validate(
+            ["NB"], ["iris"], random_state=None, cache_dir=tmp_path, progress=False
+        )
+
+
+# --------------------------------------------------------------------------- #
+# Protocols and data
+# --------------------------------------------------------------------------- #
+def test_paper_protocol_drops_incomplete_rows_and_discretises():
+    nested = load_datasets(["house_votes_84", "wine"])
+    paper = load_datasets(["house_votes_84", "wine"], protocol="paper")
+    assert nested["house_votes_84"][0].shape == (435, 16)
+    assert paper["house_votes_84"][0].shape == (232, 16)
+    assert len(paper["house_votes_84"][1]) == 232
+    assert (nested["wine"][0].dtypes == "float64").all()
+    X = paper["wine"][0]
+    assert all(isinstance(t, pd.CategoricalDtype) for t in X.dtypes)
+    res = cross_validate(
+        ["NB"],
+        ["house_votes_84"],
+        protocol="paper",
+        n_splits=3,
+        n_repeats=1,
+        progress=False,
+    )
+    assert ((res["n_train"] + res["n_test"]) == 232).all()
+
+
+def test_paper_protocol_on_dict_data_drops_missing_rows():
+    X, y = _toy(30)
+    X["v"] = np.linspace(0, 1, 30)
+    X.loc[[1, 5], "v"] = np.nan
+    data = load_datasets({"d": (X, y)}, protocol="paper")
+    Xp, yp = data["d"]
+    assert len(Xp) == len(yp) == 28
+    assert isinstance(Xp["v"].dtype, pd.CategoricalDtype)
+
+
+def test_unknown_protocol_and_dataset():
+    with pytest.raises(ValueError, match="protocol"):
+        load_datasets(["iris"], protocol="leaky")
+    with pytest.raises(ValueError, match="carr"):
+        load_datasets(["carr"])
+    with pytest.raises(ValueError, match="twice"):
+        load_datasets(["iris", "iris"])
+
+
+def test_data_dir_and_csv_paths(tmp_path):
+    frame = pd.DataFrame({"f": ["a", "b", "a", "b"] * 5, "class": ["p", "q"] * 10})
+    frame.to_csv(tmp_path / "car.csv", index=False)
+    frame.to_csv(tmp_path / "mine.csv", index=False)
+    data = load_datasets(["car", "iris"], data_dir=tmp_path)
+    assert data["car"][0].shape == (20, 1)  # the file in data_dir wins
+    assert data["iris"][0].shape == (150, 4)  # not there: the bundled one
+    data = load_datasets([str(tmp_path / "mine.csv")])
+    assert list(data) == ["mine"]
+
+
+def test_log_loss_with_a_class_missing_from_a_training_fold():
+    X, y = _toy(30)
+    y = y.copy()
+    y[7] = "rare"
+    with pytest.warns(UserWarning, match="least populated class"):
+        res = cross_validate(
+            {"NB": cv_module.resolve_estimators(["NB"])["NB"]},
+            {"d": (X.drop(columns="row_id"), y)},
+            n_splits=3,
+            n_repeats=1,
+            progress=False,
+        )
+    # The fold holding the single "rare" row predicts it with probability 0,
+    # clipped to float64 eps: finite, and at least -log(eps) / n_test.
+    assert np.isfinite(res["log_loss"]).all()
+    assert res["log_loss"].max() >= -np.log(np.finfo(float).eps) / 10
+
+
+def test_failing_estimator_names_the_fold():
+    X, y = _toy()
+    with pytest.raises(
+        FoldError, match=r"bad on d, repeat 0 fold 0: RuntimeError: boom"
+    ):
+        cross_validate(
+            {"bad": Probe(fail=True)},
+            {"d": (X, y)},
+            n_splits=3,
+            n_repeats=1,
+            progress=False,
+        )
+
+
+def test_progress_bar_can_be_forced():
+    X, y = _toy()
+    res = cross_validate(
+        {"P": Probe()}, {"d": (X, y)}, n_splits=3, n_repeats=1, progress="always"
+    )
+    assert len(res) == 3
+
+
+# --------------------------------------------------------------------------- #
+# Summaries
+# --------------------------------------------------------------------------- #
+def test_summarize_uses_sample_sd_over_all_folds():
+    res = cross_validate(
+        ["NB", "TAN"], ["iris"], n_splits=3, n_repeats=2, progress=False
+    )
+    summary = summarize(res)
+    assert list(summary["n_folds"]) == [6, 6]
+    nb = res.loc[res["estimator"] == "NB", "accuracy"].to_numpy()
+    row = summary.iloc[0]
+    assert row["accuracy_mean"] == pytest.approx(nb.mean())
+    assert row["accuracy_sd"] == pytest.approx(nb.std(ddof=1))
+    matrix = accuracy_matrix(res)
+    assert matrix.shape == (1, 2)
+    assert matrix.loc["iris", "NB"] == pytest.approx(nb.mean())
+
+
+@pytest.mark.slow
+def test_parallel_run_equals_serial_run():
+    kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False}
+    serial = cross_validate(["NB", "TAN"], ["car", "iris"], n_jobs=1, **kwargs)
+    parallel = cross_validate(["NB", "TAN"], ["car", "iris"], n_jobs=2, **kwargs)
+    pd.testing.assert_frame_equal(
+        serial.drop(columns=TIMING), parallel.drop(columns=TIMING)
+    )
+
+
+def test_doctests():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        result = doctest.testmod(cv_module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+
+
+def test_cache_files_are_small_json(tmp_path):
+    _cv(tmp_path, estimators=("NB",))
+    files = list(Path(tmp_path).glob("*.json"))
+    assert files
+    assert all(f.stat().st_size < 2000 for f in files)
+    assert all(f.name.startswith(("iris__NB__", "balance_scale__NB__")) for f in files)

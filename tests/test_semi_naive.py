@@ -1,0 +1,298 @@
+"""Semi-naive Bayes: BSEJ and ASB (ALGORITHMS.md §3.6-3.7)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from math import prod
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb import ASB, BSEJ, AugmentedSemiNaiveBayes, Structure
+from augnb.datasets import load
+
+# -- data ----------------------------------------------------------------------
+
+
+def xor_frame(seed=0, n=400):
+    """class = x0 xor x1 (90 %); x2..x4 are noise; x2 has an unobserved level."""
+    rng = np.random.default_rng(seed)
+    x0, x1 = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    y = np.where(rng.random(n) < 0.9, x0 ^ x1, rng.integers(0, 2, n))
+    X = pd.DataFrame(
+        {
+            "x0": pd.Categorical(x0, categories=range(2)),
+            "x1": pd.Categorical(x1, categories=range(2)),
+            "x2": pd.Categorical(rng.integers(0, 3, n), categories=range(4)),
+            "x3": pd.Categorical(rng.integers(0, 3, n), categories=range(3)),
+            "x4": pd.Categorical(rng.integers(0, 2, n), categories=range(2)),
+        }
+    )
+    return X, pd.Series(np.array(["no", "yes"])[y])
+
+
+def synthetic_frame(seed=0, n=500):
+    """3 classes; a jointly informative pair, dependent features, noise."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    x0 = rng.integers(0, 3, n)
+    x1 = np.where(rng.random(n) < 0.8, (y - x0) % 3, rng.integers(0, 3, n))
+    x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
+    x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
+    x4 = rng.integers(0, 3, n)
+    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
+    cols = [x0, x1, x2, x3, x4, x5]
+    cards = [3, 3, 2, 4, 4, 4]
+    X = pd.DataFrame(
+        {
+            f"x{j}": pd.Categorical(c, categories=range(r))
+            for j, (c, r) in enumerate(zip(cols, cards))
+        }
+    )
+    return X, pd.Series(np.array(["a", "b", "c"])[y])
+
+
+def kr_vs_kp_sample(n=1000):
+    X, y = load("kr_vs_kp")
+    Xs = X.sample(n, random_state=0)
+    return Xs, y.loc[Xs.index]
+
+
+DATASETS = {
+    "car": lambda: load("car"),
+    "kr_vs_kp": kr_vs_kp_sample,
+    "synthetic": synthetic_frame,
+}
+
+
+def declared_cards(X):
+    return [len(X[c].cat.categories) for c in X.columns]
+
+
+def replay(path, n_features):
+    """Apply the search path's operators to naive Bayes."""
+    state = [(f,) for f in range(n_features)]
+    for step in path[1:]:
+        op = step.operator
+        if op.startswith("delete X"):
+            f = int(op.removeprefix("delete X"))
+            state = [tuple(x for x in s if x != f) for s in state]
+            state = [s for s in state if s]
+        else:
+            m = re.fullmatch(r"join \(([^)]*)\) \+ \(([^)]*)\)", op)
+            assert m, op
+            a, b = (tuple(int(t.strip()[1:]) for t in g.split(",")) for g in m.groups())
+            assert a in state and b in state
+            state = [s for s in state if s not in (a, b)] + [tuple(sorted(a + b))]
+    return tuple(sorted(state))
+
+
+def assert_consistent(clf, X):
+    s = clf.structure_
+    names = list(X.columns)
+    assert isinstance(s, Structure)
+    assert s.n_features == X.shape[1]
+    assert clf.feature_subsets_ == [tuple(names[f] for f in node) for node in s.nodes]
+    assert clf.selected_features_ == [names[f] for f in s.selected_features]
+    assert clf.selected_features_ == [
+        c for c in names if any(c in sub for sub in clf.feature_subsets_)
+    ]
+    assert clf.arcs_ == [
+        (clf.feature_subsets_[p], clf.feature_subsets_[k]) for p, k in s.arcs
+    ]
+    path = clf.search_path_
+    assert path[0].operator == "start"
+    assert [p.step for p in path] == list(range(len(path)))
+    acc = [p.accuracy for p in path]
+    assert all(b > a + clf.epsilon for a, b in itertools.pairwise(acc))
+    assert replay(path, X.shape[1]) == s.nodes
+    assert clf.n_candidates_scored_ >= 1 + sum(p.n_candidates for p in path)
+    assert clf.model_.structure == s
+    assert len(clf.model_.cpds) == s.n_nodes
+
+
+# -- ASB = BSEJ when no arc is added -------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(DATASETS))
+def test_asb_significance_zero_equals_bsej(name):
+    X, y = DATASETS[name]()
+    bsej = BSEJ(random_state=0).fit(X, y)
+    asb = ASB(significance=0, random_state=0).fit(X, y)
+    assert asb.arcs_ == []
+    assert asb.structure_.arcs == ()
+    assert asb.feature_subsets_ == bsej.feature_subsets_
+    assert asb.structure_.nodes == bsej.structure_.nodes
+    assert asb.selected_features_ == bsej.selected_features_
+    assert asb.search_path_ == bsej.search_path_
+    np.testing.assert_array_equal(asb.predict_proba(X), bsej.predict_proba(X))
+    np.testing.assert_array_equal(asb.predict(X), bsej.predict(X))
+    assert_consistent(bsej, X)
+    assert_consistent(asb, X)
+
+
+def test_asb_on_primary_tumor_returns_bsej():
+    # ALGORITHMS.md §12 fixture 7: 132 complete rows, 18 classes present;
+    # every pair test between subsets is unreliable, so no arc is added.
+    X, y = load("primary_tumor", complete_only=True)
+    assert X.shape[0] == 132
+    bsej = BSEJ(random_state=0).fit(X, y)
+    asb = ASB(random_state=0).fit(X, y)
+    cards = declared_cards(X)
+    n_classes = y.nunique()
+    sizes = [prod(cards[f] for f in node) for node in bsej.structure_.nodes]
+    for a, b in itertools.combinations(sizes, 2):
+        assert len(y) / (a * b * n_classes) < 5
+    assert asb.arcs_ == []
+    assert asb.structure_.nodes == bsej.structure_.nodes
+    assert asb.feature_subsets_ == bsej.feature_subsets_
+    np.testing.assert_array_equal(asb.predict_proba(X), bsej.predict_proba(X))
+
+
+def test_asb_adds_a_forest_of_reliable_arcs_on_car():
+    X, y = load("car")
+    asb = ASB(random_state=0).fit(X, y)
+    bsej = BSEJ(random_state=0).fit(X, y)
+    assert asb.structure_.nodes == bsej.structure_.nodes
+    s = asb.structure_
+    # a forest: each subset has at most one parent subset, at most K - 1 arcs
+    assert all(len(ps) <= 1 for ps in s.parents)
+    assert len(s.arcs) <= s.n_nodes - 1
+    cards, n_classes = declared_cards(X), y.nunique()
+    for p, k in s.arcs:
+        r_p = prod(cards[f] for f in s.nodes[p])
+        r_k = prod(cards[f] for f in s.nodes[k])
+        assert len(y) / (r_p * r_k * n_classes) >= 5
+        # every feature of the parent subset is a parent of every feature of the child
+        assert {(a, b) for a in s.nodes[p] for b in s.nodes[k]} <= set(s.feature_arcs)
+    assert_consistent(asb, X)
+
+
+def test_asb_alias():
+    assert ASB is AugmentedSemiNaiveBayes
+
+
+# -- BSEJ behaviour ------------------------------------------------------------
+
+
+def test_bsej_joins_an_xor_pair():
+    X, y = xor_frame()
+    clf = BSEJ(random_state=0).fit(X, y)
+    assert (0, 1) in clf.structure_.nodes
+    assert ("x0", "x1") in clf.feature_subsets_
+    assert clf.search_path_[1].operator == "join (X0) + (X1)"
+    assert clf.score(X, y) > 0.85
+    assert_consistent(clf, X)
+
+
+@pytest.mark.parametrize("cap", [4 * 9 - 1, 4 * 16, 4 * 27])
+def test_bsej_never_joins_beyond_max_joint_cells(cap):
+    X, y = load("car")
+    cards, n_classes = declared_cards(X), y.nunique()
+    clf = BSEJ(random_state=0, max_joint_cells=cap).fit(X, y)
+    for node in clf.structure_.nodes:
+        if len(node) > 1:  # the cap limits joins, not the input features
+            assert prod(cards[f] for f in node) * n_classes <= cap
+    if cap < 9 * n_classes:  # smaller than any pair: no join at all
+        assert all(len(node) == 1 for node in clf.structure_.nodes)
+    assert_consistent(clf, X)
+
+
+def test_bsej_without_cap_builds_a_large_join_on_car():
+    X, y = load("car")
+    clf = BSEJ(random_state=0).fit(X, y)
+    cards = declared_cards(X)
+    assert max(prod(cards[f] for f in node) for node in clf.structure_.nodes) * 4 > 64
+
+
+def test_bsej_final_model_uses_declared_product_size():
+    X, y = load("car")
+    clf = BSEJ(random_state=0).fit(X, y)
+    s = clf.structure_
+    compound = [k for k, node in enumerate(s.nodes) if len(node) > 1]
+    assert compound
+    cards = declared_cards(X)
+    classes = list(clf.classes_)
+    for k in compound:
+        node = s.nodes[k]
+        size = prod(cards[f] for f in node)
+        assert clf.model_.domains[k].size == size
+        cpd = clf.model_.cpds[k]
+        assert cpd.parent_nodes == ()
+        cols = [X.columns[f] for f in node]
+        # independent Laplace estimate over the declared Cartesian product
+        codes = np.stack([X[c].cat.codes.to_numpy() for c in cols], axis=1)
+        flat = np.ravel_multi_index(codes.T, [cards[f] for f in node])
+        for ci, c in enumerate(classes):
+            in_c = (y == c).to_numpy()
+            n_vc = np.bincount(flat[in_c], minlength=size)
+            want = np.log((n_vc + 1.0) / (in_c.sum() + size))
+            np.testing.assert_allclose(cpd.log_prob[0, ci, :], want, rtol=1e-12)
+            assert np.exp(cpd.log_prob[0, ci, :]).sum() == pytest.approx(1.0)
+
+
+def test_bsej_declared_levels_in_compound_cpt():
+    # x2 declares 4 levels but shows 3: a join with it has 4 * r values.
+    X, y = xor_frame(1)
+    clf = BSEJ(random_state=0, max_joint_cells=1e6).fit(X, y)
+    for k, node in enumerate(clf.structure_.nodes):
+        size = prod(declared_cards(X)[f] for f in node)
+        assert clf.model_.domains[k].size == size
+        assert clf.model_.cpds[k].log_prob.shape[-1] == size
+
+
+@pytest.mark.parametrize("cls", [BSEJ, ASB])
+def test_predictions_deterministic_for_fixed_random_state(cls):
+    X, y = synthetic_frame(2)
+    a = cls(random_state=7).fit(X, y)
+    b = cls(random_state=7).fit(X, y)
+    assert a.search_path_ == b.search_path_
+    assert a.structure_ == b.structure_
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+@pytest.mark.parametrize("cls", [BSEJ, ASB])
+def test_loo(cls):
+    X, y = xor_frame(2, n=150)
+    clf = cls(cv="loo").fit(X, y)
+    assert (0, 1) in clf.structure_.nodes
+    assert_consistent(clf, X)
+    # leave-one-out has no randomness
+    other = cls(cv="loo", random_state=99).fit(X, y)
+    assert other.search_path_ == clf.search_path_
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_bsej_can_delete_every_feature():
+    # Pure noise: the empty, prior-only model is a legal state.
+    rng = np.random.default_rng(0)
+    n = 200
+    X = pd.DataFrame({f"n{j}": rng.integers(0, 3, n) for j in range(3)}).astype(
+        "category"
+    )
+    y = pd.Series(np.where(np.arange(n) < 150, "major", "minor"))
+    clf = BSEJ(random_state=0).fit(X, y)
+    assert_consistent(clf, X)
+    if not clf.structure_.nodes:
+        assert clf.selected_features_ == []
+        assert set(clf.predict(X)) == {"major"}
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [("max_joint_cells", 0), ("max_joint_cells", "big"), ("cv", 0), ("epsilon", 2)],
+)
+def test_bsej_rejects_bad_parameters(param, value):
+    X, y = xor_frame(n=60)
+    with pytest.raises(ValueError, match=param):
+        BSEJ(**{param: value}).fit(X, y)
+
+
+@pytest.mark.parametrize("value", [-1, 2, None])
+def test_asb_rejects_bad_significance(value):
+    X, y = xor_frame(n=60)
+    with pytest.raises(ValueError, match="significance"):
+        ASB(significance=value).fit(X, y)
