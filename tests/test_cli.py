@@ -152,3 +152,11 @@ def test_suite_with_output_dir(mini_default_suite, tmp_path, capsys):
 def test_version(capsys):
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("augnb ")
+
+
+def test_doctests():
+    import doctest
+
+    import augnb.cli
+
+    assert doctest.testmod(augnb.cli).failed == 0

@@ -21,6 +21,9 @@ import pytest
 import augnb.structure.selection as selection_module
 import augnb.structure.semi_naive as semi_naive_module
 from augnb import BSEJ, FSS
+from augnb.data.encoding import encode_target
+from augnb.data.schema import Schema
+from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params import fit_discrete_model
 from augnb.search import CachedCV, greedy_search, stratified_folds
@@ -498,6 +501,24 @@ def test_fss_search_with_missing_values_equals_naive(record_candidates):
     assert_same_search(record_candidates, path, ref_scored, ref_path)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known deviation: the cached engine drops the factor of a compound "
+    "node with some members missing (factor 0), while the final model "
+    "marginalises the missing members, which is not 0; exact for singletons",
+)
+def test_bsej_search_with_partly_missing_compound_nodes_equals_naive(
+    record_candidates,
+):
+    codes, y, cards, n_classes = dependent_data(0)
+    rng = np.random.default_rng(0)
+    codes = np.where(rng.random(codes.shape) < 0.1, -1, codes)
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+    _, path = bsej_structure(scorer, 6)
+    _, ref_path, ref_scored = naive_bsej(codes, y, cards, n_classes, scorer.folds, 5)
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_bsej_loo_search_equals_naive_refit_search(seed, record_candidates):
     codes, y, cards, n_classes = dependent_data(seed, n=70)
@@ -522,6 +543,46 @@ def test_fss_loo_search_equals_naive_refit_search(seed, record_candidates):
     )
     assert structure.nodes == tuple((f,) for f in state)
     assert len(path) >= 2
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+def encoded(name):
+    X, y = load(name)
+    data = Schema.infer(X, discrete_features=list(range(X.shape[1]))).encode(X)
+    classes, y_codes = encode_target(y, X.shape[0])
+    return data.codes, np.asarray(y_codes), list(data.cards), len(classes)
+
+
+@pytest.mark.parametrize("search", ["bsej", "fss"])
+def test_search_on_car_equals_naive_refit_search(search, record_candidates):
+    codes, y, cards, n_classes = encoded("car")
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+    if search == "bsej":
+        structure, path = bsej_structure(scorer, codes.shape[1])
+        state, ref_path, ref_scored = naive_bsej(
+            codes, y, cards, n_classes, scorer.folds, 5
+        )
+        assert structure.nodes == state
+        assert len(path) > 2  # car's search joins several times
+    else:
+        structure, path = fss_structure(scorer, codes.shape[1])
+        state, ref_path, ref_scored = naive_fss(
+            codes, y, cards, n_classes, scorer.folds, 5
+        )
+        assert structure.nodes == state == ()
+    assert_same_search(record_candidates, path, ref_scored, ref_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("epsilon", [0.01, 0.0])
+def test_bsej_on_kr_vs_kp_equals_naive_refit_search(epsilon, record_candidates):
+    codes, y, cards, n_classes = encoded("kr_vs_kp")
+    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+    structure, path = bsej_structure(scorer, codes.shape[1], epsilon=epsilon)
+    state, ref_path, ref_scored = naive_bsej(
+        codes, y, cards, n_classes, scorer.folds, 5, epsilon=epsilon
+    )
+    assert structure.nodes == state
     assert_same_search(record_candidates, path, ref_scored, ref_path)
 
 

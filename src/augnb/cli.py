@@ -21,6 +21,7 @@ import argparse
 import os
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -361,6 +362,17 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    print(f"augnb: warning: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``augnb`` command line.
 
@@ -394,7 +406,10 @@ def main(argv: list[str] | None = None) -> int:
     from augnb.evaluation.cv import FoldError
 
     try:
-        return handler(args)
+        with warnings.catch_warnings():
+            # One line per warning, without the source line Python would quote.
+            warnings.showwarning = _show_warning
+            return handler(args)
     except UsageError as exc:
         print(f"augnb: error: {exc}", file=sys.stderr)
         return 2

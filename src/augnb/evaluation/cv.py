@@ -27,6 +27,7 @@ import os
 import re
 import tempfile
 import time
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,8 +134,9 @@ def make_folds(
     Notes
     -----
     When a class has fewer than ``n_splits`` members scikit-learn warns
-    (``UserWarning: The least populated class in y has only ... members``).
-    The warning is kept on purpose: the split is still valid, but such a class
+    (``UserWarning: The least populated class in y has only ... members``);
+    it is passed on once (sklearn repeats it per repetition). It is kept on
+    purpose: the split is still valid, but such a class
     is missing from some test folds and, for a single-member class, from one
     training fold, which matters when reading per-fold log losses (e.g. seed
     000's Primary Tumor has singleton classes among its complete rows).
@@ -150,8 +152,14 @@ def make_folds(
         n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
     )
     dummy = np.zeros((y_arr.shape[0], 1))
+    # sklearn repeats its warning once per repetition; say it once.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        splits = list(splitter.split(dummy, y_arr))
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        warnings.warn(message, UserWarning, stacklevel=2)
     folds = []
-    for i, (train, test) in enumerate(splitter.split(dummy, y_arr)):
+    for i, (train, test) in enumerate(splits):
         folds.append(
             Fold(
                 repeat=i // n_splits,
@@ -554,7 +562,12 @@ def cross_validate(
     rows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
     pending: list[tuple[tuple[int, int, int, int], dict[str, Any] | None, tuple]] = []
     for di, (dname, (X, y)) in enumerate(data.items()):
-        folds = make_folds(y, n_splits, n_repeats, random_state)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            folds = make_folds(y, n_splits, n_repeats, random_state)
+        for w in caught:
+            # Name the data set: the message alone does not say which one.
+            warnings.warn(f"data set {dname!r}: {w.message}", w.category, stacklevel=2)
         labels = np.unique(y)
         dhash = _data_hash(X, y) if cache is not None else ""
         for ei, (ename, est) in enumerate(est_map.items()):

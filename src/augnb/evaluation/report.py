@@ -404,11 +404,12 @@ def _render(
             if math.isnan(pm):
                 paper_text, diff_text = "—", "—"
             else:
-                d = m - pm
+                # Both tables print one decimal: compare what is printed, and
+                # round first so that -0.04 reads "+0.0", not "-0.0".
+                d = round(round(m, 1) - pm, 1) + 0.0
                 diffs.append(d)
                 paper_text = _pm(pm, ps)
-                # round first so that -0.04 reads "+0.0", not "-0.0"
-                diff_text = f"{round(d, 1) + 0.0:+.1f}"
+                diff_text = f"{d:+.1f}"
                 if abs(d) > DIFF_FLAG_POINTS:
                     diff_text = f"**{diff_text}**"
             rows.append([dname, label, _pm(m, s), paper_text, diff_text])
@@ -576,14 +577,21 @@ def _render(
         + "."
     )
     if suite.not_bundled:
-        add(
-            "- Data sets of the paper not bundled with augnb: "
-            + ", ".join(suite.not_bundled)
-            + " (run them with `--data-dir DIR` holding "
-            + ", ".join(f"`{dataset_slug(d)}.csv`" for d in suite.not_bundled)
-            + ")."
+        from_dir = [d for d in suite.not_bundled if d in res.datasets]
+        line = "- Data sets of the paper not bundled with augnb: " + ", ".join(
+            suite.not_bundled
         )
-    skipped = [d for d in res.skipped_datasets]
+        if from_dir:
+            line += "; read from `data_dir`: " + ", ".join(from_dir)
+        missing = [d for d in suite.not_bundled if d not in res.datasets]
+        if missing:
+            line += (
+                " (add them with `--data-dir DIR` holding "
+                + ", ".join(f"`{dataset_slug(d)}.csv`" for d in missing)
+                + ")"
+            )
+        add(line + ".")
+    skipped = [d for d in res.skipped_datasets if d in suite.bundled]
     if skipped:
         add("- Selected but not run (data not available): " + ", ".join(skipped) + ".")
     if res.quick:
@@ -602,7 +610,8 @@ def _render(
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     add(
         f"- Date: {now}; cross-validation wall time {res.seconds:.1f} s "
-        f"(n_jobs = {n_jobs})."
+        f"(n_jobs = {n_jobs}; folds reused from a cache count as 0 s); "
+        f"fit time summed over all folds {res.results['fit_seconds'].sum():.1f} s."
     )
     for note in suite.notes:
         add(f"- Note: {note}")
