@@ -1,0 +1,161 @@
+"""Drawings of learned structures: the class on top, feature nodes below by depth."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from augnb.plotting.critical_difference import _require_matplotlib
+from augnb.structure._structure import Structure
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["plot_structure", "structure_layout"]
+
+
+def structure_layout(structure: Structure) -> dict[int, tuple[float, float]]:
+    """Positions of the nodes: depth in the feature DAG down, spread across.
+
+    Parameters
+    ----------
+    structure : Structure
+        The structure to lay out.
+
+    Returns
+    -------
+    dict
+        Node index -> ``(x, y)``; the class (not included) sits at ``y = 0``,
+        root nodes at ``y = -1``, their children at ``y = -2`` and so on.
+
+    Examples
+    --------
+    >>> s = Structure.from_arcs([(0,), (1,), (2,)], [(0, 1)], 3)
+    >>> structure_layout(s)[1][1]
+    -2.0
+    >>> structure_layout(s)[0][1]
+    -1.0
+    """
+    depth: dict[int, int] = {}
+    for k in structure.topological_order():
+        ps = structure.parents[k]
+        depth[k] = 1 + max((depth[p] for p in ps), default=0)
+    levels: dict[int, list[int]] = {}
+    for k, d in depth.items():
+        levels.setdefault(d, []).append(k)
+    pos = {}
+    for d, nodes in levels.items():
+        nodes.sort()
+        # Labels differ a lot in length: give each node room for its widest line.
+        widths = [
+            0.6 + 0.09 * max(len(line) for line in structure._label(k).split(" × "))
+            for k in nodes
+        ]
+        x = -sum(widths) / 2.0
+        for k, w in zip(nodes, widths):
+            pos[k] = (x + w / 2.0, -float(d))
+            x += w
+    return pos
+    return pos
+
+
+def plot_structure(
+    model: object,
+    *,
+    ax: Axes | None = None,
+    class_name: str = "class",
+    title: str | None = None,
+    show_class_arcs: bool = True,
+) -> Figure:
+    """Draw the structure of a fitted augnb classifier (or a :class:`Structure`).
+
+    The class node is drawn on top; feature nodes are laid out by depth in the
+    feature DAG; compound (joined) nodes are boxes listing their members;
+    arcs between features are solid, arcs from the class dashed and light.
+
+    Parameters
+    ----------
+    model : fitted classifier or Structure
+        Anything with a ``structure_`` attribute, or a structure itself.
+    ax : matplotlib Axes, default=None
+        Axes to draw into; a new figure is made when None.
+    class_name : str, default="class"
+        Label of the class node.
+    title : str, default=None
+        Figure title.
+    show_class_arcs : bool, default=True
+        Draw the arcs from the class to every node.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from augnb import TAN
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
+    >>> fig = plot_structure(TAN().fit(X, y), title="TAN on car")
+    """
+    figure_cls = _require_matplotlib()
+    structure = getattr(model, "structure_", model)
+    if not isinstance(structure, Structure):
+        raise TypeError(
+            "plot_structure needs a fitted augnb classifier or a Structure; got "
+            f"{type(model).__name__}."
+        )
+    pos = structure_layout(structure)
+    n_levels = max((-y for _, y in pos.values()), default=0.0)
+    xs = [x for x, _ in pos.values()] + [0.0]
+    span = max(xs) - min(xs) + 1.6
+    if ax is None:
+        fig = figure_cls(figsize=(max(4.0, 1.1 * span), 1.2 + 1.1 * n_levels))
+        ax = fig.add_subplot(1, 1, 1)
+    else:
+        fig = ax.figure
+    class_xy = (0.0, 0.0)
+    box = {"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.2"}
+    compound_box = {"boxstyle": "square,pad=0.3", "fc": "#eef3fb", "ec": "0.2"}
+    class_text = ax.text(
+        *class_xy,
+        class_name,
+        ha="center",
+        va="center",
+        fontweight="bold",
+        bbox={**box, "fc": "#fde9c9"},
+        zorder=3,
+    )
+    texts = {}
+    for k, (x, y) in pos.items():
+        label = structure._label(k).replace(" × ", "\n")
+        style = compound_box if len(structure.nodes[k]) > 1 else box
+        texts[k] = ax.text(
+            x, y, label, ha="center", va="center", fontsize=8, bbox=style, zorder=3
+        )
+
+    def arc(src, dst, **style):
+        # patchA / patchB clip the arrow at the label boxes.
+        ax.annotate(
+            "",
+            xy=dst.get_position(),
+            xytext=src.get_position(),
+            arrowprops={
+                "arrowstyle": "-|>",
+                "patchA": src.get_bbox_patch(),
+                "patchB": dst.get_bbox_patch(),
+                **style,
+            },
+            zorder=2,
+        )
+
+    if show_class_arcs:
+        for t in texts.values():
+            arc(class_text, t, color="0.75", linestyle="--", linewidth=0.8)
+    for p, k in structure.arcs:
+        arc(texts[p], texts[k], color="0.1", linewidth=1.3)
+    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+    ax.set_ylim(-n_levels - 0.4, 0.4)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    return fig
