@@ -170,6 +170,39 @@ def test_asb_adds_a_forest_of_reliable_arcs_on_car():
     assert_consistent(asb, X)
 
 
+def test_asb_child_cpt_conditions_on_parent_subset_joint_value():
+    # P(x_Sk | x_Sp, c) = (N_{x_Sk, x_Sp, c} + 1) / (N_{x_Sp, c} + r_Sk), with
+    # declared product sizes, computed here from the data.
+    X, y = kr_vs_kp_sample()
+    asb = ASB(random_state=0).fit(X, y)
+    s = asb.structure_
+    assert s.arcs
+    cards = declared_cards(X)
+    codes = np.stack([X[c].cat.codes.to_numpy() for c in X.columns], axis=1)
+    yc = np.searchsorted(asb.classes_, y.to_numpy())
+    n_classes = len(asb.classes_)
+    checked = 0
+    for p, k in s.arcs:
+        cpd = asb.model_.cpds[k]
+        assert cpd.parent_nodes == (p,)
+        r_p = prod(cards[f] for f in s.nodes[p])
+        r_k = prod(cards[f] for f in s.nodes[k])
+        if cpd.config_keys is not None:
+            continue
+        pa = np.ravel_multi_index(
+            codes[:, s.nodes[p]].T, [cards[f] for f in s.nodes[p]]
+        )
+        ch = np.ravel_multi_index(
+            codes[:, s.nodes[k]].T, [cards[f] for f in s.nodes[k]]
+        )
+        n = np.zeros((r_p, n_classes, r_k))
+        np.add.at(n, (pa, yc, ch), 1.0)
+        want = np.log((n + 1.0) / (n.sum(axis=2, keepdims=True) + r_k))
+        np.testing.assert_allclose(cpd.log_prob, want, rtol=1e-12)
+        checked += 1
+    assert checked >= 1
+
+
 def test_asb_alias():
     assert ASB is AugmentedSemiNaiveBayes
 

@@ -15,11 +15,68 @@ import math
 from collections import OrderedDict
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
 __all__ = ["CachedCV", "stratified_folds"]
+
+
+@numba.njit(cache=True, nogil=True)
+def _correct_per_fold(total, a, sa, b, sb, c, sc, y, folds, n_folds):
+    """Correct predictions per fold of ``total + sa*a + sb*b + sc*c``.
+
+    Fused so a candidate's accuracy needs no (n, C) temporaries; ties go to the
+    lowest class index, as ``np.argmax``.
+    """
+    out = np.zeros(n_folds)
+    n, n_classes = total.shape
+    for r in range(n):
+        best = 0
+        best_v = total[r, 0] + sa * a[r, 0] + sb * b[r, 0] + sc * c[r, 0]
+        for k in range(1, n_classes):
+            v = total[r, k] + sa * a[r, k] + sb * b[r, k] + sc * c[r, k]
+            if v > best_v:
+                best_v = v
+                best = k
+        if best == y[r]:
+            out[folds[r]] += 1.0
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _parentless_factor(code, n_values, y, folds, n_folds, loo, alpha, log_den, out):
+    """CV log factor ``log(N_train[code_r, c] + alpha) - log_den[r, c]`` per row.
+
+    Training counts of row r's fold are the total counts minus that fold's
+    counts (minus the row itself for leave-one-out); rows with ``code < 0``
+    get 0 (the factor is dropped).
+    """
+    n, n_classes = out.shape
+    total = np.zeros((n_values, n_classes))
+    per_fold = np.zeros((0 if loo else n_folds, n_values, n_classes))
+    for r in range(n):
+        v = code[r]
+        if v >= 0:
+            total[v, y[r]] += 1.0
+            if not loo:
+                per_fold[folds[r], v, y[r]] += 1.0
+    for r in range(n):
+        v = code[r]
+        if v < 0:
+            for k in range(n_classes):
+                out[r, k] = 0.0
+            continue
+        for k in range(n_classes):
+            t = total[v, k]
+            if loo:
+                if k == y[r]:
+                    t -= 1.0
+            else:
+                t -= per_fold[folds[r], v, k]
+            out[r, k] = np.log(t + alpha) - log_den[r, k]
+    return out
 
 
 def stratified_folds(
@@ -149,6 +206,7 @@ class CachedCV:
         self._onehot[np.arange(n), self.y] = 1.0
         self._node_codes: dict[tuple[int, ...], tuple[NDArray[np.int64], int, int]] = {}
         self._factors: OrderedDict = OrderedDict()
+        self._log_den: dict[int, NDArray[np.float64]] = {}
         self._cache_bytes = 0
         self._max_cache_bytes = max_cache_bytes
         self.prior = self._prior()
@@ -190,20 +248,31 @@ class CachedCV:
     # -- factors --------------------------------------------------------------
 
     def _train_minus_fold(
-        self, idx: NDArray[np.int64], n_idx: int
+        self,
+        idx: NDArray[np.int64],
+        n_idx: int,
+        query: NDArray[np.int64] | None = None,
     ) -> NDArray[np.float64]:
-        """Training counts ``N[idx_r, c]`` of every row's own fold, shape (n, C)."""
-        ok = idx >= 0
+        """Training counts ``N[q_r, c]`` of every row's own fold, shape (n, C).
+
+        Counts come from the rows with ``idx >= 0``; they are read at
+        ``query`` (default ``idx``) for the rows with ``query >= 0``, 0 elsewhere.
+        """
+        counted = idx >= 0
+        if query is None:
+            query = idx
+        ok = query >= 0
         C = self.n_classes
-        safe = np.where(ok, idx, 0)
+        safe = np.where(ok, query, 0)
         if self.loo:
-            total = np.bincount(idx[ok] * C + self.y[ok], minlength=n_idx * C).reshape(
-                n_idx, C
-            )
+            total = np.bincount(
+                idx[counted] * C + self.y[counted], minlength=n_idx * C
+            ).reshape(n_idx, C)
             out = total[safe].astype(np.float64)
-            out -= self._onehot
+            # The held-out row leaves the counts only if it was counted.
+            out[counted] -= self._onehot[counted]
         else:
-            key = (self.folds[ok] * n_idx + idx[ok]) * C + self.y[ok]
+            key = (self.folds[counted] * n_idx + idx[counted]) * C + self.y[counted]
             per_fold = np.bincount(key, minlength=self.n_folds * n_idx * C).reshape(
                 self.n_folds, n_idx, C
             )
@@ -220,8 +289,9 @@ class CachedCV:
     ) -> NDArray[np.float64]:
         """Cross-validated log factor of a node given parent features, shape (n, C).
 
-        Rows where the node or a parent is missing get 0: a node with no
-        children is marginalised out by dropping its factor.
+        A node with no children is marginalised out exactly, as the final model
+        does: a row missing every member (or a parent) gets 0, and a row missing
+        some members of a compound node gets the sum over their values.
         """
         key = (tuple(sorted(members)), tuple(sorted(parents)))
         hit = self._factors.get(key)
@@ -230,6 +300,22 @@ class CachedCV:
             return hit
         child, n_child, _ = self.node_codes(key[0])
         size = self.declared_size(key[0])
+        if not key[1] and (child >= 0).all():
+            # Hot path of every wrapper search: one fused pass, no temporaries.
+            out = np.empty((len(self.y), self.n_classes))
+            log_den = self._log_class_den(size)
+            _parentless_factor(
+                child,
+                n_child,
+                self.y,
+                self.folds,
+                self.n_folds,
+                self.loo,
+                self.alpha,
+                log_den,
+                out,
+            )
+            return self._remember(key, out)
         if key[1]:
             pa, n_pa, _ = self.node_codes(key[1])
             valid = (child >= 0) & (pa >= 0)
@@ -246,12 +332,61 @@ class CachedCV:
             den = self._train_minus_fold(conf, n_conf)
         out = np.log(num + self.alpha) - np.log(den + self.alpha * size)
         out[~valid] = 0.0
+        if not key[1] and len(key[0]) > 1 and not valid.all():
+            self._sum_out_missing_members(key[0], valid, size, out)
+        return self._remember(key, out)
+
+    def _log_class_den(self, size: int) -> NDArray[np.float64]:
+        """``log(N_c + alpha * size)`` of each row's training part, memoised by size."""
+        hit = self._log_den.get(size)
+        if hit is None:
+            hit = np.log(self._class_train_counts + self.alpha * size)
+            self._log_den[size] = hit
+        return hit
+
+    def _remember(self, key: tuple, out: NDArray[np.float64]) -> NDArray[np.float64]:
         self._factors[key] = out
         self._cache_bytes += out.nbytes
         while self._cache_bytes > self._max_cache_bytes and len(self._factors) > 1:
             _, old = self._factors.popitem(last=False)
             self._cache_bytes -= old.nbytes
         return out
+
+    def _sum_out_missing_members(
+        self,
+        members: tuple[int, ...],
+        valid: NDArray[np.bool_],
+        size: int,
+        out: NDArray[np.float64],
+    ) -> None:
+        """Factor of rows where only some members of a compound node are observed.
+
+        As in the final model, the missing members are summed out:
+        ``sum_v P(v | c)`` over the ``free`` joint values consistent with the
+        observed members is ``(N[x_obs, c] + alpha * free) / (N_c + alpha * r_S)``,
+        with counts over the rows where the whole node is observed.
+        """
+        seen = self.codes[:, list(members)] >= 0
+        partial = ~valid & seen.any(axis=1)
+        if not partial.any():
+            return
+        n = len(self.y)
+        rows = np.flatnonzero(partial)
+        zero = np.zeros(n, dtype=np.int64)
+        den = self._train_minus_fold(np.where(valid, 0, -1), 1, query=zero)
+        patterns, inverse = np.unique(seen[rows], axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        for g, pattern in enumerate(patterns):
+            r = rows[inverse == g]
+            observed = tuple(m for m, s in zip(members, pattern) if s)
+            free = self.declared_size([m for m, s in zip(members, pattern) if not s])
+            obs_codes, n_obs, _ = self.node_codes(observed)
+            query = np.full(n, -1, dtype=np.int64)
+            query[r] = obs_codes[r]
+            num = self._train_minus_fold(np.where(valid, obs_codes, -1), n_obs, query)
+            out[r] = np.log(num[r] + self.alpha * free) - np.log(
+                den[r] + self.alpha * size
+            )
 
     def _prior(self) -> NDArray[np.float64]:
         zero = np.zeros(len(self.y), dtype=np.int64)
@@ -269,11 +404,39 @@ class CachedCV:
 
         Ties between classes go to the lowest class index (A-02).
         """
+        return self.accuracy_delta(total)
+
+    def accuracy_delta(
+        self,
+        total: NDArray[np.float64],
+        remove: Sequence[NDArray[np.float64]] = (),
+        add: Sequence[NDArray[np.float64]] = (),
+    ) -> float:
+        """CV accuracy of ``total - sum(remove) + sum(add)`` without building it.
+
+        Parameters
+        ----------
+        total : ndarray of shape (n_samples, n_classes)
+            Current posterior scores.
+        remove, add : sequence of ndarray of shape (n_samples, n_classes)
+            Factors leaving and entering the model (at most three in all).
+
+        Returns
+        -------
+        float
+            Mean of the fold accuracies.
+        """
+        terms = [(f, -1.0) for f in remove] + [(f, 1.0) for f in add]
+        if len(terms) > 3:
+            raise ValueError("accuracy_delta takes at most three factors.")
+        terms += [(total, 0.0)] * (3 - len(terms))
         self.n_evaluations += 1
-        correct = (np.argmax(total, axis=1) == self.y).astype(np.float64)
+        (a, sa), (b, sb), (c, sc) = terms
+        per_fold = _correct_per_fold(
+            total, a, sa, b, sb, c, sc, self.y, self.folds, self.n_folds
+        )
         if self.loo:
-            return float(correct.mean())
-        per_fold = np.bincount(self.folds, weights=correct, minlength=self.n_folds)
+            return float(per_fold.sum() / len(self.y))
         if self._fold_weights is not None:
             # sum_k correct_k * (L / size_k) is an exact integer below 2**53,
             # so one rounding gives equal floats for equal accuracies.

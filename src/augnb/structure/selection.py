@@ -88,7 +88,7 @@ def fss_structure(
                 new,
                 f"add X{j}",
                 (j,),
-                lambda j=j: scorer.accuracy(total + scorer.factor((j,))),
+                lambda j=j: scorer.accuracy_delta(total, (), (scorer.factor((j,)),)),
             )
 
     start = scorer.accuracy(scorer.prior)

@@ -77,10 +77,8 @@ def bsej_structure(
                 )
 
                 def score(rest=rest, f_old=f_old):
-                    t = total - f_old
-                    if rest:
-                        t = t + scorer.factor(rest)
-                    return scorer.accuracy(t)
+                    add = (scorer.factor(rest),) if rest else ()
+                    return scorer.accuracy_delta(total, (f_old,), add)
 
                 yield new, f"delete X{f}", (0, f, 0), score
         for a in range(len(state)):
@@ -92,13 +90,11 @@ def bsej_structure(
                 new = tuple(sorted((*others, joined)))
 
                 def score(a=state[a], b=state[b], joined=joined):
-                    t = (
-                        total
-                        - scorer.factor(a)
-                        - scorer.factor(b)
-                        + scorer.factor(joined)
+                    return scorer.accuracy_delta(
+                        total,
+                        (scorer.factor(a), scorer.factor(b)),
+                        (scorer.factor(joined),),
                     )
-                    return scorer.accuracy(t)
 
                 tie = (1, state[a][0], state[b][0])
                 yield new, f"join {_name(state[a])} + {_name(state[b])}", tie, score
