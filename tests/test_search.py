@@ -662,3 +662,30 @@ def test_greedy_search_verbose(capsys):
     assert "[T] step 0: start" in err
     assert "[T] step 1: step to 1" in err
     assert "[T] stop" in err
+
+
+@pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5)])
+@pytest.mark.parametrize("cv", [5, "loo"])
+def test_dag_subset_factor_equals_refitted_dag_supernode(subset, cv):
+    from augnb.structure.semi_naive import supernode_structure
+
+    codes, y, cards, n_classes = dependent_data(1, n=90 if cv == "loo" else 300)
+    scorer = CachedCV(
+        codes, y, cards, n_classes, cv=cv, random_state=0, supernode_cpt="dag"
+    )
+    got = scorer.subset_factor(subset)
+    structure = supernode_structure([subset], (), codes.shape[1], "dag")
+    want = np.zeros_like(got)
+    for k in np.unique(scorer.folds):
+        test = scorer.folds == k
+        model = fit_discrete_model(
+            structure, codes[~test], y[~test], cards, n_classes, 1.0
+        )
+        want[test] = joint_log_likelihood(model, codes[test]) - model.class_log_prior
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-10)
+
+
+def test_supernode_cpt_is_validated():
+    codes, y, cards, n_classes = dependent_data(0, n=60)
+    with pytest.raises(ValueError, match="supernode_cpt"):
+        CachedCV(codes, y, cards, n_classes, supernode_cpt="product")

@@ -329,3 +329,49 @@ def test_asb_rejects_bad_significance(value):
     X, y = xor_frame(n=60)
     with pytest.raises(ValueError, match="significance"):
         ASB(significance=value).fit(X, y)
+
+
+def test_dag_supernodes_keep_subsets_and_expand_nodes():
+    from augnb.params import fit_discrete_model
+    from augnb.structure.semi_naive import supernode_structure
+
+    X, y = load("car")
+    joint = BSEJ(random_state=0).fit(X, y)
+    dag = BSEJ(random_state=0, supernode_cpt="dag").fit(X, y)
+    assert any(len(s) > 1 for s in dag.feature_subsets_)
+    # every node of the expanded structure is a single feature; members of a
+    # subset are chained in ascending column order
+    assert all(len(node) == 1 for node in dag.structure_.nodes)
+    names = list(X.columns)
+    groups = [tuple(names.index(f) for f in s) for s in dag.feature_subsets_]
+    expected = supernode_structure(groups, (), X.shape[1], "dag")
+    assert dag.structure_.nodes == expected.nodes
+    assert dag.structure_.parents == expected.parents
+    model = fit_discrete_model(
+        expected,
+        dag.schema_.encode(X).codes,
+        np.searchsorted(dag.classes_, y.to_numpy()),
+        dag.n_categories_,
+        len(dag.classes_),
+    )
+    np.testing.assert_allclose(
+        dag.model_.class_log_prior, model.class_log_prior, rtol=0, atol=0
+    )
+    assert dag.score(X, y) > 0.9 and joint.score(X, y) > 0.9
+
+
+def test_asb_dag_arcs_condition_every_member_on_the_parent_subset():
+    X, y = load("house_votes_84")
+    asb = ASB(random_state=0, supernode_cpt="dag").fit(X, y)
+    assert asb.arcs_
+    names = list(X.columns)
+    node_of = {asb.structure_.nodes[k][0]: k for k in range(asb.structure_.n_nodes)}
+    for parent, child in asb.arcs_:
+        for c in child:
+            pa = {
+                asb.structure_.nodes[p][0]
+                for p in asb.structure_.parents[node_of[names.index(c)]]
+            }
+            assert {names.index(f) for f in parent} <= pa
+    proba = asb.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)

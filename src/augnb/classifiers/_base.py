@@ -173,11 +173,20 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         )
         self.n_categories_ = data.cards
         names = self.schema_.names
-        subsets = [tuple(names[f] for f in node) for node in structure.nodes]
+        groups, group_arcs = self._subsets_and_arcs(structure)
+        subsets = [tuple(names[f] for f in group) for group in groups]
         self.selected_features_ = [names[f] for f in structure.selected_features]
         self.feature_subsets_ = subsets
-        self.arcs_ = [(subsets[p], subsets[k]) for p, k in structure.arcs]
+        self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
         return self
+
+    def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
+        """Feature groups and the arcs between them, for the fitted attributes.
+
+        The structure's own nodes by default; learners whose groups are
+        expanded into several nodes (``supernode_cpt="dag"``) override this.
+        """
+        return structure.nodes, structure.arcs
 
     # -- prediction ---------------------------------------------------------
 

@@ -54,6 +54,7 @@ class WrapperMixin(BaseAugmentedNB):
             alpha=float(self.alpha),
             cv=cv,
             random_state=self.random_state,
+            supernode_cpt=getattr(self, "supernode_cpt", "joint"),
         )
 
     def _record_search(self, scorer: CachedCV, path: list) -> None:

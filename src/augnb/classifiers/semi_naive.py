@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._wrapper import WrapperMixin
 from augnb.classifiers.selection import check_significance
 from augnb.structure._structure import Structure
-from augnb.structure.semi_naive import asb_arcs, bsej_structure
+from augnb.structure.semi_naive import asb_arcs, bsej_subsets, supernode_structure
 
 __all__ = ["ASB", "BSEJ", "AugmentedSemiNaiveBayes"]
 
@@ -37,6 +37,13 @@ class BSEJ(WrapperMixin):
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
+    supernode_cpt : {"joint", "dag"}, default="joint"
+        How a joined subset is parameterised: one Laplace-smoothed CPT over the
+        Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
+        its members, one CPT per member given the earlier ones (bnclassify,
+        the seed-000 authors' implementation). Equal under maximum likelihood,
+        different under smoothing. ``"dag"`` is exact on complete data; with
+        missing values its search scores drop the factors that mention them.
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition.
     verbose : int, default=0
@@ -88,6 +95,7 @@ class BSEJ(WrapperMixin):
         cv: int | str = 5,
         epsilon: float = 0.0,
         max_joint_cells: float = 1e6,
+        supernode_cpt: str = "joint",
         random_state: int | np.random.RandomState | None = None,
         verbose: int = 0,
         discretizer: object = "mdlp",
@@ -98,6 +106,7 @@ class BSEJ(WrapperMixin):
         self.cv = cv
         self.epsilon = epsilon
         self.max_joint_cells = max_joint_cells
+        self.supernode_cpt = supernode_cpt
         self.random_state = random_state
         self.verbose = verbose
         self.discretizer = discretizer
@@ -106,13 +115,17 @@ class BSEJ(WrapperMixin):
 
     def _check_params(self) -> None:
         super()._check_params()
+        if self.supernode_cpt not in ("joint", "dag"):
+            raise ValueError(
+                f"supernode_cpt must be 'joint' or 'dag'; got {self.supernode_cpt!r}."
+            )
         m = self.max_joint_cells
         if not isinstance(m, numbers.Real) or isinstance(m, bool) or not m >= 1:
             raise ValueError(f"max_joint_cells must be a number >= 1; got {m!r}.")
 
-    def _bsej(self, codes, y, cards, n_classes) -> Structure:
+    def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
         scorer = self._scorer(codes, y, cards, n_classes)
-        structure, path = bsej_structure(
+        subsets, path = bsej_subsets(
             scorer,
             codes.shape[1],
             epsilon=float(self.epsilon),
@@ -120,7 +133,14 @@ class BSEJ(WrapperMixin):
             verbose=self.verbose,
         )
         self._record_search(scorer, path)
-        return structure
+        return subsets
+
+    def _semi_naive(self, subsets, arcs, n_features) -> Structure:
+        self._groups = (tuple(subsets), tuple(arcs))
+        return supernode_structure(subsets, arcs, n_features, self.supernode_cpt)
+
+    def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
+        return self._groups
 
     def _learn_structure(
         self,
@@ -129,7 +149,8 @@ class BSEJ(WrapperMixin):
         cards: NDArray[np.int64],
         n_classes: int,
     ) -> Structure:
-        return self._bsej(codes, y, cards, n_classes)
+        subsets = self._bsej(codes, y, cards, n_classes)
+        return self._semi_naive(subsets, (), codes.shape[1])
 
 
 class AugmentedSemiNaiveBayes(BSEJ):
@@ -154,6 +175,13 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Minimum CV accuracy gain for a BSEJ step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells are not considered.
+    supernode_cpt : {"joint", "dag"}, default="joint"
+        How a joined subset is parameterised: one Laplace-smoothed CPT over the
+        Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
+        its members, one CPT per member given the earlier ones (bnclassify,
+        the seed-000 authors' implementation). Equal under maximum likelihood,
+        different under smoothing. ``"dag"`` is exact on complete data; with
+        missing values its search scores drop the factors that mention them.
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
@@ -213,6 +241,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
         cv: int | str = 5,
         epsilon: float = 0.0,
         max_joint_cells: float = 1e6,
+        supernode_cpt: str = "joint",
         significance: float = 0.05,
         root: str = "first",
         random_state: int | np.random.RandomState | None = None,
@@ -226,6 +255,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
             cv=cv,
             epsilon=epsilon,
             max_joint_cells=max_joint_cells,
+            supernode_cpt=supernode_cpt,
             random_state=random_state,
             verbose=verbose,
             discretizer=discretizer,
@@ -246,18 +276,18 @@ class AugmentedSemiNaiveBayes(BSEJ):
         cards: NDArray[np.int64],
         n_classes: int,
     ) -> Structure:
-        bsej = self._bsej(codes, y, cards, n_classes)
+        subsets = self._bsej(codes, y, cards, n_classes)
         arcs = asb_arcs(
             codes,
             y,
             cards,
             n_classes,
-            bsej.nodes,
+            subsets,
             significance=float(self.significance),
             root=self.root,
             random_state=self.random_state,
         )
-        return Structure.from_arcs(bsej.nodes, arcs, codes.shape[1])
+        return self._semi_naive(subsets, arcs, codes.shape[1])
 
 
 #: Short name used in the literature.

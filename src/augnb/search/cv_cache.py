@@ -168,6 +168,10 @@ class CachedCV:
         Seed of the fold partition (one partition per search).
     max_cache_bytes : int, default=512 MiB
         Memory budget of the memoised factors (least recently used dropped first).
+    supernode_cpt : {"joint", "dag"}, default="joint"
+        How :meth:`subset_factor` models a joined subset: one CPT over the
+        Cartesian product (A-13), or a complete DAG of its members, each with
+        its own CPT given the earlier members (bnclassify's parameterisation).
     """
 
     def __init__(
@@ -181,7 +185,13 @@ class CachedCV:
         cv: int | str = 5,
         random_state: int | np.random.RandomState | None = None,
         max_cache_bytes: int = 512 << 20,
+        supernode_cpt: str = "joint",
     ) -> None:
+        if supernode_cpt not in ("joint", "dag"):
+            raise ValueError(
+                f"supernode_cpt must be 'joint' or 'dag'; got {supernode_cpt!r}."
+            )
+        self.supernode_cpt = supernode_cpt
         self.codes = np.asarray(codes)
         self.y = np.asarray(y, dtype=np.int64)
         self.cards = [int(c) for c in cards]
@@ -336,6 +346,25 @@ class CachedCV:
             self._sum_out_missing_members(key[0], valid, size, out)
         return self._remember(key, out)
 
+    def subset_factor(self, subset: tuple[int, ...]) -> NDArray[np.float64]:
+        """Cross-validated log factor of a joined subset with no parents but the class.
+
+        With ``supernode_cpt="dag"`` it is the sum of the members' factors, each
+        given the members before it (ascending feature index).
+        """
+        subset = tuple(sorted(subset))
+        if self.supernode_cpt == "joint" or len(subset) == 1:
+            return self.factor(subset)
+        key = ("dag", subset)
+        hit = self._factors.get(key)
+        if hit is not None:
+            self._factors.move_to_end(key)
+            return hit
+        out = self.factor(subset[:1]).copy()
+        for i in range(1, len(subset)):
+            out += self.factor(subset[i : i + 1], subset[:i])
+        return self._remember(key, out)
+
     def _log_class_den(self, size: int) -> NDArray[np.float64]:
         """``log(N_c + alpha * size)`` of each row's training part, memoised by size."""
         hit = self._log_den.get(size)
@@ -470,5 +499,5 @@ class CachedCV:
         """Posterior scores of an NB over ``nodes`` (no arcs), shape (n, C)."""
         out = self.prior.copy()
         for node in nodes:
-            out += self.factor(node)
+            out += self.subset_factor(node)
         return out

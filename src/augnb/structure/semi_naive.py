@@ -20,7 +20,7 @@ from augnb.stats.information import cmi_from_counts
 from augnb.structure._structure import Structure
 from augnb.structure.tan import maximum_spanning_forest, orient_forest
 
-__all__ = ["asb_arcs", "bsej_structure"]
+__all__ = ["asb_arcs", "bsej_structure", "bsej_subsets", "supernode_structure"]
 
 
 def _name(subset: tuple[int, ...]) -> str:
@@ -35,7 +35,35 @@ def bsej_structure(
     max_joint_cells: float = 1e6,
     verbose: int = 0,
 ) -> tuple[Structure, list[SearchStep]]:
-    """Backward sequential elimination and joining.
+    """Backward sequential elimination and joining: the structure it learns.
+
+    Runs :func:`bsej_subsets` and builds the semi-naive structure with
+    :func:`supernode_structure` in the scorer's ``supernode_cpt`` mode.
+
+    Returns
+    -------
+    structure : Structure
+    path : list of SearchStep
+    """
+    subsets, path = bsej_subsets(
+        scorer,
+        n_features,
+        epsilon=epsilon,
+        max_joint_cells=max_joint_cells,
+        verbose=verbose,
+    )
+    return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
+
+
+def bsej_subsets(
+    scorer: CachedCV,
+    n_features: int,
+    *,
+    epsilon: float = 0.0,
+    max_joint_cells: float = 1e6,
+    verbose: int = 0,
+) -> tuple[tuple[tuple[int, ...], ...], list[SearchStep]]:
+    """Backward sequential elimination and joining (Pazzani 1996).
 
     Starts from naive Bayes; at each step scores every deletion of a feature
     (also from inside a joined subset) and every join of two subsets, and takes
@@ -58,8 +86,8 @@ def bsej_structure(
 
     Returns
     -------
-    structure : Structure
-        A naive Bayes over the joined subsets.
+    subsets : tuple of tuple of int
+        The joined subsets of the used features.
     path : list of SearchStep
     """
     n_classes = scorer.n_classes
@@ -67,7 +95,7 @@ def bsej_structure(
     def candidates(state):
         total = scorer.total(state)
         for s_idx, subset in enumerate(state):
-            f_old = scorer.factor(subset)
+            f_old = scorer.subset_factor(subset)
             for f in subset:
                 rest = tuple(x for x in subset if x != f)
                 new = tuple(
@@ -77,7 +105,7 @@ def bsej_structure(
                 )
 
                 def score(rest=rest, f_old=f_old):
-                    add = (scorer.factor(rest),) if rest else ()
+                    add = (scorer.subset_factor(rest),) if rest else ()
                     return scorer.accuracy_delta(total, (f_old,), add)
 
                 yield new, f"delete X{f}", (0, f, 0), score
@@ -92,8 +120,8 @@ def bsej_structure(
                 def score(a=state[a], b=state[b], joined=joined):
                     return scorer.accuracy_delta(
                         total,
-                        (scorer.factor(a), scorer.factor(b)),
-                        (scorer.factor(joined),),
+                        (scorer.subset_factor(a), scorer.subset_factor(b)),
+                        (scorer.subset_factor(joined),),
                     )
 
                 tie = (1, state[a][0], state[b][0])
@@ -104,7 +132,60 @@ def bsej_structure(
     state, _, path = greedy_search(
         initial, start, candidates, epsilon=epsilon, verbose=verbose, label="BSEJ"
     )
-    return Structure(state, tuple(() for _ in state), n_features), path
+    return state, path
+
+
+def supernode_structure(
+    subsets: Sequence[tuple[int, ...]],
+    arcs: Sequence[tuple[int, int]],
+    n_features: int,
+    supernode_cpt: str = "joint",
+) -> Structure:
+    """Structure of a semi-naive Bayes with arcs between its subsets.
+
+    Parameters
+    ----------
+    subsets : sequence of tuple of int
+        The joined subsets.
+    arcs : sequence of (int, int)
+        ``(parent subset, child subset)`` indices.
+    n_features : int
+        Number of input features.
+    supernode_cpt : {"joint", "dag"}, default="joint"
+        ``"joint"``: each subset is one compound node with a CPT over the
+        Cartesian product. ``"dag"``: each feature is its own node whose parents
+        are the earlier members of its subset (ascending index) and every
+        feature of its subset's parent subsets, as bnclassify represents a
+        supernode; identical under maximum likelihood, different under Laplace.
+
+    Returns
+    -------
+    Structure
+
+    Examples
+    --------
+    >>> s = supernode_structure([(0, 2), (1,)], [(1, 0)], 3, "dag")
+    >>> s.nodes, s.parents
+    (((0,), (2,), (1,)), ((2,), (0, 2), ()))
+    """
+    subsets = [tuple(sorted(sub)) for sub in subsets]
+    if supernode_cpt == "joint":
+        return Structure.from_arcs(subsets, arcs, n_features)
+    if supernode_cpt != "dag":
+        raise ValueError(
+            f"supernode_cpt must be 'joint' or 'dag'; got {supernode_cpt!r}."
+        )
+    nodes = [(f,) for sub in subsets for f in sub]
+    index = {f: k for k, (f,) in enumerate(nodes)}
+    parents_of = [[] for _ in subsets]
+    for p, c in arcs:
+        parents_of[c].extend(subsets[p])
+    parents = []
+    for j, sub in enumerate(subsets):
+        outer = [index[f] for f in parents_of[j]]
+        for i in range(len(sub)):
+            parents.append(tuple(sorted([index[f] for f in sub[:i]] + outer)))
+    return Structure(tuple(nodes), tuple(parents), n_features)
 
 
 def asb_arcs(
