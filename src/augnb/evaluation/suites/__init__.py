@@ -26,6 +26,7 @@ __all__ = ["EstimatorSpec", "Suite", "dataset_slug", "get_suite", "list_suites"]
 # Name -> factory. Suites are built on demand (each reads its paper table).
 _SUITES: dict[str, Callable[[], Suite]] = {
     "mihaljevic2014": mihaljevic2014.make_suite,
+    "mihaljevic2014_bnclassify": mihaljevic2014.make_bnclassify_suite,
 }
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from augnb.evaluation.suites._base import EstimatorSpec, Suite, _read_table
 
-__all__ = ["make_suite"]
+__all__ = ["make_bnclassify_suite", "make_suite"]
 
 TABLE_FILE = "mihaljevic2014_table3_accuracy.csv"
 RANKS_FILE = "mihaljevic2014_table2_ranks.csv"
@@ -26,18 +26,56 @@ RANKS_FILE = "mihaljevic2014_table2_ranks.csv"
 # The wrappers draw internal CV folds; a fixed seed makes runs repeatable (the
 # paper gives none). ASB's first step is a BSEJ search with the same seed, so
 # within an outer fold ASB starts from exactly the BSEJ model it is compared to.
-_WRAPPER = {"alpha": 1.0, "cv": 5, "epsilon": 0.0, "random_state": 0}
 _TESTS = {"alpha": 1.0, "significance": 0.05}
 
-ESTIMATORS = {
-    "ASB": EstimatorSpec("AugmentedSemiNaiveBayes", {**_WRAPPER, "significance": 0.05}),
-    "STAN": EstimatorSpec("SelectiveTAN", _TESTS),
-    "FSS": EstimatorSpec("FSS", _WRAPPER),
-    "BSEJ": EstimatorSpec("BSEJ", _WRAPPER),
-    "FFSS": EstimatorSpec("FFSS", _TESTS),
-    "NB": EstimatorSpec("NaiveBayes", {"alpha": 1.0}),
-    "TAN": EstimatorSpec("TAN", {"alpha": 1.0}),
-}
+
+def _estimators(epsilon: float) -> dict[str, EstimatorSpec]:
+    wrapper = {"alpha": 1.0, "cv": 5, "epsilon": epsilon, "random_state": 0}
+    return {
+        "ASB": EstimatorSpec(
+            "AugmentedSemiNaiveBayes", {**wrapper, "significance": 0.05}
+        ),
+        "STAN": EstimatorSpec("SelectiveTAN", _TESTS),
+        "FSS": EstimatorSpec("FSS", wrapper),
+        "BSEJ": EstimatorSpec("BSEJ", wrapper),
+        "FFSS": EstimatorSpec("FFSS", _TESTS),
+        "NB": EstimatorSpec("NaiveBayes", {"alpha": 1.0}),
+        "TAN": EstimatorSpec("TAN", {"alpha": 1.0}),
+    }
+
+
+ESTIMATORS = _estimators(0.0)
+
+_TAN_NOTE = (
+    "The paper's TAN cells of Promoters (48.7) and Splice (52.5) are at "
+    "or below the majority-class rate and are not a target. Splice's "
+    "source file has a unique per-row ID column (Instance_name), which "
+    "the paper's feature count (61) includes; TAN with that column kept "
+    "makes the ID the hub of the tree (its CMI with every feature is "
+    "maximal), so at test time every child CPT is uniform and TAN "
+    "predicts the prior: 52.6 +- 0.2 here, the paper's 52.5 +- 0.3. "
+    "augnb drops the ID column."
+)
+_TUMOR_NOTE = (
+    "Primary Tumor: the bundled copy has 21 classes in the data (22 "
+    "declared), 18 among its 132 complete rows."
+)
+_EPSILON_NOTE = (
+    "Wrapper stopping rule: this suite takes a step only on strict "
+    "improvement (epsilon = 0, the paper's wording, ALGORITHMS.md A-06). "
+    "The paper's BSEJ and ASB cells fit the authors' R package bnclassify "
+    "better, whose default is epsilon = 0.01: with it BSEJ on Splice makes "
+    "no step (paper: BSEJ = NB = 95.5) and BSEJ on Chess stops early "
+    "(93.9, paper 92.2, instead of 96.9). Suite `mihaljevic2014_bnclassify` "
+    "runs that setting; there 73 of 77 cells are within 2.5 points."
+)
+_ASB_NOTE = (
+    "ASB on Splice with epsilon = 0: BSEJ joins a few position pairs and "
+    "ASB's forest then makes those compound subsets hubs (29 of its ~52 "
+    "arcs touch one of 5 compound subsets); dropping just those arcs "
+    "restores BSEJ-level accuracy in one fold checked (95.5 vs 90.9). With "
+    "epsilon = 0.01 no join is made and ASB gets the paper's 94.9."
+)
 
 QUICK_DATASETS = (
     "Car",
@@ -48,8 +86,16 @@ QUICK_DATASETS = (
 )
 
 
-def make_suite() -> Suite:
+def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
     """The seed 000 suite (Tables 2-3), 5x5 stratified CV, paper protocol.
+
+    Parameters
+    ----------
+    epsilon : float, default=0.0
+        Minimum CV accuracy gain of a FSS / BSEJ step (strict improvement
+        when 0, ALGORITHMS.md A-06).
+    name : str, default="mihaljevic2014"
+        Registered name of the suite.
 
     Returns
     -------
@@ -67,15 +113,16 @@ def make_suite() -> Suite:
         for row in table.drop_duplicates("dataset").itertuples()
     }
     return Suite(
-        name="mihaljevic2014",
-        title="Augmented semi-naive Bayes: 7 classifiers on 14 UCI data sets",
+        name=name,
+        title="Augmented semi-naive Bayes: 7 classifiers on 14 UCI data sets"
+        + ("" if epsilon == 0 else f" (wrapper epsilon = {epsilon})"),
         citation=(
             'B. Mihaljevic, P. Larrañaga and C. Bielza, "Augmented semi-naive '
             'Bayes classifier", CAEPIA 2013, LNCS 8109, 159-167 (seed 000), '
             "Tables 2 and 3"
         ),
         datasets=datasets,
-        estimators=ESTIMATORS,
+        estimators=_estimators(epsilon),
         protocol="paper",
         n_splits=5,
         n_repeats=5,
@@ -90,16 +137,21 @@ def make_suite() -> Suite:
             "fold accuracies, 5%) on Car, Chess, Ionosphere and Tic-tac-toe"
         ),
         wilcoxon_pair=("ASB", "BSEJ"),
-        notes=(
-            "The paper's TAN cells of Promoters (48.7) and Splice (52.5) are at "
-            "or below the majority-class rate and are not a target. Splice's "
-            "source file has a unique per-row ID column (Instance_name), which "
-            "the paper's feature count (61) includes; TAN with that column kept "
-            "makes the ID the hub of the tree (its CMI with every feature is "
-            "maximal), so at test time every child CPT is uniform and TAN "
-            "predicts the prior: 52.6 +- 0.2 here, the paper's 52.5 +- 0.3. "
-            "augnb drops the ID column.",
-            "Primary Tumor: the bundled copy has 21 classes in the data (22 "
-            "declared), 18 among its 132 complete rows.",
-        ),
+        notes=(_TAN_NOTE, _TUMOR_NOTE, _EPSILON_NOTE)
+        + ((_ASB_NOTE,) if epsilon == 0 else ()),
     )
+
+
+def make_bnclassify_suite() -> Suite:
+    """The seed 000 suite with bnclassify's wrapper setting, epsilon = 0.01.
+
+    Returns
+    -------
+    suite : Suite
+
+    Examples
+    --------
+    >>> make_bnclassify_suite().estimators["BSEJ"].params["epsilon"]
+    0.01
+    """
+    return make_suite(epsilon=0.01, name="mihaljevic2014_bnclassify")
