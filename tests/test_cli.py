@@ -149,6 +149,17 @@ def test_suite_with_output_dir(mini_default_suite, tmp_path, capsys):
     assert str(out_dir / "results.md") in capsys.readouterr().out
 
 
+def test_suite_output_dir_given_as_output(mini_default_suite, tmp_path, capsys):
+    out_dir = tmp_path / "suite_out"
+    argv = ["compare", "--suite", "mihaljevic2014", "--quick", "--no-progress"]
+    assert main([*argv, "--output", str(out_dir)]) == 0
+    assert (out_dir / "results.md").is_file() and (out_dir / "folds.csv").is_file()
+    assert str(out_dir / "results.md") in capsys.readouterr().out
+    code = main([*argv, "--output", str(out_dir), "--output-dir", str(tmp_path / "x")])
+    assert code == 2
+    assert "not both" in capsys.readouterr().err
+
+
 def test_version(capsys):
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("augnb ")

@@ -169,12 +169,19 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
             f"{', '.join(given)} cannot be combined with a suite, which fixes its "
             "own data sets, algorithms and protocol"
         )
+    output_dir = args.output_dir
+    csv_output = args.output
+    if csv_output and not str(csv_output).lower().endswith(".csv"):
+        # `--suite NAME --output DIR`: the suite's files go to DIR.
+        if output_dir:
+            raise UsageError("give --output DIR or --output-dir DIR, not both")
+        output_dir, csv_output = csv_output, None
     try:
         result = run_suite(
             suite,
             quick=quick,
             data_dir=args.data_dir,
-            output_dir=args.output_dir,
+            output_dir=output_dir,
             n_jobs=args.n_jobs,
             cache_dir=args.cache_dir,
             progress=not args.no_progress,
@@ -182,10 +189,10 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     except ValueError as exc:
         # run_suite validates data availability before any fold runs.
         raise UsageError(str(exc)) from None
-    if args.output:
-        path = _write_csv(args.output, result.results)
+    if csv_output:
+        path = _write_csv(csv_output, result.results)
         print(f"per-fold results: {path}", file=sys.stderr)
-    if args.output_dir:
+    if output_dir:
         for fname, path in result.files.items():
             print(f"wrote {fname}: {path}")
     else:
@@ -326,7 +333,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "complete rows, MDL on the whole data set before CV (seed 000)",
     )
     compare.add_argument(
-        "--output", metavar="FILE.csv", help="write the per-fold results here"
+        "--output",
+        metavar="FILE.csv|DIR",
+        help="write the per-fold results to FILE.csv; with --suite, a path not "
+        "ending in .csv is a directory for the suite's files (as --output-dir)",
     )
     compare.add_argument("--suite", metavar="NAME", help="run a paper suite")
     compare.add_argument(
