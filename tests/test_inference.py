@@ -321,3 +321,57 @@ def test_probabilities_sum_to_one(estimator):
     np.testing.assert_allclose(np.exp(est.predict_log_proba(X_test)), proba, rtol=1e-12)
     # The fully missing row is the smoothed class prior.
     np.testing.assert_allclose(proba[0], np.exp(est.model_.class_log_prior), atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_forest_message_passing_equals_variable_elimination(seed):
+    # Forests (TAN, STAN, ASB) are summed out by vectorised message passing;
+    # any other structure by variable elimination per missing pattern. On a
+    # forest both must agree to rounding.
+    rng = np.random.default_rng(100 + seed)
+    n_features = 6
+    cards = rng.integers(2, 5, size=n_features)
+    structure = _random_structure(rng, n_features, 1, compound=seed % 2 == 0)
+    codes, y = _random_data(rng, 300, cards, 3)
+    model = fit_discrete_model(structure, codes, y, cards, 3, alpha=1.0)
+    complete = np.column_stack([rng.integers(0, r, size=200) for r in cards])
+    test = _with_missing(rng, complete, (1, 4)).astype(np.int32)
+    slots = model.slots(test)
+    missing = slots < 0
+    rows = np.arange(len(test))
+    jll_ve = np.broadcast_to(model.class_log_prior, (len(test), 3)).copy()
+    for k, cpd in enumerate(model.cpds):
+        family = [k, *cpd.parent_nodes]
+        ok = ~missing[:, family].any(axis=1)
+        for r in np.flatnonzero(ok):
+            conf = 0
+            if cpd.parent_nodes:
+                conf = cpd.config_index(np.array([slots[r, cpd.parent_nodes[0]]]))[0]
+            jll_ve[r] += cpd.log_prob[conf, :, slots[r, k]]
+    none = np.zeros_like(missing)
+    inference._marginalise(model, test, slots, missing, none, rows, jll_ve)
+    jll_mp = model.class_log_prior + inference._forest_log_likelihood(
+        model, test, slots
+    )
+    np.testing.assert_allclose(jll_mp, jll_ve, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        joint_log_likelihood(model, test), jll_ve, rtol=0, atol=1e-10
+    )
+
+
+def test_message_passing_does_not_underflow_on_a_long_chain():
+    # 400 features in a chain, most of them missing: a product of that many
+    # probabilities underflows in linear space; the rescaled messages do not.
+    rng = np.random.default_rng(0)
+    p = 400
+    cards = np.full(p, 3)
+    structure = Structure.from_arcs(
+        [(f,) for f in range(p)], [(f, f + 1) for f in range(p - 1)], p
+    )
+    codes, y = _random_data(rng, 500, cards, 2, p_missing=0.0)
+    model = fit_discrete_model(structure, codes, y, cards, 2, alpha=1.0)
+    test = codes[:20].copy()
+    test[:, ::3] = -1
+    jll = joint_log_likelihood(model, test)
+    assert np.isfinite(jll).all()
+    assert (jll < -100).all()

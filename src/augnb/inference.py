@@ -83,16 +83,98 @@ def joint_log_likelihood(
             child = child.copy()
             child[missing[:, family].any(axis=1)] = -1
         _add_factor(jll, _flat_table(cpd), child, conf, model.domains[k].n_values)
-    rows = np.flatnonzero(missing.any(axis=1))
-    if rows.size:
-        _marginalise(model, codes, slots, missing, rows, jll)
+    if not any_missing.any():
+        return jll
+    # A childless node whose members are all missing sums to one and is done
+    # (its factor was dropped above). Only a missing node with children, or a
+    # compound node with some members observed, needs summing out.
+    structure = model.structure
+    has_children = np.zeros(structure.n_nodes, dtype=bool)
+    for ps in structure.parents:
+        has_children[list(ps)] = True
+    hard = missing & has_children
+    for k, d in enumerate(model.domains):
+        if len(d.members) > 1 and any_missing[k]:
+            seen = (codes[:, list(d.members)] >= 0).any(axis=1)
+            hard[:, k] |= missing[:, k] & seen
+    rows = np.flatnonzero(hard.any(axis=1))
+    if rows.size == 0:
+        return jll
+    if all(len(ps) <= 1 for ps in structure.parents):
+        step = max(1, _MAX_CELLS // _forest_cells(model))
+        for start in range(0, rows.size, step):
+            r = rows[start : start + step]
+            jll[r] = model.class_log_prior + _forest_log_likelihood(
+                model, codes[r], slots[r]
+            )
+    else:
+        _marginalise(model, codes, slots, hard, missing & ~hard, rows, jll)
     return jll
 
 
+def _forest_cells(model: DiscreteModel) -> int:
+    """Largest message table per row: classes x node values x parent values."""
+    cells = 1
+    for k, cpd in enumerate(model.cpds):
+        v = model.domains[k].n_values
+        vp = model.domains[cpd.parent_nodes[0]].n_values if cpd.parent_nodes else 1
+        cells = max(cells, model.n_classes * v * vp)
+    return cells
+
+
+def _forest_log_likelihood(
+    model: DiscreteModel, codes: NDArray[np.integer], slots: NDArray[np.integer]
+) -> NDArray[np.float64]:
+    """``log sum_{missing} prod P(node | parent, c)`` for a forest, all rows at once.
+
+    Exact sum-product from the leaves up: each node sends its parent
+    ``sum_x P(x | x_parent, c) w(x) prod_children msg(x)``, where ``w`` is 1 at
+    the observed slot, or the multiplicity of each slot consistent with the
+    observed members when the node is (partly) missing. Messages are rescaled
+    per (row, class) and the scales kept in log space, so nothing underflows.
+    """
+    structure = model.structure
+    n = slots.shape[0]
+    out = np.zeros((n, model.n_classes))
+    incoming: dict[int, NDArray[np.float64]] = {}
+    rows = np.arange(n)
+    for k in reversed(structure.topological_order()):
+        domain = model.domains[k]
+        cpd = model.cpds[k]
+        slot = slots[:, k]
+        seen = slot >= 0
+        if seen.all():
+            w = np.zeros((n, domain.n_values))
+        else:
+            w = np.exp(domain.log_weights(codes))
+            w[seen] = 0.0
+        w[rows[seen], slot[seen]] = 1.0
+        belief = w[:, None, :] * incoming.pop(k, 1.0)  # (n, C, V)
+        if not cpd.parent_nodes:
+            msg = np.einsum("ncv,cv->nc", belief, np.exp(cpd.log_prob[0]))
+            with np.errstate(divide="ignore"):
+                out += np.log(msg)
+            continue
+        (p,) = cpd.parent_nodes
+        conf = cpd.config_index(np.arange(model.domains[p].n_values, dtype=np.int64))
+        msg = np.einsum("ncv,ucv->ncu", belief, np.exp(cpd.log_prob[conf]))
+        scale = msg.max(axis=2, keepdims=True)
+        scale[scale == 0.0] = 1.0
+        msg /= scale
+        with np.errstate(divide="ignore"):
+            out += np.log(scale[:, :, 0])
+        incoming[p] = incoming[p] * msg if p in incoming else msg
+    return out
+
+
 def _components(
-    model: DiscreteModel, miss: list[int]
+    model: DiscreteModel, miss: list[int], absent: set[int]
 ) -> list[tuple[list[int], list[int]]]:
-    """Connected components of missing nodes and the families that mention them."""
+    """Connected components of missing nodes and the families that mention them.
+
+    Families of ``absent`` nodes (childless, every member missing) are left
+    out: each sums to one whatever its parents' values.
+    """
     structure = model.structure
     parent = {m: m for m in miss}
 
@@ -106,7 +188,7 @@ def _components(
     mset = set(miss)
     for k in range(structure.n_nodes):
         vars_ = [u for u in (k, *structure.parents[k]) if u in mset]
-        if vars_:
+        if vars_ and k not in absent:
             families.append((k, vars_))
             for u in vars_[1:]:
                 parent[find(u)] = find(vars_[0])
@@ -118,14 +200,18 @@ def _components(
     return list(comps.values())
 
 
-def _marginalise(model, codes, slots, missing, rows, jll) -> None:
-    patterns, inverse = np.unique(missing[rows], axis=0, return_inverse=True)
+def _marginalise(model, codes, slots, hard, absent, rows, jll) -> None:
+    """Variable elimination per pattern of missing nodes (any structure)."""
+    both = np.concatenate([hard[rows], absent[rows]], axis=1)
+    patterns, inverse = np.unique(both, axis=0, return_inverse=True)
     inverse = inverse.ravel()
     n_classes = model.n_classes
+    n_nodes = hard.shape[1]
     for g, pattern in enumerate(patterns):
         group = rows[inverse == g]
-        miss = [int(m) for m in np.flatnonzero(pattern)]
-        for comp_vars, comp_families in _components(model, miss):
+        miss = [int(m) for m in np.flatnonzero(pattern[:n_nodes])]
+        gone = {int(m) for m in np.flatnonzero(pattern[n_nodes:])}
+        for comp_vars, comp_families in _components(model, miss, gone):
             sizes = [model.domains[m].n_values for m in comp_vars]
             cells = int(np.prod(sizes, dtype=np.float64)) * n_classes
             step = max(1, _MAX_CELLS // max(cells, 1))
