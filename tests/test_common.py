@@ -10,9 +10,19 @@ from __future__ import annotations
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from augnb import TAN, NaiveBayes
+from augnb import ASB, BSEJ, FFSS, FSS, TAN, NaiveBayes, SelectiveTAN
 
-ESTIMATORS = [NaiveBayes(), TAN(), TAN(root="random", random_state=0)]
+ESTIMATORS = [
+    NaiveBayes(),
+    NaiveBayes(continuous="gaussian"),
+    TAN(),
+    TAN(root="random", random_state=0),
+    FFSS(),
+    SelectiveTAN(),
+    FSS(random_state=0),
+    BSEJ(random_state=0),
+    ASB(random_state=0),
+]
 
 #: check name -> reason, per estimator class.
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 
 from augnb.params.categorical import DiscreteModel
+from augnb.params.gaussian import MixedModel
 
 __all__ = ["joint_log_likelihood"]
 
@@ -46,21 +47,33 @@ def _flat_table(cpd) -> NDArray[np.float64]:
 
 
 def joint_log_likelihood(
-    model: DiscreteModel, codes: NDArray[np.integer]
+    model: DiscreteModel | MixedModel,
+    codes: NDArray[np.integer],
+    values: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """Unnormalised log posterior ``log P(c) + sum log P(node | parents, c)``.
 
     Parameters
     ----------
-    model : DiscreteModel
+    model : DiscreteModel or MixedModel
         Fitted parameters.
     codes : ndarray of shape (n_samples, n_features)
         Encoded features (``-1`` = missing or unseen, marginalised out).
+    values : ndarray of shape (n_samples, n_features), default=None
+        Continuous values (NaN = missing, marginalised out); required when the
+        model has continuous nodes.
 
     Returns
     -------
     ndarray of shape (n_samples, n_classes)
     """
+    if isinstance(model, MixedModel):
+        jll = joint_log_likelihood(model.discrete, codes)
+        if model.gaussians and values is None:
+            raise ValueError("This model has continuous nodes: pass their values.")
+        for cpd in model.gaussians:
+            jll += cpd.log_density(values[:, cpd.feature])
+        return jll
     n = codes.shape[0]
     slots = model.slots(codes)
     missing = slots < 0

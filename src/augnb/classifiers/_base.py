@@ -15,7 +15,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
-from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.params.categorical import fit_discrete_model
+from augnb.params.gaussian import fit_mixed_model
 from augnb.structure._structure import Structure
 
 __all__ = ["BaseAugmentedNB", "make_discretizer"]
@@ -123,6 +124,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         )
         continuous = raw.continuous_names
         self.discretizer_ = None
+        if continuous and getattr(self, "continuous", "discretize") == "gaussian":
+            # Continuous columns stay continuous: Gaussian CPDs model them.
+            self.schema_ = raw
+            return raw.encode(frame), y_codes
         if continuous:
             if self.discretizer is None:
                 raise ValueError(
@@ -168,9 +173,21 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         n_classes = len(self.classes_)
         structure = self._learn_structure(data.codes, y_codes, data.cards, n_classes)
         self.structure_ = structure.with_names([str(n) for n in self.schema_.names])
-        self.model_ = fit_discrete_model(
-            structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
-        )
+        if data.values is None:
+            self.model_ = fit_discrete_model(
+                structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
+            )
+        else:
+            self.model_ = fit_mixed_model(
+                structure,
+                data.codes,
+                data.values,
+                y_codes,
+                data.cards,
+                n_classes,
+                alpha=float(self.alpha),
+                var_smoothing=float(getattr(self, "var_smoothing", 1e-9)),
+            )
         self.n_categories_ = data.cards
         names = self.schema_.names
         groups, group_arcs = self._subsets_and_arcs(structure)
@@ -219,9 +236,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        codes = self._encode(X).codes  # raises NotFittedError before model_ is read
-        model: DiscreteModel = self.model_
-        return joint_log_likelihood(model, codes)
+        data = self._encode(X)  # raises NotFittedError before model_ is read
+        return joint_log_likelihood(self.model_, data.codes, data.values)
 
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log posterior class probabilities, columns ordered as ``classes_``.

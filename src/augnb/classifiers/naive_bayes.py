@@ -17,18 +17,25 @@ __all__ = ["NaiveBayes"]
 class NaiveBayes(BaseAugmentedNB):
     """Naive Bayes classifier with Lidstone-smoothed categorical CPDs.
 
-    Continuous columns are discretised inside ``fit`` (MDL by default). Missing
-    values are left out of the counts at fit and marginalised out at predict;
-    a category unseen at fit is treated like a missing value.
+    Continuous columns are discretised inside ``fit`` (MDL by default) or, with
+    ``continuous="gaussian"``, modelled by one Gaussian per class (mixed data
+    then gets CPTs and Gaussians side by side). Missing values are left out of
+    the counts at fit and marginalised out at predict; a category unseen at fit
+    is treated like a missing value.
 
     Parameters
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), ALGORITHMS.md §0.3.
+    continuous : {"discretize", "gaussian"}, default="discretize"
+        How continuous columns are modelled.
+    var_smoothing : float, default=1e-9
+        With ``continuous="gaussian"``: fraction of the largest feature
+        variance added to every variance (scikit-learn ``GaussianNB``'s rule).
     discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean" or a transformer; None raises an error if any
-        column is continuous.
+        With ``continuous="discretize"``: how continuous columns are
+        discretised: "mdlp", "equal_frequency", "equal_width", "mean" or a
+        transformer; None raises an error if any column is continuous.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
     continuous_features : sequence of str or int, default=None
@@ -44,8 +51,8 @@ class NaiveBayes(BaseAugmentedNB):
         Column names (only when X has string column names).
     structure_ : Structure
         Every feature a node with only the class as parent.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    model_ : DiscreteModel or MixedModel
+        Fitted CPDs (a ``MixedModel`` when Gaussian nodes are present).
     schema_ : Schema
         Column kinds and categories after discretisation.
     discretizer_ : transformer or None
@@ -75,14 +82,29 @@ class NaiveBayes(BaseAugmentedNB):
         self,
         alpha: float = 1.0,
         *,
+        continuous: str = "discretize",
+        var_smoothing: float = 1e-9,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
+        self.continuous = continuous
+        self.var_smoothing = var_smoothing
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        if self.continuous not in ("discretize", "gaussian"):
+            raise ValueError(
+                "continuous must be 'discretize' or 'gaussian'; got "
+                f"{self.continuous!r}."
+            )
+        vs = self.var_smoothing
+        if not isinstance(vs, (int, float)) or isinstance(vs, bool) or not vs >= 0:
+            raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")
 
     def _learn_structure(
         self,

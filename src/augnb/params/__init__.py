@@ -11,13 +11,23 @@ from augnb.params.categorical import (
     fit_categorical_cpd,
     fit_discrete_model,
 )
+from augnb.params.gaussian import (
+    GaussianCPD,
+    MixedModel,
+    fit_gaussian_cpd,
+    fit_mixed_model,
+)
 
 __all__ = [
     "CategoricalCPD",
     "DiscreteModel",
+    "GaussianCPD",
+    "MixedModel",
     "NodeDomain",
     "build_domain",
     "class_log_prior",
     "fit_categorical_cpd",
     "fit_discrete_model",
+    "fit_gaussian_cpd",
+    "fit_mixed_model",
 ]
