@@ -96,11 +96,11 @@ def _print_table(
 
 
 def _write_csv(path: str | os.PathLike[str], frame: object) -> Path:
-    from augnb.evaluation.cv import _write_atomic
+    from augnb._io import write_text_atomic
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomic(target, frame.to_csv(index=False))  # type: ignore[attr-defined]
+    write_text_atomic(target, frame.to_csv(index=False))  # type: ignore[attr-defined]
     return target
 
 

@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,6 +39,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.metrics import log_loss
 from sklearn.model_selection import RepeatedStratifiedKFold
 
+from augnb._io import write_text_atomic
 from augnb._progress import ProgressOption, TaskProgress, progress_enabled
 
 __all__ = [
@@ -384,17 +384,6 @@ def _read_cache(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     return record.get("result")
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _aligned_proba(
     proba: NDArray[np.float64], classes: NDArray[Any], labels: NDArray[Any]
 ) -> NDArray[np.float64]:
@@ -609,7 +598,7 @@ def cross_validate(
                 rows[index] = result
                 if cache is not None and key is not None:
                     record = {"key": key, "result": result}
-                    _write_atomic(_cache_path(cache, key), json.dumps(record))
+                    write_text_atomic(_cache_path(cache, key), json.dumps(record))
                 bar.advance(1)
 
     dnames, enames = list(data), list(est_map)

@@ -31,8 +31,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from augnb._io import write_text_atomic
 from augnb._progress import ProgressOption
-from augnb.evaluation.cv import _write_atomic, accuracy_matrix, cross_validate
+from augnb.evaluation.cv import accuracy_matrix, cross_validate
 from augnb.evaluation.suites import Suite, dataset_slug, get_suite
 
 __all__ = ["DIFF_FLAG_POINTS", "SuiteResult", "markdown_table", "run_suite"]
@@ -643,10 +644,10 @@ def _write_outputs(res: SuiteResult, out_dir: Path, *, with_diagram: bool) -> di
     out_dir.mkdir(parents=True, exist_ok=True)
     files: dict[str, Path] = {}
     path = out_dir / "folds.csv"
-    _write_atomic(path, res.results.to_csv(index=False))
+    write_text_atomic(path, res.results.to_csv(index=False))
     files["folds.csv"] = path
     path = out_dir / "results.md"
-    _write_atomic(path, res.markdown)
+    write_text_atomic(path, res.markdown)
     files["results.md"] = path
     if with_diagram:
         from augnb.evaluation.significance import nemenyi_test

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from augnb._io import atomic_open
 from augnb.evaluation.significance import cd_groups
 
 if TYPE_CHECKING:
@@ -283,17 +283,6 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], *, dpi: int = 200) ->
         raise ValueError(
             f"cannot tell the format of {str(target)!r}: use a .png or .svg suffix"
         )
-    fd, tmp_name = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix
-    )
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            fig.savefig(
-                handle, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.05
-            )
-        os.replace(tmp_name, target)
-    except BaseException:
-        # Leave no stray temporary file behind when rendering fails.
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
+    with atomic_open(target, "wb") as handle:
+        fig.savefig(handle, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.05)
     return target

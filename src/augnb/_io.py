@@ -1,0 +1,55 @@
+"""Atomic file output: a reader never sees a half-written file."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+__all__ = ["atomic_open", "write_text_atomic"]
+
+
+@contextmanager
+def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; move it over ``path`` on success.
+
+    On any error the temporary file is removed and ``path`` is left as it was.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Final location.
+    mode : {"w", "wb"}, default="w"
+        Text (UTF-8) or binary.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     target = pathlib.Path(tmp) / "out.txt"
+    ...     with atomic_open(target) as fh:
+    ...         _ = fh.write("done")
+    ...     target.read_text()
+    'done'
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        encoding = None if "b" in mode else "utf-8"
+        with os.fdopen(fd, mode, encoding=encoding) as handle:
+            yield handle
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically (UTF-8)."""
+    with atomic_open(path) as handle:
+        handle.write(text)
