@@ -123,6 +123,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
             continuous_features=getattr(self, "continuous_features", None),
         )
         continuous = raw.continuous_names
+        # Input columns read as numbers (before any discretisation).
+        self.continuous_columns_ = list(continuous)
         self.discretizer_ = None
         if continuous and getattr(self, "continuous", "discretize") == "gaussian":
             # Continuous columns stay continuous: Gaussian CPDs model them.
@@ -140,7 +142,6 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
             self.discretizer_ = disc.fit(
                 frame.loc[:, continuous].astype(np.float64), y_codes
             )
-            self._continuous_columns = continuous
             frame = self._apply_discretizer(frame)
         self.schema_ = Schema.infer(
             frame, discrete_features=list(range(frame.shape[1]))
@@ -148,7 +149,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         return self.schema_.encode(frame), y_codes
 
     def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:
-        cols = self._continuous_columns
+        cols = self.continuous_columns_
         binned = self.discretizer_.transform(frame.loc[:, cols].astype(np.float64))
         out = frame.copy()
         for c in cols:
