@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from augnb import ASB, BSEJ, FFSS, FSS, TAN, NaiveBayes, SelectiveTAN
+from augnb import AODE, ASB, BSEJ, FFSS, FSS, KDB, TAN, NaiveBayes, SelectiveTAN
 
 ESTIMATORS = [
     NaiveBayes(),
@@ -22,6 +22,9 @@ ESTIMATORS = [
     FSS(random_state=0),
     BSEJ(random_state=0),
     ASB(random_state=0),
+    KDB(k=1),
+    KDB(k=2),
+    AODE(),
 ]
 
 #: check name -> reason, per estimator class.

@@ -8,10 +8,12 @@ relatives are one model with different structures.
 from __future__ import annotations
 
 from augnb.classifiers import (
+    AODE,
     ASB,
     BSEJ,
     FFSS,
     FSS,
+    KDB,
     TAN,
     AugmentedSemiNaiveBayes,
     BaseAugmentedNB,
@@ -23,10 +25,12 @@ from augnb.structure import Structure
 __version__ = "0.1.0"
 
 __all__ = [
+    "AODE",
     "ASB",
     "BSEJ",
     "FFSS",
     "FSS",
+    "KDB",
     "TAN",
     "AugmentedSemiNaiveBayes",
     "BaseAugmentedNB",

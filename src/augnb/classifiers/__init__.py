@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.aode import AODE
+from augnb.classifiers.kdb import KDB
 from augnb.classifiers.naive_bayes import NaiveBayes
 from augnb.classifiers.selection import FFSS, FSS
 from augnb.classifiers.selective_tan import SelectiveTAN
@@ -10,10 +12,12 @@ from augnb.classifiers.semi_naive import ASB, BSEJ, AugmentedSemiNaiveBayes
 from augnb.classifiers.tan import TAN
 
 __all__ = [
+    "AODE",
     "ASB",
     "BSEJ",
     "FFSS",
     "FSS",
+    "KDB",
     "TAN",
     "AugmentedSemiNaiveBayes",
     "BaseAugmentedNB",

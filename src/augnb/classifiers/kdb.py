@@ -61,6 +61,8 @@ class KDB(BaseAugmentedNB):
         Column kinds and categories after discretisation.
     discretizer_ : transformer or None
         Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
     n_categories_ : ndarray of shape (n_features_in_,)
         Declared number of categories per column.
 

@@ -42,6 +42,8 @@ _ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("ASB", "augmented_semi_naive_bayes"),
         ("AugmentedSemiNaiveBayes", "ASB"),
     ),
+    "KDB": (("kDB", "k_dependence_bayes"), ("KDB",)),
+    "AODE": (("averaged_one_dependence_estimators",), ("AODE",)),
 }
 
 #: Every accepted spelling (normalised) mapped to its canonical name.

@@ -1,0 +1,400 @@
+"""Averaged one-dependence estimators (AODE)."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.classifiers._base import BaseAugmentedNB
+from augnb.inference import joint_log_likelihood
+from augnb.params.categorical import fit_discrete_model
+from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.structure._structure import Structure
+from augnb.structure.naive import naive_bayes_structure
+
+__all__ = ["AODE", "spode_structure"]
+
+
+def spode_structure(super_parent: int, n_features: int) -> Structure:
+    """Super-parent one-dependence structure: ``super_parent`` -> every other feature.
+
+    Examples
+    --------
+    >>> spode_structure(1, 3).parents
+    ((1,), (), (1,))
+    """
+    nodes = [(j,) for j in range(n_features)]
+    arcs = [(super_parent, j) for j in range(n_features) if j != super_parent]
+    return Structure.from_arcs(nodes, arcs, n_features)
+
+
+class AODE(BaseAugmentedNB):
+    """Averaged one-dependence estimators (Webb, Boughton & Wang 2005).
+
+    Every feature ``X_i`` in turn is the super-parent of a one-dependence model
+    (SPODE) in which it is a parent of every other feature; the SPODEs whose
+    super-parent value ``x_i`` was seen at least ``m`` times in training are
+    averaged (ALGORITHMS.md §8)::
+
+        P(c, x) ~ mean over {i : F(x_i) >= m} of P(c, x_i) prod_{j != i} P(x_j | c, x_i)
+
+    with ``P(c, x_i) = (N(c, x_i) + alpha) / (N_i + alpha r_C r_i)`` and
+    ``P(x_j | c, x_i) = (N(c, x_i, x_j) + alpha) / (N(c, x_i) + alpha r_j)``
+    (``alpha=1``: the paper's estimators). When no super-parent qualifies for a
+    row, the row is scored by naive Bayes fitted on the same data.
+
+    Counts use available cases: ``N_i`` and ``N(c, x_i)`` count the training
+    rows with ``X_i`` observed, and the denominator of ``P(x_j | c, x_i)`` is
+    ``sum_{x_j} N(c, x_i, x_j)``, which is ``N(c, x_i)`` when nothing is
+    missing. At predict, a missing (or unseen) value ``x_j`` is summed out of
+    every SPODE in which it is a child, which drops its factor exactly (a SPODE
+    is a star around its super-parent); a SPODE whose super-parent value is
+    missing is left out of the average, like one whose value is below the
+    frequency limit.
+
+    Design: an average of SPODEs is not one :class:`~augnb.structure.Structure`
+    with one set of CPDs, so this class does not take the single-structure path
+    of :class:`~augnb.classifiers.BaseAugmentedNB`. It subclasses it to reuse
+    the input handling (validation, discretisation and encoding in
+    ``_prepare_fit`` and ``_encode``) and the prediction methods, which all
+    derive from :meth:`predict_joint_log_proba`. It overrides :meth:`fit`
+    (all pairwise tables are counted in one pass) and
+    :meth:`predict_joint_log_proba` (a log-sum-exp over SPODEs, vectorised over
+    rows, with a loop over super-parent / child pairs). ``_learn_structure``
+    returns the naive Bayes structure, which is the structure of the fallback
+    model ``model_``.
+
+    Parameters
+    ----------
+    m : int, default=1
+        Frequency limit: a SPODE takes part for a row only if the training
+        frequency of its super-parent's value is at least ``m`` (Weka's
+        default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
+        whose super-parent value is observed.
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : tuple of Structure
+        ``structure_[i]`` is the SPODE with super-parent feature ``i``
+        (exportable with ``to_networkx`` / ``to_dot``).
+    model_ : DiscreteModel
+        The naive Bayes fallback model.
+    value_counts_ : list of ndarray
+        ``value_counts_[i][v]`` is the training frequency ``F`` of value ``v``
+        of feature ``i``, shape (n_categories_[i],).
+    parent_log_prob_ : list of ndarray
+        ``parent_log_prob_[i][v, c] = log P(c, X_i = v)``, shape
+        (n_categories_[i], n_classes).
+    child_log_prob_ : dict
+        ``child_log_prob_[i, j][v, w, c] = log P(X_j = w | c, X_i = v)`` for
+        every ordered pair ``i != j``, shape (n_categories_[i],
+        n_categories_[j], n_classes).
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
+
+    See Also
+    --------
+    KDB : k-dependence Bayesian classifier, one structure with up to k parents.
+
+    References
+    ----------
+    Webb, G. I., Boughton, J. R. and Wang, Z. (2005). Not so naive Bayes:
+    aggregating one-dependence estimators. Machine Learning 58, 5-24.
+
+    Examples
+    --------
+    >>> from augnb.classifiers.aode import AODE
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
+    >>> aode = AODE().fit(X, y)
+    >>> len(aode.structure_)
+    6
+    >>> aode.predict(X.iloc[:2]).tolist()
+    ['unacc', 'unacc']
+    """
+
+    def __init__(
+        self,
+        *,
+        m: int = 1,
+        alpha: float = 1.0,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.m = m
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        m = self.m
+        if isinstance(m, bool) or not isinstance(m, numbers.Integral) or m < 0:
+            raise ValueError(f"m (frequency limit) must be an integer >= 0; got {m!r}.")
+
+    def _learn_structure(
+        self,
+        codes: NDArray[np.int32],
+        y: NDArray[np.intp],
+        cards: NDArray[np.int64],
+        n_classes: int,
+    ) -> Structure:
+        """Structure of the naive Bayes fallback model."""
+        return naive_bayes_structure(codes.shape[1])
+
+    def fit(self, X: object, y: object) -> AODE:
+        """Count the SPODE tables and fit the naive Bayes fallback.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Training features; missing values (None, NaN, pd.NA) allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values, no missing values).
+
+        Returns
+        -------
+        self
+        """
+        data, y_codes = self._prepare_fit(X, y)
+        codes, cards = data.codes, data.cards
+        n_classes = len(self.classes_)
+        alpha = float(self.alpha)
+        p = codes.shape[1]
+        names = [str(n) for n in self.schema_.names]
+
+        packed = _SpodeTables.allocate(cards, n_classes)
+        counts, parent_lp = packed.count_views(), packed.parent_views()
+        for i in range(p):
+            n_ci = joint_counts([codes[:, i], y_codes], [int(cards[i]), n_classes])
+            counts[i][:] = n_ci.sum(axis=1)
+            # N_i counts the rows with X_i observed (available cases).
+            denom = np.log(n_ci.sum() + alpha * n_classes * float(cards[i]))
+            parent_lp[i][:] = np.log(n_ci + alpha) - denom
+        child_lp = packed.child_views()
+        for (i, j), table in pairwise_class_counts(
+            codes, y_codes, cards, n_classes
+        ).items():
+            # table[x_i, x_j, c]; each CPT normalises over its child's axis.
+            child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=int(cards[j]))
+            child_lp[j, i][:] = _log_cpt(
+                table.transpose(1, 0, 2), alpha=alpha, r=int(cards[i])
+            )
+
+        self._packed = packed
+        self._m = int(self.m)  # frozen at fit, like every other parameter
+        self.value_counts_ = counts
+        self.parent_log_prob_ = parent_lp
+        self.child_log_prob_ = child_lp
+        self.structure_ = tuple(
+            spode_structure(i, p).with_names(names) for i in range(p)
+        )
+        self.n_categories_ = cards
+        nb = self._learn_structure(codes, y_codes, cards, n_classes)
+        self.model_ = fit_discrete_model(nb, codes, y_codes, cards, n_classes, alpha)
+        return self
+
+    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
+        """Log of the averaged SPODE estimate of ``P(c, x)`` for each class.
+
+        Rows for which no super-parent qualifies get naive Bayes's
+        ``log P(c, x)``. Missing values and categories unseen at ``fit`` are
+        summed out (see the class docstring).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        codes = self._encode(X).codes  # raises NotFittedError before fitting
+        jll, n_used = self._spode_log_mixture(codes)
+        fallback = n_used == 0
+        if fallback.any():
+            jll[fallback] = joint_log_likelihood(self.model_, codes[fallback])
+        return jll
+
+    def _spode_log_mixture(
+        self, codes: NDArray[np.integer]
+    ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+        """``log mean_i SPODE_i(c, x)`` over the qualifying SPODEs of each row.
+
+        Returns the log-mixture (``-inf`` where none qualifies) and the number
+        of SPODEs used per row.
+        """
+        n = codes.shape[0]
+        acc = np.empty((n, len(self.classes_)))
+        n_used = np.empty(n, dtype=np.int64)
+        packed = self._packed
+        _spode_mixture_kernel(
+            np.ascontiguousarray(codes, dtype=np.int32),
+            np.asarray(self.n_categories_, dtype=np.int64),
+            self._m,
+            packed.counts,
+            packed.count_offsets,
+            packed.parent,
+            packed.parent_offsets,
+            packed.child,
+            packed.child_offsets,
+            acc,
+            n_used,
+        )
+        return acc, n_used
+
+
+def _log_cpt(
+    table: NDArray[np.float64], *, alpha: float, r: int
+) -> NDArray[np.float64]:
+    """``log (N + alpha) / (sum_x N + alpha r)``, child on axis 1 of ``(u, x, c)``."""
+    denom = table.sum(axis=1, keepdims=True) + alpha * r
+    return np.log(table + alpha) - np.log(denom)
+
+
+@dataclass(frozen=True, eq=False)
+class _SpodeTables:
+    """All SPODE tables packed in three flat arrays for the prediction kernel.
+
+    The fitted attributes ``value_counts_``, ``parent_log_prob_`` and
+    ``child_log_prob_`` are reshaped views into these arrays, so nothing is
+    stored twice. Offsets index the start of each feature's (or ordered
+    pair's) C-ordered table; ``child_offsets[i * p + j]`` is -1 for ``i == j``.
+    """
+
+    cards: tuple[int, ...]
+    n_classes: int
+    counts: NDArray[np.float64]
+    count_offsets: NDArray[np.int64]
+    parent: NDArray[np.float64]
+    parent_offsets: NDArray[np.int64]
+    child: NDArray[np.float64]
+    child_offsets: NDArray[np.int64]
+
+    @classmethod
+    def allocate(cls, cards: NDArray[np.integer], n_classes: int) -> _SpodeTables:
+        r = np.asarray(cards, dtype=np.int64)
+        p = len(r)
+        count_offsets = np.concatenate([[0], np.cumsum(r)]).astype(np.int64)
+        parent_offsets = count_offsets * n_classes
+        sizes = np.outer(r, r) * n_classes
+        np.fill_diagonal(sizes, 0)
+        flat = sizes.ravel()
+        child_offsets = np.concatenate([[0], np.cumsum(flat)[:-1]]).astype(np.int64)
+        child_offsets[np.arange(p) * (p + 1)] = -1
+        return cls(
+            tuple(int(c) for c in r),
+            int(n_classes),
+            np.zeros(int(count_offsets[-1])),
+            count_offsets,
+            np.zeros(int(parent_offsets[-1])),
+            parent_offsets,
+            np.zeros(int(flat.sum())),
+            child_offsets,
+        )
+
+    def count_views(self) -> list[NDArray[np.float64]]:
+        o = self.count_offsets
+        return [self.counts[o[i] : o[i + 1]] for i in range(len(self.cards))]
+
+    def parent_views(self) -> list[NDArray[np.float64]]:
+        o, c = self.parent_offsets, self.n_classes
+        return [
+            self.parent[o[i] : o[i + 1]].reshape(r, c) for i, r in enumerate(self.cards)
+        ]
+
+    def child_views(self) -> dict[tuple[int, int], NDArray[np.float64]]:
+        p, c = len(self.cards), self.n_classes
+        out = {}
+        for i, ri in enumerate(self.cards):
+            for j, rj in enumerate(self.cards):
+                if i != j:
+                    start = int(self.child_offsets[i * p + j])
+                    size = ri * rj * c
+                    out[i, j] = self.child[start : start + size].reshape(ri, rj, c)
+        return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _spode_mixture_kernel(
+    codes,
+    cards,
+    m,
+    counts,
+    count_offsets,
+    parent,
+    parent_offsets,
+    child,
+    child_offsets,
+    acc,
+    n_used,
+):
+    """acc[r] = log mean over qualifying super-parents i of SPODE_i(c, x_r).
+
+    A missing child's factor is skipped (it sums to one); a super-parent that
+    is missing or below the frequency limit is left out; rows with none get
+    ``-inf`` and ``n_used = 0``.
+    """
+    n, p = codes.shape
+    n_classes = acc.shape[1]
+    terms = np.empty((p, n_classes))
+    for r in range(n):
+        used = 0
+        for i in range(p):
+            xi = codes[r, i]
+            if xi < 0 or counts[count_offsets[i] + xi] < m:
+                continue
+            base = parent_offsets[i] + xi * n_classes
+            for c in range(n_classes):
+                terms[used, c] = parent[base + c]
+            for j in range(p):
+                xj = codes[r, j]
+                if j == i or xj < 0:
+                    continue
+                base = child_offsets[i * p + j] + (xi * cards[j] + xj) * n_classes
+                for c in range(n_classes):
+                    terms[used, c] += child[base + c]
+            used += 1
+        n_used[r] = used
+        if used == 0:
+            for c in range(n_classes):
+                acc[r, c] = -np.inf
+            continue
+        # log mean exp over the SPODEs (all terms are finite).
+        shift = np.log(used)
+        for c in range(n_classes):
+            top = terms[0, c]
+            for u in range(1, used):
+                top = max(top, terms[u, c])
+            total = 0.0
+            for u in range(used):
+                total += np.exp(terms[u, c] - top)
+            acc[r, c] = top + np.log(total) - shift

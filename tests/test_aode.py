@@ -1,0 +1,257 @@
+"""AODE against a brute-force per-row implementation of Webb et al.'s formula."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
+
+from augnb import NaiveBayes
+from augnb.classifiers.aode import AODE, spode_structure
+from augnb.datasets import load
+
+
+def _brute_aode(Xtr, ytr, Xte, cards, n_classes, m, alpha):
+    """log P(c, x) by the formula, one row, class and feature at a time.
+
+    Codes ``-1`` are missing. Counts are available cases: a count involving a
+    feature only counts rows where that feature is observed.
+    """
+    n_rows, p = Xte.shape
+    out = np.zeros((n_rows, n_classes))
+    for r in range(n_rows):
+        x = Xte[r]
+        for c in range(n_classes):
+            total, used = 0.0, 0
+            for i in range(p):
+                if x[i] < 0 or np.sum(Xtr[:, i] == x[i]) < m:
+                    continue
+                used += 1
+                n_i = np.sum(Xtr[:, i] >= 0)
+                n_cxi = np.sum((ytr == c) & (Xtr[:, i] == x[i]))
+                prob = (n_cxi + alpha) / (n_i + alpha * n_classes * cards[i])
+                for j in range(p):
+                    if j == i or x[j] < 0:
+                        continue
+                    both = (ytr == c) & (Xtr[:, i] == x[i])
+                    num = np.sum(both & (Xtr[:, j] == x[j]))
+                    den = np.sum(both & (Xtr[:, j] >= 0))
+                    prob *= (num + alpha) / (den + alpha * cards[j])
+                total += prob
+            if used:
+                out[r, c] = np.log(total / used)
+            else:  # naive Bayes fallback
+                n_c = np.sum(ytr == c)
+                logp = np.log((n_c + alpha) / (len(ytr) + alpha * n_classes))
+                for j in range(p):
+                    if x[j] < 0:
+                        continue
+                    num = np.sum((ytr == c) & (Xtr[:, j] == x[j]))
+                    den = np.sum((ytr == c) & (Xtr[:, j] >= 0))
+                    logp += np.log((num + alpha) / (den + alpha * cards[j]))
+                out[r, c] = logp
+    return out
+
+
+def _as_frame(codes):
+    """Object columns of ints with None for -1: discrete, categories 0..r-1."""
+    obj = codes.astype(object)
+    obj[codes < 0] = None
+    return pd.DataFrame(obj, columns=[f"x{j}" for j in range(codes.shape[1])])
+
+
+def _random_data(rng, n, cards, n_classes, rare=0):
+    """Class-dependent codes; the last level of each feature is rare (``rare`` rows)."""
+    y = rng.integers(0, n_classes, size=n)
+    X = np.zeros((n, len(cards)), dtype=np.int64)
+    for j, r in enumerate(cards):
+        top = r - 1 if rare else r
+        v = np.where(rng.random(n) < 0.5, (y + j) % top, rng.integers(0, top, size=n))
+        if j > 0:
+            v = np.where(rng.random(n) < 0.3, X[:, j - 1] % top, v)
+        X[:, j] = v
+        if rare:
+            X[rng.choice(np.arange(8, n), size=rare, replace=False), j] = r - 1
+    _all_levels(X, cards)
+    return X, y
+
+
+def _all_levels(X, cards):
+    """Every level appears (rows 0..r-1), so the categories are 0..r-1."""
+    for j, r in enumerate(cards):
+        X[:r, j] = np.arange(r)
+
+
+def _check(Xtr, ytr, Xte, cards, n_classes, m, alpha):
+    clf = AODE(m=m, alpha=alpha).fit(_as_frame(Xtr), ytr)
+    np.testing.assert_array_equal(clf.n_categories_, cards)
+    got = clf.predict_joint_log_proba(_as_frame(Xte))
+    ref = _brute_aode(Xtr, ytr, Xte, cards, n_classes, m, alpha)
+    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+    proba = clf.predict_proba(_as_frame(Xte))
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
+    return clf
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("alpha", [1.0, 0.5])
+def test_equals_brute_force(seed, alpha):
+    rng = np.random.default_rng(seed)
+    cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
+    n_classes = int(rng.integers(2, 4))
+    Xtr, ytr = _random_data(rng, 120, cards, n_classes)
+    Xte, _ = _random_data(rng, 40, cards, n_classes)
+    _check(Xtr, ytr, Xte, cards, n_classes, 1, alpha)
+
+
+@pytest.mark.parametrize("m", [0, 3, 10])
+def test_frequency_limit_and_naive_bayes_fallback(m):
+    rng = np.random.default_rng(m)
+    cards = np.array([3, 4, 3, 2])
+    n_classes = 3
+    # The last level of every feature occurs 2 times (+1 from the level
+    # sweep): under m=3 it qualifies, under m=10 it does not.
+    Xtr, ytr = _random_data(rng, 150, cards, n_classes, rare=2)
+    Xte, _ = _random_data(rng, 30, cards, n_classes)
+    Xte[:5] = cards - 1  # only rare values: no SPODE for m=10
+    Xte[5, :2] = cards[:2] - 1  # some rare, some common
+    Xte[6] = -1  # all missing: NB = prior
+    clf = _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
+    _, n_used = clf._spode_log_mixture(clf._encode(_as_frame(Xte)).codes)
+    if m == 10:
+        assert (n_used[:5] == 0).all()
+        nb = NaiveBayes().fit(_as_frame(Xtr), ytr)
+        np.testing.assert_allclose(
+            clf.predict_log_proba(_as_frame(Xte[:7]))[[0, 1, 2, 3, 4, 6]],
+            nb.predict_log_proba(_as_frame(Xte[:7]))[[0, 1, 2, 3, 4, 6]],
+            atol=1e-12,
+        )
+    else:
+        assert (n_used[:5] == 4).all()
+    assert n_used[6] == 0
+
+
+@pytest.mark.parametrize("m", [1, 4])
+def test_missing_values_at_fit_and_predict(m):
+    rng = np.random.default_rng(11 + m)
+    cards = np.array([3, 2, 4, 3, 2])
+    n_classes = 2
+    Xtr, ytr = _random_data(rng, 160, cards, n_classes, rare=3)
+    Xte, _ = _random_data(rng, 40, cards, n_classes)
+    Xtr[rng.random(Xtr.shape) < 0.08] = -1
+    _all_levels(Xtr, cards)
+    Xte[rng.random(Xte.shape) < 0.25] = -1
+    Xte[0, 1:] = -1  # only the super-parent observed
+    Xte[1, 0] = -1
+    _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
+
+
+def test_unseen_value_is_missing():
+    rng = np.random.default_rng(3)
+    cards = np.array([3, 3, 2])
+    Xtr, ytr = _random_data(rng, 100, cards, 2)
+    clf = AODE().fit(_as_frame(Xtr), ytr)
+    test = _as_frame(Xtr[:5])
+    unseen = test.copy()
+    unseen["x1"] = 99
+    missing = test.copy()
+    missing["x1"] = None
+    np.testing.assert_allclose(
+        clf.predict_joint_log_proba(unseen), clf.predict_joint_log_proba(missing)
+    )
+
+
+def test_one_feature_pair():
+    rng = np.random.default_rng(5)
+    cards = np.array([3, 4])
+    Xtr, ytr = _random_data(rng, 80, cards, 3)
+    Xte = np.array([[a, b] for a in range(-1, 3) for b in range(-1, 4)])
+    clf = _check(Xtr, ytr, Xte, cards, 3, 1, 1.0)
+    assert clf.structure_ == (spode_structure(0, 2), spode_structure(1, 2))
+    assert clf.structure_[0].arcs == ((0, 1),)
+    assert set(clf.child_log_prob_) == {(0, 1), (1, 0)}
+    # Each fitted CPT sums to one over its child.
+    np.testing.assert_allclose(
+        np.exp(clf.child_log_prob_[1, 0]).sum(axis=1), 1.0, atol=1e-12
+    )
+    total = sum(np.exp(t).sum() for t in clf.parent_log_prob_[:1])
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+
+
+def test_joint_sums_to_one_over_all_inputs():
+    # With m=0 every SPODE is a normalised joint over (c, x), so their average is.
+    rng = np.random.default_rng(8)
+    cards = np.array([3, 2, 3])
+    Xtr, ytr = _random_data(rng, 90, cards, 2)
+    clf = AODE(m=0, alpha=0.7).fit(_as_frame(Xtr), ytr)
+    grid = np.array(list(itertools.product(*(range(r) for r in cards))))
+    jll = clf.predict_joint_log_proba(_as_frame(grid))
+    np.testing.assert_allclose(np.exp(jll).sum(), 1.0, atol=1e-12)
+
+
+def test_column_order_invariance():
+    X, y = load("car")
+    perm = [4, 1, 5, 0, 3, 2]
+    a = AODE().fit(X, y)
+    b = AODE().fit(X.iloc[:, perm], y)
+    np.testing.assert_allclose(
+        a.predict_joint_log_proba(X),
+        b.predict_joint_log_proba(X.iloc[:, perm]),
+        rtol=0,
+        atol=1e-12,
+    )
+
+
+def test_single_feature():
+    rng = np.random.default_rng(6)
+    cards = np.array([4])
+    Xtr, ytr = _random_data(rng, 60, cards, 2)
+    Xte = np.array([[-1], [0], [1], [2], [3]])
+    _check(Xtr, ytr, Xte, cards, 2, 1, 1.0)
+
+
+def test_continuous_features_are_discretised():
+    X, y = load("iris")
+    clf = AODE().fit(X, y)
+    assert clf.discretizer_ is not None
+    assert (clf.predict(X) == y).mean() > 0.9
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"m": -1}, "m \\(frequency limit\\) must be"),
+        ({"m": 2.5}, "m \\(frequency limit\\) must be"),
+        ({"m": True}, "m \\(frequency limit\\) must be"),
+        ({"alpha": -1.0}, "alpha must be"),
+    ],
+)
+def test_invalid_parameters(params, match):
+    X, y = load("car")
+    with pytest.raises(ValueError, match=match):
+        AODE(**params).fit(X, y)
+
+
+# scikit-learn's estimator checks run in tests/test_common.py.
+
+
+# -- accuracy on real data (slow) -----------------------------------------------
+
+
+@pytest.mark.slow
+def test_cv_accuracy_sanity():
+    """5x5 stratified CV: AODE and kDB beat NB where NB's assumption fails."""
+    from augnb.classifiers.kdb import KDB
+
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
+    acc = {}
+    for name in ("car", "kr_vs_kp"):
+        X, y = load(name)
+        for label, est in [("NB", NaiveBayes()), ("AODE", AODE()), ("KDB2", KDB(2))]:
+            acc[name, label] = cross_val_score(est, X, y, cv=cv).mean()
+    for name in ("car", "kr_vs_kp"):
+        assert acc[name, "AODE"] > acc[name, "NB"] + 0.02
+        assert acc[name, "KDB2"] > acc[name, "NB"] + 0.02
