@@ -27,7 +27,7 @@ def _mini(**changes) -> Suite:
 
 
 def test_registry_lists_only_runnable_suites():
-    assert list_suites() == ["mihaljevic2014", "mihaljevic2014_bnclassify"]
+    assert list_suites() == ["mihaljevic2014", "mihaljevic2014_bnclassify", "zhang2005"]
     assert get_suite("Mihaljevic2014").name == "mihaljevic2014"
     variant = get_suite("mihaljevic2014_bnclassify")
     assert variant.name == "mihaljevic2014_bnclassify"

@@ -17,6 +17,7 @@ from augnb.classifiers import (
     TAN,
     AugmentedSemiNaiveBayes,
     BaseAugmentedNB,
+    DDRChowLiu,
     NaiveBayes,
     SelectiveTAN,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "TAN",
     "AugmentedSemiNaiveBayes",
     "BaseAugmentedNB",
+    "DDRChowLiu",
     "NaiveBayes",
     "SelectiveTAN",
     "Structure",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.aode import AODE
+from augnb.classifiers.ddr import DDRChowLiu
 from augnb.classifiers.kdb import KDB
 from augnb.classifiers.naive_bayes import NaiveBayes
 from augnb.classifiers.selection import FFSS, FSS
@@ -21,6 +22,7 @@ __all__ = [
     "TAN",
     "AugmentedSemiNaiveBayes",
     "BaseAugmentedNB",
+    "DDRChowLiu",
     "NaiveBayes",
     "SelectiveTAN",
 ]

@@ -369,8 +369,8 @@ def _render(
     )
     add("")
 
-    # -- Table 3 layout ------------------------------------------------------
-    add("## Our accuracy (Table 3 layout)")
+    # -- the paper's accuracy table layout ------------------------------------
+    add(f"## Our accuracy ({suite.accuracy_table} layout)")
     add("")
     rows = []
     for dname in res.accuracy.index:
@@ -379,7 +379,7 @@ def _render(
         for label in labels:
             m, s = ours_mean[(dname, label)], ours_sd[(dname, label)]
             text = _pm(m, s)
-            # Bold the best, as the paper's Table 3 does (ties all bold).
+            # Bold the best, as accuracy tables do (ties all bold).
             if np.isclose(res.accuracy.loc[dname, label], best, rtol=0, atol=1e-12):
                 text = f"**{text}**"
             cells.append(text)
@@ -431,7 +431,7 @@ def _render(
 
     # -- ranks and tests -----------------------------------------------------
     stats = _statistics(res)
-    add("## Average ranks (Table 2)")
+    add(f"## Average ranks ({suite.ranks_table})")
     add("")
     n_data = res.accuracy.shape[0]
     if stats.ranks is None:
@@ -442,8 +442,8 @@ def _render(
         n_paper = len(suite.datasets)
         header = ["Algorithm", f"Ours ({n_data} data sets)"]
         if stats.paper_ranks_same is not None:
-            header.append(f"Paper's Table 3, same {n_data} data sets")
-        header.append(f"Paper's Table 2 ({n_paper} data sets)")
+            header.append(f"Paper's {suite.accuracy_table}, same {n_data} data sets")
+        header.append(f"Paper's {suite.ranks_table} ({n_paper} data sets)")
         rows = []
         for label in stats.ranks.sort_values(kind="stable").index:
             row = [label, f"{stats.ranks[label]:.2f}"]
@@ -455,10 +455,10 @@ def _render(
         add(markdown_table(header, rows, "l" + "r" * (len(header) - 1)))
         add("")
         add(
-            "Rank 1 = best; ties share the average rank. The paper's Table 2 "
-            f"ranks all {len(paper_ranks)} algorithms over its {n_paper} data "
-            "sets, so it is comparable to ours only when the same data sets "
-            "and algorithms ran."
+            "Rank 1 = best; ties share the average rank. The paper's "
+            f"{suite.ranks_table} ranks all {len(paper_ranks)} algorithms over "
+            f"its {n_paper} data sets, so it is comparable to ours only when "
+            "the same data sets and algorithms ran."
         )
         add("")
 
@@ -477,7 +477,8 @@ def _render(
 
             pf = friedman_test(ranks=suite.paper_ranks, n_datasets=len(suite.datasets))
             add(
-                f"Paper: {suite.paper_tests}. Recomputed from the rounded Table 2 "
+                f"Paper: {suite.paper_tests}. Recomputed from the rounded "
+                f"{suite.ranks_table} "
                 f"ranks (N = {len(suite.datasets)}): χ²_F = {pf.statistic:.2f}, "
                 f"p = {_p(pf.pvalue)}; F_F = {pf.iman_davenport.statistic:.2f}, "
                 f"p = {_p(pf.iman_davenport.pvalue)}."
@@ -559,7 +560,8 @@ def _render(
         proto = (
             "`paper`: rows with a missing value removed, numeric features of each "
             "whole data set MDL-discretised (Fayyad-Irani) before CV, as the paper "
-            "did (§6.1); the class leaks into the cut points"
+            f"did{f' ({suite.protocol_source})' if suite.protocol_source else ''}; "
+            "the class leaks into the cut points"
         )
     else:
         proto = "`nested`: data as loaded; discretisation inside each training fold"

@@ -111,6 +111,12 @@ class Suite:
         Two algorithm labels compared per data set with the Wilcoxon test.
     notes : tuple of str, default=()
         Caveats printed with the results (e.g. suspect cells of the paper).
+    accuracy_table : str, default="the paper's accuracy table"
+        How reports name the paper's accuracy table (e.g. "Table 3").
+    ranks_table : str, default="the paper's ranks"
+        How reports name the paper's table of average ranks (e.g. "Table 2").
+    protocol_source : str, default=""
+        Where the paper describes its protocol (e.g. "§6.1"), cited in reports.
     """
 
     name: str
@@ -129,6 +135,9 @@ class Suite:
     paper_tests: str = ""
     wilcoxon_pair: tuple[str, str] | None = None
     notes: tuple[str, ...] = ()
+    accuracy_table: str = "the paper's accuracy table"
+    ranks_table: str = "the paper's ranks"
+    protocol_source: str = ""
 
     def __post_init__(self) -> None:
         # Read-only views, so a registered suite cannot be altered by a caller;

@@ -137,6 +137,9 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
             "fold accuracies, 5%) on Car, Chess, Ionosphere and Tic-tac-toe"
         ),
         wilcoxon_pair=("ASB", "BSEJ"),
+        accuracy_table="Table 3",
+        ranks_table="Table 2",
+        protocol_source="§6.1",
         notes=(_TAN_NOTE, _TUMOR_NOTE, _EPSILON_NOTE)
         + ((_ASB_NOTE,) if epsilon == 0 else ()),
     )
