@@ -27,15 +27,20 @@ def _mini(**changes) -> Suite:
 
 
 def test_registry_lists_only_runnable_suites():
-    assert list_suites() == ["mihaljevic2014", "mihaljevic2014_bnclassify", "zhang2005"]
+    assert list_suites() == [
+        "mihaljevic2014",
+        "mihaljevic2014_bnclassify",
+        "taheri2011",
+        "zhang2005",
+    ]
     assert get_suite("Mihaljevic2014").name == "mihaljevic2014"
     variant = get_suite("mihaljevic2014_bnclassify")
     assert variant.name == "mihaljevic2014_bnclassify"
     for label in ("FSS", "BSEJ", "ASB"):
         assert variant.estimators[label].params["epsilon"] == 0.01
         assert get_suite("mihaljevic2014").estimators[label].params["epsilon"] == 0.0
-    with pytest.raises(ValueError, match=r"unknown suite 'taheri2011'.*mihaljevic2014"):
-        get_suite("taheri2011")
+    with pytest.raises(ValueError, match=r"unknown suite 'li2003'.*mihaljevic2014"):
+        get_suite("li2003")
 
 
 def test_mihaljevic2014_description():

@@ -20,6 +20,7 @@ from augnb.classifiers import (
     DDRChowLiu,
     NaiveBayes,
     SelectiveTAN,
+    TaheriANB,
 )
 from augnb.structure import Structure
 
@@ -39,5 +40,6 @@ __all__ = [
     "NaiveBayes",
     "SelectiveTAN",
     "Structure",
+    "TaheriANB",
     "__version__",
 ]

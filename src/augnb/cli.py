@@ -137,9 +137,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     estimator.fit(X, y)
     seconds = time.perf_counter() - start
-    path = save_model(
-        estimator, args.output, dataset=str(args.dataset), n_rows=len(X)
-    )
+    path = save_model(estimator, args.output, dataset=str(args.dataset), n_rows=len(X))
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
         f"{X.shape[1]} columns) in {seconds:.2f} s; training accuracy "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.aode import AODE
+from augnb.classifiers.conditional import TaheriANB
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.classifiers.kdb import KDB
 from augnb.classifiers.naive_bayes import NaiveBayes
@@ -25,4 +26,5 @@ __all__ = [
     "DDRChowLiu",
     "NaiveBayes",
     "SelectiveTAN",
+    "TaheriANB",
 ]

@@ -21,7 +21,7 @@ from augnb.structure._structure import Structure
 
 __all__ = ["BaseAugmentedNB", "make_discretizer"]
 
-_DISCRETIZERS = ("mdlp", "equal_frequency", "equal_width", "mean")
+_DISCRETIZERS = ("mdlp", "equal_frequency", "equal_width", "mean", "soac")
 
 
 def make_discretizer(spec: object):
@@ -29,7 +29,7 @@ def make_discretizer(spec: object):
 
     Parameters
     ----------
-    spec : {"mdlp", "equal_frequency", "equal_width", "mean"} or transformer
+    spec : {"mdlp", "equal_frequency", "equal_width", "mean", "soac"} or transformer
         A name, or an unfitted transformer with ``fit(X, y)`` / ``transform(X)``
         that returns a DataFrame of categorical columns.
 
@@ -46,6 +46,7 @@ def make_discretizer(spec: object):
             "equal_frequency": discretize.EqualFrequencyDiscretizer,
             "equal_width": discretize.EqualWidthDiscretizer,
             "mean": discretize.MeanBinarizer,
+            "soac": discretize.SOACDiscretizer,
         }
         if spec not in factories:
             raise ValueError(

@@ -80,7 +80,7 @@ class AODE(BaseAugmentedNB):
         Smoothing constant (1 = Laplace's correction).
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean" or a transformer.
+        "equal_width", "mean", "soac" or a transformer.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
     continuous_features : sequence of str or int, default=None

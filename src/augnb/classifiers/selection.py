@@ -48,7 +48,7 @@ class FSS(WrapperMixin):
         Print each search step to stderr.
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean" or a transformer.
+        "equal_width", "mean", "soac" or a transformer.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
     continuous_features : sequence of str or int, default=None
@@ -134,7 +134,7 @@ class FFSS(BaseAugmentedNB):
         Level of the chi-square tests.
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean" or a transformer.
+        "equal_width", "mean", "soac" or a transformer.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
     continuous_features : sequence of str or int, default=None

@@ -31,7 +31,7 @@ class TAN(BaseAugmentedNB):
         Seed for ``root="random"``.
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean" or a transformer.
+        "equal_width", "mean", "soac" or a transformer.
     discrete_features : sequence of str or int, default=None
         Columns to treat as discrete whatever their dtype.
     continuous_features : sequence of str or int, default=None

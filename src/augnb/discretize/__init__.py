@@ -8,7 +8,8 @@ pandas Categorical whose categories ``0..B-1`` are its declared levels.
 - :class:`EqualFrequencyDiscretizer`: equal-count (maximum-entropy) bins.
 - :class:`EqualWidthDiscretizer`: equal-width bins over the training range.
 - :class:`MeanBinarizer`: two bins split at the training mean.
-- :func:`mdlp_cut_points`: the MDLP cut-point search on one array.
+- :class:`SOACDiscretizer`: sub-optimal agglomerative clustering (Yatsko et al.).
+- :func:`mdlp_cut_points`, :func:`soac_cut_points`: the searches on one array.
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ from augnb.discretize.simple import (
     EqualWidthDiscretizer,
     MeanBinarizer,
 )
+from augnb.discretize.soac import SOACDiscretizer, soac_cut_points
 
 __all__ = [
     "EqualFrequencyDiscretizer",
     "EqualWidthDiscretizer",
     "MDLPDiscretizer",
     "MeanBinarizer",
+    "SOACDiscretizer",
     "mdlp_cut_points",
+    "soac_cut_points",
 ]

@@ -44,6 +44,7 @@ _ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "KDB": (("kDB", "k_dependence_bayes"), ("KDB",)),
     "AODE": (("averaged_one_dependence_estimators",), ("AODE",)),
+    "TaheriANB": (("taheri", "conditional_probability_nb"), ("TaheriANB",)),
     "DDRChowLiu": (("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN"), ("DDRChowLiu",)),
 }
 

@@ -431,7 +431,7 @@ def _render(
 
     # -- ranks and tests -----------------------------------------------------
     stats = _statistics(res)
-    add(f"## Average ranks ({suite.ranks_table})")
+    add("## Average ranks" + (f" ({suite.ranks_table})" if suite.ranks_table else ""))
     add("")
     n_data = res.accuracy.shape[0]
     if stats.ranks is None:
@@ -443,23 +443,28 @@ def _render(
         header = ["Algorithm", f"Ours ({n_data} data sets)"]
         if stats.paper_ranks_same is not None:
             header.append(f"Paper's {suite.accuracy_table}, same {n_data} data sets")
-        header.append(f"Paper's {suite.ranks_table} ({n_paper} data sets)")
+        has_paper_ranks = len(paper_ranks) > 0
+        if has_paper_ranks:
+            header.append(f"Paper's {suite.ranks_table} ({n_paper} data sets)")
         rows = []
         for label in stats.ranks.sort_values(kind="stable").index:
             row = [label, f"{stats.ranks[label]:.2f}"]
             if stats.paper_ranks_same is not None:
                 row.append(f"{stats.paper_ranks_same[label]:.2f}")
-            pr = paper_ranks.get(label, float("nan"))
-            row.append(f"{pr:.2f}" if np.isfinite(pr) else "—")
+            if has_paper_ranks:
+                pr = paper_ranks.get(label, float("nan"))
+                row.append(f"{pr:.2f}" if np.isfinite(pr) else "—")
             rows.append(row)
         add(markdown_table(header, rows, "l" + "r" * (len(header) - 1)))
         add("")
-        add(
-            "Rank 1 = best; ties share the average rank. The paper's "
-            f"{suite.ranks_table} ranks all {len(paper_ranks)} algorithms over "
-            f"its {n_paper} data sets, so it is comparable to ours only when "
-            "the same data sets and algorithms ran."
-        )
+        note = "Rank 1 = best; ties share the average rank."
+        if has_paper_ranks:
+            note += (
+                f" The paper's {suite.ranks_table} ranks all {len(paper_ranks)} "
+                f"algorithms over its {n_paper} data sets, so it is comparable to "
+                "ours only when the same data sets and algorithms ran."
+            )
+        add(note)
         add("")
 
         fr = stats.friedman

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from augnb.evaluation.suites import mihaljevic2014, zhang2005
+from augnb.evaluation.suites import mihaljevic2014, taheri2011, zhang2005
 from augnb.evaluation.suites._base import EstimatorSpec, Suite, dataset_slug
 
 __all__ = ["EstimatorSpec", "Suite", "dataset_slug", "get_suite", "list_suites"]
@@ -27,6 +27,7 @@ __all__ = ["EstimatorSpec", "Suite", "dataset_slug", "get_suite", "list_suites"]
 _SUITES: dict[str, Callable[[], Suite]] = {
     "mihaljevic2014": mihaljevic2014.make_suite,
     "mihaljevic2014_bnclassify": mihaljevic2014.make_bnclassify_suite,
+    "taheri2011": taheri2011.make_suite,
     "zhang2005": zhang2005.make_suite,
 }
 

@@ -31,7 +31,9 @@ def _read_table(file_name: str) -> pd.DataFrame:
     with (files("augnb.evaluation.suites") / "data" / file_name).open("rb") as fh:
         # keep_default_na=False: an empty bundled_name means "not bundled", and
         # no paper label should turn into NaN.
-        return pd.read_csv(fh, keep_default_na=False, na_values={"mean": [""]})
+        return pd.read_csv(
+            fh, keep_default_na=False, na_values={"mean": [""], "sd": [""]}
+        )
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,9 @@ class Suite:
         Caveats printed with the results (e.g. suspect cells of the paper).
     accuracy_table : str, default="the paper's accuracy table"
         How reports name the paper's accuracy table (e.g. "Table 3").
-    ranks_table : str, default="the paper's ranks"
-        How reports name the paper's table of average ranks (e.g. "Table 2").
+    ranks_table : str, default=""
+        How reports name the paper's table of average ranks (e.g. "Table 2"),
+        if it has one.
     protocol_source : str, default=""
         Where the paper describes its protocol (e.g. "§6.1"), cited in reports.
     """
@@ -136,7 +139,7 @@ class Suite:
     wilcoxon_pair: tuple[str, str] | None = None
     notes: tuple[str, ...] = ()
     accuracy_table: str = "the paper's accuracy table"
-    ranks_table: str = "the paper's ranks"
+    ranks_table: str = ""
     protocol_source: str = ""
 
     def __post_init__(self) -> None:

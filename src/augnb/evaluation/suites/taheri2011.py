@@ -205,6 +205,7 @@ def make_suite() -> Suite:
         quick_repeats=1,
         table_file=TABLE_FILE,
         ranks_file=None,
+        accuracy_table="Tables 2-3",
         paper_tests=(
             "none; the paper reports that the proposed method is more accurate "
             "than NB on 8 of 10 data sets with mean binarisation (equal on "

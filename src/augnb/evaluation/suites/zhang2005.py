@@ -115,6 +115,5 @@ def make_suite() -> Suite:
         ),
         wilcoxon_pair=("ddr-ChowLiu", "ChowLiu"),
         accuracy_table="Table 2",
-        ranks_table="ranks",
         notes=(_TABLE1_NOTE, _PAPER_NOTE),
     )
