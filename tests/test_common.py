@@ -10,7 +10,19 @@ from __future__ import annotations
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from augnb import AODE, ASB, BSEJ, FFSS, FSS, KDB, TAN, NaiveBayes, SelectiveTAN
+from augnb import (
+    AODE,
+    ASB,
+    BSEJ,
+    FFSS,
+    FSS,
+    KDB,
+    TAN,
+    DDRChowLiu,
+    NaiveBayes,
+    SelectiveTAN,
+    TaheriANB,
+)
 
 ESTIMATORS = [
     NaiveBayes(),
@@ -25,6 +37,9 @@ ESTIMATORS = [
     KDB(k=1),
     KDB(k=2),
     AODE(),
+    TaheriANB(),
+    DDRChowLiu(),
+    DDRChowLiu(avg="literal", root="random", random_state=0),
 ]
 
 #: check name -> reason, per estimator class.

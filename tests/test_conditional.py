@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from augnb import NaiveBayes
 from augnb.classifiers.conditional import TaheriANB
@@ -257,11 +256,6 @@ def test_invalid_relevance_is_named():
 
 
 #: check name -> reason. None expected at present.
-EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
 
-@parametrize_with_checks(
-    [TaheriANB()], expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS
-)
-def test_sklearn_compatible_estimator(estimator, check):
-    check(estimator)
+# scikit-learn's estimator checks run in tests/test_common.py.

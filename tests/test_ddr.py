@@ -6,7 +6,6 @@ import itertools
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import augnb.classifiers.ddr as ddr_module
 from augnb import TAN
@@ -15,12 +14,7 @@ from augnb.datasets import load
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.information import pairwise_cmi
 
-
-@parametrize_with_checks(
-    [DDRChowLiu(), DDRChowLiu(avg="literal", root="random", random_state=0)]
-)
-def test_sklearn_compatible_estimator(estimator, check):
-    check(estimator)
+# scikit-learn's estimator checks run in tests/test_common.py.
 
 
 def _prufer_trees(p):
