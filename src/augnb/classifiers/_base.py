@@ -127,8 +127,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         # Input columns read as numbers (before any discretisation).
         self.continuous_columns_ = list(continuous)
         self.discretizer_ = None
-        if continuous and getattr(self, "continuous", "discretize") == "gaussian":
-            # Continuous columns stay continuous: Gaussian CPDs model them.
+        if continuous and getattr(self, "continuous", "discretize") != "discretize":
+            # Continuous columns stay continuous: density CPDs model them.
             self.schema_ = raw
             return raw.encode(frame), y_codes
         if continuous:
