@@ -9,26 +9,12 @@ Everything compared is measured in the same run, interleaved, best of
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
-import subprocess
-import tempfile
-import time
 
 import numpy as np
+from _common import best_of, machine_info, write_json
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import TAN, NaiveBayes
-
-
-def best_of(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times), float(np.median(times))
 
 
 def make_data(n, p, n_classes, seed=0):
@@ -52,13 +38,6 @@ def numpy_pairwise_bincount(X, y, cards, n_classes):
         for j in range(i + 1, p):
             idx = (Xi[:, i] * int(cards[j]) + Xi[:, j]) * n_classes + yi
             np.bincount(idx, minlength=int(cards[i] * cards[j] * n_classes))
-
-
-def git_commit():
-    try:
-        return subprocess.check_output(["git", "rev-parse", "HEAD"], text=True).strip()
-    except Exception:
-        return None
 
 
 def main():
@@ -104,19 +83,12 @@ def main():
     for k, v in ratios.items():
         print(f"  ratio {k:39s} {v:8.2f}")
     out = {
-        "commit": git_commit(),
-        "machine": platform.platform(),
-        "cpus": os.cpu_count(),
+        "machine": machine_info(),
         "args": vars(args),
         "seconds_best_median": rows,
         "ratios": ratios,
     }
-    os.makedirs("benchmarks/results", exist_ok=True)
-    path = "benchmarks/results/fit_predict.json"
-    fd, tmp = tempfile.mkstemp(dir="benchmarks/results", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(out, fh, indent=2)
-    os.replace(tmp, path)
+    write_json(out, "fit_predict.json")
 
 
 if __name__ == "__main__":

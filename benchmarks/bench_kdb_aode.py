@@ -25,25 +25,16 @@ arguments.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import ROOT, machine_info, write_json
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
-import augnb
 from augnb import TAN, NaiveBayes
 from augnb.classifiers.aode import AODE
 from augnb.classifiers.kdb import KDB
 from augnb.datasets import load
-
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
 
 #: Seed 000 (Mihaljevic et al.), Table 3: 5x5 CV accuracy (%) of its NB and TAN,
 #: data discretised before the folds (its protocol, not ours). Its TAN cell for
@@ -82,40 +73,6 @@ def estimators():
         "KDB(k=2)": lambda: KDB(k=2),
         "AODE": AODE,
     }
-
-
-def machine_info():
-    cpu = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import numba
-
-    return {
-        "platform": platform.platform(),
-        "processor": cpu or platform.processor(),
-        "cpus": os.cpu_count(),
-        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "augnb": augnb.__version__,
-    }
-
-
-def write_json(obj, name):
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=RESULTS, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(obj, fh, indent=2)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, RESULTS / name)
-    return RESULTS / name
 
 
 def timings(args):

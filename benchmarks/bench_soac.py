@@ -14,19 +14,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import os
-import platform
-import tempfile
-import time
-from pathlib import Path
 
-import numba
 import numpy as np
+from _common import ROOT, best_of, machine_info, write_json
 
 from augnb.discretize.soac import soac_cut_points
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_reference():
@@ -36,15 +28,6 @@ def load_reference():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.soac_reference
-
-
-def best_of(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times), float(np.median(times))
 
 
 def main():
@@ -105,23 +88,12 @@ def main():
     for key, value in ratios.items():
         print(f"  {key:55s} {value:10.1f}")
     out = {
-        "machine": platform.platform(),
-        "processor": platform.processor(),
-        "cpus": os.cpu_count(),
-        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "numba": numba.__version__,
+        "machine": machine_info(),
         "args": vars(args),
         "seconds_best_median_or_bins": rows,
         "ratios": ratios,
     }
-    out_path = Path(args.out)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out_path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(out, fh, indent=2)
-    os.replace(tmp, out_path)
+    print(f"wrote {write_json(out, args.out)}")
 
 
 if __name__ == "__main__":

@@ -25,17 +25,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
-import os
-import platform
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import ROOT, machine_info, write_json
 
-import augnb
 from augnb import ASB, BSEJ
 from augnb.data.encoding import encode_target
 from augnb.data.schema import Schema
@@ -45,8 +39,6 @@ from augnb.params import fit_discrete_model
 from augnb.search import CachedCV
 from augnb.structure import Structure
 
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
 TARGETS = {"kr_vs_kp": 1.5, "splice": 10.0}
 
 
@@ -120,59 +112,6 @@ def naive_scores(codes, y, cards, n_classes, state, cands, folds):
         structure = Structure(tuple(nodes), tuple(() for _ in nodes), p)
         scores.append(naive_accuracy(structure, codes, y, cards, n_classes, folds, 5))
     return scores
-
-
-def commit_hash():
-    """HEAD's commit read from .git (no git process), or None."""
-    git = ROOT / ".git"
-    try:
-        head = (git / "HEAD").read_text().strip()
-        if not head.startswith("ref: "):
-            return head
-        ref = head[5:]
-        path = git / ref
-        if path.exists():
-            return path.read_text().strip()
-        for line in (git / "packed-refs").read_text().splitlines():
-            if line.endswith(" " + ref):
-                return line.split()[0]
-    except OSError:
-        pass
-    return None
-
-
-def machine_info():
-    cpu = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import numba
-
-    return {
-        "platform": platform.platform(),
-        "processor": cpu or platform.processor(),
-        "cpus": os.cpu_count(),
-        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "augnb": augnb.__version__,
-    }
-
-
-def write_json(obj, name):
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=RESULTS, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(obj, fh, indent=2)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, RESULTS / name)
-    return RESULTS / name
 
 
 # -- main ----------------------------------------------------------------------
@@ -325,7 +264,6 @@ def main():
     fits = fit_times(args)
     out = {
         "benchmark": "wrappers",
-        "commit": commit_hash(),
         "machine": machine_info(),
         "args": vars(args),
         "engine_speedup": speed,
