@@ -14,6 +14,8 @@ from augnb import (
     AODE,
     ASB,
     BSEJ,
+    CAN,
+    ETAN,
     FFSS,
     FSS,
     KDB,
@@ -40,6 +42,10 @@ ESTIMATORS = [
     TaheriANB(),
     DDRChowLiu(),
     DDRChowLiu(avg="literal", root="random", random_state=0),
+    NaiveBayes(continuous="gmm"),
+    ETAN(),
+    ETAN(continuous="gmm"),
+    CAN(),
 ]
 
 #: check name -> reason, per estimator class.

@@ -105,14 +105,15 @@ def test_mixed_data_combines_cpts_and_gaussians():
     assert nb.score(X, y) > 0.7
 
 
-def test_gaussian_nodes_with_feature_parents_are_rejected():
+def test_continuous_parent_of_a_discrete_node_is_rejected():
+    # A continuous parent of a discrete child (CPDC) is forbidden (Li 2003).
     codes = np.zeros((4, 2), dtype=np.int32)
     codes[:, 1] = [0, 1, 0, 1]
     codes[:, 0] = -1
     values = np.full((4, 2), np.nan)
     values[:, 0] = [0.1, 0.2, 0.3, 0.4]
-    structure = Structure.from_arcs([(1,), (0,)], [(0, 1)], 2)
-    with pytest.raises(ValueError, match="class as its only parent"):
+    structure = Structure.from_arcs([(1,), (0,)], [(1, 0)], 2)
+    with pytest.raises(ValueError, match="CPDC"):
         fit_mixed_model(
             structure, codes, values, np.array([0, 1, 0, 1]), np.array([0, 2]), 2
         )

@@ -68,12 +68,7 @@ def joint_log_likelihood(
     ndarray of shape (n_samples, n_classes)
     """
     if isinstance(model, MixedModel):
-        jll = joint_log_likelihood(model.discrete, codes)
-        if model.gaussians and values is None:
-            raise ValueError("This model has continuous nodes: pass their values.")
-        for cpd in model.gaussians:
-            jll += cpd.log_density(values[:, cpd.feature])
-        return jll
+        return _mixed_joint_log_likelihood(model, codes, values)
     n = codes.shape[0]
     slots = model.slots(codes)
     missing = slots < 0
@@ -268,3 +263,242 @@ def _eliminate(
         conf, child = np.broadcast_arrays(conf, child)
         total += cpd.log_prob[conf, :, child]
     return logsumexp(total.reshape(n, -1, model.n_classes), axis=1)
+
+
+# --------------------------------------------------------------------------- #
+# Mixed models: discrete CPTs and continuous densities (ALGORITHMS.md §5.1)
+# --------------------------------------------------------------------------- #
+# What is exact, for a row with missing values (x_M missing continuous values,
+# d_M missing discrete values):
+#
+# * A *barren* continuous node -- missing, and every child barren -- integrates
+#   to 1 whatever its parents: its factor is dropped (exact).
+# * The other missing continuous nodes ("hard") are integrated out exactly:
+#   given the discrete values, the class and the mixture component of every
+#   hard mixture node, the continuous nodes whose factors mention a hard node
+#   are jointly Gaussian (linear Gaussians of Gaussians), so the integral is
+#   the Gaussian marginal density of the observed ones among them, whose mean
+#   and covariance are propagated through the arcs in topological order;
+#   mixture components of hard nodes are summed over.
+# * A missing discrete feature that a kept continuous factor depends on
+#   (through a discrete parent) is summed out by enumerating its declared
+#   values, together with the discrete factors: each completion is scored
+#   exactly and the completions are added in log space. Other missing
+#   discrete values are summed out by the discrete routine above.
+
+#: Rows x completions scored at once when enumerating missing discrete parents.
+_MAX_EXPANDED_ROWS = 1 << 18
+
+
+def _mixed_joint_log_likelihood(
+    model: MixedModel,
+    codes: NDArray[np.integer],
+    values: NDArray[np.float64] | None,
+) -> NDArray[np.float64]:
+    cpds = model.gaussians
+    if not cpds:
+        return joint_log_likelihood(model.discrete, codes)
+    if values is None:
+        raise ValueError("This model has continuous nodes: pass their values.")
+    x = np.asarray(values, dtype=np.float64)[:, [cpd.feature for cpd in cpds]]
+    barren = _barren(cpds, np.isnan(x))
+    linked = _linked_missing(model, codes, barren)
+    enumerate_rows = linked.any(axis=1)
+    if not enumerate_rows.any():
+        return _mixed_given_discrete_parents(model, codes, x, barren)
+    jll = np.empty((codes.shape[0], model.n_classes))
+    plain = ~enumerate_rows
+    if plain.any():
+        jll[plain] = _mixed_given_discrete_parents(
+            model, codes[plain], x[plain], barren[plain]
+        )
+    cards = {
+        f: r for d in model.discrete.domains for f, r in zip(d.members, d.member_cards)
+    }
+    rows = np.flatnonzero(enumerate_rows)
+    patterns, inverse = np.unique(linked[rows], axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    for g, pattern in enumerate(patterns):
+        group = rows[inverse == g]
+        feats = np.flatnonzero(pattern)
+        grid = np.stack(
+            np.meshgrid(*[np.arange(cards[f]) for f in feats], indexing="ij"), -1
+        ).reshape(-1, len(feats))
+        k = len(grid)
+        step = max(1, _MAX_EXPANDED_ROWS // max(k, 1))
+        for start in range(0, group.size, step):
+            r = group[start : start + step]
+            ext = np.repeat(codes[r], k, axis=0)
+            ext[:, feats] = np.tile(grid, (len(r), 1))
+            sub = _mixed_given_discrete_parents(
+                model, ext, np.repeat(x[r], k, axis=0), np.repeat(barren[r], k, axis=0)
+            )
+            jll[r] = logsumexp(sub.reshape(len(r), k, model.n_classes), axis=1)
+    return jll
+
+
+def _continuous_parents(cpds) -> list[list[int]]:
+    """Continuous parents of each continuous CPD, as positions in ``cpds``."""
+    pos = {cpd.feature: j for j, cpd in enumerate(cpds)}
+    return [[pos[f] for f in cpd.continuous_parents] for cpd in cpds]
+
+
+def _barren(cpds, missing: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Missing continuous nodes all of whose children are barren (per row)."""
+    children: list[list[int]] = [[] for _ in cpds]
+    for j, ps in enumerate(_continuous_parents(cpds)):
+        for p in ps:
+            children[p].append(j)
+    barren = missing.copy()
+    # cpds are in topological order: children are settled before their parents.
+    for j in reversed(range(len(cpds))):
+        for ch in children[j]:
+            barren[:, j] &= barren[:, ch]
+    return barren
+
+
+def _linked_missing(
+    model: MixedModel, codes: NDArray[np.integer], barren: NDArray[np.bool_]
+) -> NDArray[np.bool_]:
+    """Missing discrete features that a kept continuous factor depends on."""
+    linked = np.zeros(codes.shape, dtype=bool)
+    for j, cpd in enumerate(model.gaussians):
+        for p in cpd.discrete_parents:
+            for f in model.discrete.domains[p].members:
+                linked[:, f] |= (codes[:, f] < 0) & ~barren[:, j]
+    return linked
+
+
+def _mixed_given_discrete_parents(
+    model: MixedModel,
+    codes: NDArray[np.integer],
+    x: NDArray[np.float64],
+    barren: NDArray[np.bool_],
+) -> NDArray[np.float64]:
+    """Log joint when every discrete parent of a kept continuous factor is observed.
+
+    ``x`` holds the values of the continuous nodes (columns in the order of
+    ``model.gaussians``).
+    """
+    jll = joint_log_likelihood(model.discrete, codes)
+    cpds = model.gaussians
+    n = codes.shape[0]
+    slots = (
+        model.discrete.slots(codes)
+        if any(cpd.discrete_parents for cpd in cpds)
+        else np.empty((n, 0), dtype=np.int32)
+    )
+    conf = [cpd.config_rows(slots) for cpd in cpds]
+    parents = _continuous_parents(cpds)
+    missing = np.isnan(x)
+    hard = missing & ~barren
+    # Nodes whose factor mentions a hard node: the hard nodes and their
+    # observed children (a missing child of a hard node is hard or barren).
+    joint = hard.copy()
+    for j, ps in enumerate(parents):
+        for p in ps:
+            joint[:, j] |= ~missing[:, j] & hard[:, p]
+    direct = ~barren & ~joint
+    for j, cpd in enumerate(cpds):
+        r = direct[:, j]
+        if not r.any():
+            continue
+        if r.all():
+            jll += cpd.log_density(x[:, j], conf[j], x[:, parents[j]])
+        else:
+            jll[r] += cpd.log_density(x[r, j], conf[j][r], x[r][:, parents[j]])
+    need = np.flatnonzero(hard.any(axis=1))
+    if need.size == 0:
+        return jll
+    n_cpds = len(cpds)
+    keys = np.concatenate([hard[need], joint[need]], axis=1)
+    patterns, inverse = np.unique(keys, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    for g, pattern in enumerate(patterns):
+        group = need[inverse == g]
+        block = [int(j) for j in np.flatnonzero(pattern[n_cpds:])]
+        hidden = pattern[:n_cpds][block]
+        sizes = [cpds[j].n_components for j in block if cpds[j].n_components > 1]
+        q = len(block)
+        cells = model.n_classes * int(np.prod(sizes, dtype=np.float64)) * q * q
+        step = max(1, _MAX_CELLS // max(cells, 1))
+        for start in range(0, group.size, step):
+            r = group[start : start + step]
+            jll[r] += _gaussian_block(
+                cpds,
+                parents,
+                block,
+                hidden,
+                x[r],
+                [conf[j][r] for j in block],
+                model.n_classes,
+            )
+    return jll
+
+
+def _gaussian_block(
+    cpds,
+    parents: list[list[int]],
+    block: list[int],
+    hidden: NDArray[np.bool_],
+    x: NDArray[np.float64],
+    conf: list[NDArray[np.int64]],
+    n_classes: int,
+) -> NDArray[np.float64]:
+    """``log`` of the integral of the block's factors over its hidden nodes.
+
+    Given the class, the discrete configurations and one mixture component
+    per hidden mixture node, the block's nodes are jointly Gaussian: mean and
+    covariance are propagated in topological order (``x_j = a_j + sum_p
+    b_jp x_p + e_j``), parents outside the block entering as observed
+    constants. The observed block members are then scored under their
+    Gaussian marginal, and the mixture components are summed out.
+    """
+    n = x.shape[0]
+    mixed = [i for i, j in enumerate(block) if cpds[j].n_components > 1]
+    grids = [np.arange(cpds[block[i]].n_components) for i in mixed]
+    combos = (
+        np.stack(np.meshgrid(*grids, indexing="ij"), -1).reshape(-1, len(mixed))
+        if mixed
+        else np.zeros((1, 0), dtype=np.int64)
+    )
+    k = combos.shape[0]
+    q = len(block)
+    mean = np.zeros((n, n_classes, k, q))
+    cov = np.zeros((n, n_classes, k, q, q))
+    log_w = np.zeros((n, n_classes, k))
+    at = {j: i for i, j in enumerate(block)}
+    for i, j in enumerate(block):
+        lw, a, b, v = cpds[j].parameters(conf[i])
+        if i in mixed:
+            comp = combos[:, mixed.index(i)]
+            a, v = a[:, :, comp], v[:, :, comp]
+            log_w += lw[:, :, comp]
+        else:  # one component (a mixture node is in a block only when hidden)
+            a, v = a[:, :, :1], v[:, :, :1]
+        mu = a
+        inside = []
+        for t, p in enumerate(parents[j]):
+            bt = b[:, :, t][:, :, None]
+            if p in at:
+                mu = mu + bt * mean[..., at[p]]
+                inside.append((bt, at[p]))
+            else:  # an observed parent outside the block
+                mu = mu + bt * x[:, p][:, None, None]
+        mean[..., i] = mu
+        var = v
+        if inside:
+            cross = sum(bt[..., None] * cov[..., pi, :i] for bt, pi in inside)
+            cov[..., i, :i] = cross
+            cov[..., :i, i] = cross
+            var = var + sum(bt * cov[..., i, pi] for bt, pi in inside)
+        cov[..., i, i] = var
+    seen = np.flatnonzero(~hidden)
+    cols = [block[i] for i in seen]
+    diff = x[:, cols][:, None, None, :] - mean[..., seen]
+    sub = cov[..., seen[:, None], seen[None, :]]
+    chol = np.linalg.cholesky(sub)
+    z = np.linalg.solve(chol, diff[..., None])[..., 0]
+    log_det = 2.0 * np.log(np.diagonal(chol, axis1=-2, axis2=-1)).sum(axis=-1)
+    log_n = -0.5 * (len(seen) * np.log(2.0 * np.pi) + log_det + (z * z).sum(axis=-1))
+    return logsumexp(log_w + log_n, axis=2)

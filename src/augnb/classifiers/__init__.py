@@ -7,6 +7,7 @@ from augnb.classifiers.aode import AODE
 from augnb.classifiers.conditional import TaheriANB
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.classifiers.kdb import KDB
+from augnb.classifiers.mixed import CAN, ETAN
 from augnb.classifiers.naive_bayes import NaiveBayes
 from augnb.classifiers.selection import FFSS, FSS
 from augnb.classifiers.selective_tan import SelectiveTAN
@@ -17,6 +18,8 @@ __all__ = [
     "AODE",
     "ASB",
     "BSEJ",
+    "CAN",
+    "ETAN",
     "FFSS",
     "FSS",
     "KDB",

@@ -189,6 +189,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
                 n_classes,
                 alpha=float(self.alpha),
                 var_smoothing=float(getattr(self, "var_smoothing", 1e-9)),
+                continuous=getattr(self, "continuous", "gaussian"),
+                n_components=int(getattr(self, "n_components", 2)),
             )
         self.n_categories_ = data.cards
         names = self.schema_.names

@@ -27,8 +27,12 @@ class NaiveBayes(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), ALGORITHMS.md §0.3.
-    continuous : {"discretize", "gaussian"}, default="discretize"
-        How continuous columns are modelled.
+    continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
+        How continuous columns are modelled: discretised, one Gaussian per
+        class, or a Gaussian mixture per class (Li 2003; EM per
+        ALGORITHMS.md A-22).
+    n_components : int, default=2
+        With ``continuous="gmm"``: mixture components per class.
     var_smoothing : float, default=1e-9
         With ``continuous="gaussian"``: fraction of the largest feature
         variance added to every variance (scikit-learn ``GaussianNB``'s rule).
@@ -85,6 +89,7 @@ class NaiveBayes(BaseAugmentedNB):
         alpha: float = 1.0,
         *,
         continuous: str = "discretize",
+        n_components: int = 2,
         var_smoothing: float = 1e-9,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
@@ -92,6 +97,7 @@ class NaiveBayes(BaseAugmentedNB):
     ) -> None:
         self.alpha = alpha
         self.continuous = continuous
+        self.n_components = n_components
         self.var_smoothing = var_smoothing
         self.discretizer = discretizer
         self.discrete_features = discrete_features
@@ -99,11 +105,14 @@ class NaiveBayes(BaseAugmentedNB):
 
     def _check_params(self) -> None:
         super()._check_params()
-        if self.continuous not in ("discretize", "gaussian"):
+        if self.continuous not in ("discretize", "gaussian", "gmm"):
             raise ValueError(
-                "continuous must be 'discretize' or 'gaussian'; got "
+                "continuous must be 'discretize', 'gaussian' or 'gmm'; got "
                 f"{self.continuous!r}."
             )
+        nc = self.n_components
+        if not isinstance(nc, int) or isinstance(nc, bool) or nc < 1:
+            raise ValueError(f"n_components must be an int >= 1; got {nc!r}.")
         vs = self.var_smoothing
         if not isinstance(vs, (int, float)) or isinstance(vs, bool) or not vs >= 0:
             raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")

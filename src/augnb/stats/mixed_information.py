@@ -1,0 +1,298 @@
+"""Conditional mutual information I(A_i; A_j | C) for discrete and continuous pairs.
+
+ALGORITHMS.md §5.2 (A-24). The default estimates are Gaussian plug-ins
+consistent with the CPDs of :mod:`augnb.params.gaussian`, so that ``N * I`` is
+the gain in maximised log-likelihood from adding the arc (which is what makes
+the TAN optimality argument carry over to ETAN):
+
+* discrete-discrete: plug-in CMI of the counts (§1.2);
+* continuous-continuous: ``-1/2 sum_c p(c) log(1 - rho_c^2)``, ``rho_c`` the
+  within-class Pearson correlation;
+* discrete ``K`` - continuous ``X``:
+  ``1/2 sum_c p(c) [log s2(X|c) - sum_k p(k|c) log s2(X|k,c)]`` with ML
+  variances.
+
+Each pair uses the rows where both members are observed (available cases);
+``p(c)`` is the class frequency among those rows. Where the CPD would not
+estimate its own parameters the term is 0 (consistency with
+:mod:`augnb.params.gaussian`): a class with fewer than 3 complete pairs has no
+correlation of its own, a group ``(k, c)`` with fewer than 2 rows keeps the
+class variance; as in the CPDs, ``var_smoothing`` times the variance of ``X``
+is added to every variance. Weights are in bits by default, the unit of Li's threshold
+``w*``.
+
+``method="discretize"`` instead bins every continuous column into
+equal-frequency intervals (training quantiles) and uses the plug-in CMI for
+every pair.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.discretize.simple import equal_frequency_cut_points
+from augnb.stats.information import pairwise_cmi
+
+__all__ = [
+    "CMI_METHODS",
+    "continuous_pair_cmi",
+    "mixed_pair_cmi",
+    "pairwise_mixed_cmi",
+]
+
+#: Values of ``pairwise_mixed_cmi(method=...)``.
+CMI_METHODS = ("gaussian", "discretize")
+
+_TINY = float(np.finfo(np.float64).tiny)
+# Largest squared correlation used (ALGORITHMS.md §5.2), so a perfectly
+# collinear pair gets a large finite weight.
+_RHO2_MAX = 1.0 - 1e-12
+
+
+def _log(base: float | None) -> float:
+    return 1.0 if base is None else float(np.log(base))
+
+
+def continuous_pair_cmi(
+    values: NDArray[np.float64],
+    y: NDArray[np.integer],
+    n_classes: int,
+    base: float | None = 2.0,
+) -> NDArray[np.float64]:
+    """Gaussian CMI of every pair of continuous columns given the class.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples, n_columns)
+        Continuous values (NaN = missing; each pair uses its complete rows).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_classes : int
+        Number of classes.
+    base : float or None, default=2.0
+        Logarithm base (None = natural log).
+
+    Returns
+    -------
+    ndarray of shape (n_columns, n_columns)
+        ``-1/2 sum_c p(c) log(1 - rho_c^2)``; symmetric, zero diagonal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> u = rng.normal(size=(5000, 2)); y = np.zeros(5000, dtype=int)
+    >>> v = np.column_stack([u[:, 0], u[:, 0] * 0.6 + u[:, 1] * 0.8])
+    >>> float(np.round(continuous_pair_cmi(v, y, 1, base=None)[0, 1], 2))  # -log(0.8)
+    0.22
+    """
+    x = np.asarray(values, dtype=np.float64)
+    q = x.shape[1]
+    obs = (~np.isnan(x)).astype(np.float64)
+    # Centre each column first: sums of products then lose little precision.
+    with np.errstate(invalid="ignore"):
+        centre = np.nansum(x, axis=0) / np.maximum(obs.sum(axis=0), 1.0)
+    x = np.nan_to_num(x - centre, nan=0.0)
+    n_pair = np.zeros((q, q))
+    acc = np.zeros((q, q))
+    for c in range(n_classes):
+        rows = np.asarray(y) == c
+        m, v = obs[rows], x[rows] * obs[rows]
+        n = m.T @ m  # complete pairs
+        with np.errstate(invalid="ignore", divide="ignore"):
+            s = v.T @ m  # s[i, j] = sum of x_i over rows where i and j observed
+            sq = (v * v).T @ m
+            mean_i = s / n
+            cov = (v.T @ v) / n - mean_i * mean_i.T
+            var_i = sq / n - mean_i * mean_i
+            rho2 = cov * cov / (var_i * var_i.T)
+        # A (numerically) constant member has no correlation: E[x^2] - E[x]^2
+        # leaves round-off of the order of 1e-16 E[x^2] instead of 0.
+        spread = var_i > 1e-10 * sq / np.maximum(n, 1)
+        ok = (n >= 3) & spread & spread.T
+        rho2 = np.clip(np.where(ok, rho2, 0.0), 0.0, _RHO2_MAX)
+        acc += n * -0.5 * np.log1p(-rho2)
+        n_pair += n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(n_pair > 0, acc / n_pair, 0.0) / _log(base)
+    np.fill_diagonal(out, 0.0)
+    return np.maximum(out, 0.0)
+
+
+def mixed_pair_cmi(
+    k: NDArray[np.integer],
+    r_k: int,
+    x: NDArray[np.float64],
+    y: NDArray[np.integer],
+    n_classes: int,
+    base: float | None = 2.0,
+    var_smoothing: float = 1e-9,
+) -> float:
+    """Gaussian CMI between a discrete column ``K`` and a continuous column ``X``.
+
+    Parameters
+    ----------
+    k : ndarray of shape (n_samples,)
+        Codes of ``K`` (``-1`` = missing).
+    r_k : int
+        Declared cardinality of ``K``.
+    x : ndarray of shape (n_samples,)
+        Values of ``X`` (NaN = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_classes : int
+        Number of classes.
+    base : float or None, default=2.0
+        Logarithm base (None = natural log).
+    var_smoothing : float, default=1e-9
+        Fraction of the variance of ``X`` added to every variance.
+
+    Returns
+    -------
+    float
+        ``1/2 sum_c p(c) [log s2(X|c) - sum_k p(k|c) log s2(X|k,c)]`` >= 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> k = np.repeat([0, 1], 500); x = np.r_[np.zeros(500), np.ones(500)]
+    >>> x = x + np.tile([-0.1, 0.1], 500); y = np.zeros(1000, dtype=int)
+    >>> round(mixed_pair_cmi(k, 2, x, y, 1, base=None), 4)  # 1/2 log(0.26/0.01)
+    1.629
+    """
+    ok = (np.asarray(k) >= 0) & ~np.isnan(x)
+    ko, xo, yo = np.asarray(k)[ok], x[ok], np.asarray(y)[ok]
+    total = len(xo)
+    if total == 0:
+        return 0.0
+    cls_n, cls_var = _grouped_var(xo, yo, n_classes)
+    cell = ko * n_classes + yo
+    cell_n, cell_var = _grouped_var(xo, cell, int(r_k) * n_classes)
+    cell_n = cell_n.reshape(int(r_k), n_classes)
+    cell_var = cell_var.reshape(int(r_k), n_classes)
+    # Variances get var_smoothing * var(X) added, as the CPDs do, so a group of
+    # equal values gives a large but finite term; groups too small for a
+    # variance of their own keep the class variance (§5.1) and add nothing.
+    eps = var_smoothing * float(xo.var()) + _TINY
+    log_cls = np.log(cls_var + eps)
+    log_cell = np.where(cell_n >= 2, np.log(cell_var + eps), log_cls)
+    gain = log_cls - (cell_n * log_cell).sum(axis=0) / np.maximum(cls_n, 1)
+    cmi = 0.5 * float((cls_n * gain).sum()) / total / _log(base)
+    return max(cmi, 0.0)
+
+
+def _grouped_var(
+    x: NDArray[np.float64], group: NDArray[np.integer], n_groups: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.bincount(group, weights=x, minlength=n_groups) / n
+        dev = x - mean[group]
+        var = np.bincount(group, weights=dev * dev, minlength=n_groups) / n
+    return n, np.nan_to_num(var)
+
+
+def _discretized_codes(
+    codes: NDArray[np.integer],
+    values: NDArray[np.float64],
+    cards: NDArray[np.integer],
+    n_bins: int,
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Codes with every continuous column binned at its equal-frequency cuts."""
+    out = np.array(codes, dtype=np.int64, copy=True)
+    new_cards = np.array(cards, dtype=np.int64, copy=True)
+    for f in np.flatnonzero(np.asarray(cards) == 0):
+        col = values[:, f]
+        ok = ~np.isnan(col)
+        cuts = equal_frequency_cut_points(col[ok], n_bins)
+        out[:, f] = np.where(ok, np.searchsorted(cuts, np.nan_to_num(col)), -1)
+        new_cards[f] = len(cuts) + 1
+    return out, new_cards
+
+
+def pairwise_mixed_cmi(
+    codes: NDArray[np.integer],
+    values: NDArray[np.float64] | None,
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    *,
+    method: str = "gaussian",
+    base: float | None = 2.0,
+    n_bins: int = 5,
+    var_smoothing: float = 1e-9,
+) -> NDArray[np.float64]:
+    """Matrix of I(A_i; A_j | C) over discrete and continuous features.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Codes of the discrete columns (``-1`` = missing).
+    values : ndarray of shape (n_samples, n_features) or None
+        Values of the continuous columns (NaN = missing); None when all
+        columns are discrete.
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities (0 marks a continuous column).
+    n_classes : int
+        Number of classes.
+    method : {"gaussian", "discretize"}, default="gaussian"
+        Gaussian plug-in estimates (A-24), or the plug-in CMI after
+        equal-frequency binning of the continuous columns into ``n_bins``.
+    base : float or None, default=2.0
+        Logarithm base (None = natural log); bits by default.
+    n_bins : int, default=5
+        Bins per continuous column with ``method="discretize"``.
+    var_smoothing : float, default=1e-9
+        Variance smoothing of the discrete-continuous terms
+        (:func:`mixed_pair_cmi`).
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_features)
+        Symmetric, zero diagonal, non-negative.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, -1], [1, -1], [0, -1], [1, -1]])
+    >>> values = np.array([[np.nan, 0.0], [np.nan, 1.0], [np.nan, 0.1], [np.nan, 1.1]])
+    >>> w = pairwise_mixed_cmi(codes, values, np.zeros(4, int), np.array([2, 0]), 1)
+    >>> bool(w[0, 1] > 1), bool(w[0, 1] == w[1, 0])
+    (True, True)
+    """
+    if method not in CMI_METHODS:
+        raise ValueError(f"method must be one of {list(CMI_METHODS)}; got {method!r}.")
+    cards = np.asarray(cards)
+    p = codes.shape[1]
+    cont = np.flatnonzero(cards == 0)
+    if cont.size and values is None:
+        raise ValueError("Continuous columns (cards == 0) need their values.")
+    if method == "discretize" and cont.size:
+        binned, bcards = _discretized_codes(codes, values, cards, n_bins)
+        return pairwise_cmi(binned, y, bcards, n_classes, base)
+    disc = np.flatnonzero(cards > 0)
+    out = np.zeros((p, p))
+    if disc.size > 1:
+        out[np.ix_(disc, disc)] = pairwise_cmi(
+            codes[:, disc], y, cards[disc], n_classes, base
+        )
+    if cont.size > 1:
+        out[np.ix_(cont, cont)] = continuous_pair_cmi(
+            values[:, cont], y, n_classes, base
+        )
+    for i in disc:
+        for j in cont:
+            w = mixed_pair_cmi(
+                codes[:, i],
+                int(cards[i]),
+                values[:, j],
+                y,
+                n_classes,
+                base,
+                var_smoothing,
+            )
+            out[i, j] = out[j, i] = w
+    return out

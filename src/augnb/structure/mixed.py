@@ -1,0 +1,329 @@
+"""Structures for mixed-mode data: ETAN and CAN (Li 2003; ALGORITHMS.md §5.3-5.4).
+
+Both learners take the matrix of edge weights ``I(A_i; A_j | C)`` (bits) and
+the kind of every feature, and never create a continuous -> discrete arc
+(a "CPDC" edge, whose CPD the paper does not model).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import networkx as nx
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.structure._structure import Structure
+
+__all__ = [
+    "CLIQUE_REMOVALS",
+    "can_cliques",
+    "can_structure",
+    "clique_structure",
+    "etan_arcs",
+    "etan_structure",
+    "threshold_for_clique_size",
+]
+
+#: Values of ``can_structure(clique_removal=...)``.
+CLIQUE_REMOVALS = ("nodes", "edges")
+
+
+def _orient_from(root: int, adj: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """Arcs of a tree directed away from ``root`` (BFS, neighbours ascending)."""
+    arcs, seen, queue = [], {root}, [root]
+    while queue:
+        u = queue.pop(0)
+        for v in sorted(adj[u]):
+            if v not in seen:
+                seen.add(v)
+                arcs.append((u, v))
+                queue.append(v)
+    return arcs
+
+
+def etan_arcs(
+    weights: NDArray[np.floating], continuous: Sequence[bool]
+) -> list[tuple[int, int]]:
+    """Arcs of the maximum weighted spanning arborescence without CPDC arcs.
+
+    ALGORITHMS.md §5.3: every pair gets both arcs except continuous ->
+    discrete; the maximum spanning arborescence (Chu-Liu/Edmonds, free root)
+    is found by ``networkx.maximum_spanning_arborescence``. Weights are
+    symmetric, so every admissible re-rooting of the optimal tree has the
+    same weight: the root is then the smallest admissible feature index
+    (A-05's rule), which makes the result deterministic and equal to TAN's
+    orientation when every feature is discrete.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n, n)
+        Symmetric edge weights.
+    continuous : sequence of bool
+        Whether each feature is continuous.
+
+    Returns
+    -------
+    list of (parent, child)
+        ``n - 1`` arcs (none when ``n < 2``), in BFS order from the root.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = np.array([[0, 1, 3], [1, 0, 2], [3, 2, 0]], dtype=float)
+    >>> etan_arcs(w, [False, False, False])  # the tree 0-2-1, rooted at 0
+    [(0, 2), (2, 1)]
+    >>> etan_arcs(w, [True, False, True])  # the discrete feature 1 is the root
+    [(1, 2), (2, 0)]
+    """
+    n = weights.shape[0]
+    continuous = [bool(c) for c in continuous]
+    if len(continuous) != n:
+        raise ValueError(
+            f"continuous has {len(continuous)} entries but weights is {n} x {n}."
+        )
+    if n < 2:
+        return []
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(n):
+            if i != j and not (continuous[i] and not continuous[j]):
+                g.add_edge(i, j, weight=float(weights[i, j]))
+    tree = nx.maximum_spanning_arborescence(g, attr="weight", preserve_attrs=False)
+    adj: dict[int, list[int]] = {k: [] for k in range(n)}
+    for u, v in tree.edges():
+        adj[u].append(v)
+        adj[v].append(u)
+    for root in range(n):
+        arcs = _orient_from(root, adj)
+        if all(not (continuous[u] and not continuous[v]) for u, v in arcs):
+            return arcs
+    raise AssertionError("the arborescence found has no admissible root")
+
+
+def etan_structure(
+    weights: NDArray[np.floating], continuous: Sequence[bool]
+) -> Structure:
+    """ETAN structure: every feature a node, arcs from :func:`etan_arcs`.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_features, n_features)
+        Symmetric edge weights ``I(A_i; A_j | C)``.
+    continuous : sequence of bool
+        Whether each feature is continuous.
+
+    Returns
+    -------
+    Structure
+    """
+    n = weights.shape[0]
+    return Structure.from_arcs(
+        [(f,) for f in range(n)], etan_arcs(weights, continuous), n
+    )
+
+
+def _average_weight(clique: tuple[int, ...], weights: NDArray[np.floating]) -> float:
+    idx = np.array(clique)
+    sub = weights[np.ix_(idx, idx)]
+    k = len(clique)
+    return float(sub[np.triu_indices(k, 1)].mean())
+
+
+def can_cliques(
+    weights: NDArray[np.floating],
+    threshold: float,
+    *,
+    clique_removal: str = "nodes",
+) -> list[tuple[int, ...]]:
+    """The cliques CAN augments, in the order they are chosen (§5.4 steps 1-3).
+
+    Edges with weight ``>= threshold`` are kept. While an edge remains, the
+    largest clique is taken (ties: highest average edge weight, then the
+    lexicographically smallest sorted tuple, A-25) and removed: its nodes
+    with all their edges (``clique_removal="nodes"``, A-26, vertex-disjoint
+    cliques) or only its edges (``"edges"``, cliques may share nodes).
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n, n)
+        Symmetric edge weights.
+    threshold : float
+        ``w*``; ``inf`` keeps no edge.
+    clique_removal : {"nodes", "edges"}, default="nodes"
+        What is removed with a chosen clique.
+
+    Returns
+    -------
+    list of tuple of int
+        Sorted node tuples, each of at least 2 nodes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = np.array([[0, .5, .4, 0], [.5, 0, .3, 0], [.4, .3, 0, .2], [0, 0, .2, 0]])
+    >>> can_cliques(w, 0.1)
+    [(0, 1, 2)]
+    >>> can_cliques(w, 0.1, clique_removal="edges")
+    [(0, 1, 2), (2, 3)]
+    >>> can_cliques(w, 0.35)
+    [(0, 1)]
+    """
+    if clique_removal not in CLIQUE_REMOVALS:
+        raise ValueError(
+            f"clique_removal must be one of {list(CLIQUE_REMOVALS)}; got "
+            f"{clique_removal!r}."
+        )
+    n = weights.shape[0]
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            if weights[i, j] >= threshold:
+                g.add_edge(i, j)
+    chosen = []
+    while g.number_of_edges():
+        cands = [tuple(sorted(c)) for c in nx.find_cliques(g) if len(c) >= 2]
+        size = max(len(c) for c in cands)
+        best = min(
+            (c for c in cands if len(c) == size),
+            key=lambda c: (-_average_weight(c, weights), c),
+        )
+        chosen.append(best)
+        if clique_removal == "nodes":
+            g.remove_nodes_from(best)
+        else:
+            g.remove_edges_from(
+                (best[a], best[b]) for a in range(size) for b in range(a + 1, size)
+            )
+    return chosen
+
+
+def _clique_arcs(
+    cliques: Sequence[tuple[int, ...]], continuous: Sequence[bool]
+) -> list[tuple[int, int]]:
+    """Complete DAG on each clique: discrete before continuous, then by index (A-27)."""
+    arcs = set()
+    for clique in cliques:
+        order = sorted(clique, key=lambda f: (bool(continuous[f]), f))
+        for a in range(len(order)):
+            for b in range(a + 1, len(order)):
+                arcs.add((order[a], order[b]))
+    return sorted(arcs)
+
+
+def can_structure(
+    weights: NDArray[np.floating],
+    continuous: Sequence[bool],
+    threshold: float,
+    *,
+    clique_removal: str = "nodes",
+) -> Structure:
+    """CAN structure: NB plus a complete DAG on each chosen clique (§5.4).
+
+    Each clique is oriented with its discrete nodes first, then its
+    continuous ones (each group by ascending index), every edge pointing from
+    earlier to later (A-27), so there is no continuous -> discrete arc. With
+    ``clique_removal="edges"`` overlapping cliques use that same global
+    order, which keeps the union acyclic.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_features, n_features)
+        Symmetric edge weights ``I(A_i; A_j | C)`` (bits).
+    continuous : sequence of bool
+        Whether each feature is continuous.
+    threshold : float
+        ``w*``: edges with weight ``>= threshold`` are kept; ``inf`` gives NB.
+    clique_removal : {"nodes", "edges"}, default="nodes"
+        See :func:`can_cliques`.
+
+    Returns
+    -------
+    Structure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = np.array([[0, .5, .4], [.5, 0, .3], [.4, .3, 0]])
+    >>> can_structure(w, [True, False, True], 0.1).arcs  # 1 first: it is discrete
+    ((1, 0), (0, 2), (1, 2))
+    """
+    cliques = can_cliques(weights, threshold, clique_removal=clique_removal)
+    return clique_structure(cliques, continuous, weights.shape[0])
+
+
+def clique_structure(
+    cliques: Sequence[tuple[int, ...]], continuous: Sequence[bool], n_features: int
+) -> Structure:
+    """Naive Bayes plus a complete DAG on each clique (A-27 orientation).
+
+    Parameters
+    ----------
+    cliques : sequence of tuple of int
+        Feature cliques (from :func:`can_cliques`).
+    continuous : sequence of bool
+        Whether each feature is continuous.
+    n_features : int
+        Number of features (every one a node).
+
+    Returns
+    -------
+    Structure
+    """
+    arcs = _clique_arcs(cliques, continuous)
+    return Structure.from_arcs([(f,) for f in range(n_features)], arcs, n_features)
+
+
+def threshold_for_clique_size(
+    weights: NDArray[np.floating], max_clique_size: int
+) -> float:
+    """Smallest ``w*`` whose graph has no attribute clique above a size (§5.4).
+
+    ``max_clique_size`` counts the class node, as the paper does: 2 is NB,
+    3 allows attribute pairs. Candidates are the distinct edge weights (and
+    ``inf``); the largest clique only grows as ``w*`` falls, so the smallest
+    admissible candidate is found by bisection.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n, n)
+        Symmetric edge weights.
+    max_clique_size : int
+        Largest clique size allowed, the class included (>= 2).
+
+    Returns
+    -------
+    float
+        ``inf`` when even the strongest edge is too many (``max_clique_size=2``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w = np.array([[0, .5, .4], [.5, 0, .3], [.4, .3, 0]])
+    >>> threshold_for_clique_size(w, 3), threshold_for_clique_size(w, 4)
+    (0.4, 0.3)
+    """
+    if max_clique_size < 2:
+        raise ValueError(f"max_clique_size must be >= 2; got {max_clique_size!r}.")
+    n = weights.shape[0]
+    iu = np.triu_indices(n, 1)
+    cands = np.unique(weights[iu])
+
+    def largest(w: float) -> int:
+        g = nx.Graph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from((i, j) for i, j in zip(*iu) if weights[i, j] >= w)
+        return max((len(c) for c in nx.find_cliques(g)), default=1)
+
+    limit = max_clique_size - 1
+    lo, hi = 0, len(cands)  # cands[hi] stands for inf, which always fits
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if largest(float(cands[mid])) <= limit:
+            hi = mid
+        else:
+            lo = mid + 1
+    return float(cands[lo]) if lo < len(cands) else math.inf

@@ -1,0 +1,493 @@
+"""FlexibleNB and ENBC against brute-force per-row implementations."""
+
+from __future__ import annotations
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import logsumexp
+from scipy.stats import norm
+from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from augnb import NaiveBayes
+from augnb.classifiers.kernel import ENBC, FlexibleNB
+from augnb.datasets import load
+from augnb.inference import joint_log_likelihood
+from augnb.params.categorical import fit_discrete_model
+from augnb.params.kde import UNDERFLOW_LOG
+from augnb.structure._structure import Structure
+from augnb.structure.kernel import (
+    DEFAULT_H_GRID,
+    _LOOCache,
+    enbc_structure,
+    loo_accuracy,
+    loo_base_factors,
+)
+
+# -- brute-force references ----------------------------------------------------
+
+
+def _log_kde(q, pts, h):
+    """log (1/m) sum_m prod_s N(q_s; p_ms, h^2) over the rows of pts."""
+    pts = pts.reshape(len(pts), -1)
+    terms = norm.logpdf(np.atleast_1d(q)[None, :], pts, h).sum(axis=1)
+    return logsumexp(terms) - np.log(len(pts))
+
+
+def _log_cond(q, pts, h):
+    """Eq. (4): child column 0 given the rest, with the A-30 fallback."""
+    m = len(pts)
+    lk = norm.logpdf(q[None, :], pts, h)
+    joint = logsumexp(lk.sum(axis=1))
+    if pts.shape[1] == 1:
+        return joint - np.log(m)
+    par = logsumexp(lk[:, 1:].sum(axis=1))
+    if par - np.log(m) - (pts.shape[1] - 1) * np.log(np.sqrt(2 * np.pi) * h) < (
+        UNDERFLOW_LOG
+    ):
+        return logsumexp(lk[:, 0]) - np.log(m)
+    return joint - par
+
+
+def _node_term(z_row, Zt, yt, c, child, parents, h):
+    """Factor of one node for one row and class under the missing-value rules."""
+    if np.isnan(z_row[child]):
+        return 0.0
+    cols = [child] + [p for p in sorted(parents) if not np.isnan(z_row[p])]
+    ok = ~np.isnan(Zt[:, cols]).any(axis=1)
+    if not ok.any():
+        return 0.0
+    sel = ok & (yt == c)
+    if not sel.any():
+        sel = ok  # a class without points: pooled
+    return _log_cond(z_row[cols], Zt[sel][:, cols], h)
+
+
+def _naive_loo(Z, codes, cards, disc, y, n_classes, parents, h, alpha=1.0):
+    """LOO by refitting without each row: correct count, summed log posterior."""
+    n = len(y)
+    correct, total_lp = 0, 0.0
+    for r in range(n):
+        keep = np.arange(n) != r
+        yt, Zt = y[keep], Z[keep]
+        nc = np.bincount(yt, minlength=n_classes)
+        jll = np.log(nc + alpha) - np.log(n - 1 + alpha * n_classes)
+        for f in disc:
+            v = codes[r, f]
+            if v < 0:
+                continue
+            col = codes[keep, f]
+            for c in range(n_classes):
+                num = np.sum((col == v) & (yt == c))
+                den = np.sum((col >= 0) & (yt == c))
+                jll[c] += np.log(num + alpha) - np.log(den + alpha * cards[f])
+        for i in sorted(parents):
+            for c in range(n_classes):
+                jll[c] += _node_term(Z[r], Zt, yt, c, i, parents[i], h)
+        correct += int(np.argmax(jll) == y[r])
+        total_lp += jll[y[r]] - logsumexp(jll)
+    return correct, total_lp
+
+
+def _naive_enbc(Z, codes, cards, disc, y, n_classes, feats, grid, t_max):
+    """The greedy search of ALGORITHMS.md §6.3, refitting every candidate."""
+    n = len(y)
+
+    def tune(parents):
+        best = None
+        for h in grid:
+            c, lp = _naive_loo(Z, codes, cards, disc, y, n_classes, parents, h)
+            if best is None or (c, lp, h) > best:
+                best = (c, lp, h)
+        return best[0], best[2]
+
+    parents = {i: () for i in feats}
+    correct, h = tune(parents)
+    path, hs = [correct / n], [h]
+    while correct < n:
+        g = nx.DiGraph()
+        g.add_nodes_from(feats)
+        g.add_edges_from((p, i) for i in feats for p in parents[i])
+        top = None
+        for i in feats:
+            if len(parents[i]) >= t_max:
+                continue
+            for j in feats:
+                if j == i or j in parents[i] or nx.has_path(g, i, j):
+                    continue
+                cand = {**parents, i: (*parents[i], j)}
+                c, _ = _naive_loo(Z, codes, cards, disc, y, n_classes, cand, h)
+                if top is None or c > top[0]:
+                    top = (c, i, j)
+        if top is None or top[0] <= correct:
+            break
+        parents[top[1]] = (*parents[top[1]], top[2])
+        correct, h = tune(parents)
+        path.append(correct / n)
+        hs.append(h)
+    return parents, h, path, hs
+
+
+def _zscore(X):
+    return (X - np.nanmean(X, axis=0)) / np.nanstd(X, axis=0)
+
+
+def _tiny(seed, missing=False):
+    rng = np.random.default_rng(seed)
+    n = 36
+    y = rng.integers(0, 2, n)
+    a = rng.normal(size=n)
+    b = np.where(y == 1, a, -a) + 0.3 * rng.normal(size=n)
+    c = rng.normal(size=n) + 0.7 * y + 0.5 * a * b
+    X = np.column_stack([a, b, c])
+    if missing:
+        X[rng.random(X.shape) < 0.1] = np.nan
+    return X, y
+
+
+# -- ENBC search ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seed", "singleton"), [(1, False), (5, False), (2, True)])
+def test_enbc_search_matches_naive_refit_search(seed, singleton):
+    X, y = _tiny(seed)
+    n_classes = 2
+    if singleton:  # a one-row class: its LOO density is the pooled one
+        y = y.copy()
+        y[0] = 2
+        n_classes = 3
+    grid = (0.2, 0.4, 0.8)
+    model = ENBC(h_grid=grid).fit(X, y)
+    Z = _zscore(X)
+    parents, h, path, hs = _naive_enbc(
+        Z, None, None, [], y, n_classes, [0, 1, 2], grid, 2
+    )
+    assert model.h_ == h and model.h_path_ == hs
+    assert [s.accuracy for s in model.search_path_] == path
+    assert model.loo_accuracy_ == path[-1]
+    expected = tuple(tuple(sorted(parents[i])) for i in range(3))
+    assert model.structure_.parents == expected
+    assert len(path) > 1  # the data make the search accept arcs
+
+
+def test_enbc_search_with_missing_values_and_a_discrete_column():
+    X, y = _tiny(3, missing=True)
+    rng = np.random.default_rng(0)
+    d = np.where(rng.random(len(y)) < 0.7, y, 1 - y).astype(object)
+    d[[3, 11]] = None
+    frame = pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "d": d})
+    grid = (0.3, 0.6)
+    model = ENBC(h_grid=grid).fit(frame, y)
+    codes = np.full((len(y), 4), -1)
+    codes[:, 3] = [-1 if v is None else int(v) for v in d]
+    Z = np.column_stack([_zscore(X), np.full(len(y), np.nan)])
+    parents, h, path, hs = _naive_enbc(
+        Z, codes, [0, 0, 0, 2], [3], y, 2, [0, 1, 2], grid, 2
+    )
+    assert model.h_ == h and model.h_path_ == hs
+    assert [s.accuracy for s in model.search_path_] == path
+    assert model.structure_.parents[:3] == tuple(
+        tuple(sorted(parents[i])) for i in range(3)
+    )
+    assert model.structure_.parents[3] == ()
+
+
+def test_loo_accuracy_and_cached_factors_match_refits():
+    X, y = _tiny(2)
+    Z = _zscore(X)
+    for parents in ({0: (), 1: (), 2: ()}, {0: (1,), 1: (), 2: (0, 1)}):
+        for h in (0.15, 0.5):
+            c, _ = _naive_loo(Z, None, None, [], y, 2, parents, h)
+            assert loo_accuracy(Z, y, 2, parents, h) == c / len(y)
+    # The memoised log-sums give the factors node_log_factor gives.
+    cache = _LOOCache(Z, y, 2, [0, 1, 2], loo_base_factors(y, 2))
+    Zm = Z.copy()
+    Zm[0, 2] = np.nan  # column 2 then goes through node_log_factor
+    cache_m = _LOOCache(Zm, y, 2, [0, 1, 2], loo_base_factors(y, 2))
+    for child, ps in ((0, []), (0, [1]), (1, [2, 0]), (2, [0])):
+        a = cache.factor(child, ps, 0.3)
+        b = cache_m.factor(child, ps, 0.3) if child != 2 and 2 not in ps else None
+        for r in (0, 5, 17):
+            keep = np.arange(len(y)) != r
+            ref = [
+                _node_term(Z[r], Z[keep], y[keep], c, child, ps, 0.3) for c in range(2)
+            ]
+            np.testing.assert_allclose(a[r], ref, atol=1e-10)
+            if b is not None:
+                np.testing.assert_allclose(b[r], a[r], atol=1e-12)
+
+
+def test_loo_base_factors_equal_refitted_naive_bayes():
+    rng = np.random.default_rng(4)
+    n = 40
+    y = rng.integers(0, 3, n)
+    codes = rng.integers(-1, 3, size=(n, 2)).astype(np.int32)
+    cards = np.array([3, 3])
+    base = loo_base_factors(y, 3, 0.5, codes, cards, [0, 1])
+    for r in range(n):
+        keep = np.arange(n) != r
+        model = fit_discrete_model(
+            Structure.naive([0, 1], 2), codes[keep], y[keep], cards, 3, 0.5
+        )
+        np.testing.assert_allclose(
+            base[r], joint_log_likelihood(model, codes[r : r + 1])[0], atol=1e-12
+        )
+
+
+def test_h_grid_choice_is_deterministic_and_follows_the_tie_rules():
+    X, y = _tiny(4)
+    grid = (0.1, 0.2, 0.4, 0.8, 1.6)
+    a = ENBC(h_grid=grid, max_parents=0).fit(X, y)
+    b = ENBC(h_grid=grid[::-1], max_parents=0).fit(X, y)
+    assert a.h_ == b.h_
+    assert a.structure_.arcs == ()
+    Z = _zscore(X)
+    nb = {0: (), 1: (), 2: ()}
+    keys = [(*_naive_loo(Z, None, None, [], y, 2, nb, h), h) for h in grid]
+    assert a.h_ == max(keys)[2]
+    # Separable classes: every h gets accuracy 1, the log posterior decides.
+    Xs = np.column_stack([y * 10.0 + X[:, 0], X[:, 1]])
+    sgrid = (0.05, 0.1, 0.2)
+    sep = ENBC(h_grid=sgrid, max_parents=0).fit(Xs, y)
+    keys = [
+        (*_naive_loo(_zscore(Xs), None, None, [], y, 2, {0: (), 1: ()}, h), h)
+        for h in sgrid
+    ]
+    assert {k[0] for k in keys} == {len(y)}
+    assert sep.h_ == max(keys)[2]
+    # A duplicated grid value gives identical keys: harmless.
+    assert ENBC(h_grid=(0.3, 0.3), max_parents=0).fit(X, y).h_ == 0.3
+
+
+def test_enbc_respects_max_parents_and_acyclicity():
+    rng = np.random.default_rng(9)
+    n = 80
+    y = rng.integers(0, 3, n)
+    X = rng.normal(size=(n, 5))
+    X[:, 1] += np.where(y == 0, X[:, 0], -X[:, 0])
+    X[:, 2] += X[:, 0] * X[:, 1] * (y == 1)
+    X[:, 3] += np.where(y == 2, X[:, 2], X[:, 4])
+    for t in (1, 2):
+        res = enbc_structure(_zscore(X), y, 3, h_grid=(0.3, 0.6), max_parents=t)
+        assert max(len(p) for p in res.structure.parents) <= t
+        res.structure.topological_order()  # raises on a cycle
+        accs = [s.accuracy for s in res.path]
+        assert all(b > a for a, b in itertools.pairwise(accs))
+    assert (
+        enbc_structure(_zscore(X), y, 3, h_grid=(0.3,), epsilon=1.0).structure.arcs
+        == ()
+    )
+
+
+# -- prediction ----------------------------------------------------------------
+
+
+def _brute_enbc_jll(model, X, Xq):
+    """log P(c) + sum_i rho(x_i | pi_i, c) on the raw scale, per row."""
+    kde = model.model_.kde
+    Z = (X - model.loc_) / model.scale_
+    Zq = (Xq - model.loc_) / model.scale_
+    y = kde.y
+    n, C = len(y), kde.n_classes
+    nc = np.bincount(y, minlength=C)
+    out = np.empty((len(Xq), C))
+    for r in range(len(Xq)):
+        for c in range(C):
+            v = np.log((nc[c] + 1.0) / (n + C))
+            for i, ps in kde.families:
+                t = _node_term(Zq[r], Z, y, c, i, ps, model.h_)
+                v += t - (np.log(model.scale_[i]) if not np.isnan(Zq[r, i]) else 0.0)
+            out[r, c] = v
+    return out
+
+
+def test_enbc_prediction_and_missing_values_match_brute_force():
+    X, y = _tiny(1)
+    model = ENBC(h_grid=(0.3,), max_parents=1).fit(X, y)
+    assert model.structure_.arcs  # node 0 has a parent
+    child, (parent,) = next((i, ps) for i, ps in model.model_.kde.families if ps)
+    Xq = np.array(
+        [
+            [0.1, -0.4, 0.3],
+            [np.nan, 0.2, 0.1],
+            [0.5, np.nan, np.nan],
+            [np.nan, np.nan, np.nan],
+            [40.0, 0.0, 0.0],  # far: A-30 may fall back for some classes
+        ]
+    )
+    jll = model.predict_joint_log_proba(Xq)
+    np.testing.assert_allclose(jll, _brute_enbc_jll(model, X, Xq), atol=1e-9)
+    # A row with everything missing is the prior.
+    np.testing.assert_allclose(jll[3], model.model_.class_log_prior)
+    # Missing parent: the child gets its parent-free density.
+    q = Xq[2:3].copy()
+    z = (q[0] - model.loc_) / model.scale_
+    alone = [
+        _log_kde(z[[child]], ((X - model.loc_) / model.scale_)[y == c][:, [child]], 0.3)
+        for c in range(2)
+    ]
+    assert child == 0 and np.isnan(q[0, parent])
+    part = model.model_.kde.log_factors(q)[0, 0] + np.log(model.scale_[0])
+    np.testing.assert_allclose(part, alone, atol=1e-10)
+    proba = model.predict_proba(Xq)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def _brute_flexible(Xtr, ytr, Xte, n_classes, rule, alpha=1.0):
+    n = len(ytr)
+    out = np.empty((len(Xte), n_classes))
+    for r in range(len(Xte)):
+        for c in range(n_classes):
+            nc = np.sum(ytr == c)
+            v = np.log((nc + alpha) / (n + alpha * n_classes))
+            for j in range(Xtr.shape[1]):
+                if np.isnan(Xte[r, j]):
+                    continue
+                seen = ~np.isnan(Xtr[:, j])
+                pts = Xtr[seen & (ytr == c), j]
+                if len(pts) == 0:
+                    pts = Xtr[seen, j]
+                v += _log_kde(Xte[r, j : j + 1], pts, rule(pts, Xtr[seen, j]))
+            out[r, c] = v
+    return out
+
+
+def _jl(pts, _):
+    return 1.0 / np.sqrt(len(pts))
+
+
+def _normal_ref(pts, pooled):
+    sd = np.std(pts, ddof=1) if len(pts) > 1 else 0.0
+    if not sd > 0:
+        sd = np.std(pooled, ddof=1)
+    return (4.0 / (3.0 * len(pts))) ** 0.2 * sd
+
+
+@pytest.mark.parametrize(
+    ("bandwidth", "rule"),
+    [("john_langley", _jl), ("normal_reference", _normal_ref), (0.7, lambda p, q: 0.7)],
+)
+def test_flexible_nb_matches_brute_force(bandwidth, rule):
+    rng = np.random.default_rng(0)
+    n = 90
+    y = rng.integers(0, 3, n)
+    X = rng.normal(size=(n, 4)) * [1.0, 5.0, 0.3, 2.0] + y[:, None]
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[y == 2, 3] = np.nan  # class 2 never observes feature 3: pooled density
+    Xq = rng.normal(size=(15, 4)) * 2
+    Xq[0, 1] = Xq[3, :2] = np.nan
+    model = FlexibleNB(bandwidth=bandwidth).fit(X, y)
+    jll = model.predict_joint_log_proba(Xq)
+    np.testing.assert_allclose(jll, _brute_flexible(X, y, Xq, 3, rule), atol=1e-9)
+    assert model.bandwidth_.shape == (3, 4)
+    assert model.structure_.arcs == ()
+    # The missing feature's factor is dropped: same as a model without it.
+    drop = FlexibleNB(bandwidth=bandwidth).fit(X[:, [0, 2, 3]], y)
+    np.testing.assert_allclose(
+        jll[0], drop.predict_joint_log_proba(Xq[:1, [0, 2, 3]])[0], atol=1e-10
+    )
+
+
+def test_discrete_columns_get_naive_bayes_cpts():
+    rng = np.random.default_rng(6)
+    n = 70
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "x": rng.normal(size=n) + y,
+            "k": np.where(rng.random(n) < 0.8, y, 1 - y).astype(str),
+            "u": rng.normal(size=n),
+        }
+    )
+    frame.loc[[1, 4], "k"] = None
+    q = frame.iloc[:10].copy()
+    q.loc[q.index[2], "k"] = "unseen"
+    nb = NaiveBayes().fit(frame[["k"]], y)
+    cpt = nb.predict_joint_log_proba(q[["k"]]) - nb.model_.class_log_prior
+    flex = FlexibleNB(bandwidth=0.5).fit(frame, y)
+    cont = FlexibleNB(bandwidth=0.5).fit(frame[["x", "u"]], y)
+    np.testing.assert_allclose(
+        flex.predict_joint_log_proba(q),
+        cont.predict_joint_log_proba(q[["x", "u"]]) + cpt,
+        atol=1e-10,
+    )
+    # ENBC: the discrete factors also enter the LOO search, so compare with
+    # its own kernel part rather than with a model fitted without k.
+    enbc = ENBC(h_grid=(0.4,)).fit(frame, y)
+    values = q.assign(k=np.nan).to_numpy(dtype=float)
+    np.testing.assert_allclose(
+        enbc.predict_joint_log_proba(q),
+        enbc.model_.class_log_prior + cpt + enbc.model_.kde.log_likelihood(values),
+        atol=1e-10,
+    )
+    assert flex.selected_features_ == enbc.selected_features_ == ["x", "k", "u"]
+    assert enbc.structure_.parents[1] == ()
+    # Only discrete columns: the kernel classifiers are naive Bayes.
+    only = frame[["k"]]
+    for est in (FlexibleNB(), ENBC()):
+        np.testing.assert_allclose(
+            est.fit(only, y).predict_proba(only),
+            NaiveBayes().fit(only, y).predict_proba(only),
+            atol=1e-12,
+        )
+    assert est.h_ is None and est.search_path_ == []
+
+
+def test_parameter_validation():
+    X, y = _tiny(0)
+    bad = [
+        (FlexibleNB(bandwidth="scott"), "bandwidth"),
+        (FlexibleNB(bandwidth=0.0), "bandwidth"),
+        (FlexibleNB(bandwidth=True), "bandwidth"),
+        (FlexibleNB(alpha=0), "alpha"),
+        (ENBC(h_grid=[]), "h_grid"),
+        (ENBC(h_grid=[0.1, -1]), "h_grid"),
+        (ENBC(h_grid="abc"), "h_grid"),
+        (ENBC(max_parents=-1), "max_parents"),
+        (ENBC(max_parents=1.5), "max_parents"),
+        (ENBC(epsilon=-0.1), "epsilon"),
+    ]
+    for est, name in bad:
+        with pytest.raises(ValueError, match=name):
+            est.fit(X, y)
+    assert DEFAULT_H_GRID == ENBC()._grid()
+
+
+def test_verbose_prints_the_search(capsys):
+    X, y = _tiny(1)
+    ENBC(h_grid=(0.3,), verbose=1).fit(X, y)
+    err = capsys.readouterr().err
+    assert "[ENBC] step 0" in err and "stop" in err
+
+
+# -- scikit-learn estimator checks ---------------------------------------------
+
+#: check name -> reason; none expected at present.
+EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {"FlexibleNB": {}, "ENBC": {}}
+
+
+@parametrize_with_checks(
+    [FlexibleNB(), ENBC()],
+    expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS[type(est).__name__],
+)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+# -- accuracy sanity (slow) ----------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["iris", "wine", "pima_diabetes", "vehicle"])
+def test_accuracy_beside_naive_bayes(name):
+    X, y = load(name)
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
+    enbc = cross_val_score(ENBC(), X, y, cv=cv).mean()
+    gauss = cross_val_score(NaiveBayes(continuous="gaussian"), X, y, cv=cv).mean()
+    flex = cross_val_score(FlexibleNB(), X, y, cv=cv).mean()
+    assert enbc > gauss - 0.05
+    assert flex > 0.6
