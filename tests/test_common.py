@@ -15,12 +15,14 @@ from augnb import (
     ASB,
     BSEJ,
     CAN,
+    ENBC,
     ETAN,
     FFSS,
     FSS,
     KDB,
     TAN,
     DDRChowLiu,
+    FlexibleNB,
     NaiveBayes,
     SelectiveTAN,
     TaheriANB,
@@ -46,6 +48,8 @@ ESTIMATORS = [
     ETAN(),
     ETAN(continuous="gmm"),
     CAN(),
+    FlexibleNB(),
+    ENBC(),
 ]
 
 #: check name -> reason, per estimator class.

@@ -7,6 +7,7 @@ from augnb.classifiers.aode import AODE
 from augnb.classifiers.conditional import TaheriANB
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.classifiers.kdb import KDB
+from augnb.classifiers.kernel import ENBC, FlexibleNB
 from augnb.classifiers.mixed import CAN, ETAN
 from augnb.classifiers.naive_bayes import NaiveBayes
 from augnb.classifiers.selection import FFSS, FSS
@@ -19,6 +20,7 @@ __all__ = [
     "ASB",
     "BSEJ",
     "CAN",
+    "ENBC",
     "ETAN",
     "FFSS",
     "FSS",
@@ -27,6 +29,7 @@ __all__ = [
     "AugmentedSemiNaiveBayes",
     "BaseAugmentedNB",
     "DDRChowLiu",
+    "FlexibleNB",
     "NaiveBayes",
     "SelectiveTAN",
     "TaheriANB",

@@ -44,6 +44,8 @@ _ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "KDB": (("kDB", "k_dependence_bayes"), ("KDB",)),
     "AODE": (("averaged_one_dependence_estimators",), ("AODE",)),
+    "FlexibleNB": (("FNB", "flexible_naive_bayes"), ("FlexibleNB",)),
+    "ENBC": (("extended_naive_bayes_kde",), ("ENBC",)),
     "ETAN": (("extended_tan",), ("ETAN",)),
     "CAN": (("clique_augmented_naive_bayes",), ("CAN",)),
     "TaheriANB": (("taheri", "conditional_probability_nb"), ("TaheriANB",)),
