@@ -171,3 +171,19 @@ def test_doctests():
     import augnb.cli
 
     assert doctest.testmod(augnb.cli).failed == 0
+
+
+def test_named_estimators_get_the_run_seed():
+    from augnb.evaluation.cv import resolve_estimators
+
+    est = resolve_estimators(["BSEJ", "NB"], random_state=3)
+    assert est["BSEJ"].random_state == 3
+    assert "random_state" not in est["NB"].get_params()
+
+
+def test_unwritable_output_fails_before_the_run(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    code = main(["compare", "car", "--output", str(blocker / "f.csv"), "--no-progress"])
+    assert code == 2
+    assert "not writable" in capsys.readouterr().err

@@ -279,3 +279,10 @@ def test_cross_validated_accuracy_on_car():
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
     accuracy = cross_val_score(NaiveBayes(), X, y, cv=cv).mean() * 100
     assert accuracy == pytest.approx(85.3, abs=1.0)
+
+
+def test_labels_that_compare_equal_across_types_are_rejected():
+    X = pd.DataFrame({"a": ["x", "y", "x"] * 4})
+    y = np.array([1, True, "b"] * 4, dtype=object)
+    with pytest.raises(ValueError, match="compare equal"):
+        NaiveBayes().fit(X, y)

@@ -265,3 +265,28 @@ def test_unseen_category_raises_no_pandas_deprecation():
         warnings.simplefilter("error")
         codes = schema.encode(pd.DataFrame({"a": ["w", "x"], "n": [1.0, 2.0]})).codes
     np.testing.assert_array_equal(codes[:, 0], [-1, 0])
+
+
+def test_column_whose_type_changed_since_fit_warns():
+    from augnb import NaiveBayes
+
+    X = pd.DataFrame({"k": np.arange(300) % 3})
+    y = np.where(X.k == 2, "u", "v")
+    model = NaiveBayes().fit(X, y)
+    with pytest.warns(UserWarning, match="'k'.*str values.*int values"):
+        proba = model.predict_proba(X[:3].astype(str))
+    np.testing.assert_allclose(
+        proba, np.exp(model.model_.class_log_prior)[None].repeat(3, 0)
+    )
+
+
+def test_a_single_unseen_category_does_not_warn():
+    import warnings
+
+    from augnb import NaiveBayes
+
+    X = pd.DataFrame({"k": np.arange(300) % 3})
+    model = NaiveBayes().fit(X, np.where(X.k == 2, "u", "v"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.predict_proba(pd.DataFrame({"k": [7]}))

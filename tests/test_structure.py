@@ -244,3 +244,11 @@ def test_orient_isolated_nodes_have_no_arcs():
     assert orient_forest(4, []) == []
     assert orient_forest(4, [(2, 3)]) == [(2, 3)]
     assert orient_forest(4, [(3, 2)]) == [(2, 3)]
+
+
+def test_a_feature_named_like_the_class_keeps_its_own_node():
+    s = Structure.naive([0, 1], 2, feature_names=("class", "x"))
+    g = s.to_networkx()
+    assert set(g.nodes) == {"class (class)", "class", "x"}
+    assert not any(a == b for a, b in g.edges)
+    assert '"class (class)" -> "class"' in s.to_dot()

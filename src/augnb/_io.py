@@ -43,6 +43,10 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
         encoding = None if "b" in mode else "utf-8"
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
+        # mkstemp creates the file 0600; give it the mode open() would have.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -97,6 +97,21 @@ def _print_table(
         print(fmt(row))
 
 
+def _check_writable(path: str | os.PathLike[str], directory: bool = False) -> None:
+    """Fail before a long run, not after it, when an output cannot be written."""
+    target = Path(path)
+    folder = target if directory else target.parent
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"cannot write {str(target)!r}: {str(probe)!r} is not writable"
+        )
+    if not directory and target.is_dir():
+        raise UsageError(f"cannot write {str(target)!r}: it is a directory")
+
+
 def _write_csv(path: str | os.PathLike[str], frame: object) -> Path:
     from augnb._io import write_text_atomic
 
@@ -257,6 +272,10 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
         if output_dir:
             raise UsageError("give --output DIR or --output-dir DIR, not both")
         output_dir, csv_output = csv_output, None
+    if output_dir:
+        _check_writable(output_dir, directory=True)
+    if csv_output:
+        _check_writable(csv_output)
     try:
         result = run_suite(
             suite,
@@ -309,10 +328,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     # Resolve names and load every data set before any fold runs, so that a
     # typo costs nothing and is reported as a usage error.
     try:
-        estimators = resolve_estimators(list(args.estimators or _DEFAULT_ESTIMATORS))
+        estimators = resolve_estimators(
+            list(args.estimators or _DEFAULT_ESTIMATORS), random_state=seed
+        )
         data = load_datasets(args.datasets, protocol=protocol, data_dir=args.data_dir)
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
+    if args.output:
+        _check_writable(args.output)
 
     start = time.perf_counter()
     results = cross_validate(
@@ -327,10 +350,6 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
     )
     seconds = time.perf_counter() - start
-    if args.output:
-        path = _write_csv(args.output, results)
-        print(f"per-fold results: {path}", file=sys.stderr)
-
     summary = summarize(results)
     cell = {
         (r.dataset, r.estimator): (
@@ -351,6 +370,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         ),
         right=tuple(range(1, len(labels) + 1)),
     )
+    # Written after the table is shown, so a failing write loses nothing seen.
+    if args.output:
+        path = _write_csv(args.output, results)
+        print(f"per-fold results: {path}", file=sys.stderr)
     return 0
 
 
@@ -553,6 +576,9 @@ def main(argv: list[str] | None = None) -> int:
         # Point stdout at devnull so the interpreter's final flush is quiet.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # an output that could not be written after all
+        print(f"augnb: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         hint = ""

@@ -131,6 +131,15 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             "Unknown label type: continuous. y holds non-integer float values; a "
             "classifier needs discrete class labels."
         )
+    if y_arr.dtype == object:
+        values = y_arr.tolist()
+        typed = {(type(v).__name__, repr(v)) for v in values}
+        if len(typed) != len(set(values)):
+            # 1, 1.0 and True are one dict key in Python: they would merge.
+            raise ValueError(
+                "y mixes label types whose values compare equal (e.g. 1, 1.0 and "
+                "True), so they would become one class; convert y to one type."
+            )
     try:
         # Hash-based with sorted uniques: several times faster than np.unique.
         codes, uniques = pd.factorize(y_arr, sort=True)

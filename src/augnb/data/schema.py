@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -234,6 +235,8 @@ class Schema:
             col = X.iloc[:, i]
             if spec.kind == "discrete":
                 codes[:, i] = _encode_discrete(col, spec.categories)
+                if spec.categories and (codes[:, i] < 0).all():
+                    _warn_if_type_changed(spec, col)
             else:
                 arr = pd.to_numeric(col, errors="coerce").to_numpy(
                     dtype=np.float64, na_value=np.nan
@@ -251,6 +254,30 @@ class Schema:
                     )
                 values[:, i] = arr
         return EncodedData(codes=codes, values=values, cards=self.cardinalities)
+
+
+def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
+    """Warn when no value is known because the column's type changed since fit.
+
+    A single unseen category is normal and silently summed out; a whole column
+    of strings where integers were fitted (or the reverse) is almost always a
+    reading mistake, and summing it all out would hide it.
+    """
+    present = col.dropna()
+    if present.empty:
+        return
+    seen = present.iloc[0]
+    fitted = spec.categories[0]
+    if isinstance(seen, str) != isinstance(fitted, str):
+        warnings.warn(
+            f"Column {spec.name!r}: none of its values were seen at fit; it holds "
+            f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
+            f"{type(fitted).__name__} values (e.g. {fitted!r}). Every value is "
+            "treated as unseen and summed out; convert the column to the type "
+            "used at fit.",
+            UserWarning,
+            stacklevel=6,
+        )
 
 
 def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.int32]:

@@ -49,7 +49,10 @@ def _column_values(frame: pd.DataFrame, col: Hashable) -> np.ndarray:
         )
     x = series.to_numpy(dtype=float, na_value=np.nan)
     if np.isinf(x).any():
-        raise ValueError(f"Column {col!r} contains infinite values.")
+        raise ValueError(
+            f"Column {col!r} contains infinite values; replace them with finite "
+            "numbers or NaN (missing) before fitting."
+        )
     return x
 
 

@@ -176,6 +176,7 @@ def make_folds(
 # --------------------------------------------------------------------------- #
 def resolve_estimators(
     estimators: Mapping[str, BaseEstimator] | Iterable[str | BaseEstimator],
+    random_state: int | None = None,
 ) -> dict[str, BaseEstimator]:
     """Labelled unfitted estimators from a dict, or from names via the registry.
 
@@ -186,6 +187,10 @@ def resolve_estimators(
         is made by :func:`augnb.evaluation.registry.make_estimator` and
         labelled with the string as given; an estimator instance is labelled
         with its class name.
+    random_state : int or None, default=None
+        Given to every estimator made from a name that has a ``random_state``
+        parameter (wrappers draw internal folds), so a run repeats exactly;
+        instances passed in are left as they are.
 
     Returns
     -------
@@ -212,6 +217,8 @@ def resolve_estimators(
         for item in estimators:
             if isinstance(item, str):
                 label, est = item, make_estimator(item)
+                if random_state is not None and "random_state" in est.get_params():
+                    est.set_params(random_state=random_state)
             else:
                 label, est = type(item).__name__, item
             if label in resolved:
@@ -533,7 +540,7 @@ def cross_validate(
     """
     from joblib import Parallel, delayed
 
-    est_map = resolve_estimators(estimators)
+    est_map = resolve_estimators(estimators, random_state=random_state)
     data = load_datasets(datasets, protocol=protocol, data_dir=data_dir)
     cache = None
     if cache_dir is not None:

@@ -141,6 +141,13 @@ class Structure:
         """Copy of the structure carrying feature names for display."""
         return Structure(self.nodes, self.parents, self.n_features, tuple(names))
 
+    def _class_label(self, class_name: str) -> str:
+        """``class_name``, marked until it differs from every node label."""
+        labels = {self._label(k) for k in range(self.n_nodes)}
+        while class_name in labels:
+            class_name = f"{class_name} (class)"
+        return class_name
+
     def _label(self, node: int) -> str:
         names = self.feature_names
         members = [
@@ -159,6 +166,7 @@ class Structure:
         """
         import networkx as nx
 
+        class_name = self._class_label(class_name)
         g = nx.DiGraph()
         g.add_node(class_name, kind="class")
         for k, node in enumerate(self.nodes):
@@ -171,6 +179,7 @@ class Structure:
 
     def to_dot(self, class_name: str = "class") -> str:
         """Graphviz DOT text of the structure (class arcs dashed)."""
+        class_name = self._class_label(class_name)
 
         def q(s: str) -> str:
             return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
