@@ -375,3 +375,13 @@ def test_asb_dag_arcs_condition_every_member_on_the_parent_subset():
             assert {names.index(f) for f in parent} <= pa
     proba = asb.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_asb_verbose_reports_its_arcs(capsys):
+    X, y = load("house_votes_84")
+    asb = ASB(verbose=1, random_state=0).fit(X, y)
+    err = capsys.readouterr().err
+    assert "[BSEJ] step 0" in err
+    assert f"[ASB] {len(asb.arcs_)} augmenting arc(s)" in err
+    for parent, child in asb.arcs_:
+        assert f"({', '.join(parent)}) -> ({', '.join(child)})" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -287,6 +288,18 @@ class AugmentedSemiNaiveBayes(BSEJ):
             root=self.root,
             random_state=self.random_state,
         )
+        if self.verbose:
+            names = [str(n) for n in self.schema_.names]
+
+            def label(k: int) -> str:
+                return "(" + ", ".join(names[f] for f in subsets[k]) + ")"
+
+            print(
+                f"[ASB] {len(arcs)} augmenting arc(s) between {len(subsets)} "
+                "subsets"
+                + "".join(f"\n[ASB]   {label(p)} -> {label(c)}" for p, c in arcs),
+                file=sys.stderr,
+            )
         return self._semi_naive(subsets, arcs, codes.shape[1])
 
 
