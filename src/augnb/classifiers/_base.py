@@ -173,7 +173,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         """
         data, y_codes = self._prepare_fit(X, y)
         n_classes = len(self.classes_)
-        structure = self._learn_structure(data.codes, y_codes, data.cards, n_classes)
+        structure = self._learn_structure_from(data, y_codes, n_classes)
         self.structure_ = structure.with_names([str(n) for n in self.schema_.names])
         if data.values is None:
             self.model_ = fit_discrete_model(
@@ -200,6 +200,16 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         self.feature_subsets_ = subsets
         self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
         return self
+
+    def _learn_structure_from(
+        self, data: EncodedData, y: NDArray[np.intp], n_classes: int
+    ) -> Structure:
+        """Structure from the encoded data.
+
+        Learners that weigh continuous values (``data.values``) override this
+        instead of ``_learn_structure``.
+        """
+        return self._learn_structure(data.codes, y, data.cards, n_classes)
 
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         """Feature groups and the arcs between them, for the fitted attributes.

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.params import fit_discrete_model, fit_mixed_model
+from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
 from augnb.structure._structure import Structure
 from augnb.structure.mixed import (
@@ -35,12 +36,13 @@ def _is_number(value: object) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
-class _MixedAugmentedNB(BaseAugmentedNB):
+class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     """Shared fitting of the mixed-mode learners.
 
-    ``fit`` is overridden (not only ``_learn_structure``) because these
-    learners need the continuous values to weigh edges and pass the density
-    family (``continuous="gmm"``) to :func:`augnb.params.fit_mixed_model`.
+    They learn their structure from the continuous values too (edge weights),
+    so they override ``_learn_structure_from``; the base class passes the
+    density family (``continuous``, ``n_components``) to
+    :func:`augnb.params.fit_mixed_model`.
     """
 
     def _check_params(self) -> None:
@@ -80,10 +82,11 @@ class _MixedAugmentedNB(BaseAugmentedNB):
             var_smoothing=float(self.var_smoothing),
         )
 
+    @abstractmethod
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
     ) -> Structure:
-        raise NotImplementedError
+        """The structure a learner builds from its edge weights."""
 
     def _learn_mixed_structure(
         self,
@@ -105,51 +108,12 @@ class _MixedAugmentedNB(BaseAugmentedNB):
     ) -> Structure:
         return self._learn_mixed_structure(codes, None, y, cards, n_classes)
 
-    def fit(self, X: object, y: object) -> _MixedAugmentedNB:
-        """Learn the structure and parameters from training data.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes = self._prepare_fit(X, y)
-        n_classes = len(self.classes_)
-        structure = self._learn_mixed_structure(
-            data.codes, data.values, y_codes, data.cards, n_classes
+    def _learn_structure_from(
+        self, data: EncodedData, y: NDArray[np.intp], n_classes: int
+    ) -> Structure:
+        return self._learn_mixed_structure(
+            data.codes, data.values, y, data.cards, n_classes
         )
-        self.structure_ = structure.with_names([str(n) for n in self.schema_.names])
-        if data.values is None:
-            self.model_ = fit_discrete_model(
-                structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
-            )
-        else:
-            self.model_ = fit_mixed_model(
-                structure,
-                data.codes,
-                data.values,
-                y_codes,
-                data.cards,
-                n_classes,
-                alpha=float(self.alpha),
-                var_smoothing=float(self.var_smoothing),
-                continuous=self.continuous,
-                n_components=int(self.n_components),
-            )
-        self.n_categories_ = data.cards
-        names = self.schema_.names
-        groups, group_arcs = self._subsets_and_arcs(structure)
-        subsets = [tuple(names[f] for f in group) for group in groups]
-        self.selected_features_ = [names[f] for f in structure.selected_features]
-        self.feature_subsets_ = subsets
-        self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
-        return self
 
 
 class ETAN(_MixedAugmentedNB):

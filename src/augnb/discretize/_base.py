@@ -7,6 +7,7 @@ column selection, validation, missing-value handling and the encoding
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
@@ -74,7 +75,9 @@ def _encode_target(y: Any, n_samples: int) -> np.ndarray:
     return np.asarray(codes, dtype=np.intp)
 
 
-class _BaseDiscretizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+class _BaseDiscretizer(
+    TransformerMixin, BaseEstimator, metaclass=ABCMeta, auto_wrap_output_keys=None
+):
     # auto_wrap_output_keys=None: the output is always a DataFrame carrying the
     # input's own column labels and Categorical dtypes; sklearn's set_output
     # wrapper would otherwise rewrite them when transform_output is configured.
@@ -85,9 +88,9 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=No
         self.columns = columns
 
     # -- hooks -------------------------------------------------------------
+    @abstractmethod
     def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
         """Return sorted cut points from finite values ``x`` (and labels)."""
-        raise NotImplementedError
 
     def _validate_params(self) -> None:
         """Check hyperparameters; called at the start of ``fit``."""
