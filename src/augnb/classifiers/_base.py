@@ -95,6 +95,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
                 f"discretizer must be one of {list(_DISCRETIZERS)}, a transformer or "
                 f"None; got {disc!r}."
             )
+        # Density parameters, for the estimators that have them.
+        nc = getattr(self, "n_components", 1)
+        if not isinstance(nc, numbers.Integral) or isinstance(nc, bool) or nc < 1:
+            raise ValueError(f"n_components must be an integer >= 1; got {nc!r}.")
+        vs = getattr(self, "var_smoothing", 0.0)
+        if not isinstance(vs, numbers.Real) or isinstance(vs, bool) or not vs >= 0:
+            raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -56,12 +56,6 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
             raise ValueError(
                 f"cmi must be one of {list(CMI_METHODS)}; got {self.cmi!r}."
             )
-        nc = self.n_components
-        if not isinstance(nc, numbers.Integral) or isinstance(nc, bool) or nc < 1:
-            raise ValueError(f"n_components must be an integer >= 1; got {nc!r}.")
-        vs = self.var_smoothing
-        if not _is_number(vs) or not vs >= 0:
-            raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")
 
     def _weights(
         self,

@@ -110,12 +110,6 @@ class NaiveBayes(BaseAugmentedNB):
                 "continuous must be 'discretize', 'gaussian' or 'gmm'; got "
                 f"{self.continuous!r}."
             )
-        nc = self.n_components
-        if not isinstance(nc, int) or isinstance(nc, bool) or nc < 1:
-            raise ValueError(f"n_components must be an int >= 1; got {nc!r}.")
-        vs = self.var_smoothing
-        if not isinstance(vs, (int, float)) or isinstance(vs, bool) or not vs >= 0:
-            raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")
 
     def _learn_structure(
         self,
