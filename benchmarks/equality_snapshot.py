@@ -96,7 +96,7 @@ def snapshot() -> dict[str, np.ndarray]:
     return out
 
 
-def main() -> None:  # noqa: D103
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mode", choices=["save", "compare"])
     ap.add_argument("path")
@@ -114,11 +114,15 @@ def main() -> None:  # noqa: D103
             bad.append((key, "missing"))
             continue
         diff = float(np.max(np.abs(before[key] - now[key])))
-        worst = max(worst, diff)
-        if diff > args.tol:
+        if diff <= args.tol:
+            worst = max(worst, diff)
+        else:
             rows = int((np.abs(before[key] - now[key]).max(axis=1) > args.tol).sum())
             bad.append((key, f"max |diff| {diff:.3g} on {rows}/{len(now[key])} rows"))
-    print(f"{len(before.files)} arrays compared; max |diff| over all = {worst:.3g}")
+    print(
+        f"{len(before.files)} arrays compared; {len(bad)} differ by more than "
+        f"{args.tol:g}; max |diff| over the others = {worst:.3g}"
+    )
     for key, why in bad:
         print(f"DIFFERS {key}: {why}")
     sys.exit(1 if bad else 0)

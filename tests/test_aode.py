@@ -120,7 +120,7 @@ def test_frequency_limit_and_naive_bayes_fallback(m):
     Xte[5, :2] = cards[:2] - 1  # some rare, some common
     Xte[6] = -1  # all missing: NB = prior
     clf = _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
-    _, n_used = clf._spode_log_mixture(clf._encode(_as_frame(Xte)).codes)
+    _, n_used = clf._spode_log_mixture(clf.encode(_as_frame(Xte)).codes)
     if m == 10:
         assert (n_used[:5] == 0).all()
         nb = NaiveBayes().fit(_as_frame(Xtr), ytr)

@@ -223,7 +223,7 @@ def test_compound_nodes_are_one_variable(car):
     assert ex.parent_labels[:3] == ("", "buying × maint", "doors")
     assert ex.parent_labels[3] == "buying × maint, persons × lug_boot"
     # The correspondent NB keeps the joins: compare with a directly fitted one.
-    codes = model._encode(X).codes
+    codes = model.encode(X).codes
     y_idx = pd.Index(model.classes_).get_indexer(np.asarray(y))
     naive = Structure(structure.nodes, ((),) * 4, 6)
     direct = fit_discrete_model(naive, codes, y_idx, model.n_categories_, 4, 1.0)

@@ -666,15 +666,22 @@ def test_greedy_search_verbose(capsys):
 
 @pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5)])
 @pytest.mark.parametrize("cv", [5, "loo"])
-def test_dag_subset_factor_equals_refitted_dag_supernode(subset, cv):
+@pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
+@pytest.mark.parametrize("missing", [0.0, 0.15])
+def test_subset_factor_equals_refitted_supernode(subset, cv, supernode_cpt, missing):
+    # The engine scores exactly the model the learner fits, for both
+    # parameterisations of a joined subset and with missing values (a
+    # missing member before an observed one is summed out, not dropped).
     from augnb.structure.semi_naive import supernode_structure
 
     codes, y, cards, n_classes = dependent_data(1, n=90 if cv == "loo" else 300)
+    rng = np.random.default_rng(7)
+    codes = np.where(rng.random(codes.shape) < missing, -1, codes)
     scorer = CachedCV(
-        codes, y, cards, n_classes, cv=cv, random_state=0, supernode_cpt="dag"
+        codes, y, cards, n_classes, cv=cv, random_state=0, supernode_cpt=supernode_cpt
     )
     got = scorer.subset_factor(subset)
-    structure = supernode_structure([subset], (), codes.shape[1], "dag")
+    structure = supernode_structure([subset], (), codes.shape[1], supernode_cpt)
     want = np.zeros_like(got)
     for k in np.unique(scorer.folds):
         test = scorer.folds == k

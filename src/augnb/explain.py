@@ -40,8 +40,8 @@ from sklearn.utils.validation import check_is_fitted
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import (
-    CategoricalCPD,
     DiscreteModel,
+    cpd_from_counts,
     fit_categorical_cpd,
 )
 from augnb.structure._structure import Structure
@@ -230,7 +230,7 @@ def naive_counterpart(
         Usable with :func:`augnb.inference.joint_log_likelihood`.
     """
     dm = _discrete_model(model)
-    alpha = float(getattr(model, "alpha", 1.0))
+    alpha = float(model.alpha)
     structure = dm.structure
     naive = Structure(
         structure.nodes, tuple(() for _ in structure.nodes), structure.n_features
@@ -238,7 +238,7 @@ def naive_counterpart(
     if (X_train is None) != (y_train is None):
         raise ValueError("Give both X_train and y_train, or neither.")
     if X_train is not None:
-        codes = model._encode(X_train).codes
+        codes = model.encode(X_train).codes
         y_idx = _class_index(
             np.asarray(y_train, dtype=object), model.classes_, codes.shape[0], "y_train"
         )
@@ -248,16 +248,12 @@ def naive_counterpart(
             for k in range(structure.n_nodes)
         )
     else:
-        cpds_list = []
-        for k, cpd in enumerate(dm.cpds):
-            counts = cpd.counts.sum(axis=0, keepdims=True)
-            size = float(dm.domains[k].size)
-            # The expression of fit_categorical_cpd, so a parentless node gets
-            # bit-identical CPTs in both models (its ddr is exactly 1).
-            denom = np.log(counts.sum(axis=2, keepdims=True) + alpha * size)
-            log_prob = np.log(counts + alpha) - denom
-            cpds_list.append(CategoricalCPD((), (), None, log_prob, counts))
-        cpds = tuple(cpds_list)
+        # The fitter's own smoothing, so a parentless node gets bit-identical
+        # CPTs in both models (its ddr is exactly 1).
+        cpds = tuple(
+            cpd_from_counts(cpd.counts.sum(axis=0, keepdims=True), alpha, d.size)
+            for cpd, d in zip(dm.cpds, dm.domains)
+        )
     return DiscreteModel(naive, dm.domains, cpds, dm.class_log_prior)
 
 
@@ -373,7 +369,7 @@ def dependence_derivative_ratios(
     """
     dm = _discrete_model(model)
     nb = naive_counterpart(model, X_train, y_train)
-    codes = model._encode(X).codes
+    codes = model.encode(X).codes
     n = codes.shape[0]
     classes = model.classes_
     jll = joint_log_likelihood(dm, codes)
@@ -394,11 +390,9 @@ def dependence_derivative_ratios(
         ok = child >= 0
         conf = np.zeros(n, dtype=np.int64)
         if cpd.parent_nodes:
-            key = np.zeros(n, dtype=np.int64)
-            for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
-                ok &= slots[:, p] >= 0
-                key = key * r + slots[:, p]
-            conf = cpd.config_index(key)
+            parent_slots = [slots[:, p] for p in cpd.parent_nodes]
+            ok &= np.all([ps >= 0 for ps in parent_slots], axis=0)
+            conf = cpd.parent_config(parent_slots)
         conf = np.where(ok, conf, 0)
         child = np.where(ok, child, 0)
         nb_log_prob = nb.cpds[k].log_prob[0]

@@ -81,11 +81,7 @@ def joint_log_likelihood(
         child = slots[:, k]
         conf = no_conf
         if cpd.parent_nodes:
-            key = np.zeros(n, dtype=np.int64)
-            for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
-                key *= r
-                key += slots[:, p]
-            conf = cpd.config_index(key)
+            conf = cpd.parent_config([slots[:, p] for p in cpd.parent_nodes])
         if any_missing[family].any():
             # Families with a missing member are summed out below instead.
             child = child.copy()
@@ -256,10 +252,16 @@ def _eliminate(
     for k in comp_families:
         cpd = model.cpds[k]
         child = along(k) if k in axis_of else fixed(slots[:, k])
-        key = np.zeros((n,) + (1,) * nv, dtype=np.int64)
-        for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
-            key = key * r + (along(p) if p in axis_of else fixed(slots[:, p]))
-        conf = cpd.config_index(key)
+        conf = (
+            cpd.parent_config(
+                [
+                    along(p) if p in axis_of else fixed(slots[:, p])
+                    for p in cpd.parent_nodes
+                ]
+            )
+            if cpd.parent_nodes
+            else np.zeros((n,) + (1,) * nv, dtype=np.int64)
+        )
         conf, child = np.broadcast_arrays(conf, child)
         total += cpd.log_prob[conf, :, child]
     return logsumexp(total.reshape(n, -1, model.n_classes), axis=1)

@@ -228,7 +228,20 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
 
     # -- prediction ---------------------------------------------------------
 
-    def _encode(self, X: object) -> EncodedData:
+    def encode(self, X: object) -> EncodedData:
+        """Encode features as the fitted model sees them.
+
+        Applies the fitted discretiser and schema: integer codes (``-1`` =
+        missing or unseen) and, for density models, the continuous values.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        EncodedData
+        """
         check_is_fitted(self, "model_")
         frame = as_frame(X)
         validate_data(self, frame, reset=False, skip_check_array=True)
@@ -242,6 +255,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         if self.discretizer_ is not None:
             frame = self._apply_discretizer(frame)
         return self.schema_.encode(frame)
+
+    #: The name subclasses in this package use.
+    _encode = encode
 
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Unnormalised ``log P(c, x)`` for each class.
@@ -257,7 +273,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        data = self._encode(X)  # raises NotFittedError before model_ is read
+        data = self.encode(X)  # raises NotFittedError before model_ is read
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:

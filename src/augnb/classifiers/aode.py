@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
-from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
 from augnb.structure._structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
@@ -61,7 +61,7 @@ class AODE(BaseAugmentedNB):
     with one set of CPDs, so this class does not take the single-structure path
     of :class:`~augnb.classifiers.BaseAugmentedNB`. It subclasses it to reuse
     the input handling (validation, discretisation and encoding in
-    ``_prepare_fit`` and ``_encode``) and the prediction methods, which all
+    ``_prepare_fit`` and ``encode``) and the prediction methods, which all
     derive from :meth:`predict_joint_log_proba`. It overrides :meth:`fit`
     (all pairwise tables are counted in one pass) and
     :meth:`predict_joint_log_proba` (a log-sum-exp over SPODEs, vectorised over
@@ -197,8 +197,10 @@ class AODE(BaseAugmentedNB):
             n_ci = joint_counts([codes[:, i], y_codes], [int(cards[i]), n_classes])
             counts[i][:] = n_ci.sum(axis=1)
             # N_i counts the rows with X_i observed (available cases).
-            denom = np.log(n_ci.sum() + alpha * n_classes * float(cards[i]))
-            parent_lp[i][:] = np.log(n_ci + alpha) - denom
+            # P(x_i, c) is one distribution over r_i * r_C joint values.
+            parent_lp[i][:] = lidstone_log_prob(
+                n_ci, n_ci.sum(), alpha, n_classes * float(cards[i])
+            )
         child_lp = packed.child_views()
         for (i, j), table in pairwise_class_counts(
             codes, y_codes, cards, n_classes
@@ -237,7 +239,7 @@ class AODE(BaseAugmentedNB):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        codes = self._encode(X).codes  # raises NotFittedError before fitting
+        codes = self.encode(X).codes  # raises NotFittedError before fitting
         jll, n_used = self._spode_log_mixture(codes)
         fallback = n_used == 0
         if fallback.any():
@@ -276,8 +278,7 @@ def _log_cpt(
     table: NDArray[np.float64], *, alpha: float, r: int
 ) -> NDArray[np.float64]:
     """``log (N + alpha) / (sum_x N + alpha r)``, child on axis 1 of ``(u, x, c)``."""
-    denom = table.sum(axis=1, keepdims=True) + alpha * r
-    return np.log(table + alpha) - np.log(denom)
+    return lidstone_log_prob(table, table.sum(axis=1, keepdims=True), alpha, r)
 
 
 @dataclass(frozen=True, eq=False)

@@ -43,8 +43,8 @@ class BSEJ(WrapperMixin):
         Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
         its members, one CPT per member given the earlier ones (bnclassify,
         the seed-000 authors' implementation). Equal under maximum likelihood,
-        different under smoothing. ``"dag"`` is exact on complete data; with
-        missing values its search scores drop the factors that mention them.
+        different under smoothing. Either way the search scores exactly the
+        model that is fitted, missing values included.
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition.
     verbose : int, default=0
@@ -181,8 +181,8 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
         its members, one CPT per member given the earlier ones (bnclassify,
         the seed-000 authors' implementation). Equal under maximum likelihood,
-        different under smoothing. ``"dag"`` is exact on complete data; with
-        missing values its search scores drop the factors that mention them.
+        different under smoothing. Either way the search scores exactly the
+        model that is fitted, missing values included.
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
