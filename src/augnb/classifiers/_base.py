@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from abc import abstractmethod
+from abc import ABCMeta, abstractmethod
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,15 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.classifiers.constraints import (
+    AnyOf,
+    ColumnList,
+    Constraint,
+    Interval,
+    Options,
+    Transformer,
+    check_parameters,
+)
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
@@ -62,7 +72,7 @@ def make_discretizer(spec: object):
     )
 
 
-class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
+class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
     Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
@@ -81,27 +91,22 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
 
     # -- validation ---------------------------------------------------------
 
+    #: Every ``__init__`` parameter of an estimator -> its valid values.
+    #: Subclasses extend it (``{**Parent._parameter_constraints, ...}``).
+    _parameter_constraints: ClassVar[dict[str, Constraint]] = {
+        "alpha": Interval(numbers.Real, 0, closed="neither"),
+        "discretizer": AnyOf(Options(*_DISCRETIZERS, None), Transformer()),
+        "discrete_features": ColumnList(),
+        "continuous_features": ColumnList(),
+    }
+
+    #: How continuous columns are modelled: "discretize" (the default) or a
+    #: density family; estimators with a ``continuous`` parameter set it.
+    continuous: str = "discretize"
+
     def _check_params(self) -> None:
-        alpha = getattr(self, "alpha", 1.0)
-        if (
-            not isinstance(alpha, numbers.Real)
-            or isinstance(alpha, bool)
-            or not alpha > 0
-        ):
-            raise ValueError(f"alpha must be a number > 0; got {alpha!r}.")
-        disc = getattr(self, "discretizer", None)
-        if disc is not None and isinstance(disc, str) and disc not in _DISCRETIZERS:
-            raise ValueError(
-                f"discretizer must be one of {list(_DISCRETIZERS)}, a transformer or "
-                f"None; got {disc!r}."
-            )
-        # Density parameters, for the estimators that have them.
-        nc = getattr(self, "n_components", 1)
-        if not isinstance(nc, numbers.Integral) or isinstance(nc, bool) or nc < 1:
-            raise ValueError(f"n_components must be an integer >= 1; got {nc!r}.")
-        vs = getattr(self, "var_smoothing", 0.0)
-        if not isinstance(vs, numbers.Real) or isinstance(vs, bool) or not vs >= 0:
-            raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")
+        """Validate every parameter against ``_parameter_constraints``."""
+        check_parameters(self, self.get_params(deep=False), self._parameter_constraints)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -127,14 +132,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         raw = Schema.infer(
             frame,
-            discrete_features=getattr(self, "discrete_features", None),
-            continuous_features=getattr(self, "continuous_features", None),
+            discrete_features=self.discrete_features,
+            continuous_features=self.continuous_features,
         )
         continuous = raw.continuous_names
         # Input columns read as numbers (before any discretisation).
         self.continuous_columns_ = list(continuous)
         self.discretizer_ = None
-        if continuous and getattr(self, "continuous", "discretize") != "discretize":
+        if continuous and self.continuous != "discretize":
             # Continuous columns stay continuous: density CPDs model them.
             self.schema_ = raw
             return raw.encode(frame), y_codes
@@ -195,9 +200,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
                 data.cards,
                 n_classes,
                 alpha=float(self.alpha),
-                var_smoothing=float(getattr(self, "var_smoothing", 1e-9)),
-                continuous=getattr(self, "continuous", "gaussian"),
-                n_components=int(getattr(self, "n_components", 2)),
+                var_smoothing=float(self.var_smoothing),
+                continuous=self.continuous,
+                n_components=int(self.n_components),
             )
         self.n_categories_ = data.cards
         names = self.schema_.names

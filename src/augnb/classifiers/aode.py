@@ -5,12 +5,14 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import Interval
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
@@ -139,6 +141,11 @@ class AODE(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "m": Interval(numbers.Integral, 0),
+    }
+
     def __init__(
         self,
         *,
@@ -153,12 +160,6 @@ class AODE(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        m = self.m
-        if isinstance(m, bool) or not isinstance(m, numbers.Integral) or m < 0:
-            raise ValueError(f"m (frequency limit) must be an integer >= 0; got {m!r}.")
 
     def _learn_structure(
         self,

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import Options
 from augnb.structure._structure import Structure
 from augnb.structure.conditional import (
-    _RELEVANCE,
+    RELEVANCE_MEASURES,
     relevance_order,
     relevance_scores,
     taheri_structure,
@@ -114,6 +116,11 @@ class TaheriANB(BaseAugmentedNB):
     7
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "relevance": Options(*RELEVANCE_MEASURES),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -128,13 +135,6 @@ class TaheriANB(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if not isinstance(self.relevance, str) or self.relevance not in _RELEVANCE:
-            raise ValueError(
-                f"relevance must be one of {list(_RELEVANCE)}; got {self.relevance!r}."
-            )
 
     def _learn_structure(
         self,

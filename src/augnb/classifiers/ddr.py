@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import ROOT, Options, RandomState
 from augnb.stats.dependence import pairwise_id
 from augnb.structure._structure import Structure
 from augnb.structure.tan import tan_structure
@@ -95,6 +97,13 @@ class DDRChowLiu(BaseAugmentedNB):
     (5, (6, 6))
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "avg": Options("cell", "literal"),
+        "root": ROOT,
+        "random_state": RandomState(),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -113,13 +122,6 @@ class DDRChowLiu(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.avg not in _AVGS:
-            raise ValueError(f"avg must be one of {list(_AVGS)}; got {self.avg!r}.")
-        if self.root not in ("first", "random"):
-            raise ValueError(f"root must be 'first' or 'random'; got {self.root!r}.")
 
     def _learn_structure(
         self,

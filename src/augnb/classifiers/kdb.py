@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import Interval
 from augnb.structure._structure import Structure
-from augnb.structure.kdb import check_k, check_theta, kdb_structure
+from augnb.structure.kdb import kdb_structure
 
 __all__ = ["KDB"]
 
@@ -86,6 +89,12 @@ class KDB(BaseAugmentedNB):
     [2, 2, 2, 1, 2, 0]
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "k": Interval(numbers.Integral, 0),
+        "theta": Interval(numbers.Real),
+    }
+
     def __init__(
         self,
         k: int = 1,
@@ -102,11 +111,6 @@ class KDB(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_k(self.k)
-        check_theta(self.theta)
 
     def _learn_structure(
         self,

@@ -7,15 +7,16 @@ no arc goes from a continuous to a discrete feature. ALGORITHMS.md §5.
 
 from __future__ import annotations
 
-import math
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
 from augnb.structure._structure import Structure
@@ -29,12 +30,6 @@ from augnb.structure.mixed import (
 
 __all__ = ["CAN", "ETAN"]
 
-_CONTINUOUS = ("gaussian", "gmm", "discretize")
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
-
 
 class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     """Shared fitting of the mixed-mode learners.
@@ -45,17 +40,11 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     :func:`augnb.params.fit_mixed_model`.
     """
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.continuous not in _CONTINUOUS:
-            raise ValueError(
-                f"continuous must be one of {list(_CONTINUOUS)}; got "
-                f"{self.continuous!r}."
-            )
-        if self.cmi not in CMI_METHODS:
-            raise ValueError(
-                f"cmi must be one of {list(CMI_METHODS)}; got {self.cmi!r}."
-            )
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        **DENSITY_PARAMETERS,
+        "cmi": Options(*CMI_METHODS),
+    }
 
     def _weights(
         self,
@@ -190,6 +179,10 @@ class ETAN(_MixedAugmentedNB):
     (3, 0.97)
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **_MixedAugmentedNB._parameter_constraints
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -308,6 +301,13 @@ class CAN(_MixedAugmentedNB):
     0.98
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **_MixedAugmentedNB._parameter_constraints,
+        "threshold": Interval(numbers.Real, finite=False),
+        "max_clique_size": AnyOf(Options(None), Interval(numbers.Integral, 2)),
+        "clique_removal": Options(*CLIQUE_REMOVALS),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -334,24 +334,6 @@ class CAN(_MixedAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        t = self.threshold
-        if not _is_number(t) or math.isnan(t):
-            raise ValueError(f"threshold must be a number (inf allowed); got {t!r}.")
-        m = self.max_clique_size
-        if m is not None and (
-            not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 2
-        ):
-            raise ValueError(
-                f"max_clique_size must be None or an integer >= 2; got {m!r}."
-            )
-        if self.clique_removal not in CLIQUE_REMOVALS:
-            raise ValueError(
-                f"clique_removal must be one of {list(CLIQUE_REMOVALS)}; got "
-                f"{self.clique_removal!r}."
-            )
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]

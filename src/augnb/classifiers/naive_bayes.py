@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import DENSITY_PARAMETERS
 from augnb.structure._structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
@@ -84,6 +86,11 @@ class NaiveBayes(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        **DENSITY_PARAMETERS,
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -102,14 +109,6 @@ class NaiveBayes(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.continuous not in ("discretize", "gaussian", "gmm"):
-            raise ValueError(
-                "continuous must be 'discretize', 'gaussian' or 'gmm'; got "
-                f"{self.continuous!r}."
-            )
 
     def _learn_structure(
         self,

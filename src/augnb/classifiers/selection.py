@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers._wrapper import WrapperMixin
+from augnb.classifiers._wrapper import BaseWrapperNB
+from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.structure._structure import Structure
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]
 
 
-def check_significance(value: object) -> None:
-    """Raise a clear error unless ``0 <= value <= 1``."""
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not 0 <= value <= 1
-    ):
-        raise ValueError(f"significance must be a number in [0, 1]; got {value!r}.")
-
-
-class FSS(WrapperMixin):
+class FSS(BaseWrapperNB):
     """Forward sequential selection naive Bayes (Langley & Sage 1994).
 
     Starting from the class-prior-only model, greedily adds the feature that
@@ -82,6 +73,8 @@ class FSS(WrapperMixin):
     >>> FSS(random_state=0).fit(X, y).selected_features_
     []
     """
+
+    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
 
     def __init__(
         self,
@@ -165,6 +158,11 @@ class FFSS(BaseAugmentedNB):
     5
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "significance": SIGNIFICANCE,
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -179,10 +177,6 @@ class FFSS(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_significance(self.significance)
 
     def _learn_structure(
         self,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.selection import check_significance
+from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Options, RandomState
 from augnb.structure._structure import Structure
 from augnb.structure.tan import selective_tan_structure
 
@@ -73,6 +74,14 @@ class SelectiveTAN(BaseAugmentedNB):
     True
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "significance": SIGNIFICANCE,
+        "feature_filter": Options(True, False),
+        "root": ROOT,
+        "random_state": RandomState(),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -93,10 +102,6 @@ class SelectiveTAN(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_significance(self.significance)
 
     def _learn_structure(
         self,

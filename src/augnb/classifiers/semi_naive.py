@@ -5,19 +5,20 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._wrapper import WrapperMixin
-from augnb.classifiers.selection import check_significance
+from augnb.classifiers._wrapper import BaseWrapperNB
+from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
 from augnb.structure._structure import Structure
 from augnb.structure.semi_naive import asb_arcs, bsej_subsets, supernode_structure
 
 __all__ = ["ASB", "BSEJ", "AugmentedSemiNaiveBayes"]
 
 
-class BSEJ(WrapperMixin):
+class BSEJ(BaseWrapperNB):
     """Backward sequential elimination and joining (Pazzani 1996).
 
     Starts from naive Bayes and greedily deletes features or joins two nodes
@@ -89,6 +90,12 @@ class BSEJ(WrapperMixin):
     True
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseWrapperNB._parameter_constraints,
+        "max_joint_cells": Interval(numbers.Real, 1),
+        "supernode_cpt": Options("joint", "dag"),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -114,18 +121,8 @@ class BSEJ(WrapperMixin):
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.supernode_cpt not in ("joint", "dag"):
-            raise ValueError(
-                f"supernode_cpt must be 'joint' or 'dag'; got {self.supernode_cpt!r}."
-            )
-        m = self.max_joint_cells
-        if not isinstance(m, numbers.Real) or isinstance(m, bool) or not m >= 1:
-            raise ValueError(f"max_joint_cells must be a number >= 1; got {m!r}.")
-
     def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
-        scorer = self._scorer(codes, y, cards, n_classes)
+        scorer = self._scorer(codes, y, cards, n_classes, self.supernode_cpt)
         subsets, path = bsej_subsets(
             scorer,
             codes.shape[1],
@@ -235,6 +232,12 @@ class AugmentedSemiNaiveBayes(BSEJ):
     True
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BSEJ._parameter_constraints,
+        "significance": SIGNIFICANCE,
+        "root": ROOT,
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -265,10 +268,6 @@ class AugmentedSemiNaiveBayes(BSEJ):
         )
         self.significance = significance
         self.root = root
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_significance(self.significance)
 
     def _learn_structure(
         self,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import ROOT, RandomState
 from augnb.structure._structure import Structure
 from augnb.structure.tan import tan_structure
 
@@ -72,6 +74,12 @@ class TAN(BaseAugmentedNB):
     >>> len(tan.structure_.arcs)
     5
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "root": ROOT,
+        "random_state": RandomState(),
+    }
 
     def __init__(
         self,

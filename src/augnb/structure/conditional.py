@@ -18,7 +18,7 @@ __all__ = [
     "taheri_structure",
 ]
 
-_RELEVANCE = ("eta", "pearson_codes")
+RELEVANCE_MEASURES = ("eta", "pearson_codes")
 _TIE_TOL = 1e-9
 
 
@@ -60,9 +60,9 @@ def relevance_scores(
     >>> relevance_scores(codes, np.array([0, 0, 1, 1]), 2)
     array([1., 0.])
     """
-    if relevance not in _RELEVANCE:
+    if relevance not in RELEVANCE_MEASURES:
         raise ValueError(
-            f"relevance must be one of {list(_RELEVANCE)}; got {relevance!r}."
+            f"relevance must be one of {list(RELEVANCE_MEASURES)}; got {relevance!r}."
         )
     codes = np.asarray(codes)
     y = np.asarray(y, dtype=np.intp)
