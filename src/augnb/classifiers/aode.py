@@ -10,16 +10,26 @@ from typing import ClassVar
 import numba
 import numpy as np
 from numpy.typing import NDArray
+from scipy.special import logsumexp
+from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Interval
 from augnb.inference import joint_log_likelihood
-from augnb.params.categorical import fit_discrete_model
+from augnb.params.categorical import (
+    CategoricalCPD,
+    DiscreteModel,
+    NodeDomain,
+    fit_discrete_model,
+)
 from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
 from augnb.structure._structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["AODE", "spode_structure"]
+
+#: Counts of the SPODE CPDs: AODE keeps log probabilities only.
+_NO_COUNTS = np.empty((0, 0, 0))
 
 
 def spode_structure(super_parent: int, n_features: int) -> Structure:
@@ -56,8 +66,11 @@ class AODE(BaseAugmentedNB):
     missing. At predict, a missing (or unseen) value ``x_j`` is summed out of
     every SPODE in which it is a child, which drops its factor exactly (a SPODE
     is a star around its super-parent); a SPODE whose super-parent value is
-    missing is left out of the average, like one whose value is below the
-    frequency limit.
+    missing is summed out over that value, ``sum_v P(c, v) prod_j P(x_j | c,
+    v)``, and takes part in the average (the frequency limit cannot be
+    checked on a missing value). Each SPODE is a model of factors
+    (:meth:`spode_model`) scored by :func:`augnb.inference.joint_log_likelihood`;
+    a Numba kernel computes the same sums for observed super-parents.
 
     Design: an average of SPODEs is not one :class:`~augnb.structure.Structure`
     with one set of CPDs, so this class does not take the single-structure path
@@ -242,10 +255,63 @@ class AODE(BaseAugmentedNB):
         """
         codes = self.encode(X).codes  # raises NotFittedError before fitting
         jll, n_used = self._spode_log_mixture(codes)
+        missing = codes < 0
+        if missing.any():
+            # SPODEs whose super-parent is missing: summed out over its values
+            # by the inference routine, and averaged in with the others.
+            with np.errstate(divide="ignore"):
+                log_sum = jll + np.log(n_used)[:, None]
+            for i in np.flatnonzero(missing.any(axis=0)):
+                rows = np.flatnonzero(missing[:, i])
+                term = joint_log_likelihood(self.spode_model(i), codes[rows])
+                log_sum[rows] = np.logaddexp(log_sum[rows], term)
+                n_used[rows] += 1
+            changed = missing.any(axis=1)
+            jll[changed] = log_sum[changed] - np.log(n_used[changed])[:, None]
         fallback = n_used == 0
         if fallback.any():
             jll[fallback] = joint_log_likelihood(self.model_, codes[fallback])
         return jll
+
+    def spode_model(self, super_parent: int) -> DiscreteModel:
+        """The SPODE with super-parent ``super_parent`` as a model of factors.
+
+        Its factors are ``P(c, x_i) = P_i(c) P(x_i | c)`` (the class prior
+        is the marginal of the super-parent's joint table) and
+        ``P(x_j | c, x_i)`` for every other feature;
+        :func:`augnb.inference.joint_log_likelihood` scores it, summing out
+        missing values exactly. The prediction kernel computes
+        the same sums for observed super-parents (a test proves them equal).
+
+        Parameters
+        ----------
+        super_parent : int
+            Index of the super-parent feature.
+
+        Returns
+        -------
+        DiscreteModel
+        """
+        check_is_fitted(self, "model_")
+        cards = [int(r) for r in self.n_categories_]
+        p = len(cards)
+        i = int(super_parent)
+        domains = tuple(NodeDomain((j,), (r,), r, None) for j, r in enumerate(cards))
+        # P(c, x_i) = P_i(c) P(x_i | c): a normalised CPT, so the routine's
+        # rule that a barren missing node sums to one holds for it too.
+        joint = self.parent_log_prob_[i]
+        prior = logsumexp(joint, axis=0)
+        cpds = []
+        for j in range(p):
+            if j == i:
+                log_prob = (joint - prior).T[None]
+                cpds.append(CategoricalCPD((), (), None, log_prob, _NO_COUNTS))
+            else:
+                log_prob = self.child_log_prob_[i, j].transpose(0, 2, 1)
+                cpds.append(
+                    CategoricalCPD((i,), (cards[i],), None, log_prob, _NO_COUNTS)
+                )
+        return DiscreteModel(spode_structure(i, p), domains, tuple(cpds), prior)
 
     def _spode_log_mixture(
         self, codes: NDArray[np.integer]
