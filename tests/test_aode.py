@@ -194,8 +194,8 @@ def test_joint_sums_to_one_over_all_inputs():
     np.testing.assert_allclose(np.exp(jll).sum(), 1.0, atol=1e-12)
 
 
-def test_column_order_invariance():
-    X, y = load("car")
+def test_column_order_invariance(car):
+    X, y = car
     perm = [4, 1, 5, 0, 3, 2]
     a = AODE().fit(X, y)
     b = AODE().fit(X.iloc[:, perm], y)
@@ -231,8 +231,8 @@ def test_continuous_features_are_discretised():
         ({"alpha": -1.0}, "alpha must be"),
     ],
 )
-def test_invalid_parameters(params, match):
-    X, y = load("car")
+def test_invalid_parameters(params, match, car):
+    X, y = car
     with pytest.raises(ValueError, match=match):
         AODE(**params).fit(X, y)
 
