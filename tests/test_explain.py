@@ -11,7 +11,7 @@ import pytest
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import BSEJ, TAN, NaiveBayes
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers import BaseAugmentedNB
 from augnb.classifiers.constraints import AnyOf, InstanceOf, Options
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.datasets import load
@@ -23,7 +23,7 @@ from augnb.explain import (
 )
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 
 
 @pytest.fixture(scope="module")

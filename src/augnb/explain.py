@@ -37,14 +37,14 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers import BaseAugmentedNB
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import (
     DiscreteModel,
     cpd_from_counts,
     fit_categorical_cpd,
 )
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 
 __all__ = [
     "DependenceExplanation",

@@ -8,7 +8,7 @@ here (see docs/architecture.md):
   node. Rows with missing (or unseen) values are grouped by their pattern of
   missing nodes; for each group the missing nodes are summed out exactly, by
   connected component of the factors that mention them, in log space.
-- :class:`~augnb.params.gaussian.MixedModel`: CPTs plus conditional Gaussian,
+- :class:`~augnb.params.mixed_model.MixedModel`: CPTs plus conditional Gaussian,
   linear-Gaussian and Gaussian-mixture densities, integrated out exactly where
   missing (below).
 - :class:`FactoredModel`: CPTs plus any factors that follow the
@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 
 from augnb.params.categorical import DiscreteModel
-from augnb.params.gaussian import MixedModel
-from augnb.structure._structure import Structure
+from augnb.params.mixed_model import MixedModel
+from augnb.structure import Structure
 
 __all__ = ["Factor", "FactoredModel", "joint_log_likelihood"]
 
@@ -104,6 +104,7 @@ def _factored_joint_log_likelihood(
     for factor in model.factors:
         jll += factor.log_factor(codes, values)
     return jll
+
 
 # Rows of one missing pattern are processed in chunks of at most this many cells.
 _MAX_CELLS = 1 << 22

@@ -26,8 +26,8 @@ from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
-from augnb.params.gaussian import fit_mixed_model
-from augnb.structure._structure import Structure
+from augnb.params.mixed_model import fit_mixed_model
+from augnb.structure import Structure
 
 __all__ = ["BaseAugmentedNB", "make_discretizer"]
 

@@ -23,7 +23,7 @@ from augnb.params.categorical import (
     fit_discrete_model,
 )
 from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["AODE", "spode_structure"]

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Options
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.conditional import (
     RELEVANCE_MEASURES,
     relevance_order,

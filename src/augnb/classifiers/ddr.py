@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import ROOT, Options, RandomState
 from augnb.stats.dependence import pairwise_id
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.tan import tan_structure
 
 __all__ = ["DDRChowLiu"]

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Interval
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.kdb import kdb_structure
 
 __all__ = ["KDB"]

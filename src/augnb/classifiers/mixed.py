@@ -19,7 +19,7 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.mixed import (
     CLIQUE_REMOVALS,
     can_cliques,

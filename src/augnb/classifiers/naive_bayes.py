@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import DENSITY_PARAMETERS
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["NaiveBayes"]

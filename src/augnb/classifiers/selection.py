@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]

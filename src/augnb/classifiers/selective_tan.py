@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Options, RandomState
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.tan import selective_tan_structure
 
 __all__ = ["SelectiveTAN"]

@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.semi_naive import asb_arcs, bsej_subsets, supernode_structure
 
 __all__ = ["ASB", "BSEJ", "AugmentedSemiNaiveBayes"]

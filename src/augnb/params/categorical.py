@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.stats.counts import family_class_counts, family_index, lidstone_log_prob
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 
 __all__ = [
     "CategoricalCPD",
