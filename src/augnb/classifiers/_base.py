@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import re
 from abc import ABCMeta, abstractmethod
 from typing import ClassVar
 
@@ -72,6 +73,54 @@ def make_discretizer(spec: object):
     )
 
 
+#: Docstring sections every estimator shares, written once. A line holding
+#: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
+#: indented like the line (see ``BaseAugmentedNB.__init_subclass__``).
+DOCSTRING_SNIPPETS: dict[str, str] = {
+    "discretizer_parameter": """\
+discretizer : str, transformer or None, default="mdlp"
+    How continuous columns are discretised: "mdlp", "equal_frequency",
+    "equal_width", "mean", "soac" or a transformer.""",
+    "column_kind_parameters": """\
+discrete_features : sequence of str or int, default=None
+    Columns to treat as discrete whatever their dtype.
+continuous_features : sequence of str or int, default=None
+    Columns to treat as continuous whatever their dtype.""",
+    "input_attributes": """\
+classes_ : ndarray of shape (n_classes,)
+    Sorted class labels.
+n_features_in_ : int
+    Number of input columns.
+feature_names_in_ : ndarray of shape (n_features_in_,)
+    Column names (only when X has string column names).""",
+    "encoding_attributes": """\
+schema_ : Schema
+    Column kinds and categories after discretisation.
+discretizer_ : transformer or None
+    Fitted discretiser of the continuous columns.
+continuous_columns_ : list
+    Input columns read as continuous (discretised, or Gaussian nodes).
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column.""",
+}
+
+_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
+
+
+def _expand_snippets(doc: str | None) -> str | None:
+    if not doc:
+        return doc
+
+    def expand(match: re.Match) -> str:
+        indent, name = match.groups()
+        return "\n".join(
+            indent + line if line else line
+            for line in DOCSTRING_SNIPPETS[name].splitlines()
+        )
+
+    return _SNIPPET_LINE.sub(expand, doc)
+
+
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
@@ -90,6 +139,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """Return the structure learned from encoded training data."""
 
     # -- validation ---------------------------------------------------------
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # The shared sections are written once, in DOCSTRING_SNIPPETS.
+        cls.__doc__ = _expand_snippets(cls.__doc__)
 
     #: Every ``__init__`` parameter of an estimator -> its valid values.
     #: Subclasses extend it (``{**Parent._parameter_constraints, ...}``).

@@ -93,22 +93,12 @@ class AODE(BaseAugmentedNB):
         whose super-parent value is observed.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : tuple of Structure
         ``structure_[i]`` is the SPODE with super-parent feature ``i``
         (exportable with ``to_networkx`` / ``to_dot``).
@@ -124,14 +114,7 @@ class AODE(BaseAugmentedNB):
         ``child_log_prob_[i, j][v, w, c] = log P(X_j = w | c, X_i = v)`` for
         every ordered pair ``i != j``, shape (n_categories_[i],
         n_categories_[j], n_classes).
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------

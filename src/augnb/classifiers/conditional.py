@@ -48,19 +48,11 @@ class TaheriANB(BaseAugmentedNB):
         paper's binarisation at the training mean, Table 2), "soac" (the
         paper's Table 3; ``SOACDiscretizer(theta=...)`` to set theta),
         "mdlp", "equal_frequency", "equal_width", or a transformer instance.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         One node per feature, each with at most one feature parent
         (``structure_.arcs``: ``n_features_in_ - 1`` arcs).

@@ -37,22 +37,12 @@ class KDB(BaseAugmentedNB):
         theta``. A negative value admits every candidate.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         Node ``i`` is feature ``i``; ``structure_.parents[i]`` are its feature
         parents.
@@ -60,14 +50,7 @@ class KDB(BaseAugmentedNB):
         Arcs between features, as ``(parent names, child names)``.
     model_ : DiscreteModel
         Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------

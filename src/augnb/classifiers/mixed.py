@@ -131,19 +131,11 @@ class ETAN(_MixedAugmentedNB):
     discretizer : str, transformer or None, default="mdlp"
         With ``continuous="discretize"``: how continuous columns are
         discretised.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         Edge weights I(A_i; A_j | C) in bits.
     structure_ : Structure
@@ -248,19 +240,11 @@ class CAN(_MixedAugmentedNB):
     discretizer : str, transformer or None, default="mdlp"
         With ``continuous="discretize"``: how continuous columns are
         discretised.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         Edge weights I(A_i; A_j | C) in bits.
     threshold_ : float

@@ -42,31 +42,16 @@ class NaiveBayes(BaseAugmentedNB):
         With ``continuous="discretize"``: how continuous columns are
         discretised: "mdlp", "equal_frequency", "equal_width", "mean" or a
         transformer; None raises an error if any column is continuous.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         Every feature a node with only the class as parent.
     model_ : DiscreteModel or MixedModel
         Fitted CPDs (a ``MixedModel`` when Gaussian nodes are present).
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------

@@ -37,18 +37,12 @@ class FSS(BaseWrapperNB):
         Seed of the internal fold partition.
     verbose : int, default=0
         Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes over the selected features.
     selected_features_ : list
@@ -125,18 +119,12 @@ class FFSS(BaseAugmentedNB):
         Smoothing constant.
     significance : float, default=0.05
         Level of the chi-square tests.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes over the kept features.
     selected_features_ : list

@@ -38,18 +38,12 @@ class SelectiveTAN(BaseAugmentedNB):
         Root of each tree.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         The forest over the kept features.
     selected_features_ : list

@@ -50,18 +50,12 @@ class BSEJ(BaseWrapperNB):
         Seed of the internal fold partition.
     verbose : int, default=0
         Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes over the joined subsets.
     selected_features_ : list
@@ -189,18 +183,12 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Seed of the internal fold partition (and of random roots).
     verbose : int, default=0
         Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{discretizer_parameter}}
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Compound nodes (the subsets) and the arcs between them.
     selected_features_ : list
