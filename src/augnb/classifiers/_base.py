@@ -26,8 +26,8 @@ from augnb.classifiers.constraints import (
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
-from augnb.params.categorical import fit_discrete_model
-from augnb.params.mixed_model import fit_mixed_model
+from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.params.mixed_model import MixedModel, fit_mixed_model
 from augnb.structure import Structure
 
 __all__ = ["BaseAugmentedNB", "make_discretizer"]
@@ -104,21 +104,36 @@ n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column.""",
 }
 
+DOCSTRING_SNIPPETS["input_parameters"] = (
+    DOCSTRING_SNIPPETS["discretizer_parameter"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["column_kind_parameters"]
+)
+DOCSTRING_SNIPPETS["fitted_attributes"] = (
+    DOCSTRING_SNIPPETS["input_attributes"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["encoding_attributes"]
+)
+
 _SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
 
 
-def _expand_snippets(doc: str | None) -> str | None:
+def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
     if not doc:
         return doc
 
     def expand(match: re.Match) -> str:
         indent, name = match.groups()
         return "\n".join(
-            indent + line if line else line
-            for line in DOCSTRING_SNIPPETS[name].splitlines()
+            indent + line if line else line for line in snippets[name].splitlines()
         )
 
-    return _SNIPPET_LINE.sub(expand, doc)
+    # Snippets may hold snippet lines themselves: expand to a fixed point.
+    while True:
+        expanded = _SNIPPET_LINE.sub(expand, doc)
+        if expanded == doc:
+            return doc
+        doc = expanded
 
 
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
@@ -142,8 +157,12 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        # The shared sections are written once, in DOCSTRING_SNIPPETS.
-        cls.__doc__ = _expand_snippets(cls.__doc__)
+        # The shared sections are written once: DOCSTRING_SNIPPETS and the
+        # ``_docstring_snippets`` of the family's base class.
+        cls.__doc__ = _expand_snippets(cls.__doc__, cls._docstring_snippets)
+
+    #: Docstring sections of this family (``{{name}}`` lines).
+    _docstring_snippets: ClassVar[dict[str, str]] = DOCSTRING_SNIPPETS
 
     #: Every ``__init__`` parameter of an estimator -> its valid values.
     #: Subclasses extend it (``{**Parent._parameter_constraints, ...}``).
@@ -240,25 +259,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         data, y_codes = self._prepare_fit(X, y)
         n_classes = len(self.classes_)
         structure = self._learn_structure_from(data, y_codes, n_classes)
-        self.structure_ = structure.with_names([str(n) for n in self.schema_.names])
-        if data.values is None:
-            self.model_ = fit_discrete_model(
-                structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
-            )
-        else:
-            self.model_ = fit_mixed_model(
-                structure,
-                data.codes,
-                data.values,
-                y_codes,
-                data.cards,
-                n_classes,
-                alpha=float(self.alpha),
-                var_smoothing=float(self.var_smoothing),
-                continuous=self.continuous,
-                n_components=int(self.n_components),
-            )
         self.n_categories_ = data.cards
+        self.model_ = self._fit_parameters(structure, data, y_codes, n_classes)
+        self.structure_ = self._named_structure(structure)
         names = self.schema_.names
         groups, group_arcs = self._subsets_and_arcs(structure)
         subsets = [tuple(names[f] for f in group) for group in groups]
@@ -266,6 +269,35 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self.feature_subsets_ = subsets
         self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
         return self
+
+    def _named_structure(self, structure: Structure) -> object:
+        """The ``structure_`` attribute: the structure with the column names."""
+        return structure.with_names([str(n) for n in self.schema_.names])
+
+    def _fit_parameters(
+        self,
+        structure: Structure,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        n_classes: int,
+    ) -> DiscreteModel | MixedModel:
+        """The fitted model of ``structure``: CPTs, and densities if kept."""
+        if data.values is None:
+            return fit_discrete_model(
+                structure, data.codes, y, data.cards, n_classes, float(self.alpha)
+            )
+        return fit_mixed_model(
+            structure,
+            data.codes,
+            data.values,
+            y,
+            data.cards,
+            n_classes,
+            alpha=float(self.alpha),
+            var_smoothing=float(self.var_smoothing),
+            continuous=self.continuous,
+            n_components=int(self.n_components),
+        )
 
     def _learn_structure_from(
         self, data: EncodedData, y: NDArray[np.intp], n_classes: int

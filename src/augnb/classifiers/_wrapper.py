@@ -16,6 +16,26 @@ from augnb.search.cv_cache import CachedCV
 class BaseWrapperNB(BaseAugmentedNB):
     """Base of the wrapper learners: CV parameters and the cached CV scorer."""
 
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "search_parameters": (
+            "epsilon : float, default=0.0\n"
+            "    Minimum CV accuracy gain for a step (strict improvement when 0)."
+        ),
+        "search_tail_parameters": (
+            "random_state : int, RandomState or None, default=None\n"
+            "    Seed of the internal fold partition.\n"
+            "verbose : int, default=0\n"
+            "    Print each search step to stderr."
+        ),
+        "search_attributes": (
+            "search_path_ : list of SearchStep\n"
+            "    Accepted steps with their CV accuracy.\n"
+            "n_candidates_scored_ : int\n"
+            "    Number of candidate structures scored."
+        ),
+    }
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "cv": AnyOf(Interval(numbers.Integral, 2), Options("loo")),

@@ -15,12 +15,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Interval
+from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import (
     CategoricalCPD,
     DiscreteModel,
     NodeDomain,
-    fit_discrete_model,
 )
 from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
 from augnb.structure import Structure
@@ -72,17 +72,12 @@ class AODE(BaseAugmentedNB):
     (:meth:`spode_model`) scored by :func:`augnb.inference.joint_log_likelihood`;
     a Numba kernel computes the same sums for observed super-parents.
 
-    Design: an average of SPODEs is not one :class:`~augnb.structure.Structure`
-    with one set of CPDs, so this class does not take the single-structure path
-    of :class:`~augnb.classifiers.BaseAugmentedNB`. It subclasses it to reuse
-    the input handling (validation, discretisation and encoding in
-    ``_prepare_fit`` and ``encode``) and the prediction methods, which all
-    derive from :meth:`predict_joint_log_proba`. It overrides :meth:`fit`
-    (all pairwise tables are counted in one pass) and
-    :meth:`predict_joint_log_proba` (a log-sum-exp over SPODEs, vectorised over
-    rows, with a loop over super-parent / child pairs). ``_learn_structure``
-    returns the naive Bayes structure, which is the structure of the fallback
-    model ``model_``.
+    Design: AODE takes the fit path of every learner. ``_learn_structure``
+    returns the naive Bayes structure, whose fitted model ``model_`` is the
+    fallback; ``_fit_parameters`` also counts every SPODE table in one pass,
+    and :meth:`predict_joint_log_proba` averages the SPODEs (a Numba kernel
+    for observed super-parents, :meth:`spode_model` through the inference
+    routine for missing ones).
 
     Parameters
     ----------
@@ -93,8 +88,7 @@ class AODE(BaseAugmentedNB):
         whose super-parent value is observed.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
@@ -167,31 +161,20 @@ class AODE(BaseAugmentedNB):
         """Structure of the naive Bayes fallback model."""
         return naive_bayes_structure(codes.shape[1])
 
-    def fit(self, X: object, y: object) -> AODE:
-        """Count the SPODE tables and fit the naive Bayes fallback.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes = self._prepare_fit(X, y)
+    def _fit_parameters(
+        self,
+        structure: Structure,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        n_classes: int,
+    ) -> DiscreteModel:
+        """Count the SPODE tables; the model is the naive Bayes fallback."""
         codes, cards = data.codes, data.cards
-        n_classes = len(self.classes_)
         alpha = float(self.alpha)
-        p = codes.shape[1]
-        names = [str(n) for n in self.schema_.names]
-
         packed = _SpodeTables.allocate(cards, n_classes)
         counts, parent_lp = packed.count_views(), packed.parent_views()
-        for i in range(p):
-            n_ci = joint_counts([codes[:, i], y_codes], [int(cards[i]), n_classes])
+        for i in range(codes.shape[1]):
+            n_ci = joint_counts([codes[:, i], y], [int(cards[i]), n_classes])
             counts[i][:] = n_ci.sum(axis=1)
             # N_i counts the rows with X_i observed (available cases).
             # P(x_i, c) is one distribution over r_i * r_C joint values.
@@ -199,27 +182,23 @@ class AODE(BaseAugmentedNB):
                 n_ci, n_ci.sum(), alpha, n_classes * float(cards[i])
             )
         child_lp = packed.child_views()
-        for (i, j), table in pairwise_class_counts(
-            codes, y_codes, cards, n_classes
-        ).items():
+        for (i, j), table in pairwise_class_counts(codes, y, cards, n_classes).items():
             # table[x_i, x_j, c]; each CPT normalises over its child's axis.
             child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=int(cards[j]))
             child_lp[j, i][:] = _log_cpt(
                 table.transpose(1, 0, 2), alpha=alpha, r=int(cards[i])
             )
-
         self._packed = packed
         self._m = int(self.m)  # frozen at fit, like every other parameter
         self.value_counts_ = counts
         self.parent_log_prob_ = parent_lp
         self.child_log_prob_ = child_lp
-        self.structure_ = tuple(
-            spode_structure(i, p).with_names(names) for i in range(p)
-        )
-        self.n_categories_ = cards
-        nb = self._learn_structure(codes, y_codes, cards, n_classes)
-        self.model_ = fit_discrete_model(nb, codes, y_codes, cards, n_classes, alpha)
-        return self
+        return super()._fit_parameters(structure, data, y, n_classes)
+
+    def _named_structure(self, structure: Structure) -> tuple[Structure, ...]:
+        names = [str(n) for n in self.schema_.names]
+        p = len(names)
+        return tuple(spode_structure(i, p).with_names(names) for i in range(p))
 
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log of the averaged SPODE estimate of ``P(c, x)`` for each class.

@@ -44,8 +44,7 @@ class DDRChowLiu(BaseAugmentedNB):
         Tree root: feature 0 (A-05) or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------

@@ -37,8 +37,7 @@ class KDB(BaseAugmentedNB):
         theta``. A negative value admits every candidate.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------

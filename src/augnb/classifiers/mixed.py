@@ -40,6 +40,38 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     :func:`augnb.params.fit_mixed_model`.
     """
 
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "mixed_parameters": """\
+continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
+    Continuous columns: one Gaussian per (discrete parent value, class),
+    a mixture of ``n_components`` Gaussians fitted by EM, or discretised
+    with ``discretizer`` (and the model is TAN).
+n_components : int, default=2
+    Mixture components with ``continuous="gmm"`` (the paper's 2).
+var_smoothing : float, default=1e-9
+    Fraction of the largest feature variance added to every Gaussian and
+    regression variance.
+cmi : {"gaussian", "discretize"}, default="gaussian"
+    Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
+    5-bin equal-frequency binning of the continuous columns.
+discretizer : str, transformer or None, default="mdlp"
+    With ``continuous="discretize"``: how continuous columns are
+    discretised.
+{{column_kind_parameters}}""",
+        "mixed_attributes": """\
+model_ : MixedModel or DiscreteModel
+    Fitted CPDs.
+schema_ : Schema
+    Column kinds and categories.
+discretizer_ : transformer or None
+    Fitted discretiser (``continuous="discretize"`` only).
+continuous_columns_ : list
+    Input columns read as continuous.
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column (0 = continuous).""",
+    }
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         **DENSITY_PARAMETERS,
@@ -116,22 +148,7 @@ class ETAN(_MixedAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing of the CPTs (1 = Laplace's correction).
-    continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
-        Continuous columns: one Gaussian per (discrete parent value, class),
-        a mixture of ``n_components`` Gaussians fitted by EM, or discretised
-        with ``discretizer`` (and the model is TAN).
-    n_components : int, default=2
-        Mixture components with ``continuous="gmm"`` (the paper's 2).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest feature variance added to every Gaussian and
-        regression variance.
-    cmi : {"gaussian", "discretize"}, default="gaussian"
-        Edge weights: Gaussian plug-in CMI (A-24), or plug-in CMI after
-        5-bin equal-frequency binning of the continuous columns.
-    discretizer : str, transformer or None, default="mdlp"
-        With ``continuous="discretize"``: how continuous columns are
-        discretised.
-    {{column_kind_parameters}}
+    {{mixed_parameters}}
 
     Attributes
     ----------
@@ -140,16 +157,7 @@ class ETAN(_MixedAugmentedNB):
         Edge weights I(A_i; A_j | C) in bits.
     structure_ : Structure
         The arborescence (``structure_.arcs``).
-    model_ : MixedModel or DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories.
-    discretizer_ : transformer or None
-        Fitted discretiser (``continuous="discretize"`` only).
-    continuous_columns_ : list
-        Input columns read as continuous.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 = continuous).
+    {{mixed_attributes}}
 
     See Also
     --------
@@ -253,16 +261,7 @@ class CAN(_MixedAugmentedNB):
         Feature names of each augmenting clique, in the order chosen.
     structure_ : Structure
         Nodes and arcs.
-    model_ : MixedModel or DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories.
-    discretizer_ : transformer or None
-        Fitted discretiser (``continuous="discretize"`` only).
-    continuous_columns_ : list
-        Input columns read as continuous.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 = continuous).
+    {{mixed_attributes}}
 
     See Also
     --------

@@ -31,14 +31,9 @@ class FSS(BaseWrapperNB):
         Smoothing constant (1 = Laplace's correction).
     cv : int or "loo", default=5
         Internal stratified folds, or leave-one-out (Langley & Sage's protocol).
-    epsilon : float, default=0.0
-        Minimum CV accuracy gain for a step (strict improvement when 0).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition.
-    verbose : int, default=0
-        Print each search step to stderr.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{search_parameters}}
+    {{search_tail_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
@@ -47,10 +42,7 @@ class FSS(BaseWrapperNB):
         Naive Bayes over the selected features.
     selected_features_ : list
         Names of the selected features, in column order.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
 
@@ -119,8 +111,7 @@ class FFSS(BaseAugmentedNB):
         Smoothing constant.
     significance : float, default=0.05
         Level of the chi-square tests.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------

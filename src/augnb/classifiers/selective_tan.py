@@ -38,8 +38,7 @@ class SelectiveTAN(BaseAugmentedNB):
         Root of each tree.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------

@@ -29,29 +29,16 @@ class BSEJ(BaseWrapperNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-        smoothed over its declared Cartesian product (A-13).
+    {{joined_alpha_parameter}}
     cv : int or "loo", default=5
         Internal stratified folds, or leave-one-out (Pazzani's protocol).
-    epsilon : float, default=0.0
-        Minimum CV accuracy gain for a step (strict improvement when 0).
+    {{search_parameters}}
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
-    supernode_cpt : {"joint", "dag"}, default="joint"
-        How a joined subset is parameterised: one Laplace-smoothed CPT over the
-        Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
-        its members, one CPT per member given the earlier ones (bnclassify,
-        the seed-000 authors' implementation). Equal under maximum likelihood,
-        different under smoothing. Either way the search scores exactly the
-        model that is fitted, missing values included.
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition.
-    verbose : int, default=0
-        Print each search step to stderr.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{supernode_cpt_parameter}}
+    {{search_tail_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
@@ -62,10 +49,7 @@ class BSEJ(BaseWrapperNB):
         Names of the features still in the model.
     feature_subsets_ : list of tuple
         The joined subsets (compound nodes), as tuples of names.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
 
@@ -83,6 +67,22 @@ class BSEJ(BaseWrapperNB):
     >>> clf.score(X, y) > 0.9
     True
     """
+
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseWrapperNB._docstring_snippets,
+        "supernode_cpt_parameter": """\
+supernode_cpt : {"joint", "dag"}, default="joint"
+    How a joined subset is parameterised: one Laplace-smoothed CPT over the
+    Cartesian product (Pazzani 1996), or a complete DAG of its members, one
+    CPT per member given the earlier ones (as bnclassify represents a
+    supernode). Equal under maximum likelihood, different under smoothing.
+    Either way the search scores exactly the model that is fitted, missing
+    values included.""",
+        "joined_alpha_parameter": """\
+alpha : float, default=1.0
+    Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
+    smoothed over its declared Cartesian product.""",
+    }
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseWrapperNB._parameter_constraints,
@@ -158,22 +158,14 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-        smoothed over its declared Cartesian product (A-13).
+    {{joined_alpha_parameter}}
     cv : int or "loo", default=5
         Internal stratified folds of the BSEJ search, or leave-one-out.
     epsilon : float, default=0.0
         Minimum CV accuracy gain for a BSEJ step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells are not considered.
-    supernode_cpt : {"joint", "dag"}, default="joint"
-        How a joined subset is parameterised: one Laplace-smoothed CPT over the
-        Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
-        its members, one CPT per member given the earlier ones (bnclassify,
-        the seed-000 authors' implementation). Equal under maximum likelihood,
-        different under smoothing. Either way the search scores exactly the
-        model that is fitted, missing values included.
+    {{supernode_cpt_parameter}}
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
@@ -183,8 +175,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Seed of the internal fold partition (and of random roots).
     verbose : int, default=0
         Print each search step to stderr.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------

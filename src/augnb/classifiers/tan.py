@@ -31,8 +31,7 @@ class TAN(BaseAugmentedNB):
         Tree root: feature 0 (ALGORITHMS.md A-05) or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    {{discretizer_parameter}}
-    {{column_kind_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
