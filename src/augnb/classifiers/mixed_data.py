@@ -20,7 +20,7 @@ from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, O
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
 from augnb.structure import Structure
-from augnb.structure.mixed import (
+from augnb.structure.mixed_data import (
     CLIQUE_REMOVALS,
     can_cliques,
     clique_structure,
@@ -171,7 +171,7 @@ class ETAN(_MixedAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.mixed import ETAN
+    >>> from augnb.classifiers.mixed_data import ETAN
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> etan = ETAN().fit(X, y)
@@ -274,7 +274,7 @@ class CAN(_MixedAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.mixed import CAN
+    >>> from augnb.classifiers.mixed_data import CAN
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> can = CAN(max_clique_size=3).fit(X, y)

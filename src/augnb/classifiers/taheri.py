@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Options
 from augnb.structure import Structure
-from augnb.structure.conditional import (
+from augnb.structure.taheri import (
     RELEVANCE_MEASURES,
     relevance_order,
     relevance_scores,
@@ -29,7 +29,7 @@ class TaheriANB(BaseAugmentedNB):
     gets as its single feature parent the earlier-ranked feature maximising
     eq. (4) of the paper, ``W(i, j) = sum_k |P(x_ki, x_kj | c_k) -
     P(x_ki, x_kj | not c_k)|`` (see
-    :func:`augnb.structure.conditional.taheri_structure`). Every feature keeps
+    :func:`augnb.structure.taheri.taheri_structure`). Every feature keeps
     the class as a parent, so the model is a tree-augmented naive Bayes with
     ``n_features - 1`` arcs, chosen without any search.
 
@@ -98,7 +98,7 @@ class TaheriANB(BaseAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.conditional import TaheriANB
+    >>> from augnb.classifiers.taheri import TaheriANB
     >>> from augnb.datasets import load
     >>> X, y = load("pima_diabetes")
     >>> clf = TaheriANB().fit(X, y)
