@@ -19,13 +19,13 @@ from a fitted augnb classifier. ``p(x | pa(x), c)`` are the model's own CPTs
 and ``p(x | c)`` the CPTs of the naive Bayes fitted on the same data with the
 same smoothing (:func:`naive_counterpart`), so Theorem 1 holds as an exact
 identity of the fitted models (to rounding). Compound nodes (BSEJ / ASB
-joins) are one variable each, as in the paper's ANB. More than two classes
-(ALGORITHMS.md A-33): the theory is applied to one pair of classes per row,
+joins) are one variable each, as in the paper's ANB. More than two classes: the
+theory is applied to one pair of classes per row,
 by default the predicted class against the runner-up; Theorem 1 holds for the
 log-odds of any pair.
 
 ``dependence_distribution`` is an alias of :func:`dependence_derivative_ratios`
-(the name used in ALGORITHMS.md §7.2).
+(the name of the "dependence distribution" in the paper).
 """
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def naive_counterpart(
 def _pair(
     jll: NDArray[np.float64], pos: NDArray | None, neg: NDArray | None
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Fill in the ``pos`` / ``neg`` class of each row (A-33)."""
+    """Fill in the ``pos`` / ``neg`` class of each row."""
     n, n_classes = jll.shape
     rows = np.arange(n)
 
@@ -316,7 +316,7 @@ def dependence_derivative_ratios(
         The classes in the roles of ``+`` and ``-``. By default, with two
         classes ``pos = classes_[1]`` and ``neg = classes_[0]`` on every row;
         with more, ``pos`` is the model's predicted class and ``neg`` the
-        runner-up (A-33). When only one of them is given, the other is the
+        runner-up. When only one of them is given, the other is the
         model's most probable class among the rest.
     X_train, y_train : array-like, default=None
         The model's training data, to count the naive Bayes CPTs exactly; by
@@ -422,5 +422,5 @@ def dependence_derivative_ratios(
     )
 
 
-#: Alias: the name of ALGORITHMS.md §7.2.
+#: Alias: the paper's name ("dependence distribution").
 dependence_distribution = dependence_derivative_ratios

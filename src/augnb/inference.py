@@ -358,7 +358,7 @@ def _eliminate(
 
 
 # --------------------------------------------------------------------------- #
-# Mixed models: discrete CPTs and continuous densities (ALGORITHMS.md §5.1)
+# Mixed models: discrete CPTs and continuous densities
 # --------------------------------------------------------------------------- #
 # What is exact, for a row with missing values (x_M missing continuous values,
 # d_M missing discrete values):

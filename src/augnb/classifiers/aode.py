@@ -51,7 +51,7 @@ class AODE(BaseAugmentedNB):
     Every feature ``X_i`` in turn is the super-parent of a one-dependence model
     (SPODE) in which it is a parent of every other feature; the SPODEs whose
     super-parent value ``x_i`` was seen at least ``m`` times in training are
-    averaged (ALGORITHMS.md §8)::
+    averaged::
 
         P(c, x) ~ mean over {i : F(x_i) >= m} of P(c, x_i) prod_{j != i} P(x_j | c, x_i)
 

@@ -1,4 +1,4 @@
-"""ddr-ChowLiu: TAN on Zhang's dependence-distribution weight I_D (seed 004)."""
+"""ddr-ChowLiu: TAN on Zhang's dependence-distribution weight I_D."""
 
 from __future__ import annotations
 
@@ -35,13 +35,13 @@ class DDRChowLiu(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), used both by the CPTs
-        (ALGORITHMS.md §0.3) and by the log term of I_D (A-35).
+        and by the log term of I_D.
     avg : {"cell", "literal"}, default="cell"
-        The ``Avg`` of eq. (18) for more than two classes (A-34): per-cell
+        The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
     root : {"first", "random"}, default="first"
-        Tree root: feature 0 (A-05) or one drawn with ``random_state``.
+        Tree root: feature 0 or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
     {{input_parameters}}

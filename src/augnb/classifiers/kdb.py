@@ -22,8 +22,8 @@ class KDB(BaseAugmentedNB):
 
     Features are ranked by mutual information with the class; each feature
     takes as parents up to ``k`` features ranked before it, those with the
-    highest conditional mutual information ``I(X_i; X_j | C)`` above ``theta``
-    (ALGORITHMS.md §8). ``k=0`` is naive Bayes; ``k=1`` is a TAN-like forest.
+    highest conditional mutual information ``I(X_i; X_j | C)`` above ``theta``.
+    ``k=0`` is naive Bayes; ``k=1`` is a TAN-like forest.
     The parameters are the shared Lidstone-smoothed CPDs, so a feature with
     several parents has one CPT row per parent configuration (stored sparsely
     when the configurations are many).

@@ -1,8 +1,8 @@
-"""Augmented naive Bayes for mixed-mode data: ETAN and CAN (Li 2003, seed 002).
+"""Augmented naive Bayes for mixed-mode data: ETAN and CAN (Li 2003).
 
 Continuous columns stay continuous (Gaussian or Gaussian-mixture CPDs per
 discrete parent configuration, linear Gaussians under continuous parents) and
-no arc goes from a continuous to a discrete feature. ALGORITHMS.md §5.
+no arc goes from a continuous to a discrete feature.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ class ETAN(_MixedAugmentedNB):
     TAN's tree becomes a maximum weighted spanning arborescence over the
     allowed arcs: every pair of features in both directions except
     continuous -> discrete, weighted by I(A_i; A_j | C) in bits (Gaussian
-    plug-in estimates for continuous members, ALGORITHMS.md A-24). So discrete
+    plug-in estimates for continuous members). So discrete
     features only have discrete parents and the root is discrete whenever a
     discrete feature exists. A continuous child of a discrete parent gets a
     Gaussian (or Gaussian mixture) per parent value and class; of a
@@ -167,7 +167,7 @@ class ETAN(_MixedAugmentedNB):
     References
     ----------
     Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
-    §4.1 (seed 002).
+    Section 4.1.
 
     Examples
     --------
@@ -217,8 +217,8 @@ class CAN(_MixedAugmentedNB):
     kept; the largest clique of that graph is taken (ties: highest average
     weight), its nodes removed, and so on until no edge is left. Each clique
     becomes a complete DAG, discrete members before continuous ones, so no
-    arc goes from a continuous to a discrete feature (ALGORITHMS.md §5.4,
-    A-25 to A-27). With no edge left (``threshold=inf``) CAN is naive Bayes.
+    arc goes from a continuous to a discrete feature. With no edge left
+    (``threshold=inf``) CAN is naive Bayes.
 
     Parameters
     ----------
@@ -232,7 +232,7 @@ class CAN(_MixedAugmentedNB):
         weight at which no clique exceeds this size, counting the class as the
         paper does (2 = naive Bayes, 3 = attribute pairs).
     clique_removal : {"nodes", "edges"}, default="nodes"
-        Remove a chosen clique's nodes (disjoint cliques, A-26) or only its
+        Remove a chosen clique's nodes (disjoint cliques) or only its
         edges (cliques may overlap).
     continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
         Continuous columns: Gaussian or ``n_components``-Gaussian mixture per
@@ -270,7 +270,7 @@ class CAN(_MixedAugmentedNB):
     References
     ----------
     Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
-    §4.2 (seed 002).
+    Section 4.2.
 
     Examples
     --------

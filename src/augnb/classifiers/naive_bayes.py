@@ -28,11 +28,10 @@ class NaiveBayes(BaseAugmentedNB):
     Parameters
     ----------
     alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), ALGORITHMS.md §0.3.
+        Smoothing constant (1 = Laplace's correction).
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
-        class, or a Gaussian mixture per class (Li 2003; EM per
-        ALGORITHMS.md A-22).
+        class, or a Gaussian mixture per class fitted by EM (Li 2003).
     n_components : int, default=2
         With ``continuous="gmm"``: mixture components per class.
     var_smoothing : float, default=1e-9

@@ -22,7 +22,7 @@ class FSS(BaseWrapperNB):
 
     Starting from the class-prior-only model, greedily adds the feature that
     most increases the cross-validated accuracy on the training data, while the
-    gain exceeds ``epsilon`` (ALGORITHMS.md §3.5). Candidates are scored by the
+    gain exceeds ``epsilon``. Candidates are scored by the
     cached engine of :mod:`augnb.search` (no refits).
 
     Parameters
@@ -99,11 +99,11 @@ class FSS(BaseWrapperNB):
 
 
 class FFSS(BaseAugmentedNB):
-    """Filter forward sequential selection naive Bayes (seed 000).
+    """Filter forward sequential selection naive Bayes.
 
     Keeps each feature whose chi-square test of independence from the class is
     reliable (average cell count >= 5) and rejects independence at
-    ``significance``; a naive Bayes over the kept features (ALGORITHMS.md §3.3).
+    ``significance``; a naive Bayes over the kept features.
 
     Parameters
     ----------

@@ -17,13 +17,12 @@ __all__ = ["SelectiveTAN"]
 
 
 class SelectiveTAN(BaseAugmentedNB):
-    """Selective tree-augmented naive Bayes (Blanco et al. 2005; seed 000).
+    """Selective tree-augmented naive Bayes (Blanco et al. 2005).
 
     Features independent of the class (FFSS's test) are dropped; between the
     rest, an arc is allowed only where the conditional chi-square test given
     the class rejects independence; the maximum weighted forest of the allowed
-    edges (weights I(X_i; X_j | C)) is rooted at each tree's smallest index
-    (ALGORITHMS.md §3.4).
+    edges (weights I(X_i; X_j | C)) is rooted at each tree's smallest index.
 
     Parameters
     ----------
@@ -32,7 +31,7 @@ class SelectiveTAN(BaseAugmentedNB):
     significance : float, default=0.05
         Level of the chi-square tests.
     feature_filter : bool, default=True
-        Drop class-independent features first (A-11); False gives a CI-filtered
+        Drop class-independent features first; False gives a CI-filtered
         forest over all features.
     root : {"first", "random"}, default="first"
         Root of each tree.

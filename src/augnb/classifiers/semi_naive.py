@@ -23,8 +23,8 @@ class BSEJ(BaseWrapperNB):
 
     Starts from naive Bayes and greedily deletes features or joins two nodes
     into their Cartesian product, whichever gives the highest cross-validated
-    accuracy on the training data, while the gain exceeds ``epsilon``
-    (ALGORITHMS.md §3.6). Candidates are scored by the cached engine of
+    accuracy on the training data, while the gain exceeds ``epsilon``.
+    Candidates are scored by the cached engine of
     :mod:`augnb.search`: only the factors of the changed nodes are recomputed.
 
     Parameters
@@ -153,7 +153,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
     average-cell-count reliability rule, compound variables as single
     variables) and adds the maximum weighted forest of the dependent pairs
     (weights I(S_i; S_j | C)): for an arc S_i -> S_j every feature of S_i is a
-    parent of every feature of S_j (seed 000, Algorithm 1; ALGORITHMS.md §3.7).
+    parent of every feature of S_j (Algorithm 1).
     ``ASB`` is an alias of this class.
 
     Parameters
@@ -169,8 +169,8 @@ class AugmentedSemiNaiveBayes(BSEJ):
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
-        Root of each tree of subsets: the one with the smallest feature index
-        (A-05), or one drawn with ``random_state`` (the paper's choice).
+        Root of each tree of subsets: the one with the smallest feature
+        index, or one drawn with ``random_state`` (the paper's choice).
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition (and of random roots).
     verbose : int, default=0

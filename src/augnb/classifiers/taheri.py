@@ -1,4 +1,4 @@
-"""Taheri et al.'s conditional-probability augmented naive Bayes (seed 001)."""
+"""Taheri et al.'s conditional-probability augmented naive Bayes."""
 
 from __future__ import annotations
 
@@ -37,11 +37,11 @@ class TaheriANB(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction; the paper
-        does not give its estimator, ALGORITHMS.md A-19).
+        does not give its estimator).
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score used for the ranking: the correlation ratio of the
         feature codes given the class (equal to the paper's ``|Pearson r|``
-        for two classes, independent of the class numbering; A-16), or the
+        for two classes, independent of the class numbering), or the
         absolute Pearson correlation with the class codes (literal eq. 3).
     discretizer : str, transformer or None, default="mean"
         How continuous columns are discretised, inside ``fit``: "mean" (the
@@ -86,8 +86,8 @@ class TaheriANB(BaseAugmentedNB):
     which are ordinal for mean and SOAC bins; for a nominal feature with more
     than two categories the correlation depends on the arbitrary code order
     (a limitation inherited from the paper's eq. 3). ``W`` uses
-    maximum-likelihood frequencies (A-18) and, for more than two classes,
-    ``not c`` = all other classes (A-17). Missing values are left out
+    maximum-likelihood frequencies and, for more than two classes,
+    ``not c`` = all other classes. Missing values are left out
     pairwise when computing ``W`` and per feature for the relevance.
 
     References

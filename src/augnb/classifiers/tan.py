@@ -28,7 +28,7 @@ class TAN(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
     root : {"first", "random"}, default="first"
-        Tree root: feature 0 (ALGORITHMS.md A-05) or one drawn with ``random_state``.
+        Tree root: feature 0 or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
     {{input_parameters}}

@@ -5,7 +5,7 @@ cardinalities the domain is dense (every combination has a slot); for a large
 one it holds only the combinations seen in training plus one *bucket* slot that
 stands for every unseen combination. Unseen combinations all have zero training
 count, so they share one probability and the bucket is exact, while a join never
-allocates the full Cartesian product (ALGORITHMS.md §0.1, §3.6).
+allocates the full Cartesian product.
 
 Parent configurations are indexed the same way: dense when small, otherwise the
 observed configurations plus one row for all unobserved ones (whose CPT is the

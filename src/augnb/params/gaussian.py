@@ -1,6 +1,6 @@
 """Density CPDs of continuous features: Gaussian, Gaussian mixture, linear Gaussian.
 
-ALGORITHMS.md §5.1 (seed 002, Li 2003). A continuous node ``X`` has the class
+After Li (2003). A continuous node ``X`` has the class
 and possibly further discrete parents ``K`` and continuous parents ``U``;
 a discrete node may only have discrete parents (continuous -> discrete arcs,
 "CPDC", are forbidden):
@@ -13,14 +13,14 @@ a discrete node may only have discrete parents (continuous -> discrete arcs,
   (discrete parent configuration ``k``, class ``c``):
 
   - ``U = {}``: a Gaussian (DPCC), or an ``M``-component Gaussian mixture fitted
-    by EM (:func:`fit_gmm`, A-22);
+    by EM (:func:`fit_gmm`);
   - ``U != {}``: a linear Gaussian ``N(b0 + b'u, s2)`` (CPCC), one ridge
-    regression per ``(k, c)`` (:func:`fit_linear_gaussian`, A-23), also when
+    regression per ``(k, c)`` (:func:`fit_linear_gaussian`), also when
     mixtures are asked for (the paper defines them for discrete parents only).
 
 Every fit uses the rows where the child and all its parents are observed
-(available cases). Sparse groups borrow from the level above (ALGORITHMS.md
-§5.1): a ``(k, c)`` group with no row uses the class-level fit; one too small to
+(available cases). Sparse groups borrow from the level above: a ``(k, c)``
+group with no row uses the class-level fit; one too small to
 fit (one row for a Gaussian, fewer than ``2M`` for a mixture, fewer than
 ``|U| + 2`` for a regression) keeps the class-level shape (variance, slopes)
 and only moves its mean to the group's rows. Class-level fits borrow from the
@@ -337,7 +337,7 @@ def fit_conditional_gaussian_cpd(
         per = _fit_gaussian_levels(xo, yo, kidx, n_keys, n_classes, epsilon)
     else:
         total = float(xo.var()) if xo.size else 0.0
-        floor = 1e-3 * total + 1e-9  # A-22
+        floor = 1e-3 * total + 1e-9
         per = _fit_mixture_levels(
             xo, yo, kidx, n_keys, n_classes, m, floor, tol=tol, max_iter=max_iter
         )
@@ -385,7 +385,7 @@ def _fit_gaussian_levels(xo, yo, kidx, n_keys, n_classes, epsilon):
 
 
 def _fit_mixture_levels(xo, yo, kidx, n_keys, n_classes, m, floor, *, tol, max_iter):
-    """M-component mixture per (k, c) with the fallbacks of ALGORITHMS.md §5.1.
+    """M-component mixture per (k, c) with the fallbacks of the module docstring.
 
     A group with fewer than ``2M`` rows gets a single Gaussian (its ML mean,
     floored ML variance, repeated in all ``M`` components with weight ``1/M`` so
@@ -452,8 +452,8 @@ def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
 
     A group with fewer than ``d + 2`` rows (too few to estimate intercept,
     slopes and a variance) keeps the level above's slopes and variance and
-    re-centres the intercept on its own rows (with one row and no slopes this
-    is ALGORITHMS.md §5.1's "mean = the value").
+    re-centres the intercept on its own rows (with one row and no slopes the
+    mean is the value).
     """
     d = uo.shape[1]
     b0, b, mse, cnt = fit_linear_gaussian(

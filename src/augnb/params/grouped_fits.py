@@ -51,7 +51,7 @@ def fit_gmm(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """One-dimensional Gaussian mixtures by EM, one per group, all at once.
 
-    ALGORITHMS.md A-22: each group's sorted values are split into
+    Each group's sorted values are split into
     ``n_components`` blocks of (nearly) equal count, whose means and
     variances start the components (weights ``1/M``); EM stops for a group
     when its log-likelihood improves by less than ``tol * |LL|``, or after
@@ -171,8 +171,8 @@ def fit_linear_gaussian(
     """Least-squares regression of ``x`` on ``u`` per group, all groups at once.
 
     Minimises ``sum (x - b0 - b'u)^2 + ridge * |b|^2`` in each group (the
-    intercept is not penalised; ALGORITHMS.md A-23 uses ``ridge = 1e-6``, which
-    keeps a group with constant or collinear parents solvable).
+    intercept is not penalised; a small ``ridge`` such as the default
+    ``1e-6`` keeps a group with constant or collinear parents solvable).
 
     Parameters
     ----------

@@ -80,7 +80,7 @@ def fit_mixed_model(
     structure : Structure
         Nodes over discrete and continuous features. A continuous feature
         must be a node of its own; a discrete node may not have a continuous
-        parent (ALGORITHMS.md §5.1: CPDC arcs are forbidden).
+        parent.
     codes : ndarray of shape (n_samples, n_features)
         Codes of the discrete columns.
     values : ndarray of shape (n_samples, n_features)
@@ -100,7 +100,7 @@ def fit_mixed_model(
         Density of a continuous node without continuous parents: a Gaussian,
         or a mixture of ``n_components`` Gaussians, per (discrete parent
         configuration, class). Nodes with continuous parents are linear
-        Gaussians either way (A-23).
+        Gaussians either way.
     n_components : int, default=2
         Mixture components with ``continuous="gmm"`` (the paper uses 2).
     ridge : float, default=1e-6

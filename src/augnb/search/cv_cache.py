@@ -4,7 +4,7 @@ Every training row lies in exactly one internal test fold, so a node's factor
 for all folds fits in one ``(n_samples, n_classes)`` array: row ``r`` holds
 ``log P(x_node[r] | parents[r], c)`` estimated on the training part of ``r``'s
 fold. Training counts of a fold are total counts minus the fold's counts, and
-for leave-one-out they are total counts minus the row itself (ALGORITHMS.md §1.6).
+for leave-one-out they are total counts minus the row itself.
 A candidate structure's CV accuracy is then ``argmax`` of the current total
 minus the factors of the nodes it removes plus those of the nodes it adds.
 """
@@ -168,7 +168,7 @@ class CachedCV:
         Memory budget of the memoised factors (least recently used dropped first).
     supernode_cpt : {"joint", "dag"}, default="joint"
         How :meth:`subset_factor` models a joined subset: one CPT over the
-        Cartesian product (A-13), or a complete DAG of its members, each with
+        Cartesian product, or a complete DAG of its members, each with
         its own CPT given the earlier members (bnclassify's parameterisation).
     """
 
@@ -499,7 +499,7 @@ class CachedCV:
     def accuracy(self, total: NDArray[np.float64]) -> float:
         """Mean of the fold accuracies of the posterior scores ``total`` (n, C).
 
-        Ties between classes go to the lowest class index (A-02).
+        Ties between classes go to the lowest class index.
         """
         return self.accuracy_delta(total)
 

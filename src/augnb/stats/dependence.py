@@ -1,4 +1,4 @@
-"""Zhang's dependence-distribution weight I_D (seed 004, ALGORITHMS.md §7.3).
+"""Zhang's dependence-distribution weight I_D (Zhang 2005).
 
 Conditional mutual information measures how strongly two features depend on
 each other within each class. Zhang (2005) argues that what changes a
@@ -14,7 +14,7 @@ more classes, eqs. (18)-(19)::
     I_D = sum_{x_i, x_j, c} p(x_i, x_j) [ln dd_c(x_i, x_j) - Avg]^2
 
 with ``dd_c(x_i, x_j) = p(x_i | x_j, c) / p(x_i | c)``, the local dependence
-derivative of Definition 2. Estimation (A-35): ``p(x_i, x_j)`` is the
+derivative of Definition 2. Estimation: ``p(x_i, x_j)`` is the
 maximum-likelihood frequency; the log term is the Lidstone-smoothed symmetric
 form ``ln p(x_i, x_j | c) - ln p(x_i | c) - ln p(x_j | c)`` (equal to
 ``ln dd_c`` and symmetric in i, j; smoothing avoids ``log 0``). Natural log.
@@ -64,7 +64,7 @@ def log_dependence_derivatives(
     alpha : float, default=1.0
         Lidstone constant (> 0): ``p(x_i, x_j | c) = (N_{x_i x_j c} + alpha) /
         (N_c + alpha r_i r_j)``, ``p(x_i | c) = (N_{x_i c} + alpha) /
-        (N_c + alpha r_i)``, likewise ``p(x_j | c)`` (A-35).
+        (N_c + alpha r_i)``, likewise ``p(x_j | c)``.
 
     Returns
     -------
@@ -102,10 +102,10 @@ def id_weight(
         Counts ``N(x_i, x_j, c)`` (e.g. one table of
         :func:`augnb.stats.pairwise_class_counts`).
     alpha : float, default=1.0
-        Lidstone constant of the log term (A-35); ``p(x_i, x_j)`` is always
+        Lidstone constant of the log term; ``p(x_i, x_j)`` is always
         the maximum-likelihood frequency.
     avg : {"cell", "literal"}, default="cell"
-        ``Avg`` of eq. (18) (A-34). ``"cell"``: the class average of the log
+        ``Avg`` of eq. (18). ``"cell"``: the class average of the log
         dependence derivative in each cell ``(x_i, x_j)``, so that eq. (18) is
         the ``|C| p(x_i, x_j)``-weighted variance over classes (and, for two
         classes, exactly half of eq. (17)). ``"literal"``: eq. (19) as printed,
