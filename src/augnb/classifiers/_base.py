@@ -365,6 +365,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         ndarray of shape (n_samples, n_classes)
         """
         data = self.encode(X)  # raises NotFittedError before model_ is read
+        return self._joint_log_likelihood(data)
+
+    def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
+        """``log P(c, x)`` of encoded data: the one inference routine."""
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:

@@ -200,22 +200,14 @@ class AODE(BaseAugmentedNB):
         p = len(names)
         return tuple(spode_structure(i, p).with_names(names) for i in range(p))
 
-    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
+    def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
         """Log of the averaged SPODE estimate of ``P(c, x)`` for each class.
 
         Rows for which no super-parent qualifies get naive Bayes's
-        ``log P(c, x)``. Missing values and categories unseen at ``fit`` are
-        summed out (see the class docstring).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        ``log P(c, x)``; missing values are summed out (see the class
+        docstring).
         """
-        codes = self.encode(X).codes  # raises NotFittedError before fitting
+        codes = data.codes
         jll, n_used = self._spode_log_mixture(codes)
         missing = codes < 0
         if missing.any():
