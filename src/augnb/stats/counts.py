@@ -247,8 +247,8 @@ def compound_codes(
         return out.copy(), max(n_obs, 0)
     for m in members[1:]:
         col = np.asarray(codes[:, m], dtype=np.int64)
-        valid = (out >= 0) & (col >= 0)
-        key = out * (int(col.max()) + 1 if col.size else 1) + col
+        radix = int(col.max()) + 1 if col.size else 1
+        key, valid = family_index([out, col], [max(n_obs, 1), radix])
         new = np.full(len(out), -1, dtype=np.int64)
         if valid.any():
             uniq, inv = np.unique(key[valid], return_inverse=True)
