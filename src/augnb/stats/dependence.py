@@ -28,7 +28,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.stats.counts import pairwise_class_counts
+from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
 __all__ = ["id_weight", "log_dependence_derivatives", "pairwise_id"]
 
@@ -81,9 +81,9 @@ def log_dependence_derivatives(
     ri, rj, _ = t.shape
     a = float(alpha)
     n_c = t.sum(axis=(0, 1))
-    log_ij = np.log(t + a) - np.log(n_c + a * ri * rj)
-    log_i = np.log(t.sum(axis=1) + a) - np.log(n_c + a * ri)
-    log_j = np.log(t.sum(axis=0) + a) - np.log(n_c + a * rj)
+    log_ij = lidstone_log_prob(t, n_c, a, ri * rj)
+    log_i = lidstone_log_prob(t.sum(axis=1), n_c, a, ri)
+    log_j = lidstone_log_prob(t.sum(axis=0), n_c, a, rj)
     return log_ij - log_i[:, None, :] - log_j[None, :, :]
 
 
