@@ -25,6 +25,9 @@ from augnb.stats.counts import family_index, lidstone_log_prob
 
 __all__ = ["CachedCV", "stratified_folds"]
 
+#: Rows x completions x classes held at once when summing out dag members.
+_MAX_CELLS = 1 << 22
+
 
 @numba.njit(cache=True, nogil=True)
 def _correct_per_fold(total, a, sa, b, sb, c, sc, y, folds, n_folds):
@@ -389,37 +392,54 @@ class CachedCV:
         inverse = inverse.ravel()
         cards = [self.cards[f] for f in subset]
         for g, group in enumerate(groups):
-            r = rows[inverse == g]
             top = int(group[-1])
             hidden = [i for i in range(top) if not group[i]]
             grid = np.stack(
                 np.meshgrid(*[np.arange(cards[i]) for i in hidden], indexing="ij"), -1
             ).reshape(-1, len(hidden))
             k = len(grid)
-            origin = np.repeat(r, k)
-            ext = np.repeat(cols[r, : top + 1], k, axis=0)
-            ext[:, hidden] = np.tile(grid, (len(r), 1))
-            total = np.zeros((len(origin), self.n_classes))
-            for i in range(top + 1):
-                fam = [cols[:, j] for j in range(i + 1)]
-                counted = (cols[:, : i + 1] >= 0).all(axis=1)
-                num = self._counts_at(
-                    fam,
-                    cards[: i + 1],
-                    counted,
-                    [ext[:, j] for j in range(i + 1)],
-                    origin,
-                )
-                conf = fam[:i] or [np.zeros(len(self.y), dtype=np.int64)]
-                den = self._counts_at(
-                    conf,
-                    cards[:i] or [1],
-                    counted,
-                    [ext[:, j] for j in range(i)] or [np.zeros(len(origin), np.int64)],
-                    origin,
-                )
-                total += lidstone_log_prob(num, den, self.alpha, cards[i])
-            out[r] = logsumexp(total.reshape(len(r), k, self.n_classes), axis=1)
+            # Rows x completions x classes at most _MAX_CELLS at a time.
+            step = max(1, _MAX_CELLS // (k * self.n_classes))
+            group_rows = rows[inverse == g]
+            for start in range(0, len(group_rows), step):
+                r = group_rows[start : start + step]
+                out[r] = self._dag_marginal(cols, cards, r, top, hidden, grid)
+
+    def _dag_marginal(
+        self,
+        cols: NDArray[np.integer],
+        cards: list[int],
+        r: NDArray[np.intp],
+        top: int,
+        hidden: list[int],
+        grid: NDArray[np.int64],
+    ) -> NDArray[np.float64]:
+        """``log sum`` over the ``grid`` completions of rows ``r`` (len(r), C)."""
+        k = len(grid)
+        origin = np.repeat(r, k)
+        ext = np.repeat(cols[r, : top + 1], k, axis=0)
+        ext[:, hidden] = np.tile(grid, (len(r), 1))
+        total = np.zeros((len(origin), self.n_classes))
+        for i in range(top + 1):
+            fam = [cols[:, j] for j in range(i + 1)]
+            counted = (cols[:, : i + 1] >= 0).all(axis=1)
+            num = self._counts_at(
+                fam,
+                cards[: i + 1],
+                counted,
+                [ext[:, j] for j in range(i + 1)],
+                origin,
+            )
+            conf = fam[:i] or [np.zeros(len(self.y), dtype=np.int64)]
+            den = self._counts_at(
+                conf,
+                cards[:i] or [1],
+                counted,
+                [ext[:, j] for j in range(i)] or [np.zeros(len(origin), np.int64)],
+                origin,
+            )
+            total += lidstone_log_prob(num, den, self.alpha, cards[i])
+        return logsumexp(total.reshape(len(r), k, self.n_classes), axis=1)
 
     def _counts_at(
         self,
