@@ -687,3 +687,21 @@ def test_supernode_cpt_is_validated(dependent_data):
     codes, y, cards, n_classes = dependent_data(0, n=60)
     with pytest.raises(ValueError, match="supernode_cpt"):
         CachedCV(codes, y, cards, n_classes, supernode_cpt="product")
+
+
+def test_dag_sum_out_in_chunks_equals_one_pass(dependent_data, monkeypatch):
+    import augnb.search.cv_cache as cv_cache
+
+    codes, y, cards, n_classes = dependent_data(5, n=200)
+    rng = np.random.default_rng(3)
+    codes = np.where(rng.random(codes.shape) < 0.2, -1, codes)
+
+    def factor():
+        scorer = CachedCV(
+            codes, y, cards, n_classes, random_state=0, supernode_cpt="dag"
+        )
+        return scorer.subset_factor((1, 3, 5))
+
+    whole = factor()
+    monkeypatch.setattr(cv_cache, "_MAX_CELLS", 16)
+    np.testing.assert_array_equal(factor(), whole)
