@@ -124,3 +124,27 @@ def test_pairwise_class_counts_c_order_input():
     b = pairwise_class_counts(np.asfortranarray(codes), y, cards, 2)
     for key in a:
         np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_weighted_pairwise_and_family_counts_equal_repeated_rows():
+    from augnb.stats.counts import family_class_counts
+
+    rng = np.random.default_rng(7)
+    cards = [3, 2, 4]
+    codes = np.stack(_random_codes(rng, 80, cards), axis=1)
+    y = rng.integers(0, 2, size=80)
+    w = rng.integers(0, 4, size=80)
+    rep = np.repeat(np.arange(80), w)
+    weighted = pairwise_class_counts(codes, y, cards, 2, sample_weight=w)
+    repeated = pairwise_class_counts(codes[rep], y[rep], cards, 2)
+    assert weighted.keys() == repeated.keys()
+    for key in weighted:
+        np.testing.assert_array_equal(weighted[key], repeated[key])
+    child = codes[:, 0]
+    conf = np.where(codes[:, 1] >= 0, codes[:, 1], -1)
+    got = family_class_counts(child, conf, y, 2, 2, 3, sample_weight=w)
+    want = family_class_counts(child[rep], conf[rep], y[rep], 2, 2, 3)
+    np.testing.assert_array_equal(got, want)
+    # Fractional weights are summed, not counted.
+    half = family_class_counts(child, None, y, 1, 2, 3, sample_weight=np.full(80, 0.5))
+    np.testing.assert_allclose(half * 2, family_class_counts(child, None, y, 1, 2, 3))

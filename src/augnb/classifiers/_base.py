@@ -136,6 +136,93 @@ def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
         doc = expanded
 
 
+#: Rows a fit may grow to when integer weights are applied by repetition.
+_MAX_REPEATED_ROWS = 50_000_000
+
+
+def check_sample_weight(
+    sample_weight: object, n_samples: int
+) -> NDArray[np.float64] | None:
+    """Validated row weights: 1-d, ``n_samples`` long, finite, >= 0, not all 0.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        Weights given to ``fit``.
+    n_samples : int
+        Number of rows of X.
+
+    Returns
+    -------
+    ndarray of float64 or None
+        A copy of the weights (the caller's array is never modified), or None.
+    """
+    if sample_weight is None:
+        return None
+    try:
+        w = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"sample_weight must hold numbers; could not read it as floats ({err})."
+        ) from None
+    if w.ndim == 0:
+        w = np.full(n_samples, float(w))
+    if w.ndim != 1:
+        raise ValueError(
+            f"sample_weight must be 1-d with one weight per row; got shape {w.shape}."
+        )
+    if w.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} weights but X has {n_samples} rows; "
+            "give one weight per row (sample_weight.shape == (n_samples,))."
+        )
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight holds NaN or infinite values.")
+    if np.any(w < 0):
+        rows = np.flatnonzero(w < 0)[:5].tolist()
+        raise ValueError(f"sample_weight must be >= 0; negative at rows {rows}.")
+    if not np.any(w > 0):
+        raise ValueError(
+            "Sample weights must contain at least one non-zero number: every "
+            "weight is zero, so there is nothing to fit."
+        )
+    return w
+
+
+def _repeat_rows(
+    rows: NDArray[np.intp], weights: NDArray[np.float64], name: str
+) -> NDArray[np.intp]:
+    """Row indices repeated by their integer weights; fractional ones refused.
+
+    For learners without weighted counts.
+    """
+    w = weights[rows]
+    if np.any(w != np.round(w)):
+        raise ValueError(
+            f"{name} weighs rows by repeating them, so sample_weight must hold "
+            "integers (a weight of 3 = the row three times); it holds fractional "
+            "weights. Round or rescale them, or use a learner with weighted "
+            "counts (NaiveBayes, TAN, KDB, AODE, ...)."
+        )
+    total = float(w.sum())
+    if total > _MAX_REPEATED_ROWS:
+        raise ValueError(
+            f"sample_weight sums to {total:.0f} rows once repeated, more than "
+            f"{name} takes ({_MAX_REPEATED_ROWS}); rescale the weights."
+        )
+    return np.repeat(rows, w.astype(np.int64))
+
+
+def _discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | None:
+    """Rows the discretiser is fitted on: integer weights repeat rows."""
+    if weights is None:
+        return None
+    rows = np.arange(len(weights))
+    if np.all(weights == np.round(weights)) and weights.sum() <= _MAX_REPEATED_ROWS:
+        return np.repeat(rows, weights.astype(np.int64))
+    return rows
+
+
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
@@ -190,12 +277,50 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     # -- fitting ------------------------------------------------------------
 
+    #: Whether the learner weighs rows natively (weighted counts in its
+    #: structure search and parameters): ``_learn_structure`` then takes a
+    #: ``sample_weight`` keyword. Other learners fit integer weights by
+    #: repeating rows and refuse fractional ones.
+    _weighted_counts: ClassVar[bool] = False
+
     def _prepare_fit(
         self, X: object, y: object
     ) -> tuple[EncodedData, NDArray[np.intp]]:
+        data, y_codes, _ = self._prepare_weighted_fit(X, y)
+        return data, y_codes
+
+    def _prepare_weighted_fit(
+        self, X: object, y: object, sample_weight: object = None
+    ) -> tuple[EncodedData, NDArray[np.intp], NDArray[np.float64] | None]:
+        """Validate, drop zero-weight rows, discretise and encode.
+
+        Returns the encoded data, the class codes and the row weights (None
+        when every row counts once).
+        """
         self._check_params()
         frame = as_frame(X)
         classes, y_codes = encode_target(y, frame.shape[0])
+        self._fit_rows = (frame.shape[0], None)
+        weights = check_sample_weight(sample_weight, frame.shape[0])
+        if weights is not None:
+            # A row of weight 0 is a row removed: it declares no category and
+            # no class, so the model equals the one fitted without it.
+            rows = np.flatnonzero(weights > 0)
+            if not self._weighted_counts:
+                rows = _repeat_rows(rows, weights, type(self).__name__)
+                weights = None
+            else:
+                weights = weights[rows]
+                if np.all(weights == 1.0):
+                    weights = None
+            if len(rows) != frame.shape[0] or not np.array_equal(
+                rows, np.arange(len(rows))
+            ):
+                # Which input row each training row is (explicit CV splits
+                # name input rows).
+                self._fit_rows = (frame.shape[0], rows)
+                frame = frame.iloc[rows]
+                classes, y_codes = encode_target(np.asarray(y)[rows], len(rows))
         validate_data(self, frame, reset=True, skip_check_array=True)
         if len(classes) < 2:
             raise ValueError(
@@ -215,7 +340,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         if continuous and self.continuous != "discretize":
             # Continuous columns stay continuous: density CPDs model them.
             self.schema_ = raw
-            return raw.encode(frame), y_codes
+            return raw.encode(frame), y_codes, weights
         if continuous:
             if self.discretizer is None:
                 raise ValueError(
@@ -225,14 +350,20 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     "discrete_features."
                 )
             disc = make_discretizer(self.discretizer)
+            # Cut points from weighted rows: integer weights repeat the rows
+            # (exactly as if they were duplicated); fractional weights leave
+            # the cut points to the rows with positive weight, unweighted.
+            cut_rows = _discretizer_rows(weights)
+            sub = frame.loc[:, continuous].astype(np.float64)
             self.discretizer_ = disc.fit(
-                frame.loc[:, continuous].astype(np.float64), y_codes
+                sub if cut_rows is None else sub.iloc[cut_rows],
+                y_codes if cut_rows is None else y_codes[cut_rows],
             )
             frame = self._apply_discretizer(frame)
         self.schema_ = Schema.infer(
             frame, discrete_features=list(range(frame.shape[1]))
         )
-        return self.schema_.encode(frame), y_codes
+        return self.schema_.encode(frame), y_codes, weights
 
     def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:
         cols = self.continuous_columns_
@@ -242,7 +373,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             out[c] = binned[c]
         return out
 
-    def fit(self, X: object, y: object) -> BaseAugmentedNB:
+    def fit(
+        self, X: object, y: object, sample_weight: object = None
+    ) -> BaseAugmentedNB:
         """Learn the structure and parameters from training data.
 
         Parameters
@@ -251,16 +384,35 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             Training features; missing values (None, NaN, pd.NA) allowed.
         y : array-like of shape (n_samples,)
             Class labels (any hashable values, no missing values).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights. Every count is a sum of weights, so an
+            integer weight equals repeating the row and a weight of 0 equals
+            removing it. Learners that do not weigh counts natively (the
+            wrapper searches, ETAN, CAN) repeat rows by their integer weights
+            and refuse fractional ones; the discretiser's cut points use
+            integer weights as repetitions and, for fractional weights, the
+            rows with positive weight unweighted.
 
         Returns
         -------
         self
         """
-        data, y_codes = self._prepare_fit(X, y)
-        n_classes = len(self.classes_)
-        structure = self._learn_structure_from(data, y_codes, n_classes)
+        try:
+            data, y_codes, weights = self._prepare_weighted_fit(X, y, sample_weight)
+            n_classes = len(self.classes_)
+            if weights is None:
+                structure = self._learn_structure_from(data, y_codes, n_classes)
+            else:
+                structure = self._learn_structure(
+                    data.codes, y_codes, data.cards, n_classes, sample_weight=weights
+                )
+        finally:
+            # Transient: the estimator keeps no reference to training rows.
+            self.__dict__.pop("_fit_rows", None)
         self.n_categories_ = data.cards
-        self.model_ = self._fit_parameters(structure, data, y_codes, n_classes)
+        self.model_ = self._fit_parameters(
+            structure, data, y_codes, n_classes, sample_weight=weights
+        )
         self.structure_ = self._named_structure(structure)
         names = self.schema_.names
         groups, group_arcs = self._subsets_and_arcs(structure)
@@ -280,11 +432,18 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         data: EncodedData,
         y: NDArray[np.intp],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> DiscreteModel | MixedModel:
         """The fitted model of ``structure``: CPTs, and densities if kept."""
         if data.values is None:
             return fit_discrete_model(
-                structure, data.codes, y, data.cards, n_classes, float(self.alpha)
+                structure,
+                data.codes,
+                y,
+                data.cards,
+                n_classes,
+                float(self.alpha),
+                sample_weight=sample_weight,
             )
         return fit_mixed_model(
             structure,
@@ -297,6 +456,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             var_smoothing=float(self.var_smoothing),
             continuous=self.continuous,
             n_components=int(self.n_components),
+            sample_weight=sample_weight,
         )
 
     def _learn_structure_from(

@@ -9,7 +9,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import VERBOSE, AnyOf, Interval, Options, RandomState
+from augnb.classifiers.constraints import (
+    VERBOSE,
+    AnyOf,
+    CVSplits,
+    Interval,
+    Options,
+    RandomState,
+)
 from augnb.search.cv_cache import CachedCV
 
 
@@ -38,7 +45,7 @@ class BaseWrapperNB(BaseAugmentedNB):
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
-        "cv": AnyOf(Interval(numbers.Integral, 2), Options("loo")),
+        "cv": AnyOf(Interval(numbers.Integral, 2), Options("loo"), CVSplits()),
         "epsilon": Interval(numbers.Real, 0, 1, closed="left"),
         "random_state": RandomState(),
         "verbose": VERBOSE,
@@ -53,7 +60,9 @@ class BaseWrapperNB(BaseAugmentedNB):
         supernode_cpt: str = "joint",
     ) -> CachedCV:
         cv = self.cv
-        if cv != "loo":
+        if isinstance(cv, (list, tuple)):
+            cv = self._explicit_folds(cv, len(y))
+        elif cv != "loo":
             # A class with fewer rows than folds leaves some folds without it;
             # stratification still deals its rows one per fold.
             cv = int(min(cv, len(y)))
@@ -67,6 +76,44 @@ class BaseWrapperNB(BaseAugmentedNB):
             random_state=self.random_state,
             supernode_cpt=supernode_cpt,
         )
+
+    def _explicit_folds(self, splits: list, n_rows: int) -> NDArray[np.intp]:
+        """Fold id of every training row from ``(train, test)`` index pairs.
+
+        The indices refer to the rows of X given to ``fit``; the test sets
+        must partition them, each train set being the rest. A row repeated by
+        its integer weight stays in its fold (as a duplicated row would).
+        """
+        n_input, rows = self._fit_rows
+        folds = np.full(n_input, -1, dtype=np.intp)
+        for k, (train, test) in enumerate(splits):
+            test = np.asarray(test, dtype=np.intp).ravel()
+            train = np.asarray(train, dtype=np.intp).ravel()
+            bad = (test < 0) | (test >= n_input)
+            if bad.any() or ((train < 0) | (train >= n_input)).any():
+                raise ValueError(
+                    f"cv split {k} holds a row index outside 0..{n_input - 1}."
+                )
+            if (folds[test] >= 0).any():
+                raise ValueError(
+                    f"cv split {k}: its test rows are already in another test fold; "
+                    "the test sets must partition the rows (as KFold's do)."
+                )
+            folds[test] = k
+            if len(np.intersect1d(train, test)) or len(train) + len(test) != n_input:
+                raise ValueError(
+                    f"cv split {k}: the train rows must be every row not in its "
+                    "test rows; other schemes are not supported."
+                )
+        folds = folds if rows is None else folds[rows]
+        if (folds < 0).any():
+            raise ValueError(
+                "cv splits leave some rows out of every test fold; the test sets "
+                "must partition the rows."
+            )
+        if len(folds) != n_rows:
+            raise ValueError("cv splits do not match the training rows.")
+        return folds
 
     def _record_search(self, scorer: CachedCV, path: list) -> None:
         self.search_path_ = path

@@ -131,6 +131,8 @@ class AODE(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "m": Interval(numbers.Integral, 0),
@@ -157,6 +159,7 @@ class AODE(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         """Structure of the naive Bayes fallback model."""
         return naive_bayes_structure(codes.shape[1])
@@ -167,6 +170,7 @@ class AODE(BaseAugmentedNB):
         data: EncodedData,
         y: NDArray[np.intp],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> DiscreteModel:
         """Count the SPODE tables; the model is the naive Bayes fallback."""
         codes, cards = data.codes, data.cards
@@ -174,7 +178,9 @@ class AODE(BaseAugmentedNB):
         packed = _SpodeTables.allocate(cards, n_classes)
         counts, parent_lp = packed.count_views(), packed.parent_views()
         for i in range(codes.shape[1]):
-            n_ci = joint_counts([codes[:, i], y], [int(cards[i]), n_classes])
+            n_ci = joint_counts(
+                [codes[:, i], y], [int(cards[i]), n_classes], sample_weight
+            )
             counts[i][:] = n_ci.sum(axis=1)
             # N_i counts the rows with X_i observed (available cases).
             # P(x_i, c) is one distribution over r_i * r_C joint values.
@@ -182,7 +188,10 @@ class AODE(BaseAugmentedNB):
                 n_ci, n_ci.sum(), alpha, n_classes * float(cards[i])
             )
         child_lp = packed.child_views()
-        for (i, j), table in pairwise_class_counts(codes, y, cards, n_classes).items():
+        tables = pairwise_class_counts(
+            codes, y, cards, n_classes, sample_weight=sample_weight
+        )
+        for (i, j), table in tables.items():
             # table[x_i, x_j, c]; each CPT normalises over its child's axis.
             child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=int(cards[j]))
             child_lp[j, i][:] = _log_cpt(
@@ -193,7 +202,9 @@ class AODE(BaseAugmentedNB):
         self.value_counts_ = counts
         self.parent_log_prob_ = parent_lp
         self.child_log_prob_ = child_lp
-        return super()._fit_parameters(structure, data, y, n_classes)
+        return super()._fit_parameters(
+            structure, data, y, n_classes, sample_weight=sample_weight
+        )
 
     def _named_structure(self, structure: Structure) -> tuple[Structure, ...]:
         names = [str(n) for n in self.schema_.names]

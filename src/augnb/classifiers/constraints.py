@@ -22,6 +22,7 @@ __all__ = [
     "SIGNIFICANCE",
     "VERBOSE",
     "AnyOf",
+    "CVSplits",
     "ColumnList",
     "Constraint",
     "InstanceOf",
@@ -201,6 +202,22 @@ class AnyOf(Constraint):
     def describe(self) -> str:
         """What valid values are, for the error message."""
         return " or ".join(c.describe() for c in self.options)
+
+
+class CVSplits(Constraint):
+    """An explicit list of ``(train, test)`` index pairs (one per fold)."""
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        if not isinstance(value, (list, tuple)) or not value:
+            return False
+        return all(
+            isinstance(split, (list, tuple)) and len(split) == 2 for split in value
+        )
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return "a list of (train, test) index pairs"
 
 
 def check_parameters(

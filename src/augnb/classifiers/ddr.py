@@ -79,6 +79,8 @@ class DDRChowLiu(BaseAugmentedNB):
     (5, (6, 6))
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "avg": Options("cell", "literal"),
@@ -111,9 +113,16 @@ class DDRChowLiu(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         weights = pairwise_id(
-            codes, y, cards, n_classes, alpha=float(self.alpha), avg=self.avg
+            codes,
+            y,
+            cards,
+            n_classes,
+            alpha=float(self.alpha),
+            avg=self.avg,
+            sample_weight=sample_weight,
         )
         self.weights_ = weights
         return tan_structure(

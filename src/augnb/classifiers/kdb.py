@@ -71,6 +71,8 @@ class KDB(BaseAugmentedNB):
     [2, 2, 2, 1, 2, 0]
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "k": Interval(numbers.Integral, 0),
@@ -100,7 +102,14 @@ class KDB(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         return kdb_structure(
-            codes, y, cards, n_classes, k=int(self.k), theta=float(self.theta)
+            codes,
+            y,
+            cards,
+            n_classes,
+            k=int(self.k),
+            theta=float(self.theta),
+            sample_weight=sample_weight,
         )

@@ -70,6 +70,12 @@ class NaiveBayes(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    @property
+    def _weighted_counts(self) -> bool:
+        # Mixture densities are fitted by unweighted EM: integer weights
+        # then repeat rows (the base class), fractional ones are refused.
+        return self.continuous != "gmm"
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         **DENSITY_PARAMETERS,
@@ -100,5 +106,6 @@ class NaiveBayes(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         return naive_bayes_structure(codes.shape[1])

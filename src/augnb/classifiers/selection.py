@@ -29,7 +29,7 @@ class FSS(BaseWrapperNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    cv : int or "loo", default=5
+    cv : int, "loo" or list of (train, test) pairs, default=5
         Internal stratified folds, or leave-one-out (Langley & Sage's protocol).
     {{search_parameters}}
     {{search_tail_parameters}}
@@ -137,6 +137,8 @@ class FFSS(BaseAugmentedNB):
     5
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "significance": SIGNIFICANCE,
@@ -163,6 +165,9 @@ class FFSS(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
-        kept = ffss_features(codes, y, cards, n_classes, float(self.significance))
+        kept = ffss_features(
+            codes, y, cards, n_classes, float(self.significance), sample_weight
+        )
         return Structure.naive(kept, codes.shape[1])

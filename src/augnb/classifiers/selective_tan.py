@@ -66,6 +66,8 @@ class SelectiveTAN(BaseAugmentedNB):
     True
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "significance": SIGNIFICANCE,
@@ -101,6 +103,7 @@ class SelectiveTAN(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         return selective_tan_structure(
             codes,
@@ -111,4 +114,5 @@ class SelectiveTAN(BaseAugmentedNB):
             feature_filter=bool(self.feature_filter),
             root=self.root,
             random_state=self.random_state,
+            sample_weight=sample_weight,
         )

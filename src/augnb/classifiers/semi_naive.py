@@ -30,7 +30,7 @@ class BSEJ(BaseWrapperNB):
     Parameters
     ----------
     {{joined_alpha_parameter}}
-    cv : int or "loo", default=5
+    cv : int, "loo" or list of (train, test) pairs, default=5
         Internal stratified folds, or leave-one-out (Pazzani's protocol).
     {{search_parameters}}
     max_joint_cells : float, default=1e6
@@ -159,7 +159,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
     Parameters
     ----------
     {{joined_alpha_parameter}}
-    cv : int or "loo", default=5
+    cv : int, "loo" or list of (train, test) pairs, default=5
         Internal stratified folds of the BSEJ search, or leave-one-out.
     epsilon : float, default=0.0
         Minimum CV accuracy gain for a BSEJ step.

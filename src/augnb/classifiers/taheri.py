@@ -108,6 +108,8 @@ class TaheriANB(BaseAugmentedNB):
     7
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "relevance": Options(*RELEVANCE_MEASURES),
@@ -134,9 +136,19 @@ class TaheriANB(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
-        scores = relevance_scores(codes, y, n_classes, relevance=self.relevance)
+        scores = relevance_scores(
+            codes, y, n_classes, relevance=self.relevance, sample_weight=sample_weight
+        )
         names = self.schema_.names
         self.relevance_ = scores
         self.feature_order_ = [names[f] for f in relevance_order(scores)]
-        return taheri_structure(codes, y, cards, n_classes, relevance=self.relevance)
+        return taheri_structure(
+            codes,
+            y,
+            cards,
+            n_classes,
+            relevance=self.relevance,
+            sample_weight=sample_weight,
+        )

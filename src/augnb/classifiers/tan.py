@@ -57,6 +57,8 @@ class TAN(BaseAugmentedNB):
     5
     """
 
+    _weighted_counts = True
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "root": ROOT,
@@ -86,7 +88,14 @@ class TAN(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         return tan_structure(
-            codes, y, cards, n_classes, root=self.root, random_state=self.random_state
+            codes,
+            y,
+            cards,
+            n_classes,
+            root=self.root,
+            random_state=self.random_state,
+            sample_weight=sample_weight,
         )

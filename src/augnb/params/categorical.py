@@ -226,10 +226,18 @@ class CategoricalCPD:
 
 
 def class_log_prior(
-    y: NDArray[np.integer], n_classes: int, alpha: float
+    y: NDArray[np.integer],
+    n_classes: int,
+    alpha: float,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> NDArray[np.float64]:
-    """Smoothed log class prior ``log (N_c + alpha) / (N + alpha r_C)``."""
-    counts = np.bincount(y, minlength=n_classes).astype(np.float64)
+    """Smoothed log class prior ``log (N_c + alpha) / (N + alpha r_C)``.
+
+    ``sample_weight`` (n_samples,) makes ``N_c`` the weighted class counts.
+    """
+    counts = np.bincount(y, weights=sample_weight, minlength=n_classes).astype(
+        np.float64
+    )
     return lidstone_log_prob(counts, counts.sum(), alpha, n_classes)
 
 
@@ -241,6 +249,7 @@ def fit_categorical_cpd(
     domains: Sequence[NodeDomain],
     n_classes: int,
     alpha: float,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> CategoricalCPD:
     """Fit one node's CPD from the slot indices of all nodes.
 
@@ -260,6 +269,8 @@ def fit_categorical_cpd(
         Number of classes.
     alpha : float
         Lidstone smoothing constant (> 0); 1 is Laplace's correction.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts); None counts every row once.
 
     Returns
     -------
@@ -279,7 +290,9 @@ def fit_categorical_cpd(
             key = np.searchsorted(config_keys, key)
             n_configs = len(config_keys)
         key[~valid] = -1
-    counts = family_class_counts(child, key, y, n_configs, n_classes, n_values)
+    counts = family_class_counts(
+        child, key, y, n_configs, n_classes, n_values, sample_weight=sample_weight
+    )
     return cpd_from_counts(
         counts, alpha, domains[node].size, tuple(parent_nodes), radix, config_keys
     )
@@ -368,6 +381,7 @@ def fit_discrete_model(
     cards: Sequence[int],
     n_classes: int,
     alpha: float = 1.0,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> DiscreteModel:
     """Fit all CPDs of a structure by counting (available cases) and smoothing.
 
@@ -386,6 +400,10 @@ def fit_discrete_model(
         Number of classes.
     alpha : float, default=1.0
         Lidstone smoothing (> 0).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights: every count is a sum of weights, so an integer weight
+        equals repeating the row. Rows of weight 0 still enter sparse
+        domains; callers drop them first (the estimators do).
 
     Returns
     -------
@@ -398,8 +416,16 @@ def fit_discrete_model(
     slots = tmp.slots(codes)
     cpds = tuple(
         fit_categorical_cpd(
-            slots, y, k, structure.parents[k], domains, n_classes, alpha
+            slots,
+            y,
+            k,
+            structure.parents[k],
+            domains,
+            n_classes,
+            alpha,
+            sample_weight=sample_weight,
         )
         for k in range(structure.n_nodes)
     )
-    return DiscreteModel(structure, domains, cpds, class_log_prior(y, n_classes, alpha))
+    prior = class_log_prior(y, n_classes, alpha, sample_weight)
+    return DiscreteModel(structure, domains, cpds, prior)

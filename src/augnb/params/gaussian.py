@@ -49,6 +49,7 @@ __all__ = [
     "GaussianCPD",
     "fit_conditional_gaussian_cpd",
     "fit_gaussian_cpd",
+    "weighted_moments",
 ]
 
 
@@ -248,26 +249,51 @@ class ConditionalGaussianCPD:
 
 
 def fit_gaussian_cpd(
-    x: NDArray[np.float64], y: NDArray[np.integer], n_classes: int, epsilon: float
+    x: NDArray[np.float64],
+    y: NDArray[np.integer],
+    n_classes: int,
+    epsilon: float,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Per-class mean, variance (+ ``epsilon``) and count of the observed values.
 
     A class with no observed value gets the mean and variance of all observed
-    values, so its density is defined and uninformative.
+    values, so its density is defined and uninformative. With
+    ``sample_weight`` the moments and counts are weighted (an integer weight
+    equals repeating the row).
     """
     ok = ~np.isnan(x)
     xo, yo = x[ok], y[ok]
-    counts = np.bincount(yo, minlength=n_classes).astype(np.float64)
-    sums = np.bincount(yo, weights=xo, minlength=n_classes)
+    wo = None if sample_weight is None else np.asarray(sample_weight)[ok]
+    counts = np.bincount(yo, weights=wo, minlength=n_classes).astype(np.float64)
+    sums = np.bincount(yo, weights=xo if wo is None else wo * xo, minlength=n_classes)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = sums / counts
         dev = xo - mean[yo]
-        var = np.bincount(yo, weights=dev * dev, minlength=n_classes) / counts
+        sq = dev * dev if wo is None else wo * dev * dev
+        var = np.bincount(yo, weights=sq, minlength=n_classes) / counts
     empty = counts == 0
     if empty.any():
-        mean[empty] = xo.mean() if xo.size else 0.0
-        var[empty] = xo.var() if xo.size else 0.0
+        if wo is None:
+            mean[empty] = xo.mean() if xo.size else 0.0
+            var[empty] = xo.var() if xo.size else 0.0
+        else:
+            all_mean, all_var = weighted_moments(xo, wo)
+            mean[empty] = all_mean
+            var[empty] = all_var
     return mean, var + epsilon, counts
+
+
+def weighted_moments(
+    x: NDArray[np.float64], weights: NDArray[np.floating]
+) -> tuple[float, float]:
+    """Weighted mean and (biased) variance of observed values (0, 0 if none)."""
+    total = float(weights.sum())
+    if not x.size or total <= 0:
+        return 0.0, 0.0
+    mean = float(weights @ x) / total
+    dev = x - mean
+    return mean, float(weights @ (dev * dev)) / total
 
 
 def fit_conditional_gaussian_cpd(

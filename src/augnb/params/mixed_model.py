@@ -19,6 +19,7 @@ from augnb.params.gaussian import (
     GaussianCPD,
     fit_conditional_gaussian_cpd,
     fit_gaussian_cpd,
+    weighted_moments,
 )
 from augnb.stats.counts import family_index
 from augnb.structure import Structure
@@ -72,6 +73,7 @@ def fit_mixed_model(
     continuous: str = "gaussian",
     n_components: int = 2,
     ridge: float = 1e-6,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> MixedModel:
     """Fit CPTs for the discrete nodes and densities for the continuous ones.
 
@@ -105,6 +107,11 @@ def fit_mixed_model(
         Mixture components with ``continuous="gmm"`` (the paper uses 2).
     ridge : float, default=1e-6
         Slope penalty of the linear Gaussians.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts and moments). Supported for CPTs and
+        for Gaussian nodes with the class as their only parent; other
+        densities (mixtures, conditional and linear Gaussians) raise a
+        ValueError.
 
     Returns
     -------
@@ -152,20 +159,38 @@ def fit_mixed_model(
         tuple(tuple(index[p] for p in structure.parents[k]) for k in keep),
         structure.n_features,
     )
-    discrete = fit_discrete_model(sub, codes, y, cards, n_classes, alpha)
+    m = int(n_components) if continuous == "gmm" else 1
+    if sample_weight is not None:
+        for k in range(structure.n_nodes):
+            if node_kind[k] and (structure.parents[k] or m > 1):
+                raise ValueError(
+                    f"sample_weight is supported for categorical nodes and for "
+                    f"Gaussian nodes with the class as only parent; continuous "
+                    f"node {structure.nodes[k]} has feature parents or a mixture "
+                    "density. Fit without sample_weight, or repeat rows instead."
+                )
+    discrete = fit_discrete_model(
+        sub, codes, y, cards, n_classes, alpha, sample_weight=sample_weight
+    )
     cont_features = [
         structure.nodes[k][0] for k in range(structure.n_nodes) if node_kind[k]
     ]
     cols = values[:, cont_features] if cont_features else np.empty((len(y), 0))
-    epsilon = (
-        var_smoothing * float(np.nanmax(np.nanvar(cols, axis=0))) if cols.size else 0.0
-    )
+    if not cols.size:
+        epsilon = 0.0
+    elif sample_weight is None:
+        epsilon = var_smoothing * float(np.nanmax(np.nanvar(cols, axis=0)))
+    else:
+        variances = []
+        for j in range(cols.shape[1]):
+            ok = ~np.isnan(cols[:, j])
+            variances.append(weighted_moments(cols[ok, j], sample_weight[ok])[1])
+        epsilon = var_smoothing * max(variances)
     slots = (
         discrete.slots(codes)
         if any(not node_kind[p] for ps in structure.parents for p in ps)
         else None
     )
-    m = int(n_components) if continuous == "gmm" else 1
     cpds: list[GaussianCPD | ConditionalGaussianCPD] = []
     for k in structure.topological_order():
         if not node_kind[k]:
@@ -176,7 +201,12 @@ def fit_mixed_model(
         cpar = tuple(structure.nodes[p][0] for p in ps if node_kind[p])
         if not dpar and not cpar and m == 1:
             cpds.append(
-                GaussianCPD(f, *fit_gaussian_cpd(values[:, f], y, n_classes, epsilon))
+                GaussianCPD(
+                    f,
+                    *fit_gaussian_cpd(
+                        values[:, f], y, n_classes, epsilon, sample_weight
+                    ),
+                )
             )
             continue
         radix = tuple(discrete.domains[p].n_values for p in dpar)

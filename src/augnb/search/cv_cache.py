@@ -163,8 +163,9 @@ class CachedCV:
         Number of classes.
     alpha : float, default=1.0
         Lidstone smoothing, as in the final model.
-    cv : int or "loo", default=5
-        Number of stratified folds, or leave-one-out.
+    cv : int, "loo" or ndarray of shape (n_samples,), default=5
+        Number of stratified folds, leave-one-out, or the fold id
+        (``0..n_folds-1``) of every row.
     random_state : int, RandomState or None, default=None
         Seed of the fold partition (one partition per search).
     max_cache_bytes : int, default=512 MiB
@@ -183,7 +184,7 @@ class CachedCV:
         n_classes: int,
         *,
         alpha: float = 1.0,
-        cv: int | str = 5,
+        cv: int | str | NDArray[np.integer] = 5,
         random_state: int | np.random.RandomState | None = None,
         max_cache_bytes: int = 512 << 20,
         supernode_cpt: str = "joint",
@@ -200,10 +201,19 @@ class CachedCV:
         self.n_classes = int(n_classes)
         self.alpha = float(alpha)
         n = len(self.y)
-        self.loo = cv == "loo"
+        self.loo = isinstance(cv, str) and cv == "loo"
         if self.loo:
             self.folds = np.arange(n, dtype=np.intp)
             self.n_folds = n
+        elif isinstance(cv, np.ndarray):
+            folds = np.asarray(cv, dtype=np.intp)
+            if folds.shape != (n,) or (folds < 0).any():
+                raise ValueError(
+                    "cv as an array must hold one fold id >= 0 per row; got shape "
+                    f"{folds.shape} for {n} rows."
+                )
+            self.folds = folds
+            self.n_folds = int(folds.max()) + 1
         else:
             if not isinstance(cv, (int, np.integer)) or isinstance(cv, bool):
                 raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")

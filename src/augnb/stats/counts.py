@@ -160,11 +160,30 @@ def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
     return out
 
 
+@numba.njit(cache=True, nogil=True)
+def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
+    n, p = codes.shape
+    for i in range(p):
+        ci = codes[:, i]
+        for j in range(i + 1, p):
+            cj = codes[:, j]
+            rj = cards[j]
+            base = offsets[i * p + j]
+            for r in range(n):
+                a = ci[r]
+                b = cj[r]
+                if a >= 0 and b >= 0:
+                    out[base + (a * rj + b) * n_classes + y[r]] += w[r]
+    return out
+
+
 def pairwise_class_counts(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
     cards: NDArray[np.integer],
     n_classes: int,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> dict[tuple[int, int], NDArray[np.float64]]:
     """All pairwise (feature, feature, class) contingency tables in one pass.
 
@@ -178,6 +197,8 @@ def pairwise_class_counts(
         Declared cardinalities.
     n_classes : int
         Number of classes.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts); None counts every row once.
 
     Returns
     -------
@@ -195,8 +216,13 @@ def pairwise_class_counts(
         for j in range(i + 1, p):
             offsets[i * p + j] = total
             total += int(cards[i] * cards[j] * n_classes)
-    out = np.zeros(total, dtype=np.int64)
-    _pairwise_class_counts_kernel(codes, y, cards, int(n_classes), offsets, out)
+    if sample_weight is None:
+        out = np.zeros(total, dtype=np.int64)
+        _pairwise_class_counts_kernel(codes, y, cards, int(n_classes), offsets, out)
+    else:
+        out = np.zeros(total, dtype=np.float64)
+        w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+        _pairwise_class_weights_kernel(codes, y, w, cards, int(n_classes), offsets, out)
     tables = {}
     for i in range(p):
         for j in range(i + 1, p):
@@ -261,8 +287,9 @@ def compound_codes(
 
 
 @numba.njit(cache=True, nogil=True)
-def _family_class_counts_kernel(child, conf, y, n_classes, n_values, out):
+def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
     has_conf = conf.shape[0] > 0
+    weighted = w.shape[0] > 0
     for r in range(child.shape[0]):
         v = child[r]
         if v < 0:
@@ -272,7 +299,7 @@ def _family_class_counts_kernel(child, conf, y, n_classes, n_values, out):
             k = conf[r]
             if k < 0:
                 continue
-        out[(k * n_classes + y[r]) * n_values + v] += 1.0
+        out[(k * n_classes + y[r]) * n_values + v] += w[r] if weighted else 1.0
     return out
 
 
@@ -283,6 +310,8 @@ def family_class_counts(
     n_configs: int,
     n_classes: int,
     n_values: int,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> NDArray[np.float64]:
     """Counts ``N[config, class, value]`` of one family in a single pass.
 
@@ -297,6 +326,8 @@ def family_class_counts(
         Class codes.
     n_configs, n_classes, n_values : int
         Table dimensions.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts); None counts every row once.
 
     Returns
     -------
@@ -304,10 +335,16 @@ def family_class_counts(
     """
     out = np.zeros(n_configs * n_classes * n_values)
     empty = np.empty(0, dtype=np.int64)
+    weights = (
+        np.empty(0)
+        if sample_weight is None
+        else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    )
     _family_class_counts_kernel(
         np.ascontiguousarray(child),
         empty if conf is None else np.ascontiguousarray(conf, dtype=np.int64),
         np.ascontiguousarray(y),
+        weights,
         n_classes,
         n_values,
         out,

@@ -164,8 +164,11 @@ def pairwise_id(
     alpha: float = 1.0,
     avg: Avg = "cell",
     form: Form = "auto",
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> NDArray[np.float64]:
     """I_D of every feature pair, from one counting pass.
+
+    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
 
     Parameters
     ----------
@@ -198,7 +201,9 @@ def pairwise_id(
     codes = np.asarray(codes)
     p = codes.shape[1]
     weights = np.zeros((p, p))
-    tables = pairwise_class_counts(codes, y, cards, n_classes)
+    tables = pairwise_class_counts(
+        codes, y, cards, n_classes, sample_weight=sample_weight
+    )
     for (i, j), table in tables.items():
         weights[i, j] = weights[j, i] = id_weight(table, alpha, avg, form=form)
     return weights

@@ -98,8 +98,12 @@ def mutual_information(
     r_x: int,
     r_y: int,
     base: float | None = None,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> float:
     """Mutual information I(X;Y) of two code columns (available cases).
+
+    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
 
     Examples
     --------
@@ -108,7 +112,7 @@ def mutual_information(
     >>> round(mutual_information(x, x, 2, 2), 6) == round(float(np.log(2)), 6)
     True
     """
-    return mi_from_counts(joint_counts([x, y], [r_x, r_y]), base)
+    return mi_from_counts(joint_counts([x, y], [r_x, r_y], sample_weight), base)
 
 
 def conditional_mutual_information(
@@ -140,6 +144,7 @@ def pairwise_cmi(
     base: float | None = None,
     *,
     return_counts: bool = False,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> NDArray[np.float64] | tuple[NDArray[np.float64], dict]:
     """Matrix of I(X_i;X_j|C) for all feature pairs in one counting pass.
 
@@ -157,13 +162,17 @@ def pairwise_cmi(
         Logarithm base (natural log when None).
     return_counts : bool, default=False
         Also return the pairwise tables (for tests that reuse them).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts); None counts every row once.
 
     Returns
     -------
     cmi : ndarray of shape (n_features, n_features)
         Symmetric, zero diagonal.
     """
-    tables = pairwise_class_counts(codes, y, cards, n_classes)
+    tables = pairwise_class_counts(
+        codes, y, cards, n_classes, sample_weight=sample_weight
+    )
     p = codes.shape[1]
     out = np.zeros((p, p))
     for (i, j), table in tables.items():

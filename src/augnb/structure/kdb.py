@@ -24,8 +24,11 @@ def kdb_order(
     y: NDArray[np.integer],
     cards: NDArray[np.integer],
     n_classes: int,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Features ranked by mutual information with the class, highest first.
+
+    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
 
     Parameters
     ----------
@@ -56,7 +59,13 @@ def kdb_order(
     p = codes.shape[1]
     mi = np.array(
         [
-            mutual_information(codes[:, i], y, int(cards[i]), int(n_classes))
+            mutual_information(
+                codes[:, i],
+                y,
+                int(cards[i]),
+                int(n_classes),
+                sample_weight=sample_weight,
+            )
             for i in range(p)
         ],
         dtype=np.float64,
@@ -74,8 +83,12 @@ def kdb_structure(
     *,
     k: int = 1,
     theta: float = 0.0,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> Structure:
     """k-dependence Bayesian classifier structure (Sahami 1996).
+
+    ``sample_weight`` (n_samples,) weighs the rows of the mutual
+    informations (weighted counts).
 
     Features are ranked by ``I(X_i; C)`` (highest first, ties to the lowest
     index). Each feature takes as parents the ``min(k, #earlier)`` features
@@ -133,8 +146,9 @@ def kdb_structure(
     nodes = tuple((i,) for i in range(p))
     if k == 0 or p < 2:
         return Structure(nodes, tuple(() for _ in nodes), p)
-    order, _ = kdb_order(codes, y, cards, n_classes)
-    cmi = np.round(pairwise_cmi(codes, y, cards, n_classes), _DECIMALS)
+    order, _ = kdb_order(codes, y, cards, n_classes, sample_weight)
+    cmi = pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight)
+    cmi = np.round(cmi, _DECIMALS)
     parents: list[tuple[int, ...]] = [() for _ in range(p)]
     for t in range(1, p):
         child = int(order[t])

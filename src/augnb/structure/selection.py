@@ -22,8 +22,12 @@ def ffss_features(
     cards: Sequence[int],
     n_classes: int,
     significance: float = 0.05,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> list[int]:
     """Features whose reliable chi-square test rejects independence from the class.
+
+    ``sample_weight`` (n_samples,) weighs the rows of the tables (weighted
+    counts, so an integer weight equals repeating the row).
 
     An unreliable test (average cell count below 5) assumes independence, so
     the feature is dropped.
@@ -43,7 +47,7 @@ def ffss_features(
     """
     kept = []
     for f in range(codes.shape[1]):
-        table = joint_counts([codes[:, f], y], [cards[f], n_classes])
+        table = joint_counts([codes[:, f], y], [cards[f], n_classes], sample_weight)
         if ind_test(table, significance).dependent:
             kept.append(f)
     return kept

@@ -25,8 +25,11 @@ def relevance_scores(
     n_classes: int,
     *,
     relevance: str = "eta",
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> NDArray[np.float64]:
     """Relevance of each feature to the class, computed on the feature codes.
+
+    ``sample_weight`` (n_samples,) weighs the rows (weighted sums of squares).
 
     Parameters
     ----------
@@ -68,24 +71,40 @@ def relevance_scores(
         keep = codes[:, f] >= 0
         x = codes[keep, f].astype(float)
         c = y[keep]
-        if x.size < 2:
-            continue
-        dx = x - x.mean()
-        total = float(dx @ dx)
+        if sample_weight is None:
+            w = None
+            if x.size < 2:
+                continue
+            dx = x - x.mean()
+            total = float(dx @ dx)
+        else:
+            w = np.asarray(sample_weight, dtype=np.float64)[keep]
+            if w.sum() < 2:
+                continue
+            dx = x - float(w @ x) / float(w.sum())
+            total = float(w @ (dx * dx))
         if not total > 0.0:
             continue
         if relevance == "eta":
-            n_c = np.bincount(c, minlength=n_classes)
-            sum_c = np.bincount(c, weights=dx, minlength=n_classes)
+            n_c = np.bincount(c, weights=w, minlength=n_classes)
+            sum_c = np.bincount(
+                c, weights=dx if w is None else w * dx, minlength=n_classes
+            )
             seen = n_c > 0
             # sum_c / n_c is the class mean of the centred codes.
             between = float((sum_c[seen] ** 2 / n_c[seen]).sum())
             scores[f] = np.sqrt(min(between / total, 1.0))
         else:
-            dc = c - c.mean()
-            denom = total * float(dc @ dc)
+            if w is None:
+                dc = c - c.mean()
+                denom = total * float(dc @ dc)
+                num = float(dx @ dc)
+            else:
+                dc = c - float(w @ c) / float(w.sum())
+                denom = total * float(w @ (dc * dc))
+                num = float(w @ (dx * dc))
             if denom > 0.0:
-                scores[f] = min(abs(float(dx @ dc)) / np.sqrt(denom), 1.0)
+                scores[f] = min(abs(num) / np.sqrt(denom), 1.0)
     return scores
 
 
@@ -94,8 +113,11 @@ def influence_weights(
     y: NDArray[np.integer],
     cards: NDArray[np.integer],
     n_classes: int,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> NDArray[np.float64]:
     """Pairwise weights ``W(i, j)`` of eq. (4) of Taheri et al. (2011).
+
+    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
 
     ``W(i, j) = sum_k |P(x_ki, x_kj | c_k) - P(x_ki, x_kj | not c_k)|`` over
     the training rows ``k``, with maximum-likelihood frequencies and
@@ -136,7 +158,9 @@ def influence_weights(
     weights = np.zeros((p, p))
     if p < 2:
         return weights
-    tables = pairwise_class_counts(codes, y, cards, n_classes)
+    tables = pairwise_class_counts(
+        codes, y, cards, n_classes, sample_weight=sample_weight
+    )
     pairs = list(tables)
     # All pairs at once: stack every (cell, class) table into one array and
     # reduce per pair with np.add.reduceat over the pairs' cell ranges.
@@ -171,8 +195,11 @@ def taheri_structure(
     n_classes: int,
     *,
     relevance: str = "eta",
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> Structure:
     """Structure of Taheri, Mammadov and Bagirov's augmented naive Bayes.
+
+    ``sample_weight`` (n_samples,) weighs the rows of every statistic.
 
     The features are ordered by decreasing relevance to the class (ties:
     original index), ``X*_1 .. X*_n``. The arc ``X*_1 -> X*_2`` is added;
@@ -215,13 +242,15 @@ def taheri_structure(
     ((2, 0), (2, 1))
     """
     p = codes.shape[1]
-    scores = relevance_scores(codes, y, n_classes, relevance=relevance)
+    scores = relevance_scores(
+        codes, y, n_classes, relevance=relevance, sample_weight=sample_weight
+    )
     order = relevance_order(scores)
     arcs: list[tuple[int, int]] = []
     if p >= 2:
         arcs.append((int(order[0]), int(order[1])))
     if p >= 3:
-        weights = influence_weights(codes, y, cards, n_classes)
+        weights = influence_weights(codes, y, cards, n_classes, sample_weight)
         for t in range(2, p):
             w = weights[order[t], order[:t]]
             # Equal weights can differ in the last bits depending on the

@@ -141,6 +141,7 @@ def tan_structure(
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
     weights: NDArray[np.floating] | None = None,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> Structure:
     """Tree-augmented naive Bayes structure (Friedman, Geiger & Goldszmidt 1997).
 
@@ -160,6 +161,8 @@ def tan_structure(
         Seed for ``root="random"``.
     weights : ndarray of shape (n_features, n_features), default=None
         Edge weights to use instead of I(X_i; X_j | C) (e.g. Zhang's I_D).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts); None counts every row once.
 
     Returns
     -------
@@ -168,7 +171,7 @@ def tan_structure(
     """
     p = codes.shape[1]
     if weights is None:
-        weights = pairwise_cmi(codes, y, cards, n_classes)
+        weights = pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight)
     edges = maximum_spanning_forest(weights)
     arcs = orient_forest(p, edges, root=root, random_state=random_state)
     return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
@@ -184,6 +187,7 @@ def selective_tan_structure(
     feature_filter: bool = True,
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
+    sample_weight: NDArray[np.floating] | None = None,
 ) -> Structure:
     """Selective TAN (Blanco et al. 2005).
 
@@ -192,6 +196,7 @@ def selective_tan_structure(
     independence test given the class rejects independence (reliable test,
     ``p <= significance``); the maximum weighted forest of those edges, weighted
     by I(X_i; X_j | C), is rooted at each tree's smallest index.
+    ``sample_weight`` (n_samples,) weighs the rows of every count and test.
 
     Returns
     -------
@@ -200,13 +205,15 @@ def selective_tan_structure(
     """
     p = codes.shape[1]
     kept = (
-        ffss_features(codes, y, cards, n_classes, significance)
+        ffss_features(codes, y, cards, n_classes, significance, sample_weight)
         if feature_filter
         else list(range(p))
     )
     sub = codes[:, kept]
     sub_cards = np.asarray(cards)[kept]
-    tables = pairwise_class_counts(sub, y, sub_cards, n_classes)
+    tables = pairwise_class_counts(
+        sub, y, sub_cards, n_classes, sample_weight=sample_weight
+    )
     weights = np.zeros((len(kept), len(kept)))
     edges = []
     for (i, j), table in tables.items():

@@ -1,0 +1,151 @@
+"""The base class's fit path: sample weights and their validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import augnb
+from augnb.classifiers._base import check_sample_weight
+from augnb.datasets import load
+
+#: Learners with weighted counts: integer weights equal repeated rows.
+WEIGHTED = [
+    ("NaiveBayes", {}),
+    ("NaiveBayes", {"continuous": "gaussian"}),
+    ("TAN", {}),
+    ("KDB", {"k": 2}),
+    ("AODE", {}),
+    ("SelectiveTAN", {}),
+    ("FFSS", {}),
+    ("DDRChowLiu", {}),
+    ("TaheriANB", {}),
+]
+#: Learners that repeat rows by their integer weights.
+REPEATED = [
+    ("FSS", {"random_state": 0}),
+    ("BSEJ", {"random_state": 0}),
+    ("AugmentedSemiNaiveBayes", {"random_state": 0}),
+    ("NaiveBayes", {"continuous": "gmm"}),
+]
+
+
+def _repeat(X, y, w):
+    rows = np.repeat(np.arange(len(y)), w)
+    return X.iloc[rows].reset_index(drop=True), np.asarray(y)[rows]
+
+
+@pytest.fixture(scope="module")
+def weighted_data():
+    X, y = load("heart_statlog")  # continuous and discrete columns
+    rng = np.random.default_rng(3)
+    X = X.iloc[:150].copy()
+    y = np.asarray(y)[:150]
+    X = X.mask(rng.random(X.shape) < 0.05)  # missing cells too
+    w = rng.integers(0, 4, size=len(y))
+    return X, y, w
+
+
+@pytest.mark.parametrize(("name", "kw"), WEIGHTED + REPEATED)
+def test_integer_weights_equal_repeated_rows(weighted_data, name, kw):
+    X, y, w = weighted_data
+    Xr, yr = _repeat(X, y, w)
+    weighted = getattr(augnb, name)(**kw).fit(X, y, sample_weight=w)
+    repeated = getattr(augnb, name)(**kw).fit(Xr, yr)
+    assert weighted.structure_ == repeated.structure_ or name == "AODE"
+    tol = 1e-12 if kw.get("continuous") != "gaussian" else 1e-9
+    np.testing.assert_allclose(
+        weighted.predict_proba(X), repeated.predict_proba(X), rtol=0, atol=tol
+    )
+
+
+@pytest.mark.parametrize(("name", "kw"), WEIGHTED[:3])
+def test_unit_weights_change_nothing(weighted_data, name, kw):
+    X, y, _ = weighted_data
+    a = getattr(augnb, name)(**kw).fit(X, y).predict_proba(X)
+    b = getattr(augnb, name)(**kw).fit(X, y, sample_weight=np.ones(len(y)))
+    np.testing.assert_array_equal(a, b.predict_proba(X))
+
+
+def test_fractional_weights_are_counted_as_weights():
+    X = pd.DataFrame({"a": ["x", "x", "y", "y"]})
+    y = np.array([0, 1, 0, 1])
+    clf = augnb.NaiveBayes(alpha=1.0).fit(X, y, sample_weight=[0.5, 1.5, 1.0, 1.0])
+    # P(c=1) = (2.5 + 1) / (4 + 2); P(a=x | c=1) = (1.5 + 1) / (2.5 + 2)
+    model = clf.model_
+    np.testing.assert_allclose(np.exp(model.class_log_prior), [2.5 / 6, 3.5 / 6])
+    np.testing.assert_allclose(
+        np.exp(model.cpds[0].log_prob[0, 1]), [2.5 / 4.5, 2 / 4.5]
+    )
+
+
+def test_repeating_learners_refuse_fractional_weights(weighted_data):
+    X, y, w = weighted_data
+    with pytest.raises(ValueError, match="FSS weighs rows by repeating them"):
+        augnb.FSS().fit(X, y, sample_weight=w + 0.5)
+
+
+def test_zero_weight_rows_are_removed_rows():
+    X = pd.DataFrame({"a": ["x", "y", "z", "x"], "b": ["p", "q", "p", "q"]})
+    y = np.array(["u", "v", "u", "w"])
+    w = np.array([1, 1, 1, 0])
+    a = augnb.TAN().fit(X, y, sample_weight=w)
+    b = augnb.TAN().fit(X.iloc[:3], y[:3])
+    assert a.classes_.tolist() == ["u", "v"]
+    np.testing.assert_array_equal(a.n_categories_, b.n_categories_)
+    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-15)
+
+
+def test_explicit_cv_splits_keep_repeated_rows_in_their_fold(weighted_data):
+    X, y, w = weighted_data
+    n = len(y)
+    groups = np.arange(n) % 3
+    splits = [
+        (np.flatnonzero(groups != g), np.flatnonzero(groups == g)) for g in range(3)
+    ]
+    weighted = augnb.BSEJ(cv=splits).fit(X, y, sample_weight=w)
+    rows = np.repeat(np.arange(n), w)
+    rgroups = groups[rows]
+    rsplits = [
+        (np.flatnonzero(rgroups != g), np.flatnonzero(rgroups == g)) for g in range(3)
+    ]
+    repeated = augnb.BSEJ(cv=rsplits).fit(X.iloc[rows], y[rows])
+    assert weighted.search_path_ == repeated.search_path_
+    np.testing.assert_allclose(
+        weighted.predict_proba(X), repeated.predict_proba(X), atol=1e-12
+    )
+
+
+def test_explicit_cv_splits_must_partition_rows():
+    X, y = load("iris")
+    rows = np.r_[0:30, 50:80]
+    X, y = X.iloc[rows], np.asarray(y)[rows]
+    half = np.arange(30)
+    with pytest.raises(ValueError, match="partition"):
+        augnb.FSS(cv=[(np.arange(30, 60), half), (np.arange(30, 60), half)]).fit(X, y)
+    with pytest.raises(ValueError, match="cv must be"):
+        augnb.FSS(cv=[np.arange(3)]).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("weights", "match"),
+    [
+        (np.ones(3), "3 weights but X has 4 rows"),
+        (np.ones((4, 2)), "must be 1-d"),
+        ([1, -1, 1, 1], "must be >= 0"),
+        ([1, np.nan, 1, 1], "NaN or infinite"),
+        (np.zeros(4), "non-zero"),
+        (["a", "b", "c", "d"], "must hold numbers"),
+    ],
+)
+def test_bad_sample_weight_is_refused(weights, match):
+    with pytest.raises(ValueError, match=match):
+        check_sample_weight(weights, 4)
+
+
+def test_sample_weight_is_not_modified():
+    X = pd.DataFrame({"a": ["x", "y", "x", "y"]})
+    w = np.array([1.0, 0.0, 2.0, 1.0])
+    augnb.NaiveBayes().fit(X, [0, 1, 1, 0], sample_weight=w)
+    np.testing.assert_array_equal(w, [1.0, 0.0, 2.0, 1.0])
