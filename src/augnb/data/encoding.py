@@ -112,6 +112,9 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             "This classifier requires y to be passed, but the target y is None; "
             "give the class labels to fit."
         )
+    if isinstance(y, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in y):
+        # Keep each label's type: NumPy would turn [1, "1"] into strings.
+        y = np.array(y, dtype=object)
     y_arr = column_or_1d(y, warn=True, dtype=None)
     if len(y_arr) != n_samples:
         raise ValueError(
@@ -140,6 +143,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
                 "y mixes label types whose values compare equal (e.g. 1, 1.0 and "
                 "True), so they would become one class; convert y to one type."
             )
+        _check_label_types(values)
     try:
         # Hash-based with sorted uniques: several times faster than np.unique.
         codes, uniques = pd.factorize(y_arr, sort=True)
@@ -153,3 +157,24 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         classes[:] = order
         codes = np.array([index[v] for v in y_arr.tolist()])
     return classes, codes.astype(np.intp)
+
+
+def _check_label_types(values: list | tuple) -> None:
+    """Refuse labels mixing strings and non-strings, as scikit-learn does.
+
+    ``unique_labels`` raises for them too: 1 and "1" would silently become
+    two classes.
+    """
+    # Missing labels (None, NaN) are reported by their own, clearer error.
+    present = [
+        v for v in values if not (v is None or (isinstance(v, float) and v != v))
+    ]
+    text = [isinstance(v, (str, bytes)) for v in present]
+    if any(text) and not all(text):
+        number = next(v for v, t in zip(present, text) if not t)
+        string = next(v for v, t in zip(present, text) if t)
+        raise ValueError(
+            "Mix of label input types (string and number): y holds strings "
+            f"such as {string!r} and non-strings such as {number!r}; convert "
+            "y to one type (e.g. y.astype(str)) before fitting."
+        )
