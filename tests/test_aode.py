@@ -288,3 +288,10 @@ def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m):
     some = used.any(axis=0)
     got = clf.predict_joint_log_proba(_as_frame(Xte))
     np.testing.assert_allclose(got[some], want[some], rtol=0, atol=1e-12)
+
+
+def test_structure_is_readable_by_column_name():
+    X = pd.DataFrame({"colour": ["r", "g", "r", "g"], "size": ["s", "s", "l", "l"]})
+    clf = AODE().fit(X, [0, 0, 1, 1])
+    assert repr(clf.structure_) == "SPODEStructures(super_parents=['colour', 'size'])"
+    assert "colour: Structure(class -> [colour; size <- colour])" in str(clf.structure_)

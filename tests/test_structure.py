@@ -252,3 +252,19 @@ def test_a_feature_named_like_the_class_keeps_its_own_node():
     assert set(g.nodes) == {"class (class)", "class", "x"}
     assert not any(a == b for a, b in g.edges)
     assert '"class (class)" -> "class"' in s.to_dot()
+
+
+def test_spode_structures_name_super_parents():
+    from augnb.structure.aode import SPODEStructures, spode_structure
+
+    names = ["age", "sex", "bp"]
+    s = SPODEStructures(spode_structure(i, 3).with_names(names) for i in range(3))
+    assert repr(s) == "SPODEStructures(super_parents=['age', 'sex', 'bp'])"
+    text = str(s)
+    assert text.splitlines()[0].endswith("super-parents age, sex, bp")
+    assert "  sex: Structure(class -> [age <- sex; sex; bp <- sex])" in text
+    # Still the tuple of structures it was.
+    assert s == tuple(spode_structure(i, 3) for i in range(3))
+    assert s[2].arcs == ((2, 0), (2, 1))
+    unnamed = SPODEStructures([spode_structure(0, 1)])
+    assert unnamed.super_parents == ["X0"]

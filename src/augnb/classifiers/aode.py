@@ -24,25 +24,13 @@ from augnb.params.categorical import (
 )
 from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
 from augnb.structure import Structure
+from augnb.structure.aode import SPODEStructures, spode_structure
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["AODE", "spode_structure"]
 
 #: Counts of the SPODE CPDs: AODE keeps log probabilities only.
 _NO_COUNTS = np.empty((0, 0, 0))
-
-
-def spode_structure(super_parent: int, n_features: int) -> Structure:
-    """Super-parent one-dependence structure: ``super_parent`` -> every other feature.
-
-    Examples
-    --------
-    >>> spode_structure(1, 3).parents
-    ((1,), (), (1,))
-    """
-    nodes = [(j,) for j in range(n_features)]
-    arcs = [(super_parent, j) for j in range(n_features) if j != super_parent]
-    return Structure.from_arcs(nodes, arcs, n_features)
 
 
 class AODE(BaseAugmentedNB):
@@ -93,9 +81,10 @@ class AODE(BaseAugmentedNB):
     Attributes
     ----------
     {{input_attributes}}
-    structure_ : tuple of Structure
-        ``structure_[i]`` is the SPODE with super-parent feature ``i``
-        (exportable with ``to_networkx`` / ``to_dot``).
+    structure_ : SPODEStructures
+        A tuple of Structure: ``structure_[i]`` is the SPODE with
+        super-parent feature ``i`` (exportable with ``to_networkx`` /
+        ``to_dot``); printed, it lists the super-parents by column name.
     model_ : DiscreteModel
         The naive Bayes fallback model.
     value_counts_ : list of ndarray
@@ -206,10 +195,12 @@ class AODE(BaseAugmentedNB):
             structure, data, y, n_classes, sample_weight=sample_weight
         )
 
-    def _named_structure(self, structure: Structure) -> tuple[Structure, ...]:
+    def _named_structure(self, structure: Structure) -> SPODEStructures:
         names = [str(n) for n in self.schema_.names]
         p = len(names)
-        return tuple(spode_structure(i, p).with_names(names) for i in range(p))
+        return SPODEStructures(
+            spode_structure(i, p).with_names(names) for i in range(p)
+        )
 
     def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
         """Log of the averaged SPODE estimate of ``P(c, x)`` for each class.
