@@ -118,9 +118,8 @@ def test_fss_path_starts_and_increases():
     acc = [s.accuracy for s in path]
     assert all(b > a for a, b in itertools.pairwise(acc))
     assert len(path) - 1 == len(clf.selected_features_) >= 1
-    added = [s.operator.removeprefix("add X") for s in path[1:]]
-    names = list(X.columns)
-    assert sorted(names[int(i)] for i in added) == sorted(clf.selected_features_)
+    added = [s.operator.removeprefix("add ") for s in path[1:]]
+    assert sorted(added) == sorted(map(str, clf.selected_features_))
     # the CV accuracy of the empty model is the majority rate up to fold rounding
     assert acc[0] == pytest.approx(majority_rate(y), abs=0.02)
 
@@ -241,3 +240,15 @@ def test_ffss_rejects_bad_significance(value):
     X, y = unreliable_frame()
     with pytest.raises(ValueError, match="significance"):
         FFSS(significance=value).fit(X, y)
+
+
+def test_fss_trace_and_verbose_name_features_by_column(capsys):
+    X, y = noisy_frame(5)
+    X.columns = [f"col {c}" for c in X.columns]
+    clf = FSS(random_state=3, verbose=1).fit(X, y)
+    added = [step.operator for step in clf.search_path_[1:]]
+    assert added and all(op.startswith("add ") for op in added)
+    assert {op[4:] for op in added} <= set(X.columns)
+    err = capsys.readouterr().err
+    assert f"step 1: {added[0]}," in err
+    assert "add X" not in err and "add col f" in err

@@ -46,19 +46,20 @@ def declared_cards(X):
     return [len(X[c].cat.categories) for c in X.columns]
 
 
-def replay(path, n_features):
-    """Apply the search path's operators to naive Bayes."""
-    state = [(f,) for f in range(n_features)]
+def replay(path, names):
+    """Apply the search path's operators (features named by column) to NB."""
+    index = {str(n): f for f, n in enumerate(names)}
+    state = [(f,) for f in range(len(names))]
     for step in path[1:]:
         op = step.operator
-        if op.startswith("delete X"):
-            f = int(op.removeprefix("delete X"))
+        if op.startswith("delete "):
+            f = index[op.removeprefix("delete ")]
             state = [tuple(x for x in s if x != f) for s in state]
             state = [s for s in state if s]
         else:
             m = re.fullmatch(r"join \(([^)]*)\) \+ \(([^)]*)\)", op)
             assert m, op
-            a, b = (tuple(int(t.strip()[1:]) for t in g.split(",")) for g in m.groups())
+            a, b = (tuple(index[t.strip()] for t in g.split(",")) for g in m.groups())
             assert a in state and b in state
             state = [s for s in state if s not in (a, b)] + [tuple(sorted(a + b))]
     return tuple(sorted(state))
@@ -82,7 +83,7 @@ def assert_consistent(clf, X):
     assert [p.step for p in path] == list(range(len(path)))
     acc = [p.accuracy for p in path]
     assert all(b > a + clf.epsilon for a, b in itertools.pairwise(acc))
-    assert replay(path, X.shape[1]) == s.nodes
+    assert replay(path, list(X.columns)) == s.nodes
     assert clf.n_candidates_scored_ >= 1 + sum(p.n_candidates for p in path)
     assert clf.model_.structure == s
     assert len(clf.model_.cpds) == s.n_nodes
@@ -191,7 +192,7 @@ def test_bsej_joins_an_xor_pair():
     clf = BSEJ(random_state=0).fit(X, y)
     assert (0, 1) in clf.structure_.nodes
     assert ("x0", "x1") in clf.feature_subsets_
-    assert clf.search_path_[1].operator == "join (X0) + (X1)"
+    assert clf.search_path_[1].operator == "join (x0) + (x1)"
     assert clf.score(X, y) > 0.85
     assert_consistent(clf, X)
 

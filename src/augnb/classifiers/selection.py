@@ -92,7 +92,11 @@ class FSS(BaseWrapperNB):
     ) -> Structure:
         scorer = self._scorer(codes, y, cards, n_classes)
         structure, path = fss_structure(
-            scorer, codes.shape[1], epsilon=float(self.epsilon), verbose=self.verbose
+            scorer,
+            codes.shape[1],
+            epsilon=float(self.epsilon),
+            verbose=self.verbose,
+            feature_names=self.schema_.names,
         )
         self._record_search(scorer, path)
         return structure

@@ -123,6 +123,7 @@ alpha : float, default=1.0
             epsilon=float(self.epsilon),
             max_joint_cells=float(self.max_joint_cells),
             verbose=self.verbose,
+            feature_names=self.schema_.names,
         )
         self._record_search(scorer, path)
         return subsets

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SearchStep", "greedy_search"]
+__all__ = ["SearchStep", "feature_namer", "greedy_search"]
+
+
+def feature_namer(feature_names: Sequence[Hashable] | None) -> Callable[[int], str]:
+    """Name of feature ``f`` in traces: its column name, else ``X<f>``.
+
+    Examples
+    --------
+    >>> feature_namer(["age", "sex"])(1), feature_namer(None)(1)
+    ('sex', 'X1')
+    """
+    if feature_names is None:
+        return lambda f: f"X{f}"
+    names = [str(n) for n in feature_names]
+    return lambda f: names[f]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +33,8 @@ class SearchStep:
     step : int
         0 for the initial state, then 1, 2, ...
     operator : str
-        What the step did (e.g. ``"add X3"``, ``"join (X1, X4)"``).
+        What the step did, features named by column (e.g. ``"add age"``,
+        ``"join (age) + (sex)"``).
     accuracy : float
         Cross-validated accuracy of the state after the step.
     n_candidates : int

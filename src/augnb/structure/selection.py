@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.search.cv_cache import CachedCV
-from augnb.search.greedy import SearchStep, greedy_search
+from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import joint_counts
 from augnb.stats.independence import ind_test
 from augnb.structure._structure import Structure
@@ -54,7 +54,12 @@ def ffss_features(
 
 
 def fss_structure(
-    scorer: CachedCV, n_features: int, *, epsilon: float = 0.0, verbose: int = 0
+    scorer: CachedCV,
+    n_features: int,
+    *,
+    epsilon: float = 0.0,
+    verbose: int = 0,
+    feature_names: Sequence[Hashable] | None = None,
 ) -> tuple[Structure, list[SearchStep]]:
     """Forward sequential selection of a naive Bayes (Langley & Sage 1994).
 
@@ -72,12 +77,16 @@ def fss_structure(
         Minimum accuracy gain for a step.
     verbose : int, default=0
         Print the steps.
+    feature_names : sequence, default=None
+        Column names used in the trace and the verbose lines (``X<i>`` when
+        None).
 
     Returns
     -------
     structure : Structure
     path : list of SearchStep
     """
+    name = feature_namer(feature_names)
 
     def candidates(state):
         total = scorer.total([(f,) for f in state])
@@ -87,7 +96,7 @@ def fss_structure(
             new = tuple(sorted((*state, j)))
             yield (
                 new,
-                f"add X{j}",
+                f"add {name(j)}",
                 (j,),
                 lambda j=j: scorer.accuracy_delta(total, (), (scorer.factor((j,)),)),
             )

@@ -7,13 +7,13 @@ forest of arcs between those subsets.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.search.cv_cache import CachedCV
-from augnb.search.greedy import SearchStep, greedy_search
+from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import compound_codes, joint_counts
 from augnb.stats.independence import ci_test
 from augnb.stats.information import cmi_from_counts
@@ -23,8 +23,8 @@ from augnb.structure.tan import maximum_spanning_forest, orient_forest
 __all__ = ["asb_arcs", "bsej_structure", "bsej_subsets", "supernode_structure"]
 
 
-def _name(subset: tuple[int, ...]) -> str:
-    return "(" + ", ".join(f"X{f}" for f in subset) + ")"
+def _name(subset: tuple[int, ...], name: Callable[[int], str]) -> str:
+    return "(" + ", ".join(name(f) for f in subset) + ")"
 
 
 def bsej_structure(
@@ -34,6 +34,7 @@ def bsej_structure(
     epsilon: float = 0.0,
     max_joint_cells: float = 1e6,
     verbose: int = 0,
+    feature_names: Sequence[Hashable] | None = None,
 ) -> tuple[Structure, list[SearchStep]]:
     """Backward sequential elimination and joining: the structure it learns.
 
@@ -51,6 +52,7 @@ def bsej_structure(
         epsilon=epsilon,
         max_joint_cells=max_joint_cells,
         verbose=verbose,
+        feature_names=feature_names,
     )
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
 
@@ -62,6 +64,7 @@ def bsej_subsets(
     epsilon: float = 0.0,
     max_joint_cells: float = 1e6,
     verbose: int = 0,
+    feature_names: Sequence[Hashable] | None = None,
 ) -> tuple[tuple[tuple[int, ...], ...], list[SearchStep]]:
     """Backward sequential elimination and joining (Pazzani 1996).
 
@@ -83,6 +86,9 @@ def bsej_subsets(
         (declared values x classes) are not considered.
     verbose : int, default=0
         Print the steps.
+    feature_names : sequence, default=None
+        Column names used in the trace and the verbose lines (``X<i>`` when
+        None).
 
     Returns
     -------
@@ -91,6 +97,7 @@ def bsej_subsets(
     path : list of SearchStep
     """
     n_classes = scorer.n_classes
+    name = feature_namer(feature_names)
 
     def candidates(state):
         total = scorer.total(state)
@@ -108,7 +115,7 @@ def bsej_subsets(
                     add = (scorer.subset_factor(rest),) if rest else ()
                     return scorer.accuracy_delta(total, (f_old,), add)
 
-                yield new, f"delete X{f}", (0, f, 0), score
+                yield new, f"delete {name(f)}", (0, f, 0), score
         for a in range(len(state)):
             for b in range(a + 1, len(state)):
                 joined = tuple(sorted(state[a] + state[b]))
@@ -125,7 +132,8 @@ def bsej_subsets(
                     )
 
                 tie = (1, state[a][0], state[b][0])
-                yield new, f"join {_name(state[a])} + {_name(state[b])}", tie, score
+                desc = f"join {_name(state[a], name)} + {_name(state[b], name)}"
+                yield new, desc, tie, score
 
     initial = tuple((f,) for f in range(n_features))
     start = scorer.accuracy(scorer.total(initial))
