@@ -194,3 +194,33 @@ def test_pairwise_cmi_equals_per_pair(seed, base):
     np.testing.assert_array_equal(
         pairwise_cmi(codes, y, cards, n_classes, base), matrix
     )
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_stacked_cmi_equals_the_per_table_formula_to_the_bit(weighted):
+    from augnb.stats.information import cmi_from_counts, stacked_cmi_from_counts
+
+    rng = np.random.default_rng(11)
+    for shape in [(2, 2, 2), (3, 4, 2), (5, 3, 3), (1, 6, 2)]:
+        tables = rng.integers(0, 6, size=(40, *shape)).astype(np.float64)
+        tables[rng.random(tables.shape) < 0.3] = 0.0
+        tables[0] = 0.0  # an empty table
+        if weighted:
+            tables *= rng.random(tables.shape) * 3
+        for base in (None, 2):
+            got = stacked_cmi_from_counts(tables, base)
+            want = np.array([cmi_from_counts(t, base) for t in tables])
+            np.testing.assert_array_equal(got, want)
+
+
+def test_pairwise_cmi_equals_the_per_pair_formula_to_the_bit():
+    from augnb.stats.counts import pairwise_class_counts
+    from augnb.stats.information import cmi_from_counts, pairwise_cmi
+
+    rng = np.random.default_rng(5)
+    cards = np.array([2, 3, 2, 4, 3])
+    codes = np.stack([rng.integers(-1, r, 300) for r in cards], axis=1)
+    y = rng.integers(0, 3, 300)
+    got = pairwise_cmi(codes, y, cards, 3)
+    for (i, j), t in pairwise_class_counts(codes, y, cards, 3).items():
+        assert got[i, j] == got[j, i] == cmi_from_counts(t)

@@ -360,9 +360,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 y_codes if cut_rows is None else y_codes[cut_rows],
             )
             frame = self._apply_discretizer(frame)
-        self.schema_ = Schema.infer(
-            frame, discrete_features=list(range(frame.shape[1]))
-        )
+            self.schema_ = Schema.infer(
+                frame, discrete_features=list(range(frame.shape[1]))
+            )
+        else:
+            # Every column is discrete already: the schema just inferred is
+            # the final one (inferring it again costs a pass over the table).
+            self.schema_ = raw
         return self.schema_.encode(frame), y_codes, weights
 
     def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:

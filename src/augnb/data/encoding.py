@@ -120,7 +120,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         raise ValueError(
             f"X has {n_samples} rows but y has {len(y_arr)} labels; they must match."
         )
-    missing = pd.isna(pd.Series(y_arr, dtype=object)).to_numpy()
+    missing = np.asarray(pd.isna(y_arr), dtype=bool)
     if missing.any():
         rows = np.flatnonzero(missing)[:5].tolist()
         raise ValueError(
@@ -134,7 +134,12 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             "Unknown label type: continuous. y holds non-integer float values; a "
             "classifier needs discrete class labels."
         )
-    if y_arr.dtype == object:
+    # Only labels of several Python types need the checks below (a Python
+    # loop over the rows); infer_dtype tells in one C pass.
+    if y_arr.dtype == object and pd.api.types.infer_dtype(y_arr) not in (
+        "string",
+        "bytes",
+    ):
         values = y_arr.tolist()
         typed = {(type(v).__name__, repr(v)) for v in values}
         if len(typed) != len(set(values)):

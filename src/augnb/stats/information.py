@@ -23,6 +23,7 @@ __all__ = [
     "mi_from_counts",
     "mutual_information",
     "pairwise_cmi",
+    "stacked_cmi_from_counts",
 ]
 
 
@@ -74,6 +75,39 @@ def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> 
         - entropy_from_counts(counts.sum(axis=(0, 1)), base)
     )
     return float(max(cmi, 0.0))
+
+
+def _stacked_entropy(
+    counts: NDArray[np.float64], base: float | None
+) -> NDArray[np.float64]:
+    """:func:`entropy_from_counts` of each ``counts[k]``, same arithmetic."""
+    flat = counts.reshape(counts.shape[0], -1)
+    total = flat.sum(axis=1)
+    # Each row is reduced by the same pairwise sum as a table on its own.
+    plogp = xlogy(flat, flat).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = np.log(total) - plogp / total
+    if base is not None:
+        h /= np.log(base)
+    return np.where(total > 0, np.maximum(h, 0.0), 0.0)
+
+
+def stacked_cmi_from_counts(
+    counts: NDArray[np.floating], base: float | None = None
+) -> NDArray[np.float64]:
+    """:func:`cmi_from_counts` of a stack of tables, shape (k, r_X, r_Y, r_C).
+
+    Equal to the bit to ``[cmi_from_counts(t) for t in counts]``; one pass
+    of NumPy operations instead of four entropies per table.
+    """
+    counts = np.ascontiguousarray(counts, dtype=np.float64)
+    cmi = (
+        _stacked_entropy(np.ascontiguousarray(counts.sum(axis=2)), base)
+        + _stacked_entropy(np.ascontiguousarray(counts.sum(axis=1)), base)
+        - _stacked_entropy(counts, base)
+        - _stacked_entropy(np.ascontiguousarray(counts.sum(axis=(1, 2))), base)
+    )
+    return np.maximum(cmi, 0.0)
 
 
 def entropy(
@@ -175,8 +209,17 @@ def pairwise_cmi(
     )
     p = codes.shape[1]
     out = np.zeros((p, p))
-    for (i, j), table in tables.items():
-        out[i, j] = out[j, i] = cmi_from_counts(table, base)
+    # Tables of one shape are scored together: the same operations as
+    # cmi_from_counts, row by row, so the values are the same to the bit
+    # (a Python loop of four entropies per pair dominated small fits).
+    by_shape: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for pair, table in tables.items():
+        by_shape.setdefault(table.shape, []).append(pair)
+    for pairs in by_shape.values():
+        cmi = stacked_cmi_from_counts(np.stack([tables[ij] for ij in pairs]), base)
+        rows, cols = (list(v) for v in zip(*pairs))
+        out[rows, cols] = cmi
+        out[cols, rows] = cmi
     if return_counts:
         return out, tables
     return out
