@@ -149,3 +149,17 @@ def test_sample_weight_is_not_modified():
     w = np.array([1.0, 0.0, 2.0, 1.0])
     augnb.NaiveBayes().fit(X, [0, 1, 1, 0], sample_weight=w)
     np.testing.assert_array_equal(w, [1.0, 0.0, 2.0, 1.0])
+
+
+def test_fused_softmax_equals_the_array_formula():
+    from scipy.special import softmax
+
+    from augnb.classifiers._base import BaseAugmentedNB
+
+    rng = np.random.default_rng(2)
+    jll = rng.normal(scale=50, size=(500, 4)) - 700.0  # far below exp's range
+    jll[0] = [-np.inf, 0.0, -np.inf, -1.0]
+    before = jll.copy()
+    got = BaseAugmentedNB._softmax(jll)
+    np.testing.assert_allclose(got, softmax(before, axis=1), rtol=1e-13, atol=1e-300)
+    np.testing.assert_array_equal(jll, before)  # the input is left as it was

@@ -7,6 +7,7 @@ import re
 from abc import ABCMeta, abstractmethod
 from typing import ClassVar
 
+import numba
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
@@ -134,6 +135,25 @@ def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
         if expanded == doc:
             return doc
         doc = expanded
+
+
+@numba.njit(cache=True, nogil=True)
+def _softmax_rows(jll, out):
+    """Row-wise softmax into ``out``: ``exp(x - max) / sum exp(x - max)``."""
+    n, k = jll.shape
+    for r in range(n):
+        top = jll[r, 0]
+        for c in range(1, k):
+            if jll[r, c] > top:
+                top = jll[r, c]
+        total = 0.0
+        for c in range(k):
+            e = np.exp(jll[r, c] - top)
+            out[r, c] = e
+            total += e
+        for c in range(k):
+            out[r, c] /= total
+    return out
 
 
 #: Rows a fit may grow to when integer weights are applied by repetition.
@@ -551,10 +571,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     @staticmethod
     def _softmax(jll: NDArray[np.float64]) -> NDArray[np.float64]:
-        jll = jll - jll.max(axis=1, keepdims=True)
-        np.exp(jll, out=jll)
-        jll /= jll.sum(axis=1, keepdims=True)
-        return jll
+        # One fused pass per row instead of four array passes (max, subtract,
+        # exp, normalise): about a third of predict_proba at 1e6 rows.
+        jll = np.ascontiguousarray(jll, dtype=np.float64)
+        return _softmax_rows(jll, np.empty_like(jll))
 
     def predict_proba(self, X: object) -> NDArray[np.float64]:
         """Posterior class probabilities, columns ordered as ``classes_``.
