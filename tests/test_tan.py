@@ -253,9 +253,7 @@ def test_loglik_score_equals_default_tan():
         default = TAN().fit(X, y)
         loglik = TAN(criterion="loglik").fit(X, y)
         assert loglik.structure_ == default.structure_
-        np.testing.assert_array_equal(
-            loglik.predict_proba(X), default.predict_proba(X)
-        )
+        np.testing.assert_array_equal(loglik.predict_proba(X), default.predict_proba(X))
 
 
 @pytest.mark.parametrize("score", ["aic", "bic"])

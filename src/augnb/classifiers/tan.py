@@ -104,8 +104,7 @@ class TAN(BaseAugmentedNB):
         super()._check_params()
         if self.criterion not in TAN_SCORES:
             raise ValueError(
-                f"criterion must be one of {list(TAN_SCORES)}; "
-                f"got {self.criterion!r}."
+                f"criterion must be one of {list(TAN_SCORES)}; got {self.criterion!r}."
             )
 
     def _learn_structure(
