@@ -23,9 +23,12 @@ from augnb import (
     TAN,
     DDRChowLiu,
     FlexibleNB,
+    HillClimbingTAN,
     NaiveBayes,
     SelectiveTAN,
+    SuperParentTAN,
     TaheriANB,
+    WrapperKDB,
 )
 
 ESTIMATORS = [
@@ -50,6 +53,10 @@ ESTIMATORS = [
     CAN(),
     FlexibleNB(),
     ENBC(),
+    TAN(criterion="bic"),
+    HillClimbingTAN(random_state=0),
+    SuperParentTAN(random_state=0),
+    WrapperKDB(random_state=0),
 ]
 
 #: check name -> reason, per estimator class.

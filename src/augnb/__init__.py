@@ -22,9 +22,12 @@ from augnb.classifiers import (
     BaseAugmentedNB,
     DDRChowLiu,
     FlexibleNB,
+    HillClimbingTAN,
     NaiveBayes,
     SelectiveTAN,
+    SuperParentTAN,
     TaheriANB,
+    WrapperKDB,
 )
 from augnb.structure import Structure
 
@@ -45,9 +48,12 @@ __all__ = [
     "BaseAugmentedNB",
     "DDRChowLiu",
     "FlexibleNB",
+    "HillClimbingTAN",
     "NaiveBayes",
     "SelectiveTAN",
     "Structure",
+    "SuperParentTAN",
     "TaheriANB",
+    "WrapperKDB",
     "__version__",
 ]

@@ -6,6 +6,7 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.aode import AODE
 from augnb.classifiers.conditional import TaheriANB
 from augnb.classifiers.ddr import DDRChowLiu
+from augnb.classifiers.hill_climbing import HillClimbingTAN, SuperParentTAN, WrapperKDB
 from augnb.classifiers.kdb import KDB
 from augnb.classifiers.kernel import ENBC, FlexibleNB
 from augnb.classifiers.mixed import CAN, ETAN
@@ -30,7 +31,10 @@ __all__ = [
     "BaseAugmentedNB",
     "DDRChowLiu",
     "FlexibleNB",
+    "HillClimbingTAN",
     "NaiveBayes",
     "SelectiveTAN",
+    "SuperParentTAN",
     "TaheriANB",
+    "WrapperKDB",
 ]

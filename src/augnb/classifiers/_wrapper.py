@@ -17,15 +17,22 @@ class WrapperMixin(BaseAugmentedNB):
     def _check_params(self) -> None:
         super()._check_params()
         cv = self.cv
+        given = not isinstance(cv, (str, numbers.Number)) and (
+            hasattr(cv, "split") or np.ndim(cv) == 1
+        )
         if not (
-            cv == "loo"
+            given
+            or (isinstance(cv, str) and cv == "loo")
             or (
                 isinstance(cv, numbers.Integral)
                 and not isinstance(cv, bool)
                 and cv >= 2
             )
         ):
-            raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")
+            raise ValueError(
+                "cv must be an int >= 2, 'loo', an array of fold ids (one per "
+                f"training row) or a CV splitter; got {cv!r}."
+            )
         eps = self.epsilon
         if (
             not isinstance(eps, numbers.Real)
@@ -40,9 +47,12 @@ class WrapperMixin(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        random_state: np.random.RandomState | None = None,
     ) -> CachedCV:
+        # random_state: an already-seeded generator the caller shares with its
+        # tie breaking (default: the estimator's own random_state)
         cv = self.cv
-        if cv != "loo":
+        if isinstance(cv, numbers.Integral):
             # A class with fewer rows than folds leaves some folds without it;
             # stratification still deals its rows one per fold.
             cv = int(min(cv, len(y)))
@@ -53,7 +63,7 @@ class WrapperMixin(BaseAugmentedNB):
             n_classes,
             alpha=float(self.alpha),
             cv=cv,
-            random_state=self.random_state,
+            random_state=self.random_state if random_state is None else random_state,
             supernode_cpt=getattr(self, "supernode_cpt", "joint"),
         )
 
