@@ -81,7 +81,7 @@ def add(state, u, v):
 
 
 def ode_neighbours(state):
-    """Arcs into a tree root from outside its tree; orphan pairs one way."""
+    """Arcs into a tree root from outside its tree; orphan pairs later -> earlier."""
     p = len(state)
     orphans = [v for v in range(p) if not state[v]]
     if len(orphans) < 2:
@@ -91,7 +91,7 @@ def ode_neighbours(state):
         for v in orphans:
             if u == v or root(state, u) == v:
                 continue
-            if not state[u] and u > v:
+            if not state[u] and u < v:
                 continue  # v -> u is the same undirected forest
             out.add(add(state, u, v))
     return out

@@ -82,8 +82,9 @@ def _ode_arcs(state: State) -> list[tuple[int, int]]:
 
     The child must be an orphan (a feature without feature parents), i.e. the
     root of its tree, and the parent outside that tree. Between two orphans
-    ``a -> b`` and ``b -> a`` give equivalent models (the same undirected
-    forest); only ``a -> b`` with ``a < b`` is offered.
+    ``a -> b`` and ``b -> a`` give the same undirected forest (equivalent
+    under maximum likelihood); only the arc from the later feature to the
+    earlier one is offered, the one bnclassify keeps.
     """
     p = len(state)
     orphans = [v for v in range(p) if not state[v]]
@@ -95,7 +96,7 @@ def _ode_arcs(state: State) -> list[tuple[int, int]]:
         for v in orphans:
             if u == v or roots[u] == v:
                 continue
-            if not state[u] and u > v:
+            if not state[u] and u < v:
                 continue
             arcs.append((u, v))
     return arcs
