@@ -115,6 +115,6 @@ for (k in sort(unique(folds$outer))) {
                    row.names = FALSE)
   feats <- if (inherits(model, "bnc_aode")) character() else sort(features(model))
   cat(toJSON(list(algo = algo, fold = k, accuracy = accuracy,
-                  fit_seconds = fit_seconds, arcs = feature_arcs(model),
-                  features = feats), auto_unbox = TRUE, digits = NA), "\n")
+                  fit_seconds = fit_seconds, arcs = I(feature_arcs(model)),
+                  features = I(feats)), auto_unbox = TRUE, digits = NA), "\n")
 }

@@ -130,8 +130,9 @@ def categorical_table(name):
     for col in X.columns:
         s = X[col]
         if name in BINNED and pd.api.types.is_float_dtype(s):
-            s = pd.qcut(s, 3, labels=["b0", "b1", "b2"], duplicates="drop")
-            s = s.astype(object)
+            # tied quantiles may merge bins: codes, not a fixed list of labels
+            codes = pd.qcut(s, 3, labels=False, duplicates="drop")
+            s = codes.map(lambda v: f"b{int(v)}", na_action="ignore").astype(object)
         else:
             s = s.astype(object)
             # integer-valued floats read back as "3.0" would differ from R's "3"
@@ -160,6 +161,13 @@ def feature_arcs(est, names):
     if not hasattr(s, "feature_arcs"):  # an ensemble (AODE): not compared
         return []
     return sorted(f"{names[a]}->{names[b]}" for a, b in s.feature_arcs)
+
+
+def as_list(value):
+    """A JSON array from R (a length-1 vector may arrive as a scalar)."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
 
 
 def skeleton(arcs):
@@ -243,8 +251,8 @@ def compare_dataset(name, algos, n_folds, seed, timeout, workdir):
             if r_rows is not None:
                 r = next(row for row in r_rows if row["fold"] == k)
                 post = pd.read_csv(r_dir / f"{algo}_fold{k}.csv", dtype=float)
-                r_arcs = sorted(r["arcs"]) if isinstance(r["arcs"], list) else []
-                r_feats = r["features"] if isinstance(r["features"], list) else []
+                r_arcs = sorted(as_list(r["arcs"]))
+                r_feats = as_list(r["features"])
                 fold.update(
                     bnc_accuracy=float(r["accuracy"]),
                     bnc_fit_seconds=float(r["fit_seconds"]),
