@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._wrapper import WrapperMixin
-from augnb.structure._structure import Structure
+from augnb.classifiers._wrapper import BaseWrapperNB
+from augnb.classifiers.constraints import Interval
+from augnb.structure import Structure
 from augnb.structure.hill_climbing import (
     superparent_tan_structure,
     tan_hc_structure,
@@ -20,8 +22,31 @@ from augnb.structure.hill_climbing import (
 __all__ = ["HillClimbingTAN", "SuperParentTAN", "WrapperKDB"]
 
 
-class _ArcSearch(WrapperMixin):
+class _ArcSearch(BaseWrapperNB):
     """Shared constructor and fit of the arc-adding wrapper searches."""
+
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseWrapperNB._docstring_snippets,
+        "arc_search_parameters": """\
+alpha : float, default=1.0
+    Smoothing constant (1 = Laplace's correction), in the search's scores
+    and in the final model.
+cv : int, "loo", array-like of shape (n_samples,) or CV splitter, default=5
+    Internal cross-validation of the search: a number of stratified folds,
+    leave-one-out, the fold id of every training row (e.g. the folds
+    another implementation used), or a scikit-learn splitter whose test
+    sets partition the rows.
+epsilon : float, default=0.01
+    A step is taken when its CV accuracy minus ``epsilon`` is at least the
+    current accuracy (bnclassify's rule and default).
+random_state : int, RandomState or None, default=None
+    Seed of the internal fold partition and of the random tie breaks
+    between equally accurate candidates.
+verbose : int, default=0
+    Print each search step to stderr.""",
+    }
+
+    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
 
     def __init__(
         self,
@@ -82,46 +107,20 @@ class HillClimbingTAN(_ArcSearch):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), in the search's scores
-        and in the final model.
-    cv : int, "loo", array-like of shape (n_samples,) or CV splitter, default=5
-        Internal cross-validation of the search: a number of stratified folds,
-        leave-one-out, the fold id of every training row (e.g. the folds
-        another implementation used), or a scikit-learn splitter whose test
-        sets partition the rows.
-    epsilon : float, default=0.01
-        A step is taken when its CV accuracy minus ``epsilon`` is at least the
-        current accuracy (bnclassify's rule and default).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition and of the random tie breaks
-        between equally accurate candidates.
-    verbose : int, default=0
-        Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{arc_search_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
+    {{input_attributes}}
     structure_ : Structure
         The learned structure (``structure_.arcs``).
     arcs_ : list of tuple
-        Feature arcs by name.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+        Arcs between feature groups, by name.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
+    {{encoding_attributes}}
 
     References
     ----------
@@ -151,46 +150,20 @@ class SuperParentTAN(_ArcSearch):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), in the search's scores
-        and in the final model.
-    cv : int, "loo", array-like of shape (n_samples,) or CV splitter, default=5
-        Internal cross-validation of the search: a number of stratified folds,
-        leave-one-out, the fold id of every training row (e.g. the folds
-        another implementation used), or a scikit-learn splitter whose test
-        sets partition the rows.
-    epsilon : float, default=0.01
-        A step is taken when its CV accuracy minus ``epsilon`` is at least the
-        current accuracy (bnclassify's rule and default).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition and of the random tie breaks
-        between equally accurate candidates.
-    verbose : int, default=0
-        Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{arc_search_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
+    {{input_attributes}}
     structure_ : Structure
         The learned structure (``structure_.arcs``).
     arcs_ : list of tuple
-        Feature arcs by name.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+        Arcs between feature groups, by name.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
+    {{encoding_attributes}}
 
     References
     ----------
@@ -225,46 +198,20 @@ class WrapperKDB(_ArcSearch):
     k : int, default=2
         Maximum number of feature parents of a feature (bnclassify's
         ``kdbk``).
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), in the search's scores
-        and in the final model.
-    cv : int, "loo", array-like of shape (n_samples,) or CV splitter, default=5
-        Internal cross-validation of the search: a number of stratified folds,
-        leave-one-out, the fold id of every training row (e.g. the folds
-        another implementation used), or a scikit-learn splitter whose test
-        sets partition the rows.
-    epsilon : float, default=0.01
-        A step is taken when its CV accuracy minus ``epsilon`` is at least the
-        current accuracy (bnclassify's rule and default).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition and of the random tie breaks
-        between equally accurate candidates.
-    verbose : int, default=0
-        Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{arc_search_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
+    {{input_attributes}}
     structure_ : Structure
         The learned structure (``structure_.arcs``).
     arcs_ : list of tuple
-        Feature arcs by name.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+        Arcs between feature groups, by name.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
+    {{encoding_attributes}}
 
     References
     ----------
@@ -311,11 +258,10 @@ class WrapperKDB(_ArcSearch):
 
     _search = staticmethod(wrapper_kdb_structure)
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        k = self.k
-        if not isinstance(k, numbers.Integral) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"k must be an integer >= 1; got {k!r}.")
+    _parameter_constraints: ClassVar[dict] = {
+        **_ArcSearch._parameter_constraints,
+        "k": Interval(numbers.Integral, 1),
+    }
 
     def _search_kwargs(self) -> dict:
         return {"k": int(self.k)}
