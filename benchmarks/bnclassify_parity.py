@@ -329,6 +329,88 @@ def line(name, algo, res):
     return s
 
 
+def markdown(results):
+    """Tables of a results file: accuracy differences, structures, time ratios."""
+    sets = results["datasets"]
+    algos = [a for a in ALGOS if any(a in v for v in sets.values())]
+    out = [
+        "Accuracy difference augnb − bnclassify, in points (mean over the outer "
+        "folds); `·` = identical accuracy on every fold.",
+        "",
+        "| data set | " + " | ".join(algos) + " |",
+        "|:---|" + "---:|" * len(algos),
+    ]
+    for name, per in sets.items():
+        cells = []
+        for a in algos:
+            res = per.get(a)
+            if res is None or "diff_points" not in res:
+                cells.append("n/a" if res is None else "R: " + res["r_note"])
+                continue
+            same = all(
+                abs(f["augnb_accuracy"] - f["bnc_accuracy"]) < 1e-9
+                for f in res["folds"]
+            )
+            cells.append("·" if same else f"{res['diff_points']:+.2f}")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        "Folds (of 5) whose learned structures are identical (directed feature "
+        "arcs and used features); in brackets, identical up to arc direction. "
+        "Largest |posterior difference| over all test rows.",
+        "",
+        "| data set | " + " | ".join(a for a in algos if a != "aode") + " |",
+        "|:---|" + "---:|" * (len(algos) - ("aode" in algos)),
+    ]
+    for name, per in sets.items():
+        cells = []
+        for a in algos:
+            if a == "aode":
+                continue
+            res = per.get(a, {})
+            if "identical_structures" not in res:
+                cells.append("n/a")
+                continue
+            dp = res.get("max_posterior_diff")
+            dp = "" if dp is None else f", {dp:.0e}"
+            cells.append(
+                f"{res['identical_structures']} ({res['identical_skeletons']}){dp}"
+            )
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    wrappers = [a for a in algos if a in WRAPPERS]
+    out += [
+        "",
+        "Wrapper fit time, sum over the 5 outer folds: bnclassify / augnb "
+        "(augnb seconds in brackets).",
+        "",
+        "| data set | " + " | ".join(wrappers) + " |",
+        "|:---|" + "---:|" * len(wrappers),
+    ]
+    totals = {a: [0.0, 0.0] for a in wrappers}
+    for name, per in sets.items():
+        cells = []
+        for a in wrappers:
+            res = per.get(a, {})
+            if "fit_time_ratio" not in res:
+                cells.append("n/a")
+                continue
+            totals[a][0] += res["bnc_fit_seconds"]
+            totals[a][1] += res["augnb_fit_seconds"]
+            cells.append(
+                f"{res['fit_time_ratio']:.0f}x ({res['augnb_fit_seconds']:.2f} s)"
+            )
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out.append(
+        "| **all data sets** | "
+        + " | ".join(
+            f"**{b / max(g, 1e-9):.0f}x** ({b:.0f} s vs {g:.1f} s)"
+            for b, g in totals.values()
+        )
+        + " |"
+    )
+    return "\n".join(out) + "\n"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--datasets", nargs="+", default=DATASETS)
@@ -337,7 +419,15 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--output", default="bnclassify_parity.json")
+    ap.add_argument(
+        "--markdown",
+        metavar="JSON",
+        help="only print the markdown tables of an existing results file",
+    )
     args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())), end="")
+        return
     if shutil.which("Rscript") is None:
         sys.exit(
             "Rscript not found: install R and bnclassify (see /work/shared/peers)."
