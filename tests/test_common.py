@@ -26,7 +26,7 @@ REGISTRY = estimators()
 #: keyword arguments); a misspelt class name fails test_extra_configurations.
 EXTRA_CONFIGURATIONS = {
     "NaiveBayes": [{"continuous": "gaussian"}, {"continuous": "gmm"}],
-    "TAN": [{"root": "random", "random_state": 0}],
+    "TAN": [{"root": "random", "random_state": 0}, {"criterion": "bic"}],
     "BSEJ": [{"random_state": 0, "supernode_cpt": "dag"}],
     "KDB": [{"k": 2}],
     "DDRChowLiu": [{"avg": "literal", "root": "random", "random_state": 0}],

@@ -705,3 +705,58 @@ def test_dag_sum_out_in_chunks_equals_one_pass(dependent_data, monkeypatch):
     whole = factor()
     monkeypatch.setattr(cv_cache, "_MAX_CELLS", 16)
     np.testing.assert_array_equal(factor(), whole)
+
+
+# -- given fold assignments and bnclassify's acceptance rule -------------------
+
+
+def test_fold_ids_from_ids_splitter_and_int():
+    from sklearn.model_selection import ShuffleSplit, StratifiedKFold
+
+    from augnb.search import fold_ids
+
+    y = np.repeat([0, 1], 10)
+    np.testing.assert_array_equal(
+        fold_ids(np.array([5, 9] * 10), y), np.array([0, 1] * 10)
+    )
+    np.testing.assert_array_equal(fold_ids(4, y, 0), stratified_folds(y, 4, 0))
+    ids = fold_ids(StratifiedKFold(5), y)
+    for k, (_, test) in enumerate(StratifiedKFold(5).split(np.zeros((20, 1)), y)):
+        assert (ids[test] == k).all()
+    with pytest.raises(ValueError, match="overlap"):
+        fold_ids(ShuffleSplit(5, test_size=0.5, random_state=0), y)
+    with pytest.raises(ValueError, match="no test set"):
+        fold_ids(ShuffleSplit(1, test_size=0.3, random_state=0), y)
+    with pytest.raises(ValueError, match="at least 2 folds"):
+        fold_ids(np.zeros(20, dtype=int), y)
+    with pytest.raises(ValueError, match="3 fold ids"):
+        fold_ids(np.array([0, 1, 0]), y)
+    with pytest.raises(ValueError, match="integer fold ids"):
+        fold_ids(np.linspace(0, 1, 20), y)
+
+
+@pytest.mark.parametrize("cls", [FSS, BSEJ])
+def test_wrappers_accept_given_folds(cls):
+    X, y = load("car")
+    y_codes = np.unique(np.asarray(y), return_inverse=True)[1]
+    folds = stratified_folds(y_codes, 5, 7)
+    a = cls(cv=5, random_state=7).fit(X, y)
+    b = cls(cv=folds).fit(X, y)
+    c = cls(cv=folds + 10).fit(X, y)
+    assert a.structure_ == b.structure_ == c.structure_
+    assert [s.accuracy for s in a.search_path_] == [s.accuracy for s in b.search_path_]
+
+
+def test_greedy_search_inclusive_rule():
+    """bnclassify's rule: accept when score - epsilon >= current."""
+
+    def candidates(state):
+        if state < 3:
+            yield state + 1, f"to {state + 1}", (0,), lambda: 0.5
+
+    state, _, path = greedy_search(0, 0.5, candidates, inclusive=True)
+    assert state == 3 and len(path) == 4
+    state, _, _ = greedy_search(0, 0.5, candidates)
+    assert state == 0
+    state, _, _ = greedy_search(0, 0.5, candidates, epsilon=0.01, inclusive=True)
+    assert state == 0

@@ -208,3 +208,110 @@ def test_cross_validated_accuracy_on_car():
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
     accuracy = cross_val_score(TAN(), X, y, cv=cv).mean() * 100
     assert accuracy == pytest.approx(94.1, abs=1.0)
+
+
+# -- penalised Chow-Liu scores (bnclassify's tan_cl score = "aic" | "bic") -----
+
+
+def _brute_arc_score(x, z, y, r_x, r_z, n_classes, score):
+    """N * I(X; Z | C) - penalty from explicit probability loops."""
+    n = len(y)
+    cmi = 0.0
+    for a in range(r_x):
+        for b in range(r_z):
+            for c in range(n_classes):
+                n_abc = np.sum((x == a) & (z == b) & (y == c))
+                if n_abc == 0:
+                    continue
+                n_ac = np.sum((x == a) & (y == c))
+                n_bc = np.sum((z == b) & (y == c))
+                n_c = np.sum(y == c)
+                cmi += n_abc / n * np.log(n_abc * n_c / (n_ac * n_bc))
+    if score == "loglik":
+        return cmi
+    df = (r_x - 1) * (r_z - 1) * n_classes
+    return n * cmi - (df if score == "aic" else df * np.log(n) / 2)
+
+
+@pytest.mark.parametrize("score", ["loglik", "aic", "bic"])
+def test_arc_scores_match_brute_force(score):
+    from augnb.structure.tan import ode_arc_scores
+
+    rng = np.random.default_rng(3)
+    cards = [2, 3, 4]
+    X, y = _sample_tan(rng, 300, cards, 2, [None, 0, 1], strength=0.4)
+    weights, admissible = ode_arc_scores(X, y, np.array(cards), 2, score)
+    for i, j in itertools.combinations(range(3), 2):
+        expected = _brute_arc_score(X[:, i], X[:, j], y, cards[i], cards[j], 2, score)
+        assert weights[i, j] == pytest.approx(expected, rel=1e-10, abs=1e-10)
+        assert ((i, j) in admissible) == (expected >= 0)
+
+
+def test_loglik_score_equals_default_tan():
+    for name in ("car", "breast_cancer_wisconsin", "house_votes_84"):
+        X, y = load(name)
+        default = TAN().fit(X, y)
+        loglik = TAN(criterion="loglik").fit(X, y)
+        assert loglik.structure_ == default.structure_
+        np.testing.assert_array_equal(loglik.predict_proba(X), default.predict_proba(X))
+
+
+@pytest.mark.parametrize("score", ["aic", "bic"])
+def test_penalised_forest_is_the_best_forest_of_paying_arcs(score):
+    """Brute force over every edge subset: the learned forest has maximal score."""
+    from augnb.structure.tan import ode_arc_scores
+
+    rng = np.random.default_rng(11)
+    p = 5
+    cards = [3, 2, 3, 2, 3]
+    # Features 0-1-2 form a strong chain; 3 and 4 are independent noise.
+    X, y = _sample_tan(rng, 400, cards, 2, [None, 0, 1, None, None], strength=0.6)
+    X[:, 3] = rng.integers(0, 2, size=len(y))
+    X[:, 4] = rng.integers(0, 3, size=len(y))
+    tan = TAN(criterion=score).fit(X, y)
+    weights, admissible = ode_arc_scores(X, y, np.array(cards), 2, score)
+    learned = {tuple(sorted(a)) for a in tan.structure_.arcs}
+    assert learned <= set(admissible)
+
+    def is_forest(edges):
+        parent = list(range(p))
+
+        def find(a):
+            while parent[a] != a:
+                a = parent[a]
+            return a
+
+        for i, j in edges:
+            ri, rj = find(i), find(j)
+            if ri == rj:
+                return False
+            parent[ri] = rj
+        return True
+
+    pairs = list(itertools.combinations(range(p), 2))
+    best = max(
+        sum(weights[e] for e in subset)
+        for r in range(len(pairs) + 1)
+        for subset in itertools.combinations(pairs, r)
+        if is_forest(subset)
+    )
+    assert sum(weights[e] for e in learned) == pytest.approx(best)
+    # The noise features pay for no arc: the forest has only the chain.
+    assert learned == {(0, 1), (1, 2)}
+
+
+def test_bic_on_independent_features_is_naive_bayes():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, size=500)
+    X = rng.integers(0, 3, size=(500, 4))
+    tan = TAN(criterion="bic").fit(X, y)
+    assert tan.structure_.arcs == ()
+    np.testing.assert_allclose(
+        tan.predict_proba(X), NaiveBayes().fit(X, y).predict_proba(X), atol=1e-12
+    )
+
+
+def test_unknown_score_is_rejected():
+    X, y = load("car")
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        TAN(criterion="mdl").fit(X, y)

@@ -12,12 +12,36 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import (
     VERBOSE,
     AnyOf,
+    Constraint,
     CVSplits,
     Interval,
     Options,
     RandomState,
 )
 from augnb.search.cv_cache import CachedCV
+
+
+class GivenFolds(Constraint):
+    """A given partition: a 1-D array of integer fold ids or a CV splitter.
+
+    The length of the array (one id per training row) is checked at ``fit``.
+    """
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        if isinstance(value, (str, bytes, numbers.Number)):
+            return False
+        if hasattr(value, "split") and hasattr(value, "get_n_splits"):
+            return True
+        try:
+            ids = np.asarray(value)
+        except (TypeError, ValueError):
+            return False
+        return ids.ndim == 1 and ids.dtype.kind in "iu"
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return "an array of integer fold ids (one per training row) or a CV splitter"
 
 
 class BaseWrapperNB(BaseAugmentedNB):
@@ -45,7 +69,9 @@ class BaseWrapperNB(BaseAugmentedNB):
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
-        "cv": AnyOf(Interval(numbers.Integral, 2), Options("loo"), CVSplits()),
+        "cv": AnyOf(
+            Interval(numbers.Integral, 2), Options("loo"), CVSplits(), GivenFolds()
+        ),
         "epsilon": Interval(numbers.Real, 0, 1, closed="left"),
         "random_state": RandomState(),
         "verbose": VERBOSE,
@@ -58,11 +84,16 @@ class BaseWrapperNB(BaseAugmentedNB):
         cards: NDArray[np.int64],
         n_classes: int,
         supernode_cpt: str = "joint",
+        random_state: np.random.RandomState | None = None,
     ) -> CachedCV:
+        # random_state: an already-seeded generator the caller shares with its
+        # tie breaking (default: the estimator's own random_state)
         cv = self.cv
-        if isinstance(cv, (list, tuple)):
+        if CVSplits().accepts(cv):
             cv = self._explicit_folds(cv, len(y))
-        elif cv != "loo":
+        elif GivenFolds().accepts(cv) and not hasattr(cv, "split"):
+            cv = self._given_fold_ids(cv, len(y))
+        elif isinstance(cv, numbers.Integral):
             # A class with fewer rows than folds leaves some folds without it;
             # stratification still deals its rows one per fold.
             cv = int(min(cv, len(y)))
@@ -73,7 +104,7 @@ class BaseWrapperNB(BaseAugmentedNB):
             n_classes,
             alpha=float(self.alpha),
             cv=cv,
-            random_state=self.random_state,
+            random_state=self.random_state if random_state is None else random_state,
             supernode_cpt=supernode_cpt,
         )
 
@@ -114,6 +145,19 @@ class BaseWrapperNB(BaseAugmentedNB):
         if len(folds) != n_rows:
             raise ValueError("cv splits do not match the training rows.")
         return folds
+
+    def _given_fold_ids(self, cv: object, n_rows: int) -> NDArray[np.intp]:
+        """Fold ids given per input row, mapped onto the training rows.
+
+        Rows repeated by an integer ``sample_weight`` (or dropped by a zero
+        weight) keep the fold id of the input row they come from.
+        """
+        ids = np.asarray(cv)
+        n_input, rows = getattr(self, "_fit_rows", (n_rows, None))
+        if rows is not None and len(ids) == n_input:
+            ids = ids[rows]
+        # a length mismatch is reported by fold_ids, naming both lengths
+        return ids
 
     def _record_search(self, scorer: CachedCV, path: list) -> None:
         self.search_path_ = path

@@ -29,8 +29,10 @@ class FSS(BaseWrapperNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    cv : int, "loo" or list of (train, test) pairs, default=5
-        Internal stratified folds, or leave-one-out (Langley & Sage's protocol).
+    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
+        Internal stratified folds, leave-one-out (Langley & Sage's protocol),
+        the fold id of every training row, or a splitter whose test sets
+        partition the rows.
     {{search_parameters}}
     {{search_tail_parameters}}
     {{input_parameters}}
@@ -66,7 +68,7 @@ class FSS(BaseWrapperNB):
         self,
         alpha: float = 1.0,
         *,
-        cv: int | str = 5,
+        cv: int | str | object = 5,
         epsilon: float = 0.0,
         random_state: int | np.random.RandomState | None = None,
         verbose: int = 0,

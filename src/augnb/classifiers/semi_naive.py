@@ -30,8 +30,10 @@ class BSEJ(BaseWrapperNB):
     Parameters
     ----------
     {{joined_alpha_parameter}}
-    cv : int, "loo" or list of (train, test) pairs, default=5
-        Internal stratified folds, or leave-one-out (Pazzani's protocol).
+    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
+        Internal stratified folds, leave-one-out (Pazzani's protocol), the
+        fold id of every training row, or a splitter whose test sets
+        partition the rows.
     {{search_parameters}}
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells (declared values x
@@ -94,7 +96,7 @@ alpha : float, default=1.0
         self,
         alpha: float = 1.0,
         *,
-        cv: int | str = 5,
+        cv: int | str | object = 5,
         epsilon: float = 0.0,
         max_joint_cells: float = 1e6,
         supernode_cpt: str = "joint",
@@ -160,8 +162,10 @@ class AugmentedSemiNaiveBayes(BSEJ):
     Parameters
     ----------
     {{joined_alpha_parameter}}
-    cv : int, "loo" or list of (train, test) pairs, default=5
-        Internal stratified folds of the BSEJ search, or leave-one-out.
+    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
+        Internal folds of the BSEJ search: stratified folds, leave-one-out,
+        the fold id of every training row, or a splitter whose test sets
+        partition the rows.
     epsilon : float, default=0.0
         Minimum CV accuracy gain for a BSEJ step.
     max_joint_cells : float, default=1e6
@@ -222,7 +226,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
         self,
         alpha: float = 1.0,
         *,
-        cv: int | str = 5,
+        cv: int | str | object = 5,
         epsilon: float = 0.0,
         max_joint_cells: float = 1e6,
         supernode_cpt: str = "joint",

@@ -9,9 +9,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, RandomState
+from augnb.classifiers.constraints import ROOT, Options, RandomState
 from augnb.structure import Structure
-from augnb.structure.tan import tan_structure
+from augnb.structure.tan import TAN_SCORES, tan_structure
 
 __all__ = ["TAN"]
 
@@ -21,12 +21,20 @@ class TAN(BaseAugmentedNB):
 
     The features form a maximum weighted spanning tree on I(X_i; X_j | C) (a
     spanning tree even where some weights are 0), directed away from a root;
-    the class is a parent of every feature.
+    the class is a parent of every feature. With a penalised ``criterion`` the
+    tree becomes a forest of the arcs worth their parameters.
 
     Parameters
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
+    criterion : {"loglik", "aic", "bic"}, default="loglik"
+        Arc score of the Chow-Liu step (bnclassify's ``score``, renamed because
+        ``score`` is the estimator's accuracy method). ``"loglik"`` weighs arcs
+        by I(X_i; X_j | C) and keeps a spanning tree; ``"aic"`` and ``"bic"``
+        subtract each arc's extra parameters (``(r_i - 1)(r_j - 1) r_C``, times
+        ``log(N) / 2`` for BIC) from ``N I(X_i; X_j | C)`` and drop arcs that do
+        not pay, so the result may be a forest (bnclassify's ``tan_cl``).
     root : {"first", "random"}, default="first"
         Tree root: feature 0 or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
@@ -61,6 +69,7 @@ class TAN(BaseAugmentedNB):
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
+        "criterion": Options(*TAN_SCORES),
         "root": ROOT,
         "random_state": RandomState(),
     }
@@ -69,6 +78,7 @@ class TAN(BaseAugmentedNB):
         self,
         alpha: float = 1.0,
         *,
+        criterion: str = "loglik",
         root: str = "first",
         random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
@@ -76,6 +86,7 @@ class TAN(BaseAugmentedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
+        self.criterion = criterion
         self.root = root
         self.random_state = random_state
         self.discretizer = discretizer
@@ -98,4 +109,5 @@ class TAN(BaseAugmentedNB):
             root=self.root,
             random_state=self.random_state,
             sample_weight=sample_weight,
+            score=self.criterion,
         )

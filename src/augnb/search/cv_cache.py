@@ -23,7 +23,7 @@ from sklearn.utils import check_random_state
 
 from augnb.stats.counts import family_index, lidstone_log_prob
 
-__all__ = ["CachedCV", "stratified_folds"]
+__all__ = ["CachedCV", "fold_ids", "stratified_folds"]
 
 #: Rows x completions x classes held at once when summing out dag members.
 _MAX_CELLS = 1 << 22
@@ -126,6 +126,76 @@ def stratified_folds(
     return folds
 
 
+def fold_ids(
+    cv: object,
+    y: NDArray[np.integer],
+    random_state: int | np.random.RandomState | None = None,
+    X: object = None,
+) -> NDArray[np.intp]:
+    """Fold id of each row from a ``cv=`` argument of a wrapper learner.
+
+    Parameters
+    ----------
+    cv : int, array-like of shape (n_samples,) or CV splitter
+        A number of stratified folds (:func:`stratified_folds`), the fold id
+        of every row (any integer labels, e.g. the folds another
+        implementation used), or a scikit-learn splitter whose test sets
+        partition the rows (``KFold``, ``StratifiedKFold``, ...).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    random_state : int, RandomState or None, default=None
+        Seed of the stratified partition when ``cv`` is an int.
+    X : array-like, default=None
+        Passed to the splitter's ``split`` (rows only matter).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Fold ids ``0..K-1``, every fold non-empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fold_ids(np.array([3, 3, 7, 7]), np.array([0, 1, 0, 1])).tolist()
+    [0, 0, 1, 1]
+    """
+    n = len(y)
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        return stratified_folds(y, int(cv), random_state)
+    if hasattr(cv, "split") and hasattr(cv, "get_n_splits"):
+        out = np.full(n, -1, dtype=np.intp)
+        rows = np.zeros((n, 1)) if X is None else X
+        for k, (_, test) in enumerate(cv.split(rows, y)):
+            if (out[test] >= 0).any():
+                raise ValueError(
+                    f"The test sets of cv={cv!r} overlap; a wrapper search needs "
+                    "a splitter whose test sets partition the rows (KFold, "
+                    "StratifiedKFold, GroupKFold, ...)."
+                )
+            out[test] = k
+        if (out < 0).any():
+            raise ValueError(
+                f"cv={cv!r} leaves {int((out < 0).sum())} rows in no test set; a "
+                "wrapper search needs test sets that partition the rows."
+            )
+        ids = out
+    else:
+        ids = np.asarray(cv)
+        if ids.ndim != 1 or ids.dtype.kind not in "iu":
+            raise ValueError(
+                "cv must be an int >= 2, 'loo', a CV splitter or a 1-D array of "
+                f"integer fold ids; got {cv!r}."
+            )
+        if len(ids) != n:
+            raise ValueError(
+                f"cv holds {len(ids)} fold ids but the training data has {n} rows."
+            )
+    uniq, inv = np.unique(ids, return_inverse=True)
+    if len(uniq) < 2:
+        raise ValueError(f"cv must define at least 2 folds; got {len(uniq)}.")
+    return inv.ravel().astype(np.intp)
+
+
 def _factorize(
     key: NDArray[np.int64], valid: NDArray[np.bool_], n_keys: int | None = None
 ) -> tuple[NDArray[np.int64], int]:
@@ -163,9 +233,9 @@ class CachedCV:
         Number of classes.
     alpha : float, default=1.0
         Lidstone smoothing, as in the final model.
-    cv : int, "loo" or ndarray of shape (n_samples,), default=5
-        Number of stratified folds, leave-one-out, or the fold id
-        (``0..n_folds-1``) of every row.
+    cv : int, "loo", array-like of fold ids or CV splitter, default=5
+        Number of stratified folds, leave-one-out, or a given partition
+        (see :func:`fold_ids`).
     random_state : int, RandomState or None, default=None
         Seed of the fold partition (one partition per search).
     max_cache_bytes : int, default=512 MiB
@@ -205,20 +275,15 @@ class CachedCV:
         if self.loo:
             self.folds = np.arange(n, dtype=np.intp)
             self.n_folds = n
-        elif isinstance(cv, np.ndarray):
-            folds = np.asarray(cv, dtype=np.intp)
-            if folds.shape != (n,) or (folds < 0).any():
-                raise ValueError(
-                    "cv as an array must hold one fold id >= 0 per row; got shape "
-                    f"{folds.shape} for {n} rows."
-                )
-            self.folds = folds
-            self.n_folds = int(folds.max()) + 1
-        else:
-            if not isinstance(cv, (int, np.integer)) or isinstance(cv, bool):
-                raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")
+        elif isinstance(cv, str) or isinstance(cv, bool):
+            raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")
+        elif isinstance(cv, (int, np.integer)):
             self.folds = stratified_folds(self.y, int(cv), random_state)
             self.n_folds = int(cv)
+        else:
+            # a given partition: fold ids or a splitter (see fold_ids)
+            self.folds = fold_ids(cv, self.y)
+            self.n_folds = int(self.folds.max()) + 1
         self.fold_sizes = np.bincount(self.folds, minlength=self.n_folds).astype(
             np.float64
         )

@@ -55,6 +55,7 @@ def greedy_search(
     epsilon: float = 0.0,
     verbose: int = 0,
     label: str = "search",
+    inclusive: bool = False,
 ) -> tuple[Any, float, list[SearchStep]]:
     """Hill-climb while the best candidate improves the score by more than ``epsilon``.
 
@@ -73,6 +74,10 @@ def greedy_search(
         Print each accepted step to stderr when > 0.
     label : str, default="search"
         Prefix of the verbose lines.
+    inclusive : bool, default=False
+        Accept a candidate when ``score - epsilon >= current`` instead
+        (bnclassify's ``greedy_search`` rule: with ``epsilon=0`` a step that
+        does not lower the accuracy is taken).
 
     Returns
     -------
@@ -95,7 +100,9 @@ def greedy_search(
             s = score_fn()
             if top is None or s > top[0] or (s == top[0] and tie < top[1]):
                 top = (s, tie, new_state, desc)
-        if top is None or not top[0] > best + epsilon:
+        if top is None or not (
+            top[0] - epsilon >= best if inclusive else top[0] > best + epsilon
+        ):
             if verbose:
                 why = "no candidate" if top is None else f"best candidate {top[0]:.4f}"
                 print(f"[{label}] stop: {why} ({n} scored)", file=sys.stderr)

@@ -15,7 +15,9 @@ from augnb.structure._structure import Structure
 from augnb.structure.selection import ffss_features
 
 __all__ = [
+    "TAN_SCORES",
     "maximum_spanning_forest",
+    "ode_arc_scores",
     "orient_forest",
     "selective_tan_structure",
     "tan_structure",
@@ -132,6 +134,70 @@ def orient_forest(
     return arcs
 
 
+TAN_SCORES = ("loglik", "aic", "bic")
+
+
+def ode_arc_scores(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    score: str,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
+) -> tuple[NDArray[np.float64], list[tuple[int, int]]]:
+    """Contribution of each feature arc to a decomposable ODE score.
+
+    An arc between ``X_i`` and ``X_j`` (both children of the class) adds
+    ``N I(X_i; X_j | C)`` to the log-likelihood of a one-dependence model
+    (Friedman et al. 1997). The penalised scores subtract its extra free
+    parameters, ``df = (r_i - 1)(r_j - 1) r_C``: AIC subtracts ``df``, BIC
+    ``df log(N) / 2``, with ``N`` the rows where both features are observed
+    (natural logarithms throughout, as bnclassify's ``tan_cl``). With
+    ``"loglik"`` the weight is the conditional mutual information itself.
+
+    Parameters
+    ----------
+    codes, y, cards, n_classes
+        Encoded training data (``-1`` = missing; pairs use available cases).
+    score : {"loglik", "aic", "bic"}
+        The score.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts); ``N`` is then the summed weight.
+
+    Returns
+    -------
+    weights : ndarray of shape (n_features, n_features)
+        Symmetric arc scores, zero diagonal.
+    admissible : list of (i, j)
+        Arcs that do not lower the score (weight >= 0): with ``"loglik"``
+        every pair, with a penalised score those that pay for their parameters.
+    """
+    if score not in TAN_SCORES:
+        raise ValueError(f"score must be one of {list(TAN_SCORES)}; got {score!r}.")
+    tables = pairwise_class_counts(
+        codes, y, cards, n_classes, sample_weight=sample_weight
+    )
+    p = codes.shape[1]
+    weights = np.zeros((p, p))
+    admissible = []
+    for (i, j), table in tables.items():
+        w = cmi_from_counts(table)
+        if score != "loglik":
+            n = float(table.sum())
+            df = (int(cards[i]) - 1) * (int(cards[j]) - 1) * int(n_classes)
+            if score == "aic":
+                penalty = float(df)
+            else:
+                # no observed pair: log(0) is undefined, and the arc is useless
+                penalty = df * np.log(n) / 2 if n > 0 else float(df)
+            w = n * w - penalty
+        weights[i, j] = weights[j, i] = w
+        if w >= 0:
+            admissible.append((i, j))
+    return weights, admissible
+
+
 def tan_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -142,6 +208,7 @@ def tan_structure(
     random_state: int | np.random.RandomState | None = None,
     weights: NDArray[np.floating] | None = None,
     sample_weight: NDArray[np.floating] | None = None,
+    score: str = "loglik",
 ) -> Structure:
     """Tree-augmented naive Bayes structure (Friedman, Geiger & Goldszmidt 1997).
 
@@ -163,13 +230,28 @@ def tan_structure(
         Edge weights to use instead of I(X_i; X_j | C) (e.g. Zhang's I_D).
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts); None counts every row once.
+    score : {"loglik", "aic", "bic"}, default="loglik"
+        Arc score (:func:`ode_arc_scores`). With a penalised score an arc that
+        does not pay for its parameters is left out, so the result may be a
+        forest (bnclassify's ``tan_cl``); ``"loglik"`` is the classic tree.
 
     Returns
     -------
     Structure
-        A spanning tree over all features, even where some weights are 0.
+        With ``score="loglik"`` a spanning tree over all features, even where
+        some weights are 0; otherwise the maximum weighted forest of the
+        admissible arcs, each tree rooted by ``root``.
     """
     p = codes.shape[1]
+    if score != "loglik":
+        if weights is not None:
+            raise ValueError("weights cannot be combined with a penalised score.")
+        weights, admissible = ode_arc_scores(
+            codes, y, cards, n_classes, score, sample_weight=sample_weight
+        )
+        edges = maximum_spanning_forest(weights, admissible)
+        arcs = orient_forest(p, edges, root=root, random_state=random_state)
+        return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
     if weights is None:
         weights = pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight)
     edges = maximum_spanning_forest(weights)

@@ -1,0 +1,535 @@
+"""Parity with R's bnclassify: same outer and inner folds, side by side, one run.
+
+Run: python benchmarks/bnclassify_parity.py [--datasets car ...] [--algos nb ...]
+     [--folds 5] [--seed 0] [--timeout 900]
+
+Needs ``Rscript`` with bnclassify and jsonlite installed (never in CI).
+
+Protocol. Every data set becomes one categorical table, given identically to
+both libraries: integer and text columns as they are; a missing value is its
+own level ``"?"``; the genuinely continuous columns of iris, wine and ecoli are
+cut into 3 equal-frequency bins on the whole data set (an unsupervised,
+label-free cut, so both sides get the same input; it is not the leak-free
+protocol of ``docs/results``). The declared levels of each column are those of
+the whole table on both sides (bnclassify keeps a factor's levels when it
+subsets; augnb receives pandas categoricals). Outer folds: stratified, seeded.
+For each outer training set, the inner folds of the wrapper searches are drawn
+once and handed to both libraries: augnb through ``cv=<fold ids>``,
+bnclassify through ``benchmarks/bnc_parity.R``, which replaces its internal
+partition with the given one. Both predict the most probable class with ties
+to the first class (bnclassify breaks prediction ties at random; its
+posteriors are read and the same rule applied).
+
+Learner pairs (augnb <- bnclassify), all with Laplace smoothing (alpha = smooth
+= 1) and wrapper epsilon 0.01:
+
+    nb              NaiveBayes()                          nb
+    tan_cl_<score>  TAN(criterion=<score>)                tan_cl, score = loglik|aic|bic
+    aode            AODE(m=0)                             aode
+    fssj            FSS(cv=ids, epsilon=0.01)             fssj (can also join features)
+    bsej            BSEJ(cv=ids, epsilon=0.01, supernode_cpt="dag")   bsej
+    tan_hc          HillClimbingTAN(cv=ids)               tan_hc
+    tan_hcsp        SuperParentTAN(cv=ids)                tan_hcsp
+    kdb             WrapperKDB(k=2, cv=ids)               kdb, kdbk = 2
+
+Reported per data set and learner: accuracy of each library (mean of the
+outer-fold accuracies, in %), their difference, the largest absolute
+difference between the two posteriors over all test rows, the number of folds
+where the learned structures are identical (directed feature arcs and used
+features), and for the wrappers the fit-time ratio (sum over folds of
+bnclassify's fit time / augnb's; augnb warmed up first, so Numba compilation is
+not counted).
+
+Results go to benchmarks/results/bnclassify_parity.json (written atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from _common import ROOT, machine_info, write_json
+
+from augnb import (
+    AODE,
+    BSEJ,
+    FSS,
+    TAN,
+    HillClimbingTAN,
+    NaiveBayes,
+    SuperParentTAN,
+    WrapperKDB,
+)
+from augnb.datasets import load
+from augnb.search import stratified_folds
+
+R_DRIVER = ROOT / "benchmarks" / "bnc_parity.R"
+
+DATASETS = [
+    "car",
+    "kr_vs_kp",
+    "house_votes_84",
+    "breast_cancer_wisconsin",
+    "balance_scale",
+    "promoters",
+    "primary_tumor",
+    "splice",
+    "iris",
+    "wine",
+    "ecoli",
+]
+#: data sets whose float columns are binned (3 equal-frequency bins) first
+BINNED = {"iris", "wine", "ecoli"}
+
+WRAPPERS = {"fssj", "bsej", "tan_hc", "tan_hcsp", "kdb"}
+
+
+def make_estimator(algo, inner, seed):
+    """The augnb counterpart of a bnclassify learner."""
+    wrap = {"cv": inner, "epsilon": 0.01}
+    return {
+        "nb": lambda: NaiveBayes(),
+        "tan_cl_loglik": lambda: TAN(criterion="loglik"),
+        "tan_cl_aic": lambda: TAN(criterion="aic"),
+        "tan_cl_bic": lambda: TAN(criterion="bic"),
+        "aode": lambda: AODE(m=0),
+        "fssj": lambda: FSS(**wrap),
+        "bsej": lambda: BSEJ(**wrap, supernode_cpt="dag"),
+        "tan_hc": lambda: HillClimbingTAN(**wrap, random_state=seed),
+        "tan_hcsp": lambda: SuperParentTAN(**wrap, random_state=seed),
+        "kdb": lambda: WrapperKDB(k=2, **wrap, random_state=seed),
+    }[algo]()
+
+
+ALGOS = [
+    "nb",
+    "tan_cl_loglik",
+    "tan_cl_aic",
+    "tan_cl_bic",
+    "aode",
+    "fssj",
+    "bsej",
+    "tan_hc",
+    "tan_hcsp",
+    "kdb",
+]
+
+
+def categorical_table(name):
+    """The data set as text categories (``"?"`` = missing), class last."""
+    X, y = load(name)
+    out = {}
+    for col in X.columns:
+        s = X[col]
+        if name in BINNED and pd.api.types.is_float_dtype(s):
+            # tied quantiles may merge bins: codes, not a fixed list of labels
+            codes = pd.qcut(s, 3, labels=False, duplicates="drop")
+            s = codes.map(lambda v: f"b{int(v)}", na_action="ignore").astype(object)
+        else:
+            s = s.astype(object)
+            # integer-valued floats read back as "3.0" would differ from R's "3"
+            s = s.map(
+                lambda v: str(int(v)) if isinstance(v, float) and v.is_integer() else v
+            )
+        out[str(col)] = s.where(pd.notna(s), "?").astype(str)
+    frame = pd.DataFrame(out)
+    frame["class"] = np.asarray(y).astype(str)
+    return frame
+
+
+def as_categorical(frame):
+    """Pandas categoricals with the whole table's sorted levels (R's factors)."""
+    return pd.DataFrame(
+        {
+            c: pd.Categorical(frame[c], categories=sorted(frame[c].unique()))
+            for c in frame
+        }
+    )
+
+
+def feature_arcs(est, names):
+    """Sorted "parent->child" names of the fitted structure's feature arcs."""
+    s = est.structure_
+    if not hasattr(s, "feature_arcs"):  # an ensemble (AODE): not compared
+        return []
+    return sorted(f"{names[a]}->{names[b]}" for a, b in s.feature_arcs)
+
+
+def as_list(value):
+    """A JSON array from R (a length-1 vector may arrive as a scalar)."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+def skeleton(arcs):
+    return sorted("--".join(sorted(a.split("->"))) for a in arcs)
+
+
+def used_features(est, names):
+    if not hasattr(est.structure_, "selected_features"):
+        return []
+    return sorted(names[f] for f in est.structure_.selected_features)
+
+
+def run_r(data_csv, folds_csv, algo, out_dir, seed, timeout):
+    cmd = [
+        "Rscript",
+        str(R_DRIVER),
+        str(data_csv),
+        str(folds_csv),
+        "class",
+        algo,
+        str(out_dir),
+        str(seed),
+    ]
+    t = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"timeout after {timeout} s"
+    if proc.returncode != 0:
+        return None, proc.stderr.strip().splitlines()[-1] if proc.stderr else "failed"
+    rows = [json.loads(s) for s in proc.stdout.splitlines() if s.startswith("{")]
+    return rows, f"{time.perf_counter() - t:.1f} s wall"
+
+
+def compare_dataset(name, algos, n_folds, seed, timeout, workdir):
+    frame = categorical_table(name)
+    cat = as_categorical(frame)
+    X, y = cat.drop(columns="class"), cat["class"]
+    names = [str(c) for c in X.columns]
+    y_codes = cat["class"].cat.codes.to_numpy()
+    outer = stratified_folds(y_codes, n_folds, seed)
+    folds = pd.DataFrame({"outer": outer})
+    inner = {}
+    for k in range(n_folds):
+        train = np.flatnonzero(outer != k)
+        ids = stratified_folds(y_codes[train], 5, seed + 1 + k)
+        inner[k] = ids
+        col = np.full(len(y), np.nan)
+        col[train] = ids
+        folds[f"inner_{k}"] = pd.array(col, dtype="Int64")
+    data_csv = workdir / f"{name}.csv"
+    folds_csv = workdir / f"{name}_folds.csv"
+    frame.to_csv(data_csv, index=False)
+    folds.to_csv(folds_csv, index=False, na_rep="NA")
+
+    out = {}
+    for algo in algos:
+        r_dir = workdir / f"{name}_{algo}"
+        r_rows, r_note = run_r(data_csv, folds_csv, algo, r_dir, seed, timeout)
+        # warm-up: Numba kernels and first-call costs are not timed
+        make_estimator(algo, inner[0], seed).fit(X[outer != 0], y[outer != 0])
+        res = {"r_note": r_note, "folds": []}
+        for k in range(n_folds):
+            tr, te = outer != k, outer == k
+            est = make_estimator(algo, inner[k], seed)
+            t = time.perf_counter()
+            est.fit(X[tr], y[tr])
+            fit_s = time.perf_counter() - t
+            proba = est.predict_proba(X[te])
+            pred = est.classes_[np.argmax(proba, axis=1)]
+            acc = float(np.mean(pred == np.asarray(y[te])))
+            fold = {
+                "fold": k,
+                "augnb_accuracy": acc,
+                "augnb_fit_seconds": fit_s,
+                "augnb_arcs": feature_arcs(est, names),
+                "augnb_features": used_features(est, names),
+            }
+            if r_rows is not None:
+                r = next(row for row in r_rows if row["fold"] == k)
+                post = pd.read_csv(r_dir / f"{algo}_fold{k}.csv", dtype=float)
+                r_arcs = sorted(as_list(r["arcs"]))
+                r_feats = as_list(r["features"])
+                fold.update(
+                    bnc_accuracy=float(r["accuracy"]),
+                    bnc_fit_seconds=float(r["fit_seconds"]),
+                    bnc_arcs=r_arcs,
+                    bnc_features=sorted(r_feats),
+                )
+                classes = [str(c) for c in est.classes_]
+                if set(classes) <= set(post.columns) and len(classes) == len(
+                    post.columns
+                ):
+                    diff = np.abs(post[classes].to_numpy() - proba)
+                    fold["max_posterior_diff"] = float(diff.max())
+                else:
+                    fold["max_posterior_diff"] = None
+                if algo != "aode":
+                    same_feats = fold["augnb_features"] == sorted(r_feats)
+                    fold["same_structure"] = same_feats and fold["augnb_arcs"] == r_arcs
+                    # same arcs up to direction (a supernode's internal order,
+                    # the root of a tree)
+                    fold["same_skeleton"] = same_feats and skeleton(
+                        fold["augnb_arcs"]
+                    ) == skeleton(r_arcs)
+            res["folds"].append(fold)
+        summarise(res, algo)
+        out[algo] = res
+        print(line(name, algo, res), flush=True)
+    return out
+
+
+def summarise(res, algo):
+    folds = res["folds"]
+    res["augnb_accuracy"] = 100 * float(np.mean([f["augnb_accuracy"] for f in folds]))
+    res["augnb_fit_seconds"] = float(sum(f["augnb_fit_seconds"] for f in folds))
+    if "bnc_accuracy" not in folds[0]:
+        return
+    res["bnc_accuracy"] = 100 * float(np.mean([f["bnc_accuracy"] for f in folds]))
+    res["diff_points"] = res["augnb_accuracy"] - res["bnc_accuracy"]
+    res["bnc_fit_seconds"] = float(sum(f["bnc_fit_seconds"] for f in folds))
+    diffs = [
+        f["max_posterior_diff"] for f in folds if f["max_posterior_diff"] is not None
+    ]
+    res["max_posterior_diff"] = float(max(diffs)) if diffs else None
+    if algo != "aode":
+        res["identical_structures"] = int(sum(f["same_structure"] for f in folds))
+        res["identical_skeletons"] = int(sum(f["same_skeleton"] for f in folds))
+    if algo in WRAPPERS:
+        res["fit_time_ratio"] = res["bnc_fit_seconds"] / max(
+            res["augnb_fit_seconds"], 1e-9
+        )
+
+
+def line(name, algo, res):
+    if "bnc_accuracy" not in res:
+        return (
+            f"{name:24s} {algo:14s} augnb {res['augnb_accuracy']:6.2f}"
+            f"  bnclassify: {res['r_note']}"
+        )
+    s = (
+        f"{name:24s} {algo:14s} augnb {res['augnb_accuracy']:6.2f}"
+        f"  bnc {res['bnc_accuracy']:6.2f}  diff {res['diff_points']:+6.2f}"
+    )
+    if res.get("max_posterior_diff") is not None:
+        s += f"  max|dp| {res['max_posterior_diff']:.1e}"
+    if "identical_structures" in res:
+        s += (
+            f"  same structure {res['identical_structures']}/{len(res['folds'])}"
+            f" (skeleton {res['identical_skeletons']})"
+        )
+    if "fit_time_ratio" in res:
+        s += (
+            f"  fit {res['augnb_fit_seconds']:.2f}s vs {res['bnc_fit_seconds']:.1f}s"
+            f" ({res['fit_time_ratio']:.0f}x)"
+        )
+    return s
+
+
+ARC_SEARCHES = {"tan_hc", "tan_hcsp", "kdb"}
+
+
+def replay_with_bnc_ties(algo, X, y, inner, seed, names, r_arcs):
+    """Refit augnb's arc search preferring bnclassify's arcs among tied candidates.
+
+    Candidates with equal CV accuracy are ordered with the arcs of
+    bnclassify's final structure first (otherwise as before). If the search
+    then ends at bnclassify's structure, the two differed only by random tie
+    breaks. (SuperParentTAN's choice of super-parent keeps its own ties.)
+    """
+    import augnb.structure.hill_climbing as hc
+
+    wanted = set(r_arcs)
+    original = hc.greedy_search
+
+    def preferring(initial, initial_score, candidates, **kw):
+        def wrapped(state):
+            for new, desc, tie, fn in candidates(state):
+                u, v = desc.removeprefix("arc ").split(" -> ")
+                arc = f"{names[int(u[1:])]}->{names[int(v[1:])]}"
+                yield new, desc, (arc not in wanted, tie), fn
+
+        return original(initial, initial_score, wrapped, **kw)
+
+    hc.greedy_search = preferring
+    try:
+        est = make_estimator(algo, inner, seed).fit(X, y)
+    finally:
+        hc.greedy_search = original
+    return feature_arcs(est, names) == sorted(r_arcs)
+
+
+def explain(results, seed):
+    """Add, per differing arc-search fold, whether tie breaks alone explain it."""
+    for name, per in results["datasets"].items():
+        cat = as_categorical(categorical_table(name))
+        X, y = cat.drop(columns="class"), cat["class"]
+        names = [str(c) for c in X.columns]
+        y_codes = cat["class"].cat.codes.to_numpy()
+        n_folds = max(len(r["folds"]) for r in per.values())
+        outer = stratified_folds(y_codes, n_folds, seed)
+        for algo in ARC_SEARCHES & set(per):
+            res = per[algo]
+            n_tie = 0
+            for f in res["folds"]:
+                if "bnc_arcs" not in f or f["same_structure"]:
+                    continue
+                k = f["fold"]
+                tr = outer != k
+                inner = stratified_folds(y_codes[tr], 5, seed + 1 + k)
+                f["explained_by_ties"] = replay_with_bnc_ties(
+                    algo, X[tr], y[tr], inner, seed, names, f["bnc_arcs"]
+                )
+                n_tie += f["explained_by_ties"]
+            if "identical_structures" in res:
+                res["differing_explained_by_ties"] = n_tie
+            print(name, algo, "differing folds explained by ties:", n_tie)
+    return results
+
+
+def markdown(results):
+    """Tables of a results file: accuracy differences, structures, time ratios."""
+    sets = results["datasets"]
+    algos = [a for a in ALGOS if any(a in v for v in sets.values())]
+    out = [
+        "Accuracy difference augnb − bnclassify, in points (mean over the outer "
+        "folds); `·` = identical accuracy on every fold.",
+        "",
+        "| data set | " + " | ".join(algos) + " |",
+        "|:---|" + "---:|" * len(algos),
+    ]
+    for name, per in sets.items():
+        cells = []
+        for a in algos:
+            res = per.get(a)
+            if res is None or "diff_points" not in res:
+                note = "n/a" if res is None else res["r_note"]
+                cells.append(note.replace("timeout after", "R timeout"))
+                continue
+            same = all(
+                abs(f["augnb_accuracy"] - f["bnc_accuracy"]) < 1e-9
+                for f in res["folds"]
+            )
+            cells.append("·" if same else f"{res['diff_points']:+.2f}")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        "Folds (of 5) whose learned structures are identical (directed feature "
+        "arcs and used features); in brackets, identical up to arc direction; "
+        "`ties n`: n of the differing folds reach bnclassify's structure when "
+        "augnb's search prefers bnclassify's arcs among equally accurate "
+        "candidates. Largest |posterior difference| over all test rows.",
+        "",
+        "| data set | " + " | ".join(a for a in algos if a != "aode") + " |",
+        "|:---|" + "---:|" * (len(algos) - ("aode" in algos)),
+    ]
+    for name, per in sets.items():
+        cells = []
+        for a in algos:
+            if a == "aode":
+                continue
+            res = per.get(a, {})
+            if "identical_structures" not in res:
+                cells.append("n/a")
+                continue
+            dp = res.get("max_posterior_diff")
+            dp = "" if dp is None else f", {dp:.0e}"
+            tie = res.get("differing_explained_by_ties")
+            tie = f", ties {tie}" if tie else ""
+            cells.append(
+                f"{res['identical_structures']} ({res['identical_skeletons']}){tie}{dp}"
+            )
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    wrappers = [a for a in algos if a in WRAPPERS]
+    out += [
+        "",
+        "Wrapper fit time, sum over the 5 outer folds: bnclassify / augnb "
+        "(augnb seconds in brackets); `> r` = bnclassify did not finish the 5 "
+        "fits within the time limit. The last row sums the finished runs only.",
+        "",
+        "| data set | " + " | ".join(wrappers) + " |",
+        "|:---|" + "---:|" * len(wrappers),
+    ]
+    totals = {a: [0.0, 0.0] for a in wrappers}
+    for name, per in sets.items():
+        cells = []
+        for a in wrappers:
+            res = per.get(a, {})
+            note = res.get("r_note", "")
+            if "fit_time_ratio" not in res and note.startswith("timeout after"):
+                # bnclassify did not finish its 5 fits within the limit
+                limit = float(note.split()[2])
+                g = res["augnb_fit_seconds"]
+                cells.append(f"> {limit / g:.0f}x ({g:.2f} s)")
+                continue
+            if "fit_time_ratio" not in res:
+                cells.append("n/a")
+                continue
+            totals[a][0] += res["bnc_fit_seconds"]
+            totals[a][1] += res["augnb_fit_seconds"]
+            cells.append(
+                f"{res['fit_time_ratio']:.0f}x ({res['augnb_fit_seconds']:.2f} s)"
+            )
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out.append(
+        "| **all data sets** | "
+        + " | ".join(
+            f"**{b / max(g, 1e-9):.0f}x** ({b:.0f} s vs {g:.1f} s)"
+            for b, g in totals.values()
+        )
+        + " |"
+    )
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    ap.add_argument("--algos", nargs="+", default=ALGOS, choices=ALGOS)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--timeout", type=float, default=900.0)
+    ap.add_argument("--output", default="bnclassify_parity.json")
+    ap.add_argument(
+        "--markdown",
+        metavar="JSON",
+        help="only print the markdown tables of an existing results file",
+    )
+    ap.add_argument(
+        "--explain",
+        metavar="JSON",
+        help="add the tie-break replays of the arc searches to a results file",
+    )
+    args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())), end="")
+        return
+    if args.explain:
+        path = Path(args.explain)
+        results = explain(json.loads(path.read_text()), args.seed)
+        write_json(results, path)
+        return
+    if shutil.which("Rscript") is None:
+        sys.exit(
+            "Rscript not found: install R and bnclassify (see /work/shared/peers)."
+        )
+    results = {
+        "machine": machine_info(),
+        "arguments": vars(args),
+        "protocol": __doc__,
+        "datasets": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="bnc_parity_") as tmp:
+        for name in args.datasets:
+            results["datasets"][name] = compare_dataset(
+                name, args.algos, args.folds, args.seed, args.timeout, Path(tmp)
+            )
+            path = write_json(results, args.output)
+    print(f"results: {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,312 @@
+"""Wrapper searches of one-dependence and k-dependence structures.
+
+Keogh & Pazzani's hill-climbing TAN (HC) and its super-parent variant (SP),
+and the greedy k-dependence search, with bnclassify's operators
+(``tan_hc``, ``tan_hcsp``, ``kdb``): every search starts from naive Bayes over
+all features and adds one augmenting arc per step, scored by cross-validated
+accuracy on the training data with the cached engine of :mod:`augnb.search`
+(a candidate replaces the factor of the one feature whose parents change).
+
+A search state is a tuple holding, for each feature, the sorted tuple of its
+feature parents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.search.cv_cache import CachedCV
+from augnb.search.greedy import SearchStep, greedy_search
+from augnb.structure._structure import Structure
+
+__all__ = [
+    "state_structure",
+    "superparent_tan_structure",
+    "tan_hc_structure",
+    "wrapper_kdb_structure",
+]
+
+State = tuple[tuple[int, ...], ...]
+
+
+def state_structure(state: State) -> Structure:
+    """Structure of a search state (every feature its own node)."""
+    p = len(state)
+    arcs = [(u, v) for v, ps in enumerate(state) for u in ps]
+    return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+
+
+def _total(scorer: CachedCV, state: State) -> NDArray[np.float64]:
+    out = scorer.prior.copy()
+    for v, ps in enumerate(state):
+        out += scorer.factor((v,), ps)
+    return out
+
+
+def _ancestors(state: State, f: int) -> set[int]:
+    seen: set[int] = set()
+    todo = list(state[f])
+    while todo:
+        u = todo.pop()
+        if u not in seen:
+            seen.add(u)
+            todo.extend(state[u])
+    return seen
+
+
+def _add_arc(state: State, u: int, v: int) -> State:
+    out = list(state)
+    out[v] = tuple(sorted((*state[v], u)))
+    return tuple(out)
+
+
+def _arc_candidate(scorer: CachedCV, state: State, total, u: int, v: int, tie: float):
+    """One greedy-search candidate: the arc ``u -> v`` added to ``state``."""
+    old = state[v]
+
+    def score() -> float:
+        return scorer.accuracy_delta(
+            total,
+            (scorer.factor((v,), old),),
+            (scorer.factor((v,), tuple(sorted((*old, u)))),),
+        )
+
+    return _add_arc(state, u, v), f"arc X{u} -> X{v}", (tie, u, v), score
+
+
+def _ode_arcs(state: State) -> list[tuple[int, int]]:
+    """Arcs that keep a one-dependence forest (bnclassify's ``augment_ode_arcs``).
+
+    The child must be an orphan (a feature without feature parents), i.e. the
+    root of its tree, and the parent outside that tree. Between two orphans
+    ``a -> b`` and ``b -> a`` give the same undirected forest (equivalent
+    under maximum likelihood); only the arc from the later feature to the
+    earlier one is offered, the one bnclassify keeps.
+    """
+    p = len(state)
+    orphans = [v for v in range(p) if not state[v]]
+    if len(orphans) < 2:
+        return []
+    roots = [_root(state, f) for f in range(p)]
+    arcs = []
+    for u in range(p):
+        for v in orphans:
+            if u == v or roots[u] == v:
+                continue
+            if not state[u] and u < v:
+                continue
+            arcs.append((u, v))
+    return arcs
+
+
+def _root(state: State, f: int) -> int:
+    while state[f]:
+        f = state[f][0]
+    return f
+
+
+def _search(
+    scorer: CachedCV,
+    n_features: int,
+    candidates,
+    *,
+    epsilon: float,
+    verbose: int,
+    label: str,
+) -> tuple[Structure, list[SearchStep]]:
+    start: State = tuple(() for _ in range(n_features))
+    state, _, path = greedy_search(
+        start,
+        scorer.accuracy(_total(scorer, start)),
+        candidates,
+        epsilon=epsilon,
+        verbose=verbose,
+        label=label,
+        inclusive=True,
+    )
+    return state_structure(state), path
+
+
+def tan_hc_structure(
+    scorer: CachedCV,
+    n_features: int,
+    *,
+    epsilon: float = 0.01,
+    random_state: np.random.RandomState | None = None,
+    verbose: int = 0,
+) -> tuple[Structure, list[SearchStep]]:
+    """Hill-climbing TAN (Keogh & Pazzani 2002; bnclassify's ``tan_hc``).
+
+    From naive Bayes, each step adds the augmenting arc that keeps a
+    one-dependence forest and gives the highest CV accuracy, while that
+    accuracy minus ``epsilon`` is at least the current one. Ties between
+    candidates are broken at random.
+
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    epsilon : float, default=0.01
+        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
+    random_state : RandomState, default=None
+        Generator of the tie breaks (a fresh unseeded one when None).
+    verbose : int, default=0
+        Print the steps.
+
+    Returns
+    -------
+    structure : Structure
+        A one-dependence forest over all features.
+    path : list of SearchStep
+    """
+    rng = random_state if random_state is not None else np.random.RandomState()
+
+    def candidates(state: State) -> Iterator:
+        arcs = _ode_arcs(state)
+        if not arcs:
+            return
+        total = _total(scorer, state)
+        ties = rng.random_sample(len(arcs))
+        for (u, v), tie in zip(arcs, ties):
+            yield _arc_candidate(scorer, state, total, u, v, float(tie))
+
+    return _search(
+        scorer, n_features, candidates, epsilon=epsilon, verbose=verbose, label="TAN-HC"
+    )
+
+
+def superparent_tan_structure(
+    scorer: CachedCV,
+    n_features: int,
+    *,
+    epsilon: float = 0.01,
+    random_state: np.random.RandomState | None = None,
+    verbose: int = 0,
+) -> tuple[Structure, list[SearchStep]]:
+    """Super-parent TAN (Keogh & Pazzani 2002; bnclassify's ``tan_hcsp``).
+
+    Each step first picks the *super-parent*: the feature that, made the
+    parent of every orphan it can take (every tree root but its own), gives
+    the highest CV accuracy (ties at random). The candidates of the step are
+    then the single arcs from the super-parent to one of those orphans; the
+    best is taken while its accuracy minus ``epsilon`` is at least the
+    current one.
+
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    epsilon : float, default=0.01
+        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
+    random_state : RandomState, default=None
+        Generator of the tie breaks.
+    verbose : int, default=0
+        Print the steps.
+
+    Returns
+    -------
+    structure : Structure
+        A one-dependence forest over all features.
+    path : list of SearchStep
+    """
+    rng = random_state if random_state is not None else np.random.RandomState()
+
+    def candidates(state: State) -> Iterator:
+        p = len(state)
+        orphans = [v for v in range(p) if not state[v]]
+        if len(orphans) < 2:
+            return
+        total = _total(scorer, state)
+        best = None
+        for f in range(p):
+            root = _root(state, f)
+            children = [v for v in orphans if v != f and v != root]
+            if not children:
+                continue
+            # every orphan child swaps its class-only factor for one given f
+            trial = total.copy()
+            for v in children:
+                trial += scorer.factor((v,), (f,)) - scorer.factor((v,))
+            key = (scorer.accuracy(trial), rng.random_sample())
+            if best is None or key > best[0]:
+                best = (key, f, children)
+        if best is None:
+            return
+        _, sp, children = best
+        ties = rng.random_sample(len(children))
+        for v, tie in zip(children, ties):
+            yield _arc_candidate(scorer, state, total, sp, v, float(tie))
+
+    return _search(
+        scorer, n_features, candidates, epsilon=epsilon, verbose=verbose, label="TAN-SP"
+    )
+
+
+def wrapper_kdb_structure(
+    scorer: CachedCV,
+    n_features: int,
+    k: int,
+    *,
+    epsilon: float = 0.01,
+    random_state: np.random.RandomState | None = None,
+    verbose: int = 0,
+) -> tuple[Structure, list[SearchStep]]:
+    """Greedy k-dependence search by CV accuracy (bnclassify's ``kdb``).
+
+    From naive Bayes, each step adds the arc ``u -> v`` that gives the highest
+    CV accuracy among those that keep the graph acyclic and give ``v`` at most
+    ``k`` feature parents, while that accuracy minus ``epsilon`` is at least
+    the current one. Ties between candidates are broken at random.
+
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    k : int
+        Maximum number of feature parents per feature (>= 1).
+    epsilon : float, default=0.01
+        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
+    random_state : RandomState, default=None
+        Generator of the tie breaks.
+    verbose : int, default=0
+        Print the steps.
+
+    Returns
+    -------
+    structure : Structure
+        A DAG over all features, each with at most ``k`` feature parents.
+    path : list of SearchStep
+    """
+    if k < 1:
+        raise ValueError(f"k must be at least 1; got {k}.")
+    rng = random_state if random_state is not None else np.random.RandomState()
+
+    def candidates(state: State) -> Iterator:
+        p = len(state)
+        open_ = [v for v in range(p) if len(state[v]) < k]
+        ancestors = [_ancestors(state, u) for u in range(p)]
+        arcs = [
+            (u, v)
+            for u in range(p)
+            for v in open_
+            if u != v and u not in state[v] and v not in ancestors[u]
+        ]
+        if not arcs:
+            return
+        total = _total(scorer, state)
+        ties = rng.random_sample(len(arcs))
+        for (u, v), tie in zip(arcs, ties):
+            yield _arc_candidate(scorer, state, total, u, v, float(tie))
+
+    return _search(
+        scorer, n_features, candidates, epsilon=epsilon, verbose=verbose, label="KDB"
+    )
