@@ -137,7 +137,11 @@ class _KernelNB(BaseAugmentedNB):
         return self.model_.joint_log_likelihood(data.codes, data.values)
 
 
-_BANDWIDTHS = ("john_langley", "normal_reference")
+#: With the default grid, bandwidths below its smallest value (0.05) are tried
+#: down to this one while they improve the LOO accuracy.
+_EXTEND_TO = 0.005
+
+_BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
 
 
 class FlexibleNB(_KernelNB):
@@ -149,8 +153,11 @@ class FlexibleNB(_KernelNB):
 
         p(x_j | c) = 1/n_cj sum_m K_h(x_j - x_mj),   K_h(u) = N(u; 0, h^2)
 
-    with ``h = 1 / sqrt(n_cj)`` on the raw scale, as in the paper
-    (ALGORITHMS.md §6.4), or another rule. Discrete columns (integer, boolean,
+    with ``h = s_j / sqrt(n_cj)`` by default: John and Langley's
+    ``1 / sqrt(n_cj)`` in units of the feature's standard deviation ``s_j``, so
+    that the estimate does not depend on the unit a feature is measured in
+    (their rule on the raw scale is ``bandwidth="john_langley"``), or another
+    rule. Discrete columns (integer, boolean,
     categorical, string) get naive-Bayes CPTs with Laplace smoothing; the class
     prior is Laplace-smoothed too.
 
@@ -167,8 +174,14 @@ class FlexibleNB(_KernelNB):
 
     Parameters
     ----------
-    bandwidth : {"john_langley", "normal_reference"} or float, default="john_langley"
-        ``"john_langley"``: ``h = 1 / sqrt(n_cj)`` (raw units). A float: that
+    bandwidth : {"scaled", "john_langley", "normal_reference"} or float, \
+default="scaled"
+        ``"scaled"``: ``h = s_j / sqrt(n_cj)``, ``s_j`` the sample standard
+        deviation of feature ``j`` over all training rows where it is observed
+        (1 for a constant feature). ``"john_langley"``: ``h = 1 / sqrt(n_cj)``
+        in raw units, as in the paper; it depends on each feature's scale
+        (wine, whose features range from about 0.1 to 1,700: 74% 10-fold
+        accuracy against 98% with ``"scaled"``). A float: that
         ``h`` for every class and feature, in the features' own units.
         ``"normal_reference"``: ``h = (4 / (3 n_cj))^(1/5) sigma_cj`` (the
         normal-reference rule of Pérez et al. 2009 for one dimension;
@@ -227,7 +240,7 @@ class FlexibleNB(_KernelNB):
 
     def __init__(
         self,
-        bandwidth: str | float = "john_langley",
+        bandwidth: str | float = "scaled",
         *,
         alpha: float = 1.0,
         discrete_features: Sequence | None = None,
@@ -281,8 +294,6 @@ class FlexibleNB(_KernelNB):
         # A class without observed values falls back to the pooled density, so
         # its bandwidth is the pooled one.
         n_eff = np.where(n_cj > 0, n_cj, n_j[None, :])
-        if bw == "john_langley":
-            return 1.0 / np.sqrt(n_eff)
 
         def sample_sd(rows: NDArray[np.bool_]) -> NDArray[np.float64]:
             """Sample sd (ddof=1) per column over the observed values of rows.
@@ -297,6 +308,11 @@ class FlexibleNB(_KernelNB):
             ss = np.where(ok, (v - mean) ** 2, 0.0).sum(axis=0)
             return np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), 0.0)
 
+        if bw == "john_langley":
+            return 1.0 / np.sqrt(n_eff)
+        if bw == "scaled":
+            sd = sample_sd(np.ones(len(y), dtype=bool))
+            return np.where(sd > 0, sd, 1.0)[None, :] / np.sqrt(n_eff)
         sd_c = np.stack([sample_sd(y == c) for c in range(n_classes)])
         sd_all = sample_sd(np.ones(len(y), dtype=bool))
         # A class with a single value (or a constant one) borrows the pooled
@@ -383,8 +399,12 @@ class ENBC(_KernelNB):
     Parameters
     ----------
     h_grid : sequence of float, default=None
-        Candidate bandwidths in standard deviations; None is the grid of
-        ALGORITHMS.md §6.2 (0.05 ... 2.0, 12 values).
+        Candidate bandwidths in standard deviations. None: the grid 0.05,
+        0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0 and, when its
+        smallest value wins, smaller ones (each 2/3 of the last, down to 0.005)
+        while they strictly improve the LOO accuracy (then the LOO log
+        posterior); features with many close values (segment, vehicle) call
+        for them. A given grid is searched as it is.
     max_parents : int, default=2
         Maximum number of attribute parents per attribute (``t_max``); 0 gives
         a kernel naive Bayes with tuned ``h``.
@@ -547,6 +567,7 @@ class ENBC(_KernelNB):
             h_grid=self._grid(),
             max_parents=int(self.max_parents),
             epsilon=float(self.epsilon),
+            extend_to=_EXTEND_TO if self.h_grid is None else None,
             verbose=int(self.verbose),
         )
         self.h_ = res.h

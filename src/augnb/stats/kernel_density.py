@@ -1,14 +1,14 @@
-"""Gaussian kernel density estimates of class-conditional and conditional densities.
+"""Gaussian kernel density estimates: parameter-free kernel sums and densities.
 
-ALGORITHMS.md §6.1. For class ``c`` with training points ``t_m`` (the rows of
-class ``c``), a ``d``-dimensional product Gaussian kernel gives::
+For class ``c`` with training points ``t_m`` (the rows of class ``c``), a
+``d``-dimensional product Gaussian kernel gives::
 
     rho(x | c) = 1/N_c sum_m prod_s K_{h_cs}(x_s - t_ms),
     K_h(u) = exp(-u^2 / (2 h^2)) / (sqrt(2 pi) h)
 
-normalised once (A-28). A node ``X_i`` with parents ``Pi_i`` gets the ratio of
-the joint estimate of ``(X_i, Pi_i)`` to the estimate of ``Pi_i`` over the same
-points (eq. 4); ``N_c`` and the parents' normalisers cancel::
+A node ``X_i`` with parents ``Pi_i`` gets the ratio of the joint estimate of
+``(X_i, Pi_i)`` to the estimate of ``Pi_i`` over the same points (Wang, Gao
+and Wang 2016, eq. 4); ``N_c`` and the parents' normalisers cancel::
 
     rho(x_i | pi, c) = sum_m K(x_i - t_mi) prod_s K(pi_s - t_ms)
                        / sum_m prod_s K(pi_s - t_ms)
@@ -21,10 +21,26 @@ even a billion of them change the sum by less than half an ulp, so the result
 equals the full sum to double precision while small bandwidths cost no
 exponentials for distant pairs.
 
-Two Numba kernels do the sums (compiled on first use and cached on disk,
-nothing at import): ``_lse_kernel`` for any dimension, ``O(n_query n_points
-d)``, and ``_lse_sorted_1d`` for one dimension, which bisects the sorted
-points and walks outwards from the nearest one only while terms still count.
+Three Numba kernels do the sums (compiled on first use and cached on disk,
+nothing at import), each parallel over query rows:
+
+* ``_lse_grid`` for any dimension and a whole grid of bandwidth multipliers at
+  once: the squared distances of a query to the points of a class are computed
+  once and reused by every multiplier (the largest term is the same point for
+  all of them); the terms still within the cut-off are compacted as the
+  multiplier grows, so small bandwidths only visit the near points;
+* ``_lse_sorted_1d`` for one dimension and one bandwidth, which bisects the
+  sorted points and walks outwards from the nearest one only while terms
+  still count.
+
+Exponentials go through ``_exp_neg``, a branch-free ``exp(-e)`` for
+``0 <= e <= 60`` (Cody-Waite reduction and a degree-13 Taylor polynomial, at
+most about 1 ulp from ``numpy.exp``, tested) that LLVM can vectorise; a call
+to the C library's ``exp`` cannot be.
+
+Memory: the kernels keep one distance buffer of ``n_points`` doubles per
+block of query rows, never an ``n_query x n_points`` matrix, so large ``n``
+costs time, not memory.
 
 Column convention: a family's columns are ``[child, parent_1, ...]``.
 
@@ -36,14 +52,18 @@ equals the estimate refitted without the row, classes kept):
 * when the parents' density ``rho(pi | c)`` is below the smallest normal double
   (``exp(UNDERFLOW_LOG)``: a linear-space evaluation would underflow), the
   conditional falls back to the child's own density ``rho(x_i | c)`` over the
-  same points (A-30).
+  same points.
+
+References
+----------
+Wang, S.-C., Gao, R. and Wang, L.-M. (2016). Bayesian network classifiers
+based on Gaussian kernel density. Expert Systems with Applications 51, 207-217.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -51,87 +71,192 @@ from numpy.typing import NDArray
 
 __all__ = [
     "UNDERFLOW_LOG",
-    "KDEModel",
     "class_log_sums",
+    "class_log_sums_grid",
     "conditional_from_sums",
     "density_from_sums",
-    "fit_kde_model",
     "kde_log_conditional",
     "kde_log_density",
     "node_log_factor",
 ]
 
 #: ``log`` of the smallest normal double: a parent density below it would
-#: underflow in linear space, which triggers the A-30 fallback.
+#: underflow in linear space, which triggers the child-density fallback.
 UNDERFLOW_LOG = float(np.log(np.finfo(np.float64).tiny))
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 #: Kernel terms below exp(-_CUTOFF) of the largest term are skipped (see above).
 _CUTOFF = 60.0
-
+#: Distance given to a left-out point: larger than any real one, and finite so
+#: that multiplying it never makes a NaN.
+_FAR = 1e300
+#: Query rows per parallel block (one distance buffer each).
+_BLOCK = 16
 
 #: Floating-point licences for the kernels: reassociation lets LLVM vectorise
-#: the distance and minimum loops; no ``nnan`` / ``ninf``, since ``inf`` marks
-#: a left-out point.
+#: the distance and minimum loops; no ``nnan`` / ``ninf``, since a far point
+#: may give ``inf`` in an intermediate product.
 _FASTMATH = {"nsz", "arcp", "contract", "reassoc"}
 
+_LOG2E = 1.4426950408889634
+# ln 2 split so that k * _LN2_HI is exact for |k| < 2**20 (Cody-Waite).
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
 
-@numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
-def _lse_kernel(query, points_t, starts, scale, exclude, out):
-    """Per-group log-sum-exp of kernel exponents.
 
-    ``out[r, g] = log sum_m exp(-sum_s scale[g, s] (query[r, s] - pts[s, m])^2)``
-    over the points ``m`` of group ``g`` (``starts[g] <= m < starts[g + 1]``),
-    ``m != exclude[r]``; ``-inf`` for an empty sum. Points are stored
-    dimension-major (``pts = points_t``) so every loop over ``m`` is
-    contiguous and vectorisable.
+@numba.njit(cache=True, nogil=True, inline="always")
+def _exp_neg(e):
+    """``exp(-e)`` for ``0 <= e <= 60``, branch-free so that loops vectorise.
+
+    ``e = k ln 2 - r`` with ``|r| <= ln 2 / 2``; ``exp(r)`` by a degree-13
+    Taylor polynomial (truncation below 1e-17 relative) and ``2^-k`` as a
+    product of seven powers selected by the bits of ``k`` (``k <= 87``).
+    Compiled without fast-math so that the reduction keeps its order.
+    """
+    kf = np.floor(e * _LOG2E + 0.5)
+    r = (kf * _LN2_HI - e) + kf * _LN2_LO
+    p = 1.0 / 6227020800.0
+    p = p * r + 1.0 / 479001600.0
+    p = p * r + 1.0 / 39916800.0
+    p = p * r + 1.0 / 3628800.0
+    p = p * r + 1.0 / 362880.0
+    p = p * r + 1.0 / 40320.0
+    p = p * r + 1.0 / 5040.0
+    p = p * r + 1.0 / 720.0
+    p = p * r + 1.0 / 120.0
+    p = p * r + 1.0 / 24.0
+    p = p * r + 1.0 / 6.0
+    p = p * r + 0.5
+    p = p * r + 1.0
+    p = p * r + 1.0
+    k = np.int64(kf)
+    s = 1.0
+    s *= 0.5 if k & 1 else 1.0
+    s *= 0.25 if k & 2 else 1.0
+    s *= 0.0625 if k & 4 else 1.0
+    s *= 0.00390625 if k & 8 else 1.0
+    s *= 1.52587890625e-05 if k & 16 else 1.0
+    s *= 2.3283064365386963e-10 if k & 32 else 1.0
+    s *= 5.421010862427522e-20 if k & 64 else 1.0
+    return p * s
+
+
+@numba.njit(cache=True, nogil=True)
+def _exp_neg_array(e):
+    """``_exp_neg`` over an array (for tests against ``numpy.exp``)."""
+    out = np.empty_like(e)
+    for i in range(e.shape[0]):
+        out[i] = _exp_neg(e[i])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _min_n(buf, n):
+    """Minimum of ``buf[:n]`` (NaN-free) with eight independent accumulators.
+
+    A single running minimum is a serial dependency chain that LLVM does not
+    vectorise without ``nnan``; eight chains run at SIMD speed.
+    """
+    l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = np.inf
+    m = 0
+    while m + 8 <= n:
+        l0 = min(l0, buf[m])
+        l1 = min(l1, buf[m + 1])
+        l2 = min(l2, buf[m + 2])
+        l3 = min(l3, buf[m + 3])
+        l4 = min(l4, buf[m + 4])
+        l5 = min(l5, buf[m + 5])
+        l6 = min(l6, buf[m + 6])
+        l7 = min(l7, buf[m + 7])
+        m += 8
+    while m < n:
+        l0 = min(l0, buf[m])
+        m += 1
+    return min(min(min(l0, l1), min(l2, l3)), min(min(l4, l5), min(l6, l7)))
+
+
+@numba.njit(cache=True, nogil=True, parallel=True, fastmath=_FASTMATH)
+def _lse_grid(query, points_t, starts, scale, mult, exclude, out):
+    """Per-group log-sum-exp of kernel exponents for several multipliers.
+
+    ``out[k, r, g] = log sum_m exp(-mult[k] sum_s scale[g, s] (query[r, s] -
+    pts[s, m])^2)`` over the points ``m`` of group ``g`` (``starts[g] <= m <
+    starts[g + 1]``), ``m != exclude[r]``; ``-inf`` for an empty sum. ``mult``
+    must be increasing. Points are stored dimension-major (``pts =
+    points_t``) so every loop over ``m`` is contiguous and vectorisable.
     """
     nq = query.shape[0]
     d = points_t.shape[0]
     n_groups = starts.shape[0] - 1
-    dist = np.empty(points_t.shape[1])
-    for r in range(nq):
-        ex = exclude[r]
-        for g in range(n_groups):
-            a = starts[g]
-            b = starts[g + 1]
-            for m in range(a, b):
-                dist[m] = 0.0
-            for s in range(d):
-                qs = query[r, s]
-                sc = scale[g, s]
-                for m in range(a, b):
-                    t = qs - points_t[s, m]
-                    dist[m] += sc * t * t
-            if a <= ex < b:
-                dist[ex] = np.inf
-            lo = np.inf
-            for m in range(a, b):
-                lo = min(lo, dist[m])
-            if lo == np.inf:
-                out[r, g] = -np.inf
-                continue
-            # Max-shifted sum: the largest term is exp(0) = 1, so the sum
-            # cannot underflow to 0 however far the query is from the points.
-            tot = 0.0
-            for m in range(a, b):
-                e = dist[m] - lo
-                if e < _CUTOFF:
-                    tot += np.exp(-e)
-            out[r, g] = np.log(tot) - lo
+    n_h = mult.shape[0]
+    width = 0
+    for g in range(n_groups):
+        width = max(width, starts[g + 1] - starts[g])
+    n_blocks = (nq + _BLOCK - 1) // _BLOCK
+    for blk in numba.prange(n_blocks):
+        dist = np.empty(max(width, 1))
+        for r in range(blk * _BLOCK, min(nq, (blk + 1) * _BLOCK)):
+            ex = exclude[r]
+            for g in range(n_groups):
+                a = starts[g]
+                b = starts[g + 1]
+                n_g = b - a
+                # Row slices: plain unit-stride loops that LLVM vectorises.
+                qs = query[r, 0]
+                sc = scale[g, 0]
+                pts = points_t[0, a:b]
+                for m in range(n_g):
+                    t = qs - pts[m]
+                    dist[m] = sc * t * t
+                for s in range(1, d):
+                    qs = query[r, s]
+                    sc = scale[g, s]
+                    pts = points_t[s, a:b]
+                    for m in range(n_g):
+                        t = qs - pts[m]
+                        dist[m] += sc * t * t
+                if a <= ex < b:
+                    dist[ex - a] = _FAR
+                lo = _min_n(dist, n_g)
+                if not lo < _FAR:
+                    for k in range(n_h):
+                        out[k, r, g] = -np.inf
+                    continue
+                for m in range(n_g):
+                    dist[m] -= lo
+                n_cur = n_g
+                for k in range(n_h):
+                    mu = mult[k]
+                    thr = _CUTOFF / mu
+                    # Keep the terms within the cut-off (a subset of those
+                    # of the previous, smaller multiplier): a branch-free
+                    # compaction, so exponentials are paid only for them.
+                    j = 0
+                    for m in range(n_cur):
+                        v = dist[m]
+                        dist[j] = v
+                        j += v < thr
+                    n_cur = j
+                    # Max-shifted sum: the largest term is exp(0) = 1, so the
+                    # sum cannot underflow to 0 however far the query is.
+                    tot = 0.0
+                    for m in range(n_cur):
+                        tot += _exp_neg(dist[m] * mu)
+                    out[k, r, g] = np.log(tot) - lo * mu
 
 
-@numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
+@numba.njit(cache=True, nogil=True, parallel=True, fastmath=_FASTMATH)
 def _lse_sorted_1d(query, points, starts, scale, exclude, out):
-    """One-dimensional ``_lse_kernel`` over points sorted within each group.
+    """One-dimensional ``_lse_grid`` (one multiplier) over sorted points.
 
-    The nearest point is found by bisection and the sum walks outwards from
-    it until a term drops below ``exp(-_CUTOFF)`` of the largest: the terms
-    skipped are exactly those the full kernel skips, and a small bandwidth
-    costs ``O(log n + window)`` per query instead of ``O(n)``.
+    The points of each group are sorted; the nearest one is found by
+    bisection and the sum walks outwards from it until a term drops below
+    ``exp(-_CUTOFF)`` of the largest: the terms skipped are exactly those the
+    full kernel skips, and a small bandwidth costs ``O(log n + window)`` per
+    query instead of ``O(n)``.
     """
     nq = query.shape[0]
     n_groups = starts.shape[0] - 1
-    for r in range(nq):
+    for r in numba.prange(nq):
         q = query[r]
         ex = exclude[r]
         for g in range(n_groups):
@@ -170,7 +295,7 @@ def _lse_sorted_1d(query, points, starts, scale, exclude, out):
                     e = sc * t * t - best
                     if e >= _CUTOFF:
                         break
-                    tot += np.exp(-e)
+                    tot += _exp_neg(e)
                 m -= 1
             m = right
             while m < b:
@@ -179,7 +304,7 @@ def _lse_sorted_1d(query, points, starts, scale, exclude, out):
                     e = sc * t * t - best
                     if e >= _CUTOFF:
                         break
-                    tot += np.exp(-e)
+                    tot += _exp_neg(e)
                 m += 1
             out[r, g] = np.log(tot) - best
 
@@ -218,14 +343,18 @@ def _group_lse(
     groups: NDArray[np.intp],
     n_groups: int,
     scale: NDArray[np.float64],
+    mult: NDArray[np.float64],
     exclude: NDArray[np.int64] | None,
 ) -> NDArray[np.float64]:
     """Sort the points by group (and by value in 1-d) and run the right kernel.
 
-    ``exclude`` holds indices into ``points`` (``-1``: none).
+    Returns ``out[k, r, g]`` for the exponent scale ``mult[k] * scale[g]``
+    (``mult`` increasing). ``exclude`` holds indices into ``points`` (``-1``:
+    none).
     """
     nq, d = query.shape
-    keys = (points[:, 0], groups) if d == 1 else (groups,)
+    sorted_1d = d == 1 and len(mult) == 1
+    keys = (points[:, 0], groups) if sorted_1d else (groups,)
     order = np.lexsort(keys)
     counts = np.bincount(groups, minlength=n_groups)[:n_groups]
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
@@ -235,26 +364,101 @@ def _group_lse(
         inv[order] = np.arange(len(order))
         hit = exclude >= 0
         ex[hit] = inv[exclude[hit]]
-    out = np.empty((nq, n_groups))
-    if d == 1:
+    out = np.empty((len(mult), nq, n_groups))
+    if sorted_1d:
         _lse_sorted_1d(
             np.ascontiguousarray(query[:, 0]),
             np.ascontiguousarray(points[order, 0]),
             starts,
-            np.ascontiguousarray(scale[:, 0]),
+            np.ascontiguousarray(scale[:, 0] * mult[0]),
             ex,
-            out,
+            out[0],
         )
     else:
-        _lse_kernel(
+        _lse_grid(
             np.ascontiguousarray(query),
             np.ascontiguousarray(points[order].T),
             starts,
             np.ascontiguousarray(scale),
+            np.ascontiguousarray(mult, dtype=np.float64),
             ex,
             out,
         )
     return out
+
+
+def class_log_sums_grid(
+    query: NDArray[np.float64],
+    points: NDArray[np.float64],
+    y_points: NDArray[np.intp],
+    n_classes: int,
+    h: NDArray[np.float64],
+    factors: Sequence[float],
+    exclude: NDArray[np.integer] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """:func:`class_log_sums` for the bandwidths ``factors[k] * h``, in one pass.
+
+    The squared distances of each query row to the points are computed once
+    and shared by every factor; the cost of the extra factors is only their
+    exponentials, and small factors visit only the points still within the
+    cut-off.
+
+    Parameters
+    ----------
+    query : ndarray of shape (n_query, d)
+    points : ndarray of shape (n_points, d)
+    y_points : ndarray of shape (n_points,)
+    n_classes : int
+    h : ndarray of shape (n_classes, d)
+        Base bandwidth per class and dimension.
+    factors : sequence of float
+        Positive multipliers of ``h``.
+    exclude : ndarray of shape (n_query,), default=None
+        Point index to leave out per query row (``-1``: none).
+
+    Returns
+    -------
+    lse : ndarray of shape (n_factors, n_query, n_classes)
+    n_used : ndarray of shape (n_query, n_classes)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pts = np.array([[0.0], [1.0], [5.0]])
+    >>> y = np.array([0, 0, 1])
+    >>> grid, _ = class_log_sums_grid(pts, pts, y, 2, np.ones((2, 1)), [0.5, 2.0])
+    >>> one, _ = class_log_sums(pts, pts, y, 2, np.full((2, 1), 2.0))
+    >>> bool(np.allclose(grid[1], one))
+    True
+    """
+    f = np.asarray(factors, dtype=np.float64)
+    if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f) & (f > 0)):
+        raise ValueError(f"factors must be a non-empty list of numbers > 0; got {f!r}.")
+    nq = query.shape[0]
+    scale = 0.5 / (h * h)
+    # Increasing multipliers of the exponent = decreasing bandwidth factors.
+    order = np.argsort(-f, kind="stable")
+    mult = 1.0 / (f[order] * f[order])
+    counts = np.bincount(y_points, minlength=n_classes)[:n_classes]
+    n_used = np.broadcast_to(counts.astype(np.float64), (nq, n_classes)).copy()
+    if exclude is not None:
+        exclude = np.asarray(exclude, dtype=np.int64)
+        hit = np.flatnonzero(exclude >= 0)
+        n_used[hit, y_points[exclude[hit]]] -= 1.0
+    lse = np.empty((len(f), nq, n_classes))
+    lse[order] = _group_lse(query, points, y_points, n_classes, scale, mult, exclude)
+    empty = n_used <= 0
+    if empty.any():
+        pooled = np.zeros(len(points), dtype=np.intp)
+        for c in np.flatnonzero(empty.any(axis=0)):
+            rows = np.flatnonzero(empty[:, c])
+            ex = None if exclude is None else exclude[rows]
+            pooled_lse = _group_lse(
+                query[rows], points, pooled, 1, scale[c : c + 1], mult, ex
+            )
+            lse[order[:, None], rows[None, :], c] = pooled_lse[:, :, 0]
+            n_used[rows, c] = len(points) - (0 if ex is None else (ex >= 0))
+    return lse, n_used
 
 
 def class_log_sums(
@@ -288,26 +492,10 @@ def class_log_sums(
     -------
     lse, n_used : ndarray of shape (n_query, n_classes)
     """
-    nq = query.shape[0]
-    scale = 0.5 / (h * h)
-    counts = np.bincount(y_points, minlength=n_classes)[:n_classes]
-    n_used = np.broadcast_to(counts.astype(np.float64), (nq, n_classes)).copy()
-    if exclude is not None:
-        exclude = np.asarray(exclude, dtype=np.int64)
-        hit = np.flatnonzero(exclude >= 0)
-        n_used[hit, y_points[exclude[hit]]] -= 1.0
-    lse = _group_lse(query, points, y_points, n_classes, scale, exclude)
-    empty = n_used <= 0
-    if empty.any():
-        pooled = np.zeros(len(points), dtype=np.intp)
-        for c in np.flatnonzero(empty.any(axis=0)):
-            rows = np.flatnonzero(empty[:, c])
-            ex = None if exclude is None else exclude[rows]
-            lse[rows, c] = _group_lse(
-                query[rows], points, pooled, 1, scale[c : c + 1], ex
-            )[:, 0]
-            n_used[rows, c] = len(points) - (0 if ex is None else (ex >= 0))
-    return lse, n_used
+    lse, n_used = class_log_sums_grid(
+        query, points, y_points, n_classes, h, (1.0,), exclude
+    )
+    return lse[0], n_used
 
 
 def density_from_sums(
@@ -593,128 +781,3 @@ def node_log_factor(
         res[~np.isfinite(res)] = 0.0
         out[rows] = res
     return out
-
-
-@dataclass(frozen=True, eq=False)
-class KDEModel:
-    """Kernel density factors of the continuous nodes of an augmented NB.
-
-    The model keeps its training points: a kernel estimate is the data.
-
-    Attributes
-    ----------
-    families : tuple of (int, tuple of int)
-        ``(child, parents)`` feature indices of each kernel node.
-    train : ndarray of shape (n_train, n_features)
-        Training values in model units (``(x - loc) / scale``), NaN = missing.
-    y : ndarray of shape (n_train,)
-        Training class codes.
-    n_classes : int
-        Number of classes.
-    bandwidth : ndarray of shape (n_classes, n_features)
-        Bandwidth per class and feature, in model units.
-    loc, scale : ndarray of shape (n_features,)
-        Affine map from input values to model units.
-    """
-
-    families: tuple[tuple[int, tuple[int, ...]], ...]
-    train: NDArray[np.float64]
-    y: NDArray[np.intp]
-    n_classes: int
-    bandwidth: NDArray[np.float64]
-    loc: NDArray[np.float64]
-    scale: NDArray[np.float64]
-
-    def transform(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Input values in model units."""
-        return (np.asarray(values, dtype=np.float64) - self.loc) / self.scale
-
-    def log_factors(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Per-node log factors of input rows, shape (n_nodes, n_samples, n_classes).
-
-        The log-Jacobian of the affine map (``-log scale`` per observed child
-        value) is included, so the factors are densities of the input values.
-        """
-        z = self.transform(values)
-        out = np.empty((len(self.families), z.shape[0], self.n_classes))
-        for k, (child, parents) in enumerate(self.families):
-            f = node_log_factor(
-                self.train, self.y, self.n_classes, child, parents, self.bandwidth, z
-            )
-            f[~np.isnan(z[:, child])] -= np.log(self.scale[child])
-            out[k] = f
-        return out
-
-    def log_likelihood(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
-        """``sum_nodes log rho(x_i | pi_i, c)`` per row and class (no prior).
-
-        Parameters
-        ----------
-        values : ndarray of shape (n_samples, n_features)
-            Input values (NaN = missing); only the nodes' columns are read.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        values = np.asarray(values, dtype=np.float64)
-        out = np.zeros((values.shape[0], self.n_classes))
-        for f in self.log_factors(values):
-            out += f
-        return out
-
-
-def fit_kde_model(
-    families: Sequence[tuple[int, Sequence[int]]],
-    values: NDArray[np.float64],
-    y: NDArray[np.integer],
-    n_classes: int,
-    bandwidth: float | NDArray[np.float64],
-    *,
-    loc: NDArray[np.float64] | None = None,
-    scale: NDArray[np.float64] | None = None,
-) -> KDEModel:
-    """Store the (standardised) training points and bandwidths of kernel nodes.
-
-    Parameters
-    ----------
-    families : sequence of (child, parents)
-        Feature index of each kernel node and its parent features.
-    values : ndarray of shape (n_samples, n_features)
-        Training values (NaN = missing), input units.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    n_classes : int
-        Number of classes.
-    bandwidth : float or ndarray of shape (n_classes, n_features)
-        Bandwidth in model units (after ``loc`` / ``scale``).
-    loc, scale : ndarray of shape (n_features,), default=None
-        Standardisation (default: identity).
-
-    Returns
-    -------
-    KDEModel
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[0.0], [0.2], [3.0], [3.1]])
-    >>> m = fit_kde_model([(0, ())], X, np.array([0, 0, 1, 1]), 2, 0.5)
-    >>> m.log_likelihood(np.array([[0.1]])).argmax(axis=1).tolist()
-    [0]
-    """
-    values = np.asarray(values, dtype=np.float64)
-    p = values.shape[1]
-    loc = np.zeros(p) if loc is None else np.asarray(loc, dtype=np.float64)
-    scale = np.ones(p) if scale is None else np.asarray(scale, dtype=np.float64)
-    h = _bandwidth_matrix(bandwidth, n_classes, p)
-    fams = tuple((int(c), tuple(int(q) for q in ps)) for c, ps in families)
-    return KDEModel(
-        families=fams,
-        train=np.ascontiguousarray((values - loc) / scale),
-        y=np.asarray(y, dtype=np.intp),
-        n_classes=int(n_classes),
-        bandwidth=h,
-        loc=loc,
-        scale=scale,
-    )
