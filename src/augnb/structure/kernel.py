@@ -26,13 +26,13 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb.search.greedy import SearchStep
 from augnb.stats.kernel_density import (
     class_log_sums_grid,
     conditional_from_sums,
     density_from_sums,
     node_log_factor,
 )
-from augnb.search.greedy import SearchStep
 from augnb.structure._structure import Structure
 
 __all__ = [
