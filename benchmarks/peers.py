@@ -51,12 +51,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import machine_info, write_json
 
 from augnb import AODE, BSEJ, KDB, TAN, NaiveBayes
 from augnb.datasets import load
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import RESULTS, machine_info, write_json  # noqa: E402
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 R_SCRIPT = Path(__file__).resolve().parent / "peers_bnclassify.R"
@@ -206,7 +204,9 @@ def weka_runner(method):
         for _ in range(repeats):
             out = subprocess.run(cmd, capture_output=True, text=True, check=True)
             b = re.search(r"Time taken to build model: ([\d.]+)", out.stdout)
-            t = re.search(r"Time taken to test model on training data: ([\d.]+)", out.stdout)
+            t = re.search(
+                r"Time taken to test model on training data: ([\d.]+)", out.stdout
+            )
             fit_s = min(fit_s, float(b.group(1)))
             pred_s = min(pred_s, float(t.group(1)))
         return fit_s, pred_s
@@ -332,7 +332,11 @@ def scaling(args, tmp: Path) -> list[dict]:
 def small_data(args, tmp: Path) -> dict:
     X, y = load("kr_vs_kp")
     out = {}
-    pairs = [("NaiveBayes", NaiveBayes, "nb"), ("TAN", TAN, "tan_cl"), ("AODE", AODE, "aode")]
+    pairs = [
+        ("NaiveBayes", NaiveBayes, "nb"),
+        ("TAN", TAN, "tan_cl"),
+        ("AODE", AODE, "aode"),
+    ]
     for name, cls, _ in pairs:
         cls().fit(X, y)  # warm-up (Numba kernels)
         out[name] = {"augnb_fit_seconds": timed(lambda c=cls: c().fit(X, y), 3)}
@@ -345,14 +349,18 @@ def small_data(args, tmp: Path) -> dict:
         for name, _, algo in pairs:
             out[name]["bnclassify"] = algo
             out[name]["bnclassify_fit_seconds"] = bnc[algo][0]
-            out[name]["bnclassify_over_augnb"] = bnc[algo][0] / out[name]["augnb_fit_seconds"]
+            out[name]["bnclassify_over_augnb"] = (
+                bnc[algo][0] / out[name]["augnb_fit_seconds"]
+            )
     return out
 
 
 def ratios(rows: list[dict]) -> list[dict]:
     """Peer time / augnb time for the same model and rows (> 1: augnb faster)."""
     ours = {
-        (r["model"], r["rows"]): r for r in rows if r["library"] == "augnb" and "fit_seconds" in r
+        (r["model"], r["rows"]): r
+        for r in rows
+        if r["library"] == "augnb" and "fit_seconds" in r
     }
     alias = {"AODE": "AODE", "NB": "NB", "TAN": "TAN", "BSEJ": "BSEJ"}
     out = []
@@ -381,7 +389,9 @@ def plot(rows: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     models = sorted({r["model"] for r in rows})
-    fig, axes = plt.subplots(2, len(models), figsize=(4 * len(models), 7), squeeze=False)
+    fig, axes = plt.subplots(
+        2, len(models), figsize=(4 * len(models), 7), squeeze=False
+    )
     for k, model in enumerate(models):
         for row, what in enumerate(("fit_seconds", "predict_seconds")):
             ax = axes[row, k]
@@ -393,7 +403,9 @@ def plot(rows: list[dict], path: Path) -> None:
                     if r["model"] == model and r["library"] == lib and what in r
                 )
                 if pts:
-                    ax.plot(*zip(*pts), marker="o", label=lib, lw=2 if lib == "augnb" else 1)
+                    ax.plot(
+                        *zip(*pts), marker="o", label=lib, lw=2 if lib == "augnb" else 1
+                    )
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_title(f"{model}: {what.split('_')[0]}")
@@ -407,7 +419,9 @@ def plot(rows: list[dict], path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument(
+        "--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000]
+    )
     ap.add_argument("--augnb-sizes", type=int, nargs="*", default=[10_000_000])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--budget", type=float, default=60.0)
@@ -427,8 +441,8 @@ def main() -> None:
     plot(out["rows"], path.with_suffix(".png"))
     for r in out["ratios"]:
         print(
-            f"{r['model']:9s} {r['library']:28s} {r['rows']:>9d}  fit x{r['fit_ratio']:8.2f}"
-            f"  predict x{r['predict_ratio']:8.2f}"
+            f"{r['model']:9s} {r['library']:28s} {r['rows']:>9d}  "
+            f"fit x{r['fit_ratio']:8.2f}  predict x{r['predict_ratio']:8.2f}"
         )
     print(f"wrote {path} and {path.with_suffix('.png')}", file=sys.stderr)
 
