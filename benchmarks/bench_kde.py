@@ -58,10 +58,10 @@ from sklearn.neighbors import KernelDensity
 
 import augnb
 from augnb import NaiveBayes
-from augnb.classifiers.kernel import ENBC, FlexibleNB
+from augnb.classifiers.kernel_nb import ENBC, FlexibleNB
 from augnb.datasets import load
 from augnb.params.kde import node_log_factor
-from augnb.structure.kernel import _LOOCache, loo_base_factors
+from augnb.structure.enbc import _LOOCache, loo_base_factors
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from augnb.stats.kernel_density import (
     UNDERFLOW_LOG,
-    _bandwidth_matrix,
+    bandwidth_matrix,
     class_log_sums,
     conditional_from_sums,
     density_from_sums,
@@ -150,7 +150,7 @@ def fit_kde_model(
     p = values.shape[1]
     loc = np.zeros(p) if loc is None else np.asarray(loc, dtype=np.float64)
     scale = np.ones(p) if scale is None else np.asarray(scale, dtype=np.float64)
-    h = _bandwidth_matrix(bandwidth, n_classes, p)
+    h = bandwidth_matrix(bandwidth, n_classes, p)
     fams = tuple((int(c), tuple(int(q) for q in ps)) for c, ps in families)
     return KDEModel(
         families=fams,

@@ -228,7 +228,7 @@ class _LOOCache:
     ``L`` is memoised per (``h``, ``S``); after each tuning only the current
     bandwidth's entries and the current families' entries are kept. Families
     touching a column with missing values go through
-    :func:`augnb.params.kde.node_log_factor`.
+    :func:`augnb.stats.kernel_density.node_log_factor`.
     """
 
     def __init__(

@@ -13,13 +13,13 @@ from scipy.stats import norm
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
 from augnb import NaiveBayes
-from augnb.classifiers.kernel import ENBC, FlexibleNB
+from augnb.classifiers.kernel_nb import ENBC, FlexibleNB
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.params.kde import UNDERFLOW_LOG
 from augnb.structure._structure import Structure
-from augnb.structure.kernel import (
+from augnb.structure.enbc import (
     DEFAULT_H_GRID,
     _LOOCache,
     enbc_structure,
