@@ -13,7 +13,8 @@ from scipy.stats import norm
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
 from augnb import NaiveBayes
-from augnb.classifiers.kernel_nb import ENBC, FlexibleNB
+from augnb.classifiers.enbc import ENBC
+from augnb.classifiers.kernel_nb import FlexibleNB
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
@@ -359,6 +360,11 @@ def _jl(pts, _):
     return 1.0 / np.sqrt(len(pts))
 
 
+def _scaled(pts, pooled):
+    sd = np.std(pooled, ddof=1)
+    return (sd if sd > 0 else 1.0) / np.sqrt(len(pts))
+
+
 def _normal_ref(pts, pooled):
     sd = np.std(pts, ddof=1) if len(pts) > 1 else 0.0
     if not sd > 0:
@@ -368,7 +374,12 @@ def _normal_ref(pts, pooled):
 
 @pytest.mark.parametrize(
     ("bandwidth", "rule"),
-    [("john_langley", _jl), ("normal_reference", _normal_ref), (0.7, lambda p, q: 0.7)],
+    [
+        ("scaled", _scaled),
+        ("john_langley", _jl),
+        ("normal_reference", _normal_ref),
+        (0.7, lambda p, q: 0.7),
+    ],
 )
 def test_flexible_nb_matches_brute_force(bandwidth, rule):
     rng = np.random.default_rng(0)
@@ -484,3 +495,41 @@ def test_accuracy_beside_naive_bayes(name):
     flex = cross_val_score(FlexibleNB(), X, y, cv=cv).mean()
     assert enbc > gauss - 0.05
     assert flex > 0.55  # raw-scale 1/sqrt(n_c) undersmooths wine and pima
+
+
+def test_flexible_nb_default_bandwidth_does_not_depend_on_units():
+    X, y = load("wine")
+    scaled = X * np.geomspace(1e-3, 1e3, X.shape[1])
+    a = FlexibleNB().fit(X, y).predict_proba(X)
+    b = FlexibleNB().fit(scaled, y).predict_proba(scaled)
+    np.testing.assert_allclose(a, b, atol=1e-9)
+    # The raw-unit rule of the paper does depend on them.
+    c = FlexibleNB(bandwidth="john_langley").fit(X, y).predict_proba(X)
+    d = FlexibleNB(bandwidth="john_langley").fit(scaled, y).predict_proba(scaled)
+    assert np.abs(c - d).max() > 0.1
+
+
+def test_enbc_extends_the_grid_downwards_only_while_loo_improves():
+    # Two classes in alternating narrow clusters: 0.3 (the grid's smallest)
+    # beats 1.0, and narrower kernels separate the clusters better still.
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    X = (2 * rng.integers(0, 4, 300) + y + rng.normal(scale=0.1, size=300))[:, None]
+    grid = (0.3, 1.0)
+    plain = ENBC(h_grid=grid, max_parents=0).fit(X, y)
+    ext = ENBC(h_grid=grid, h_min=0.001, max_parents=0).fit(X, y)
+    assert plain.h_ == 0.3
+    assert 0.001 <= ext.h_ < 0.3
+    assert ext.loo_accuracy_ > plain.loo_accuracy_
+    # Each extension step is 2/3 of the last, and the next one did not improve.
+    steps = np.log(ext.h_ / 0.3) / np.log(2 / 3)
+    assert abs(steps - round(steps)) < 1e-9
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    nxt = ext.h_ * 2 / 3
+    if nxt >= 0.001:
+        parents = {0: []}
+        assert loo_accuracy(Z, y, 2, parents, nxt) <= loo_accuracy(
+            Z, y, 2, parents, ext.h_
+        )
+    with pytest.raises(ValueError, match="h_min"):
+        ENBC(h_min=0.0).fit(X, y)

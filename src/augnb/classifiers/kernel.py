@@ -6,6 +6,7 @@ package's own ``augnb.classifiers`` exports) keep working.
 
 from __future__ import annotations
 
-from augnb.classifiers.kernel_nb import ENBC, FlexibleNB, KernelNBModel
+from augnb.classifiers.enbc import ENBC
+from augnb.classifiers.kernel_nb import FlexibleNB, KernelNBModel
 
 __all__ = ["ENBC", "FlexibleNB", "KernelNBModel"]
