@@ -10,7 +10,7 @@ Weka and R's bnclassify are used where installed):
 features with 2-5 categories each, 3 classes; the same rows for everyone) at
 10k, 100k and 1M rows (and 10M for augnb alone). Each library fits its model
 on the rows and predicts class probabilities for the same rows; times are the
-best of ``--repeats`` in one process (one run: all libraries interleaved per
+best of ``--repeats`` (10k rows; one fit above) in one process (one run: all libraries interleaved per
 size, so the machine's load is shared). Models compared:
 
 * NB: augnb ``NaiveBayes``, scikit-learn ``CategoricalNB`` (and ``GaussianNB``
@@ -279,7 +279,7 @@ def runners(args) -> list[tuple[str, str, object, bool]]:
     return [r for r in rs if not args.only or r[1].split()[0] in args.only]
 
 
-def scaling(args, tmp: Path) -> list[dict]:
+def scaling(args, tmp: Path, partial=None) -> list[dict]:
     rows = []
     over: set[tuple[str, str]] = set()
     sizes = sorted(set(args.sizes) | set(args.augnb_sizes))
@@ -312,7 +312,7 @@ def scaling(args, tmp: Path) -> list[dict]:
             if (model, lib) in over:
                 rec["skipped"] = f"over the {args.budget:g} s budget at a smaller size"
             else:
-                repeats = args.repeats if n <= 100_000 else 1
+                repeats = args.repeats if n <= 10_000 else 1
                 try:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
@@ -324,6 +324,8 @@ def scaling(args, tmp: Path) -> list[dict]:
                     rec["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                     over.add((model, lib))
             rows.append(rec)
+            if partial is not None:
+                partial(rows)
             shown = {k: v for k, v in rec.items() if k not in ("model", "library")}
             print(f"{model:9s} {lib:28s} {shown}", file=sys.stderr, flush=True)
     return rows
@@ -435,7 +437,12 @@ def main() -> None:
         if not args.no_small:
             out["kr_vs_kp"] = small_data(args, tmp)
             print(json.dumps(out["kr_vs_kp"], indent=1), file=sys.stderr, flush=True)
-        out["rows"] = scaling(args, tmp)
+
+        def partial(rows: list[dict]) -> None:
+            # Results so far, so that a stopped run still leaves them.
+            write_json({**out, "rows": rows, "ratios": ratios(rows)}, args.out)
+
+        out["rows"] = scaling(args, tmp, partial)
     out["ratios"] = ratios(out["rows"])
     path = write_json(out, args.out)
     plot(out["rows"], path.with_suffix(".png"))
