@@ -10,8 +10,9 @@ Weka and R's bnclassify are used where installed):
 features with 2-5 categories each, 3 classes; the same rows for everyone) at
 10k, 100k and 1M rows (and 10M for augnb alone). Each library fits its model
 on the rows and predicts class probabilities for the same rows; times are the
-best of ``--repeats`` (10k rows; one fit above) in one process (one run: all libraries interleaved per
-size, so the machine's load is shared). Models compared:
+best of ``--repeats`` at 10k rows and of one fit above, in one process (one
+run: all libraries interleaved per size, so the machine's load is shared).
+Models compared:
 
 * NB: augnb ``NaiveBayes``, scikit-learn ``CategoricalNB`` (and ``GaussianNB``
   on the codes, a speed reference only), pyAgrum ``BNClassifier(NaiveBayes)``,
