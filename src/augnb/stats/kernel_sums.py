@@ -139,6 +139,51 @@ def _min_n(buf, n):
     return min(min(min(l0, l1), min(l2, l3)), min(min(l4, l5), min(l6, l7)))
 
 
+@numba.njit(cache=True, nogil=True)
+def _bisect(vals, a, b, x):
+    """First index ``m`` in ``[a, b)`` with ``vals[m] >= x`` (``b`` if none)."""
+    while a < b:
+        mid = (a + b) >> 1
+        if vals[mid] < x:
+            a = mid + 1
+        else:
+            b = mid
+    return a
+
+
+@numba.njit(cache=True, nogil=True)
+def _window(query, points_t, starts, scale, mu, r, g, ex):
+    """Points of group ``g`` that can be within the cut-off of query ``r``.
+
+    The group's points are sorted by their first coordinate. ``U``, the
+    smallest exponent among the (up to) 16 points nearest in that coordinate,
+    bounds the group's smallest exponent ``lo`` from above; a point whose
+    first coordinate alone gives ``scale * dx^2 >= U + cutoff / mu`` is
+    therefore at least ``cutoff / mu`` above ``lo``, so outside the sum for
+    ``mu`` and every larger multiplier. Returns the range ``[a, b)`` of the
+    others (the whole group when no bound is available).
+    """
+    a = starts[g]
+    b = starts[g + 1]
+    q0 = query[r, 0]
+    pos = _bisect(points_t[0], a, b, q0)
+    upper = _FAR
+    for m in range(max(a, pos - 8), min(b, pos + 8)):
+        if m == ex:
+            continue
+        e = 0.0
+        for s in range(points_t.shape[0]):
+            t = query[r, s] - points_t[s, m]
+            e += scale[g, s] * t * t
+        upper = min(upper, e)
+    if not upper < _FAR or not scale[g, 0] > 0:
+        return a, b
+    half = np.sqrt((upper + _CUTOFF / mu) / scale[g, 0])
+    # Widened by a relative 1e-12 so rounding never drops a boundary point.
+    half = half * (1.0 + 1e-12) + 1e-300
+    return _bisect(points_t[0], a, b, q0 - half), _bisect(points_t[0], a, b, q0 + half)
+
+
 @numba.njit(cache=True, nogil=True, parallel=True, fastmath=_FASTMATH)
 def _lse_grid(query, points_t, starts, scale, mult, exclude, out):
     """Per-group log-sum-exp of kernel exponents for several multipliers.
@@ -147,7 +192,9 @@ def _lse_grid(query, points_t, starts, scale, mult, exclude, out):
     pts[s, m])^2)`` over the points ``m`` of group ``g`` (``starts[g] <= m <
     starts[g + 1]``), ``m != exclude[r]``; ``-inf`` for an empty sum. ``mult``
     must be increasing. Points are stored dimension-major (``pts =
-    points_t``) so every loop over ``m`` is contiguous and vectorisable.
+    points_t``) so every loop over ``m`` is contiguous and vectorisable, and
+    sorted by their first coordinate within each group, so that only the
+    window of :func:`_window` is visited.
     """
     nq = query.shape[0]
     d = points_t.shape[0]
@@ -162,8 +209,7 @@ def _lse_grid(query, points_t, starts, scale, mult, exclude, out):
         for r in range(blk * _BLOCK, min(nq, (blk + 1) * _BLOCK)):
             ex = exclude[r]
             for g in range(n_groups):
-                a = starts[g]
-                b = starts[g + 1]
+                a, b = _window(query, points_t, starts, scale, mult[0], r, g, ex)
                 n_g = b - a
                 # Row slices: plain unit-stride loops that LLVM vectorises.
                 qs = query[r, 0]
@@ -323,7 +369,8 @@ def _group_lse(
     """
     nq, d = query.shape
     sorted_1d = d == 1 and len(mult) == 1
-    keys = (points[:, 0], groups) if sorted_1d else (groups,)
+    # Sorted by the first coordinate within each group: both kernels use it.
+    keys = (points[:, 0], groups)
     order = np.lexsort(keys)
     counts = np.bincount(groups, minlength=n_groups)[:n_groups]
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
