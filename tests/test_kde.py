@@ -33,3 +33,23 @@ def test_model_units_and_jacobian():
         kde_log_density(Q[1:, :1], X[:, :1], y, 2, np.tile(0.3 * scale[:1], (2, 1))),
         atol=1e-10,
     )
+
+
+def test_node_factors_follow_the_inference_protocol():
+    from augnb.inference import Factor, FactoredModel, joint_log_likelihood
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 60)
+    X = rng.normal(size=(60, 3)) + y[:, None]
+    model = fit_kde_model([(0, ()), (1, (0,)), (2, (0, 1))], X, y, 2, 0.4)
+    factors = model.factors()
+    assert all(isinstance(f, Factor) for f in factors)
+    assert [f.features for f in factors] == [(0,), (1, 0), (2, 0, 1)]
+    Q = rng.normal(size=(9, 3))
+    Q[2, 0] = Q[5, 2] = np.nan
+    prior = np.log([0.4, 0.6])
+    fm = FactoredModel(None, prior, None, factors)
+    codes = np.zeros((9, 3), dtype=np.int64)
+    np.testing.assert_allclose(
+        joint_log_likelihood(fm, codes, Q), prior + model.log_likelihood(Q), atol=1e-12
+    )

@@ -288,7 +288,7 @@ def test_enbc_respects_max_parents_and_acyclicity():
 
 def _brute_enbc_jll(model, X, Xq):
     """log P(c) + sum_i rho(x_i | pi_i, c) on the raw scale, per row."""
-    kde = model.model_.kde
+    kde = model.kde_
     Z = (X - model.loc_) / model.scale_
     Zq = (Xq - model.loc_) / model.scale_
     y = kde.y
@@ -309,7 +309,7 @@ def test_enbc_prediction_and_missing_values_match_brute_force():
     X, y = _tiny(1)
     model = ENBC(h_grid=(0.3,), max_parents=1).fit(X, y)
     assert model.structure_.arcs  # node 0 has a parent
-    child, (parent,) = next((i, ps) for i, ps in model.model_.kde.families if ps)
+    child, (parent,) = next((i, ps) for i, ps in model.kde_.families if ps)
     Xq = np.array(
         [
             [0.1, -0.4, 0.3],
@@ -331,7 +331,7 @@ def test_enbc_prediction_and_missing_values_match_brute_force():
         for c in range(2)
     ]
     assert child == 0 and np.isnan(q[0, parent])
-    part = model.model_.kde.log_factors(q)[0, 0] + np.log(model.scale_[0])
+    part = model.kde_.log_factors(q)[0, 0] + np.log(model.scale_[0])
     np.testing.assert_allclose(part, alone, atol=1e-10)
     proba = model.predict_proba(Xq)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
@@ -431,7 +431,7 @@ def test_discrete_columns_get_naive_bayes_cpts():
     values = q.assign(k=np.nan).to_numpy(dtype=float)
     np.testing.assert_allclose(
         enbc.predict_joint_log_proba(q),
-        enbc.model_.class_log_prior + cpt + enbc.model_.kde.log_likelihood(values),
+        enbc.model_.class_log_prior + cpt + enbc.kde_.log_likelihood(values),
         atol=1e-10,
     )
     assert flex.selected_features_ == enbc.selected_features_ == ["x", "k", "u"]

@@ -99,8 +99,11 @@ class ENBC(_KernelNB):
     structure_ : Structure
         One node per feature (node ``k`` is feature ``k``); continuous nodes
         carry their chosen attribute parents.
-    model_ : KernelNBModel
-        Class prior, CPTs and kernel densities (with the training points).
+    model_ : FactoredModel
+        Class prior, CPTs and one kernel-density factor per continuous
+        feature, scored by :func:`augnb.inference.joint_log_likelihood`.
+    kde_ : KDEModel or None
+        The kernel densities (with the training points).
     h_ : float or None
         Chosen bandwidth in standard deviations (None without continuous
         columns).

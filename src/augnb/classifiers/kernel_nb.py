@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.data.encoding import EncodedData
-from augnb.inference import joint_log_likelihood
+from augnb.inference import FactoredModel, joint_log_likelihood
 from augnb.params.categorical import (
-    DiscreteModel,
     class_log_prior,
     fit_discrete_model,
 )
@@ -24,53 +22,7 @@ from augnb.params.kde import KDEModel, fit_kde_model
 from augnb.structure._structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
-__all__ = ["FlexibleNB", "KernelNBModel"]
-
-
-@dataclass(frozen=True, eq=False)
-class KernelNBModel:
-    """A fitted kernel augmented naive Bayes: prior, CPTs and kernel densities.
-
-    Attributes
-    ----------
-    structure : Structure
-        One node per feature; kernel nodes may have kernel parents.
-    class_log_prior : ndarray of shape (n_classes,)
-        Smoothed log class prior.
-    discrete : DiscreteModel or None
-        Naive-Bayes CPTs of the discrete features (None without any).
-    kde : KDEModel or None
-        Kernel densities of the continuous features (None without any).
-    """
-
-    structure: Structure
-    class_log_prior: NDArray[np.float64]
-    discrete: DiscreteModel | None
-    kde: KDEModel | None
-
-    def joint_log_likelihood(
-        self, codes: NDArray[np.integer], values: NDArray[np.float64] | None
-    ) -> NDArray[np.float64]:
-        """``log P(c) + sum log P(x_d | c) + sum log rho(x_k | pi_k, c)``.
-
-        Parameters
-        ----------
-        codes : ndarray of shape (n_samples, n_features)
-            Discrete codes (``-1`` = missing or unseen, summed out).
-        values : ndarray of shape (n_samples, n_features) or None
-            Continuous values (NaN = missing).
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        jll = np.tile(self.class_log_prior, (codes.shape[0], 1))
-        if self.discrete is not None:
-            jll += joint_log_likelihood(self.discrete, codes)
-            jll -= self.discrete.class_log_prior
-        if self.kde is not None:
-            jll += self.kde.log_likelihood(values)
-        return jll
+__all__ = ["FlexibleNB"]
 
 
 class _KernelNB(BaseAugmentedNB):
@@ -111,9 +63,13 @@ class _KernelNB(BaseAugmentedNB):
                 n_classes,
                 alpha,
             )
-        self.model_ = KernelNBModel(
-            structure, class_log_prior(y, n_classes, alpha), disc_model, kde
+        self.model_ = FactoredModel(
+            structure,
+            class_log_prior(y, n_classes, alpha),
+            disc_model,
+            () if kde is None else kde.factors(),
         )
+        self.kde_ = kde
         names = self.schema_.names
         self.structure_ = structure.with_names([str(n) for n in names])
         self.n_categories_ = data.cards
@@ -136,7 +92,7 @@ class _KernelNB(BaseAugmentedNB):
         ndarray of shape (n_samples, n_classes)
         """
         data = self._encode(X)  # raises NotFittedError before model_ is read
-        return self.model_.joint_log_likelihood(data.codes, data.values)
+        return joint_log_likelihood(self.model_, data.codes, data.values)
 
 
 _BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
@@ -202,8 +158,11 @@ default="scaled"
         Column names (only when X has string column names).
     structure_ : Structure
         Naive Bayes: every feature a node with only the class as parent.
-    model_ : KernelNBModel
-        Class prior, CPTs and kernel densities (with the training points).
+    model_ : FactoredModel
+        Class prior, CPTs and one kernel-density factor per continuous
+        feature, scored by :func:`augnb.inference.joint_log_likelihood`.
+    kde_ : KDEModel or None
+        The kernel densities (with the training points).
     bandwidth_ : ndarray of shape (n_classes, n_continuous)
         Bandwidth per class and continuous feature (order of
         ``continuous_columns_``).

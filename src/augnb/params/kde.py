@@ -28,6 +28,7 @@ from augnb.stats.kernel_density import (
 __all__ = [
     "UNDERFLOW_LOG",
     "KDEModel",
+    "KernelNodeFactor",
     "class_log_sums",
     "conditional_from_sums",
     "density_from_sums",
@@ -78,15 +79,27 @@ class KDEModel:
         The log-Jacobian of the affine map (``-log scale`` per observed child
         value) is included, so the factors are densities of the input values.
         """
-        z = self.transform(values)
-        out = np.empty((len(self.families), z.shape[0], self.n_classes))
-        for k, (child, parents) in enumerate(self.families):
-            f = node_log_factor(
-                self.train, self.y, self.n_classes, child, parents, self.bandwidth, z
-            )
-            f[~np.isnan(z[:, child])] -= np.log(self.scale[child])
-            out[k] = f
+        values = np.asarray(values, dtype=np.float64)
+        out = np.empty((len(self.families), values.shape[0], self.n_classes))
+        for k in range(len(self.families)):
+            out[k] = self.node_log_factor(k, values)
         return out
+
+    def node_log_factor(
+        self, k: int, values: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        """Log factor of kernel node ``k`` for input rows, with the log-Jacobian."""
+        z = self.transform(values)
+        child, parents = self.families[k]
+        f = node_log_factor(
+            self.train, self.y, self.n_classes, child, parents, self.bandwidth, z
+        )
+        f[~np.isnan(z[:, child])] -= np.log(self.scale[child])
+        return f
+
+    def factors(self) -> tuple[KernelNodeFactor, ...]:
+        """One factor per kernel node, for :class:`augnb.inference.FactoredModel`."""
+        return tuple(KernelNodeFactor(self, k) for k in range(len(self.families)))
 
     def log_likelihood(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
         """``sum_nodes log rho(x_i | pi_i, c)`` per row and class (no prior).
@@ -161,3 +174,40 @@ def fit_kde_model(
         loc=loc,
         scale=scale,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class KernelNodeFactor:
+    """One kernel node of a :class:`KDEModel` as a factor of the one inference.
+
+    Follows :class:`augnb.inference.Factor`: ``features`` are the node's
+    column then its parents' columns, and :meth:`log_factor` returns
+    ``log rho(x_child | x_parents, c)`` per row and class (0 where the child
+    is missing: its density integrates to one; a missing parent is dropped
+    from the conditioning set, see
+    :func:`augnb.stats.kernel_density.node_log_factor`).
+
+    Attributes
+    ----------
+    model : KDEModel
+        The fitted kernel densities (training points and bandwidths).
+    index : int
+        Which of the model's families this factor is.
+    """
+
+    model: KDEModel
+    index: int
+
+    @property
+    def features(self) -> tuple[int, ...]:
+        """The node's column, then its parents' columns."""
+        child, parents = self.model.families[self.index]
+        return (child, *parents)
+
+    def log_factor(
+        self, codes: NDArray[np.integer], values: NDArray[np.float64] | None
+    ) -> NDArray[np.float64]:
+        """Per-row log factor, shape (n_samples, n_classes); ``codes`` unused."""
+        if values is None:
+            raise ValueError("a kernel density factor needs the continuous values.")
+        return self.model.node_log_factor(self.index, values)
