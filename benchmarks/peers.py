@@ -277,7 +277,13 @@ def runners(args) -> list[tuple[str, str, object, bool]]:
             ("AODE", "bnclassify", bnclassify_runner("aode"), False),
             ("BSEJ", "bnclassify", bnclassify_runner("bsej"), False),
         ]
-    return [r for r in rs if not args.only or r[1].split()[0] in args.only]
+    skip = {tuple(s.split(":", 1)) for s in args.skip}
+    return [
+        r
+        for r in rs
+        if (not args.only or r[1].split()[0] in args.only)
+        and (r[0], r[1].split()[0]) not in skip
+    ]
 
 
 def scaling(args, tmp: Path, partial=None) -> list[dict]:
@@ -429,6 +435,9 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--only", nargs="*", help="libraries to run (first word)")
+    ap.add_argument(
+        "--skip", nargs="*", default=[], help="MODEL:LIBRARY pairs not to run"
+    )
     ap.add_argument("--no-small", action="store_true", help="skip the kr_vs_kp part")
     ap.add_argument("--out", default="peers.json")
     args = ap.parse_args()
