@@ -57,11 +57,10 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KernelDensity
 
 import augnb
-from augnb import NaiveBayes
-from augnb.classifiers.kernel import ENBC, FlexibleNB
+from augnb import ENBC, FlexibleNB, NaiveBayes
 from augnb.datasets import load
-from augnb.params.kde import node_log_factor
-from augnb.structure.kernel import _LOOCache, loo_base_factors
+from augnb.stats.kernel_density import node_log_factor
+from augnb.structure.enbc import _LOOCache, loo_base_factors
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"

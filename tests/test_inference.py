@@ -398,7 +398,7 @@ def test_factored_model_scores_kernel_densities_through_the_one_routine():
     clf = FlexibleNB().fit(X, y)
     model = clf.model_
     continuous = tuple(int(j) for j in np.flatnonzero(clf.n_categories_ == 0))
-    factor = _KernelFactor(model.kde, continuous)
+    factor = _KernelFactor(clf.kde_, continuous)
     assert isinstance(factor, inference.Factor)
     factored = inference.FactoredModel(
         model.structure, model.class_log_prior, model.discrete, (factor,)

@@ -26,13 +26,13 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.params.kde import (
-    class_log_sums,
+from augnb.search.greedy import SearchStep
+from augnb.stats.kernel_density import (
+    class_log_sums_grid,
     conditional_from_sums,
     density_from_sums,
     node_log_factor,
 )
-from augnb.search.greedy import SearchStep
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -45,6 +45,8 @@ __all__ = [
 
 #: ALGORITHMS.md §6.2, in standard deviations (attributes are z-scored).
 DEFAULT_H_GRID = (0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0)
+#: Ratio between successive bandwidths tried below the grid (``extend_to``).
+_EXTEND = 2.0 / 3.0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -226,7 +228,7 @@ class _LOOCache:
     ``L`` is memoised per (``h``, ``S``); after each tuning only the current
     bandwidth's entries and the current families' entries are kept. Families
     touching a column with missing values go through
-    :func:`augnb.params.kde.node_log_factor`.
+    :func:`augnb.stats.kernel_density.node_log_factor`.
     """
 
     def __init__(
@@ -248,15 +250,26 @@ class _LOOCache:
         self.n_used: NDArray[np.float64] | None = None
 
     def _lse(self, cols: tuple[int, ...], h: float) -> NDArray[np.float64]:
-        key = (h, cols)
-        if key not in self.sums:
-            x = self.values[:, list(cols)]
-            hm = np.full((self.n_classes, len(cols)), h)
-            lse, self.n_used = class_log_sums(
-                x, x, self.y, self.n_classes, hm, self.rows
-            )
-            self.sums[key] = lse
-        return self.sums[key]
+        if (h, cols) not in self.sums:
+            self.fill(cols, [h])
+        return self.sums[h, cols]
+
+    def fill(self, cols: tuple[int, ...], grid: Sequence[float]) -> None:
+        """Memoise ``L(cols)`` at every bandwidth of ``grid`` in one kernel pass.
+
+        The squared distances are computed once for the whole grid
+        (:func:`augnb.stats.kernel_density.class_log_sums_grid`).
+        """
+        todo = sorted({h for h in grid if (h, cols) not in self.sums}, reverse=True)
+        if not todo:
+            return
+        x = self.values[:, list(cols)]
+        unit = np.ones((self.n_classes, len(cols)))
+        lse, self.n_used = class_log_sums_grid(
+            x, x, self.y, self.n_classes, unit, todo, self.rows
+        )
+        for k, h in enumerate(todo):
+            self.sums[h, cols] = lse[k]
 
     def prune(self, h: float, parents: list[tuple[int, ...]]) -> None:
         """Keep the sums at ``h`` and those of the current families at any ``h``.
@@ -306,8 +319,27 @@ class _LOOCache:
             self.base, factors, swap, self.base if new is None else new, self.y
         )
 
-    def tune(self, parents: list[tuple[int, ...]], grid: Sequence[float]):
-        """Best ``h``: LOO accuracy, then mean log posterior, then larger ``h``."""
+    def tune(
+        self,
+        parents: list[tuple[int, ...]],
+        grid: Sequence[float],
+        extend_to: float | None = None,
+    ):
+        """Best ``h``: LOO accuracy, then mean log posterior, then larger ``h``.
+
+        With ``extend_to``, when the smallest grid value wins, smaller values
+        (each ``_EXTEND`` times the last) are tried while they strictly improve
+        (accuracy, then log posterior) and stay at or above ``extend_to``.
+        """
+        for k, i in enumerate(self.features):
+            cols = [i, *(self.features[j] for j in parents[k])]
+            if not self.complete[cols].all():
+                continue
+            ps = sorted(cols[1:])
+            self.fill((i,), grid)
+            if ps:
+                self.fill(tuple(ps), grid)
+                self.fill(tuple(sorted(cols)), grid)
         best = None
         for h in grid:
             factors = self.all_factors(parents, h)
@@ -315,6 +347,16 @@ class _LOOCache:
             key = (correct, lp, h)
             if best is None or key > best[0]:
                 best = (key, factors)
+        h_min = min(grid)
+        if extend_to is not None and best[0][2] == h_min:
+            h = h_min * _EXTEND
+            while h >= extend_to:
+                factors = self.all_factors(parents, h)
+                correct, lp = self.score(factors)
+                if (correct, lp) <= best[0][:2]:
+                    break
+                best = ((correct, lp, h), factors)
+                h *= _EXTEND
         (correct, _, h), factors = best
         self.prune(h, parents)
         return float(h), factors, int(correct)
@@ -343,6 +385,7 @@ def enbc_structure(
     h_grid: Sequence[float] = DEFAULT_H_GRID,
     max_parents: int = 2,
     epsilon: float = 0.0,
+    extend_to: float | None = None,
     verbose: int = 0,
 ) -> ENBCSearch:
     """Greedy ENBC search: tune ``h``, add the best arc, re-tune ``h``, repeat.
@@ -377,7 +420,11 @@ def enbc_structure(
     max_parents : int, default=2
         Attribute parents per attribute (``t_max``).
     epsilon : float, default=0.0
-        Minimum accuracy gain to accept an arc (strict ``>``, A-06).
+        Minimum accuracy gain to accept an arc (strict ``>``).
+    extend_to : float, default=None
+        When the smallest grid value is chosen, also try smaller bandwidths
+        (each 2/3 of the last, down to ``extend_to``) while they strictly
+        improve the LOO accuracy (then the log posterior). None: the grid only.
     verbose : int, default=0
         Print accepted steps to stderr when > 0.
 
@@ -405,7 +452,7 @@ def enbc_structure(
     grid = [float(h) for h in h_grid]
     cache = _LOOCache(values, y, n_classes, feats, base)
     parents: list[tuple[int, ...]] = [() for _ in feats]
-    h, factors, correct = cache.tune(parents, grid)
+    h, factors, correct = cache.tune(parents, grid, extend_to)
     path = [SearchStep(0, "start", correct / n, len(grid))]
     h_path = [h]
     n_scored = 0
@@ -436,7 +483,7 @@ def enbc_structure(
             break
         _, ii, jj = top
         parents[ii] = (*parents[ii], jj)
-        h, factors, correct = cache.tune(parents, grid)
+        h, factors, correct = cache.tune(parents, grid, extend_to)
         desc = f"add X{feats[jj]} -> X{feats[ii]}"
         path.append(SearchStep(len(path), desc, correct / n, n_step))
         h_path.append(h)

@@ -13,13 +13,14 @@ from scipy.stats import norm
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
 from augnb import NaiveBayes
-from augnb.classifiers.kernel import ENBC, FlexibleNB
+from augnb.classifiers.enbc import ENBC
+from augnb.classifiers.kernel_nb import FlexibleNB
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.params.kde import UNDERFLOW_LOG
 from augnb.structure._structure import Structure
-from augnb.structure.kernel import (
+from augnb.structure.enbc import (
     DEFAULT_H_GRID,
     _LOOCache,
     enbc_structure,
@@ -287,7 +288,7 @@ def test_enbc_respects_max_parents_and_acyclicity():
 
 def _brute_enbc_jll(model, X, Xq):
     """log P(c) + sum_i rho(x_i | pi_i, c) on the raw scale, per row."""
-    kde = model.model_.kde
+    kde = model.kde_
     Z = (X - model.loc_) / model.scale_
     Zq = (Xq - model.loc_) / model.scale_
     y = kde.y
@@ -308,7 +309,7 @@ def test_enbc_prediction_and_missing_values_match_brute_force():
     X, y = _tiny(1)
     model = ENBC(h_grid=(0.3,), max_parents=1).fit(X, y)
     assert model.structure_.arcs  # node 0 has a parent
-    child, (parent,) = next((i, ps) for i, ps in model.model_.kde.families if ps)
+    child, (parent,) = next((i, ps) for i, ps in model.kde_.families if ps)
     Xq = np.array(
         [
             [0.1, -0.4, 0.3],
@@ -330,7 +331,7 @@ def test_enbc_prediction_and_missing_values_match_brute_force():
         for c in range(2)
     ]
     assert child == 0 and np.isnan(q[0, parent])
-    part = model.model_.kde.log_factors(q)[0, 0] + np.log(model.scale_[0])
+    part = model.kde_.log_factors(q)[0, 0] + np.log(model.scale_[0])
     np.testing.assert_allclose(part, alone, atol=1e-10)
     proba = model.predict_proba(Xq)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
@@ -359,6 +360,11 @@ def _jl(pts, _):
     return 1.0 / np.sqrt(len(pts))
 
 
+def _scaled(pts, pooled):
+    sd = np.std(pooled, ddof=1)
+    return (sd if sd > 0 else 1.0) / np.sqrt(len(pts))
+
+
 def _normal_ref(pts, pooled):
     sd = np.std(pts, ddof=1) if len(pts) > 1 else 0.0
     if not sd > 0:
@@ -368,7 +374,12 @@ def _normal_ref(pts, pooled):
 
 @pytest.mark.parametrize(
     ("bandwidth", "rule"),
-    [("john_langley", _jl), ("normal_reference", _normal_ref), (0.7, lambda p, q: 0.7)],
+    [
+        ("scaled", _scaled),
+        ("john_langley", _jl),
+        ("normal_reference", _normal_ref),
+        (0.7, lambda p, q: 0.7),
+    ],
 )
 def test_flexible_nb_matches_brute_force(bandwidth, rule):
     rng = np.random.default_rng(0)
@@ -420,7 +431,7 @@ def test_discrete_columns_get_naive_bayes_cpts():
     values = q.assign(k=np.nan).to_numpy(dtype=float)
     np.testing.assert_allclose(
         enbc.predict_joint_log_proba(q),
-        enbc.model_.class_log_prior + cpt + enbc.model_.kde.log_likelihood(values),
+        enbc.model_.class_log_prior + cpt + enbc.kde_.log_likelihood(values),
         atol=1e-10,
     )
     assert flex.selected_features_ == enbc.selected_features_ == ["x", "k", "u"]
@@ -484,3 +495,41 @@ def test_accuracy_beside_naive_bayes(name):
     flex = cross_val_score(FlexibleNB(), X, y, cv=cv).mean()
     assert enbc > gauss - 0.05
     assert flex > 0.55  # raw-scale 1/sqrt(n_c) undersmooths wine and pima
+
+
+def test_flexible_nb_default_bandwidth_does_not_depend_on_units():
+    X, y = load("wine")
+    scaled = X * np.geomspace(1e-3, 1e3, X.shape[1])
+    a = FlexibleNB().fit(X, y).predict_proba(X)
+    b = FlexibleNB().fit(scaled, y).predict_proba(scaled)
+    np.testing.assert_allclose(a, b, atol=1e-9)
+    # The raw-unit rule of the paper does depend on them.
+    c = FlexibleNB(bandwidth="john_langley").fit(X, y).predict_proba(X)
+    d = FlexibleNB(bandwidth="john_langley").fit(scaled, y).predict_proba(scaled)
+    assert np.abs(c - d).max() > 0.1
+
+
+def test_enbc_extends_the_grid_downwards_only_while_loo_improves():
+    # Two classes in alternating narrow clusters: 0.3 (the grid's smallest)
+    # beats 1.0, and narrower kernels separate the clusters better still.
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    X = (2 * rng.integers(0, 4, 300) + y + rng.normal(scale=0.1, size=300))[:, None]
+    grid = (0.3, 1.0)
+    plain = ENBC(h_grid=grid, max_parents=0).fit(X, y)
+    ext = ENBC(h_grid=grid, h_min=0.001, max_parents=0).fit(X, y)
+    assert plain.h_ == 0.3
+    assert 0.001 <= ext.h_ < 0.3
+    assert ext.loo_accuracy_ > plain.loo_accuracy_
+    # Each extension step is 2/3 of the last, and the next one did not improve.
+    steps = np.log(ext.h_ / 0.3) / np.log(2 / 3)
+    assert abs(steps - round(steps)) < 1e-9
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    nxt = ext.h_ * 2 / 3
+    if nxt >= 0.001:
+        parents = {0: []}
+        assert loo_accuracy(Z, y, 2, parents, nxt) <= loo_accuracy(
+            Z, y, 2, parents, ext.h_
+        )
+    with pytest.raises(ValueError, match="h_min"):
+        ENBC(h_min=0.0).fit(X, y)

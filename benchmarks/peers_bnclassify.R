@@ -1,0 +1,41 @@
+#!/usr/bin/env Rscript
+# Timing runner for benchmarks/peers.py: fits and predicts bnclassify learners
+# on one categorical CSV and prints one JSON line per learner.
+#
+# Usage: Rscript peers_bnclassify.R <data.csv> <class_column> <algos> <repeats>
+#   algos    comma-separated: nb, tan_cl, aode, kdb, bsej
+#   repeats  fits (and predictions) per learner; the best time is reported
+#
+# fit_seconds: structure + parameters (lp with smooth = 1), as bnc() does.
+# predict_seconds: predict(model, data, prob = TRUE) on the same rows.
+# Wrapper learners (kdb, bsej) use k = 5 folds, epsilon = 0.01, kdbk = 2.
+# Reading the CSV and converting columns to factors are not timed.
+
+args <- commandArgs(trailingOnly = TRUE)
+csv_path <- args[[1]]
+class_name <- args[[2]]
+algos <- strsplit(args[[3]], ",")[[1]]
+repeats <- as.integer(args[[4]])
+suppressPackageStartupMessages(library(bnclassify))
+raw <- utils::read.csv(csv_path, colClasses = "character", check.names = FALSE)
+data <- as.data.frame(lapply(raw, factor), check.names = FALSE)
+dag_args <- list(
+  nb = NULL, aode = NULL, tan_cl = list(score = "loglik"),
+  kdb = list(k = 5, kdbk = 2, epsilon = 0.01, smooth = 1),
+  bsej = list(k = 5, epsilon = 0.01, smooth = 1)
+)
+for (algo in algos) {
+  fit_best <- Inf
+  pred_best <- Inf
+  for (i in seq_len(repeats)) {
+    set.seed(0)
+    t0 <- proc.time()[["elapsed"]]
+    model <- bnc(algo, class_name, data, smooth = 1, dag_args = dag_args[[algo]])
+    fit_best <- min(fit_best, proc.time()[["elapsed"]] - t0)
+    t0 <- proc.time()[["elapsed"]]
+    p <- predict(model, data, prob = TRUE)
+    pred_best <- min(pred_best, proc.time()[["elapsed"]] - t0)
+  }
+  cat(sprintf("{\"algo\": \"%s\", \"fit_seconds\": %.6g, \"predict_seconds\": %.6g}\n",
+              algo, fit_best, pred_best))
+}

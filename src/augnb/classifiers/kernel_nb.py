@@ -1,0 +1,309 @@
+"""Kernel-density naive Bayes: the shared kernel model and flexible naive Bayes.
+
+:class:`augnb.classifiers.enbc.ENBC` builds on the same model and input handling.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.classifiers._base import BaseAugmentedNB
+from augnb.data.encoding import EncodedData
+from augnb.inference import FactoredModel, joint_log_likelihood
+from augnb.params.categorical import (
+    class_log_prior,
+    fit_discrete_model,
+)
+from augnb.params.kde import KDEModel, fit_kde_model
+from augnb.structure._structure import Structure
+from augnb.structure.naive import naive_bayes_structure
+
+__all__ = ["FlexibleNB"]
+
+
+class _KernelNB(BaseAugmentedNB):
+    """Shared input handling of the kernel classifiers.
+
+    ``continuous = "kde"`` makes ``_prepare_fit`` keep continuous columns
+    continuous. Discrete columns get naive-Bayes CPTs given the class
+    (Laplace/Lidstone, ``alpha``); the kernel part is built by the subclass.
+    """
+
+    continuous = "kde"
+
+    def _prepare(self, X: object, y: object):
+        data, y_codes = self._prepare_fit(X, y)
+        cards = np.asarray(data.cards)
+        kernel = np.flatnonzero(cards == 0)
+        discrete = np.flatnonzero(cards > 0)
+        return data, y_codes, kernel, discrete
+
+    def _finish_fit(
+        self,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        structure: Structure,
+        discrete: NDArray[np.intp],
+        kde: KDEModel | None,
+    ) -> None:
+        n_classes = len(self.classes_)
+        alpha = float(self.alpha)
+        p = data.codes.shape[1]
+        disc_model = None
+        if discrete.size:
+            disc_model = fit_discrete_model(
+                Structure.naive(discrete, p),
+                data.codes,
+                y,
+                data.cards,
+                n_classes,
+                alpha,
+            )
+        self.model_ = FactoredModel(
+            structure,
+            class_log_prior(y, n_classes, alpha),
+            disc_model,
+            () if kde is None else kde.factors(),
+        )
+        self.kde_ = kde
+        names = self.schema_.names
+        self.structure_ = structure.with_names([str(n) for n in names])
+        self.n_categories_ = data.cards
+        subsets = [tuple(names[f] for f in node) for node in structure.nodes]
+        self.selected_features_ = [names[f] for f in structure.selected_features]
+        self.feature_subsets_ = subsets
+        self.arcs_ = [(subsets[a], subsets[b]) for a, b in structure.arcs]
+
+    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
+        """Unnormalised ``log P(c, x)`` for each class.
+
+        Missing values are handled as described in the class docstring.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        data = self._encode(X)  # raises NotFittedError before model_ is read
+        return joint_log_likelihood(self.model_, data.codes, data.values)
+
+
+_BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
+
+
+class FlexibleNB(_KernelNB):
+    """Flexible naive Bayes: one Gaussian kernel density per class and feature.
+
+    John & Langley's (1995) flexible Bayes classifier: every continuous feature
+    ``X_j`` gets, for each class ``c``, the kernel estimate over the ``n_cj``
+    training rows of class ``c`` where ``X_j`` is observed::
+
+        p(x_j | c) = 1/n_cj sum_m K_h(x_j - x_mj),   K_h(u) = N(u; 0, h^2)
+
+    with ``h = s_j / sqrt(n_cj)`` by default: John and Langley's
+    ``1 / sqrt(n_cj)`` in units of the feature's standard deviation ``s_j``, so
+    that the estimate does not depend on the unit a feature is measured in
+    (their rule on the raw scale is ``bandwidth="john_langley"``), or another
+    rule. Discrete columns (integer, boolean,
+    categorical, string) get naive-Bayes CPTs with Laplace smoothing; the class
+    prior is Laplace-smoothed too.
+
+    Missing values: a row with ``x_j`` missing drops that feature's factor,
+    which marginalises it out exactly; at fit, each density uses the rows
+    where its feature is observed. A class with no observed value of a feature
+    gets the pooled estimate over all classes.
+
+    Evaluation is exact (see :mod:`augnb.stats.kernel_density`): a log-sum-exp over the
+    class's points, shifted by the largest term, so densities far in the tails
+    never underflow. ``predict`` costs ``O(n_test n_train d)`` at worst; in
+    one dimension the points are sorted, and only those within the kernel's
+    reach of the query are visited.
+
+    Parameters
+    ----------
+    bandwidth : {"scaled", "john_langley", "normal_reference"} or float, \
+default="scaled"
+        ``"scaled"``: ``h = s_j / sqrt(n_cj)``, ``s_j`` the sample standard
+        deviation of feature ``j`` over all training rows where it is observed
+        (1 for a constant feature). ``"john_langley"``: ``h = 1 / sqrt(n_cj)``
+        in raw units, as in the paper; it depends on each feature's scale
+        (wine, whose features range from about 0.1 to 1,700: 74% 10-fold
+        accuracy against 98% with ``"scaled"``). A float: that
+        ``h`` for every class and feature, in the features' own units.
+        ``"normal_reference"``: ``h = (4 / (3 n_cj))^(1/5) sigma_cj`` (the
+        normal-reference rule of Pérez et al. 2009 for one dimension;
+        ``sigma_cj`` the class's standard deviation, the pooled one when that
+        is 0 or undefined, 1 for a constant feature).
+    alpha : float, default=1.0
+        Smoothing constant of the class prior and of discrete CPTs.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : Structure
+        Naive Bayes: every feature a node with only the class as parent.
+    model_ : FactoredModel
+        Class prior, CPTs and one kernel-density factor per continuous
+        feature, scored by :func:`augnb.inference.joint_log_likelihood`.
+    kde_ : KDEModel or None
+        The kernel densities (with the training points).
+    bandwidth_ : ndarray of shape (n_classes, n_continuous)
+        Bandwidth per class and continuous feature (order of
+        ``continuous_columns_``).
+    schema_ : Schema
+        Column kinds and categories.
+    continuous_columns_ : list
+        Columns modelled by kernel densities.
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column (0 for continuous ones).
+
+    See Also
+    --------
+    ENBC : kernel densities with attribute parents and a tuned bandwidth.
+    NaiveBayes : ``continuous="gaussian"`` gives the Gaussian counterpart.
+
+    References
+    ----------
+    John, G. H. and Langley, P. (1995). Estimating continuous distributions in
+    Bayesian classifiers. Proc. UAI, 338-345.
+
+    Examples
+    --------
+    >>> from augnb.classifiers.kernel_nb import FlexibleNB
+    >>> from augnb.datasets import load
+    >>> X, y = load("iris")
+    >>> clf = FlexibleNB().fit(X, y)
+    >>> clf.bandwidth_.shape
+    (3, 4)
+    >>> clf.predict(X.iloc[[0, 50, 100]]).tolist()
+    ['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']
+    """
+
+    def __init__(
+        self,
+        bandwidth: str | float = "scaled",
+        *,
+        alpha: float = 1.0,
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.bandwidth = bandwidth
+        self.alpha = alpha
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        bw = self.bandwidth
+        if isinstance(bw, str):
+            if bw not in _BANDWIDTHS:
+                raise ValueError(
+                    f"bandwidth must be one of {list(_BANDWIDTHS)} or a number > 0; "
+                    f"got {bw!r}."
+                )
+        elif (
+            not isinstance(bw, numbers.Real)
+            or isinstance(bw, bool)
+            or not (np.isfinite(bw) and bw > 0)
+        ):
+            raise ValueError(
+                f"bandwidth must be one of {list(_BANDWIDTHS)} or a number > 0; "
+                f"got {bw!r}."
+            )
+
+    def _learn_structure(
+        self,
+        codes: NDArray[np.int32],
+        y: NDArray[np.intp],
+        cards: NDArray[np.int64],
+        n_classes: int,
+    ) -> Structure:
+        return naive_bayes_structure(codes.shape[1])
+
+    def _bandwidths(
+        self, values: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
+    ) -> NDArray[np.float64]:
+        """Bandwidth per (class, column) of the given continuous columns."""
+        seen = ~np.isnan(values)
+        onehot = np.zeros((n_classes, len(y)))
+        onehot[y, np.arange(len(y))] = 1.0
+        n_cj = onehot @ seen  # observed values per class and column
+        n_j = seen.sum(axis=0).astype(np.float64)
+        bw = self.bandwidth
+        if not isinstance(bw, str):
+            return np.full(n_cj.shape, float(bw))
+        # A class without observed values falls back to the pooled density, so
+        # its bandwidth is the pooled one.
+        n_eff = np.where(n_cj > 0, n_cj, n_j[None, :])
+
+        def sample_sd(rows: NDArray[np.bool_]) -> NDArray[np.float64]:
+            """Sample sd (ddof=1) per column over the observed values of rows.
+
+            Two passes (mean, then squared deviations) to avoid cancellation;
+            0 where fewer than two values are observed.
+            """
+            v = values[rows]
+            ok = seen[rows]
+            n = ok.sum(axis=0)
+            mean = np.where(ok, v, 0.0).sum(axis=0) / np.maximum(n, 1)
+            ss = np.where(ok, (v - mean) ** 2, 0.0).sum(axis=0)
+            return np.where(n > 1, np.sqrt(ss / np.maximum(n - 1, 1)), 0.0)
+
+        if bw == "john_langley":
+            return 1.0 / np.sqrt(n_eff)
+        if bw == "scaled":
+            sd = sample_sd(np.ones(len(y), dtype=bool))
+            return np.where(sd > 0, sd, 1.0)[None, :] / np.sqrt(n_eff)
+        sd_c = np.stack([sample_sd(y == c) for c in range(n_classes)])
+        sd_all = sample_sd(np.ones(len(y), dtype=bool))
+        # A class with a single value (or a constant one) borrows the pooled
+        # sd; a constant feature gets 1 (its densities then differ only by h).
+        sd_all = np.where(sd_all > 0, sd_all, 1.0)
+        sd = np.where(sd_c > 0, sd_c, sd_all[None, :])
+        return (4.0 / (3.0 * n_eff)) ** 0.2 * sd
+
+    def fit(self, X: object, y: object) -> FlexibleNB:
+        """Store the per-class kernel densities and fit the discrete CPTs.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Training features; missing values (None, NaN, pd.NA) allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values, no missing values).
+
+        Returns
+        -------
+        self
+        """
+        data, y_codes, kernel, discrete = self._prepare(X, y)
+        n_classes = len(self.classes_)
+        p = data.codes.shape[1]
+        structure = self._learn_structure(data.codes, y_codes, data.cards, n_classes)
+        kde = None
+        self.bandwidth_ = np.empty((n_classes, 0))
+        if kernel.size:
+            bw = np.ones((n_classes, p))
+            bw[:, kernel] = self._bandwidths(data.values[:, kernel], y_codes, n_classes)
+            self.bandwidth_ = bw[:, kernel]
+            kde = fit_kde_model(
+                [(int(f), ()) for f in kernel], data.values, y_codes, n_classes, bw
+            )
+        self._finish_fit(data, y_codes, structure, discrete, kde)
+        return self
