@@ -12,6 +12,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.classifiers._incremental import IncrementalMixin
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
@@ -62,7 +63,12 @@ def make_discretizer(spec: object):
     )
 
 
-class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
+def _is_dask(obj: object) -> bool:
+    """Whether ``obj`` is a Dask collection (checked without importing dask)."""
+    return hasattr(obj, "dask") and hasattr(obj, "compute")
+
+
+class BaseAugmentedNB(IncrementalMixin, ClassifierMixin, BaseEstimator):
     """Base class of every augnb classifier.
 
     Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
@@ -178,6 +184,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if _is_dask(X) or _is_dask(y):
+            from augnb.classifiers._dask import fit_dask
+
+            return fit_dask(self, X, y)
+        self._forget_statistics()
         data, y_codes = self._prepare_fit(X, y)
         n_classes = len(self.classes_)
         structure = self._learn_structure_from(data, y_codes, n_classes)
@@ -257,6 +268,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_joint_log_proba")
         data = self._encode(X)  # raises NotFittedError before model_ is read
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
@@ -271,6 +286,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_log_proba")
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
@@ -292,6 +311,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_proba")
         return self._softmax(self.predict_joint_log_proba(X))
 
     def predict(self, X: object) -> NDArray:
@@ -305,5 +328,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict")
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]

@@ -14,6 +14,11 @@ from augnb.search.cv_cache import CachedCV
 class WrapperMixin(BaseAugmentedNB):
     """Hyperparameter checks and the cached CV scorer of a wrapper search."""
 
+    _no_statistics_reason = (
+        "its greedy search scores each candidate by cross-validated accuracy, "
+        "which needs the rows of every fold at every step"
+    )
+
     def _check_params(self) -> None:
         super()._check_params()
         cv = self.cv

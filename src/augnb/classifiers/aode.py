@@ -10,10 +10,12 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, _is_dask
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
+from augnb.params.from_statistics import fit_discrete_model_from_statistics
 from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
@@ -184,6 +186,11 @@ class AODE(BaseAugmentedNB):
         -------
         self
         """
+        if _is_dask(X) or _is_dask(y):
+            from augnb.classifiers._dask import fit_dask
+
+            return fit_dask(self, X, y)
+        self._forget_statistics()
         data, y_codes = self._prepare_fit(X, y)
         codes, cards = data.codes, data.cards
         n_classes = len(self.classes_)
@@ -222,6 +229,47 @@ class AODE(BaseAugmentedNB):
         self.model_ = fit_discrete_model(nb, codes, y_codes, cards, n_classes, alpha)
         return self
 
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        """Structure of the naive Bayes fallback model."""
+        return naive_bayes_structure(stats.n_features)
+
+    def _fit_from_statistics(self, stats, plan, structure=None) -> AODE:
+        """The SPODE tables and the fallback from feature and pair tables."""
+        super()._fit_from_statistics(stats, plan, structure)
+        cards = stats.cards
+        n_classes = stats.n_classes
+        alpha = float(self.alpha)
+        p = stats.n_features
+        packed = _SpodeTables.allocate(cards, n_classes)
+        counts, parent_lp = packed.count_views(), packed.parent_views()
+        for i in range(p):
+            n_ci = stats.table((i,)).astype(np.float64)
+            counts[i][:] = n_ci.sum(axis=1)
+            denom = np.log(n_ci.sum() + alpha * n_classes * float(cards[i]))
+            parent_lp[i][:] = np.log(n_ci + alpha) - denom
+        child_lp = packed.child_views()
+        for i in range(p):
+            for j in range(i + 1, p):
+                table = stats.table((i, j)).astype(np.float64)
+                child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=int(cards[j]))
+                child_lp[j, i][:] = _log_cpt(
+                    table.transpose(1, 0, 2), alpha=alpha, r=int(cards[i])
+                )
+        self._packed = packed
+        self._m = int(self.m)
+        self.value_counts_ = counts
+        self.parent_log_prob_ = parent_lp
+        self.child_log_prob_ = child_lp
+        names = [str(n) for n in stats.names]
+        self.structure_ = tuple(
+            spode_structure(i, p).with_names(names) for i in range(p)
+        )
+        nb = naive_bayes_structure(p)
+        self.model_ = fit_discrete_model_from_statistics(nb, stats, alpha)
+        return self
+
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log of the averaged SPODE estimate of ``P(c, x)`` for each class.
 
@@ -237,6 +285,10 @@ class AODE(BaseAugmentedNB):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_joint_log_proba")
         codes = self._encode(X).codes  # raises NotFittedError before fitting
         jll, n_used = self._spode_log_mixture(codes)
         fallback = n_used == 0

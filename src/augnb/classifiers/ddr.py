@@ -9,7 +9,12 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.stats.dependence import pairwise_id
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.from_statistics import (
+    ddr_weights_from_statistics,
+    tan_from_statistics,
+)
 from augnb.structure.tan import tan_structure
 
 __all__ = ["DDRChowLiu"]
@@ -140,4 +145,15 @@ class DDRChowLiu(BaseAugmentedNB):
             root=self.root,
             random_state=self.random_state,
             weights=weights,
+        )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        weights = ddr_weights_from_statistics(
+            stats, alpha=float(self.alpha), avg=self.avg
+        )
+        self.weights_ = weights
+        return tan_from_statistics(
+            stats, root=self.root, random_state=self.random_state, weights=weights
         )

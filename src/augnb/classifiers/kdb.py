@@ -8,7 +8,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.from_statistics import kdb_from_statistics
 from augnb.structure.kdb import check_k, check_theta, kdb_structure
 
 __all__ = ["KDB"]
@@ -118,3 +120,14 @@ class KDB(BaseAugmentedNB):
         return kdb_structure(
             codes, y, cards, n_classes, k=int(self.k), theta=float(self.theta)
         )
+
+    def _statistics_order(self, *, incremental: bool) -> int:
+        # partial_fit cannot make a second pass for the (k+1)-feature families
+        # of a structure that may change with every chunk, so it keeps every
+        # subset of up to k + 1 features (cost: docs/scaling.md).
+        return max(2, int(self.k) + 1) if incremental else 2
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return kdb_from_statistics(stats, k=int(self.k), theta=float(self.theta))

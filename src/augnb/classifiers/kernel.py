@@ -74,10 +74,18 @@ class KernelNBModel:
 class _KernelNB(BaseAugmentedNB):
     """Shared input handling of the kernel classifiers.
 
+    Kernel densities keep every training value, so they have no compact
+    sufficient statistics (``_no_statistics_reason``).
+
     ``continuous = "kde"`` makes ``_prepare_fit`` keep continuous columns
     continuous. Discrete columns get naive-Bayes CPTs given the class
     (Laplace/Lidstone, ``alpha``); the kernel part is built by the subclass.
     """
+
+    _no_statistics_reason = (
+        "a kernel density keeps every training value, so it has no compact "
+        "sufficient statistics"
+    )
 
     continuous = "kde"
 

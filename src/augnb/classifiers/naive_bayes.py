@@ -8,7 +8,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.from_statistics import naive_from_statistics
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["NaiveBayes"]
@@ -119,3 +121,11 @@ class NaiveBayes(BaseAugmentedNB):
         n_classes: int,
     ) -> Structure:
         return naive_bayes_structure(codes.shape[1])
+
+    def _statistics_order(self, *, incremental: bool) -> int:
+        return 1
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return naive_from_statistics(stats)

@@ -10,7 +10,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers._wrapper import WrapperMixin
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.from_statistics import ffss_from_statistics
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]
@@ -193,3 +195,12 @@ class FFSS(BaseAugmentedNB):
     ) -> Structure:
         kept = ffss_features(codes, y, cards, n_classes, float(self.significance))
         return Structure.naive(kept, codes.shape[1])
+
+    def _statistics_order(self, *, incremental: bool) -> int:
+        return 1
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        kept = ffss_from_statistics(stats, float(self.significance))
+        return Structure.naive(kept, stats.n_features)

@@ -9,7 +9,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.selection import check_significance
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.from_statistics import selective_tan_from_statistics
 from augnb.structure.tan import selective_tan_structure
 
 __all__ = ["SelectiveTAN"]
@@ -110,6 +112,17 @@ class SelectiveTAN(BaseAugmentedNB):
             y,
             cards,
             n_classes,
+            significance=float(self.significance),
+            feature_filter=bool(self.feature_filter),
+            root=self.root,
+            random_state=self.random_state,
+        )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return selective_tan_from_statistics(
+            stats,
             significance=float(self.significance),
             feature_filter=bool(self.feature_filter),
             root=self.root,

@@ -8,7 +8,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.from_statistics import tan_from_statistics
 from augnb.structure.tan import tan_structure
 
 __all__ = ["TAN"]
@@ -99,4 +101,11 @@ class TAN(BaseAugmentedNB):
     ) -> Structure:
         return tan_structure(
             codes, y, cards, n_classes, root=self.root, random_state=self.random_state
+        )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return tan_from_statistics(
+            stats, root=self.root, random_state=self.random_state
         )

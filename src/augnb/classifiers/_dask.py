@@ -1,0 +1,246 @@
+"""Fitting on and predicting for Dask collections.
+
+``fit`` counts :class:`~augnb.stats.sufficient.SufficientStatistics` in every
+partition (where the partition lives), sums them by a tree reduction and fits
+from the totals: only count tables travel between workers, never rows. The
+structure is learned from feature and pair tables; a structure with larger
+families (kDB with ``k >= 2``) gets a second pass that counts just those
+families. Any scheduler works, including a ``distributed.Client`` on a cluster
+(the active one is used). Prediction maps the fitted estimator over the
+partitions and returns lazy Dask collections. See docs/scaling.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from augnb.classifiers._incremental import ChunkPlan, frame_statistics
+from augnb.stats.sufficient import SufficientStatistics
+
+__all__ = ["fit_dask", "predict_dask", "tree_sum"]
+
+#: Partition statistics summed per task of the reduction tree.
+SPLIT_EVERY = 8
+
+
+def _sum(*parts: SufficientStatistics) -> SufficientStatistics:
+    total = parts[0]
+    for s in parts[1:]:
+        total = total + s
+    return total
+
+
+def tree_sum(parts: Sequence, split_every: int = SPLIT_EVERY):
+    """Delayed sum of delayed statistics, ``split_every`` at a time.
+
+    Parameters
+    ----------
+    parts : sequence of dask.delayed.Delayed
+        One statistics object per partition.
+    split_every : int, default=8
+        Fan-in of each reduction task.
+
+    Returns
+    -------
+    dask.delayed.Delayed
+    """
+    from dask import delayed
+
+    parts = list(parts)
+    if not parts:
+        raise ValueError("No partitions to fit on.")
+    while len(parts) > 1:
+        parts = [
+            delayed(_sum, pure=True)(*parts[i : i + split_every])
+            for i in range(0, len(parts), split_every)
+        ]
+    return parts[0]
+
+
+def _partitions(X: object, y: object) -> tuple[list, list]:
+    """Matching delayed row blocks of X and y."""
+    import dask.array as da
+    import dask.dataframe as dd
+
+    if isinstance(X, da.Array):
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-d; got a {X.ndim}-d dask array.")
+        X = X.rechunk({1: -1})
+        xs = list(X.to_delayed().ravel())
+        if isinstance(y, da.Array):
+            y = y.rechunk((X.chunks[0],))
+            ys = list(y.to_delayed().ravel())
+        elif isinstance(y, (dd.Series, dd.DataFrame)):
+            ys = list(y.to_delayed())
+        else:
+            y = np.asarray(y)
+            bounds = np.cumsum((0,) + X.chunks[0])
+            ys = [y[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        if len(ys) != len(xs):
+            raise ValueError(
+                f"X has {len(xs)} row blocks but y has {len(ys)}; chunk them alike."
+            )
+        return xs, ys
+    if isinstance(X, dd.DataFrame):
+        xs = list(X.to_delayed())
+        if isinstance(y, (dd.Series, dd.DataFrame)):
+            if y.npartitions != X.npartitions:
+                raise ValueError(
+                    f"X has {X.npartitions} partitions but y has {y.npartitions}; "
+                    "take both from one dask DataFrame (X = ddf.drop(columns=t), "
+                    "y = ddf[t])."
+                )
+            ys = list(y.to_delayed())
+        elif isinstance(y, da.Array):
+            ys = list(y.to_delayed().ravel())
+            if len(ys) != len(xs):
+                raise ValueError(
+                    "y's chunks do not match X's partitions; pass y as a column of "
+                    "the same dask DataFrame."
+                )
+        else:
+            raise TypeError(
+                "With a dask DataFrame X, y must be a dask Series of the same frame "
+                "(y = ddf[target])."
+            )
+        return xs, ys
+    raise TypeError(
+        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
+        "a 2-d dask array."
+    )
+
+
+def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
+    if isinstance(x, np.ndarray):
+        x = pd.DataFrame(x, columns=plan.names)
+    return frame_statistics(x, y, plan)
+
+
+def fit_dask(estimator: object, X: object, y: object) -> object:
+    """Fit a count-based augnb estimator on Dask collections.
+
+    Parameters
+    ----------
+    estimator : BaseAugmentedNB
+        A learner that supports fitting from statistics.
+    X : dask DataFrame or 2-d dask array
+        Features.
+    y : dask Series, dask array or array-like
+        Class labels, partitioned like ``X``.
+
+    Returns
+    -------
+    estimator
+        Fitted.
+    """
+    import dask
+    from dask import delayed
+
+    estimator._forget_statistics()
+    if not estimator._supports_statistics():
+        raise TypeError(estimator._unsupported_message())
+    xs, ys = _partitions(X, y)
+    # Column kinds, discretiser cut points and input validation come from the
+    # first partition (docs/scaling.md).
+    x0, y0 = dask.compute(xs[0], ys[0])
+    if isinstance(x0, np.ndarray):
+        x0 = pd.DataFrame(x0)
+    plan = estimator._start_plan(x0, y0)
+    task = delayed(_frame_stats_task, pure=True)
+    parts = [task(x, yy, plan) for x, yy in zip(xs, ys)]
+    (stats,) = dask.compute(tree_sum(parts))
+    structure = estimator._learn_structure_from_statistics(stats)
+    missing = estimator._missing_families(structure, stats)
+    if missing:
+        plan2 = ChunkPlan(
+            names=plan.names,
+            continuous=plan.continuous,
+            discretizer=plan.discretizer,
+            classes=plan.classes,
+            class_dtype=plan.class_dtype,
+            max_order=1,
+            subsets=tuple(missing),
+            singles=False,
+        )
+        parts = [task(x, yy, plan2) for x, yy in zip(xs, ys)]
+        (extra,) = dask.compute(tree_sum(parts))
+        stats = stats.with_tables_of(extra)
+    return estimator._fit_from_statistics(stats, plan, structure)
+
+
+def _apply(part: object, estimator: object, method: str, columns: list) -> object:
+    if isinstance(part, np.ndarray):
+        part = pd.DataFrame(part, columns=columns)
+    out = getattr(estimator, method)(part)
+    return out
+
+
+def predict_dask(estimator: object, X: object, method: str) -> object:
+    """Lazy prediction over the partitions of a Dask collection.
+
+    Parameters
+    ----------
+    estimator : BaseAugmentedNB
+        A fitted estimator.
+    X : dask DataFrame or 2-d dask array
+        Rows to predict.
+    method : str
+        ``"predict"``, ``"predict_proba"``, ``"predict_log_proba"`` or
+        ``"predict_joint_log_proba"``.
+
+    Returns
+    -------
+    dask Series (``predict`` on a DataFrame) or dask array
+        Nothing is computed until ``.compute()`` (or ``to_parquet`` ...).
+    """
+    import dask.array as da
+    import dask.dataframe as dd
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(estimator, "classes_")
+    n_classes = len(estimator.classes_)
+    names = list(estimator.schema_.names)
+    if isinstance(X, da.Array):
+        X = X.rechunk({1: -1})
+        if method == "predict":
+            return X.map_blocks(
+                _apply,
+                estimator,
+                method,
+                names,
+                drop_axis=1,
+                dtype=estimator.classes_.dtype,
+                meta=np.empty((0,), dtype=estimator.classes_.dtype),
+            )
+        return X.map_blocks(
+            _apply,
+            estimator,
+            method,
+            names,
+            chunks=(X.chunks[0], (n_classes,)),
+            dtype=np.float64,
+            meta=np.empty((0, 0), dtype=np.float64),
+        )
+    if isinstance(X, dd.DataFrame):
+        if method == "predict":
+
+            def labels(part: pd.DataFrame) -> pd.Series:
+                return pd.Series(estimator.predict(part), index=part.index)
+
+            meta = pd.Series(np.empty(0, dtype=estimator.classes_.dtype))
+            return X.map_partitions(labels, meta=meta)
+        cols = [str(c) for c in estimator.classes_]
+
+        def scores(part: pd.DataFrame) -> pd.DataFrame:
+            out = getattr(estimator, method)(part)
+            return pd.DataFrame(out, index=part.index, columns=cols)
+
+        meta = pd.DataFrame({c: np.empty(0) for c in cols})
+        return X.map_partitions(scores, meta=meta).to_dask_array()
+    raise TypeError(
+        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
+        "a 2-d dask array."
+    )
