@@ -272,7 +272,12 @@ class IncrementalMixin:
         self, structure: Structure, stats: SufficientStatistics
     ) -> list[tuple[int, ...]]:
         """Family tables the structure needs that the statistics lack."""
-        return [s for s in families(structure) if not stats.has(s)]
+        cards = stats.cards
+        return [
+            s
+            for s in families(structure)
+            if all(cards[f] > 0 for f in s) and not stats.has(s)
+        ]
 
     def _fit_from_statistics(
         self,
