@@ -26,6 +26,7 @@ from augnb.classifiers import (
     SelectiveTAN,
     TaheriANB,
 )
+from augnb.streaming import fit_files, predict_files
 from augnb.structure import Structure
 
 __version__ = "0.1.0"
@@ -50,4 +51,6 @@ __all__ = [
     "Structure",
     "TaheriANB",
     "__version__",
+    "fit_files",
+    "predict_files",
 ]
