@@ -11,7 +11,7 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.from_statistics import (
+from augnb.structure.from_counts import (
     ddr_weights_from_statistics,
     tan_from_statistics,
 )

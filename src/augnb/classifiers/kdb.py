@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.from_statistics import kdb_from_statistics
+from augnb.structure.from_counts import kdb_from_statistics
 from augnb.structure.kdb import check_k, check_theta, kdb_structure
 
 __all__ = ["KDB"]

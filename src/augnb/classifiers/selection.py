@@ -12,7 +12,7 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers._wrapper import WrapperMixin
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.from_statistics import ffss_from_statistics
+from augnb.structure.from_counts import ffss_from_statistics
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]

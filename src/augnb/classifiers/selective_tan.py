@@ -11,7 +11,7 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.selection import check_significance
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.from_statistics import selective_tan_from_statistics
+from augnb.structure.from_counts import selective_tan_from_statistics
 from augnb.structure.tan import selective_tan_structure
 
 __all__ = ["SelectiveTAN"]

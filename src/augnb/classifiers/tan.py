@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.from_statistics import tan_from_statistics
+from augnb.structure.from_counts import tan_from_statistics
 from augnb.structure.tan import tan_structure
 
 __all__ = ["TAN"]
