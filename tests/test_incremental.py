@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -37,7 +39,7 @@ CUTS = (0.03, 0.1, 0.11, 0.4, 0.55, 0.9)
 
 def _chunks(n):
     edges = [0, *(int(f * n) for f in CUTS), n]
-    return list(zip(edges[:-1], edges[1:]))
+    return list(itertools.pairwise(edges))
 
 
 def _partial(est, X, y, *, classes=None):
@@ -131,7 +133,9 @@ def test_discretiser_cut_points_are_fixed_by_the_first_chunk():
     binned = cuts.transform(X)
     ref = TAN(discretizer=None).fit(binned, y)
     assert est.structure_ == ref.structure_
-    np.testing.assert_allclose(est.predict_proba(X), ref.predict_proba(binned), atol=1e-12)
+    np.testing.assert_allclose(
+        est.predict_proba(X), ref.predict_proba(binned), atol=1e-12
+    )
     est.set_params(discretizer="mdlp")
     with pytest.raises(ValueError, match="cut points are fixed"):
         est.partial_fit(X.iloc[:5], y.iloc[:5])

@@ -40,12 +40,10 @@ def test_tables_equal_brute_force_available_case_counts():
             brute = np.zeros([cards[f] for f in sub] + [3], dtype=np.int64)
             for row, c in zip(codes, y):
                 if (row[list(sub)] >= 0).all():
-                    brute[tuple(row[list(sub)]) + (c,)] += 1
+                    brute[(*tuple(row[list(sub)]), c)] += 1
             np.testing.assert_array_equal(s.table(sub), brute)
     # A reordered request transposes the table.
-    np.testing.assert_array_equal(
-        s.table((2, 0)), s.table((0, 2)).transpose(1, 0, 2)
-    )
+    np.testing.assert_array_equal(s.table((2, 0)), s.table((0, 2)).transpose(1, 0, 2))
     assert s.n_samples == 300
     np.testing.assert_array_equal(s.class_counts, np.bincount(y, minlength=3))
 
@@ -58,7 +56,7 @@ def test_sum_of_chunks_equals_one_pass():
     cuts = [0, 7, 100, 101, 333, 500]
     parts = [
         _stats(codes[a:b], y[a:b], cards, 2, max_order=2)
-        for a, b in zip(cuts[:-1], cuts[1:])
+        for a, b in itertools.pairwise(cuts)
     ]
     total = sum(parts)
     assert set(total.tables) == set(whole.tables)
@@ -98,7 +96,9 @@ def test_moments_merge_equals_two_pass():
     y = rng.integers(0, 3, 1000)
     values = np.column_stack([x])
     kw = dict(names=("x",), categories=(None,), classes=(0, 1, 2))
-    whole = SufficientStatistics.from_codes(np.full((1000, 1), -1), y, values=values, **kw)
+    whole = SufficientStatistics.from_codes(
+        np.full((1000, 1), -1), y, values=values, **kw
+    )
     parts = [
         SufficientStatistics.from_codes(
             np.full((b - a, 1), -1), y[a:b], values=values[a:b], **kw

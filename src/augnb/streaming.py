@@ -89,7 +89,11 @@ def iter_batches(
     """
     import pyarrow.dataset as pads
 
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+    if (
+        isinstance(batch_rows, bool)
+        or not isinstance(batch_rows, int)
+        or batch_rows < 1
+    ):
         raise ValueError(f"batch_rows must be an integer >= 1; got {batch_rows!r}.")
     files = _resolve(paths)
     dataset = pads.dataset(files, format=_format(files, format))
@@ -177,7 +181,9 @@ def fit_files(
     plan: ChunkPlan | None = None
     total = None
     n_rows = 0
-    for frame in iter_batches(paths, batch_rows=batch_rows, columns=read, format=format):
+    for frame in iter_batches(
+        paths, batch_rows=batch_rows, columns=read, format=format
+    ):
         X, y = _split(frame, target)
         if plan is None:
             # Column kinds and discretiser cut points: first batch (docs/scaling.md).
@@ -277,8 +283,10 @@ def predict_files(
                 table = pa.table({"prediction": out})
             else:
                 table = pa.table(
-                    {str(c): np.ascontiguousarray(out[:, k])
-                     for k, c in enumerate(estimator.classes_)}
+                    {
+                        str(c): np.ascontiguousarray(out[:, k])
+                        for k, c in enumerate(estimator.classes_)
+                    }
                 )
             if writer is None:
                 writer = pq.ParquetWriter(tmp, table.schema)

@@ -12,6 +12,7 @@ partitions and returns lazy Dask collections. See docs/scaling.md.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -78,7 +79,7 @@ def _partitions(X: object, y: object) -> tuple[list, list]:
         else:
             y = np.asarray(y)
             bounds = np.cumsum((0,) + X.chunks[0])
-            ys = [y[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+            ys = [y[a:b] for a, b in itertools.pairwise(bounds)]
         if len(ys) != len(xs):
             raise ValueError(
                 f"X has {len(xs)} row blocks but y has {len(ys)}; chunk them alike."

@@ -264,7 +264,7 @@ class IncrementalMixin:
     # -- fit ----------------------------------------------------------------
 
     def _forget_statistics(self) -> None:
-        """Drop the statistics of earlier ``partial_fit`` calls (``fit`` starts over)."""
+        """Drop the statistics of earlier ``partial_fit`` calls: ``fit`` starts over."""
         self.__dict__.pop("statistics_", None)
         self.__dict__.pop("_chunk_plan", None)
 
@@ -309,9 +309,7 @@ class IncrementalMixin:
         self.classes_ = np.asarray(list(stats.classes), dtype=plan.class_dtype)
         self.schema_ = Schema(
             tuple(
-                ColumnSpec(
-                    name, "continuous" if cats is None else "discrete", cats
-                )
+                ColumnSpec(name, "continuous" if cats is None else "discrete", cats)
                 for name, cats in zip(stats.names, stats.categories)
             )
         )
@@ -393,4 +391,3 @@ class IncrementalMixin:
         self.statistics_ = total
         self._chunk_plan = plan
         return self
-

@@ -118,14 +118,17 @@ def fit_discrete_model_from_statistics(
         parents = structure.parents[k]
         pfeats = [structure.nodes[p][0] for p in parents]
         # (parents..., child, class) -> (parents..., class, child)
-        t = stats.table(pfeats + [child]).astype(np.float64)
+        t = stats.table([*pfeats, child]).astype(np.float64)
         t = np.moveaxis(t, -1, -2)
         radix = tuple(domains[p].n_values for p in parents)
         n_configs = int(np.prod(radix, dtype=np.int64)) if radix else 1
         counts = t.reshape(n_configs, n_classes, domains[k].n_values)
         cpds.append(
             _cpd_from_counts(
-                np.ascontiguousarray(counts), tuple(parents), radix, domains[k].size,
+                np.ascontiguousarray(counts),
+                tuple(parents),
+                radix,
+                domains[k].size,
                 alpha,
             )
         )
@@ -174,9 +177,7 @@ def fit_model_from_statistics(
                 "statistics."
             )
         if any(p in cont_nodes for p in ps):
-            raise ValueError(
-                "continuous -> discrete arcs (CPDC) are not supported."
-            )
+            raise ValueError("continuous -> discrete arcs (CPDC) are not supported.")
     keep = [k for k in range(structure.n_nodes) if k not in cont_nodes]
     index = {k: i for i, k in enumerate(keep)}
     sub = Structure(
@@ -211,4 +212,3 @@ def fit_model_from_statistics(
             var = np.where(empty, o[2] / o[0] if o[0] else 0.0, var)
         cpds.append(GaussianCPD(f, mean, var + epsilon, n.astype(np.float64)))
     return MixedModel(structure, discrete, tuple(cpds))
-

@@ -197,7 +197,9 @@ class SufficientStatistics:
         discrete = [f for f, c in enumerate(categories) if c is not None]
         counts = np.bincount(y, minlength=n_classes).astype(np.int64)
         tables: dict[tuple[int, ...], NDArray[np.int64]] = {}
-        wanted: set[tuple[int, ...]] = {tuple(sorted(int(f) for f in s)) for s in subsets}
+        wanted: set[tuple[int, ...]] = {
+            tuple(sorted(int(f) for f in s)) for s in subsets
+        }
         if singles:
             wanted.update((f,) for f in discrete)
         if max_order >= 2 and len(discrete) >= 2:
@@ -329,7 +331,7 @@ class SufficientStatistics:
         n_classes = len(classes)
         tables = {}
         for key, t in self.tables.items():
-            shape = tuple(len(categories[f]) for f in key) + (n_classes,)
+            shape = (*tuple(len(categories[f]) for f in key), n_classes)
             tables[key] = _scatter(t, [fmap[f] for f in key] + [cmap], shape)
         counts = _scatter(self.class_counts, [cmap], (n_classes,))
         moments = {}
@@ -365,7 +367,11 @@ class SufficientStatistics:
         tables = {k: a.tables[k] + b.tables[k] for k in a.tables}
         moments = {f: _chan(a.moments[f], b.moments[f]) for f in a.moments}
         return SufficientStatistics(
-            a.names, a.categories, a.classes, a.class_counts + b.class_counts, tables,
+            a.names,
+            a.categories,
+            a.classes,
+            a.class_counts + b.class_counts,
+            tables,
             moments,
         )
 
@@ -455,7 +461,7 @@ class SufficientStatistics:
         tables = {}
         for key in header["tables"]:
             key = tuple(key)
-            shape = tuple(len(categories[f]) for f in key) + (n_classes,)
+            shape = (*tuple(len(categories[f]) for f in key), n_classes)
             tables[key] = take(shape, "<i8")
         moments = {int(f): take((3, n_classes), "<f8") for f in header["moments"]}
         return cls(tuple(header["names"]), categories, classes, counts, tables, moments)

@@ -153,7 +153,7 @@ def selective_tan_from_statistics(
 def kdb_from_statistics(
     stats: SufficientStatistics, *, k: int = 1, theta: float = 0.0
 ) -> Structure:
-    """kDB structure (as :func:`~augnb.structure.kdb.kdb_structure`)."""
+    """KDB structure (as :func:`~augnb.structure.kdb.kdb_structure`)."""
     k = check_k(k)
     theta = check_theta(theta)
     p = stats.n_features
