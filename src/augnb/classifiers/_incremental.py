@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import validate_data
 
 from augnb.data.encoding import as_frame, encode_target
@@ -337,6 +338,21 @@ class IncrementalMixin:
         self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
         return self
 
+    def _check_partial_fit(self) -> bool:
+        """Whether ``partial_fit`` exists; raises the reason where it does not."""
+        if not self._supports_statistics():
+            raise AttributeError(self._unsupported_message())
+        mode = getattr(self, "continuous", "discretize")
+        if mode not in ("discretize", "gaussian"):
+            raise AttributeError(
+                f"{type(self).__name__}(continuous={mode!r}) has no partial_fit: its "
+                "densities are fitted by iterating over the rows (EM); only "
+                "continuous='gaussian' (per-class moments) is fitted from "
+                "sufficient statistics."
+            )
+        return True
+
+    @available_if(_check_partial_fit)
     def partial_fit(
         self, X: object, y: object, classes: Sequence | None = None
     ) -> IncrementalMixin:
