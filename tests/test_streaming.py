@@ -100,3 +100,19 @@ def test_batches_are_bounded_and_errors_are_specific(tmp_path):
         fit_files(TAN(), path, target="cls", batch_rows=0)
     with pytest.raises(ValueError, match="not in the files"):
         fit_files(TAN(), path, target="cls", columns=["buying", "colour"])
+
+
+def test_partial_fit_continues_from_a_streamed_fit(tmp_path):
+    X, y = load("house_votes_84")
+    Xf, yf = _write(tmp_path, "hv", X, y)
+    half = len(Xf) // 2
+    Xf.iloc[:half].assign(cls=yf.iloc[:half]).to_parquet(tmp_path / "first.parquet")
+    est = fit_files(TAN(), tmp_path / "first.parquet", target="cls", batch_rows=50)
+    assert est.statistics_.n_samples == half
+    est.partial_fit(Xf.iloc[half:], yf.iloc[half:])
+    ref = TAN().fit(Xf, yf)
+    assert est.structure_ == ref.structure_
+    np.testing.assert_allclose(est.predict_proba(Xf), ref.predict_proba(Xf), atol=1e-12)
+    # kDB(k=2) streamed with a second pass keeps no statistics to continue from.
+    kdb = fit_files(KDB(k=2), tmp_path / "first.parquet", target="cls")
+    assert not hasattr(kdb, "statistics_")

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from augnb._progress import ProgressOption, progress_enabled
-from augnb.classifiers._incremental import ChunkPlan, frame_statistics
+from augnb.classifiers._incremental import ChunkPlan, frame_statistics, keep_statistics
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
@@ -222,7 +222,9 @@ def fit_files(
             stats = frame_statistics(X, y, plan2)
             extra = stats if extra is None else extra + stats
         total = total.with_tables_of(extra)
-    return estimator._fit_from_statistics(total, plan, structure)
+    estimator._fit_from_statistics(total, plan, structure)
+    keep_statistics(estimator, total, plan)
+    return estimator
 
 
 def predict_files(

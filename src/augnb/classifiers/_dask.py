@@ -17,9 +17,25 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from dask.sizeof import sizeof
 
-from augnb.classifiers._incremental import ChunkPlan, frame_statistics
+from augnb.classifiers._incremental import (
+    ChunkPlan,
+    frame_statistics,
+    keep_statistics,
+)
 from augnb.stats.sufficient import SufficientStatistics
+
+
+@sizeof.register(SufficientStatistics)
+def _sizeof_statistics(stats: SufficientStatistics) -> int:
+    # What travels between workers: the compact serialised form (``__reduce__``),
+    # so the scheduler's transfer accounting counts real bytes.
+    try:
+        return len(stats.to_bytes())
+    except TypeError:
+        return stats.nbytes
+
 
 __all__ = ["fit_dask", "predict_dask", "tree_sum"]
 
@@ -169,7 +185,9 @@ def fit_dask(estimator: object, X: object, y: object) -> object:
         parts = [task(x, yy, plan2) for x, yy in zip(xs, ys)]
         (extra,) = dask.compute(tree_sum(parts))
         stats = stats.with_tables_of(extra)
-    return estimator._fit_from_statistics(stats, plan, structure)
+    estimator._fit_from_statistics(stats, plan, structure)
+    keep_statistics(estimator, stats, plan)
+    return estimator
 
 
 def _apply(part: object, estimator: object, method: str, columns: list) -> object:

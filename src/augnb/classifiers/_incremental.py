@@ -33,7 +33,7 @@ from augnb.params.from_statistics import families, fit_model_from_statistics
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 
-__all__ = ["ChunkPlan", "IncrementalMixin", "frame_statistics"]
+__all__ = ["ChunkPlan", "IncrementalMixin", "frame_statistics", "keep_statistics"]
 
 
 @dataclass
@@ -407,3 +407,16 @@ class IncrementalMixin:
         self.statistics_ = total
         self._chunk_plan = plan
         return self
+
+
+def keep_statistics(
+    estimator: object, stats: SufficientStatistics, plan: ChunkPlan
+) -> None:
+    """Keep the totals so that ``partial_fit`` can continue from them.
+
+    Only when they hold every table ``partial_fit`` counts (not for kDB with
+    ``k >= 2``, whose subsets of up to ``k + 1`` features were not counted).
+    """
+    if estimator._statistics_order(incremental=True) == plan.max_order:
+        estimator.statistics_ = stats
+        estimator._chunk_plan = plan
