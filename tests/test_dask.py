@@ -94,12 +94,17 @@ def test_dask_arrays():
     np.testing.assert_array_equal(pred.compute(), ref.predict(X.to_numpy()))
 
 
-def test_mismatched_partitions_and_wrappers_are_refused():
+def test_target_partitioned_differently_is_aligned_by_index():
     X, y = load("car")
     dX, _ = _ddf(X, y, 4)
     _, dy = _ddf(X, y, 3)
-    with pytest.raises(ValueError, match="partitions"):
-        TAN().fit(dX, dy)
+    ref = TAN().fit(X, y)
+    _assert_same_fit(TAN().fit(dX, dy), ref, X, dX)
+
+
+def test_wrappers_and_bad_targets_are_refused():
+    X, y = load("car")
+    dX, _ = _ddf(X, y, 4)
     with pytest.raises(TypeError, match="Fit it in memory"):
         FSS().fit(*_ddf(X, y, 2))
     with pytest.raises(TypeError, match="dask Series"):

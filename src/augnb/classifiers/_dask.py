@@ -39,6 +39,9 @@ def _sizeof_statistics(stats: SufficientStatistics) -> int:
 
 __all__ = ["fit_dask", "predict_dask", "tree_sum"]
 
+#: Column name under which the target travels with the features.
+_TARGET = "__augnb_target__"
+
 #: Partition statistics summed per task of the reduction tree.
 SPLIT_EVERY = 8
 
@@ -102,37 +105,63 @@ def _partitions(X: object, y: object) -> tuple[list, list]:
             )
         return xs, ys
     if isinstance(X, dd.DataFrame):
-        xs = list(X.to_delayed())
-        if isinstance(y, (dd.Series, dd.DataFrame)):
-            if y.npartitions != X.npartitions:
-                raise ValueError(
-                    f"X has {X.npartitions} partitions but y has {y.npartitions}; "
-                    "take both from one dask DataFrame (X = ddf.drop(columns=t), "
-                    "y = ddf[t])."
-                )
-            ys = list(y.to_delayed())
-        elif isinstance(y, da.Array):
-            ys = list(y.to_delayed().ravel())
-            if len(ys) != len(xs):
-                raise ValueError(
-                    "y's chunks do not match X's partitions; pass y as a column of "
-                    "the same dask DataFrame."
-                )
-        else:
+        if isinstance(y, dd.DataFrame):
+            if len(y.columns) != 1:
+                raise ValueError(f"y must be one column; got {len(y.columns)}.")
+            y = y[y.columns[0]]
+        if not isinstance(y, dd.Series):
             raise TypeError(
                 "With a dask DataFrame X, y must be a dask Series of the same frame "
                 "(y = ddf[target])."
             )
-        return xs, ys
+        if _TARGET in X.columns:
+            raise ValueError(f"X has a column named {_TARGET!r}; rename it.")
+        # One frame for both, so that the optimiser cannot partition the
+        # feature columns and the target differently (it may merge the
+        # partitions of a narrow column projection).
+        try:
+            combined = X.assign(**{_TARGET: y})
+        except ValueError as exc:
+            raise ValueError(
+                f"y cannot be aligned with X's partitions ({exc}); take both from "
+                "one dask DataFrame (X = ddf.drop(columns=t), y = ddf[t])."
+            ) from None
+        parts = list(combined.to_delayed())
+        return parts, [None] * len(parts)
     raise TypeError(
         f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
         "a 2-d dask array."
     )
 
 
-def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
+def _split_target(x: object, y: object, names: list | None = None) -> tuple:
+    if y is None:
+        x, y = x.drop(columns=[_TARGET]), x[_TARGET]
     if isinstance(x, np.ndarray):
-        x = pd.DataFrame(x, columns=plan.names)
+        x = pd.DataFrame(x, columns=names)
+    return x, y
+
+
+#: Attributes the first partition sets on the estimator.
+_PLAN_ATTRIBUTES = (
+    "n_features_in_",
+    "feature_names_in_",
+    "continuous_columns_",
+    "discretizer_",
+)
+
+
+def _plan_task(estimator: object, x: object, y: object) -> tuple[ChunkPlan, dict]:
+    x, y = _split_target(x, y)
+    plan = estimator._start_plan(x, y)
+    fitted = {
+        a: getattr(estimator, a) for a in _PLAN_ATTRIBUTES if hasattr(estimator, a)
+    }
+    return plan, fitted
+
+
+def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
+    x, y = _split_target(x, y, plan.names)
     return frame_statistics(x, y, plan)
 
 
@@ -155,17 +184,23 @@ def fit_dask(estimator: object, X: object, y: object) -> object:
     """
     import dask
     from dask import delayed
+    from sklearn.base import clone
 
     estimator._forget_statistics()
     if not estimator._supports_statistics():
         raise TypeError(estimator._unsupported_message())
     xs, ys = _partitions(X, y)
     # Column kinds, discretiser cut points and input validation come from the
-    # first partition (docs/scaling.md).
-    x0, y0 = dask.compute(xs[0], ys[0])
-    if isinstance(x0, np.ndarray):
-        x0 = pd.DataFrame(x0)
-    plan = estimator._start_plan(x0, y0)
+    # first partition (docs/scaling.md), worked out where it lives: only the
+    # plan comes back, not the rows.
+    (plan, fitted) = dask.compute(
+        delayed(_plan_task, pure=True)(clone(estimator), xs[0], ys[0])
+    )[0]
+    for name in _PLAN_ATTRIBUTES:
+        if name in fitted:
+            setattr(estimator, name, fitted[name])
+        else:
+            estimator.__dict__.pop(name, None)
     task = delayed(_frame_stats_task, pure=True)
     parts = [task(x, yy, plan) for x, yy in zip(xs, ys)]
     (stats,) = dask.compute(tree_sum(parts))
