@@ -3,8 +3,7 @@
 Steps (each measurement runs in a fresh subprocess so that its peak resident
 memory is its own)::
 
-    python benchmarks/bench_scaling.py generate --rows 100000000 \
-        --out /tmp/augnb-scaling
+    python benchmarks/bench_scaling.py generate --out /tmp/augnb-scaling
     python benchmarks/bench_scaling.py run --data /tmp/augnb-scaling
 
 ``generate`` writes ``--rows`` rows x 20 categorical features (2-5 levels, a
