@@ -80,8 +80,12 @@ def tree_sum(parts: Sequence, split_every: int = SPLIT_EVERY):
     return parts[0]
 
 
-def _partitions(X: object, y: object) -> tuple[list, list]:
-    """Matching delayed row blocks of X and y."""
+def _partitions(X: object, y: object) -> tuple:
+    """Matching delayed row blocks of X and y (arrays), or one frame holding both.
+
+    For a DataFrame the target becomes a column of the same frame, so the
+    statistics are mapped over its partitions (fused with reading them).
+    """
     import dask.array as da
     import dask.dataframe as dd
 
@@ -126,8 +130,7 @@ def _partitions(X: object, y: object) -> tuple[list, list]:
                 f"y cannot be aligned with X's partitions ({exc}); take both from "
                 "one dask DataFrame (X = ddf.drop(columns=t), y = ddf[t])."
             ) from None
-        parts = list(combined.to_delayed())
-        return parts, [None] * len(parts)
+        return combined, None
     raise TypeError(
         f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
         "a 2-d dask array."
@@ -158,6 +161,19 @@ def _plan_task(estimator: object, x: object, y: object) -> tuple[ChunkPlan, dict
         a: getattr(estimator, a) for a in _PLAN_ATTRIBUTES if hasattr(estimator, a)
     }
     return plan, fitted
+
+
+def _plan_task_frame(x: object, estimator: object) -> tuple[ChunkPlan, dict]:
+    return _plan_task(estimator, x, None)
+
+
+#: map_partitions options for tasks that return Python objects, not frames.
+_NO_META = {
+    "meta": pd.Series([], dtype=object),
+    "enforce_metadata": False,
+    "transform_divisions": False,
+    "align_dataframes": False,
+}
 
 
 def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
@@ -193,17 +209,33 @@ def fit_dask(estimator: object, X: object, y: object) -> object:
     # Column kinds, discretiser cut points and input validation come from the
     # first partition (docs/scaling.md), worked out where it lives: only the
     # plan comes back, not the rows.
-    (plan, fitted) = dask.compute(
-        delayed(_plan_task, pure=True)(clone(estimator), xs[0], ys[0])
-    )[0]
+    if ys is None:  # one dask DataFrame holding the target as a column
+        frame = xs
+        first = frame.partitions[0].map_partitions(
+            _plan_task_frame, clone(estimator), **_NO_META
+        )
+        (plan, fitted) = dask.compute(first.to_delayed()[0])[0]
+
+        def statistics(plan: ChunkPlan) -> list:
+            # Fused with the partition's own tasks: rows never leave a worker.
+            mapped = frame.map_partitions(_frame_stats_task, None, plan, **_NO_META)
+            return list(mapped.to_delayed())
+
+    else:
+        (plan, fitted) = dask.compute(
+            delayed(_plan_task, pure=True)(clone(estimator), xs[0], ys[0])
+        )[0]
+        task = delayed(_frame_stats_task, pure=True)
+
+        def statistics(plan: ChunkPlan) -> list:
+            return [task(x, yy, plan) for x, yy in zip(xs, ys)]
+
     for name in _PLAN_ATTRIBUTES:
         if name in fitted:
             setattr(estimator, name, fitted[name])
         else:
             estimator.__dict__.pop(name, None)
-    task = delayed(_frame_stats_task, pure=True)
-    parts = [task(x, yy, plan) for x, yy in zip(xs, ys)]
-    (stats,) = dask.compute(tree_sum(parts))
+    (stats,) = dask.compute(tree_sum(statistics(plan)))
     structure = estimator._learn_structure_from_statistics(stats)
     missing = estimator._missing_families(structure, stats)
     if missing:
@@ -217,8 +249,7 @@ def fit_dask(estimator: object, X: object, y: object) -> object:
             subsets=tuple(missing),
             singles=False,
         )
-        parts = [task(x, yy, plan2) for x, yy in zip(xs, ys)]
-        (extra,) = dask.compute(tree_sum(parts))
+        (extra,) = dask.compute(tree_sum(statistics(plan2)))
         stats = stats.with_tables_of(extra)
     estimator._fit_from_statistics(stats, plan, structure)
     keep_statistics(estimator, stats, plan)
