@@ -34,6 +34,7 @@ import glob
 import json
 import math
 import os
+import pickle
 import resource
 import subprocess
 import sys
@@ -111,6 +112,10 @@ def _loopback_bytes() -> int:
     return -1
 
 
+def _model_path(task: dict, name: str) -> str:
+    return os.path.join(task["data"], f"model-{name}.pkl")
+
+
 def _sent(dask_worker) -> int:
     """Bytes this worker has sent to peers and clients (distributed's counter)."""
     return dask_worker.transfer_outgoing_bytes_total
@@ -144,6 +149,8 @@ def one(task: dict) -> dict:
         fit_files(est, files, target="y", batch_rows=task["batch_rows"])
         sec = time.perf_counter() - t
         rows = est.statistics_.n_samples
+        with open(_model_path(task, name), "wb") as fh:  # reused by "predict"
+            pickle.dump(est, fh)
         return {
             "seconds": sec,
             "rows": rows,
@@ -223,8 +230,12 @@ def one(task: dict) -> dict:
             **_stats_bytes(est),
         }
     if kind == "predict":
-        est = _estimator("tan")
-        fit_files(est, files, target="y", batch_rows=task["batch_rows"])
+        path = _model_path(task, "tan")
+        if os.path.exists(path):  # the TAN of the "stream-tan" step
+            with open(path, "rb") as fh:
+                est = pickle.load(fh)
+        else:
+            est = fit_files(_estimator("tan"), files, target="y")
         out = os.path.join(task["data"], "..", "scaling-proba.parquet")
         t = time.perf_counter()
         n = predict_files(est, files, out, target="y", batch_rows=task["batch_rows"])
@@ -297,22 +308,33 @@ def run(args) -> None:
         raise SystemExit(f"No part-*.parquet in {args.data}; run generate first.")
     base = {"data": args.data, "batch_rows": args.batch_rows}
     results = {"machine": machine_info(), "args": vars(args), "files": len(files)}
-    for model in ("nb", "tan"):
-        print(f"stream {model} ...", flush=True)
-        results[f"stream_{model}"] = _spawn({**base, "kind": "stream", "model": model})
-        print(results[f"stream_{model}"], flush=True)
-        print(f"memory {model} ...", flush=True)
-        results[f"memory_{model}"] = _spawn(
-            {**base, "kind": "memory", "model": model, "rows": args.memory_rows}
-        )
-        print(results[f"memory_{model}"], flush=True)
-        results[f"ratio_stream_to_memory_rows_per_s_{model}"] = (
-            results[f"stream_{model}"]["rows_per_s"]
-            / results[f"memory_{model}"]["rows_per_s"]
-        )
-        if not args.skip_cluster:
-            print(f"cluster {model} ...", flush=True)
-            c = _spawn({**base, "kind": "cluster", "model": model})
+    steps = args.steps.split(",")
+
+    def record(key: str, task: dict) -> dict:
+        print(f"{key} ...", flush=True)
+        out = _spawn(task)
+        out["loadavg_after"] = list(os.getloadavg())
+        results[key] = out
+        print(out, flush=True)
+        write_json(results, args.json)  # after every step: partial runs count
+        return out
+
+    for step in steps:
+        kind, _, model = step.partition("-")
+        if kind == "stream":
+            record(step, {**base, "kind": "stream", "model": model})
+        elif kind == "memory":
+            record(
+                step,
+                {**base, "kind": "memory", "model": model, "rows": args.memory_rows},
+            )
+            if f"stream-{model}" in results:
+                results[f"ratio_stream_to_memory_rows_per_s_{model}"] = (
+                    results[f"stream-{model}"]["rows_per_s"]
+                    / results[step]["rows_per_s"]
+                )
+        elif kind == "cluster":
+            c = record(step, {**base, "kind": "cluster", "model": model})
             c["estimate"] = estimate_bytes(
                 CARDS,
                 N_CLASSES,
@@ -321,15 +343,15 @@ def run(args) -> None:
                 pairs=model == "tan",
                 wire_bytes=c.get("statistics_wire_bytes"),
             )
-            results[f"cluster_{model}"] = c
-            results[f"ratio_cluster_to_stream_rows_per_s_{model}"] = (
-                c["rows_per_s"] / results[f"stream_{model}"]["rows_per_s"]
-            )
-            print(c, flush=True)
-    print("predict_proba -> parquet ...", flush=True)
-    results["predict_proba_tan"] = _spawn({**base, "kind": "predict"})
-    print(results["predict_proba_tan"], flush=True)
-    write_json(results, args.json)
+            if f"stream-{model}" in results:
+                results[f"ratio_cluster_to_stream_rows_per_s_{model}"] = (
+                    c["rows_per_s"] / results[f"stream-{model}"]["rows_per_s"]
+                )
+        elif kind == "predict":
+            record(step, {**base, "kind": "predict"})
+        else:
+            raise SystemExit(f"Unknown step {step!r}.")
+        write_json(results, args.json)
 
 
 def main() -> None:
@@ -347,7 +369,12 @@ def main() -> None:
     r.add_argument("--data", required=True)
     r.add_argument("--batch-rows", type=int, default=1_000_000)
     r.add_argument("--memory-rows", type=int, default=10_000_000)
-    r.add_argument("--skip-cluster", action="store_true")
+    r.add_argument(
+        "--steps",
+        default="stream-nb,stream-tan,memory-nb,memory-tan,cluster-nb,cluster-tan,"
+        "predict",
+        help="comma-separated measurements, in order",
+    )
     r.add_argument("--json", default="scaling.json")
     args = p.parse_args()
     if args.cmd == "generate":
