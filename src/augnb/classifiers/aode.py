@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB, _is_dask
+from augnb.classifiers._incremental import ChunkPlan
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.params.from_statistics import fit_discrete_model_from_statistics
@@ -235,7 +236,12 @@ class AODE(BaseAugmentedNB):
         """Structure of the naive Bayes fallback model."""
         return naive_bayes_structure(stats.n_features)
 
-    def _fit_from_statistics(self, stats, plan, structure=None) -> AODE:
+    def _fit_from_statistics(
+        self,
+        stats: SufficientStatistics,
+        plan: ChunkPlan,
+        structure: Structure | None = None,
+    ) -> AODE:
         """The SPODE tables and the fallback from feature and pair tables."""
         super()._fit_from_statistics(stats, plan, structure)
         cards = stats.cards
