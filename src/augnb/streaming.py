@@ -109,6 +109,9 @@ def iter_batches(
         batch_size=batch_rows,
         batch_readahead=1,
         fragment_readahead=1,
+        # A threaded scan reads many row groups ahead of the consumer; reading
+        # in the calling thread keeps memory at about one batch.
+        use_threads=False,
     ):
         if batch.num_rows:
             yield batch.to_pandas()

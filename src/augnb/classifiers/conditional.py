@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 from augnb.structure.conditional import (
     _RELEVANCE,
@@ -15,6 +16,7 @@ from augnb.structure.conditional import (
     relevance_scores,
     taheri_structure,
 )
+from augnb.structure.from_counts import taheri_from_statistics
 
 __all__ = ["TaheriANB"]
 
@@ -148,3 +150,8 @@ class TaheriANB(BaseAugmentedNB):
         self.relevance_ = scores
         self.feature_order_ = [names[f] for f in relevance_order(scores)]
         return taheri_structure(codes, y, cards, n_classes, relevance=self.relevance)
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return taheri_from_statistics(stats, relevance=self.relevance)

@@ -18,6 +18,7 @@ from augnb.stats.independence import ci_test, ind_test
 from augnb.stats.information import cmi_from_counts, mi_from_counts
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
+from augnb.structure.conditional import influence_weights_from_tables, taheri_arcs
 from augnb.structure.kdb import _DECIMALS, check_k, check_theta
 from augnb.structure.tan import maximum_spanning_forest, orient_forest
 
@@ -26,7 +27,9 @@ __all__ = [
     "ffss_from_statistics",
     "kdb_from_statistics",
     "naive_from_statistics",
+    "relevance_from_statistics",
     "selective_tan_from_statistics",
+    "taheri_from_statistics",
     "tan_from_statistics",
 ]
 
@@ -173,3 +176,57 @@ def kdb_from_statistics(
         ranked = cand[np.lexsort((cand, -w))]
         parents[child] = tuple(sorted(int(j) for j in ranked[:k]))
     return Structure(nodes, tuple(parents), p)
+
+
+def relevance_from_statistics(
+    stats: SufficientStatistics, *, relevance: str = "eta"
+) -> NDArray[np.float64]:
+    """Relevance scores of Taheri et al. (as ``relevance_scores``) from tables.
+
+    The codes are used as numbers, so a feature x class table gives the same
+    sums of squares as the rows (up to round-off, which the structure learner
+    treats as ties).
+    """
+    if relevance not in ("eta", "pearson_codes"):
+        raise ValueError(
+            f"relevance must be one of ['eta', 'pearson_codes']; got {relevance!r}."
+        )
+    scores = np.zeros(stats.n_features)
+    for f in range(stats.n_features):
+        t = _single(stats, f)  # (r, C): rows with X_f observed
+        n = t.sum()
+        if n < 2:
+            continue
+        v = np.arange(t.shape[0], dtype=float)
+        n_v = t.sum(axis=1)
+        dx = v - (v @ n_v) / n
+        total = float((n_v * dx) @ dx)
+        if not total > 0.0:
+            continue
+        n_c = t.sum(axis=0)
+        if relevance == "eta":
+            sum_c = dx @ t
+            seen = n_c > 0
+            between = float((sum_c[seen] ** 2 / n_c[seen]).sum())
+            scores[f] = np.sqrt(min(between / total, 1.0))
+        else:
+            c = np.arange(t.shape[1], dtype=float)
+            dc = c - (c @ n_c) / n
+            denom = total * float((n_c * dc) @ dc)
+            if denom > 0.0:
+                scores[f] = min(abs(float(dx @ t @ dc)) / np.sqrt(denom), 1.0)
+    return scores
+
+
+def taheri_from_statistics(
+    stats: SufficientStatistics, *, relevance: str = "eta"
+) -> Structure:
+    """Taheri et al.'s structure (as ``taheri_structure``) from count tables."""
+    p = stats.n_features
+    scores = relevance_from_statistics(stats, relevance=relevance)
+
+    def weights() -> NDArray[np.float64]:
+        tables = {(i, j): _pair(stats, i, j) for i in range(p) for j in range(i + 1, p)}
+        return influence_weights_from_tables(tables, p, stats.n_classes)
+
+    return taheri_arcs(scores, weights, p)
