@@ -8,12 +8,15 @@ import pytest
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.information import pairwise_cmi
 from augnb.stats.sufficient import SufficientStatistics
+from augnb.structure.conditional import relevance_scores, taheri_structure
 from augnb.structure.from_counts import (
     cmi_matrix,
     ddr_weights_from_statistics,
     ffss_from_statistics,
     kdb_from_statistics,
+    relevance_from_statistics,
     selective_tan_from_statistics,
+    taheri_from_statistics,
     tan_from_statistics,
 )
 from augnb.structure.kdb import kdb_structure
@@ -74,3 +77,16 @@ def test_selective_tan_and_ffss_equal_row_learners(data):
 def test_kdb_equals_row_learner(data, k):
     codes, y, cards, stats = data
     assert kdb_from_statistics(stats, k=k) == kdb_structure(codes, y, cards, 3, k=k)
+
+
+@pytest.mark.parametrize("relevance", ["eta", "pearson_codes"])
+def test_taheri_equals_row_learner(data, relevance):
+    codes, y, cards, stats = data
+    np.testing.assert_allclose(
+        relevance_from_statistics(stats, relevance=relevance),
+        relevance_scores(codes, y, 3, relevance=relevance),
+        rtol=1e-12,
+    )
+    assert taheri_from_statistics(stats, relevance=relevance) == taheri_structure(
+        codes, y, cards, 3, relevance=relevance
+    )

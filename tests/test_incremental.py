@@ -20,6 +20,7 @@ from augnb import (
     FlexibleNB,
     NaiveBayes,
     SelectiveTAN,
+    TaheriANB,
 )
 from augnb.datasets import load
 
@@ -69,7 +70,7 @@ def test_seven_uneven_chunks_equal_batch_fit(dataset, name):
     assert got.statistics_.n_samples == len(X)
 
 
-@pytest.mark.parametrize("make", [FFSS, DDRChowLiu])
+@pytest.mark.parametrize("make", [FFSS, DDRChowLiu, TaheriANB])
 def test_other_count_based_learners_equal_batch_fit(make):
     X, y = load("house_votes_84")
     _assert_same_fit(_partial(make(), X, y), make().fit(X, y), X)
