@@ -180,7 +180,7 @@ class IncrementalMixin:
             f"fit_files, Dask input): {reason}. Fit it in memory on the data or on "
             "a sample that fits (e.g. `ddf.sample(frac=...).compute()`), or use a "
             "count-based learner (NaiveBayes, TAN, SelectiveTAN, FFSS, KDB, AODE, "
-            "DDRChowLiu); see docs/scaling.md."
+            "DDRChowLiu, TaheriANB); see docs/scaling.md."
         )
 
     def _supports_statistics(self) -> bool:
