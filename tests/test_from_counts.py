@@ -8,7 +8,6 @@ import pytest
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.information import pairwise_cmi
 from augnb.stats.sufficient import SufficientStatistics
-from augnb.structure.conditional import relevance_scores, taheri_structure
 from augnb.structure.from_counts import (
     cmi_matrix,
     ddr_weights_from_statistics,
@@ -21,6 +20,7 @@ from augnb.structure.from_counts import (
 )
 from augnb.structure.kdb import kdb_structure
 from augnb.structure.selection import ffss_features
+from augnb.structure.taheri import relevance_scores, taheri_structure
 from augnb.structure.tan import selective_tan_structure, tan_structure
 
 

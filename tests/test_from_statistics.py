@@ -11,7 +11,7 @@ from augnb.params.from_statistics import (
     fit_discrete_model_from_statistics,
     fit_model_from_statistics,
 )
-from augnb.params.gaussian import fit_mixed_model
+from augnb.params.mixed_model import fit_mixed_model
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 

@@ -322,7 +322,7 @@ class IncrementalMixin:
                 f"The statistics lack the family tables {missing[:5]} of the "
                 "learned structure; count them in a second pass."
             )
-        self.structure_ = structure.with_names([str(n) for n in stats.names])
+        self.structure_ = self._named_structure(structure)
         self.model_ = fit_model_from_statistics(
             structure,
             stats,

@@ -19,7 +19,9 @@ from augnb.params.categorical import (
     DiscreteModel,
     NodeDomain,
 )
-from augnb.params.gaussian import GaussianCPD, MixedModel
+from augnb.params.gaussian import GaussianCPD
+from augnb.params.mixed_model import MixedModel
+from augnb.stats.counts import lidstone_log_prob
 from augnb.stats.sufficient import SufficientStatistics, _chan
 from augnb.structure._structure import Structure
 
@@ -69,8 +71,9 @@ def _cpd_from_counts(
         # Rows only for the observed configurations, as the row-based fitter.
         config_keys = np.flatnonzero(counts.sum(axis=(1, 2)) > 0).astype(np.int64)
         counts = counts[config_keys]
-    denom = np.log(counts.sum(axis=2, keepdims=True) + alpha * float(size))
-    log_prob = np.log(counts + alpha) - denom
+    log_prob = lidstone_log_prob(
+        counts, counts.sum(axis=2, keepdims=True), alpha, float(size)
+    )
     if config_keys is not None:
         log_prob = np.concatenate(
             [log_prob, np.full((1, n_classes, n_values), -np.log(float(size)))], axis=0
@@ -133,7 +136,7 @@ def fit_discrete_model_from_statistics(
             )
         )
     counts = stats.class_counts.astype(np.float64)
-    prior = np.log(counts + alpha) - np.log(counts.sum() + alpha * n_classes)
+    prior = lidstone_log_prob(counts, counts.sum(), alpha, n_classes)
     return DiscreteModel(structure, tuple(domains), tuple(cpds), prior)
 
 

@@ -18,8 +18,8 @@ from augnb.stats.independence import ci_test, ind_test
 from augnb.stats.information import cmi_from_counts, mi_from_counts
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.conditional import influence_weights_from_tables, taheri_arcs
 from augnb.structure.kdb import _DECIMALS, check_k, check_theta
+from augnb.structure.taheri import influence_weights_from_tables, taheri_arcs
 from augnb.structure.tan import maximum_spanning_forest, orient_forest
 
 __all__ = [
