@@ -760,3 +760,18 @@ def test_greedy_search_inclusive_rule():
     assert state == 0
     state, _, _ = greedy_search(0, 0.5, candidates, epsilon=0.01, inclusive=True)
     assert state == 0
+
+
+def test_given_fold_ids_follow_rows_repeated_by_weight():
+    """Integer weights repeat rows; a repeated row keeps its input row's fold."""
+    X, y = load("house_votes_84")
+    rng = np.random.default_rng(3)
+    w = rng.integers(0, 3, len(X))
+    folds = rng.integers(0, 4, len(X))
+    weighted = BSEJ(cv=folds).fit(X, y, sample_weight=w)
+    rows = np.repeat(np.arange(len(X)), w)
+    repeated = BSEJ(cv=folds[rows]).fit(X.iloc[rows], y.iloc[rows])
+    assert weighted.structure_ == repeated.structure_
+    assert [s.accuracy for s in weighted.search_path_] == [
+        s.accuracy for s in repeated.search_path_
+    ]

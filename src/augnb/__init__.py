@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from augnb.classifiers import BaseAugmentedNB
 from augnb.classifiers.registry import estimators, exported_names
+from augnb.streaming import fit_files, predict_files
 from augnb.structure import Structure
 
 __version__ = "0.1.0"
@@ -21,5 +22,7 @@ __all__ = [
     "Structure",
     "__version__",
     "estimators",
+    "fit_files",
+    "predict_files",
     *exported_names(),
 ]

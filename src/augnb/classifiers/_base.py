@@ -15,6 +15,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.classifiers._incremental import IncrementalMixin
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
@@ -243,7 +244,14 @@ def _discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] |
     return rows
 
 
-class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+def _is_dask(obj: object) -> bool:
+    """Whether ``obj`` is a Dask collection (checked without importing dask)."""
+    return hasattr(obj, "dask") and hasattr(obj, "compute")
+
+
+class BaseAugmentedNB(
+    IncrementalMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta
+):
     """Base class of every augnb classifier.
 
     Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
@@ -421,6 +429,16 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         self
         """
+        if _is_dask(X) or _is_dask(y):
+            if sample_weight is not None:
+                raise ValueError(
+                    "sample_weight is not supported with Dask input; add the "
+                    "weights as repeated rows or fit in memory."
+                )
+            from augnb.classifiers._dask import fit_dask
+
+            return fit_dask(self, X, y)
+        self._forget_statistics()
         try:
             data, y_codes, weights = self._prepare_weighted_fit(X, y, sample_weight)
             n_classes = len(self.classes_)
@@ -548,6 +566,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_joint_log_proba")
         data = self.encode(X)  # raises NotFittedError before model_ is read
         return self._joint_log_likelihood(data)
 
@@ -566,6 +588,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_log_proba")
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
@@ -587,6 +613,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         ndarray of shape (n_samples, n_classes)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict_proba")
         return self._softmax(self.predict_joint_log_proba(X))
 
     def predict(self, X: object) -> NDArray:
@@ -600,5 +630,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         ndarray of shape (n_samples,)
         """
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, "predict")
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]

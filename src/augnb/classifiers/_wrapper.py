@@ -47,6 +47,11 @@ class GivenFolds(Constraint):
 class BaseWrapperNB(BaseAugmentedNB):
     """Base of the wrapper learners: CV parameters and the cached CV scorer."""
 
+    _no_statistics_reason = (
+        "its greedy search scores each candidate by cross-validated accuracy, "
+        "which needs the rows of every fold at every step"
+    )
+
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseAugmentedNB._docstring_snippets,
         "search_parameters": (

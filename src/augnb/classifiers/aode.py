@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -14,6 +14,7 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
@@ -23,6 +24,7 @@ from augnb.params.categorical import (
     NodeDomain,
 )
 from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.aode import SPODEStructures, spode_structure
 from augnb.structure.naive import naive_bayes_structure
@@ -163,13 +165,38 @@ class AODE(BaseAugmentedNB):
     ) -> DiscreteModel:
         """Count the SPODE tables; the model is the naive Bayes fallback."""
         codes, cards = data.codes, data.cards
+        self._set_spode_tables(
+            lambda i: joint_counts(
+                [codes[:, i], y], [int(cards[i]), n_classes], sample_weight
+            ),
+            pairwise_class_counts(
+                codes, y, cards, n_classes, sample_weight=sample_weight
+            ).items(),
+            cards,
+            n_classes,
+        )
+        return super()._fit_parameters(
+            structure, data, y, n_classes, sample_weight=sample_weight
+        )
+
+    def _set_spode_tables(
+        self,
+        singles: Callable[[int], NDArray[np.float64]],
+        pairs: Iterable[tuple[tuple[int, int], NDArray[np.float64]]],
+        cards: NDArray[np.integer],
+        n_classes: int,
+    ) -> None:
+        """SPODE log-probabilities from feature x class and pair x class tables.
+
+        ``singles(i)`` is the ``(r_i, n_classes)`` table of feature ``i``;
+        ``pairs`` yields ``((i, j), table[x_i, x_j, c])`` for ``i < j``. Rows
+        or statistics give the same tables (``_fit_from_statistics``).
+        """
         alpha = float(self.alpha)
         packed = _SpodeTables.allocate(cards, n_classes)
         counts, parent_lp = packed.count_views(), packed.parent_views()
-        for i in range(codes.shape[1]):
-            n_ci = joint_counts(
-                [codes[:, i], y], [int(cards[i]), n_classes], sample_weight
-            )
+        for i in range(len(cards)):
+            n_ci = singles(i)
             counts[i][:] = n_ci.sum(axis=1)
             # N_i counts the rows with X_i observed (available cases).
             # P(x_i, c) is one distribution over r_i * r_C joint values.
@@ -177,10 +204,7 @@ class AODE(BaseAugmentedNB):
                 n_ci, n_ci.sum(), alpha, n_classes * float(cards[i])
             )
         child_lp = packed.child_views()
-        tables = pairwise_class_counts(
-            codes, y, cards, n_classes, sample_weight=sample_weight
-        )
-        for (i, j), table in tables.items():
+        for (i, j), table in pairs:
             # table[x_i, x_j, c]; each CPT normalises over its child's axis.
             child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=int(cards[j]))
             child_lp[j, i][:] = _log_cpt(
@@ -191,9 +215,33 @@ class AODE(BaseAugmentedNB):
         self.value_counts_ = counts
         self.parent_log_prob_ = parent_lp
         self.child_log_prob_ = child_lp
-        return super()._fit_parameters(
-            structure, data, y, n_classes, sample_weight=sample_weight
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        """Structure of the naive Bayes fallback model."""
+        return naive_bayes_structure(stats.n_features)
+
+    def _fit_from_statistics(
+        self,
+        stats: SufficientStatistics,
+        plan: ChunkPlan,
+        structure: Structure | None = None,
+    ) -> AODE:
+        """The SPODE tables from feature and pair tables; the fallback too."""
+        super()._fit_from_statistics(stats, plan, structure)
+        p = stats.n_features
+        self._set_spode_tables(
+            lambda i: stats.table((i,)).astype(np.float64),
+            (
+                ((i, j), stats.table((i, j)).astype(np.float64))
+                for i in range(p)
+                for j in range(i + 1, p)
+            ),
+            stats.cards,
+            stats.n_classes,
         )
+        return self
 
     def _named_structure(self, structure: Structure) -> SPODEStructures:
         names = [str(n) for n in self.schema_.names]

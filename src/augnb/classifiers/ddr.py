@@ -11,7 +11,12 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import ROOT, Options, RandomState
 from augnb.stats.dependence import pairwise_id
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import (
+    ddr_weights_from_statistics,
+    tan_from_statistics,
+)
 from augnb.structure.tan import tan_structure
 
 __all__ = ["DDRChowLiu"]
@@ -133,4 +138,15 @@ class DDRChowLiu(BaseAugmentedNB):
             root=self.root,
             random_state=self.random_state,
             weights=weights,
+        )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        weights = ddr_weights_from_statistics(
+            stats, alpha=float(self.alpha), avg=self.avg
+        )
+        self.weights_ = weights
+        return tan_from_statistics(
+            stats, root=self.root, random_state=self.random_state, weights=weights
         )

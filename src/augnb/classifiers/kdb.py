@@ -11,7 +11,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Interval
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import kdb_from_statistics
 from augnb.structure.kdb import kdb_structure
 
 __all__ = ["KDB"]
@@ -113,3 +115,14 @@ class KDB(BaseAugmentedNB):
             theta=float(self.theta),
             sample_weight=sample_weight,
         )
+
+    def _statistics_order(self, *, incremental: bool) -> int:
+        # partial_fit cannot make a second pass for the (k+1)-feature families
+        # of a structure that may change with every chunk, so it keeps every
+        # subset of up to k + 1 features (cost: docs/scaling.md).
+        return max(2, int(self.k) + 1) if incremental else 2
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return kdb_from_statistics(stats, k=int(self.k), theta=float(self.theta))

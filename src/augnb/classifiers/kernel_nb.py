@@ -33,6 +33,13 @@ class _KernelNB(BaseAugmentedNB):
     (Laplace/Lidstone, ``alpha``); the kernel part is built by the subclass.
     """
 
+    # Kernel densities keep every training value: no compact sufficient
+    # statistics, so no partial_fit, streaming or Dask fit.
+    _no_statistics_reason = (
+        "a kernel density keeps every training value, so it has no compact "
+        "sufficient statistics"
+    )
+
     continuous = "kde"
 
     def _prepare(self, X: object, y: object):

@@ -38,7 +38,14 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     so they override ``_learn_structure_from``; the base class passes the
     density family (``continuous``, ``n_components``) to
     :func:`augnb.params.fit_mixed_model`.
+
+    Not fitted from sufficient statistics yet (``_no_statistics_reason``).
     """
+
+    _no_statistics_reason = (
+        "its mixed-mode edge weights and conditional Gaussian CPDs are not yet "
+        "computed from count tables and moments"
+    )
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseAugmentedNB._docstring_snippets,

@@ -10,7 +10,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import DENSITY_PARAMETERS
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import naive_from_statistics
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["NaiveBayes"]
@@ -109,3 +111,11 @@ class NaiveBayes(BaseAugmentedNB):
         sample_weight: NDArray[np.float64] | None = None,
     ) -> Structure:
         return naive_bayes_structure(codes.shape[1])
+
+    def _statistics_order(self, *, incremental: bool) -> int:
+        return 1
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return naive_from_statistics(stats)

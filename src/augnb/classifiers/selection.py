@@ -11,7 +11,9 @@ from numpy.typing import NDArray
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import ffss_from_statistics
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]
@@ -177,3 +179,12 @@ class FFSS(BaseAugmentedNB):
             codes, y, cards, n_classes, float(self.significance), sample_weight
         )
         return Structure.naive(kept, codes.shape[1])
+
+    def _statistics_order(self, *, incremental: bool) -> int:
+        return 1
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        kept = ffss_from_statistics(stats, float(self.significance))
+        return Structure.naive(kept, stats.n_features)

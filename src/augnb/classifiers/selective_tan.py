@@ -10,7 +10,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Options, RandomState
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import selective_tan_from_statistics
 from augnb.structure.tan import selective_tan_structure
 
 __all__ = ["SelectiveTAN"]
@@ -115,4 +117,15 @@ class SelectiveTAN(BaseAugmentedNB):
             root=self.root,
             random_state=self.random_state,
             sample_weight=sample_weight,
+        )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return selective_tan_from_statistics(
+            stats,
+            significance=float(self.significance),
+            feature_filter=bool(self.feature_filter),
+            root=self.root,
+            random_state=self.random_state,
         )

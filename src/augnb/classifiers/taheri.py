@@ -10,7 +10,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import Options
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import taheri_from_statistics
 from augnb.structure.taheri import (
     RELEVANCE_MEASURES,
     relevance_order,
@@ -152,3 +154,8 @@ class TaheriANB(BaseAugmentedNB):
             relevance=self.relevance,
             sample_weight=sample_weight,
         )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return taheri_from_statistics(stats, relevance=self.relevance)

@@ -10,7 +10,9 @@ from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import ROOT, Options, RandomState
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import tan_from_statistics
 from augnb.structure.tan import TAN_SCORES, tan_structure
 
 __all__ = ["TAN"]
@@ -110,4 +112,11 @@ class TAN(BaseAugmentedNB):
             random_state=self.random_state,
             sample_weight=sample_weight,
             score=self.criterion,
+        )
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        return tan_from_statistics(
+            stats, root=self.root, random_state=self.random_state, score=self.criterion
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -10,8 +12,10 @@ from augnb.structure._structure import Structure
 
 __all__ = [
     "influence_weights",
+    "influence_weights_from_tables",
     "relevance_order",
     "relevance_scores",
+    "taheri_arcs",
     "taheri_structure",
 ]
 
@@ -161,6 +165,31 @@ def influence_weights(
     tables = pairwise_class_counts(
         codes, y, cards, n_classes, sample_weight=sample_weight
     )
+    return influence_weights_from_tables(tables, p, n_classes)
+
+
+def influence_weights_from_tables(
+    tables: dict[tuple[int, int], NDArray[np.floating]], p: int, n_classes: int
+) -> NDArray[np.float64]:
+    """:func:`influence_weights` from the pair tables ``tables[i, j][a, b, c]``.
+
+    Parameters
+    ----------
+    tables : dict
+        ``(i, j) -> counts`` of shape ``(r_i, r_j, n_classes)`` for ``i < j``
+        (as :func:`augnb.stats.pairwise_class_counts` returns them).
+    p : int
+        Number of features.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    ndarray of shape (p, p)
+    """
+    weights = np.zeros((p, p))
+    if p < 2 or not tables:
+        return weights
     pairs = list(tables)
     # All pairs at once: stack every (cell, class) table into one array and
     # reduce per pair with np.add.reduceat over the pairs' cell ranges.
@@ -245,12 +274,37 @@ def taheri_structure(
     scores = relevance_scores(
         codes, y, n_classes, relevance=relevance, sample_weight=sample_weight
     )
+    return taheri_arcs(
+        scores,
+        lambda: influence_weights(codes, y, cards, n_classes, sample_weight),
+        p,
+    )
+
+
+def taheri_arcs(
+    scores: NDArray[np.floating], weights: Callable[[], NDArray[np.floating]], p: int
+) -> Structure:
+    """Taheri et al.'s structure from relevance scores and influence weights.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (p,)
+        Relevance of each feature.
+    weights : callable
+        Returns the ``(p, p)`` influence weights (called only when ``p >= 3``).
+    p : int
+        Number of features.
+
+    Returns
+    -------
+    Structure
+    """
     order = relevance_order(scores)
     arcs: list[tuple[int, int]] = []
     if p >= 2:
         arcs.append((int(order[0]), int(order[1])))
     if p >= 3:
-        weights = influence_weights(codes, y, cards, n_classes, sample_weight)
+        weights = weights()
         for t in range(2, p):
             w = weights[order[t], order[:t]]
             # Equal weights can differ in the last bits depending on the

@@ -173,12 +173,41 @@ def ode_arc_scores(
         Arcs that do not lower the score (weight >= 0): with ``"loglik"``
         every pair, with a penalised score those that pay for their parameters.
     """
-    if score not in TAN_SCORES:
-        raise ValueError(f"score must be one of {list(TAN_SCORES)}; got {score!r}.")
     tables = pairwise_class_counts(
         codes, y, cards, n_classes, sample_weight=sample_weight
     )
-    p = codes.shape[1]
+    return arc_scores_from_tables(tables, codes.shape[1], cards, n_classes, score)
+
+
+def arc_scores_from_tables(
+    tables: dict[tuple[int, int], NDArray[np.floating]],
+    p: int,
+    cards: NDArray[np.integer],
+    n_classes: int,
+    score: str,
+) -> tuple[NDArray[np.float64], list[tuple[int, int]]]:
+    """:func:`ode_arc_scores` from the pair tables ``tables[i, j][a, b, c]``.
+
+    Parameters
+    ----------
+    tables : dict
+        ``(i, j) -> counts`` of shape ``(r_i, r_j, n_classes)`` for ``i < j``.
+    p : int
+        Number of features.
+    cards : ndarray of shape (p,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    score : {"loglik", "aic", "bic"}
+        The score.
+
+    Returns
+    -------
+    weights : ndarray of shape (p, p)
+    admissible : list of (i, j)
+    """
+    if score not in TAN_SCORES:
+        raise ValueError(f"score must be one of {list(TAN_SCORES)}; got {score!r}.")
     weights = np.zeros((p, p))
     admissible = []
     for (i, j), table in tables.items():

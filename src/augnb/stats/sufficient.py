@@ -1,0 +1,515 @@
+"""Sufficient statistics: count tables and Gaussian moments that add up over rows.
+
+Every count-based augnb learner is fitted from contingency tables of the class
+with one, two or a few features (and, for Gaussian nodes, per-class moments).
+Those add up across any split of the rows, so one :class:`SufficientStatistics`
+per chunk, partition or file, summed with ``+``, is exactly what one pass over
+all the rows would have counted. That is what ``partial_fit``, out-of-core
+fitting and Dask fitting are built on (docs/scaling.md).
+
+Tables are indexed by *local* category codes: each chunk sees its own levels,
+and ``+`` aligns both sides on the union of the levels (kept in the declared
+order when both sides agree, sorted otherwise, as :class:`augnb.data.Schema`
+sorts them), so a category first seen in a later chunk extends the tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import struct
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.stats.counts import joint_counts, pairwise_class_counts
+
+__all__ = ["SufficientStatistics", "merge_levels"]
+
+_MAGIC = b"AUGNBSS1"
+
+
+def merge_levels(a: tuple, b: tuple) -> tuple:
+    """Union of two level tuples in the order a Schema would give the whole data.
+
+    Equal tuples (or one empty) keep their order, so declared (categorical)
+    orders survive; otherwise the union is sorted, with the same fallback for
+    mixed types as :class:`augnb.data.Schema`.
+
+    Examples
+    --------
+    >>> merge_levels(("b", "c"), ("a", "c"))
+    ('a', 'b', 'c')
+    """
+    if a == b or not b:
+        return a
+    if not a:
+        return b
+    values = set(a) | set(b)
+    try:
+        return tuple(sorted(values))
+    except TypeError:
+        return tuple(sorted(values, key=lambda v: (type(v).__name__, str(v))))
+
+
+def _positions(levels: tuple, union: tuple) -> NDArray[np.intp]:
+    index = {v: k for k, v in enumerate(union)}
+    return np.array([index[v] for v in levels], dtype=np.intp)
+
+
+def _scatter(
+    table: NDArray, maps: Sequence[NDArray[np.intp] | None], shape: tuple
+) -> NDArray:
+    """Table re-indexed along each axis (``None`` = axis unchanged)."""
+    if all(m is None for m in maps):
+        return table
+    out = np.zeros(shape, dtype=table.dtype)
+    index = tuple(
+        np.arange(table.shape[ax]) if m is None else m for ax, m in enumerate(maps)
+    )
+    out[np.ix_(*index)] = table
+    return out
+
+
+def _chan(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Merge (count, mean, M2) rows of per-class moments (Chan et al. 1979).
+
+    Numerically stable: no sum of squares is ever formed, so the merged
+    variance agrees with a two-pass variance to round-off.
+    """
+    na, ma, sa = a
+    nb, mb, sb = b
+    n = na + nb
+    with np.errstate(invalid="ignore", divide="ignore"):
+        delta = mb - ma
+        frac = np.where(n > 0, nb / n, 0.0)
+        mean = np.where(na == 0, mb, np.where(nb == 0, ma, ma + delta * frac))
+        m2 = sa + sb + np.where((na > 0) & (nb > 0), delta * delta * na * frac, 0.0)
+    return np.stack([n, mean, m2])
+
+
+@dataclass(eq=False)
+class SufficientStatistics:
+    """Count tables and Gaussian moments of a set of rows; ``+`` merges two sets.
+
+    Attributes
+    ----------
+    names : tuple
+        Feature names, in column order.
+    categories : tuple of (tuple or None)
+        Levels of each discrete feature in table order; None for a
+        continuous feature.
+    classes : tuple
+        Class labels in table order.
+    class_counts : ndarray of shape (n_classes,), int64
+        Rows per class.
+    tables : dict
+        ``tables[s]`` for a sorted tuple ``s`` of discrete features is the
+        available-case contingency table of those features and the class,
+        shape ``(r_s1, ..., r_sk, n_classes)``, int64: a row counts in it iff
+        every feature of ``s`` is observed.
+    moments : dict
+        ``moments[f]`` for a continuous feature ``f`` is an array of shape
+        ``(3, n_classes)``: count of observed values, mean and sum of squared
+        deviations (M2) per class.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> codes = np.array([[0, 1], [1, 1], [1, 0]])
+    >>> a = SufficientStatistics.from_codes(
+    ...     codes[:2], np.array([0, 1]), names=("u", "v"),
+    ...     categories=(("x", "y"), (0, 1)), classes=("no", "yes"), max_order=2)
+    >>> b = SufficientStatistics.from_codes(
+    ...     codes[2:], np.array([1]), names=("u", "v"),
+    ...     categories=(("x", "y"), (0, 1)), classes=("no", "yes"), max_order=2)
+    >>> (a + b).table((0,)).tolist()
+    [[1, 0], [0, 2]]
+    >>> (a + b).n_samples
+    3
+    """
+
+    names: tuple
+    categories: tuple
+    classes: tuple
+    class_counts: NDArray[np.int64]
+    tables: dict[tuple[int, ...], NDArray[np.int64]] = field(default_factory=dict)
+    moments: dict[int, NDArray[np.float64]] = field(default_factory=dict)
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def from_codes(
+        cls,
+        codes: NDArray[np.integer],
+        y: NDArray[np.integer],
+        *,
+        names: Sequence,
+        categories: Sequence[tuple | None],
+        classes: Sequence,
+        values: NDArray[np.float64] | None = None,
+        max_order: int = 1,
+        subsets: Iterable[Sequence[int]] = (),
+        singles: bool = True,
+    ) -> SufficientStatistics:
+        """Count the statistics of one block of encoded rows.
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Codes of the discrete features (``-1`` = missing) in the order of
+            ``categories``.
+        y : ndarray of shape (n_samples,)
+            Class codes into ``classes``.
+        names : sequence
+            Feature names.
+        categories : sequence of (tuple or None)
+            Levels of each discrete feature; None marks a continuous one.
+        classes : sequence
+            Class labels.
+        values : ndarray of shape (n_samples, n_features), default=None
+            Values of the continuous features (NaN = missing).
+        max_order : int, default=1
+            Count every subset of up to this many discrete features with the
+            class: 1 = feature x class tables, 2 = also all pairs (one Numba
+            pass), 3 or more = also every larger subset (costly: see
+            docs/scaling.md).
+        subsets : iterable of sequence of int, default=()
+            Further feature subsets to count (e.g. the families of a learned
+            structure).
+        singles : bool, default=True
+            Count the feature x class tables and Gaussian moments (False for a
+            second pass that only adds family tables).
+
+        Returns
+        -------
+        SufficientStatistics
+        """
+        categories = tuple(None if c is None else tuple(c) for c in categories)
+        classes = tuple(classes)
+        n_classes = len(classes)
+        y = np.asarray(y, dtype=np.intp)
+        codes = np.asarray(codes)
+        cards = np.array([0 if c is None else len(c) for c in categories], np.int64)
+        discrete = [f for f, c in enumerate(categories) if c is not None]
+        counts = np.bincount(y, minlength=n_classes).astype(np.int64)
+        tables: dict[tuple[int, ...], NDArray[np.int64]] = {}
+        wanted: set[tuple[int, ...]] = {
+            tuple(sorted(int(f) for f in s)) for s in subsets
+        }
+        if singles:
+            wanted.update((f,) for f in discrete)
+        if max_order >= 2 and len(discrete) >= 2:
+            sub = codes[:, discrete]
+            pairs = pairwise_class_counts(sub, y, cards[discrete], n_classes)
+            for (i, j), t in pairs.items():
+                tables[discrete[i], discrete[j]] = t.astype(np.int64)
+        for order in range(3, max_order + 1):
+            wanted.update(itertools.combinations(discrete, order))
+        for s in sorted(wanted):
+            if s in tables:
+                continue
+            if any(categories[f] is None for f in s):
+                raise ValueError(f"Feature subset {s} contains a continuous feature.")
+            t = joint_counts(
+                [codes[:, f] for f in s] + [y], [int(cards[f]) for f in s] + [n_classes]
+            )
+            tables[s] = t.astype(np.int64)
+        moments: dict[int, NDArray[np.float64]] = {}
+        if singles and values is not None:
+            for f, c in enumerate(categories):
+                if c is None:
+                    moments[f] = _moments(values[:, f], y, n_classes)
+        return cls(tuple(names), categories, classes, counts, tables, moments)
+
+    # -- properties ---------------------------------------------------------
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows summarised."""
+        return int(self.class_counts.sum())
+
+    @property
+    def n_features(self) -> int:
+        """Number of features."""
+        return len(self.categories)
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes."""
+        return len(self.classes)
+
+    @property
+    def cards(self) -> NDArray[np.int64]:
+        """Number of levels per feature (0 for continuous features)."""
+        return np.array([0 if c is None else len(c) for c in self.categories], np.int64)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the tables and moments."""
+        return int(
+            self.class_counts.nbytes
+            + sum(t.nbytes for t in self.tables.values())
+            + sum(m.nbytes for m in self.moments.values())
+        )
+
+    def has(self, features: Sequence[int]) -> bool:
+        """Whether the table of this feature subset is held."""
+        return tuple(sorted(int(f) for f in features)) in self.tables
+
+    def table(self, features: Sequence[int]) -> NDArray[np.int64]:
+        """Count table of features (in the given order) and the class.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features, in the axis order wanted.
+
+        Returns
+        -------
+        ndarray of shape (r_f1, ..., r_fk, n_classes), int64
+        """
+        features = [int(f) for f in features]
+        key = tuple(sorted(features))
+        if len(set(key)) != len(key):
+            raise ValueError(f"Feature subset {features} repeats a feature.")
+        if key not in self.tables:
+            raise KeyError(
+                f"No count table of features {key}; these statistics hold "
+                f"{len(self.tables)} tables of up to "
+                f"{max((len(k) for k in self.tables), default=0)} features."
+            )
+        axes = [key.index(f) for f in features] + [len(key)]
+        return self.tables[key].transpose(axes)
+
+    # -- merging ------------------------------------------------------------
+
+    def _compatible(self, other: SufficientStatistics) -> None:
+        if not isinstance(other, SufficientStatistics):
+            raise TypeError(f"Cannot add SufficientStatistics and {type(other)}.")
+        if self.names != other.names:
+            raise ValueError(
+                "Statistics of different columns cannot be added: "
+                f"{list(self.names)[:10]} vs {list(other.names)[:10]}."
+            )
+        for f, (a, b) in enumerate(zip(self.categories, other.categories)):
+            if (a is None) != (b is None):
+                raise ValueError(
+                    f"Feature {self.names[f]!r} is continuous in one set of "
+                    "statistics and discrete in the other; give every chunk the "
+                    "same column types."
+                )
+
+    def align(
+        self, categories: Sequence[tuple | None], classes: Sequence
+    ) -> SufficientStatistics:
+        """The same statistics indexed by wider level sets.
+
+        Parameters
+        ----------
+        categories : sequence of (tuple or None)
+            Levels of each feature, each a superset of the current ones.
+        classes : sequence
+            Class labels, a superset of the current ones.
+
+        Returns
+        -------
+        SufficientStatistics
+        """
+        categories = tuple(None if c is None else tuple(c) for c in categories)
+        classes = tuple(classes)
+        if categories == self.categories and classes == self.classes:
+            return self
+        fmap = [
+            None if new is None or new == old else _positions(old, new)
+            for old, new in zip(self.categories, categories)
+        ]
+        cmap = None if classes == self.classes else _positions(self.classes, classes)
+        n_classes = len(classes)
+        tables = {}
+        for key, t in self.tables.items():
+            shape = (*tuple(len(categories[f]) for f in key), n_classes)
+            tables[key] = _scatter(t, [fmap[f] for f in key] + [cmap], shape)
+        counts = _scatter(self.class_counts, [cmap], (n_classes,))
+        moments = {}
+        for f, m in self.moments.items():
+            if cmap is None:
+                moments[f] = m
+            else:
+                out = np.zeros((3, n_classes))
+                out[:, cmap] = m
+                moments[f] = out
+        return SufficientStatistics(
+            self.names, categories, classes, counts, tables, moments
+        )
+
+    def _aligned_pair(
+        self, other: SufficientStatistics
+    ) -> tuple[SufficientStatistics, SufficientStatistics]:
+        self._compatible(other)
+        cats = tuple(
+            None if a is None else merge_levels(a, b)
+            for a, b in zip(self.categories, other.categories)
+        )
+        classes = merge_levels(self.classes, other.classes)
+        return self.align(cats, classes), other.align(cats, classes)
+
+    def __add__(self, other: SufficientStatistics) -> SufficientStatistics:
+        a, b = self._aligned_pair(other)
+        if set(a.tables) != set(b.tables) or set(a.moments) != set(b.moments):
+            raise ValueError(
+                "Statistics holding different tables cannot be added; count every "
+                "chunk with the same request (max_order, subsets)."
+            )
+        tables = {k: a.tables[k] + b.tables[k] for k in a.tables}
+        moments = {f: _chan(a.moments[f], b.moments[f]) for f in a.moments}
+        return SufficientStatistics(
+            a.names,
+            a.categories,
+            a.classes,
+            a.class_counts + b.class_counts,
+            tables,
+            moments,
+        )
+
+    def __radd__(self, other: object) -> SufficientStatistics:
+        # sum([...]) starts from 0.
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def with_tables_of(self, other: SufficientStatistics) -> SufficientStatistics:
+        """These statistics plus the tables of ``other`` that they lack.
+
+        For a second pass over the same rows that counts only the families of
+        a learned structure.
+        """
+        a, b = self._aligned_pair(other)
+        tables = dict(a.tables)
+        for k, t in b.tables.items():
+            tables.setdefault(k, t)
+        return SufficientStatistics(
+            a.names, a.categories, a.classes, a.class_counts, tables, a.moments
+        )
+
+    # -- serialisation ------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """Compact binary form: a JSON header and the raw tables, zlib-compressed.
+
+        Levels and class labels must be str, int, float or bool (what a
+        Parquet/CSV column or a NumPy array holds).
+
+        Returns
+        -------
+        bytes
+        """
+        header = {
+            "names": [_jsonable(v) for v in self.names],
+            "categories": [
+                None if c is None else [_jsonable(v) for v in c]
+                for c in self.categories
+            ],
+            "classes": [_jsonable(v) for v in self.classes],
+            "tables": [list(k) for k in self.tables],
+            "moments": list(self.moments),
+        }
+        head = json.dumps(header).encode()
+        body = b"".join(
+            [np.ascontiguousarray(self.class_counts, "<i8").tobytes()]
+            + [np.ascontiguousarray(t, "<i8").tobytes() for t in self.tables.values()]
+            + [np.ascontiguousarray(m, "<f8").tobytes() for m in self.moments.values()]
+        )
+        return _MAGIC + struct.pack("<Q", len(head)) + zlib.compress(head + body, 1)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SufficientStatistics:
+        """Inverse of :meth:`to_bytes`.
+
+        Parameters
+        ----------
+        data : bytes
+
+        Returns
+        -------
+        SufficientStatistics
+        """
+        if data[:8] != _MAGIC:
+            raise ValueError("Not augnb sufficient statistics (bad header).")
+        (n_head,) = struct.unpack("<Q", data[8:16])
+        raw = zlib.decompress(data[16:])
+        header = json.loads(raw[:n_head])
+        buf = memoryview(raw)[n_head:]
+        categories = tuple(
+            None if c is None else tuple(c) for c in header["categories"]
+        )
+        classes = tuple(header["classes"])
+        n_classes = len(classes)
+        pos = 0
+
+        def take(shape: tuple, dtype: str) -> NDArray:
+            nonlocal pos
+            size = int(np.prod(shape, dtype=np.int64)) * 8
+            arr = np.frombuffer(buf[pos : pos + size], dtype=dtype).reshape(shape)
+            pos += size
+            return arr.astype(dtype[1:], copy=True)
+
+        counts = take((n_classes,), "<i8")
+        tables = {}
+        for key in header["tables"]:
+            key = tuple(key)
+            shape = (*tuple(len(categories[f]) for f in key), n_classes)
+            tables[key] = take(shape, "<i8")
+        moments = {int(f): take((3, n_classes), "<f8") for f in header["moments"]}
+        return cls(tuple(header["names"]), categories, classes, counts, tables, moments)
+
+    def __reduce__(self):
+        # Pickled (e.g. sent between Dask workers) in the compact form when the
+        # levels allow it.
+        try:
+            return (_from_bytes, (self.to_bytes(),))
+        except TypeError:
+            return (
+                SufficientStatistics,
+                (
+                    self.names,
+                    self.categories,
+                    self.classes,
+                    self.class_counts,
+                    self.tables,
+                    self.moments,
+                ),
+            )
+
+
+def _from_bytes(data: bytes) -> SufficientStatistics:
+    return SufficientStatistics.from_bytes(data)
+
+
+def _jsonable(v: object) -> object:
+    if isinstance(v, np.generic):
+        v = v.item()
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return v
+    raise TypeError(
+        f"Level {v!r} of type {type(v).__name__} cannot be serialised; use str, "
+        "int, float or bool categories and class labels."
+    )
+
+
+def _moments(
+    x: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
+) -> NDArray[np.float64]:
+    """Per-class (count, mean, M2) of the observed values, two-pass."""
+    ok = ~np.isnan(x)
+    xo, yo = x[ok], y[ok]
+    n = np.bincount(yo, minlength=n_classes).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(yo, weights=xo, minlength=n_classes) / n
+    mean = np.where(n > 0, mean, 0.0)
+    dev = xo - mean[yo]
+    m2 = np.bincount(yo, weights=dev * dev, minlength=n_classes)
+    return np.stack([n, mean, m2])

@@ -1,0 +1,310 @@
+"""Out-of-core fitting and prediction on Parquet/CSV files with bounded memory.
+
+:func:`fit_files` streams row batches of one or more files (a glob, a list, a
+directory) through pyarrow datasets, turns each batch into sufficient
+statistics and fits from their sum, so memory is bounded by ``batch_rows`` and
+the statistics, not by the file size. The result equals ``fit`` on all rows
+read into memory at once (same column types) for every count-based learner;
+see docs/scaling.md for the rules that the first batch fixes.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from augnb._progress import ProgressOption, progress_enabled
+from augnb.classifiers._incremental import ChunkPlan, frame_statistics, keep_statistics
+
+__all__ = ["fit_files", "iter_batches", "predict_files"]
+
+
+def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    files: list[str] = []
+    for item in items:
+        item = os.fspath(item)
+        if any(ch in item for ch in "*?["):
+            found = sorted(glob.glob(item, recursive=True))
+            if not found:
+                raise FileNotFoundError(f"No file matches {item!r}.")
+            files.extend(found)
+        elif os.path.isdir(item):
+            found = sorted(
+                str(p)
+                for p in Path(item).rglob("*")
+                if p.suffix.lower() in (".parquet", ".pq", ".csv")
+            )
+            if not found:
+                raise FileNotFoundError(f"Directory {item!r} holds no .parquet/.csv.")
+            files.extend(found)
+        elif os.path.isfile(item):
+            files.append(item)
+        else:
+            raise FileNotFoundError(f"No such file: {item!r}.")
+    return files
+
+
+def _format(files: list[str], fmt: str | None) -> str:
+    if fmt is not None:
+        if fmt not in ("parquet", "csv"):
+            raise ValueError(f"format must be 'parquet' or 'csv'; got {fmt!r}.")
+        return fmt
+    kinds = {"csv" if f.lower().endswith(".csv") else "parquet" for f in files}
+    if len(kinds) > 1:
+        raise ValueError(
+            "The files mix CSV and Parquet; pass one kind at a time or format=."
+        )
+    return kinds.pop()
+
+
+def iter_batches(
+    paths: str | os.PathLike | Sequence,
+    *,
+    batch_rows: int = 1_000_000,
+    columns: Sequence[str] | None = None,
+    format: str | None = None,
+) -> Iterator[pd.DataFrame]:
+    """Row batches of files as DataFrames, at most ``batch_rows`` rows each.
+
+    Parameters
+    ----------
+    paths : str, path or sequence
+        File(s), glob pattern(s) or directories.
+    batch_rows : int, default=1_000_000
+        Largest batch.
+    columns : sequence of str, default=None
+        Columns to read (all when None).
+    format : {"parquet", "csv"}, default=None
+        File format (from the file extension when None).
+
+    Yields
+    ------
+    DataFrame
+    """
+    import pyarrow.dataset as pads
+
+    if (
+        isinstance(batch_rows, bool)
+        or not isinstance(batch_rows, int)
+        or batch_rows < 1
+    ):
+        raise ValueError(f"batch_rows must be an integer >= 1; got {batch_rows!r}.")
+    files = _resolve(paths)
+    dataset = pads.dataset(files, format=_format(files, format))
+    if columns is not None:
+        missing = [c for c in columns if c not in dataset.schema.names]
+        if missing:
+            raise ValueError(
+                f"Columns {missing} are not in the files; they have "
+                f"{dataset.schema.names[:20]}."
+            )
+    for batch in dataset.to_batches(
+        columns=None if columns is None else list(columns),
+        batch_size=batch_rows,
+        batch_readahead=1,
+        fragment_readahead=1,
+        # A threaded scan reads many row groups ahead of the consumer; reading
+        # in the calling thread keeps memory at about one batch.
+        use_threads=False,
+    ):
+        if batch.num_rows:
+            yield batch.to_pandas()
+
+
+def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
+    if target not in frame.columns:
+        raise ValueError(
+            f"Target column {target!r} is not in the files; they have "
+            f"{list(frame.columns)[:20]}."
+        )
+    return frame.drop(columns=[target]), frame[target]
+
+
+def fit_files(
+    estimator: object,
+    paths: str | os.PathLike | Sequence,
+    *,
+    target: str,
+    batch_rows: int = 1_000_000,
+    columns: Sequence[str] | None = None,
+    format: str | None = None,
+    progress: ProgressOption = False,
+) -> object:
+    """Fit a count-based augnb estimator on files larger than memory.
+
+    Each batch of ``batch_rows`` rows is turned into sufficient statistics and
+    dropped; the estimator is fitted from their sum. A structure whose
+    families hold more than two features (kDB with ``k >= 2``) gets a second
+    pass that counts only those families.
+
+    Parameters
+    ----------
+    estimator : BaseAugmentedNB
+        NaiveBayes (discrete or ``continuous="gaussian"``), TAN, SelectiveTAN,
+        FFSS, KDB, AODE or DDRChowLiu; refitted from scratch.
+    paths : str, path or sequence
+        Parquet or CSV file(s), glob pattern(s) or directories.
+    target : str
+        Name of the class column.
+    batch_rows : int, default=1_000_000
+        Rows per batch: the memory bound.
+    columns : sequence of str, default=None
+        Feature columns to use (all but ``target`` when None).
+    format : {"parquet", "csv"}, default=None
+        File format (from the extension when None).
+    progress : bool or "always", default=False
+        Report rows read on stderr (``True``: only when it is a terminal).
+
+    Returns
+    -------
+    estimator
+        Fitted.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from augnb import TAN, fit_files
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
+    >>> path = os.path.join(tempfile.mkdtemp(), "car.parquet")
+    >>> X.assign(cls=y).to_parquet(path)
+    >>> tan = fit_files(TAN(), path, target="cls", batch_rows=500)
+    >>> len(tan.structure_.arcs)
+    5
+    """
+    read = None if columns is None else [*columns, target]
+    show = progress_enabled(progress)
+    estimator._forget_statistics()
+    plan: ChunkPlan | None = None
+    total = None
+    n_rows = 0
+    for frame in iter_batches(
+        paths, batch_rows=batch_rows, columns=read, format=format
+    ):
+        X, y = _split(frame, target)
+        if plan is None:
+            # Column kinds and discretiser cut points: first batch (docs/scaling.md).
+            plan = estimator._start_plan(X, y)
+        stats = frame_statistics(X, y, plan)
+        total = stats if total is None else total + stats
+        n_rows += len(frame)
+        if show:
+            import sys
+
+            print(f"\rfit_files: {n_rows:,} rows", end="", file=sys.stderr)
+    if show:
+        import sys
+
+        print(file=sys.stderr)
+    if total is None:
+        raise ValueError("The files hold no rows.")
+    structure = estimator._learn_structure_from_statistics(total)
+    missing = estimator._missing_families(structure, total)
+    if missing:
+        plan2 = ChunkPlan(
+            names=plan.names,
+            continuous=plan.continuous,
+            discretizer=plan.discretizer,
+            classes=plan.classes,
+            class_dtype=plan.class_dtype,
+            max_order=1,
+            subsets=tuple(missing),
+            singles=False,
+        )
+        extra = None
+        for frame in iter_batches(
+            paths, batch_rows=batch_rows, columns=read, format=format
+        ):
+            X, y = _split(frame, target)
+            stats = frame_statistics(X, y, plan2)
+            extra = stats if extra is None else extra + stats
+        total = total.with_tables_of(extra)
+    estimator._fit_from_statistics(total, plan, structure)
+    keep_statistics(estimator, total, plan)
+    return estimator
+
+
+def predict_files(
+    estimator: object,
+    paths: str | os.PathLike | Sequence,
+    output: str | os.PathLike,
+    *,
+    method: str = "predict_proba",
+    target: str | None = None,
+    batch_rows: int = 1_000_000,
+    format: str | None = None,
+) -> int:
+    """Predict every row of files batch by batch and write one Parquet file.
+
+    Parameters
+    ----------
+    estimator : BaseAugmentedNB
+        A fitted estimator.
+    paths : str, path or sequence
+        Input file(s) or glob(s).
+    output : str or path
+        Parquet file to write (atomically: a temporary file is renamed at
+        the end).
+    method : {"predict_proba", "predict_log_proba", "predict"}, default="predict_proba"
+        What to write: one float column per class (named after it), or one
+        ``prediction`` column.
+    target : str, default=None
+        A column of the inputs to leave out (e.g. the class).
+    batch_rows : int, default=1_000_000
+        Rows per batch.
+    format : {"parquet", "csv"}, default=None
+        Input format (from the extension when None).
+
+    Returns
+    -------
+    int
+        Rows written.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if method not in ("predict_proba", "predict_log_proba", "predict"):
+        raise ValueError(
+            "method must be 'predict_proba', 'predict_log_proba' or 'predict'; "
+            f"got {method!r}."
+        )
+    names = list(estimator.schema_.names)
+    output = os.fspath(output)
+    tmp = f"{output}.tmp-{os.getpid()}"
+    writer = None
+    n = 0
+    try:
+        for frame in iter_batches(paths, batch_rows=batch_rows, format=format):
+            if target is not None and target in frame.columns:
+                frame = frame.drop(columns=[target])
+            out = getattr(estimator, method)(frame.loc[:, names])
+            if method == "predict":
+                table = pa.table({"prediction": out})
+            else:
+                table = pa.table(
+                    {
+                        str(c): np.ascontiguousarray(out[:, k])
+                        for k, c in enumerate(estimator.classes_)
+                    }
+                )
+            if writer is None:
+                writer = pq.ParquetWriter(tmp, table.schema)
+            writer.write_table(table)
+            n += len(frame)
+        if writer is None:
+            raise ValueError("The files hold no rows.")
+        writer.close()
+        writer = None
+        os.replace(tmp, output)
+    finally:
+        if writer is not None:
+            writer.close()
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    return n

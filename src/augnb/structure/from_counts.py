@@ -1,0 +1,251 @@
+"""Structure learners that read count tables instead of rows.
+
+Each function here gives the same structure as its row-based counterpart
+(:mod:`augnb.structure.tan`, :mod:`augnb.structure.kdb`, ...) because it feeds
+the same scoring functions with the same tables: the learners only ever look at
+feature x class and feature pair x class contingency tables, which a
+:class:`~augnb.stats.sufficient.SufficientStatistics` holds for any chunking of
+the rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.stats.dependence import id_weight
+from augnb.stats.independence import ci_test, ind_test
+from augnb.stats.information import cmi_from_counts, mi_from_counts
+from augnb.stats.sufficient import SufficientStatistics
+from augnb.structure._structure import Structure
+from augnb.structure.kdb import _DECIMALS, check_k, check_theta
+from augnb.structure.taheri import influence_weights_from_tables, taheri_arcs
+from augnb.structure.tan import (
+    arc_scores_from_tables,
+    maximum_spanning_forest,
+    orient_forest,
+)
+
+__all__ = [
+    "cmi_matrix",
+    "ffss_from_statistics",
+    "kdb_from_statistics",
+    "naive_from_statistics",
+    "relevance_from_statistics",
+    "selective_tan_from_statistics",
+    "taheri_from_statistics",
+    "tan_from_statistics",
+]
+
+
+def _pair(stats: SufficientStatistics, i: int, j: int) -> NDArray[np.float64]:
+    return stats.table((i, j)).astype(np.float64)
+
+
+def _single(stats: SufficientStatistics, f: int) -> NDArray[np.float64]:
+    return stats.table((f,)).astype(np.float64)
+
+
+def cmi_matrix(
+    stats: SufficientStatistics, features: list[int] | None = None
+) -> NDArray[np.float64]:
+    """``I(X_i; X_j | C)`` of every pair (as :func:`~augnb.stats.pairwise_cmi`).
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds all pair tables.
+    features : list of int, default=None
+        Features to score (all when None); the matrix follows their order.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+    """
+    feats = list(range(stats.n_features)) if features is None else list(features)
+    p = len(feats)
+    out = np.zeros((p, p))
+    for a in range(p):
+        for b in range(a + 1, p):
+            out[a, b] = out[b, a] = cmi_from_counts(_pair(stats, feats[a], feats[b]))
+    return out
+
+
+def naive_from_statistics(stats: SufficientStatistics) -> Structure:
+    """Naive Bayes structure over every feature."""
+    return Structure.naive(range(stats.n_features), stats.n_features)
+
+
+def tan_from_statistics(
+    stats: SufficientStatistics,
+    *,
+    root: str = "first",
+    random_state: int | np.random.RandomState | None = None,
+    weights: NDArray[np.floating] | None = None,
+    score: str = "loglik",
+) -> Structure:
+    """TAN structure (as :func:`~augnb.structure.tan.tan_structure`).
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds all pair tables.
+    root : {"first", "random"}, default="first"
+        Root rule.
+    random_state : int, RandomState or None, default=None
+        Seed for ``root="random"``.
+    weights : ndarray of shape (n_features, n_features), default=None
+        Edge weights instead of the CMI.
+    score : {"loglik", "aic", "bic"}, default="loglik"
+        Arc score; a penalised score keeps only the arcs that pay (a forest).
+
+    Returns
+    -------
+    Structure
+    """
+    p = stats.n_features
+    if score != "loglik":
+        if weights is not None:
+            raise ValueError("weights cannot be combined with a penalised score.")
+        tables = {
+            (i, j): _pair(stats, i, j) for i in range(p) for j in range(i + 1, p)
+        }
+        weights, admissible = arc_scores_from_tables(
+            tables, p, stats.cards, stats.n_classes, score
+        )
+        edges = maximum_spanning_forest(weights, admissible)
+        arcs = orient_forest(p, edges, root=root, random_state=random_state)
+        return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+    if weights is None:
+        weights = cmi_matrix(stats)
+    edges = maximum_spanning_forest(weights)
+    arcs = orient_forest(p, edges, root=root, random_state=random_state)
+    return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+
+
+def ddr_weights_from_statistics(
+    stats: SufficientStatistics, *, alpha: float = 1.0, avg: str = "cell"
+) -> NDArray[np.float64]:
+    """Zhang's I_D of every pair (as :func:`~augnb.stats.dependence.pairwise_id`)."""
+    p = stats.n_features
+    w = np.zeros((p, p))
+    for i in range(p):
+        for j in range(i + 1, p):
+            w[i, j] = w[j, i] = id_weight(_pair(stats, i, j), alpha, avg)
+    return w
+
+
+def ffss_from_statistics(
+    stats: SufficientStatistics, significance: float = 0.05
+) -> list[int]:
+    """Features kept by FFSS's class-independence test (as ``ffss_features``)."""
+    return [
+        f
+        for f in range(stats.n_features)
+        if ind_test(_single(stats, f), significance).dependent
+    ]
+
+
+def selective_tan_from_statistics(
+    stats: SufficientStatistics,
+    *,
+    significance: float = 0.05,
+    feature_filter: bool = True,
+    root: str = "first",
+    random_state: int | np.random.RandomState | None = None,
+) -> Structure:
+    """Selective TAN (as :func:`~augnb.structure.tan.selective_tan_structure`)."""
+    p = stats.n_features
+    kept = (
+        ffss_from_statistics(stats, significance) if feature_filter else list(range(p))
+    )
+    weights = np.zeros((len(kept), len(kept)))
+    edges = []
+    for a in range(len(kept)):
+        for b in range(a + 1, len(kept)):
+            table = _pair(stats, kept[a], kept[b])
+            if ci_test(table, significance).dependent:
+                weights[a, b] = weights[b, a] = cmi_from_counts(table)
+                edges.append((a, b))
+    forest = maximum_spanning_forest(weights, edges)
+    arcs = orient_forest(len(kept), forest, root=root, random_state=random_state)
+    return Structure.from_arcs([(f,) for f in kept], arcs, p)
+
+
+def kdb_from_statistics(
+    stats: SufficientStatistics, *, k: int = 1, theta: float = 0.0
+) -> Structure:
+    """KDB structure (as :func:`~augnb.structure.kdb.kdb_structure`)."""
+    k = check_k(k)
+    theta = check_theta(theta)
+    p = stats.n_features
+    nodes = tuple((i,) for i in range(p))
+    if k == 0 or p < 2:
+        return Structure(nodes, tuple(() for _ in nodes), p)
+    mi = np.array([mi_from_counts(_single(stats, i)) for i in range(p)])
+    order = np.lexsort((np.arange(p), -np.round(mi, _DECIMALS))).astype(np.int64)
+    cmi = np.round(cmi_matrix(stats), _DECIMALS)
+    parents: list[tuple[int, ...]] = [() for _ in range(p)]
+    for t in range(1, p):
+        child = int(order[t])
+        earlier = order[:t]
+        weights = cmi[child, earlier]
+        keep = weights > theta
+        cand, w = earlier[keep], weights[keep]
+        ranked = cand[np.lexsort((cand, -w))]
+        parents[child] = tuple(sorted(int(j) for j in ranked[:k]))
+    return Structure(nodes, tuple(parents), p)
+
+
+def relevance_from_statistics(
+    stats: SufficientStatistics, *, relevance: str = "eta"
+) -> NDArray[np.float64]:
+    """Relevance scores of Taheri et al. (as ``relevance_scores``) from tables.
+
+    The codes are used as numbers, so a feature x class table gives the same
+    sums of squares as the rows (up to round-off, which the structure learner
+    treats as ties).
+    """
+    if relevance not in ("eta", "pearson_codes"):
+        raise ValueError(
+            f"relevance must be one of ['eta', 'pearson_codes']; got {relevance!r}."
+        )
+    scores = np.zeros(stats.n_features)
+    for f in range(stats.n_features):
+        t = _single(stats, f)  # (r, C): rows with X_f observed
+        n = t.sum()
+        if n < 2:
+            continue
+        v = np.arange(t.shape[0], dtype=float)
+        n_v = t.sum(axis=1)
+        dx = v - (v @ n_v) / n
+        total = float((n_v * dx) @ dx)
+        if not total > 0.0:
+            continue
+        n_c = t.sum(axis=0)
+        if relevance == "eta":
+            sum_c = dx @ t
+            seen = n_c > 0
+            between = float((sum_c[seen] ** 2 / n_c[seen]).sum())
+            scores[f] = np.sqrt(min(between / total, 1.0))
+        else:
+            c = np.arange(t.shape[1], dtype=float)
+            dc = c - (c @ n_c) / n
+            denom = total * float((n_c * dc) @ dc)
+            if denom > 0.0:
+                scores[f] = min(abs(float(dx @ t @ dc)) / np.sqrt(denom), 1.0)
+    return scores
+
+
+def taheri_from_statistics(
+    stats: SufficientStatistics, *, relevance: str = "eta"
+) -> Structure:
+    """Taheri et al.'s structure (as ``taheri_structure``) from count tables."""
+    p = stats.n_features
+    scores = relevance_from_statistics(stats, relevance=relevance)
+
+    def weights() -> NDArray[np.float64]:
+        tables = {(i, j): _pair(stats, i, j) for i in range(p) for j in range(i + 1, p)}
+        return influence_weights_from_tables(tables, p, stats.n_classes)
+
+    return taheri_arcs(scores, weights, p)

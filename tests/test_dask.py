@@ -1,0 +1,138 @@
+"""Dask: fits from 1, 4 and 16 partitions equal the in-memory fit; lazy predictions."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb import AODE, FSS, KDB, TAN, NaiveBayes, SelectiveTAN
+from augnb.datasets import load
+
+dask = pytest.importorskip("dask")
+dd = pytest.importorskip("dask.dataframe")
+da = pytest.importorskip("dask.array")
+
+LEARNERS = {
+    "NB": lambda: NaiveBayes(),
+    "TAN": lambda: TAN(),
+    "KDB2": lambda: KDB(k=2),
+    "AODE": lambda: AODE(),
+    "STAN": lambda: SelectiveTAN(),
+}
+
+
+@pytest.fixture(autouse=True)
+def _sync_scheduler():
+    with dask.config.set(scheduler="sync"):
+        yield
+
+
+def _ddf(X, y, npartitions):
+    frame = X.assign(target__=np.asarray(y))
+    ddf = dd.from_pandas(frame, npartitions=npartitions, sort=False)
+    return ddf.drop(columns="target__"), ddf["target__"]
+
+
+def _assert_same_fit(got, ref, X, dX):
+    assert got.structure_ == ref.structure_
+    proba = got.predict_proba(dX)
+    assert isinstance(proba, da.Array)  # lazy
+    np.testing.assert_allclose(
+        proba.compute(), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("npartitions", [1, 4, 16])
+@pytest.mark.parametrize("dataset", ["car", "house_votes_84", "primary_tumor"])
+def test_partitioned_fit_equals_in_memory_fit(dataset, npartitions):
+    X, y = load(dataset)
+    dX, dy = _ddf(X, y, npartitions)
+    for make in LEARNERS.values():
+        ref = make().fit(X, y)
+        got = make().fit(dX, dy)
+        _assert_same_fit(got, ref, X, dX)
+
+
+@pytest.mark.parametrize("npartitions", [1, 4, 16])
+@pytest.mark.parametrize("dataset", ["iris", "australian"])
+def test_gaussian_naive_bayes_partitions_equal_in_memory_fit(dataset, npartitions):
+    X, y = load(dataset)
+    dX, dy = _ddf(X, y, npartitions)
+    ref = NaiveBayes(continuous="gaussian").fit(X, y)
+    got = NaiveBayes(continuous="gaussian").fit(dX, dy)
+    _assert_same_fit(got, ref, X, dX)
+
+
+def test_lazy_predict_and_log_proba_on_dataframes():
+    X, y = load("car")
+    dX, dy = _ddf(X, y, 5)
+    est = TAN().fit(dX, dy)
+    labels = est.predict(dX)
+    assert isinstance(labels, dd.Series)
+    np.testing.assert_array_equal(labels.compute().to_numpy(), est.predict(X))
+    np.testing.assert_allclose(
+        est.predict_log_proba(dX).compute(), est.predict_log_proba(X), atol=1e-12
+    )
+
+
+def test_dask_arrays():
+    X, y = load("iris")
+    arr = da.from_array(X.to_numpy(), chunks=(40, 2))
+    labels = da.from_array(y.to_numpy(), chunks=60)  # rechunked like X
+    ref = NaiveBayes(continuous="gaussian").fit(X.to_numpy(), y.to_numpy())
+    got = NaiveBayes(continuous="gaussian").fit(arr, labels)
+    out = got.predict_proba(arr)
+    assert isinstance(out, da.Array) and out.shape[1] == 3
+    np.testing.assert_allclose(
+        out.compute(), ref.predict_proba(X.to_numpy()), atol=1e-12
+    )
+    pred = got.predict(arr)
+    assert isinstance(pred, da.Array)
+    np.testing.assert_array_equal(pred.compute(), ref.predict(X.to_numpy()))
+
+
+def test_target_partitioned_differently_is_aligned_by_index():
+    X, y = load("car")
+    dX, _ = _ddf(X, y, 4)
+    _, dy = _ddf(X, y, 3)
+    ref = TAN().fit(X, y)
+    _assert_same_fit(TAN().fit(dX, dy), ref, X, dX)
+
+
+def test_wrappers_and_bad_targets_are_refused():
+    X, y = load("car")
+    dX, _ = _ddf(X, y, 4)
+    with pytest.raises(TypeError, match="Fit it in memory"):
+        FSS().fit(*_ddf(X, y, 2))
+    with pytest.raises(TypeError, match="dask Series"):
+        TAN().fit(dX, y)
+
+
+def test_distributed_local_cluster_with_two_worker_processes():
+    distributed = pytest.importorskip("distributed")
+    X, y = load("house_votes_84")
+    # Forked workers start without re-importing the scientific stack, which
+    # keeps this test to a few seconds.
+    with (
+        dask.config.set({"distributed.worker.multiprocessing-method": "fork"}),
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        with dask.config.set(scheduler=client.get):
+            dX, dy = _ddf(X, y, 4)
+            got = TAN().fit(dX, dy)
+            proba = got.predict_proba(dX).compute()
+        assert len(client.scheduler_info()["workers"]) == 2
+    ref = TAN().fit(X, y)
+    assert got.structure_ == ref.structure_
+    np.testing.assert_allclose(proba, ref.predict_proba(X), atol=1e-12)
+    assert isinstance(pd.DataFrame(proba), pd.DataFrame)

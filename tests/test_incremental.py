@@ -1,0 +1,182 @@
+"""partial_fit: any chunking equals the batch fit; first-chunk rules; clear refusals."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb import (
+    AODE,
+    BSEJ,
+    CAN,
+    FFSS,
+    FSS,
+    KDB,
+    TAN,
+    DDRChowLiu,
+    FlexibleNB,
+    NaiveBayes,
+    SelectiveTAN,
+    TaheriANB,
+)
+from augnb.datasets import load
+
+DISCRETE_SETS = ["car", "house_votes_84", "primary_tumor"]
+GAUSSIAN_SETS = ["iris", "wine", "australian"]
+LEARNERS = {
+    "NB": lambda: NaiveBayes(),
+    "TAN": lambda: TAN(),
+    "KDB1": lambda: KDB(k=1),
+    "KDB2": lambda: KDB(k=2),
+    "AODE": lambda: AODE(),
+    "STAN": lambda: SelectiveTAN(),
+}
+# 7 uneven chunks (fractions of the rows at which a new chunk starts).
+CUTS = (0.03, 0.1, 0.11, 0.4, 0.55, 0.9)
+
+
+def _chunks(n):
+    edges = [0, *(int(f * n) for f in CUTS), n]
+    return list(itertools.pairwise(edges))
+
+
+def _partial(est, X, y, *, classes=None):
+    for k, (a, b) in enumerate(_chunks(len(X))):
+        est.partial_fit(X.iloc[a:b], y.iloc[a:b], classes=classes if k == 0 else None)
+    return est
+
+
+def _assert_same_fit(got, ref, X):
+    assert got.structure_ == ref.structure_
+    np.testing.assert_array_equal(got.classes_, ref.classes_)
+    np.testing.assert_allclose(
+        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+    np.testing.assert_array_equal(got.predict(X), ref.predict(X))
+
+
+@pytest.mark.parametrize("name", list(LEARNERS))
+@pytest.mark.parametrize("dataset", DISCRETE_SETS)
+def test_seven_uneven_chunks_equal_batch_fit(dataset, name):
+    X, y = load(dataset)
+    ref = LEARNERS[name]().fit(X, y)
+    # car is sorted by class: its first chunk holds one class, so list them.
+    classes = np.unique(y) if dataset == "car" else None
+    got = _partial(LEARNERS[name](), X, y, classes=classes)
+    _assert_same_fit(got, ref, X)
+    assert got.statistics_.n_samples == len(X)
+
+
+@pytest.mark.parametrize("make", [FFSS, DDRChowLiu, TaheriANB])
+def test_other_count_based_learners_equal_batch_fit(make):
+    X, y = load("house_votes_84")
+    _assert_same_fit(_partial(make(), X, y), make().fit(X, y), X)
+
+
+@pytest.mark.parametrize("criterion", ["aic", "bic"])
+@pytest.mark.parametrize("dataset", ["house_votes_84", "primary_tumor"])
+def test_penalised_tan_chunks_equal_batch_fit(dataset, criterion):
+    """The penalised scores read the same pair tables from the statistics."""
+    X, y = load(dataset)
+    ref = TAN(criterion=criterion).fit(X, y)
+    got = _partial(TAN(criterion=criterion), X, y)
+    _assert_same_fit(got, ref, X)
+    # a penalised score keeps only the arcs that pay: a forest, not a tree
+    assert len(ref.structure_.arcs) < X.shape[1] - 1 or criterion == "aic"
+
+
+@pytest.mark.parametrize("dataset", GAUSSIAN_SETS)
+def test_gaussian_naive_bayes_chunks_equal_batch_fit(dataset):
+    X, y = load(dataset)
+    ref = NaiveBayes(continuous="gaussian").fit(X, y)
+    got = _partial(NaiveBayes(continuous="gaussian"), X, y, classes=np.unique(y))
+    _assert_same_fit(got, ref, X)
+
+
+def test_chunk_order_does_not_matter_and_fit_starts_over():
+    X, y = load("house_votes_84")
+    rev = X.iloc[::-1], y.iloc[::-1]
+    ref = TAN().fit(X, y)
+    got = _partial(TAN(), *rev)
+    _assert_same_fit(got, ref, X)
+    got.fit(X.iloc[:100], y.iloc[:100])
+    assert not hasattr(got, "statistics_")
+    got.partial_fit(X, y)
+    assert got.statistics_.n_samples == len(X)
+
+
+def test_categories_and_classes_first_seen_later_extend_the_tables():
+    X = pd.DataFrame({"a": ["x", "y", "x", "z", "w"], "b": [1, 1, 2, 3, 1]})
+    y = pd.Series(["p", "q", "p", "r", "q"])
+    est = TAN().partial_fit(X.iloc[:2], y.iloc[:2])
+    assert est.schema_.columns[0].categories == ("x", "y")
+    est.partial_fit(X.iloc[2:], y.iloc[2:])
+    assert est.schema_.columns[0].categories == ("w", "x", "y", "z")
+    assert est.classes_.tolist() == ["p", "q", "r"]
+    _assert_same_fit(est, TAN().fit(X, y), X)
+
+
+def test_classes_fix_the_labels():
+    X, y = load("car")
+    est = NaiveBayes()
+    with pytest.raises(ValueError, match="only one class"):
+        est.partial_fit(X.iloc[:10], y.iloc[:10])
+    est.partial_fit(X.iloc[:10], y.iloc[:10], classes=np.unique(y))
+    assert est.classes_.tolist() == sorted(set(y))
+    with pytest.raises(ValueError, match="not in classes"):
+        est.partial_fit(X.iloc[:3], pd.Series(["nope"] * 3))
+    with pytest.raises(ValueError, match="differs from the first call"):
+        est.partial_fit(X.iloc[:3], y.iloc[:3], classes=["acc", "good"])
+    with pytest.raises(ValueError, match="feature names"):
+        est.partial_fit(X.iloc[:3, :4], y.iloc[:3])
+
+
+def test_discretiser_cut_points_are_fixed_by_the_first_chunk():
+    X, y = load("iris")
+    X, y = X.sample(frac=1, random_state=0), y.sample(frac=1, random_state=0)
+    est = TAN(discretizer="equal_width")
+    est.partial_fit(X.iloc[:60], y.iloc[:60])
+    cuts = est.discretizer_
+    est.partial_fit(X.iloc[60:], y.iloc[60:])
+    assert est.discretizer_ is cuts
+    # Equal to the batch fit of the data binned with those cut points.
+    binned = cuts.transform(X)
+    ref = TAN(discretizer=None).fit(binned, y)
+    assert est.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        est.predict_proba(X), ref.predict_proba(binned), atol=1e-12
+    )
+    est.set_params(discretizer="mdlp")
+    with pytest.raises(ValueError, match="cut points are fixed"):
+        est.partial_fit(X.iloc[:5], y.iloc[:5])
+
+
+def test_kdb_partial_fit_keeps_subsets_up_to_k_plus_one():
+    X, y = load("car")
+    est = KDB(k=2).partial_fit(X, y)
+    assert max(len(s) for s in est.statistics_.tables) == 3
+    assert max(len(s) for s in TAN().partial_fit(X, y).statistics_.tables) == 2
+
+
+@pytest.mark.parametrize(
+    "est, reason",
+    [
+        (FSS(), "cross-validated accuracy"),
+        (BSEJ(), "cross-validated accuracy"),
+        (FlexibleNB(), "kernel density"),
+        (CAN(), "mixed-mode"),
+        (NaiveBayes(continuous="gmm"), "EM"),
+    ],
+)
+def test_learners_without_statistics_say_what_to_do(est, reason):
+    X, y = load("iris")
+    assert not hasattr(est, "partial_fit")
+    with pytest.raises(AttributeError, match="partial_fit") as info:
+        est.partial_fit(X, y)
+    # scikit-learn's available_if chains the reason to its AttributeError.
+    assert reason in str(info.value.__cause__)
+    if not isinstance(est, NaiveBayes):
+        assert "Fit it in memory" in str(info.value.__cause__)

@@ -1,0 +1,118 @@
+"""Streaming Parquet/CSV files in small batches equals the in-memory fit."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb import AODE, KDB, TAN, NaiveBayes, SelectiveTAN, fit_files, predict_files
+from augnb.datasets import load
+from augnb.streaming import iter_batches
+
+pytest.importorskip("pyarrow")
+
+LEARNERS = {
+    "NB": lambda: NaiveBayes(),
+    "TAN": lambda: TAN(),
+    "KDB2": lambda: KDB(k=2),
+    "AODE": lambda: AODE(),
+    "STAN": lambda: SelectiveTAN(),
+}
+
+
+def _write(tmp_path, name, X, y, parts=1):
+    frame = X.assign(cls=np.asarray(y))
+    edges = np.linspace(0, len(frame), parts + 1).astype(int)
+    for k, (a, b) in enumerate(itertools.pairwise(edges)):
+        frame.iloc[a:b].to_parquet(tmp_path / f"{name}-{k}.parquet")
+    back = pd.concat(
+        [pd.read_parquet(tmp_path / f"{name}-{k}.parquet") for k in range(parts)],
+        ignore_index=True,
+    )
+    return back.drop(columns="cls"), back["cls"]
+
+
+@pytest.mark.parametrize("dataset", ["car", "house_votes_84", "primary_tumor"])
+def test_streamed_parquet_fit_equals_in_memory_fit(tmp_path, dataset):
+    X, y = load(dataset)
+    # The in-memory reference reads the same file, so column types agree.
+    Xf, yf = _write(tmp_path, dataset, X, y)
+    path = tmp_path / f"{dataset}-0.parquet"
+    for make in LEARNERS.values():
+        ref = make().fit(Xf, yf)
+        got = fit_files(make(), path, target="cls", batch_rows=97)
+        assert got.structure_ == ref.structure_
+        np.testing.assert_allclose(
+            got.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("dataset", ["iris", "australian"])
+def test_streamed_gaussian_naive_bayes_equals_in_memory_fit(tmp_path, dataset):
+    X, y = load(dataset)
+    Xf, yf = _write(tmp_path, dataset, X, y)
+    ref = NaiveBayes(continuous="gaussian").fit(Xf, yf)
+    got = fit_files(
+        NaiveBayes(continuous="gaussian"),
+        tmp_path / f"{dataset}-0.parquet",
+        target="cls",
+        batch_rows=13,
+    )
+    np.testing.assert_allclose(got.predict_proba(Xf), ref.predict_proba(Xf), atol=1e-12)
+
+
+def test_glob_of_files_csv_and_predict_files(tmp_path):
+    X, y = load("car")
+    Xf, yf = _write(tmp_path, "car", X, y, parts=3)
+    ref = TAN().fit(Xf, yf)
+    got = fit_files(
+        TAN(), str(tmp_path / "car-*.parquet"), target="cls", batch_rows=400
+    )
+    assert got.structure_ == ref.structure_
+    csv = tmp_path / "car.csv"
+    Xf.assign(cls=yf).to_csv(csv, index=False)
+    from_csv = fit_files(TAN(), csv, target="cls", batch_rows=500)
+    assert from_csv.structure_ == ref.structure_
+    out = tmp_path / "proba.parquet"
+    n = predict_files(
+        got, str(tmp_path / "car-*.parquet"), out, target="cls", batch_rows=300
+    )
+    assert n == len(Xf)
+    written = pd.read_parquet(out)
+    assert list(written.columns) == [str(c) for c in got.classes_]
+    np.testing.assert_allclose(written.to_numpy(), ref.predict_proba(Xf), atol=1e-12)
+
+
+def test_batches_are_bounded_and_errors_are_specific(tmp_path):
+    X, y = load("car")
+    _write(tmp_path, "car", X, y)
+    path = tmp_path / "car-0.parquet"
+    sizes = [len(b) for b in iter_batches(path, batch_rows=100)]
+    assert max(sizes) <= 100 and sum(sizes) == len(X)
+    with pytest.raises(ValueError, match="Target column 'nope'"):
+        fit_files(TAN(), path, target="nope")
+    with pytest.raises(FileNotFoundError, match="No file matches"):
+        fit_files(TAN(), str(tmp_path / "none-*.parquet"), target="cls")
+    with pytest.raises(ValueError, match="batch_rows"):
+        fit_files(TAN(), path, target="cls", batch_rows=0)
+    with pytest.raises(ValueError, match="not in the files"):
+        fit_files(TAN(), path, target="cls", columns=["buying", "colour"])
+
+
+def test_partial_fit_continues_from_a_streamed_fit(tmp_path):
+    X, y = load("house_votes_84")
+    Xf, yf = _write(tmp_path, "hv", X, y)
+    half = len(Xf) // 2
+    Xf.iloc[:half].assign(cls=yf.iloc[:half]).to_parquet(tmp_path / "first.parquet")
+    est = fit_files(TAN(), tmp_path / "first.parquet", target="cls", batch_rows=50)
+    assert est.statistics_.n_samples == half
+    est.partial_fit(Xf.iloc[half:], yf.iloc[half:])
+    ref = TAN().fit(Xf, yf)
+    assert est.structure_ == ref.structure_
+    np.testing.assert_allclose(est.predict_proba(Xf), ref.predict_proba(Xf), atol=1e-12)
+    # kDB(k=2) streamed with a second pass keeps no statistics to continue from.
+    kdb = fit_files(KDB(k=2), tmp_path / "first.parquet", target="cls")
+    assert not hasattr(kdb, "statistics_")

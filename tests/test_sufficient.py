@@ -1,0 +1,164 @@
+"""SufficientStatistics: counts against brute force, + over chunks, alignment, bytes."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+
+import numpy as np
+import pytest
+
+from augnb.stats.sufficient import SufficientStatistics, merge_levels
+
+
+def _random_block(rng, n, cards, n_classes, missing=0.1):
+    codes = np.column_stack([rng.integers(0, r, n) for r in cards]).astype(np.int32)
+    codes[rng.random(codes.shape) < missing] = -1
+    y = rng.integers(0, n_classes, n)
+    return codes, y
+
+
+def _stats(codes, y, cards, n_classes, **kw):
+    cats = tuple(tuple(range(r)) for r in cards)
+    return SufficientStatistics.from_codes(
+        codes,
+        y,
+        names=tuple(f"x{i}" for i in range(len(cards))),
+        categories=cats,
+        classes=tuple(range(n_classes)),
+        **kw,
+    )
+
+
+def test_tables_equal_brute_force_available_case_counts():
+    rng = np.random.default_rng(0)
+    cards = [3, 2, 4, 2]
+    codes, y = _random_block(rng, 300, cards, 3)
+    s = _stats(codes, y, cards, 3, max_order=3)
+    for order in (1, 2, 3):
+        for sub in itertools.combinations(range(4), order):
+            brute = np.zeros([cards[f] for f in sub] + [3], dtype=np.int64)
+            for row, c in zip(codes, y):
+                if (row[list(sub)] >= 0).all():
+                    brute[(*tuple(row[list(sub)]), c)] += 1
+            np.testing.assert_array_equal(s.table(sub), brute)
+    # A reordered request transposes the table.
+    np.testing.assert_array_equal(s.table((2, 0)), s.table((0, 2)).transpose(1, 0, 2))
+    assert s.n_samples == 300
+    np.testing.assert_array_equal(s.class_counts, np.bincount(y, minlength=3))
+
+
+def test_sum_of_chunks_equals_one_pass():
+    rng = np.random.default_rng(1)
+    cards = [3, 5, 2]
+    codes, y = _random_block(rng, 500, cards, 2)
+    whole = _stats(codes, y, cards, 2, max_order=2)
+    cuts = [0, 7, 100, 101, 333, 500]
+    parts = [
+        _stats(codes[a:b], y[a:b], cards, 2, max_order=2)
+        for a, b in itertools.pairwise(cuts)
+    ]
+    total = sum(parts)
+    assert set(total.tables) == set(whole.tables)
+    for k in whole.tables:
+        np.testing.assert_array_equal(total.tables[k], whole.tables[k])
+
+
+def test_later_chunk_with_new_category_and_class_extends_tables():
+    a = SufficientStatistics.from_codes(
+        np.array([[0], [1]]),
+        np.array([0, 0]),
+        names=("f",),
+        categories=(("b", "c"),),
+        classes=("no",),
+        max_order=1,
+    )
+    b = SufficientStatistics.from_codes(
+        np.array([[0], [1], [1]]),
+        np.array([1, 0, 1]),
+        names=("f",),
+        categories=(("a", "c"),),
+        classes=("no", "yes"),
+        max_order=1,
+    )
+    s = a + b
+    assert s.categories == (("a", "b", "c"),)
+    assert s.classes == ("no", "yes")
+    # rows: (b,no), (c,no), (a,yes), (c,no), (c,yes)
+    assert s.table((0,)).tolist() == [[0, 1], [1, 0], [2, 1]]
+    assert (b + a).table((0,)).tolist() == s.table((0,)).tolist()
+
+
+def test_moments_merge_equals_two_pass():
+    rng = np.random.default_rng(2)
+    x = rng.normal(1e3, 1e-2, 1000)  # large mean, small spread: no cancellation
+    x[rng.random(1000) < 0.05] = np.nan
+    y = rng.integers(0, 3, 1000)
+    values = np.column_stack([x])
+    kw = dict(names=("x",), categories=(None,), classes=(0, 1, 2))
+    whole = SufficientStatistics.from_codes(
+        np.full((1000, 1), -1), y, values=values, **kw
+    )
+    parts = [
+        SufficientStatistics.from_codes(
+            np.full((b - a, 1), -1), y[a:b], values=values[a:b], **kw
+        )
+        for a, b in [(0, 1), (1, 10), (10, 600), (600, 1000)]
+    ]
+    total = sum(parts)
+    for c in range(3):
+        xc = x[(y == c) & ~np.isnan(x)]
+        n, mean, m2 = total.moments[0][:, c]
+        assert n == len(xc)
+        np.testing.assert_allclose(mean, xc.mean(), rtol=1e-14)
+        np.testing.assert_allclose(m2 / n, xc.var(), rtol=1e-9)
+    np.testing.assert_allclose(total.moments[0], whole.moments[0], rtol=1e-9)
+
+
+def test_bytes_and_pickle_round_trip():
+    rng = np.random.default_rng(3)
+    cards = [2, 3, 4]
+    codes, y = _random_block(rng, 200, cards, 2)
+    values = np.column_stack([rng.normal(size=200)] * 3)
+    s = SufficientStatistics.from_codes(
+        codes,
+        y,
+        names=("a", "b", "c"),
+        categories=(("u", "v"), (1, 2, 3), None),
+        classes=("neg", "pos"),
+        values=values,
+        max_order=2,
+    )
+    blob = s.to_bytes()
+    for back in (SufficientStatistics.from_bytes(blob), pickle.loads(pickle.dumps(s))):
+        assert back.names == s.names
+        assert back.categories == s.categories
+        assert back.classes == s.classes
+        assert set(back.tables) == set(s.tables)
+        for k in s.tables:
+            np.testing.assert_array_equal(back.tables[k], s.tables[k])
+        np.testing.assert_array_equal(back.moments[2], s.moments[2])
+    # Compact: no more than the raw int64 tables plus a small header.
+    assert len(blob) <= s.nbytes + 512
+    with pytest.raises(ValueError, match="bad header"):
+        SufficientStatistics.from_bytes(b"nonsense" + blob)
+
+
+def test_adding_incompatible_statistics_is_refused():
+    rng = np.random.default_rng(4)
+    codes, y = _random_block(rng, 50, [2, 2], 2)
+    a = _stats(codes, y, [2, 2], 2, max_order=2)
+    b = _stats(codes, y, [2, 2], 2, max_order=1)
+    with pytest.raises(ValueError, match="different tables"):
+        a + b
+    c = SufficientStatistics(("x0", "z"), a.categories, a.classes, a.class_counts)
+    with pytest.raises(ValueError, match="different columns"):
+        a + c
+    with pytest.raises(KeyError, match="No count table"):
+        b.table((0, 1))
+
+
+def test_merge_levels_keeps_declared_order_when_equal():
+    assert merge_levels(("z", "a"), ("z", "a")) == ("z", "a")
+    assert merge_levels((), (3, 1)) == (3, 1)
+    assert merge_levels((1, "a"), (2,)) == (1, 2, "a")
