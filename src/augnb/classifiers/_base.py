@@ -12,6 +12,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
@@ -119,6 +120,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         frame = as_frame(X)
         classes, y_codes = encode_target(y, frame.shape[0])
         validate_data(self, frame, reset=True, skip_check_array=True)
+        warn_data_problems(frame, self.get_params(deep=False))
         if len(classes) < 2:
             raise ValueError(
                 f"y has only one class ({classes.tolist()[0]!r}); a classifier "
