@@ -665,8 +665,7 @@ def _write_outputs(res: SuiteResult, out_dir: Path, *, with_diagram: bool) -> di
 
             nem = nemenyi_test(acc, alpha=_ALPHA)
             fig = plot_critical_difference(
-                nem.ranks,
-                nem.critical_difference,
+                nem,
                 title=(
                     f"{res.suite.name}{' (quick)' if res.quick else ''}: average "
                     f"ranks, Nemenyi CD (α = {_ALPHA:g})"
