@@ -434,7 +434,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--protocol",
         choices=["nested", "paper"],
         help="nested: discretise inside each training fold (default); paper: "
-        "complete rows, MDL on the whole data set before CV (seed 000)",
+        "complete rows, MDL on the whole data set before CV",
     )
     compare.add_argument(
         "--output",

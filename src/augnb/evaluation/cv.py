@@ -329,7 +329,7 @@ def cross_validate(
     protocol : {"nested", "paper"}, default="nested"
         ``"nested"``: data as loaded, discretisation inside each training fold
         by the estimators. ``"paper"``: complete rows only and MDL
-        discretisation of the whole data set before CV (seed 000).
+        discretisation of the whole data set before CV.
     random_state : int or None, default=0
         Seed of the fold partition. Must be an int when ``cache_dir`` is set.
     n_jobs : int or None, default=1
@@ -497,7 +497,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     summary : pandas.DataFrame
         One row per (data set, estimator) in order of first appearance, with
         ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
-        ``r * k`` fold accuracies: ALGORITHMS.md A-36, the caret / bnclassify
+        ``r * k`` fold accuracies: the caret / bnclassify
         convention; NaN for a single fold), ``log_loss_mean``,
         ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``.
 

@@ -42,7 +42,7 @@ def _label_for(name: str | os.PathLike[str]) -> str:
 
 
 def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
-    """MDL-discretise the float columns of the whole data set (seed 000)."""
+    """MDL-discretise the float columns of the whole data set."""
     from augnb.discretize import MDLPDiscretizer
 
     # The same rule the estimators use for "continuous" (schema: float dtype,

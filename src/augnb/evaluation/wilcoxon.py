@@ -254,8 +254,8 @@ def wilcoxon_per_dataset(
 
     On every data set, pairs the per-fold scores of ``a`` and ``b`` on the
     same repeat and fold (paired cross-validation) and runs
-    :func:`wilcoxon_test` on them, as seed 000 does to count the data sets on
-    which one method significantly improves on another.
+    :func:`wilcoxon_test` on them, as Mihaljevic et al. (2013) do to count
+    the data sets on which one method significantly improves on another.
 
     Parameters
     ----------
