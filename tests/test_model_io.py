@@ -25,7 +25,7 @@ def test_save_and_load_round_trip(tmp_path):
 def test_load_rejects_foreign_and_missing_files(tmp_path):
     other = tmp_path / "x.joblib"
     other.write_bytes(b"not a model")
-    with pytest.raises(ValueError, match="text file .*not a model"):
+    with pytest.raises(ValueError, match=r"text file .*not a model"):
         load_model(other)
     other.write_bytes(b"\x80\x04 truncated pickle")
     with pytest.raises(ValueError, match="not a readable augnb model"):

@@ -167,7 +167,7 @@ def _decode(data: bytes, encoding: str | None, label: str) -> str:
         line = data[: exc.start].count(b"\n") + 1
         raise ValueError(
             f"{label}: line {line} is not valid {encoding or 'UTF-8'} (byte "
-            f"{data[exc.start:exc.start + 1]!r}); give the file's encoding, "
+            f"{data[exc.start : exc.start + 1]!r}); give the file's encoding, "
             "e.g. --encoding latin-1 (encoding='latin-1' in Python)"
         ) from None
 

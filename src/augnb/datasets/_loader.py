@@ -28,8 +28,17 @@ if TYPE_CHECKING:
 CLASS_COLUMN = "class"
 #: File names read as a path (not a bundled name) even without a separator.
 TABLE_SUFFIXES = (
-    ".csv", ".tsv", ".txt", ".gz", ".bz2", ".xz", ".zip",
-    ".parquet", ".pq", ".feather", ".arrow",
+    ".csv",
+    ".tsv",
+    ".txt",
+    ".gz",
+    ".bz2",
+    ".xz",
+    ".zip",
+    ".parquet",
+    ".pq",
+    ".feather",
+    ".arrow",
 )
 # Inference for user CSVs: an integer-valued numeric column with more distinct
 # values than this is treated as continuous (a count or a measurement, not codes).
@@ -324,8 +333,7 @@ def _select_columns(
             else "check the spelling"
         )
         raise ValueError(
-            f"{label}: no class column {target!r}; the columns are {columns}; "
-            f"{hint}"
+            f"{label}: no class column {target!r}; the columns are {columns}; {hint}"
         )
     features = [c for c in columns if c != target and c not in dropped]
     if not features:
