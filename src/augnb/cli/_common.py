@@ -117,11 +117,25 @@ def check_output_file(
             f"{what} {str(target)!r}: folder {str(folder)!r} does not exist; "
             "create it first"
         )
-    if not os.access(folder, os.W_OK | os.X_OK) or (
-        target.exists() and not os.access(target, os.W_OK)
+    if (
+        not os.access(folder, os.W_OK | os.X_OK)
+        or (target.exists() and not os.access(target, os.W_OK))
+        or not _can_create_in(folder)
     ):
         raise UsageError(f"{what} {str(target)!r}: no permission to write there")
     return target
+
+
+def _can_create_in(folder: Path) -> bool:
+    # os.access says yes to root everywhere, and to read-only file systems;
+    # creating (and removing) a temporary file is the test that counts.
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".augnb-probe-"):
+            return True
+    except OSError:
+        return False
 
 
 def check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
@@ -132,7 +146,11 @@ def check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
     probe = target
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+    if (
+        not probe.is_dir()
+        or not os.access(probe, os.W_OK | os.X_OK)
+        or not _can_create_in(probe)
+    ):
         raise UsageError(f"{what} {str(target)!r}: {str(probe)!r} is not writable")
     return target
 
