@@ -205,6 +205,11 @@ def _datetime(name: Hashable, col: pd.Series, present: pd.Series) -> Finding | N
     )
 
 
+def _show(value: object) -> str:
+    # repr for text ('f'), plain for numbers (0, not np.int64(0)).
+    return repr(value) if isinstance(value, str) else str(value)
+
+
 def _numbers(present: pd.Series) -> np.ndarray | None:
     if pd.api.types.is_bool_dtype(present.dtype):
         return None
@@ -227,7 +232,7 @@ def _column_finding(
         return Finding(
             name,
             "constant",
-            f"column {name!r} has the same value ({present.iloc[0]!r}) in every "
+            f"column {name!r} has the same value ({_show(present.iloc[0])}) in every "
             "row, so it carries no information; drop it",
         )
     numbers = _numbers(present)
