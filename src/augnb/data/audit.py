@@ -121,10 +121,13 @@ def audit_table(
         present = col.dropna()
         if present.empty:
             continue  # the schema refuses an all-missing column itself
-        finding = _datetime(name, col, present)
+        # Every test below needs only the distinct values, far fewer than the
+        # rows for the columns that matter (a fit runs this on every call).
+        uniques = pd.Series(pd.unique(present))
+        finding = _datetime(name, col, uniques)
         if finding is None:
             finding = _column_finding(
-                name, col, present, n_rows, i in declared_d, i in declared_c
+                name, col, present, uniques, n_rows, i in declared_d, i in declared_c
             )
         if finding is not None:
             findings.append(finding)
@@ -179,9 +182,9 @@ def _positions(selector: Sequence | None, names: list) -> set[int]:
     return out
 
 
-def _datetime(name: Hashable, col: pd.Series, present: pd.Series) -> Finding | None:
+def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
     if pd.api.types.is_datetime64_any_dtype(col.dtype) or (
-        col.dtype == object and isinstance(present.iloc[0], pd.Timestamp)
+        col.dtype == object and isinstance(uniques.iloc[0], pd.Timestamp)
     ):
         found = True
     elif (
@@ -189,8 +192,9 @@ def _datetime(name: Hashable, col: pd.Series, present: pd.Series) -> Finding | N
         or pd.api.types.is_string_dtype(col.dtype)
         or isinstance(col.dtype, pd.CategoricalDtype)
     ):
-        sample = present.astype(str).iloc[:200]
-        found = bool(sample.str.match(_DATE).all())
+        # A plain loop: it stops at the first non-date, and pandas' string
+        # accessor re-parses the pattern on every call.
+        found = all(_DATE.match(str(v)) for v in uniques.iloc[:200])
     else:
         found = False
     if not found:
@@ -210,24 +214,32 @@ def _show(value: object) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
-def _numbers(present: pd.Series) -> np.ndarray | None:
-    if pd.api.types.is_bool_dtype(present.dtype):
+def _numbers(uniques: pd.Series) -> np.ndarray | None:
+    if pd.api.types.is_bool_dtype(uniques.dtype):
         return None
-    if pd.api.types.is_numeric_dtype(present.dtype):
-        return present.to_numpy(dtype=float)
-    values = pd.to_numeric(present.astype(str), errors="coerce")
-    return None if values.isna().any() else values.to_numpy(dtype=float)
+    if pd.api.types.is_numeric_dtype(uniques.dtype) and not isinstance(
+        uniques.dtype, pd.CategoricalDtype
+    ):
+        return uniques.to_numpy(dtype=float)
+    out = np.empty(len(uniques))
+    for k, value in enumerate(uniques):
+        try:
+            out[k] = float(str(value))
+        except ValueError:
+            return None  # text: stop at the first word
+    return out
 
 
 def _column_finding(
     name: Hashable,
     col: pd.Series,
     present: pd.Series,
+    uniques: pd.Series,
     n_rows: int,
     declared_discrete: bool,
     declared_continuous: bool,
 ) -> Finding | None:
-    n_distinct = int(present.nunique())
+    n_distinct = len(uniques)
     if n_distinct == 1 and n_rows >= 2:
         return Finding(
             name,
@@ -235,7 +247,7 @@ def _column_finding(
             f"column {name!r} has the same value ({_show(present.iloc[0])}) in every "
             "row, so it carries no information; drop it",
         )
-    numbers = _numbers(present)
+    numbers = _numbers(uniques)
     whole = (
         numbers is not None
         and np.isfinite(numbers).all()
