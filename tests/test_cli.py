@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -50,6 +52,7 @@ def test_compare_writes_per_fold_csv(tmp_path, capsys):
 
 
 def test_compare_options(tmp_path, capsys):
+    (tmp_path / "sub").mkdir()
     out = tmp_path / "sub" / "g.csv"
     code = main(
         [
@@ -123,8 +126,17 @@ def test_suites_lists_mihaljevic2014(capsys):
 def test_plain_compare_runs_the_quick_default_suite(mini_default_suite, capsys):
     assert main(["compare", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("# ")
-    assert "quick version" in out and "85.3 ± 1.4" in out
+    assert out.startswith("Augmented semi-naive Bayes")
+    assert "quick version" in out
+    assert "Agreement with the paper:" in out and "cells within 2.5" in out
+    assert "Legend:" in out and "naive Bayes" in out
+    for banned in ("seed 0", "ALGORITHMS", "A-06", "A-36"):
+        assert banned not in out
+    assert main(["compare", "--no-progress", "--format", "markdown"]) == 0
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("# ") and "85.3 ± 1.4" in markdown
+    for banned in ("seed 0", "ALGORITHMS", "A-06", "A-36", "A-37"):
+        assert banned not in markdown
 
 
 def test_suite_with_output_dir(mini_default_suite, tmp_path, capsys):
@@ -146,7 +158,7 @@ def test_suite_with_output_dir(mini_default_suite, tmp_path, capsys):
     assert code == 0
     assert (out_dir / "results.md").is_file()
     assert (out_dir / "folds.csv").read_text() == csv.read_text()
-    assert str(out_dir / "results.md") in capsys.readouterr().out
+    assert str(out_dir / "results.md") in capsys.readouterr().err
 
 
 def test_suite_output_dir_given_as_output(mini_default_suite, tmp_path, capsys):
@@ -154,7 +166,7 @@ def test_suite_output_dir_given_as_output(mini_default_suite, tmp_path, capsys):
     argv = ["compare", "--suite", "mihaljevic2014", "--quick", "--no-progress"]
     assert main([*argv, "--output", str(out_dir)]) == 0
     assert (out_dir / "results.md").is_file() and (out_dir / "folds.csv").is_file()
-    assert str(out_dir / "results.md") in capsys.readouterr().out
+    assert str(out_dir / "results.md") in capsys.readouterr().err
     code = main([*argv, "--output", str(out_dir), "--output-dir", str(tmp_path / "x")])
     assert code == 2
     assert "not both" in capsys.readouterr().err
@@ -186,4 +198,180 @@ def test_unwritable_output_fails_before_the_run(tmp_path, capsys):
     blocker.write_text("x")
     code = main(["compare", "car", "--output", str(blocker / "f.csv"), "--no-progress"])
     assert code == 2
-    assert "not writable" in capsys.readouterr().err
+    assert "is not a folder" in capsys.readouterr().err
+
+
+# --- tables in, models out ----------------------------------------------------
+
+
+def _car_frame(n=300):
+    from augnb.datasets import load
+
+    X, y = load("car")
+    rows = np.random.default_rng(0).permutation(len(X))[:n]
+    frame = X.iloc[rows].astype(object).copy()
+    # A non-ASCII category, so the encoding matters.
+    frame["buying"] = frame["buying"].replace({"vhigh": "très-haut"})
+    frame["class"] = y.iloc[rows].to_numpy()
+    return frame.reset_index(drop=True)
+
+
+def _predict(tmp_path, model, data, *extra):
+    out = tmp_path / f"pred_{model.stem}.csv"
+    assert main(["predict", str(model), str(data), "--output", str(out), *extra]) == 0
+    return pd.read_csv(out)
+
+
+def test_same_model_from_every_table_format(tmp_path, capsys):
+    import gzip
+
+    frame = _car_frame()
+    clean = tmp_path / "clean.csv"
+    frame.to_csv(clean, index=False)
+    outcome = frame.rename(columns={"class": "Outcome"})
+    outcome = outcome[["Outcome", *frame.columns[:-1]]]
+    semi = tmp_path / "semi.csv.gz"
+    semi.write_bytes(gzip.compress(outcome.to_csv(index=False, sep=";").encode()))
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(frame.to_csv(index=False).encode("latin-1"))
+    parquet = tmp_path / "t.parquet"
+    frame.to_parquet(parquet)
+    runs = {
+        "clean": [str(clean)],
+        "semi": [str(semi), "--target", "Outcome"],
+        "latin": [str(latin), "--encoding", "latin-1"],
+        "parquet": [str(parquet)],
+    }
+    predictions = {}
+    for name, argv in runs.items():
+        model = tmp_path / f"{name}.joblib"
+        assert main(["fit", *argv, "--output", str(model)]) == 0, name
+        predictions[name] = _predict(tmp_path, model, clean)
+    for name, pred in predictions.items():
+        pd.testing.assert_frame_equal(pred, predictions["clean"], obj=name)
+    # Without --encoding the latin-1 file is refused with the fix.
+    capsys.readouterr()
+    assert main(["fit", str(latin), "--output", str(tmp_path / "x.joblib")]) == 2
+    err = capsys.readouterr().err
+    assert "latin.csv" in err and "--encoding latin-1" in err
+    assert err.count("\n") == 1
+
+
+def test_id_column_warned_then_kept_out_and_copied(tmp_path, capsys):
+    frame = _car_frame()
+    frame.insert(0, "patient", [f"P{i:04d}" for i in range(len(frame))])
+    data = tmp_path / "ids.csv"
+    frame.to_csv(data, index=False)
+    model = tmp_path / "m.joblib"
+    assert main(["fit", str(data), "--output", str(model)]) == 0
+    err = capsys.readouterr().err
+    assert "warning: column 'patient' has a different value in every row" in err
+    assert (
+        main(["fit", str(data), "--id-column", "patient", "--output", str(model)]) == 0
+    )
+    captured = capsys.readouterr()
+    assert "patient" not in captured.err
+    from augnb._model_io import load_model
+
+    assert "patient" not in load_model(model)["estimator"].feature_names_in_
+    pred = _predict(tmp_path, model, data)
+    assert pred.columns[0] == "patient"
+    assert pred["patient"].tolist() == frame["patient"].tolist()
+
+
+def test_inspect_reports_kinds_and_audit(tmp_path, capsys):
+    frame = _car_frame(60)
+    frame["row"] = [f"r{i}" for i in range(60)]
+    frame["when"] = pd.date_range("2024-01-01", periods=60).strftime("%Y-%m-%d")
+    frame["same"] = "x"
+    data = tmp_path / "audit.csv"
+    frame.to_csv(data, index=False)
+    assert main(["inspect", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "60 rows" in out and "class column 'class'" in out
+    assert "warning: column 'row' has a different value" in out
+    assert "error: column 'when' holds dates" in out
+    assert "warning: column 'same' has the same value" in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("safety"))
+    assert line.split()[:3] == ["safety", "discrete", "3"]
+    assert main(["fit", str(data), "--output", str(tmp_path / "m.joblib")]) == 2
+    assert "'when' holds dates" in capsys.readouterr().err
+
+
+def _write(path, text):
+    path.write_text(text)
+    return str(path)
+
+
+def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
+    good = _write(tmp_path / "good.csv", "a,b,class\nx,1,P\ny,2,N\nx,1,N\ny,2,P\n")
+    model = tmp_path / "m.joblib"
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    cases = [
+        (["fit", _write(tmp_path / "h.csv", "a,b,class\n")], "no data rows"),
+        (["fit", _write(tmp_path / "one.csv", "a,class\nx,P\ny,P\n")], "one class"),
+        (["fit", good, "--param", "alpha=-1"], "alpha"),
+        (["fit", _write(tmp_path / "r.csv", "a,b,class\n1,2,P\n1,2,3,N\n")], "line 3"),
+        (["fit", _write(tmp_path / "d.csv", "a,a,class\n1,2,P\n")], "duplicate"),
+        (["fit", _write(tmp_path / "t.csv", "a,b,label\n1,2,P\n")], "--target"),
+        (["fit", good, "--target", "nope"], "no class column 'nope'"),
+        (["fit", good, "--estimator", "fssj"], "fssj"),
+    ]
+    for argv, message in cases:
+        assert main([*argv, "--output", str(model)]) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    outputs = [
+        (["--output", str(folder)], "is a folder"),
+        (["--output", str(tmp_path / "no" / "m.joblib")], "does not exist"),
+        (["--output", str(model), "--plot", str(tmp_path / "s.jpg")], "'.jpg'"),
+    ]
+    if Path("/proc/self").is_dir():  # a place even root cannot create files
+        outputs.append((["--output", "/proc/m.joblib"], "no permission"))
+    for extra, message in outputs:
+        assert main(["fit", good, *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+        assert not model.exists()  # refused before the model was written
+    assert main(["compare", "car", "--n-jobs", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--n-jobs" in err and err.count("\n") == 1
+    corrupt = tmp_path / "c.joblib"
+    corrupt.write_bytes(b"\x80\x04\x95garbage")
+    for model_file, message in [
+        (corrupt, "not a readable augnb model"),
+        (good, "text file"),
+    ]:
+        assert main(["predict", str(model_file), good]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
+
+
+def test_estimators_and_help_examples(capsys):
+    assert main(["estimators"]) == 0
+    out = capsys.readouterr().out
+    for text in ("tan_cl", "STAN", "ASB", "bsej", "kdb", "aode", "fssj"):
+        assert text in out
+    assert "selective TAN" in out
+    for command in ("compare", "fit", "predict", "inspect", "estimators"):
+        assert main([command, "--help"]) == 0
+        help_text = capsys.readouterr().out.rstrip()
+        last = help_text.split("\n\n")[-1]
+        assert last.startswith("examples:") and "augnb " in last
+
+
+def test_compare_formats(tmp_path, capsys):
+    argv = ["compare", "iris", "--splits", "2", "--repeats", "1", "--no-progress"]
+    assert main([*argv, "--format", "json"]) == 0
+    import json
+
+    records = json.loads(capsys.readouterr().out)
+    assert {r["estimator"] for r in records} == {"NaiveBayes", "TAN"}
+    assert main([*argv, "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith(",".join(RESULT_COLUMNS))
+    assert main([*argv, "--format", "markdown"]) == 0
+    assert "| data set | NaiveBayes | TAN |" in capsys.readouterr().out
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Best accuracy:" in out and "Legend:" in out and "sd" in out

@@ -175,13 +175,19 @@ def test_missing_path_raises_file_not_found(tmp_path):
         load(str(tmp_path) + "/")
 
 
-def test_class_column_must_be_last(tmp_path):
-    path = _write(tmp_path / "a.csv", "class,x\nA,1\n")
-    with pytest.raises(ValueError, match=r"'class' is column 1 of 2"):
-        load(path)
+def test_class_column_anywhere_or_named(tmp_path):
+    path = _write(tmp_path / "a.csv", "class,x\nA,1\nB,2\n")
+    X, y = load(path)
+    assert list(X.columns) == ["x"] and y.tolist() == ["A", "B"]
     path = _write(tmp_path / "b.csv", "x,label\n1,A\n")
-    with pytest.raises(ValueError, match=r"last column is 'label'"):
+    with pytest.raises(ValueError, match=r"no class column 'class'.*\['x', 'label'\]"):
         load(path)
+    X, y = load(path, target="label")
+    assert y.name == "label" and list(X.columns) == ["x"]
+    with pytest.raises(ValueError, match="no attribute"):
+        load(path, target="label", drop=["x"])
+    with pytest.raises(ValueError, match=r"cannot drop.*\['z'\]"):
+        load(path, target="label", drop=["z"])
     path = _write(tmp_path / "c.csv", "")
     with pytest.raises(ValueError, match="empty"):
         load(path)

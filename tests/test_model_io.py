@@ -25,9 +25,12 @@ def test_save_and_load_round_trip(tmp_path):
 def test_load_rejects_foreign_and_missing_files(tmp_path):
     other = tmp_path / "x.joblib"
     other.write_bytes(b"not a model")
+    with pytest.raises(ValueError, match=r"text file .*not a model"):
+        load_model(other)
+    other.write_bytes(b"\x80\x04 truncated pickle")
     with pytest.raises(ValueError, match="not a readable augnb model"):
         load_model(other)
-    with pytest.raises(FileNotFoundError, match="No model file"):
+    with pytest.raises(FileNotFoundError, match="does not exist"):
         load_model(tmp_path / "nothing.joblib")
 
 
@@ -107,4 +110,4 @@ def test_cli_fit_and_predict_usage_errors(tmp_path, capsys):
     assert "NAME=VALUE" in capsys.readouterr().err
     assert main(["fit", "nosuch", "--output", str(tmp_path / "m")]) == 2
     assert main(["predict", str(tmp_path / "none.joblib"), "x.csv"]) == 2
-    assert "No model file" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err

@@ -33,7 +33,9 @@ def _texts(fig: Figure) -> list[str]:
 
 
 def test_plot_returns_figure_with_names_and_groups():
-    fig = plot_critical_difference(DEMSAR_RANKS, 1.118, title="Demšar 2006")
+    fig = plot_critical_difference(
+        DEMSAR_RANKS, 1.118, groups=cd_groups(DEMSAR_RANKS, 1.118), title="Demšar 2006"
+    )
     assert isinstance(fig, Figure)
     texts = _texts(fig)
     for name, rank in DEMSAR_RANKS.items():
@@ -44,7 +46,9 @@ def test_plot_returns_figure_with_names_and_groups():
 
 
 def test_best_half_on_the_left():
-    fig = plot_critical_difference(DEMSAR_RANKS, 1.25)
+    fig = plot_critical_difference(
+        DEMSAR_RANKS, 1.25, groups=cd_groups(DEMSAR_RANKS, 1.25)
+    )
     ax = fig.axes[0]
     xs = {t.get_text().split(" (")[0]: t.get_position()[0] for t in ax.texts}
     mid = ax.get_xlim()[1] / 2
@@ -54,7 +58,9 @@ def test_best_half_on_the_left():
 
 def test_higher_ranks_better_reverses_axis():
     flipped = 5 - DEMSAR_RANKS  # now the highest rank is best
-    fig = plot_critical_difference(flipped, 1.25, lower_is_better=False)
+    fig = plot_critical_difference(
+        flipped, 1.25, groups=cd_groups(flipped, 1.25), lower_is_better=False
+    )
     ax = fig.axes[0]
     xs = {t.get_text().split(" (")[0]: t.get_position()[0] for t in ax.texts}
     mid = ax.get_xlim()[1] / 2
@@ -69,14 +75,19 @@ def test_higher_ranks_better_reverses_axis():
 def test_plot_into_existing_axes():
     fig = Figure()
     ax = fig.add_subplot()
-    out = plot_critical_difference(DEMSAR_RANKS.to_dict(), 1.25, ax=ax)
+    out = plot_critical_difference(
+        DEMSAR_RANKS.to_dict(),
+        1.25,
+        groups=cd_groups(DEMSAR_RANKS.to_dict(), 1.25),
+        ax=ax,
+    )
     assert out is fig
     assert not ax.axison
 
 
 def test_no_groups_when_all_significant():
     ranks = pd.Series({"a": 1.0, "b": 2.0, "c": 3.0})
-    fig = plot_critical_difference(ranks, 0.5)
+    fig = plot_critical_difference(ranks, 0.5, groups=cd_groups(ranks, 0.5))
     assert _group_bars(fig) == []
 
 
@@ -91,7 +102,7 @@ def test_no_groups_when_all_significant():
 )
 def test_plot_rejects_bad_input(ranks, cd, match):
     with pytest.raises(ValueError, match=match):
-        plot_critical_difference(ranks, cd)
+        plot_critical_difference(ranks, cd, groups=[])
 
 
 @pytest.mark.parametrize("suffix", [".png", ".svg", ".PNG"])
@@ -102,7 +113,7 @@ def test_save_figure_writes_non_empty_files(tmp_path, suffix):
         columns=["NB", "TAN", "STAN", "FSS", "FFSS", "BSEJ", "ASB"],
     )
     res = nemenyi_test(scores)
-    fig = plot_critical_difference(res.ranks, res.critical_difference)
+    fig = plot_critical_difference(res)
     path = tmp_path / f"cd{suffix}"
     out = save_figure(fig, path)
     assert out == path
@@ -119,12 +130,19 @@ def test_save_figure_writes_non_empty_files(tmp_path, suffix):
 def test_save_figure_overwrites(tmp_path):
     path = tmp_path / "cd.svg"
     path.write_text("stale")
-    save_figure(plot_critical_difference(DEMSAR_RANKS, 1.25), path)
+    save_figure(
+        plot_critical_difference(
+            DEMSAR_RANKS, 1.25, groups=cd_groups(DEMSAR_RANKS, 1.25)
+        ),
+        path,
+    )
     assert "<svg" in path.read_text()
 
 
 def test_save_figure_rejects_unknown_suffix(tmp_path):
-    fig = plot_critical_difference(DEMSAR_RANKS, 1.25)
+    fig = plot_critical_difference(
+        DEMSAR_RANKS, 1.25, groups=cd_groups(DEMSAR_RANKS, 1.25)
+    )
     with pytest.raises(ValueError, match=r"\.png or \.svg"):
         save_figure(fig, tmp_path / "cd.pdf")
     assert list(tmp_path.iterdir()) == []
@@ -144,10 +162,39 @@ def test_missing_matplotlib_message(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(ImportError, match=r"pip install 'augnb\[plot\]'"):
-        plot_critical_difference(DEMSAR_RANKS, 1.25)
+        plot_critical_difference(
+            DEMSAR_RANKS, 1.25, groups=cd_groups(DEMSAR_RANKS, 1.25)
+        )
 
 
 def test_docstring_examples_run():
     result = doctest.testmod(critical_difference)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_plot_takes_the_test_result_and_needs_groups_otherwise():
+    res = nemenyi_test(
+        pd.DataFrame(
+            np.random.default_rng(1).normal(size=(12, 4)) + np.arange(4),
+            columns=["a", "b", "c", "d"],
+        )
+    )
+    fig = plot_critical_difference(res)
+    assert len(_group_bars(fig)) == len(res.groups)
+    with pytest.raises(ValueError, match="groups="):
+        plot_critical_difference(res.ranks, res.critical_difference)
+    with pytest.raises(ValueError, match=r"without a rank: \['zz'\]"):
+        plot_critical_difference(res.ranks, 1.0, groups=[("a", "zz")])
+
+
+def test_plotting_does_not_import_evaluation():
+    import ast
+    import pathlib
+
+    import augnb.plotting
+
+    for path in pathlib.Path(augnb.plotting.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("augnb.evaluation"), path

@@ -1,4 +1,4 @@
-"""Saving and loading fitted models, and reading data to predict."""
+"""Saving and loading fitted models, and reading tables to predict."""
 
 from __future__ import annotations
 
@@ -56,62 +56,107 @@ def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
     Raises
     ------
     ValueError
-        If the file is not an augnb model.
+        If the file is not an augnb model (a data table, a damaged or foreign
+        file); the message names the file.
+    FileNotFoundError
+        If there is no file at ``path``.
     """
     target = Path(path)
     if not target.is_file():
-        raise FileNotFoundError(f"No model file at {str(target)!r}.")
+        what = "is a folder" if target.is_dir() else "does not exist"
+        raise FileNotFoundError(f"model file {str(target)!r} {what}")
+    with target.open("rb") as handle:
+        head = handle.read(512)
+    if _looks_like_text(head):
+        raise ValueError(
+            f"{str(target)!r} is a text file (a data table?), not a model; the "
+            "model written by `augnb fit` comes first: augnb predict MODEL DATA"
+        )
     try:
         record = joblib.load(target)
-    except Exception as exc:  # a truncated or foreign file
-        raise ValueError(
-            f"{str(target)!r} is not a readable augnb model: {exc}"
-        ) from None
+    except Exception:  # a truncated or foreign pickle: any error means the same
+        record = None
     if not isinstance(record, dict) or record.get("format") != _FORMAT:
         raise ValueError(
-            f"{str(target)!r} is not an augnb model file (write one with `augnb fit`)."
+            f"{str(target)!r} is not a readable augnb model (damaged, or written "
+            "by another program); fit it again with `augnb fit`"
         )
     return record
 
 
-def read_features(
-    path: str | os.PathLike[str], estimator: Any
-) -> tuple[pd.DataFrame, pd.Series | None]:
-    """Read a CSV of rows to predict, typed the way the model was fitted.
+def _looks_like_text(head: bytes) -> bool:
+    if not head or head[:1] in (b"\x80", b"\x1f", b"P"):  # pickle, gzip, zip
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return b"\x00" not in head
 
-    Columns the model saw as continuous are read as floats and the others as
-    text, as :func:`augnb.datasets.load` does; empty cells and ``?`` are
-    missing. A ``class`` column, if present, is returned apart (to score).
+
+def read_features(
+    path: str | os.PathLike[str] | pd.DataFrame,
+    estimator: Any,
+    *,
+    target: str | None = "class",
+    id_column: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    label: str | None = None,
+) -> tuple[pd.DataFrame, pd.Series | None]:
+    """Read a table of rows to predict, typed the way the model was fitted.
+
+    The file is read by :func:`augnb.data.tables.read_table` (any delimiter,
+    compressed, Parquet, Feather). Columns the model saw as continuous are
+    read as floats and the others as text, as :func:`augnb.datasets.load`
+    does; empty cells and ``?`` are missing, whitespace around a cell is
+    stripped. A ``target`` column, if present, is returned apart (to score).
 
     Parameters
     ----------
-    path : str or path-like
-        CSV with a header row.
+    path : str, path-like or DataFrame
+        Table with a header row.
     estimator : fitted augnb classifier
         Supplies the expected columns and kinds.
+    target : str or None, default="class"
+        Name of the class column; used for scoring when present.
+    id_column : str, default=None
+        A column that must be present (copied to the predictions by the
+        caller); it is never a feature.
+    sep, encoding : str, default=None
+        CSV delimiter and encoding; see :func:`~augnb.data.tables.read_table`.
+    label : str, default=None
+        How to name the table in messages (default: its path).
 
     Returns
     -------
     X : DataFrame
         The model's feature columns, in its order.
     y : Series or None
-        The ``class`` column when the file has one.
+        The class column when the table has one.
     """
-    raw = pd.read_csv(path, dtype=str, na_values=["?"], keep_default_na=False)
-    raw = raw.replace("", np.nan)
-    y = raw.pop("class") if "class" in raw.columns else None
+    from augnb.data.tables import read_table
+
+    if label is None:
+        label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
+    raw = read_table(path, sep=sep, encoding=encoding, label=label)
+    y = raw.pop(target) if target and target in raw.columns else None
+    if id_column is not None and id_column not in raw.columns:
+        raise ValueError(
+            f"{label}: no id column {id_column!r}; the columns are {list(raw.columns)}"
+        )
     names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
     if not names:
         raise ValueError(
-            "The model was fitted without column names; it cannot read a CSV."
+            "The model was fitted without column names; it cannot read a table."
         )
     missing = [n for n in names if n not in raw.columns]
     if missing:
         raise ValueError(
-            f"{str(path)!r} lacks the model's column(s) {missing}; it has "
+            f"{label} lacks the model's column(s) {missing}; it has "
             f"{list(raw.columns)[:10]}."
         )
-    X = raw.loc[:, names]
+    X = raw.loc[:, names].copy()
     continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
     for name in names:
         if name in continuous:
@@ -119,8 +164,8 @@ def read_features(
             bad = X[name].notna() & values.isna()
             if bad.any():
                 raise ValueError(
-                    f"Column {name!r} of {str(path)!r} should hold numbers; found "
+                    f"column {name!r} of {label} should hold numbers; found "
                     f"{X.loc[bad, name].iloc[0]!r}."
                 )
-            X[name] = values
+            X[name] = values.astype(np.float64)
     return X, y

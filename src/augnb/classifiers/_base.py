@@ -25,6 +25,7 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
+from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
@@ -350,6 +351,7 @@ class BaseAugmentedNB(
                 frame = frame.iloc[rows]
                 classes, y_codes = encode_target(np.asarray(y)[rows], len(rows))
         validate_data(self, frame, reset=True, skip_check_array=True)
+        warn_data_problems(frame, self.get_params(deep=False))
         if len(classes) < 2:
             raise ValueError(
                 f"y has only one class ({classes.tolist()[0]!r}); a classifier "

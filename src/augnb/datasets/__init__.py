@@ -1,13 +1,14 @@
 """Benchmark data sets of the augmented naive Bayes papers, bundled as CSVs.
 
-Each data set is one CSV (header row, class column ``class`` last, missing
+Each data set is one CSV (header row, class column ``class``, missing
 values as empty cells) shipped as package data, together with
 ``column_kinds.json`` (which attributes the source declares numeric) and
 ``MANIFEST.md`` (provenance, counts and class distributions).
 
 - :func:`list_datasets` names the bundled data sets.
 - :func:`load` returns typed features ``X`` and string labels ``y`` for a
-  bundled name or for any CSV in the same format.
+  bundled name, a table file (CSV of any delimiter, compressed or not,
+  Parquet, Feather) or a DataFrame; ``target=`` names the class column.
 - :func:`load_dataframe` returns the same as one table.
 - :func:`info` returns a :class:`DatasetInfo` with the manifest's facts.
 
@@ -21,8 +22,15 @@ Examples
 
 from __future__ import annotations
 
-from augnb.datasets._loader import load, load_dataframe
+from augnb.datasets._loader import TABLE_SUFFIXES, load, load_dataframe
 from augnb.datasets._manifest import DatasetInfo, info
 from augnb.datasets._registry import list_datasets
 
-__all__ = ["DatasetInfo", "info", "list_datasets", "load", "load_dataframe"]
+__all__ = [
+    "TABLE_SUFFIXES",
+    "DatasetInfo",
+    "info",
+    "list_datasets",
+    "load",
+    "load_dataframe",
+]

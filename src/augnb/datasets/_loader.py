@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from augnb.data.tables import read_table
 from augnb.datasets._registry import (
     CELL_FIXES,
     DROPPED_COLUMNS,
@@ -25,9 +26,20 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 CLASS_COLUMN = "class"
-# Only these cells mean "missing". pandas' default list ("NA", "null", "None",
-# "nan", ...) is switched off because such words can be legitimate categories.
-MISSING_TOKENS = ("", "?")
+#: File names read as a path (not a bundled name) even without a separator.
+TABLE_SUFFIXES = (
+    ".csv",
+    ".tsv",
+    ".txt",
+    ".gz",
+    ".bz2",
+    ".xz",
+    ".zip",
+    ".parquet",
+    ".pq",
+    ".feather",
+    ".arrow",
+)
 # Inference for user CSVs: an integer-valued numeric column with more distinct
 # values than this is treated as continuous (a count or a measurement, not codes).
 MAX_DISCRETE_DISTINCT = 20
@@ -36,8 +48,12 @@ _MAX_REPORTED = 5
 
 
 def load(
-    name_or_path: str | os.PathLike[str],
+    name_or_path: str | os.PathLike[str] | pd.DataFrame,
     *,
+    target: str | None = None,
+    drop: Iterable[str] | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
     complete_only: bool = False,
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
@@ -54,6 +70,14 @@ def load(
       always kept as strings.
 
     Missing values are empty cells or ``"?"`` (NaN in both kinds of column).
+    Surrounding whitespace is stripped from every cell, so ``" red"`` and
+    ``"red"`` are one category.
+
+    Files are read by :func:`augnb.data.tables.read_table`: CSV with any of the
+    delimiters ``,`` ``;`` tab ``|`` (detected, or ``sep=``), compressed with
+    gzip, bz2, xz or zip, UTF-8 with or without a byte-order mark (other
+    encodings via ``encoding=``), Parquet and Feather. A DataFrame is accepted
+    too and typed by the same rules as a file.
 
     Where the kinds come from:
 
@@ -85,9 +109,19 @@ def load(
     name_or_path : str or path-like
         A bundled name (see :func:`list_datasets`; case and ``-``/``_`` are
         ignored) or a path to a CSV. A string is taken as a path if it ends in
-        ``.csv`` or contains a path separator; otherwise a bundled name wins over
-        a file of the same name, which is read only if no data set matches. The
-        CSV needs a header row and the class column, named ``class``, last.
+        ``.csv`` (or another table suffix such as ``.csv.gz`` or ``.parquet``)
+        or contains a path separator; otherwise a bundled name wins over a
+        file of the same name, which is read only if no data set matches. A
+        DataFrame is read as a table. The file needs a header row.
+    target : str, default=None
+        Name of the class column, anywhere in the table; by default the column
+        named ``class``.
+    drop : iterable of str, default=None
+        Columns to leave out (identifiers, free text, ...).
+    sep : str, default=None
+        CSV delimiter; detected when not given.
+    encoding : str, default=None
+        CSV text encoding; UTF-8 (with or without BOM) when not given.
     complete_only : bool, default=False
         Drop every row with a missing cell and renumber the rows from 0 (the
         protocol of the "complete rows" experiments). Categories still come from
@@ -102,14 +136,14 @@ def load(
     X : pandas.DataFrame of shape (n_samples, n_features)
         The attributes, in file order: ``float64`` or ``category`` columns.
     y : pandas.Series of shape (n_samples,)
-        The class labels as written in the file, as strings (pandas' default
-        string dtype), named ``"class"``.
+        The class labels as written in the file, as strings, named after the
+        class column (``"class"`` for the bundled data sets).
 
     Raises
     ------
     ValueError
-        For an unknown data set name (with close matches), a file whose last
-        column is not ``class``, rows without a class label, a continuous column
+        For an unknown data set name (with close matches), a table without the
+        class column, rows without a class label, a continuous column
         holding non-numeric text, or unknown or contradictory override names.
     FileNotFoundError
         If a path does not exist.
@@ -145,29 +179,45 @@ def load(
     """
     frame = load_dataframe(
         name_or_path,
+        target=target,
+        drop=drop,
+        sep=sep,
+        encoding=encoding,
         complete_only=complete_only,
         continuous=continuous,
         discrete=discrete,
     )
-    y = frame.pop(CLASS_COLUMN)
+    y = frame.pop(frame.columns[-1])
     return frame, y
 
 
 def load_dataframe(
-    name_or_path: str | os.PathLike[str],
+    name_or_path: str | os.PathLike[str] | pd.DataFrame,
     *,
+    target: str | None = None,
+    drop: Iterable[str] | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
     complete_only: bool = False,
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
 ) -> pd.DataFrame:
-    """Load a data set as one table: typed attributes, then the ``class`` column.
+    """Load a data set as one table: typed attributes, then the class column.
 
     Same rules and parameters as :func:`load`, which splits this table.
 
     Parameters
     ----------
-    name_or_path : str or path-like
-        A bundled name or a path to a CSV; see :func:`load`.
+    name_or_path : str, path-like or DataFrame
+        A bundled name, a path to a table file or a DataFrame; see :func:`load`.
+    target : str, default=None
+        Name of the class column (default ``class``); it is moved last.
+    drop : iterable of str, default=None
+        Columns to leave out.
+    sep : str, default=None
+        CSV delimiter; detected when not given.
+    encoding : str, default=None
+        CSV text encoding; UTF-8 when not given.
     complete_only : bool, default=False
         Drop rows with any missing cell and renumber the rows from 0.
     continuous : iterable of str, optional
@@ -178,7 +228,7 @@ def load_dataframe(
     Returns
     -------
     frame : pandas.DataFrame of shape (n_samples, n_features + 1)
-        The attributes followed by the string column ``"class"``.
+        The attributes followed by the class column (strings).
 
     Examples
     --------
@@ -188,8 +238,8 @@ def load_dataframe(
     ((150, 5), 'class')
     """
     name, source, label = _locate(name_or_path)
-    raw = _read_csv(source, label)
-    _check_class_column(raw, label)
+    raw = read_table(source, sep=sep, encoding=encoding, label=label)
+    raw = _select_columns(raw, target or CLASS_COLUMN, drop, label)
 
     if name is not None:
         base = set(bundled_continuous(name))
@@ -199,8 +249,11 @@ def load_dataframe(
             if raw.at[fix.row, fix.column] == fix.found:
                 raw.at[fix.row, fix.column] = fix.fixed
     else:
-        assert isinstance(source, Path)
-        sidecar = _read_sidecar(source, raw.columns[:-1], label)
+        sidecar = (
+            _read_sidecar(source, raw.columns[:-1], label)
+            if isinstance(source, Path)
+            else None
+        )
         if sidecar is not None:
             base, kinds_origin = sidecar, str(source.parent / SIDECAR_NAME)
         else:
@@ -216,7 +269,7 @@ def load_dataframe(
             typed[column] = _to_float(raw[column], column, label, kinds_origin)
         else:
             typed[column] = _to_category(raw[column])
-    typed[CLASS_COLUMN] = raw[CLASS_COLUMN]
+    typed[raw.columns[-1]] = raw[raw.columns[-1]].astype(object)
     frame = pd.DataFrame(typed, index=raw.index)
 
     if complete_only:
@@ -228,6 +281,8 @@ def _locate(
     name_or_path: str | os.PathLike[str],
 ) -> tuple[str | None, Path | Traversable, str]:
     """Return (bundled name or None, source to open, label for messages)."""
+    if isinstance(name_or_path, pd.DataFrame):
+        return None, name_or_path, "the DataFrame"
     if isinstance(name_or_path, os.PathLike):
         return None, _existing_file(Path(name_or_path)), str(name_or_path)
     if not isinstance(name_or_path, str):
@@ -237,7 +292,7 @@ def _locate(
         )
     text = name_or_path
     separators = {"/", os.sep} | ({os.altsep} if os.altsep else set())
-    looks_like_path = text.lower().endswith(".csv") or any(
+    looks_like_path = text.lower().endswith(TABLE_SUFFIXES) or any(
         sep in text for sep in separators
     )
     if not looks_like_path:
@@ -252,54 +307,53 @@ def _locate(
 def _existing_file(path: Path) -> Path:
     path = path.expanduser()
     if not path.is_file():
-        what = "is a directory, not a CSV file" if path.is_dir() else "does not exist"
-        raise FileNotFoundError(f"CSV file {str(path)!r} {what}")
+        what = "is a directory, not a file" if path.is_dir() else "does not exist"
+        raise FileNotFoundError(f"data file {str(path)!r} {what}")
     return path
 
 
-def _read_csv(source: Path | Traversable, label: str) -> pd.DataFrame:
-    # dtype=str keeps every value as written ("01" is not 1); typing happens
-    # later, per column, from the declared or inferred kind.
-    with source.open("rb") as handle:
-        try:
-            return pd.read_csv(
-                handle,
-                dtype=str,
-                keep_default_na=False,
-                na_values=list(MISSING_TOKENS),
-                # utf-8-sig: a byte-order mark must not end up in a column name.
-                encoding="utf-8-sig",
-            )
-        except pd.errors.EmptyDataError:
-            raise ValueError(f"{label}: the file is empty (no header row)") from None
-
-
-def _check_class_column(raw: pd.DataFrame, label: str) -> None:
+def _select_columns(
+    raw: pd.DataFrame, target: str, drop: Iterable[str] | None, label: str
+) -> pd.DataFrame:
+    """Drop the unwanted columns and move the class column last."""
     columns = [str(c) for c in raw.columns]
-    if columns and columns[-1] == CLASS_COLUMN and len(columns) >= 2:
-        missing = raw[CLASS_COLUMN].isna().to_numpy()
-        if missing.any():
-            # +2: one for the header line, one for counting lines from 1.
-            lines = np.flatnonzero(missing) + 2
-            shown = ", ".join(str(i) for i in lines[:_MAX_REPORTED])
-            more = ", ..." if lines.size > _MAX_REPORTED else ""
-            raise ValueError(
-                f"{label}: {lines.size} row(s) have no class label, at file "
-                f"line(s) {shown}{more} (the header is line 1). A row without a "
-                "label cannot be used; remove it or fill in its class."
-            )
-        return
-    if len(columns) < 2:
-        found = f"only the column(s) {columns!r}"
-    elif CLASS_COLUMN in columns:
-        position = columns.index(CLASS_COLUMN) + 1
-        found = f"'class' is column {position} of {len(columns)}"
-    else:
-        found = f"no 'class' column; the last column is {columns[-1]!r}"
-    raise ValueError(
-        f"{label}: expected at least one attribute followed by the class column, "
-        f"named 'class' and placed last, but found {found}."
-    )
+    dropped = sorted(_as_names(drop))
+    unknown = [c for c in dropped if c not in columns]
+    if unknown:
+        raise ValueError(
+            f"{label}: cannot drop column(s) {unknown}: no such column; the "
+            f"columns are {columns}"
+        )
+    if target in dropped:
+        raise ValueError(f"{label}: the class column {target!r} cannot be dropped")
+    if target not in columns:
+        hint = (
+            "name the class column with --target NAME (target= in Python)"
+            if target == CLASS_COLUMN
+            else "check the spelling"
+        )
+        raise ValueError(
+            f"{label}: no class column {target!r}; the columns are {columns}; {hint}"
+        )
+    features = [c for c in columns if c != target and c not in dropped]
+    if not features:
+        raise ValueError(
+            f"{label}: besides the class column {target!r} there is no attribute "
+            "to learn from"
+        )
+    raw = raw.loc[:, [*features, target]]
+    missing = raw[target].isna().to_numpy()
+    if missing.any():
+        # +2: one for the header line, one for counting lines from 1.
+        lines = np.flatnonzero(missing) + 2
+        shown = ", ".join(str(i) for i in lines[:_MAX_REPORTED])
+        more = ", ..." if lines.size > _MAX_REPORTED else ""
+        raise ValueError(
+            f"{label}: {lines.size} row(s) have no class label, at file "
+            f"line(s) {shown}{more} (the header is line 1). A row without a "
+            "label cannot be used; remove it or fill in its class."
+        )
+    return raw
 
 
 def _read_sidecar(path: Path, columns: Iterable[str], label: str) -> set[str] | None:

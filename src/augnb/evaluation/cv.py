@@ -1,7 +1,7 @@
 """Paired repeated stratified cross-validation of several estimators.
 
 :func:`cross_validate` evaluates every estimator on every data set over the
-same folds (paired comparisons, ALGORITHMS.md §9.1) and returns one tidy row
+same folds (paired comparisons) and returns one tidy row
 per (data set, estimator, repeat, fold). Fold tasks run in parallel with
 joblib, show a progress bar on a terminal, and can be cached on disk so that
 an interrupted run resumes where it stopped.
@@ -13,7 +13,7 @@ Two protocols:
     training fold (its own ``discretizer``), so no test row influences a cut
     point.
 ``"paper"``
-    Seed 000's protocol: rows with a missing value are dropped and the
+    The reproduced papers' protocol: rows with a missing value are dropped and the
     continuous columns of the *whole* data set are MDL-discretised before the
     folds are drawn. The class leaks into the cut points, which is what the
     paper did; results say which protocol they used.
@@ -21,16 +21,14 @@ Two protocols:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 import time
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,6 +39,14 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from augnb._io import write_text_atomic
 from augnb._progress import ProgressOption, TaskProgress, progress_enabled
+from augnb.evaluation._fold_cache import (
+    CACHE_FORMAT,
+    cache_path,
+    data_hash,
+    params_hash,
+    read_cache,
+)
+from augnb.evaluation.loading import PROTOCOLS, Protocol, load_datasets
 
 __all__ = [
     "PROTOCOLS",
@@ -55,8 +61,6 @@ __all__ = [
     "summarize",
 ]
 
-Protocol = Literal["nested", "paper"]
-PROTOCOLS: tuple[str, ...] = ("nested", "paper")
 
 #: Columns of the tidy frame returned by :func:`cross_validate`, in order.
 RESULT_COLUMNS: tuple[str, ...] = (
@@ -72,8 +76,6 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "n_test",
 )
 _TIMING_COLUMNS = ("fit_seconds", "predict_seconds")
-# Bump when the meaning of a cached record changes, so old caches are ignored.
-_CACHE_FORMAT = 1
 
 
 class FoldError(RuntimeError):
@@ -234,163 +236,9 @@ def resolve_estimators(
     return resolved
 
 
-def _is_path_like(name: str | os.PathLike[str]) -> bool:
-    text = os.fspath(name)
-    return text.lower().endswith(".csv") or os.sep in text or "/" in text
-
-
-def _label_for(name: str | os.PathLike[str]) -> str:
-    return Path(name).stem if _is_path_like(name) else os.fspath(name)
-
-
-def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
-    """MDL-discretise the float columns of the whole data set (seed 000)."""
-    from augnb.discretize import MDLPDiscretizer
-
-    # The same rule the estimators use for "continuous" (schema: float dtype,
-    # not categorical), so the paper protocol leaves them nothing to discretise.
-    continuous = [
-        c
-        for c in X.columns
-        if pd.api.types.is_float_dtype(X[c].dtype)
-        and not isinstance(X[c].dtype, pd.CategoricalDtype)
-    ]
-    if not continuous:
-        return X
-    binned = MDLPDiscretizer().fit_transform(X.loc[:, continuous], y)
-    out = X.copy()
-    for c in continuous:
-        out[c] = binned[c]
-    return out
-
-
-def load_datasets(
-    datasets: Mapping[str, tuple[Any, Any]] | Iterable[str | os.PathLike[str]],
-    *,
-    protocol: Protocol = "nested",
-    data_dir: str | os.PathLike[str] | None = None,
-) -> dict[str, tuple[pd.DataFrame, NDArray[Any]]]:
-    """Load and prepare data sets for :func:`cross_validate`.
-
-    Parameters
-    ----------
-    datasets : iterable of str or path, or dict of str to (X, y)
-        Bundled names or CSV paths (read by :func:`augnb.datasets.load`), or
-        ready data keyed by name. A path is labelled by its file stem.
-    protocol : {"nested", "paper"}, default="nested"
-        ``"paper"`` drops rows with a missing value (``complete_only=True``
-        for files) and MDL-discretises the float columns of the whole data
-        set; ``"nested"`` leaves the data as loaded.
-    data_dir : str or path, default=None
-        A folder searched first: a name ``NAME`` is read from
-        ``data_dir/NAME.csv`` when that file exists, else as usual.
-
-    Returns
-    -------
-    data : dict of str to (DataFrame, ndarray)
-        Features and labels per data set, in the given order; the labels are
-        a 1-d NumPy array.
-
-    Raises
-    ------
-    ValueError
-        For an unknown data set name, an unknown protocol, duplicate labels,
-        mismatched ``X``/``y`` lengths or no data sets.
-    FileNotFoundError
-        For a CSV path that does not exist.
-
-    Examples
-    --------
-    >>> data = load_datasets(["house_votes_84"], protocol="paper")
-    >>> data["house_votes_84"][0].shape
-    (232, 16)
-    """
-    from augnb.datasets import load
-
-    if protocol not in PROTOCOLS:
-        raise ValueError(f"protocol must be one of {list(PROTOCOLS)}; got {protocol!r}")
-    paper = protocol == "paper"
-    out: dict[str, tuple[pd.DataFrame, NDArray[Any]]] = {}
-    if isinstance(datasets, Mapping):
-        items: list[tuple[str, Any]] = list(datasets.items())
-    else:
-        if isinstance(datasets, (str, os.PathLike)):
-            datasets = [datasets]
-        items = [(_label_for(d), d) for d in datasets]
-    if not items:
-        raise ValueError("no data sets to evaluate")
-    for label, source in items:
-        if label in out:
-            raise ValueError(f"data set {label!r} is listed twice")
-        if isinstance(source, tuple):
-            X, y = source
-            X = X.copy() if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
-            y = pd.Series(np.asarray(y), index=X.index)
-            if len(y) != len(X):
-                raise ValueError(
-                    f"data set {label!r}: X has {len(X)} rows but y has {len(y)}"
-                )
-            if paper:
-                keep = ~(X.isna().any(axis=1) | y.isna())
-                X, y = X.loc[keep].reset_index(drop=True), y[keep]
-        else:
-            path = None
-            if data_dir is not None and not _is_path_like(source):
-                candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
-                if candidate.is_file():
-                    path = candidate
-            X, y = load(path if path is not None else source, complete_only=paper)
-        y_arr = np.asarray(y.to_numpy(dtype=object) if hasattr(y, "to_numpy") else y)
-        if paper:
-            X = _discretize_whole(X, y_arr)
-        out[str(label)] = (X, y_arr)
-    return out
-
-
 # --------------------------------------------------------------------------- #
 # Fold tasks and the cache
 # --------------------------------------------------------------------------- #
-def _params_hash(estimator: BaseEstimator) -> str:
-    cls = type(estimator)
-    params = sorted(estimator.get_params(deep=True).items())
-    text = f"{cls.__module__}.{cls.__qualname__}|{params!r}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _data_hash(X: pd.DataFrame, y: NDArray[Any]) -> str:
-    # The cache must not serve results of a different file under the same
-    # name (a --data-dir copy, an edited CSV), so the content is part of the key.
-    h = hashlib.sha256()
-    h.update(repr([(str(c), str(X[c].dtype)) for c in X.columns]).encode())
-    h.update(pd.util.hash_pandas_object(X, index=False).to_numpy().tobytes())
-    h.update(pd.util.hash_array(np.asarray(y, dtype=object)).tobytes())
-    return h.hexdigest()[:16]
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.-]+", "_", text).strip("_")[:40] or "x"
-
-
-def _cache_path(cache_dir: Path, key: dict[str, Any]) -> Path:
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
-    name = (
-        f"{_slug(key['dataset'])}__{_slug(key['estimator'])}__"
-        f"r{key['repeat']}f{key['fold']}__{digest[:16]}.json"
-    )
-    return cache_dir / name
-
-
-def _read_cache(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    # A file whose key differs (hash collision, hand edits) is not ours to use.
-    if not isinstance(record, dict) or record.get("key") != key:
-        return None
-    return record.get("result")
-
-
 def _aligned_proba(
     proba: NDArray[np.float64], classes: NDArray[Any], labels: NDArray[Any]
 ) -> NDArray[np.float64]:
@@ -481,7 +329,7 @@ def cross_validate(
     protocol : {"nested", "paper"}, default="nested"
         ``"nested"``: data as loaded, discretisation inside each training fold
         by the estimators. ``"paper"``: complete rows only and MDL
-        discretisation of the whole data set before CV (seed 000).
+        discretisation of the whole data set before CV.
     random_state : int or None, default=0
         Seed of the fold partition. Must be an int when ``cache_dir`` is set.
     n_jobs : int or None, default=1
@@ -554,7 +402,7 @@ def cross_validate(
         cache = Path(cache_dir)
         cache.mkdir(parents=True, exist_ok=True)
 
-    est_hashes = {label: _params_hash(est) for label, est in est_map.items()}
+    est_hashes = {label: params_hash(est) for label, est in est_map.items()}
     rows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
     pending: list[tuple[tuple[int, int, int, int], dict[str, Any] | None, tuple]] = []
     for di, (dname, (X, y)) in enumerate(data.items()):
@@ -565,14 +413,14 @@ def cross_validate(
             # Name the data set: the message alone does not say which one.
             warnings.warn(f"data set {dname!r}: {w.message}", w.category, stacklevel=2)
         labels = np.unique(y)
-        dhash = _data_hash(X, y) if cache is not None else ""
+        dhash = data_hash(X, y) if cache is not None else ""
         for ei, (ename, est) in enumerate(est_map.items()):
             for f in folds:
                 index = (di, ei, f.repeat, f.fold)
                 key = None
                 if cache is not None:
                     key = {
-                        "format": _CACHE_FORMAT,
+                        "format": CACHE_FORMAT,
                         "dataset": dname,
                         "data_hash": dhash,
                         "estimator": ename,
@@ -584,7 +432,7 @@ def cross_validate(
                         "repeat": f.repeat,
                         "fold": f.fold,
                     }
-                    hit = _read_cache(_cache_path(cache, key), key)
+                    hit = read_cache(cache_path(cache, key), key)
                     if hit is not None:
                         rows[index] = hit
                         continue
@@ -605,7 +453,7 @@ def cross_validate(
                 rows[index] = result
                 if cache is not None and key is not None:
                     record = {"key": key, "result": result}
-                    write_text_atomic(_cache_path(cache, key), json.dumps(record))
+                    write_text_atomic(cache_path(cache, key), json.dumps(record))
                 bar.advance(1)
 
     dnames, enames = list(data), list(est_map)
@@ -649,7 +497,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     summary : pandas.DataFrame
         One row per (data set, estimator) in order of first appearance, with
         ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
-        ``r * k`` fold accuracies: ALGORITHMS.md A-36, the caret / bnclassify
+        ``r * k`` fold accuracies: the caret / bnclassify
         convention; NaN for a single fold), ``log_loss_mean``,
         ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``.
 

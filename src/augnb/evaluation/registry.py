@@ -25,38 +25,105 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 __all__ = [
     "ESTIMATOR_ALIASES",
     "available_estimators",
+    "describe_estimators",
     "estimator_class",
     "make_estimator",
+    "not_available_names",
 ]
 
-# Canonical name -> (aliases, class names to look up in augnb, in order). More
-# than one class name covers a class exported under its long or short name.
-_ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "NaiveBayes": (("NB", "naive_bayes"), ("NaiveBayes",)),
-    "TAN": ((), ("TAN",)),
-    "FSS": (("ForwardSequentialSelection",), ("FSS",)),
-    "FFSS": (("FilterForwardSequentialSelection",), ("FFSS",)),
-    "SelectiveTAN": (("STAN", "selective_tan"), ("SelectiveTAN", "STAN")),
-    "BSEJ": ((), ("BSEJ",)),
+# Canonical name -> (aliases, class names to look up in augnb, in order, and a
+# one-line description). More than one class name covers a class exported
+# under its long or short name. Aliases include R bnclassify's function names
+# (nb, tan_cl, bsej, kdb, aode) where augnb has the same algorithm.
+_ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "NaiveBayes": (
+        ("NB", "naive_bayes"),
+        ("NaiveBayes",),
+        "naive Bayes: features independent given the class",
+    ),
+    "TAN": (
+        ("tan_cl", "ChowLiu"),
+        ("TAN",),
+        "tree-augmented naive Bayes: a Chow-Liu tree over the features",
+    ),
+    "FSS": (
+        ("ForwardSequentialSelection",),
+        ("FSS",),
+        "forward sequential selection: naive Bayes on features chosen by CV",
+    ),
+    "FFSS": (
+        ("FilterForwardSequentialSelection",),
+        ("FFSS",),
+        "filter forward selection: features added by a chi-square filter",
+    ),
+    "SelectiveTAN": (
+        ("STAN", "selective_tan"),
+        ("SelectiveTAN", "STAN"),
+        "selective TAN: the tree's arcs and features kept by chi-square tests",
+    ),
+    "BSEJ": (
+        (),
+        ("BSEJ",),
+        "backward sequential elimination and joining: drop or merge features by CV",
+    ),
     "AugmentedSemiNaiveBayes": (
         ("ASB", "augmented_semi_naive_bayes"),
         ("AugmentedSemiNaiveBayes", "ASB"),
+        "augmented semi-naive Bayes: BSEJ's merged features joined by a tree",
     ),
-    "KDB": (("kDB", "k_dependence_bayes"), ("KDB",)),
-    "AODE": (("averaged_one_dependence_estimators",), ("AODE",)),
-    "FlexibleNB": (("FNB", "flexible_naive_bayes"), ("FlexibleNB",)),
-    "ENBC": (("extended_naive_bayes_kde",), ("ENBC",)),
-    "ETAN": (("extended_tan",), ("ETAN",)),
-    "CAN": (("clique_augmented_naive_bayes",), ("CAN",)),
-    "TaheriANB": (("taheri", "conditional_probability_nb"), ("TaheriANB",)),
-    "DDRChowLiu": (("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN"), ("DDRChowLiu",)),
+    "KDB": (
+        ("kDB", "k_dependence_bayes"),
+        ("KDB",),
+        "k-dependence Bayes: each feature has up to k feature parents",
+    ),
+    "AODE": (
+        ("averaged_one_dependence_estimators",),
+        ("AODE",),
+        "averaged one-dependence estimators: mean of one-parent models",
+    ),
+    "FlexibleNB": (
+        ("FNB", "flexible_naive_bayes"),
+        ("FlexibleNB",),
+        "flexible naive Bayes: kernel densities for continuous features",
+    ),
+    "ENBC": (
+        ("extended_naive_bayes_kde",),
+        ("ENBC",),
+        "extended naive Bayes: kernel-density features merged by CV",
+    ),
+    "ETAN": (
+        ("extended_tan",),
+        ("ETAN",),
+        "extended TAN for mixed discrete and continuous features",
+    ),
+    "CAN": (
+        ("clique_augmented_naive_bayes",),
+        ("CAN",),
+        "clique-augmented naive Bayes for mixed discrete and continuous features",
+    ),
+    "TaheriANB": (
+        ("taheri", "conditional_probability_nb"),
+        ("TaheriANB",),
+        "correlation-ordered augmented naive Bayes (Taheri et al.)",
+    ),
+    "DDRChowLiu": (
+        ("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN"),
+        ("DDRChowLiu",),
+        "TAN whose tree maximises the dependence-derivative ratio (Zhang)",
+    ),
+}
+# Names a user may know from other packages, for algorithms augnb does not have:
+# resolving them fails with this explanation rather than with "unknown".
+_NOT_AVAILABLE: dict[str, str] = {
+    "fssj": "bnclassify's fssj (forward sequential selection and joining) is not "
+    "in augnb; FSS selects features without joining, BSEJ joins backwards",
 }
 
 #: Every accepted spelling (normalised) mapped to its canonical name.
 ESTIMATOR_ALIASES: Mapping[str, str] = MappingProxyType(
     {
         re.sub(r"[-_\s]", "", alias).lower(): canonical
-        for canonical, (aliases, _) in _ENTRIES.items()
+        for canonical, (aliases, _, _) in _ENTRIES.items()
         for alias in (canonical, *aliases)
     }
 )
@@ -115,6 +182,37 @@ def available_estimators() -> list[str]:
     return names
 
 
+def describe_estimators() -> list[tuple[str, tuple[str, ...], str]]:
+    """Name, aliases and a one-line description of every available estimator.
+
+    Returns
+    -------
+    rows : list of (str, tuple of str, str)
+        In the order of :func:`available_estimators`; exported classes without
+        a registry entry get their docstring's first line.
+
+    Examples
+    --------
+    >>> name, aliases, text = describe_estimators()[1]
+    >>> name, "tan_cl" in aliases
+    ('TAN', True)
+    """
+    rows = []
+    for name in available_estimators():
+        if name in _ENTRIES:
+            aliases, _, text = _ENTRIES[name]
+        else:
+            doc = (estimator_class(name).__doc__ or "").strip()
+            aliases, text = (), doc.splitlines()[0] if doc else ""
+        rows.append((name, aliases, text))
+    return rows
+
+
+def not_available_names() -> dict[str, str]:
+    """Names of other packages' algorithms augnb lacks, with an explanation."""
+    return dict(_NOT_AVAILABLE)
+
+
 def estimator_class(name: str) -> type:
     """The estimator class a name or alias stands for.
 
@@ -147,6 +245,8 @@ def estimator_class(name: str) -> type:
     if not isinstance(name, str):
         raise ValueError(f"estimator name must be a string; got {name!r}")
     key = _normalize(name)
+    if key in _NOT_AVAILABLE:
+        raise ValueError(_NOT_AVAILABLE[key])
     canonical = ESTIMATOR_ALIASES.get(key)
     if canonical is not None:
         cls = _lookup(canonical)

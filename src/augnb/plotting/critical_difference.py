@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 
 from augnb._io import atomic_open
-from augnb.evaluation.significance import cd_groups
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -50,9 +49,10 @@ def _require_matplotlib() -> type[Figure]:
 
 
 def plot_critical_difference(
-    ranks: pd.Series | Mapping[str, float],
-    critical_difference: float,
+    ranks: object,
+    critical_difference: float | None = None,
     *,
+    groups: Sequence[Sequence[str]] | None = None,
     ax: Axes | None = None,
     title: str | None = None,
     lower_is_better: bool = True,
@@ -61,20 +61,28 @@ def plot_critical_difference(
 
     A rank axis runs from 1 to k. Each algorithm's name, with its average
     rank, is joined by a line to its position on the axis: the better half on
-    the left, the worse half on the right. Thick bars join the maximal groups
-    of algorithms whose ranks differ by at most ``critical_difference`` (see
-    :func:`augnb.evaluation.significance.cd_groups`), i.e. that the post-hoc
-    test cannot tell apart. A bar of length ``critical_difference`` is drawn
-    above the axis for scale.
+    the left, the worse half on the right. Thick bars join the groups of
+    algorithms the post-hoc test cannot tell apart, as the test's result
+    gives them. A bar of length ``critical_difference`` is drawn above the
+    axis for scale.
+
+    The diagram only draws: the statistics come from the caller, typically
+    the result of :func:`augnb.evaluation.nemenyi_test`.
 
     Parameters
     ----------
-    ranks : pandas.Series or mapping of str to float
-        Average rank of each algorithm, indexed by name, e.g.
-        ``friedman_test(scores).ranks``.
-    critical_difference : float
-        Critical difference of the post-hoc test, e.g.
-        ``nemenyi_test(scores).critical_difference``.
+    ranks : result object, pandas.Series or mapping of str to float
+        A post-hoc test result with attributes ``ranks``,
+        ``critical_difference`` and ``groups`` (such as
+        :class:`augnb.evaluation.significance.NemenyiResult`); or the average
+        rank of each algorithm, indexed by name, together with
+        ``critical_difference`` and ``groups``.
+    critical_difference : float, default=None
+        Critical difference of the post-hoc test; only with plain ranks.
+    groups : sequence of sequence of str, default=None
+        Names of the algorithms each bar joins (e.g.
+        :func:`augnb.evaluation.significance.cd_groups`); only with plain
+        ranks, where it is required.
     ax : matplotlib.axes.Axes, default=None
         Axes to draw into; its limits are reset and its frame hidden. By
         default a new figure sized to fit the labels is created.
@@ -95,8 +103,10 @@ def plot_critical_difference(
     ImportError
         If matplotlib is not installed.
     ValueError
-        With fewer than 2 algorithms, a non-finite rank, or a negative or
-        non-finite ``critical_difference``.
+        With fewer than 2 algorithms, a non-finite rank, a negative or
+        non-finite ``critical_difference``, plain ranks without
+        ``critical_difference`` and ``groups``, or a group naming an unknown
+        algorithm.
 
     References
     ----------
@@ -108,12 +118,24 @@ def plot_critical_difference(
     >>> import pandas as pd
     >>> ranks = pd.Series({"C4.5": 3.143, "C4.5+m": 2.000, "C4.5+cf": 2.893,
     ...                    "C4.5+m+cf": 1.964})
-    >>> fig = plot_critical_difference(ranks, 1.12, title="Demšar, Figure 1")
+    >>> groups = [("C4.5+m+cf", "C4.5+m", "C4.5+cf"), ("C4.5+cf", "C4.5")]
+    >>> fig = plot_critical_difference(ranks, 1.12, groups=groups,
+    ...                                title="Demšar, Figure 1")
     >>> type(fig).__name__
     'Figure'
     """
     figure_cls = _require_matplotlib()
 
+    if all(hasattr(ranks, a) for a in ("ranks", "critical_difference", "groups")):
+        result = ranks
+        ranks = result.ranks  # type: ignore[attr-defined]
+        critical_difference = result.critical_difference  # type: ignore[attr-defined]
+        groups = result.groups  # type: ignore[attr-defined]
+    elif critical_difference is None or groups is None:
+        raise ValueError(
+            "give a post-hoc test result (e.g. nemenyi_test(scores)), or ranks "
+            "with critical_difference= and groups= (e.g. cd_groups(ranks, cd))"
+        )
     series = pd.Series(ranks, dtype=float) if isinstance(ranks, Mapping) else ranks
     series = series.astype(float)
     series.index = [str(i) for i in series.index]
@@ -149,7 +171,10 @@ def plot_critical_difference(
         offset = rank - low if lower_is_better else high - rank
         return text_space + offset * scale
 
-    groups = cd_groups(series, critical_difference)
+    unknown = sorted({n for g in groups for n in map(str, g)} - set(series.index))
+    if unknown:
+        raise ValueError(f"groups name algorithm(s) without a rank: {unknown}")
+    groups = [tuple(map(str, g)) for g in groups]
     # Pack group bars into rows; a bar goes in the first row it fits in.
     pad = 0.06
     row_ends: list[float] = []
@@ -270,7 +295,7 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], *, dpi: int = 200) ->
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> fig = plot_critical_difference({"a": 1.2, "b": 1.8}, 0.9)
+    >>> fig = plot_critical_difference({"a": 1.2, "b": 1.8}, 0.9, groups=[("a", "b")])
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     out = save_figure(fig, pathlib.Path(tmp) / "cd.svg")
     ...     out.stat().st_size > 0

@@ -1,4 +1,4 @@
-"""Seed 002: Xiao Li, "Augmented naive Bayesian classifiers for mixed-mode data" (2003).
+"""Xiao Li, "Augmented naive Bayesian classifiers for mixed-mode data" (2003).
 
 Table 2 of the paper: naive Bayes on the UCI thyroid (ANN) data, trained on
 the 3772 rows of ``ann-train`` and tested on the 3428 rows of ``ann-test``
@@ -69,20 +69,19 @@ _PROTOCOL_NOTE = (
 )
 _GM_NOTE = (
     "Mixed-NB GM is CAN(threshold=inf, continuous='gmm'), i.e. naive Bayes "
-    "with 2-component Gaussian mixtures (EM: quantile-block start, "
-    "ALGORITHMS.md A-22)."
+    "with 2-component Gaussian mixtures (EM started from quantile blocks)."
 )
 _CMI_NOTE = (
     "The paper reports that only 3 attribute pairs have I(A_i; A_j | C) > "
     "0.01 bits with its (unspecified) mutual information toolkit: (TSH, "
-    "TT4), (T3, T4U), (TT4, T4U). The Gaussian plug-in estimate (A-24) finds "
+    "TT4), (T3, T4U), (TT4, T4U). The Gaussian plug-in estimate finds "
     "more, led by (TT4, FTI) (FTI is computed from TT4 and T4U), so the CAN "
     "cliques differ from the paper's."
 )
 
 
 def make_suite() -> Suite:
-    """The seed 002 suite description (Table 2 models plus ETAN and CAN).
+    """The suite description (Table 2 models plus ETAN and CAN).
 
     Returns
     -------
@@ -104,7 +103,7 @@ def make_suite() -> Suite:
         title="Mixed-mode naive Bayes, ETAN and CAN on thyroid (ANN)",
         citation=(
             'X. Li, "Augmented naive Bayesian classifiers for mixed-mode data", '
-            "2003 (seed 002), Table 2"
+            "2003, Table 2"
         ),
         datasets=datasets,
         estimators=dict(ESTIMATORS),

@@ -1,4 +1,4 @@
-"""Seed 000: Mihaljevic, Larrañaga and Bielza, "Augmented semi-naive Bayes classifier".
+"""Mihaljevic, Larrañaga and Bielza, "Augmented semi-naive Bayes classifier".
 
 Tables 2 and 3 of the paper: seven Bayesian network classifiers (ASB, STAN,
 FSS, BSEJ, FFSS, NB, TAN) on 14 UCI data sets, accuracy estimated by 5
@@ -6,7 +6,8 @@ repetitions of stratified 5-fold cross-validation, after removing incomplete
 rows and MDL-discretising the numeric features of each whole data set (§6.1).
 Settings from §6.1: Laplace's correction (alpha = 1), chi-square tests at
 0.05 with the reliability rule, internal stratified 5-fold CV for FSS and BSEJ,
-and (ALGORITHMS.md A-06) a search step is taken only on strict improvement.
+and a search step is taken only on strict improvement (our reading of the
+paper's wording).
 
 The paper's numbers ship with the package (``data/mihaljevic2014_*.csv``,
 transcribed from the paper). Ionosphere, Lymphography and Tic-tac-toe are not
@@ -70,7 +71,7 @@ _TUMOR_NOTE = (
 )
 _EPSILON_NOTE = (
     "Wrapper stopping rule: this suite takes a step only on strict "
-    "improvement (epsilon = 0, the paper's wording, ALGORITHMS.md A-06). "
+    "improvement (epsilon = 0, the paper's wording). "
     "The paper's BSEJ and ASB cells fit the authors' R package bnclassify "
     "better, whose default is epsilon = 0.01: with it BSEJ on Splice makes "
     "no step (paper: BSEJ = NB = 95.5) and BSEJ on Chess stops early "
@@ -95,13 +96,13 @@ QUICK_DATASETS = (
 
 
 def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
-    """The seed 000 suite (Tables 2-3), 5x5 stratified CV, paper protocol.
+    """The suite (Tables 2-3), 5x5 stratified CV, paper protocol.
 
     Parameters
     ----------
     epsilon : float, default=0.0
         Minimum CV accuracy gain of a FSS / BSEJ step (strict improvement
-        when 0, ALGORITHMS.md A-06).
+        when 0).
     name : str, default="mihaljevic2014"
         Registered name of the suite.
 
@@ -126,7 +127,7 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
         + ("" if epsilon == 0 else f" (wrapper epsilon = {epsilon})"),
         citation=(
             'B. Mihaljevic, P. Larrañaga and C. Bielza, "Augmented semi-naive '
-            'Bayes classifier", CAEPIA 2013, LNCS 8109, 159-167 (seed 000), '
+            'Bayes classifier", CAEPIA 2013, LNCS 8109, 159-167, '
             "Tables 2 and 3"
         ),
         datasets=datasets,
@@ -154,7 +155,7 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
 
 
 def make_bnclassify_suite() -> Suite:
-    """The seed 000 suite with bnclassify's wrapper setting, epsilon = 0.01.
+    """The suite with bnclassify's wrapper setting, epsilon = 0.01.
 
     Returns
     -------

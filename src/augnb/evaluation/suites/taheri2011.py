@@ -1,4 +1,4 @@
-"""Seed 001: Taheri, Mammadov and Bagirov (AusDM 2011), Tables 2 and 3.
+"""Taheri, Mammadov and Bagirov (AusDM 2011), Tables 2 and 3.
 
 "Improving naive Bayes classifier using conditional probabilities": naive
 Bayes against the proposed augmented naive Bayes
@@ -22,10 +22,10 @@ discretises inside each training fold (its own ``discretizer``). The
 ``RepeatedStratifiedKFold(n_splits=10, n_repeats=1, random_state=0)``
 (the paper gives no seed and does not say its folds were stratified).
 
-Settings not given by the paper: SOAC's ``theta = 0.05`` (ALGORITHMS.md
-A-10), Laplace's correction for the CPTs (A-19), maximum-likelihood
-frequencies in eq. (4) (A-18). All data sets are binary-class, where the
-correlation ratio used for the ranking equals the paper's ``|Pearson r|``.
+Settings not given by the paper: SOAC's ``theta = 0.05``, Laplace's
+correction for the CPTs, maximum-likelihood frequencies in eq. (4). All data
+sets are binary-class, where the correlation ratio used for the ranking
+equals the paper's ``|Pearson r|``.
 
 The paper's numbers ship with the package: ``data/taheri2011_tables2_3.csv``
 is the transcription (one row per data set and table, columns ``nb`` and
@@ -146,8 +146,8 @@ _DATA_NOTE = (
     "rows), all 13 features numeric, as in the paper's Table 1."
 )
 _SETTINGS_NOTE = (
-    "Not given by the paper: SOAC's theta (0.05 here, ALGORITHMS.md A-10), "
-    "the CPT estimator (Laplace, A-19) and the fold seed. theta matters: on "
+    "Not given by the paper: SOAC's theta (0.05 here), "
+    "the CPT estimator (Laplace) and the fold seed. theta matters: on "
     "Fourclass the proposed method (the full class-conditional joint of the "
     "two SOAC features) gets 97.1 / 84.3 / 76.8 % with theta = 0.01 / 0.05 / "
     "0.1 (10 / 4 / 3 bins per feature). With 10 folds of a few hundred rows "
@@ -168,7 +168,7 @@ QUICK_DATASETS = ("Haberman Survival", "Fourclass")
 
 
 def make_suite() -> Suite:
-    """The seed 001 suite (Tables 2-3), 1 x 10-fold stratified CV, nested.
+    """The suite (Tables 2-3), 1 x 10-fold stratified CV, nested.
 
     Returns
     -------
@@ -192,8 +192,8 @@ def make_suite() -> Suite:
         title="Conditional-probability augmented NB vs NB on 10 data sets",
         citation=(
             'S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes '
-            'classifier using conditional probabilities", AusDM 2011, CRPIT 121 '
-            "(seed 001), Tables 2 (mean binarisation) and 3 (SOAC)"
+            'classifier using conditional probabilities", AusDM 2011, CRPIT 121, '
+            "Tables 2 (mean binarisation) and 3 (SOAC)"
         ),
         datasets=datasets,
         estimators=_estimators(),

@@ -1,4 +1,4 @@
-"""Seed 004: Zhang, "Exploring conditions for the optimality of naive Bayes" (2005).
+"""Zhang, "Exploring conditions for the optimality of naive Bayes" (2005).
 
 Table 2 of the paper: ChowLiu (TAN on conditional mutual information) against
 ddr-ChowLiu (the same tree on Zhang's dependence-distribution weight I_D,
@@ -8,16 +8,16 @@ discretised with Fayyad and Irani's MDL method (§5, steps 1-3).
 
 Protocol: ``"paper"``. Step (1) of the paper discretises "the continuous
 attributes in the dataset" before step (2) runs the cross-validation, i.e.
-once on the whole data set, as seed 000 did, and Table 1's sizes are those
+once on the whole data set, as the papers did, and Table 1's sizes are those
 of complete-case versions (vote 232 rows, breast 683, pima 392), so incomplete
 rows are dropped. The ``"paper"`` protocol of
 :func:`augnb.evaluation.cv.cross_validate` does exactly both; the class leaks
 into the cut points, which favours both algorithms alike. Folds are
 stratified (the paper does not say; stratification only lowers the variance)
 and shared by both algorithms. Both use Laplace's correction (alpha = 1, also
-the I_D smoothing of ALGORITHMS.md A-35) and root the tree at feature 0
-(A-05; the paper chooses "a root attribute" without saying which). With more
-than two classes I_D uses the per-cell class average of eq. (19) (A-34).
+the I_D smoothing) and root the tree at feature 0 (the paper chooses "a root
+attribute" without saying which). With more than two classes I_D uses the
+per-cell class average of eq. (19).
 
 The paper's per-data-set test is an unpaired two-tailed t-test at 95 %; its
 bold marks did not survive in the text, only the count (ddr-ChowLiu better on
@@ -74,7 +74,7 @@ _PAPER_NOTE = (
 
 
 def make_suite() -> Suite:
-    """The seed 004 suite (Table 2): ChowLiu vs ddr-ChowLiu, 20 x 5-fold CV.
+    """The suite (Table 2): ChowLiu vs ddr-ChowLiu, 20 x 5-fold CV.
 
     Returns
     -------
@@ -98,7 +98,7 @@ def make_suite() -> Suite:
         title="ddr-ChowLiu vs ChowLiu (TAN) on 12 UCI data sets",
         citation=(
             'H. Zhang, "Exploring conditions for the optimality of naive Bayes", '
-            "IJPRAI 19(2), 183-198, 2005 (seed 004), Tables 1 and 2"
+            "IJPRAI 19(2), 183-198, 2005, Tables 1 and 2"
         ),
         datasets=datasets,
         estimators=ESTIMATORS,

@@ -1,0 +1,369 @@
+"""The ``augnb`` command: fit, predict, inspect data, compare classifiers.
+
+Thin by design: parse the arguments, call the library, print or write the
+result. Every user error (a missing file or column, a bad value, an output
+that cannot be written) prints one line on stderr, naming the file, column or
+value and what to do, and exits with status 2; outputs are checked before any
+work starts.
+
+Examples
+--------
+::
+
+    augnb compare                                # quick mihaljevic2014 suite
+    augnb compare car iris --estimators NB TAN --repeats 1
+    augnb compare --suite mihaljevic2014 --output-dir results/
+    augnb inspect patients.csv --target Outcome
+    augnb fit patients.csv.gz --target Outcome --id-column patient --output m.joblib
+    augnb predict m.joblib new_patients.parquet --output predictions.csv
+    augnb estimators
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from typing import NoReturn
+
+from augnb.cli._common import UsageError, n_jobs_value, positive_int
+
+__all__ = ["main"]
+
+_EXAMPLES = {
+    "compare": """examples:
+  augnb compare                                   quick reproduction of a paper
+  augnb compare car iris --estimators NB TAN STAN --repeats 2
+  augnb compare mydata.csv --target Outcome --seed 1 --output folds.csv
+  augnb compare --suite mihaljevic2014 --format markdown > results.md
+  augnb compare --suite taheri2011 --output-dir results/taheri2011""",
+    "fit": """examples:
+  augnb fit car --estimator TAN --output car-tan.joblib --plot car-tan.png
+  augnb fit data.csv.gz --target Outcome --sep ';' --output m.joblib
+  augnb fit data.csv --id-column patient --drop notes --param alpha=0.5 \\
+      --output m.joblib
+  augnb fit data.parquet --estimator BSEJ --seed 3 --output m.joblib""",
+    "predict": """examples:
+  augnb predict m.joblib new.csv                  predictions on stdout
+  augnb predict m.joblib new.parquet --output predictions.csv
+  augnb predict m.joblib new.csv --encoding latin-1 --id-column patient""",
+    "inspect": """examples:
+  augnb inspect car
+  augnb inspect data.csv --target Outcome
+  augnb inspect data.tsv.gz --target y --drop comments""",
+    "estimators": """examples:
+  augnb estimators
+  augnb fit car --estimator tan_cl --output m.joblib   (an alias)""",
+    "datasets": """examples:
+  augnb datasets
+  augnb compare car iris""",
+    "suites": """examples:
+  augnb suites
+  augnb compare --suite li2003 --quick""",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (status 2) instead of usage + message."""
+
+    def error(self, message: str) -> NoReturn:
+        print(
+            f"augnb: error: {message} (see `{self.prog} --help`)",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+
+
+def _add_table_options(parser: argparse.ArgumentParser, *, target: bool) -> None:
+    group = parser.add_argument_group("reading the table")
+    if target:
+        group.add_argument(
+            "--target",
+            metavar="NAME",
+            help="the class column, anywhere in the table (default: `class`)",
+        )
+    group.add_argument(
+        "--sep",
+        metavar="CHAR",
+        help="CSV delimiter (default: detected among , ; tab |); tab as '\\t'",
+    )
+    group.add_argument(
+        "--encoding",
+        metavar="NAME",
+        help="CSV text encoding, e.g. latin-1 (default: UTF-8, with or without BOM)",
+    )
+
+
+def _sub(sub: argparse._SubParsersAction, name: str, **kw: object) -> _Parser:
+    return sub.add_parser(  # type: ignore[no-any-return]
+        name,
+        epilog=_EXAMPLES[name],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        **kw,
+    )
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    from augnb import __version__
+    from augnb.cli._compare import (
+        DEFAULT_SUITE,
+        cmd_compare,
+        cmd_datasets,
+        cmd_suites,
+    )
+    from augnb.cli._model import cmd_estimators, cmd_fit, cmd_inspect, cmd_predict
+
+    parser = _Parser(
+        prog="augnb",
+        description="Augmented naive Bayes classifiers: fit and predict on your "
+        "tables, compare classifiers, reproduce the papers' experiments.",
+        epilog="Tables: CSV with any delimiter, gzip/bz2/xz/zip, Parquet, Feather. "
+        "`augnb COMMAND --help` shows examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"augnb {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    compare = _sub(
+        sub,
+        "compare",
+        help="cross-validate classifiers on data sets, or run a paper suite",
+        description=(
+            "Paired repeated stratified k-fold CV. With data sets: compare the "
+            "--estimators on them. With --suite: run a paper's experiment and "
+            "compare with its tables. With neither: run the quick version of the "
+            f"{DEFAULT_SUITE} suite. On a terminal: a summary, a legend and a "
+            "table; --format writes markdown, CSV or JSON instead."
+        ),
+    )
+    compare.add_argument(
+        "datasets",
+        nargs="*",
+        metavar="DATASET_OR_FILE",
+        help="bundled data set names (see `augnb datasets`) or table files",
+    )
+    compare.add_argument(
+        "--estimators",
+        nargs="+",
+        metavar="NAME",
+        help="estimator names or aliases (see `augnb estimators`; default: "
+        "NaiveBayes TAN)",
+    )
+    compare.add_argument(
+        "--splits", type=positive_int, help="folds per repetition (default 5)"
+    )
+    compare.add_argument("--repeats", type=positive_int, help="repetitions (default 5)")
+    compare.add_argument(
+        "--seed", type=int, help="seed of the folds and the estimators (default 0)"
+    )
+    compare.add_argument(
+        "--protocol",
+        choices=["nested", "paper"],
+        help="nested: discretise inside each training fold (default); paper: "
+        "complete rows, MDL on the whole data set before CV (the papers' protocol)",
+    )
+    compare.add_argument(
+        "--format",
+        choices=["table", "markdown", "csv", "json"],
+        default="table",
+        help="table: summary, legend and table for people (default); markdown: "
+        "the full report; csv: per-fold results; json: the summary",
+    )
+    compare.add_argument(
+        "--output",
+        metavar="FILE.csv|DIR",
+        help="write the per-fold results to FILE.csv; with --suite, a path not "
+        "ending in .csv is a directory for the suite's files (as --output-dir)",
+    )
+    compare.add_argument("--suite", metavar="NAME", help="run a paper suite")
+    compare.add_argument(
+        "--quick", action="store_true", help="the suite's quick version"
+    )
+    compare.add_argument(
+        "--data-dir", metavar="DIR", help="read NAME from DIR/NAME.csv when it exists"
+    )
+    compare.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        help="suite mode: write folds.csv, results.md and the CD diagram here",
+    )
+    compare.add_argument(
+        "--n-jobs",
+        type=n_jobs_value,
+        default=1,
+        metavar="N",
+        help="parallel jobs (default 1; -1 = every core)",
+    )
+    compare.add_argument(
+        "--cache-dir", metavar="DIR", help="cache finished folds; a rerun resumes"
+    )
+    compare.add_argument(
+        "--no-progress", action="store_true", help="no progress bar on stderr"
+    )
+    compare.add_argument(
+        "--drop", nargs="+", metavar="COL", help="columns to leave out of the files"
+    )
+    _add_table_options(compare, target=True)
+    compare.set_defaults(handler=cmd_compare)
+
+    datasets = _sub(sub, "datasets", help="list the bundled data sets")
+    datasets.set_defaults(handler=cmd_datasets)
+    suites = _sub(sub, "suites", help="list the paper suites")
+    suites.set_defaults(handler=cmd_suites)
+    estimators = _sub(
+        sub, "estimators", help="list the classifiers, their aliases and what they do"
+    )
+    estimators.set_defaults(handler=cmd_estimators)
+
+    fit = _sub(
+        sub,
+        "fit",
+        help="fit a classifier on a table and save it",
+        description="Fit one classifier on a bundled data set or a table file "
+        "and save it with joblib (load it only from sources you trust). The data "
+        "are audited first: ID-like, constant and very high-cardinality columns "
+        "are warned about, date columns refused.",
+    )
+    fit.add_argument("dataset", metavar="DATASET_OR_FILE")
+    fit.add_argument(
+        "--estimator", default="TAN", metavar="NAME", help="estimator (default TAN)"
+    )
+    fit.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="hyperparameter, repeatable (e.g. --param alpha=0.5 --param cv=loo)",
+    )
+    fit.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="random_state of estimators that search at random (default 0)",
+    )
+    fit.add_argument(
+        "--complete-only", action="store_true", help="drop rows with a missing value"
+    )
+    fit.add_argument("--drop", nargs="+", metavar="COL", help="columns to leave out")
+    fit.add_argument(
+        "--id-column",
+        metavar="COL",
+        help="a row identifier: not a feature; `augnb predict` copies it to its output",
+    )
+    fit.add_argument(
+        "--output", required=True, metavar="MODEL.joblib", help="where to save"
+    )
+    fit.add_argument("--dot", metavar="FILE.dot", help="also write the structure")
+    fit.add_argument(
+        "--plot", metavar="FILE.png|svg", help="also draw the structure (matplotlib)"
+    )
+    _add_table_options(fit, target=True)
+    fit.set_defaults(handler=cmd_fit)
+
+    predict = _sub(
+        sub,
+        "predict",
+        help="predict with a saved model",
+        description="Predict the rows of a table with a model saved by `augnb "
+        "fit`: the predicted class and one probability column per class, after "
+        "the id column if the model has one. A class column, if present, is "
+        "used to report accuracy.",
+    )
+    predict.add_argument("model", metavar="MODEL.joblib")
+    predict.add_argument("data", metavar="DATA_FILE")
+    predict.add_argument("--output", metavar="FILE.csv", help="default: stdout")
+    predict.add_argument(
+        "--id-column",
+        metavar="COL",
+        help="copy this column to the output (default: the model's --id-column)",
+    )
+    _add_table_options(predict, target=True)
+    predict.set_defaults(handler=cmd_predict)
+
+    inspect = _sub(
+        sub,
+        "inspect",
+        help="show each column's kind and cardinality, and the data audit",
+        description="Read a table as `augnb fit` would and report each column's "
+        "kind, distinct values and missing cells, and the problems the audit "
+        "finds (ID-like, constant, very high-cardinality, date columns, whole "
+        "numbers stored as floats), each with its fix.",
+    )
+    inspect.add_argument("dataset", metavar="DATASET_OR_FILE")
+    inspect.add_argument(
+        "--drop", nargs="+", metavar="COL", help="columns to leave out"
+    )
+    _add_table_options(inspect, target=True)
+    inspect.set_defaults(handler=cmd_inspect, id_column=None, complete_only=False)
+    return parser
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: object = None,
+    line: str | None = None,
+) -> None:
+    print(f"augnb: warning: {message}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``augnb`` command line.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        Arguments without the program name; ``sys.argv[1:]`` by default.
+
+    Returns
+    -------
+    status : int
+        0 on success, 1 if an estimator failed during cross-validation or an
+        output could not be written, 2 for a usage error (printed as one line
+        on stderr), 130 if interrupted.
+
+    Examples
+    --------
+    >>> main(["suites"])  # doctest: +ELLIPSIS
+    Paper suites ...
+    0
+    """
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        # argparse has printed the error (or --help / --version).
+        return int(exc.code or 0)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    from augnb.evaluation.cv import FoldError
+
+    try:
+        with warnings.catch_warnings():
+            # One line per warning, without the source line Python would quote.
+            warnings.showwarning = _show_warning
+            return handler(args)
+    except UsageError as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 2
+    except FoldError as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`augnb datasets | head`): not an error of ours.
+        # Point stdout at devnull so the interpreter's final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # an output that could not be written after all
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        hint = ""
+        if getattr(args, "cache_dir", None):
+            hint = f"; finished folds are cached in {args.cache_dir}"
+        print(f"augnb: interrupted{hint}", file=sys.stderr)
+        return 130

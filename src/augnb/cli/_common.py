@@ -1,0 +1,203 @@
+"""Helpers shared by the subcommands: usage errors, output checks, tables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = [
+    "UsageError",
+    "check_output_file",
+    "n_jobs_value",
+    "parse_params",
+    "positive_int",
+    "print_table",
+    "stdout_is_tty",
+    "write_text",
+]
+
+#: Figure formats ``--plot`` accepts (those of augnb.plotting.save_figure).
+PLOT_SUFFIXES = (".png", ".svg")
+
+
+class UsageError(Exception):
+    """A user mistake reported as one line and exit status 2."""
+
+
+def stdout_is_tty() -> bool:
+    """Whether standard output is a terminal (rich tables) or a pipe/file."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def print_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    *,
+    title: str | None = None,
+    right: Sequence[int] = (),
+    bold: Sequence[tuple[int, int]] = (),
+) -> None:
+    """A rich table on a terminal, aligned plain text otherwise.
+
+    ``bold`` lists (row, column) cells to emphasise on a terminal.
+    """
+    if stdout_is_tty():
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        if title:
+            # Above the table rather than as its title, which rich would wrap
+            # to the table's width.
+            console.print(title, style="bold", markup=False)
+        table = Table()
+        for j, name in enumerate(header):
+            table.add_column(name, justify="right" if j in right else "left")
+        emphasis = set(bold)
+        for i, row in enumerate(rows):
+            cells = [
+                f"[bold]{_escape(c)}[/bold]" if (i, j) in emphasis else _escape(c)
+                for j, c in enumerate(row)
+            ]
+            table.add_row(*cells)
+        console.print(table)
+        return
+    widths = [
+        max(len(str(h)), *(len(str(r[j])) for r in rows)) if rows else len(str(h))
+        for j, h in enumerate(header)
+    ]
+
+    def fmt(cells: Sequence[str]) -> str:
+        parts = [
+            str(c).rjust(w) if j in right else str(c).ljust(w)
+            for j, (c, w) in enumerate(zip(cells, widths))
+        ]
+        return "  ".join(parts).rstrip()
+
+    if title:
+        print(title)
+    print(fmt(header))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(fmt(row))
+
+
+def _escape(text: object) -> str:
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
+def check_output_file(
+    path: str | os.PathLike[str], what: str, suffixes: Sequence[str] = ()
+) -> Path:
+    """Refuse, before any work, an output that could not be written.
+
+    The parent folder must exist (it is not created silently) and be
+    writable, the path must not be a folder, and its suffix must be one of
+    ``suffixes`` when given.
+    """
+    target = Path(path).expanduser()
+    if suffixes and target.suffix.lower() not in suffixes:
+        raise UsageError(
+            f"{what} {str(target)!r}: unsupported file type "
+            f"{target.suffix or '(none)'!r}; use {' or '.join(suffixes)}"
+        )
+    if target.is_dir():
+        raise UsageError(f"{what} {str(target)!r} is a folder; give a file name")
+    folder = target.parent
+    if not folder.is_dir():
+        if folder.exists():
+            raise UsageError(f"{what} {str(target)!r}: {str(folder)!r} is not a folder")
+        raise UsageError(
+            f"{what} {str(target)!r}: folder {str(folder)!r} does not exist; "
+            "create it first"
+        )
+    if (
+        not os.access(folder, os.W_OK | os.X_OK)
+        or (target.exists() and not os.access(target, os.W_OK))
+        or not _can_create_in(folder)
+    ):
+        raise UsageError(f"{what} {str(target)!r}: no permission to write there")
+    return target
+
+
+def _can_create_in(folder: Path) -> bool:
+    # os.access says yes to root everywhere, and to read-only file systems;
+    # creating (and removing) a temporary file is the test that counts.
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".augnb-probe-"):
+            return True
+    except OSError:
+        return False
+
+
+def check_output_dir(path: str | os.PathLike[str], what: str) -> Path:
+    """Refuse an output folder that could not be created or written."""
+    target = Path(path).expanduser()
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{what} {str(target)!r} is a file, not a folder")
+    probe = target
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if (
+        not probe.is_dir()
+        or not os.access(probe, os.W_OK | os.X_OK)
+        or not _can_create_in(probe)
+    ):
+        raise UsageError(f"{what} {str(target)!r}: {str(probe)!r} is not writable")
+    return target
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` atomically (the path was checked before the work)."""
+    from augnb._io import write_text_atomic
+
+    write_text_atomic(path, text)
+    return Path(path)
+
+
+def parse_params(items: Sequence[str] | None) -> dict[str, object]:
+    """``--param NAME=VALUE`` items as a dict (values as Python literals)."""
+    import ast
+
+    params: dict[str, object] = {}
+    for item in items or ():
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--param takes NAME=VALUE; got {item!r}")
+        try:
+            params[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            params[name] = text  # a bare word such as mdlp or loo
+    return params
+
+
+def positive_int(text: str) -> int:
+    """Argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1; got {text!r}")
+    return value
+
+
+def n_jobs_value(text: str) -> int:
+    """Argparse type: joblib's n_jobs, >= 1 or negative (-1 = every core)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            "0 jobs cannot run anything; give 1 or more, or -1 for every core"
+        )
+    return value

@@ -1,0 +1,422 @@
+"""``augnb compare``, ``augnb datasets`` and ``augnb suites``.
+
+``compare`` speaks to people on a terminal: a plain summary (who wins where;
+for a paper suite, how many cells agree with the paper), a legend expanding
+every abbreviation, then the table. ``--format markdown|csv|json`` writes the
+same results for files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from augnb.cli._common import (
+    UsageError,
+    check_output_dir,
+    check_output_file,
+    print_table,
+    write_text,
+)
+
+__all__ = ["cmd_compare", "cmd_datasets", "cmd_suites"]
+
+DEFAULT_ESTIMATORS = ("NaiveBayes", "TAN")
+DEFAULT_SUITE = "mihaljevic2014"
+# Options that define an ad-hoc comparison; a suite fixes them itself.
+_ADHOC_OPTIONS = {
+    "estimators": "--estimators",
+    "splits": "--splits",
+    "repeats": "--repeats",
+    "seed": "--seed",
+    "protocol": "--protocol",
+    "target": "--target",
+}
+
+
+# --------------------------------------------------------------------------- #
+# Words for people
+# --------------------------------------------------------------------------- #
+def _legend(labels: Mapping[str, str]) -> list[str]:
+    """One line per label: what the abbreviation stands for."""
+    from augnb.evaluation.registry import describe_estimators, estimator_class
+
+    text = {name: desc for name, _, desc in describe_estimators()}
+    out = []
+    width = max(len(label) for label in labels)
+    for label, name in labels.items():
+        try:
+            cls = estimator_class(name).__name__
+        except ValueError:
+            cls = name
+        what = text.get(cls, cls)
+        full = f"{what} ({cls})" if cls.lower() != label.lower() else what
+        out.append(f"  {label.ljust(width)}  {full}")
+    return out
+
+
+def _winners(acc: pd.DataFrame) -> list[str]:
+    """``"TAN on car, iris"`` lines: who has the best accuracy on each row."""
+    wins: dict[str, list[str]] = {}
+    for dataset, row in acc.iterrows():
+        best = row.max()
+        for label in row.index[np.isclose(row.to_numpy(), best, rtol=0, atol=1e-12)]:
+            wins.setdefault(str(label), []).append(str(dataset))
+    order = sorted(wins, key=lambda k: (-len(wins[k]), list(acc.columns).index(k)))
+    return [f"{k} ({len(wins[k])}: {', '.join(wins[k])})" for k in order]
+
+
+def _mean_ranks(acc: pd.DataFrame) -> pd.Series:
+    return acc.rank(axis=1, ascending=False).mean().sort_values(kind="stable")
+
+
+# --------------------------------------------------------------------------- #
+# Suites
+# --------------------------------------------------------------------------- #
+def _suite_cells(res: object) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Our mean accuracy, the paper's and the printed difference, in points."""
+    ours = 100 * res.accuracy  # type: ignore[attr-defined]
+    paper = res.suite.paper_accuracy("mean").reindex(  # type: ignore[attr-defined]
+        index=ours.index, columns=ours.columns
+    )
+    # Both tables print one decimal: compare what is printed.
+    diff = ours.round(1) - paper
+    return ours, paper, diff
+
+
+def _suite_summary(res: object) -> dict[str, object]:
+    from augnb.evaluation.report import DIFF_FLAG_POINTS
+
+    ours, paper, diff = _suite_cells(res)
+    compared = diff.notna().to_numpy()
+    within = (diff.abs() <= DIFF_FLAG_POINTS + 1e-9).to_numpy() & compared
+    far = [
+        (str(d), str(a), float(ours.loc[d, a]), float(paper.loc[d, a]))
+        for d in ours.index
+        for a in ours.columns
+        if pd.notna(diff.loc[d, a]) and abs(diff.loc[d, a]) > DIFF_FLAG_POINTS + 1e-9
+    ]
+    return {
+        "suite": res.suite.name,  # type: ignore[attr-defined]
+        "title": res.suite.title,  # type: ignore[attr-defined]
+        "quick": res.quick,  # type: ignore[attr-defined]
+        "n_cells": int(compared.sum()),
+        "n_within": int(within.sum()),
+        "tolerance_points": DIFF_FLAG_POINTS,
+        "differing_cells": far,
+        "accuracy": ours.round(2).to_dict(orient="index"),
+        "paper_accuracy": paper.to_dict(orient="index"),
+        "mean_ranks": _mean_ranks(ours).round(2).to_dict(),
+    }
+
+
+def _print_suite(res: object, seconds: float) -> None:
+    from augnb.evaluation.report import DIFF_FLAG_POINTS
+
+    suite = res.suite  # type: ignore[attr-defined]
+    ours, _, diff = _suite_cells(res)
+    summary = _suite_summary(res)
+    n_rep = suite.quick_repeats if res.quick else suite.n_repeats  # type: ignore[attr-defined]
+    version = "quick version" if res.quick else "full run"  # type: ignore[attr-defined]
+    print(f"{suite.title} ({version})")
+    print(
+        f"Reproducing {suite.citation}: {ours.shape[0]} data sets, "
+        f"{ours.shape[1]} classifiers, {n_rep}x{suite.n_splits}-fold CV, "
+        f"{seconds:.1f} s."
+    )
+    print()
+    print("Best accuracy: " + "; ".join(_winners(ours)) + ".")
+    ranks = summary["mean_ranks"]
+    print(
+        "Mean rank (1 = best): "
+        + ", ".join(f"{k} {v:.1f}" for k, v in ranks.items())  # type: ignore[union-attr]
+        + "."
+    )
+    print(
+        f"Agreement with the paper: {summary['n_within']} of {summary['n_cells']} "
+        f"cells within {DIFF_FLAG_POINTS:g} accuracy points."
+    )
+    far = summary["differing_cells"]
+    if far:
+        print(
+            "Further apart: "
+            + ", ".join(f"{a} on {d} ({o:.1f} vs {p:.1f})" for d, a, o, p in far)  # type: ignore[union-attr]
+            + "."
+        )
+    print()
+    print("Legend:")
+    specs = {label: spec.name for label, spec in suite.estimators.items()}
+    for line in _legend({label: specs[label] for label in ours.columns}):
+        print(line)
+    print(
+        "  cells   our mean accuracy in % over the folds; * = more than "
+        f"{DIFF_FLAG_POINTS:g} points from the paper's"
+    )
+    print()
+    labels = list(ours.columns)
+    rows, bold = [], []
+    for i, dataset in enumerate(ours.index):
+        row = [str(dataset)]
+        best = ours.loc[dataset].max()
+        for j, label in enumerate(labels):
+            value = ours.loc[dataset, label]
+            flag = (
+                "*" if abs(diff.loc[dataset, label]) > DIFF_FLAG_POINTS + 1e-9 else ""
+            )
+            row.append(f"{value:.1f}{flag}")
+            if np.isclose(value, best, rtol=0, atol=1e-9):
+                bold.append((i, j + 1))
+        rows.append(row)
+    print_table(
+        ["data set", *labels],
+        rows,
+        right=tuple(range(1, len(labels) + 1)),
+        bold=bold,
+    )
+    print()
+    print(
+        "Full report (paper's table, ranks, Friedman and Nemenyi tests, protocol): "
+        f"augnb compare --suite {suite.name}{' --quick' if res.quick else ''} "  # type: ignore[attr-defined]
+        "--format markdown"
+    )
+
+
+def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
+    from augnb.evaluation.report import run_suite
+    from augnb.evaluation.suites import get_suite
+
+    try:
+        suite = get_suite(name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
+    if given:
+        raise UsageError(
+            f"{', '.join(given)} cannot be combined with a suite, which fixes its "
+            "own data sets, algorithms, protocol and seed"
+        )
+    output_dir = args.output_dir
+    csv_output = args.output
+    if csv_output and not str(csv_output).lower().endswith(".csv"):
+        # `--suite NAME --output DIR`: the suite's files go to DIR.
+        if output_dir:
+            raise UsageError("give --output DIR or --output-dir DIR, not both")
+        output_dir, csv_output = csv_output, None
+    if output_dir:
+        check_output_dir(output_dir, "--output-dir")
+    if csv_output:
+        check_output_file(csv_output, "--output", (".csv",))
+    start = time.perf_counter()
+    try:
+        result = run_suite(
+            suite,
+            quick=quick,
+            data_dir=args.data_dir,
+            output_dir=output_dir,
+            n_jobs=args.n_jobs,
+            cache_dir=args.cache_dir,
+            progress=not args.no_progress,
+        )
+    except ValueError as exc:
+        # run_suite validates data availability before any fold runs.
+        raise UsageError(str(exc)) from None
+    seconds = time.perf_counter() - start
+    if csv_output:
+        path = write_text(csv_output, result.results.to_csv(index=False))
+        print(f"per-fold results: {path}", file=sys.stderr)
+    fmt = args.format
+    if fmt == "markdown":
+        print(result.markdown)
+    elif fmt == "csv":
+        print(result.results.to_csv(index=False), end="")
+    elif fmt == "json":
+        print(json.dumps(_suite_summary(result), indent=2, default=float))
+    else:
+        _print_suite(result, seconds)
+    for fname, path in result.files.items():
+        print(f"wrote {fname}: {path}", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# Ad-hoc comparisons
+# --------------------------------------------------------------------------- #
+def _adhoc_markdown(
+    header: Sequence[str], rows: Sequence[Sequence[str]], lines: Sequence[str]
+) -> str:
+    from augnb.evaluation.report import markdown_table
+
+    table = markdown_table(header, rows, "l" + "r" * (len(header) - 1))
+    return "\n".join([*lines, "", table, ""])
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Cross-validate classifiers on data sets, or run a paper suite."""
+    if args.suite and args.datasets:
+        raise UsageError("give either data sets or --suite, not both")
+    if args.suite or not args.datasets:
+        # With nothing to compare, show the quick paper reproduction.
+        quick = args.quick or not args.suite
+        return _run_suite(args, args.suite or DEFAULT_SUITE, quick)
+    if args.quick:
+        raise UsageError("--quick applies to --suite (or to plain `augnb compare`)")
+    if args.output_dir:
+        raise UsageError("--output-dir applies to suites; use --output FILE.csv")
+
+    from augnb.evaluation.cv import (
+        accuracy_matrix,
+        cross_validate,
+        load_datasets,
+        resolve_estimators,
+        summarize,
+    )
+
+    protocol = args.protocol or "nested"
+    n_splits = args.splits if args.splits is not None else 5
+    n_repeats = args.repeats if args.repeats is not None else 5
+    seed = args.seed if args.seed is not None else 0
+    if n_splits < 2:
+        raise UsageError(f"--splits must be at least 2; got {n_splits}")
+    if args.output:
+        check_output_file(args.output, "--output", (".csv",))
+    read_options = {
+        "target": args.target,
+        "sep": args.sep,
+        "encoding": args.encoding,
+        "drop": args.drop,
+    }
+    # Resolve names and load every data set before any fold runs, so that a
+    # typo costs nothing and is reported as a usage error.
+    names = list(args.estimators or DEFAULT_ESTIMATORS)
+    try:
+        estimators = resolve_estimators(names, random_state=seed)
+        data = load_datasets(
+            args.datasets,
+            protocol=protocol,
+            data_dir=args.data_dir,
+            read_options={k: v for k, v in read_options.items() if v},
+        )
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+
+    start = time.perf_counter()
+    results = cross_validate(
+        estimators,
+        data,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        protocol=protocol,
+        random_state=seed,
+        n_jobs=args.n_jobs,
+        cache_dir=args.cache_dir,
+        progress=not args.no_progress,
+    )
+    seconds = time.perf_counter() - start
+    if args.output:
+        path = write_text(args.output, results.to_csv(index=False))
+        print(f"per-fold results: {path}", file=sys.stderr)
+    summary = summarize(results)
+    acc = 100 * accuracy_matrix(results)
+    labels = list(estimators)
+    cell = {
+        (r.dataset, r.estimator): (
+            f"{100 * r.accuracy_mean:.2f} ± {100 * r.accuracy_sd:.2f}"
+            if r.n_folds > 1
+            else f"{100 * r.accuracy_mean:.2f}"
+        )
+        for r in summary.itertuples()
+    }
+    rows = [[d, *(cell[(d, e)] for e in labels)] for d in data]
+    lines = [
+        f"Accuracy (%), mean ± sd over {n_repeats}x{n_splits} stratified CV "
+        f"(protocol {protocol}, seed {seed}, {seconds:.1f} s)",
+        "Best accuracy: " + "; ".join(_winners(acc.loc[list(data), labels])) + ".",
+    ]
+    if args.format == "markdown":
+        print(_adhoc_markdown(["data set", *labels], rows, lines))
+        return 0
+    if args.format == "csv":
+        print(results.to_csv(index=False), end="")
+        return 0
+    if args.format == "json":
+        print(summary.to_json(orient="records", indent=2))
+        return 0
+    for line in lines:
+        print(line)
+    print()
+    print("Legend:")
+    for line in _legend({label: label for label in labels}):
+        print(line)
+    print("  ± sd   sample standard deviation over the folds")
+    print()
+    bold = []
+    for i, d in enumerate(data):
+        best = acc.loc[d, labels].max()
+        bold += [
+            (i, j + 1)
+            for j, e in enumerate(labels)
+            if np.isclose(acc.loc[d, e], best, rtol=0, atol=1e-9)
+        ]
+    print_table(
+        ["data set", *labels], rows, right=tuple(range(1, len(labels) + 1)), bold=bold
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# Listings
+# --------------------------------------------------------------------------- #
+def cmd_datasets(args: argparse.Namespace) -> int:
+    """List the bundled data sets."""
+    from augnb.datasets import info, list_datasets
+
+    rows = []
+    for name in list_datasets():
+        meta = info(name)
+        rows.append(
+            [
+                name,
+                str(meta.n_rows),
+                str(meta.n_complete_rows),
+                str(meta.n_features),
+                str(meta.n_numeric),
+                str(meta.n_classes),
+            ]
+        )
+    print_table(
+        ["data set", "rows", "complete", "features", "numeric", "classes"],
+        rows,
+        title="Bundled data sets (augnb.datasets.load)",
+        right=(1, 2, 3, 4, 5),
+    )
+    return 0
+
+
+def cmd_suites(args: argparse.Namespace) -> int:
+    """List the paper suites."""
+    from augnb.evaluation.suites import get_suite, list_suites
+
+    rows = []
+    for name in list_suites():
+        suite = get_suite(name)
+        rows.append(
+            [
+                name,
+                suite.title,
+                f"{len(suite.bundled)} of {len(suite.datasets)} bundled",
+                " ".join(suite.estimators),
+                f"{suite.n_repeats}x{suite.n_splits} CV, {suite.protocol}",
+            ]
+        )
+    print_table(
+        ["suite", "title", "data sets", "algorithms", "protocol"],
+        rows,
+        title="Paper suites (augnb compare --suite NAME [--quick])",
+    )
+    return 0

@@ -1,0 +1,214 @@
+"""``augnb fit``, ``augnb predict``, ``augnb inspect`` and ``augnb estimators``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from augnb.cli._common import (
+    PLOT_SUFFIXES,
+    UsageError,
+    check_output_file,
+    parse_params,
+    print_table,
+    write_text,
+)
+
+__all__ = ["cmd_estimators", "cmd_fit", "cmd_inspect", "cmd_predict"]
+
+
+def _read_options(args: argparse.Namespace) -> dict[str, object]:
+    drop = list(getattr(args, "drop", None) or [])
+    id_column = getattr(args, "id_column", None)
+    if id_column:
+        drop.append(id_column)
+    return {
+        "target": getattr(args, "target", None),
+        "drop": drop or None,
+        "sep": args.sep,
+        "encoding": args.encoding,
+    }
+
+
+def _load(args: argparse.Namespace, source: str):
+    from augnb.datasets import load
+
+    try:
+        return load(source, complete_only=args.complete_only, **_read_options(args))
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    """Fit one classifier on a table and save it."""
+    from augnb._model_io import save_model
+    from augnb.evaluation.registry import make_estimator
+
+    # Every output is checked before the data are read or a model is fitted.
+    model_path = check_output_file(args.output, "--output")
+    if args.dot:
+        check_output_file(args.dot, "--dot")
+    if args.plot:
+        check_output_file(args.plot, "--plot", PLOT_SUFFIXES)
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                "--plot needs matplotlib: pip install 'augnb[plot]'"
+            ) from None
+    params = parse_params(args.param)
+    try:
+        estimator = make_estimator(args.estimator, **params)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if "random_state" in estimator.get_params() and "random_state" not in params:
+        estimator.set_params(random_state=args.seed)
+    X, y = _load(args, args.dataset)
+    start = time.perf_counter()
+    try:
+        estimator.fit(X, y)
+    except ValueError as exc:
+        # Invalid hyperparameters and unusable data (one class, ...) are the
+        # user's to fix; sklearn's convention is a ValueError for both.
+        raise UsageError(f"cannot fit {type(estimator).__name__}: {exc}") from None
+    seconds = time.perf_counter() - start
+    path = save_model(
+        estimator,
+        model_path,
+        dataset=str(args.dataset),
+        n_rows=len(X),
+        target=str(y.name),
+        id_column=args.id_column,
+    )
+    print(
+        f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
+        f"{X.shape[1]} features, class column {str(y.name)!r}) in {seconds:.2f} s; "
+        f"training accuracy {100 * estimator.score(X, y):.2f}%"
+    )
+    print(f"structure: {estimator.structure_}")
+    print(f"model: {path}")
+    if args.dot:
+        write_text(args.dot, estimator.structure_.to_dot())
+        print(f"structure (DOT): {args.dot}")
+    if args.plot:
+        from augnb.plotting import plot_structure, save_figure
+
+        save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
+        print(f"structure (figure): {args.plot}")
+    return 0
+
+
+def cmd_predict(args: argparse.Namespace) -> int:
+    """Predict the rows of a table with a saved model."""
+    import pandas as pd
+
+    from augnb._model_io import load_model, read_features
+    from augnb.data.tables import read_table
+
+    if args.output:
+        check_output_file(args.output, "--output")
+    try:
+        record = load_model(args.model)
+        estimator = record["estimator"]
+        target = args.target or record.get("target") or "class"
+        id_column = args.id_column or record.get("id_column")
+        raw = read_table(args.data, sep=args.sep, encoding=args.encoding)
+        if id_column and id_column not in raw.columns:
+            if args.id_column:
+                raise ValueError(
+                    f"{args.data}: no id column {id_column!r}; the columns are "
+                    f"{list(raw.columns)}"
+                )
+            id_column = None  # the model's id column is optional when predicting
+        X, y = read_features(raw, estimator, target=target, label=str(args.data))
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    proba = estimator.predict_proba(X)
+    labels = estimator.classes_[proba.argmax(axis=1)]
+    out = pd.DataFrame({"prediction": labels})
+    if id_column:
+        out.insert(0, id_column, raw[id_column].to_numpy())
+    for k, c in enumerate(estimator.classes_):
+        out[f"p({c})"] = proba[:, k]
+    if args.output:
+        path = write_text(args.output, out.to_csv(index=False))
+        print(f"predictions: {path}", file=sys.stderr)
+    else:
+        print(out.to_csv(index=False), end="")
+    if y is not None:
+        known = y.notna().to_numpy()
+        acc = float((labels[known] == y[known].to_numpy()).mean()) if known.any() else 0
+        print(
+            f"accuracy on the {int(known.sum())} labelled rows: {100 * acc:.2f}%",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """Print each column's kind and cardinality, and the data audit."""
+    from augnb.data.audit import audit_table
+    from augnb.datasets import load_dataframe
+
+    options = _read_options(args)
+    try:
+        frame = load_dataframe(args.dataset, **options)
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    target = frame.columns[-1]
+    features = frame.drop(columns=[target])
+    findings = {f.column: f for f in audit_table(features)}
+    rows = []
+    for name in frame.columns:
+        col = frame[name]
+        if name == target:
+            kind = "class"
+        else:
+            kind = "continuous" if col.dtype.kind == "f" else "discrete"
+        problem = findings[name].problem if name in findings else ""
+        rows.append(
+            [
+                str(name),
+                kind,
+                str(int(col.nunique())),
+                str(int(col.isna().sum())),
+                problem.replace("_", " "),
+            ]
+        )
+    print_table(
+        ["column", "kind", "distinct", "missing", "problem"],
+        rows,
+        title=f"{args.dataset}: {len(frame)} rows, {features.shape[1]} features, "
+        f"class column {str(target)!r}",
+        right=(2, 3),
+    )
+    if findings:
+        print()
+        for finding in findings.values():
+            level = "error" if finding.is_error else "warning"
+            print(f"{level}: {finding.message}")
+    else:
+        print("\nno problems found")
+    return 0
+
+
+def cmd_estimators(args: argparse.Namespace) -> int:
+    """List estimator names, aliases and a one-line description each."""
+    from augnb.evaluation.registry import describe_estimators, not_available_names
+
+    rows = [
+        [name, ", ".join(aliases), text]
+        for name, aliases, text in describe_estimators()
+    ]
+    print_table(
+        ["name", "aliases", "description"],
+        rows,
+        title="Estimators (names are case-insensitive; - and _ are ignored)",
+    )
+    print(
+        "R bnclassify's names work too: nb, tan_cl, bsej, kdb, aode (case is ignored)."
+    )
+    for name, why in not_available_names().items():
+        print(f"not available: {name}: {why}")
+    return 0

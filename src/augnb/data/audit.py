@@ -1,0 +1,301 @@
+"""A data audit: columns that would quietly make a bad model, named with the fix.
+
+:func:`audit_table` looks at a training table before anything is learned and
+reports, per column:
+
+- **id** -- a column whose value is different in every row (text, or whole
+  numbers counting up). A classifier can only memorise it; TAN would make it
+  the parent of every feature. Fix: drop it (``--drop`` / ``--id-column``).
+- **high_cardinality** -- a categorical column with more distinct values than
+  half the rows: most of its values are seen once, so their probabilities
+  are mostly smoothing. Fix: group rare values, or drop it.
+- **datetime** -- dates or times. As categories each date would be its own
+  value, useless for new dates, so they are refused. Fix: convert them to
+  numbers (days since a start, month, weekday) or drop the column.
+- **constant** -- one value in every row: no information. Fix: drop it.
+- **float_integers** -- whole numbers stored as floats because some are missing
+  (pandas has no missing integer in a float column); they would be modelled as
+  continuous. Fix: ``discrete_features=[name]`` if they are codes or levels.
+
+:func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
+datetime columns and warns (:class:`DataAuditWarning`) for the rest.
+``augnb inspect FILE`` prints the same findings with each column's kind and
+cardinality.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "DataAuditWarning",
+    "Finding",
+    "audit_table",
+    "warn_data_problems",
+]
+
+#: Fewer rows than this: uniqueness and cardinality say nothing.
+MIN_ROWS = 20
+#: A categorical with more distinct values than this fraction of its rows.
+HIGH_CARDINALITY_FRACTION = 0.5
+#: Whole-number floats with at most this many values look like codes.
+MAX_CODE_VALUES = 20
+_DATE = re.compile(
+    r"^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?"
+    r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
+    r"|\d{1,2}:\d{2}:\d{2})\s*$"
+)
+_ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
+
+
+class DataAuditWarning(UserWarning):
+    """A training column that is likely to harm the model (see its message)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found in one column.
+
+    Attributes
+    ----------
+    column : hashable
+        The column's name.
+    problem : {"id", "high_cardinality", "datetime", "constant", "float_integers"}
+        What was found.
+    message : str
+        One sentence naming the column, the problem and the fix.
+    """
+
+    column: Hashable
+    problem: str
+    message: str
+
+    @property
+    def is_error(self) -> bool:
+        """Whether fitting refuses the column (datetime) rather than warns."""
+        return self.problem == "datetime"
+
+
+def audit_table(
+    X: pd.DataFrame,
+    *,
+    discrete_features: Sequence | None = None,
+    continuous_features: Sequence | None = None,
+) -> list[Finding]:
+    """Find columns that would make a bad model.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Training features (typed: floats continuous, other dtypes discrete, as
+        the estimators read them; or all text, as read from a file).
+    discrete_features, continuous_features : sequence, default=None
+        Columns the user declared (names or positions): a declared column is
+        not reported for the kind it was declared as.
+
+    Returns
+    -------
+    findings : list of Finding
+        In column order; empty when nothing was found.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"id": [f"r{i}" for i in range(30)], "x": ["a", "b"] * 15})
+    >>> [(f.column, f.problem) for f in audit_table(X)]
+    [('id', 'id')]
+    """
+    names = list(X.columns)
+    declared_d = _positions(discrete_features, names)
+    declared_c = _positions(continuous_features, names)
+    findings: list[Finding] = []
+    n_rows = X.shape[0]
+    for i, name in enumerate(names):
+        col = X.iloc[:, i]
+        present = col.dropna()
+        if present.empty:
+            continue  # the schema refuses an all-missing column itself
+        # Every test below needs only the distinct values, far fewer than the
+        # rows for the columns that matter (a fit runs this on every call).
+        uniques = pd.Series(pd.unique(present))
+        finding = _datetime(name, col, uniques)
+        if finding is None:
+            finding = _column_finding(
+                name, col, present, uniques, n_rows, i in declared_d, i in declared_c
+            )
+        if finding is not None:
+            findings.append(finding)
+    return findings
+
+
+def warn_data_problems(X: pd.DataFrame, params: Mapping | None = None) -> None:
+    """Raise for datetime columns and warn for the audit's other findings.
+
+    Called by every augnb estimator's ``fit``.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Training features.
+    params : mapping, default=None
+        The estimator's parameters (``get_params()``); its
+        ``discrete_features`` and ``continuous_features``, if any, are the
+        declared column kinds.
+
+    Raises
+    ------
+    ValueError
+        If a column holds dates or times.
+    """
+    params = params or {}
+    findings = audit_table(
+        X,
+        discrete_features=params.get("discrete_features"),
+        continuous_features=params.get("continuous_features"),
+    )
+    errors = [f for f in findings if f.is_error]
+    if errors:
+        raise ValueError(errors[0].message)
+    for finding in findings:
+        warnings.warn(finding.message, DataAuditWarning, stacklevel=4)
+
+
+def _positions(selector: Sequence | None, names: list) -> set[int]:
+    if selector is None:
+        return set()
+    if isinstance(selector, (str, int, np.integer)) or not hasattr(
+        selector, "__iter__"
+    ):
+        selector = [selector]
+    out = set()
+    for s in selector:
+        if s in names:
+            out.add(names.index(s))
+        elif isinstance(s, (int, np.integer)) and -len(names) <= s < len(names):
+            out.add(int(s) % len(names))
+    return out
+
+
+def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
+    if pd.api.types.is_datetime64_any_dtype(col.dtype) or (
+        col.dtype == object and isinstance(uniques.iloc[0], pd.Timestamp)
+    ):
+        found = True
+    elif (
+        col.dtype == object
+        or pd.api.types.is_string_dtype(col.dtype)
+        or isinstance(col.dtype, pd.CategoricalDtype)
+    ):
+        # A plain loop: it stops at the first non-date, and pandas' string
+        # accessor re-parses the pattern on every call.
+        found = all(_DATE.match(str(v)) for v in uniques.iloc[:200])
+    else:
+        found = False
+    if not found:
+        return None
+    return Finding(
+        name,
+        "datetime",
+        f"column {name!r} holds dates or times, which a classifier would treat "
+        "as one category per date; convert it to numbers first (e.g. "
+        f"pd.to_datetime(X[{name!r}]).dt.dayofweek, .dt.month, or days since a "
+        "start date) or drop it (--drop on the command line)",
+    )
+
+
+def _show(value: object) -> str:
+    # repr for text ('f'), plain for numbers (0, not np.int64(0)).
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _numbers(uniques: pd.Series) -> np.ndarray | None:
+    if pd.api.types.is_bool_dtype(uniques.dtype):
+        return None
+    if pd.api.types.is_numeric_dtype(uniques.dtype) and not isinstance(
+        uniques.dtype, pd.CategoricalDtype
+    ):
+        return uniques.to_numpy(dtype=float)
+    out = np.empty(len(uniques))
+    for k, value in enumerate(uniques):
+        try:
+            out[k] = float(str(value))
+        except ValueError:
+            return None  # text: stop at the first word
+    return out
+
+
+def _column_finding(
+    name: Hashable,
+    col: pd.Series,
+    present: pd.Series,
+    uniques: pd.Series,
+    n_rows: int,
+    declared_discrete: bool,
+    declared_continuous: bool,
+) -> Finding | None:
+    n_distinct = len(uniques)
+    if n_distinct == 1 and n_rows >= 2:
+        return Finding(
+            name,
+            "constant",
+            f"column {name!r} has the same value ({_show(present.iloc[0])}) in every "
+            "row, so it carries no information; drop it",
+        )
+    numbers = _numbers(uniques)
+    whole = (
+        numbers is not None
+        and np.isfinite(numbers).all()
+        and bool((numbers == np.floor(numbers)).all())
+    )
+    is_float = pd.api.types.is_float_dtype(col.dtype)
+    if n_rows >= MIN_ROWS and n_distinct == present.size == n_rows:
+        counting = whole and bool(
+            np.array_equal(np.sort(numbers), numbers.min() + np.arange(n_distinct))
+        )
+        if (numbers is None or counting or _ID_NAME.search(str(name))) and not (
+            is_float and not whole
+        ):
+            return Finding(
+                name,
+                "id",
+                f"column {name!r} has a different value in every row, like a row "
+                "identifier; a classifier can only memorise it. Drop it (--drop "
+                f"{name} or --id-column {name} on the command line)",
+            )
+    categorical = not declared_continuous and (
+        declared_discrete or (numbers is None and not is_float)
+    )
+    if (
+        categorical
+        and n_rows >= MIN_ROWS
+        and n_distinct > HIGH_CARDINALITY_FRACTION * present.size
+    ):
+        return Finding(
+            name,
+            "high_cardinality",
+            f"categorical column {name!r} has {n_distinct} distinct values in "
+            f"{present.size} rows, so most values are seen once and tell the model "
+            "little; group rare values or drop it",
+        )
+    if (
+        is_float
+        and not declared_discrete
+        and not declared_continuous
+        and whole
+        and col.isna().any()
+        and n_distinct <= MAX_CODE_VALUES
+    ):
+        return Finding(
+            name,
+            "float_integers",
+            f"column {name!r} holds {n_distinct} whole numbers but is float "
+            "because some cells are missing, so it is modelled as continuous; if "
+            f"the numbers are codes or levels pass discrete_features=[{name!r}]",
+        )
+    return None

@@ -1,0 +1,65 @@
+"""The on-disk cache of finished folds, so an interrupted run resumes.
+
+One JSON file per (data set, estimator, repeat, fold); its key holds hashes of
+the estimator's parameters and of the data's content, so a changed setting
+or an edited file is never served an old result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from sklearn.base import BaseEstimator
+
+__all__ = ["CACHE_FORMAT", "cache_path", "data_hash", "params_hash", "read_cache"]
+
+# Bump when the meaning of a cached record changes, so old caches are ignored.
+CACHE_FORMAT = 1
+
+
+def params_hash(estimator: BaseEstimator) -> str:
+    cls = type(estimator)
+    params = sorted(estimator.get_params(deep=True).items())
+    text = f"{cls.__module__}.{cls.__qualname__}|{params!r}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def data_hash(X: pd.DataFrame, y: NDArray[Any]) -> str:
+    # The cache must not serve results of a different file under the same
+    # name (a --data-dir copy, an edited CSV), so the content is part of the key.
+    h = hashlib.sha256()
+    h.update(repr([(str(c), str(X[c].dtype)) for c in X.columns]).encode())
+    h.update(pd.util.hash_pandas_object(X, index=False).to_numpy().tobytes())
+    h.update(pd.util.hash_array(np.asarray(y, dtype=object)).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]+", "_", text).strip("_")[:40] or "x"
+
+
+def cache_path(cache_dir: Path, key: dict[str, Any]) -> Path:
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+    name = (
+        f"{_slug(key['dataset'])}__{_slug(key['estimator'])}__"
+        f"r{key['repeat']}f{key['fold']}__{digest[:16]}.json"
+    )
+    return cache_dir / name
+
+
+def read_cache(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    # A file whose key differs (hash collision, hand edits) is not ours to use.
+    if not isinstance(record, dict) or record.get("key") != key:
+        return None
+    return record.get("result")

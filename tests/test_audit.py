@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb import TAN, NaiveBayes
+from augnb.data.audit import DataAuditWarning, audit_table, warn_data_problems
+
+N = 40
+
+
+def _frame(**columns):
+    rng = np.random.default_rng(0)
+    base = {"x": rng.choice(["a", "b", "c"], N)}
+    base.update(columns)
+    return pd.DataFrame(base)
+
+
+def _problems(frame, **kw):
+    return [(f.column, f.problem) for f in audit_table(frame, **kw)]
+
+
+def test_clean_table_has_no_findings():
+    rng = np.random.default_rng(1)
+    frame = _frame(v=rng.normal(size=N), k=rng.integers(0, 5, N))
+    assert _problems(frame) == []
+
+
+def test_id_columns():
+    assert _problems(_frame(row=[f"r{i:03d}" for i in range(N)])) == [("row", "id")]
+    assert _problems(_frame(n=np.arange(100, 100 + N))) == [("n", "id")]
+    shuffled = np.random.default_rng(2).permutation(N)
+    assert _problems(_frame(customer_id=shuffled * 7)) == [("customer_id", "id")]
+    # A measurement unique per row is not an identifier.
+    assert _problems(_frame(v=np.random.default_rng(3).normal(size=N))) == []
+    # Too few rows to tell.
+    assert audit_table(pd.DataFrame({"a": ["p", "q", "r"]})) == []
+
+
+def test_high_cardinality_categorical():
+    values = [f"v{i % 30}" for i in range(N)]
+    findings = audit_table(_frame(city=values))
+    assert [(f.column, f.problem) for f in findings] == [("city", "high_cardinality")]
+    assert "30 distinct values in 40 rows" in findings[0].message
+
+
+def test_datetime_columns_refused_with_fix():
+    dates = pd.date_range("2020-01-01", periods=N).strftime("%Y-%m-%d")
+    for column in (list(dates), pd.to_datetime(dates)):
+        with pytest.raises(ValueError, match=r"'when' holds dates.*dayofweek"):
+            warn_data_problems(_frame(when=column))
+    assert _problems(_frame(t=["12:30:00"] * 20 + ["13:00:00"] * 20)) == [
+        ("t", "datetime")
+    ]
+
+
+def test_constant_column():
+    findings = audit_table(_frame(c=["same"] * N))
+    assert [(f.column, f.problem) for f in findings] == [("c", "constant")]
+    assert "drop it" in findings[0].message
+
+
+def test_integers_turned_float_by_missing_values():
+    values = np.where(np.arange(N) % 7 == 0, np.nan, np.arange(N) % 4)
+    findings = audit_table(_frame(level=values))
+    assert [(f.column, f.problem) for f in findings] == [("level", "float_integers")]
+    assert "discrete_features=['level']" in findings[0].message
+    # Declared either way: the user has decided, nothing to say.
+    assert _problems(_frame(level=values), discrete_features=["level"]) == []
+    assert _problems(_frame(level=values), continuous_features=["level"]) == []
+
+
+def test_fit_warns_naming_the_column():
+    frame = _frame(row=[f"r{i:03d}" for i in range(N)])
+    y = np.random.default_rng(4).choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'row' has a different value in every"):
+        TAN().fit(frame, y)
+    dates = pd.date_range("2020-01-01", periods=N)
+    with pytest.raises(ValueError, match="'d' holds dates"):
+        NaiveBayes().fit(_frame(d=dates), y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataAuditWarning)
+        NaiveBayes().fit(_frame(), y)

@@ -1,0 +1,139 @@
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb.data.tables import read_table
+
+CSV = "a,b,class\nx,1.5,P\ny,2.5,N\n"
+EXPECTED = {"a": ["x", "y"], "b": ["1.5", "2.5"], "class": ["P", "N"]}
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
+def test_delimiter_is_sniffed(tmp_path, sep):
+    path = tmp_path / "t.csv"
+    path.write_text(CSV.replace(",", sep))
+    assert read_table(path).to_dict("list") == EXPECTED
+
+
+def test_sep_overrides_sniffing(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("a;b\n1,2;3\n4,5;6\n")
+    assert read_table(path, sep=";").to_dict("list") == {
+        "a": ["1,2", "4,5"],
+        "b": ["3", "6"],
+    }
+
+
+@pytest.mark.parametrize(
+    "suffix, compress",
+    [
+        (".gz", gzip.compress),
+        (".bz2", bz2.compress),
+        (".xz", lzma.compress),
+        (".bin", gzip.compress),  # recognised by content, not by name
+    ],
+)
+def test_compressed_files(tmp_path, suffix, compress):
+    path = tmp_path / f"t.csv{suffix}"
+    path.write_bytes(compress(CSV.encode()))
+    assert read_table(path).to_dict("list") == EXPECTED
+
+
+def test_zip_with_one_member(tmp_path):
+    path = tmp_path / "t.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("inner.csv", CSV)
+    assert read_table(path).to_dict("list") == EXPECTED
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("other.csv", CSV)
+    with pytest.raises(ValueError, match="exactly one table"):
+        read_table(path)
+
+
+def test_bom_and_encodings(tmp_path):
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + CSV.encode())
+    assert list(read_table(path).columns) == ["a", "b", "class"]
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("a,class\ncafé,P\nthé,N\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin\.csv.*line 2.*--encoding latin-1"):
+        read_table(latin)
+    assert read_table(latin, encoding="latin-1")["a"].tolist() == ["café", "thé"]
+    with pytest.raises(ValueError, match="unknown encoding"):
+        read_table(latin, encoding="klingon")
+
+
+def test_parquet_feather_and_frames(tmp_path):
+    frame = pd.DataFrame(
+        {
+            "a": pd.Categorical(["x", "y", None]),
+            "n": [1, 2, 3],
+            "f": [1.0, np.nan, 3.0],
+            "g": [0.5, 2.0, 1.25],
+            "class": ["P", "N", "P"],
+        }
+    )
+    expected = {
+        "a": ["x", "y", np.nan],
+        "n": ["1", "2", "3"],
+        "f": ["1", np.nan, "3"],
+        "g": ["0.5", "2.0", "1.25"],
+        "class": ["P", "N", "P"],
+    }
+    frame.to_parquet(tmp_path / "t.parquet")
+    frame.to_feather(tmp_path / "t.feather")
+    for source in (tmp_path / "t.parquet", tmp_path / "t.feather", frame):
+        got = read_table(source).to_dict("list")
+        assert got.keys() == expected.keys()
+        for key, values in expected.items():
+            assert [v if isinstance(v, str) else "NA" for v in got[key]] == [
+                v if isinstance(v, str) else "NA" for v in values
+            ]
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(ValueError, match=r"bad\.parquet: not a readable parquet"):
+        read_table(tmp_path / "bad.parquet")
+
+
+def test_whitespace_stripped_and_missing_tokens(tmp_path):
+    path = tmp_path / "w.csv"
+    path.write_text(" a , b \n red ,?\nred,  \n")
+    table = read_table(path)
+    assert list(table.columns) == ["a", "b"]
+    assert table["a"].tolist() == ["red", "red"]
+    assert table["b"].isna().all()
+
+
+def test_refusals_name_the_file_and_line(tmp_path):
+    dup = tmp_path / "dup.csv"
+    dup.write_text("a,b,a\n1,2,3\n")
+    with pytest.raises(ValueError, match=r"dup\.csv: duplicate column name\(s\) \['a'"):
+        read_table(dup)
+    header_only = tmp_path / "h.csv"
+    header_only.write_text("a,b,class\n")
+    with pytest.raises(ValueError, match=r"header .*no data rows"):
+        read_table(header_only)
+    ragged = tmp_path / "r.csv"
+    ragged.write_text("a,b,class\n1,2,P\n1,2,3,N\n4,5,P\n")
+    with pytest.raises(ValueError, match=r"r\.csv: line 3 has 4 field\(s\).*has 3"):
+        read_table(ragged)
+    short = tmp_path / "s.csv"
+    short.write_text("a,b,class\n1,2,P\n1,N\n")
+    with pytest.raises(ValueError, match=r"line 3 has 2 field"):
+        read_table(short)
+    empty = tmp_path / "e.csv"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="empty"):
+        read_table(empty)
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        read_table(tmp_path / "nope.csv")
+    with pytest.raises(FileNotFoundError, match="directory"):
+        read_table(tmp_path)
+    with pytest.raises(ValueError, match="duplicate"):
+        read_table(pd.DataFrame([[1, 2]], columns=["a", "a"]))
