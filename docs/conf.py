@@ -33,7 +33,6 @@ version = release
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_parser",
@@ -62,9 +61,14 @@ numpydoc_xref_param_type = False
 # other warning stays an error under -W.
 suppress_warnings = ["ref.citation"]
 
+# Formulas are converted to MathML at build time (see _visit_math below), so
+# they render in any current browser without JavaScript or network access.
+html_math_renderer = "mathml"
+
 html_theme = "furo"
 html_title = f"augnb {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["augnb.css"]
 html_show_sourcelink = False
 
 # Files that are not pages but are linked from pages (the per-fold results).
@@ -217,8 +221,29 @@ def _escape_type_underscores(app, what, name, obj, options, lines):
             lines[i] = m.group(1) + re.sub(r"(\w)_(?=\W|$)", r"\1\\_", m.group(2))
 
 
+def _visit_inline_math(self, node) -> None:
+    from docutils import nodes
+    from latex2mathml.converter import convert
+
+    self.body.append(convert(node.astext()))
+    raise nodes.SkipNode
+
+
+def _visit_block_math(self, node) -> None:
+    from docutils import nodes
+    from latex2mathml.converter import convert
+
+    self.body.append(
+        '<div class="math-block">' + convert(node.astext(), display="block") + "</div>"
+    )
+    raise nodes.SkipNode
+
+
 def setup(app) -> None:
     """Connect the hooks above to the build."""
     app.connect("autodoc-process-docstring", _escape_type_underscores, priority=100)
+    app.add_html_math_renderer(
+        "mathml", (_visit_inline_math, None), (_visit_block_math, None)
+    )
     app.connect("builder-inited", _figures)
     app.connect("autodoc-skip-member", _skip_sklearn_members)
