@@ -13,6 +13,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -41,7 +42,6 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "results/overview/folds.csv"]
-templates_path = ["_templates"]
 
 # Markdown (MyST): headings get anchors so pages can link to sections.
 myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
@@ -117,24 +117,36 @@ def _exported(module_name: str) -> list[str]:
 
 
 def write_api_pages(out_dir: Path) -> list[str]:
-    """Write one page per public module listing the objects it is home to.
+    """Write one page per public module that is home to public objects.
 
     Each public object is documented once, under the shortest public module
-    that exports it (``augnb.TAN``, not ``augnb.classifiers.tan.TAN``).
-    Returns the module names written, in toc order.
+    that exports it (``augnb.TAN``, not ``augnb.classifiers.tan.TAN``), on
+    its module's page: a summary table, then every object in full. (One page
+    per object would multiply the site's navigation tree, which the theme
+    renders on every page, and the build time with it.) Returns the module
+    names written, in toc order.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True)
     seen: set[int] = set()
     written = []
     for name in _public_modules():
         module = importlib.import_module(name)
         own = []
-        for obj_name in _exported(name):
+        # A class's own name before its aliases (AugmentedSemiNaiveBayes, not ASB).
+        names = sorted(
+            _exported(name),
+            key=lambda n: getattr(getattr(module, n), "__name__", n) != n,
+        )
+        for obj_name in names:
             obj = getattr(module, obj_name)
             if id(obj) in seen:
                 continue
             seen.add(id(obj))
             own.append(obj_name)
+        if not own:
+            continue
         title = f"``{name}``"
         lines = [
             title,
@@ -143,30 +155,36 @@ def write_api_pages(out_dir: Path) -> list[str]:
             f".. automodule:: {name}",
             "   :no-members:",
             "",
+            f".. currentmodule:: {name}",
+            "",
+            ".. autosummary::",
+            "   :nosignatures:",
+            "",
+            *[f"   {n}" for n in own],
+            "",
         ]
-        if own:
-            lines += [
-                f".. currentmodule:: {name}",
-                "",
-                ".. autosummary::",
-                "   :toctree: generated",
-                "   :nosignatures:",
-                "",
-                *[f"   {n}" for n in own],
-                "",
-            ]
-        text = "\n".join(lines)
-        path = out_dir / f"{name}.rst"
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
+        for obj_name in own:
+            if inspect.isclass(getattr(module, obj_name)):
+                lines += [
+                    f".. autoclass:: {obj_name}",
+                    "   :members:",
+                    "   :inherited-members:",
+                    "   :show-inheritance:",
+                    "",
+                ]
+            else:
+                lines += [f".. autofunction:: {obj_name}", ""]
+        (out_dir / f"{name}.rst").write_text("\n".join(lines))
         written.append(name)
     index = [
         "API reference",
         "=============",
         "",
         "Every public class and function, from its docstring. Each object is "
-        "listed under the shortest module that exports it; the classifiers "
-        "are importable from ``augnb`` directly.",
+        "documented under the shortest module that exports it; the classifiers "
+        "are importable from ``augnb`` directly. Methods inherited from "
+        "scikit-learn's base classes (``get_params``, ``set_params``, "
+        "``score``, ...) are documented by scikit-learn.",
         "",
         ".. toctree::",
         "   :maxdepth: 1",
