@@ -1,6 +1,9 @@
-"""scikit-learn's estimator checks on every augnb estimator.
+"""Common tests of every augnb estimator: discovered, never listed.
 
-No check is expected to fail at present. Should one need listing, add it to
+scikit-learn's estimator checks run on every class of the registry
+(:func:`augnb.classifiers.registry.estimators`) with default parameters, and
+on the extra configurations below whose code paths differ. No check is
+expected to fail at present. Should one need listing, add it to
 ``EXPECTED_FAILED_CHECKS`` with the reason, e.g. a check that feeds arbitrary
 integer features and expects them to behave like numbers does not apply,
 because augnb treats integer columns as categorical.
@@ -8,55 +11,38 @@ because augnb treats integer columns as categorical.
 
 from __future__ import annotations
 
+import inspect
+
+import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from augnb import (
-    AODE,
-    ASB,
-    BSEJ,
-    CAN,
-    ENBC,
-    ETAN,
-    FFSS,
-    FSS,
-    KDB,
-    TAN,
-    DDRChowLiu,
-    FlexibleNB,
-    NaiveBayes,
-    SelectiveTAN,
-    TaheriANB,
-)
+import augnb
+from augnb.classifiers import BaseAugmentedNB
+from augnb.classifiers.registry import estimators, exported_names
 
-ESTIMATORS = [
-    NaiveBayes(),
-    NaiveBayes(continuous="gaussian"),
-    TAN(),
-    TAN(root="random", random_state=0),
-    FFSS(),
-    SelectiveTAN(),
-    FSS(random_state=0),
-    BSEJ(random_state=0),
-    ASB(random_state=0),
-    KDB(k=1),
-    KDB(k=2),
-    AODE(),
-    TaheriANB(),
-    DDRChowLiu(),
-    DDRChowLiu(avg="literal", root="random", random_state=0),
-    NaiveBayes(continuous="gmm"),
-    ETAN(),
-    ETAN(continuous="gmm"),
-    CAN(),
-    FlexibleNB(),
-    ENBC(),
+REGISTRY = estimators()
+
+#: Configurations beyond the defaults whose code paths differ (class name ->
+#: keyword arguments); a misspelt class name fails test_extra_configurations.
+EXTRA_CONFIGURATIONS = {
+    "NaiveBayes": [{"continuous": "gaussian"}, {"continuous": "gmm"}],
+    "TAN": [{"root": "random", "random_state": 0}],
+    "BSEJ": [{"random_state": 0, "supernode_cpt": "dag"}],
+    "KDB": [{"k": 2}],
+    "DDRChowLiu": [{"avg": "literal", "root": "random", "random_state": 0}],
+    "ETAN": [{"continuous": "gmm"}],
+}
+
+ESTIMATORS = [cls() for cls in REGISTRY.values()] + [
+    REGISTRY[name](**kw) for name, kws in EXTRA_CONFIGURATIONS.items() for kw in kws
 ]
 
 #: check name -> reason, per estimator class.
-EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
-    "NaiveBayes": {},
-    "TAN": {},
-}
+EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
+
+#: Estimators whose parameters are checked by their own module for now (the
+#: kernel-density module is being rewritten); they must move to the table.
+UNDECLARED_OK = {"FlexibleNB", "ENBC"}
 
 
 def _expected_failed_checks(estimator):
@@ -66,3 +52,39 @@ def _expected_failed_checks(estimator):
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
+
+
+def test_registry_is_what_the_package_exports():
+    assert set(REGISTRY) >= {"NaiveBayes", "TAN", "AODE", "BSEJ", "ENBC"}
+    for name, cls in exported_names().items():
+        assert getattr(augnb, name) is cls
+        assert name in augnb.__all__
+    assert set(REGISTRY.values()) == set(exported_names().values())
+
+
+def test_extra_configurations_name_registered_classes():
+    assert set(EXTRA_CONFIGURATIONS) <= set(REGISTRY)
+
+
+def test_base_class_is_abstract():
+    with pytest.raises(TypeError, match="abstract"):
+        BaseAugmentedNB()
+    assert inspect.isabstract(BaseAugmentedNB)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_parameter_has_a_declared_constraint(name):
+    cls = REGISTRY[name]
+    params = set(cls().get_params(deep=False))
+    declared = set(cls._parameter_constraints)
+    if name in UNDECLARED_OK:
+        pytest.skip(f"{name} still checks its parameters in its own module")
+    assert params == declared
+
+
+@pytest.mark.parametrize("name", sorted(set(REGISTRY) - UNDECLARED_OK))
+def test_invalid_parameter_gives_a_clear_error(name):
+    cls = REGISTRY[name]
+    est = cls(alpha=-1.0)
+    with pytest.raises(ValueError, match=rf"{name}: alpha must be a number > 0"):
+        est.fit([[0], [1]], [0, 1])

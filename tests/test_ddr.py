@@ -62,10 +62,10 @@ def test_tree_is_the_maximum_id_spanning_tree(seed, n_classes):
     assert ours == pytest.approx(best, rel=1e-12)
 
 
-def test_equals_tan_when_weights_coincide(monkeypatch):
+def test_equals_tan_when_weights_coincide(monkeypatch, car):
     # With the weight function replaced by CMI, DDRChowLiu must be TAN exactly:
     # same tree, same root, same CPTs, same predictions.
-    X, y = load("car")
+    X, y = car
     monkeypatch.setattr(
         ddr_module,
         "pairwise_id",
@@ -81,8 +81,8 @@ def test_equals_tan_when_weights_coincide(monkeypatch):
     )
 
 
-def test_weights_differ_from_tan_on_real_data():
-    X, y = load("car")
+def test_weights_differ_from_tan_on_real_data(car):
+    X, y = car
     ddr = DDRChowLiu().fit(X, y)
     tan = TAN().fit(X, y)
     assert ddr.structure_ != tan.structure_

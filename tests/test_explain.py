@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -10,7 +11,8 @@ import pytest
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import BSEJ, TAN, NaiveBayes
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers import BaseAugmentedNB
+from augnb.classifiers.constraints import AnyOf, InstanceOf, Options
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.datasets import load
 from augnb.explain import (
@@ -21,7 +23,7 @@ from augnb.explain import (
 )
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 
 
 @pytest.fixture(scope="module")
@@ -201,10 +203,25 @@ def test_tidy_frame_and_summary(car, car_tan):
 class _FixedStructure(BaseAugmentedNB):
     """A test model with compound nodes and arcs between them."""
 
-    def __init__(self, alpha=1.0, *, structure=None, discretizer="mdlp"):
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "structure": AnyOf(Options(None), InstanceOf(Structure)),
+    }
+
+    def __init__(
+        self,
+        alpha=1.0,
+        *,
+        structure=None,
+        discretizer="mdlp",
+        discrete_features=None,
+        continuous_features=None,
+    ):
         self.alpha = alpha
         self.structure = structure
         self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
 
     def _learn_structure(self, codes, y, cards, n_classes):
         return self.structure
@@ -223,7 +240,7 @@ def test_compound_nodes_are_one_variable(car):
     assert ex.parent_labels[:3] == ("", "buying × maint", "doors")
     assert ex.parent_labels[3] == "buying × maint, persons × lug_boot"
     # The correspondent NB keeps the joins: compare with a directly fitted one.
-    codes = model._encode(X).codes
+    codes = model.encode(X).codes
     y_idx = pd.Index(model.classes_).get_indexer(np.asarray(y))
     naive = Structure(structure.nodes, ((),) * 4, 6)
     direct = fit_discrete_model(naive, codes, y_idx, model.n_categories_, 4, 1.0)

@@ -375,3 +375,39 @@ def test_message_passing_does_not_underflow_on_a_long_chain():
     jll = joint_log_likelihood(model, test)
     assert np.isfinite(jll).all()
     assert (jll < -100).all()
+
+
+class _KernelFactor:
+    """The kernel densities of a fitted FlexibleNB, behind the Factor protocol."""
+
+    def __init__(self, kde, features):
+        self.kde = kde
+        self.features = features
+
+    def log_factor(self, codes, values):
+        return self.kde.log_likelihood(values)
+
+
+def test_factored_model_scores_kernel_densities_through_the_one_routine():
+    # A kernel model plugs into joint_log_likelihood as CPTs plus a factor
+    # that follows the Factor protocol, with missing values on both sides.
+    from augnb import FlexibleNB
+    from augnb.datasets import load
+
+    X, y = load("hepatitis")
+    clf = FlexibleNB().fit(X, y)
+    model = clf.model_
+    continuous = tuple(int(j) for j in np.flatnonzero(clf.n_categories_ == 0))
+    factor = _KernelFactor(model.kde, continuous)
+    assert isinstance(factor, inference.Factor)
+    factored = inference.FactoredModel(
+        model.structure, model.class_log_prior, model.discrete, (factor,)
+    )
+    data = clf.encode(X)
+    assert np.isnan(data.values).any() and (data.codes < 0).any()
+    np.testing.assert_allclose(
+        joint_log_likelihood(factored, data.codes, data.values),
+        clf.predict_joint_log_proba(X),
+        rtol=0,
+        atol=1e-12,
+    )

@@ -184,8 +184,8 @@ def test_theta_prunes_weak_parents():
     assert kdb_structure(X, y, cards, 2, k=4, theta=10.0).arcs == ()
 
 
-def test_column_order_invariance():
-    X, y = load("car")
+def test_column_order_invariance(car):
+    X, y = car
     perm = [3, 0, 5, 1, 4, 2]
     a = KDB(k=2).fit(X, y)
     b = KDB(k=2).fit(X.iloc[:, perm], y)
@@ -198,8 +198,8 @@ def test_column_order_invariance():
     )
 
 
-def test_missing_values_with_two_parents_are_summed_out():
-    X, y = load("car")
+def test_missing_values_with_two_parents_are_summed_out(car):
+    X, y = car
     kdb = KDB(k=2).fit(X, y)
     # A feature that is a parent of two others, and a row with it missing.
     feature = max(range(6), key=lambda f: len(kdb.structure_.children(f)))
@@ -231,8 +231,8 @@ def test_missing_values_with_two_parents_are_summed_out():
         ({"alpha": 0}, "alpha must be"),
     ],
 )
-def test_invalid_parameters(params, match):
-    X, y = load("car")
+def test_invalid_parameters(params, match, car):
+    X, y = car
     with pytest.raises(ValueError, match=match):
         KDB(**params).fit(X, y)
 

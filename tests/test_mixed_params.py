@@ -8,12 +8,8 @@ from scipy.stats import norm
 from sklearn.mixture import GaussianMixture
 
 from augnb.params import GaussianCPD, fit_mixed_model
-from augnb.params.gaussian import (
-    ConditionalGaussianCPD,
-    fit_conditional_gaussian_cpd,
-    fit_gmm,
-    fit_linear_gaussian,
-)
+from augnb.params.gaussian import ConditionalGaussianCPD, fit_conditional_gaussian_cpd
+from augnb.params.grouped_fits import fit_gmm, fit_linear_gaussian
 from augnb.structure import Structure
 
 

@@ -207,8 +207,8 @@ def test_error_bad_parameters():
 # --- inputs ------------------------------------------------------------------
 
 
-def test_column_order_invariance():
-    X, y = load("car")
+def test_column_order_invariance(car):
+    X, y = car
     rng = np.random.default_rng(0)
     perm = list(rng.permutation(X.shape[1]))
     test = X.sample(200, random_state=0)
@@ -217,8 +217,8 @@ def test_column_order_invariance():
     np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
 
 
-def test_dataframe_and_ndarray_inputs_agree():
-    X, y = load("car")
+def test_dataframe_and_ndarray_inputs_agree(car):
+    X, y = car
     df_model = NaiveBayes().fit(X, y)
     arr = X.to_numpy(dtype=object)
     arr_model = NaiveBayes().fit(arr, y)
@@ -274,8 +274,8 @@ def test_label_types_and_sorted_classes(labels, expected):
     )
 
 
-def test_cross_validated_accuracy_on_car():
-    X, y = load("car")
+def test_cross_validated_accuracy_on_car(car):
+    X, y = car
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
     accuracy = cross_val_score(NaiveBayes(), X, y, cv=cv).mean() * 100
     assert accuracy == pytest.approx(85.3, abs=1.0)

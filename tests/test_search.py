@@ -34,25 +34,6 @@ from augnb.structure.semi_naive import bsej_structure
 # -- data ----------------------------------------------------------------------
 
 
-def dependent_data(seed, n=300):
-    """6 features with 2-4 declared values, 3 classes, real dependencies.
-
-    ``x0, x1`` determine the class jointly (so BSEJ joins them), ``x2, x3, x5``
-    depend on the class and on each other, ``x4`` is noise and never shows
-    its 4th declared value (a declared but unobserved level).
-    """
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    x0 = rng.integers(0, 3, n)
-    x1 = np.where(rng.random(n) < 0.8, (y - x0) % 3, rng.integers(0, 3, n))
-    x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
-    x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
-    x4 = rng.integers(0, 3, n)
-    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
-    codes = np.stack([x0, x1, x2, x3, x4, x5], axis=1)
-    return codes, y, [3, 3, 2, 4, 4, 4], 3
-
-
 # -- naive reference -----------------------------------------------------------
 
 
@@ -245,7 +226,7 @@ def test_stratified_folds_rejects_one_fold():
         stratified_folds(np.array([0, 1, 0, 1]), 1)
 
 
-def test_cached_cv_uses_stratified_folds():
+def test_cached_cv_uses_stratified_folds(dependent_data):
     codes, y, cards, n_classes = dependent_data(0)
     scorer = CachedCV(codes, y, cards, n_classes, cv=4, random_state=11)
     np.testing.assert_array_equal(scorer.folds, stratified_folds(y, 4, 11))
@@ -293,7 +274,7 @@ FAMILIES = [
 
 @pytest.mark.parametrize(("members", "parents"), FAMILIES)
 @pytest.mark.parametrize("cv", [2, 5, "loo"])
-def test_factor_equals_refitted_model(members, parents, cv):
+def test_factor_equals_refitted_model(members, parents, cv, dependent_data):
     codes, y, cards, n_classes = dependent_data(1, n=120)
     scorer = CachedCV(codes, y, cards, n_classes, cv=cv, random_state=3)
     got = scorer.factor(members, parents)
@@ -322,7 +303,7 @@ def test_factor_sparse_compound_node_uses_declared_size():
     assert scorer.node_codes((0, 1, 2))[2] == 30000
 
 
-def test_prior_equals_refitted_prior():
+def test_prior_equals_refitted_prior(dependent_data):
     codes, y, cards, n_classes = dependent_data(2, n=100)
     scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=1)
     # the joint log-likelihood of the structure without nodes is the prior alone
@@ -336,7 +317,7 @@ def test_prior_equals_refitted_prior():
 
 
 @pytest.mark.parametrize("cv", [3, "loo"])
-def test_missing_codes_are_summed_out_and_not_counted(cv):
+def test_missing_codes_are_summed_out_and_not_counted(cv, dependent_data):
     codes, y, cards, n_classes = dependent_data(3, n=120)
     rng = np.random.default_rng(0)
     missing = rng.random(codes.shape) < 0.1
@@ -375,7 +356,7 @@ def test_missing_codes_are_summed_out_and_not_counted(cv):
             )
 
 
-def test_factor_cache_is_reused_and_bounded():
+def test_factor_cache_is_reused_and_bounded(dependent_data):
     codes, y, cards, n_classes = dependent_data(0, n=100)
     scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
     a = scorer.factor((1, 0))
@@ -389,7 +370,7 @@ def test_factor_cache_is_reused_and_bounded():
     np.testing.assert_array_equal(small.factor((0,)), first)
 
 
-def test_accuracy_is_mean_of_fold_accuracies_and_counts_evaluations():
+def test_accuracy_is_mean_of_fold_accuracies_and_counts_evaluations(dependent_data):
     codes, y, cards, n_classes = dependent_data(4, n=101)
     scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=2)
     total = scorer.total([(0, 1), (2,)])
@@ -407,7 +388,9 @@ def test_accuracy_is_mean_of_fold_accuracies_and_counts_evaluations():
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("epsilon", [0.0, 0.01])
-def test_bsej_search_equals_naive_refit_search(seed, epsilon, record_candidates):
+def test_bsej_search_equals_naive_refit_search(
+    seed, epsilon, record_candidates, dependent_data
+):
     codes, y, cards, n_classes = dependent_data(seed)
     scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=seed)
     structure, path = bsej_structure(scorer, codes.shape[1], epsilon=epsilon)
@@ -424,7 +407,9 @@ def test_bsej_search_equals_naive_refit_search(seed, epsilon, record_candidates)
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("epsilon", [0.0, 0.02])
-def test_fss_search_equals_naive_refit_search(seed, epsilon, record_candidates):
+def test_fss_search_equals_naive_refit_search(
+    seed, epsilon, record_candidates, dependent_data
+):
     codes, y, cards, n_classes = dependent_data(seed)
     scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=seed)
     structure, path = fss_structure(scorer, codes.shape[1], epsilon=epsilon)
@@ -484,7 +469,7 @@ def test_mathematically_equal_accuracies_are_equal_floats(seed):
         assert seen.setdefault(exact, acc) == acc
 
 
-def test_bsej_search_with_join_cap_equals_naive(record_candidates):
+def test_bsej_search_with_join_cap_equals_naive(record_candidates, dependent_data):
     codes, y, cards, n_classes = dependent_data(0)
     cap = 3 * 3 * 3  # allows (x0, x1) x 3 classes; forbids every join beyond 9 values
     scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
@@ -498,7 +483,7 @@ def test_bsej_search_with_join_cap_equals_naive(record_candidates):
         assert prod(cards[f] for f in node) * n_classes <= cap
 
 
-def test_fss_search_with_missing_values_equals_naive(record_candidates):
+def test_fss_search_with_missing_values_equals_naive(record_candidates, dependent_data):
     # Singleton nodes: a missing value is marginalised out by the final model,
     # i.e. its factor is dropped, exactly what the cached engine does.
     codes, y, cards, n_classes = dependent_data(1)
@@ -513,7 +498,7 @@ def test_fss_search_with_missing_values_equals_naive(record_candidates):
 
 @pytest.mark.parametrize("cv", [5, "loo"])
 def test_bsej_search_with_partly_missing_compound_nodes_equals_naive(
-    cv, record_candidates
+    cv, record_candidates, dependent_data
 ):
     # The engine sums out the missing members of a compound node exactly as
     # the final model does, so the search scores the model it fits.
@@ -528,7 +513,9 @@ def test_bsej_search_with_partly_missing_compound_nodes_equals_naive(
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_bsej_loo_search_equals_naive_refit_search(seed, record_candidates):
+def test_bsej_loo_search_equals_naive_refit_search(
+    seed, record_candidates, dependent_data
+):
     codes, y, cards, n_classes = dependent_data(seed, n=70)
     codes = codes[:, :5]
     scorer = CachedCV(codes, y, cards[:5], n_classes, cv="loo")
@@ -542,7 +529,9 @@ def test_bsej_loo_search_equals_naive_refit_search(seed, record_candidates):
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_fss_loo_search_equals_naive_refit_search(seed, record_candidates):
+def test_fss_loo_search_equals_naive_refit_search(
+    seed, record_candidates, dependent_data
+):
     codes, y, cards, n_classes = dependent_data(seed, n=80)
     scorer = CachedCV(codes, y, cards, n_classes, cv="loo")
     structure, path = fss_structure(scorer, 6)
@@ -604,7 +593,7 @@ def _frame(codes, cards):
 
 
 @pytest.mark.parametrize("cls", [BSEJ, FSS])
-def test_classifiers_run_the_same_search(cls):
+def test_classifiers_run_the_same_search(cls, dependent_data):
     # The estimators encode the frame, build the scorer from random_state and
     # must reach the naive search's structure and path.
     codes, y, cards, n_classes = dependent_data(2)
@@ -666,15 +655,24 @@ def test_greedy_search_verbose(capsys):
 
 @pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5)])
 @pytest.mark.parametrize("cv", [5, "loo"])
-def test_dag_subset_factor_equals_refitted_dag_supernode(subset, cv):
+@pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
+@pytest.mark.parametrize("missing", [0.0, 0.15])
+def test_subset_factor_equals_refitted_supernode(
+    subset, cv, supernode_cpt, missing, dependent_data
+):
+    # The engine scores exactly the model the learner fits, for both
+    # parameterisations of a joined subset and with missing values (a
+    # missing member before an observed one is summed out, not dropped).
     from augnb.structure.semi_naive import supernode_structure
 
     codes, y, cards, n_classes = dependent_data(1, n=90 if cv == "loo" else 300)
+    rng = np.random.default_rng(7)
+    codes = np.where(rng.random(codes.shape) < missing, -1, codes)
     scorer = CachedCV(
-        codes, y, cards, n_classes, cv=cv, random_state=0, supernode_cpt="dag"
+        codes, y, cards, n_classes, cv=cv, random_state=0, supernode_cpt=supernode_cpt
     )
     got = scorer.subset_factor(subset)
-    structure = supernode_structure([subset], (), codes.shape[1], "dag")
+    structure = supernode_structure([subset], (), codes.shape[1], supernode_cpt)
     want = np.zeros_like(got)
     for k in np.unique(scorer.folds):
         test = scorer.folds == k
@@ -685,7 +683,25 @@ def test_dag_subset_factor_equals_refitted_dag_supernode(subset, cv):
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-10)
 
 
-def test_supernode_cpt_is_validated():
+def test_supernode_cpt_is_validated(dependent_data):
     codes, y, cards, n_classes = dependent_data(0, n=60)
     with pytest.raises(ValueError, match="supernode_cpt"):
         CachedCV(codes, y, cards, n_classes, supernode_cpt="product")
+
+
+def test_dag_sum_out_in_chunks_equals_one_pass(dependent_data, monkeypatch):
+    import augnb.search.cv_cache as cv_cache
+
+    codes, y, cards, n_classes = dependent_data(5, n=200)
+    rng = np.random.default_rng(3)
+    codes = np.where(rng.random(codes.shape) < 0.2, -1, codes)
+
+    def factor():
+        scorer = CachedCV(
+            codes, y, cards, n_classes, random_state=0, supernode_cpt="dag"
+        )
+        return scorer.subset_factor((1, 3, 5))
+
+    whole = factor()
+    monkeypatch.setattr(cv_cache, "_MAX_CELLS", 16)
+    np.testing.assert_array_equal(factor(), whole)

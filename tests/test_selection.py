@@ -93,9 +93,9 @@ def noisy_frame(seed=0, n=300):
 
 
 @pytest.mark.parametrize("random_state", [0, 1, 2, 7, 42])
-def test_fss_on_car_selects_nothing(random_state):
+def test_fss_on_car_selects_nothing(random_state, car):
     # Seed 000 Table 3: FSS = majority rate on Car (1210 / 1728).
-    X, y = load("car")
+    X, y = car
     clf = FSS(random_state=random_state).fit(X, y)
     assert clf.selected_features_ == []
     assert clf.structure_.nodes == ()
@@ -189,8 +189,8 @@ def test_ffss_keeps_exactly_the_reliably_dependent_features(name, significance):
     assert clf.arcs_ == []
 
 
-def test_ffss_car_drops_doors():
-    X, y = load("car")
+def test_ffss_car_drops_doors(car):
+    X, y = car
     kept = FFSS().fit(X, y).selected_features_
     assert kept == ["buying", "maint", "persons", "lug_boot", "safety"]
 
@@ -227,8 +227,8 @@ def test_ffss_significance_one_keeps_every_reliable_feature():
     assert kept == ["edge", "weak", "noise"]
 
 
-def test_ffss_invariant_to_column_order():
-    X, y = load("car")
+def test_ffss_invariant_to_column_order(car):
+    X, y = car
     cols = list(X.columns)[::-1]
     a = FFSS().fit(X, y)
     b = FFSS().fit(X[cols], y)

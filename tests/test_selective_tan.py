@@ -154,8 +154,8 @@ def test_significance_zero_is_prior_only(name, tan_sample):
     assert FFSS(significance=0).fit(X, y).selected_features_ == []
 
 
-def test_significance_zero_without_filter_is_naive_bayes():
-    X, y = load("car")
+def test_significance_zero_without_filter_is_naive_bayes(car):
+    X, y = car
     stan = SelectiveTAN(significance=0, feature_filter=False).fit(X, y)
     nb = NaiveBayes().fit(X, y)
     assert stan.selected_features_ == list(X.columns)
@@ -167,8 +167,8 @@ def test_significance_zero_without_filter_is_naive_bayes():
 
 
 @pytest.mark.parametrize("significance", [0.05, 0.001])
-def test_feature_filter_false_keeps_all_features(significance):
-    X, y = load("car")
+def test_feature_filter_false_keeps_all_features(significance, car):
+    X, y = car
     clf = SelectiveTAN(significance=significance, feature_filter=False).fit(X, y)
     assert clf.selected_features_ == list(X.columns)
     assert clf.structure_.nodes == tuple((f,) for f in range(X.shape[1]))
@@ -180,8 +180,8 @@ def test_feature_filter_false_keeps_all_features(significance):
 
 
 @pytest.mark.parametrize("significance", [0.05, 0.01])
-def test_car_forest_over_ffss_features(significance):
-    X, y = load("car")
+def test_car_forest_over_ffss_features(significance, car):
+    X, y = car
     clf = SelectiveTAN(significance=significance).fit(X, y)
     kept_names = FFSS(significance=significance).fit(X, y).selected_features_
     assert clf.selected_features_ == kept_names
@@ -245,7 +245,7 @@ def test_random_root_is_seeded(tan_sample):
     ("param", "value"),
     [("significance", -0.5), ("significance", 2), ("root", "middle")],
 )
-def test_rejects_bad_parameters(param, value):
-    X, y = load("car")
+def test_rejects_bad_parameters(param, value, car):
+    X, y = car
     with pytest.raises(ValueError, match=param):
         SelectiveTAN(**{param: value}).fit(X, y)

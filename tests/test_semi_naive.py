@@ -33,38 +33,13 @@ def xor_frame(seed=0, n=400):
     return X, pd.Series(np.array(["no", "yes"])[y])
 
 
-def synthetic_frame(seed=0, n=500):
-    """3 classes; a jointly informative pair, dependent features, noise."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    x0 = rng.integers(0, 3, n)
-    x1 = np.where(rng.random(n) < 0.8, (y - x0) % 3, rng.integers(0, 3, n))
-    x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
-    x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
-    x4 = rng.integers(0, 3, n)
-    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
-    cols = [x0, x1, x2, x3, x4, x5]
-    cards = [3, 3, 2, 4, 4, 4]
-    X = pd.DataFrame(
-        {
-            f"x{j}": pd.Categorical(c, categories=range(r))
-            for j, (c, r) in enumerate(zip(cols, cards))
-        }
-    )
-    return X, pd.Series(np.array(["a", "b", "c"])[y])
-
-
 def kr_vs_kp_sample(n=1000):
     X, y = load("kr_vs_kp")
     Xs = X.sample(n, random_state=0)
     return Xs, y.loc[Xs.index]
 
 
-DATASETS = {
-    "car": lambda: load("car"),
-    "kr_vs_kp": kr_vs_kp_sample,
-    "synthetic": synthetic_frame,
-}
+DATASETS = ("car", "kr_vs_kp", "synthetic")
 
 
 def declared_cards(X):
@@ -117,8 +92,9 @@ def assert_consistent(clf, X):
 
 
 @pytest.mark.parametrize("name", sorted(DATASETS))
-def test_asb_significance_zero_equals_bsej(name):
-    X, y = DATASETS[name]()
+def test_asb_significance_zero_equals_bsej(name, car, dependent_frame):
+    loaders = {"car": lambda: car, "kr_vs_kp": kr_vs_kp_sample}
+    X, y = loaders[name]() if name in loaders else dependent_frame(0)
     bsej = BSEJ(random_state=0).fit(X, y)
     asb = ASB(significance=0, random_state=0).fit(X, y)
     assert asb.arcs_ == []
@@ -151,8 +127,8 @@ def test_asb_on_primary_tumor_returns_bsej():
     np.testing.assert_array_equal(asb.predict_proba(X), bsej.predict_proba(X))
 
 
-def test_asb_adds_a_forest_of_reliable_arcs_on_car():
-    X, y = load("car")
+def test_asb_adds_a_forest_of_reliable_arcs_on_car(car):
+    X, y = car
     asb = ASB(random_state=0).fit(X, y)
     bsej = BSEJ(random_state=0).fit(X, y)
     assert asb.structure_.nodes == bsej.structure_.nodes
@@ -221,8 +197,8 @@ def test_bsej_joins_an_xor_pair():
 
 
 @pytest.mark.parametrize("cap", [4 * 9 - 1, 4 * 16, 4 * 27])
-def test_bsej_never_joins_beyond_max_joint_cells(cap):
-    X, y = load("car")
+def test_bsej_never_joins_beyond_max_joint_cells(cap, car):
+    X, y = car
     cards, n_classes = declared_cards(X), y.nunique()
     clf = BSEJ(random_state=0, max_joint_cells=cap).fit(X, y)
     for node in clf.structure_.nodes:
@@ -233,15 +209,15 @@ def test_bsej_never_joins_beyond_max_joint_cells(cap):
     assert_consistent(clf, X)
 
 
-def test_bsej_without_cap_builds_a_large_join_on_car():
-    X, y = load("car")
+def test_bsej_without_cap_builds_a_large_join_on_car(car):
+    X, y = car
     clf = BSEJ(random_state=0).fit(X, y)
     cards = declared_cards(X)
     assert max(prod(cards[f] for f in node) for node in clf.structure_.nodes) * 4 > 64
 
 
-def test_bsej_final_model_uses_declared_product_size():
-    X, y = load("car")
+def test_bsej_final_model_uses_declared_product_size(car):
+    X, y = car
     clf = BSEJ(random_state=0).fit(X, y)
     s = clf.structure_
     compound = [k for k, node in enumerate(s.nodes) if len(node) > 1]
@@ -277,8 +253,8 @@ def test_bsej_declared_levels_in_compound_cpt():
 
 
 @pytest.mark.parametrize("cls", [BSEJ, ASB])
-def test_predictions_deterministic_for_fixed_random_state(cls):
-    X, y = synthetic_frame(2)
+def test_predictions_deterministic_for_fixed_random_state(cls, dependent_frame):
+    X, y = dependent_frame(2)
     a = cls(random_state=7).fit(X, y)
     b = cls(random_state=7).fit(X, y)
     assert a.search_path_ == b.search_path_
@@ -331,11 +307,11 @@ def test_asb_rejects_bad_significance(value):
         ASB(significance=value).fit(X, y)
 
 
-def test_dag_supernodes_keep_subsets_and_expand_nodes():
+def test_dag_supernodes_keep_subsets_and_expand_nodes(car):
     from augnb.params import fit_discrete_model
     from augnb.structure.semi_naive import supernode_structure
 
-    X, y = load("car")
+    X, y = car
     joint = BSEJ(random_state=0).fit(X, y)
     dag = BSEJ(random_state=0, supernode_cpt="dag").fit(X, y)
     assert any(len(s) > 1 for s in dag.feature_subsets_)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import augnb
-from augnb.classifiers.conditional import TaheriANB
+from augnb import TaheriANB
 from augnb.discretize.soac import SOACDiscretizer
 from augnb.evaluation.report import run_suite
 from augnb.evaluation.suites.taheri2011 import LABELS, long_table, make_suite

@@ -19,13 +19,13 @@ from a fitted augnb classifier. ``p(x | pa(x), c)`` are the model's own CPTs
 and ``p(x | c)`` the CPTs of the naive Bayes fitted on the same data with the
 same smoothing (:func:`naive_counterpart`), so Theorem 1 holds as an exact
 identity of the fitted models (to rounding). Compound nodes (BSEJ / ASB
-joins) are one variable each, as in the paper's ANB. More than two classes
-(ALGORITHMS.md A-33): the theory is applied to one pair of classes per row,
+joins) are one variable each, as in the paper's ANB. More than two classes: the
+theory is applied to one pair of classes per row,
 by default the predicted class against the runner-up; Theorem 1 holds for the
 log-odds of any pair.
 
 ``dependence_distribution`` is an alias of :func:`dependence_derivative_ratios`
-(the name used in ALGORITHMS.md §7.2).
+(the name of the "dependence distribution" in the paper).
 """
 
 from __future__ import annotations
@@ -37,14 +37,14 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers import BaseAugmentedNB
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import (
-    CategoricalCPD,
     DiscreteModel,
+    cpd_from_counts,
     fit_categorical_cpd,
 )
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 
 __all__ = [
     "DependenceExplanation",
@@ -230,7 +230,7 @@ def naive_counterpart(
         Usable with :func:`augnb.inference.joint_log_likelihood`.
     """
     dm = _discrete_model(model)
-    alpha = float(getattr(model, "alpha", 1.0))
+    alpha = float(model.alpha)
     structure = dm.structure
     naive = Structure(
         structure.nodes, tuple(() for _ in structure.nodes), structure.n_features
@@ -238,7 +238,7 @@ def naive_counterpart(
     if (X_train is None) != (y_train is None):
         raise ValueError("Give both X_train and y_train, or neither.")
     if X_train is not None:
-        codes = model._encode(X_train).codes
+        codes = model.encode(X_train).codes
         y_idx = _class_index(
             np.asarray(y_train, dtype=object), model.classes_, codes.shape[0], "y_train"
         )
@@ -248,23 +248,19 @@ def naive_counterpart(
             for k in range(structure.n_nodes)
         )
     else:
-        cpds_list = []
-        for k, cpd in enumerate(dm.cpds):
-            counts = cpd.counts.sum(axis=0, keepdims=True)
-            size = float(dm.domains[k].size)
-            # The expression of fit_categorical_cpd, so a parentless node gets
-            # bit-identical CPTs in both models (its ddr is exactly 1).
-            denom = np.log(counts.sum(axis=2, keepdims=True) + alpha * size)
-            log_prob = np.log(counts + alpha) - denom
-            cpds_list.append(CategoricalCPD((), (), None, log_prob, counts))
-        cpds = tuple(cpds_list)
+        # The fitter's own smoothing, so a parentless node gets bit-identical
+        # CPTs in both models (its ddr is exactly 1).
+        cpds = tuple(
+            cpd_from_counts(cpd.counts.sum(axis=0, keepdims=True), alpha, d.size)
+            for cpd, d in zip(dm.cpds, dm.domains)
+        )
     return DiscreteModel(naive, dm.domains, cpds, dm.class_log_prior)
 
 
 def _pair(
     jll: NDArray[np.float64], pos: NDArray | None, neg: NDArray | None
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Fill in the ``pos`` / ``neg`` class of each row (A-33)."""
+    """Fill in the ``pos`` / ``neg`` class of each row."""
     n, n_classes = jll.shape
     rows = np.arange(n)
 
@@ -320,7 +316,7 @@ def dependence_derivative_ratios(
         The classes in the roles of ``+`` and ``-``. By default, with two
         classes ``pos = classes_[1]`` and ``neg = classes_[0]`` on every row;
         with more, ``pos`` is the model's predicted class and ``neg`` the
-        runner-up (A-33). When only one of them is given, the other is the
+        runner-up. When only one of them is given, the other is the
         model's most probable class among the rest.
     X_train, y_train : array-like, default=None
         The model's training data, to count the naive Bayes CPTs exactly; by
@@ -373,7 +369,7 @@ def dependence_derivative_ratios(
     """
     dm = _discrete_model(model)
     nb = naive_counterpart(model, X_train, y_train)
-    codes = model._encode(X).codes
+    codes = model.encode(X).codes
     n = codes.shape[0]
     classes = model.classes_
     jll = joint_log_likelihood(dm, codes)
@@ -394,11 +390,9 @@ def dependence_derivative_ratios(
         ok = child >= 0
         conf = np.zeros(n, dtype=np.int64)
         if cpd.parent_nodes:
-            key = np.zeros(n, dtype=np.int64)
-            for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
-                ok &= slots[:, p] >= 0
-                key = key * r + slots[:, p]
-            conf = cpd.config_index(key)
+            parent_slots = [slots[:, p] for p in cpd.parent_nodes]
+            ok &= np.all([ps >= 0 for ps in parent_slots], axis=0)
+            conf = cpd.parent_config(parent_slots)
         conf = np.where(ok, conf, 0)
         child = np.where(ok, child, 0)
         nb_log_prob = nb.cpds[k].log_prob[0]
@@ -428,5 +422,5 @@ def dependence_derivative_ratios(
     )
 
 
-#: Alias: the name of ALGORITHMS.md §7.2.
+#: Alias: the paper's name ("dependence distribution").
 dependence_distribution = dependence_derivative_ratios

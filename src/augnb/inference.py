@@ -1,12 +1,25 @@
 """Joint log-likelihood ``log P(c, x)`` of a fitted model: the one inference routine.
 
-Complete rows are scored by one table gather per node. Rows with missing (or
-unseen) values are grouped by their pattern of missing nodes; for each group the
-missing nodes are summed out exactly, by connected component of the factors that
-mention them, in log space (ALGORITHMS.md §0.1).
+A fitted model is a class prior and factors. Three kinds of model are scored
+here (see docs/architecture.md):
+
+- :class:`~augnb.params.categorical.DiscreteModel`: categorical CPTs over
+  simple or compound nodes. Complete rows are scored by one table gather per
+  node. Rows with missing (or unseen) values are grouped by their pattern of
+  missing nodes; for each group the missing nodes are summed out exactly, by
+  connected component of the factors that mention them, in log space.
+- :class:`~augnb.params.mixed_model.MixedModel`: CPTs plus conditional Gaussian,
+  linear-Gaussian and Gaussian-mixture densities, integrated out exactly where
+  missing (below).
+- :class:`FactoredModel`: CPTs plus any factors that follow the
+  :class:`Factor` protocol (kernel densities), each of which scores its own
+  rows and integrates out its own missing values.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 import numba
 import numpy as np
@@ -14,9 +27,84 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 
 from augnb.params.categorical import DiscreteModel
-from augnb.params.gaussian import MixedModel
+from augnb.params.mixed_model import MixedModel
+from augnb.structure import Structure
 
-__all__ = ["joint_log_likelihood"]
+__all__ = ["Factor", "FactoredModel", "joint_log_likelihood"]
+
+
+@runtime_checkable
+class Factor(Protocol):
+    """A factor of a model that depends on no discrete node's value but its own.
+
+    The protocol a non-categorical factor (a kernel density, for instance)
+    follows to be scored by :func:`joint_log_likelihood`: it reads its input
+    columns and returns, per row and class, the log of its value, with its
+    own missing values already integrated out.
+
+    Attributes
+    ----------
+    features : tuple of int
+        Input columns the factor reads (its node first, then its parents).
+
+    Notes
+    -----
+    ``log_factor`` must return 0 for a row whose node value is missing when
+    the factor is a normalised density of a node with no children (it
+    integrates to one), and the exact integral over a missing parent
+    otherwise. Because such a factor is independent of the categorical
+    nodes, the routine adds it to their exact sum-product unchanged.
+    """
+
+    features: tuple[int, ...]
+
+    def log_factor(
+        self, codes: NDArray[np.integer], values: NDArray[np.float64] | None
+    ) -> NDArray[np.float64]:
+        """Per-row log factor, shape (n_samples, n_classes)."""
+
+
+@dataclass(frozen=True, eq=False)
+class FactoredModel:
+    """A class prior, categorical CPTs and further factors.
+
+    Attributes
+    ----------
+    structure : Structure
+        The structure the factors belong to.
+    class_log_prior : ndarray of shape (n_classes,)
+        Smoothed log class prior.
+    discrete : DiscreteModel or None
+        CPTs of the categorical nodes (None without any); its own prior is
+        not used.
+    factors : tuple of Factor
+        The other factors.
+    """
+
+    structure: Structure
+    class_log_prior: NDArray[np.float64]
+    discrete: DiscreteModel | None
+    factors: tuple[Factor, ...]
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes."""
+        return int(self.class_log_prior.shape[0])
+
+
+def _factored_joint_log_likelihood(
+    model: FactoredModel,
+    codes: NDArray[np.integer],
+    values: NDArray[np.float64] | None,
+) -> NDArray[np.float64]:
+    jll = np.tile(model.class_log_prior, (codes.shape[0], 1))
+    if model.discrete is not None:
+        jll += joint_log_likelihood(model.discrete, codes)
+        jll -= model.discrete.class_log_prior
+    for factor in model.factors:
+        jll += factor.log_factor(codes, values)
+    return jll
+
 
 # Rows of one missing pattern are processed in chunks of at most this many cells.
 _MAX_CELLS = 1 << 22
@@ -47,7 +135,7 @@ def _flat_table(cpd) -> NDArray[np.float64]:
 
 
 def joint_log_likelihood(
-    model: DiscreteModel | MixedModel,
+    model: DiscreteModel | MixedModel | FactoredModel,
     codes: NDArray[np.integer],
     values: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
@@ -55,7 +143,7 @@ def joint_log_likelihood(
 
     Parameters
     ----------
-    model : DiscreteModel or MixedModel
+    model : DiscreteModel, MixedModel or FactoredModel
         Fitted parameters.
     codes : ndarray of shape (n_samples, n_features)
         Encoded features (``-1`` = missing or unseen, marginalised out).
@@ -69,6 +157,8 @@ def joint_log_likelihood(
     """
     if isinstance(model, MixedModel):
         return _mixed_joint_log_likelihood(model, codes, values)
+    if isinstance(model, FactoredModel):
+        return _factored_joint_log_likelihood(model, codes, values)
     n = codes.shape[0]
     slots = model.slots(codes)
     missing = slots < 0
@@ -81,11 +171,7 @@ def joint_log_likelihood(
         child = slots[:, k]
         conf = no_conf
         if cpd.parent_nodes:
-            key = np.zeros(n, dtype=np.int64)
-            for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
-                key *= r
-                key += slots[:, p]
-            conf = cpd.config_index(key)
+            conf = cpd.parent_config([slots[:, p] for p in cpd.parent_nodes])
         if any_missing[family].any():
             # Families with a missing member are summed out below instead.
             child = child.copy()
@@ -256,17 +342,23 @@ def _eliminate(
     for k in comp_families:
         cpd = model.cpds[k]
         child = along(k) if k in axis_of else fixed(slots[:, k])
-        key = np.zeros((n,) + (1,) * nv, dtype=np.int64)
-        for p, r in zip(cpd.parent_nodes, cpd.parent_radix):
-            key = key * r + (along(p) if p in axis_of else fixed(slots[:, p]))
-        conf = cpd.config_index(key)
+        conf = (
+            cpd.parent_config(
+                [
+                    along(p) if p in axis_of else fixed(slots[:, p])
+                    for p in cpd.parent_nodes
+                ]
+            )
+            if cpd.parent_nodes
+            else np.zeros((n,) + (1,) * nv, dtype=np.int64)
+        )
         conf, child = np.broadcast_arrays(conf, child)
         total += cpd.log_prob[conf, :, child]
     return logsumexp(total.reshape(n, -1, model.n_classes), axis=1)
 
 
 # --------------------------------------------------------------------------- #
-# Mixed models: discrete CPTs and continuous densities (ALGORITHMS.md §5.1)
+# Mixed models: discrete CPTs and continuous densities
 # --------------------------------------------------------------------------- #
 # What is exact, for a row with missing values (x_M missing continuous values,
 # d_M missing discrete values):

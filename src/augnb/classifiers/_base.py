@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numbers
-from abc import abstractmethod
+import re
+from abc import ABCMeta, abstractmethod
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -12,12 +14,21 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.classifiers.constraints import (
+    AnyOf,
+    ColumnList,
+    Constraint,
+    Interval,
+    Options,
+    Transformer,
+    check_parameters,
+)
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.inference import joint_log_likelihood
-from augnb.params.categorical import fit_discrete_model
-from augnb.params.gaussian import fit_mixed_model
-from augnb.structure._structure import Structure
+from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.params.mixed_model import MixedModel, fit_mixed_model
+from augnb.structure import Structure
 
 __all__ = ["BaseAugmentedNB", "make_discretizer"]
 
@@ -62,7 +73,70 @@ def make_discretizer(spec: object):
     )
 
 
-class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
+#: Docstring sections every estimator shares, written once. A line holding
+#: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
+#: indented like the line (see ``BaseAugmentedNB.__init_subclass__``).
+DOCSTRING_SNIPPETS: dict[str, str] = {
+    "discretizer_parameter": """\
+discretizer : str, transformer or None, default="mdlp"
+    How continuous columns are discretised: "mdlp", "equal_frequency",
+    "equal_width", "mean", "soac" or a transformer.""",
+    "column_kind_parameters": """\
+discrete_features : sequence of str or int, default=None
+    Columns to treat as discrete whatever their dtype.
+continuous_features : sequence of str or int, default=None
+    Columns to treat as continuous whatever their dtype.""",
+    "input_attributes": """\
+classes_ : ndarray of shape (n_classes,)
+    Sorted class labels.
+n_features_in_ : int
+    Number of input columns.
+feature_names_in_ : ndarray of shape (n_features_in_,)
+    Column names (only when X has string column names).""",
+    "encoding_attributes": """\
+schema_ : Schema
+    Column kinds and categories after discretisation.
+discretizer_ : transformer or None
+    Fitted discretiser of the continuous columns.
+continuous_columns_ : list
+    Input columns read as continuous (discretised, or Gaussian nodes).
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column.""",
+}
+
+DOCSTRING_SNIPPETS["input_parameters"] = (
+    DOCSTRING_SNIPPETS["discretizer_parameter"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["column_kind_parameters"]
+)
+DOCSTRING_SNIPPETS["fitted_attributes"] = (
+    DOCSTRING_SNIPPETS["input_attributes"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["encoding_attributes"]
+)
+
+_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
+
+
+def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
+    if not doc:
+        return doc
+
+    def expand(match: re.Match) -> str:
+        indent, name = match.groups()
+        return "\n".join(
+            indent + line if line else line for line in snippets[name].splitlines()
+        )
+
+    # Snippets may hold snippet lines themselves: expand to a fixed point.
+    while True:
+        expanded = _SNIPPET_LINE.sub(expand, doc)
+        if expanded == doc:
+            return doc
+        doc = expanded
+
+
+class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
     Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
@@ -81,27 +155,31 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
 
     # -- validation ---------------------------------------------------------
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # The shared sections are written once: DOCSTRING_SNIPPETS and the
+        # ``_docstring_snippets`` of the family's base class.
+        cls.__doc__ = _expand_snippets(cls.__doc__, cls._docstring_snippets)
+
+    #: Docstring sections of this family (``{{name}}`` lines).
+    _docstring_snippets: ClassVar[dict[str, str]] = DOCSTRING_SNIPPETS
+
+    #: Every ``__init__`` parameter of an estimator -> its valid values.
+    #: Subclasses extend it (``{**Parent._parameter_constraints, ...}``).
+    _parameter_constraints: ClassVar[dict[str, Constraint]] = {
+        "alpha": Interval(numbers.Real, 0, closed="neither"),
+        "discretizer": AnyOf(Options(*_DISCRETIZERS, None), Transformer()),
+        "discrete_features": ColumnList(),
+        "continuous_features": ColumnList(),
+    }
+
+    #: How continuous columns are modelled: "discretize" (the default) or a
+    #: density family; estimators with a ``continuous`` parameter set it.
+    continuous: str = "discretize"
+
     def _check_params(self) -> None:
-        alpha = getattr(self, "alpha", 1.0)
-        if (
-            not isinstance(alpha, numbers.Real)
-            or isinstance(alpha, bool)
-            or not alpha > 0
-        ):
-            raise ValueError(f"alpha must be a number > 0; got {alpha!r}.")
-        disc = getattr(self, "discretizer", None)
-        if disc is not None and isinstance(disc, str) and disc not in _DISCRETIZERS:
-            raise ValueError(
-                f"discretizer must be one of {list(_DISCRETIZERS)}, a transformer or "
-                f"None; got {disc!r}."
-            )
-        # Density parameters, for the estimators that have them.
-        nc = getattr(self, "n_components", 1)
-        if not isinstance(nc, numbers.Integral) or isinstance(nc, bool) or nc < 1:
-            raise ValueError(f"n_components must be an integer >= 1; got {nc!r}.")
-        vs = getattr(self, "var_smoothing", 0.0)
-        if not isinstance(vs, numbers.Real) or isinstance(vs, bool) or not vs >= 0:
-            raise ValueError(f"var_smoothing must be a number >= 0; got {vs!r}.")
+        """Validate every parameter against ``_parameter_constraints``."""
+        check_parameters(self, self.get_params(deep=False), self._parameter_constraints)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -127,14 +205,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         raw = Schema.infer(
             frame,
-            discrete_features=getattr(self, "discrete_features", None),
-            continuous_features=getattr(self, "continuous_features", None),
+            discrete_features=self.discrete_features,
+            continuous_features=self.continuous_features,
         )
         continuous = raw.continuous_names
         # Input columns read as numbers (before any discretisation).
         self.continuous_columns_ = list(continuous)
         self.discretizer_ = None
-        if continuous and getattr(self, "continuous", "discretize") != "discretize":
+        if continuous and self.continuous != "discretize":
             # Continuous columns stay continuous: density CPDs model them.
             self.schema_ = raw
             return raw.encode(frame), y_codes
@@ -181,25 +259,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         data, y_codes = self._prepare_fit(X, y)
         n_classes = len(self.classes_)
         structure = self._learn_structure_from(data, y_codes, n_classes)
-        self.structure_ = structure.with_names([str(n) for n in self.schema_.names])
-        if data.values is None:
-            self.model_ = fit_discrete_model(
-                structure, data.codes, y_codes, data.cards, n_classes, float(self.alpha)
-            )
-        else:
-            self.model_ = fit_mixed_model(
-                structure,
-                data.codes,
-                data.values,
-                y_codes,
-                data.cards,
-                n_classes,
-                alpha=float(self.alpha),
-                var_smoothing=float(getattr(self, "var_smoothing", 1e-9)),
-                continuous=getattr(self, "continuous", "gaussian"),
-                n_components=int(getattr(self, "n_components", 2)),
-            )
         self.n_categories_ = data.cards
+        self.model_ = self._fit_parameters(structure, data, y_codes, n_classes)
+        self.structure_ = self._named_structure(structure)
         names = self.schema_.names
         groups, group_arcs = self._subsets_and_arcs(structure)
         subsets = [tuple(names[f] for f in group) for group in groups]
@@ -207,6 +269,35 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         self.feature_subsets_ = subsets
         self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
         return self
+
+    def _named_structure(self, structure: Structure) -> object:
+        """The ``structure_`` attribute: the structure with the column names."""
+        return structure.with_names([str(n) for n in self.schema_.names])
+
+    def _fit_parameters(
+        self,
+        structure: Structure,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        n_classes: int,
+    ) -> DiscreteModel | MixedModel:
+        """The fitted model of ``structure``: CPTs, and densities if kept."""
+        if data.values is None:
+            return fit_discrete_model(
+                structure, data.codes, y, data.cards, n_classes, float(self.alpha)
+            )
+        return fit_mixed_model(
+            structure,
+            data.codes,
+            data.values,
+            y,
+            data.cards,
+            n_classes,
+            alpha=float(self.alpha),
+            var_smoothing=float(self.var_smoothing),
+            continuous=self.continuous,
+            n_components=int(self.n_components),
+        )
 
     def _learn_structure_from(
         self, data: EncodedData, y: NDArray[np.intp], n_classes: int
@@ -228,7 +319,20 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
 
     # -- prediction ---------------------------------------------------------
 
-    def _encode(self, X: object) -> EncodedData:
+    def encode(self, X: object) -> EncodedData:
+        """Encode features as the fitted model sees them.
+
+        Applies the fitted discretiser and schema: integer codes (``-1`` =
+        missing or unseen) and, for density models, the continuous values.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        EncodedData
+        """
         check_is_fitted(self, "model_")
         frame = as_frame(X)
         validate_data(self, frame, reset=False, skip_check_array=True)
@@ -242,6 +346,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         if self.discretizer_ is not None:
             frame = self._apply_discretizer(frame)
         return self.schema_.encode(frame)
+
+    #: The name subclasses in this package use.
+    _encode = encode
 
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Unnormalised ``log P(c, x)`` for each class.
@@ -257,7 +364,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        data = self._encode(X)  # raises NotFittedError before model_ is read
+        data = self.encode(X)  # raises NotFittedError before model_ is read
+        return self._joint_log_likelihood(data)
+
+    def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
+        """``log P(c, x)`` of encoded data: the one inference routine."""
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:

@@ -3,36 +3,46 @@
 from __future__ import annotations
 
 import numbers
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import VERBOSE, AnyOf, Interval, Options, RandomState
 from augnb.search.cv_cache import CachedCV
 
 
-class WrapperMixin(BaseAugmentedNB):
-    """Hyperparameter checks and the cached CV scorer of a wrapper search."""
+class BaseWrapperNB(BaseAugmentedNB):
+    """Base of the wrapper learners: CV parameters and the cached CV scorer."""
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        cv = self.cv
-        if not (
-            cv == "loo"
-            or (
-                isinstance(cv, numbers.Integral)
-                and not isinstance(cv, bool)
-                and cv >= 2
-            )
-        ):
-            raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")
-        eps = self.epsilon
-        if (
-            not isinstance(eps, numbers.Real)
-            or isinstance(eps, bool)
-            or not 0 <= eps < 1
-        ):
-            raise ValueError(f"epsilon must be a number in [0, 1); got {eps!r}.")
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "search_parameters": (
+            "epsilon : float, default=0.0\n"
+            "    Minimum CV accuracy gain for a step (strict improvement when 0)."
+        ),
+        "search_tail_parameters": (
+            "random_state : int, RandomState or None, default=None\n"
+            "    Seed of the internal fold partition.\n"
+            "verbose : int, default=0\n"
+            "    Print each search step to stderr."
+        ),
+        "search_attributes": (
+            "search_path_ : list of SearchStep\n"
+            "    Accepted steps with their CV accuracy.\n"
+            "n_candidates_scored_ : int\n"
+            "    Number of candidate structures scored."
+        ),
+    }
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "cv": AnyOf(Interval(numbers.Integral, 2), Options("loo")),
+        "epsilon": Interval(numbers.Real, 0, 1, closed="left"),
+        "random_state": RandomState(),
+        "verbose": VERBOSE,
+    }
 
     def _scorer(
         self,
@@ -40,6 +50,7 @@ class WrapperMixin(BaseAugmentedNB):
         y: NDArray[np.intp],
         cards: NDArray[np.int64],
         n_classes: int,
+        supernode_cpt: str = "joint",
     ) -> CachedCV:
         cv = self.cv
         if cv != "loo":
@@ -54,7 +65,7 @@ class WrapperMixin(BaseAugmentedNB):
             alpha=float(self.alpha),
             cv=cv,
             random_state=self.random_state,
-            supernode_cpt=getattr(self, "supernode_cpt", "joint"),
+            supernode_cpt=supernode_cpt,
         )
 
     def _record_search(self, scorer: CachedCV, path: list) -> None:

@@ -5,19 +5,31 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numba
 import numpy as np
 from numpy.typing import NDArray
+from scipy.special import logsumexp
+from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import Interval
+from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
-from augnb.params.categorical import fit_discrete_model
-from augnb.stats.counts import joint_counts, pairwise_class_counts
-from augnb.structure._structure import Structure
+from augnb.params.categorical import (
+    CategoricalCPD,
+    DiscreteModel,
+    NodeDomain,
+)
+from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
+from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["AODE", "spode_structure"]
+
+#: Counts of the SPODE CPDs: AODE keeps log probabilities only.
+_NO_COUNTS = np.empty((0, 0, 0))
 
 
 def spode_structure(super_parent: int, n_features: int) -> Structure:
@@ -39,7 +51,7 @@ class AODE(BaseAugmentedNB):
     Every feature ``X_i`` in turn is the super-parent of a one-dependence model
     (SPODE) in which it is a parent of every other feature; the SPODEs whose
     super-parent value ``x_i`` was seen at least ``m`` times in training are
-    averaged (ALGORITHMS.md §8)::
+    averaged::
 
         P(c, x) ~ mean over {i : F(x_i) >= m} of P(c, x_i) prod_{j != i} P(x_j | c, x_i)
 
@@ -54,20 +66,18 @@ class AODE(BaseAugmentedNB):
     missing. At predict, a missing (or unseen) value ``x_j`` is summed out of
     every SPODE in which it is a child, which drops its factor exactly (a SPODE
     is a star around its super-parent); a SPODE whose super-parent value is
-    missing is left out of the average, like one whose value is below the
-    frequency limit.
+    missing is summed out over that value, ``sum_v P(c, v) prod_j P(x_j | c,
+    v)``, and takes part in the average (the frequency limit cannot be
+    checked on a missing value). Each SPODE is a model of factors
+    (:meth:`spode_model`) scored by :func:`augnb.inference.joint_log_likelihood`;
+    a Numba kernel computes the same sums for observed super-parents.
 
-    Design: an average of SPODEs is not one :class:`~augnb.structure.Structure`
-    with one set of CPDs, so this class does not take the single-structure path
-    of :class:`~augnb.classifiers.BaseAugmentedNB`. It subclasses it to reuse
-    the input handling (validation, discretisation and encoding in
-    ``_prepare_fit`` and ``_encode``) and the prediction methods, which all
-    derive from :meth:`predict_joint_log_proba`. It overrides :meth:`fit`
-    (all pairwise tables are counted in one pass) and
-    :meth:`predict_joint_log_proba` (a log-sum-exp over SPODEs, vectorised over
-    rows, with a loop over super-parent / child pairs). ``_learn_structure``
-    returns the naive Bayes structure, which is the structure of the fallback
-    model ``model_``.
+    Design: AODE takes the fit path of every learner. ``_learn_structure``
+    returns the naive Bayes structure, whose fitted model ``model_`` is the
+    fallback; ``_fit_parameters`` also counts every SPODE table in one pass,
+    and :meth:`predict_joint_log_proba` averages the SPODEs (a Numba kernel
+    for observed super-parents, :meth:`spode_model` through the inference
+    routine for missing ones).
 
     Parameters
     ----------
@@ -78,22 +88,11 @@ class AODE(BaseAugmentedNB):
         whose super-parent value is observed.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : tuple of Structure
         ``structure_[i]`` is the SPODE with super-parent feature ``i``
         (exportable with ``to_networkx`` / ``to_dot``).
@@ -109,14 +108,7 @@ class AODE(BaseAugmentedNB):
         ``child_log_prob_[i, j][v, w, c] = log P(X_j = w | c, X_i = v)`` for
         every ordered pair ``i != j``, shape (n_categories_[i],
         n_categories_[j], n_classes).
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------
@@ -139,6 +131,11 @@ class AODE(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "m": Interval(numbers.Integral, 0),
+    }
+
     def __init__(
         self,
         *,
@@ -154,12 +151,6 @@ class AODE(BaseAugmentedNB):
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        m = self.m
-        if isinstance(m, bool) or not isinstance(m, numbers.Integral) or m < 0:
-            raise ValueError(f"m (frequency limit) must be an integer >= 0; got {m!r}.")
-
     def _learn_structure(
         self,
         codes: NDArray[np.int32],
@@ -170,79 +161,111 @@ class AODE(BaseAugmentedNB):
         """Structure of the naive Bayes fallback model."""
         return naive_bayes_structure(codes.shape[1])
 
-    def fit(self, X: object, y: object) -> AODE:
-        """Count the SPODE tables and fit the naive Bayes fallback.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes = self._prepare_fit(X, y)
+    def _fit_parameters(
+        self,
+        structure: Structure,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        n_classes: int,
+    ) -> DiscreteModel:
+        """Count the SPODE tables; the model is the naive Bayes fallback."""
         codes, cards = data.codes, data.cards
-        n_classes = len(self.classes_)
         alpha = float(self.alpha)
-        p = codes.shape[1]
-        names = [str(n) for n in self.schema_.names]
-
         packed = _SpodeTables.allocate(cards, n_classes)
         counts, parent_lp = packed.count_views(), packed.parent_views()
-        for i in range(p):
-            n_ci = joint_counts([codes[:, i], y_codes], [int(cards[i]), n_classes])
+        for i in range(codes.shape[1]):
+            n_ci = joint_counts([codes[:, i], y], [int(cards[i]), n_classes])
             counts[i][:] = n_ci.sum(axis=1)
             # N_i counts the rows with X_i observed (available cases).
-            denom = np.log(n_ci.sum() + alpha * n_classes * float(cards[i]))
-            parent_lp[i][:] = np.log(n_ci + alpha) - denom
+            # P(x_i, c) is one distribution over r_i * r_C joint values.
+            parent_lp[i][:] = lidstone_log_prob(
+                n_ci, n_ci.sum(), alpha, n_classes * float(cards[i])
+            )
         child_lp = packed.child_views()
-        for (i, j), table in pairwise_class_counts(
-            codes, y_codes, cards, n_classes
-        ).items():
+        for (i, j), table in pairwise_class_counts(codes, y, cards, n_classes).items():
             # table[x_i, x_j, c]; each CPT normalises over its child's axis.
             child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=int(cards[j]))
             child_lp[j, i][:] = _log_cpt(
                 table.transpose(1, 0, 2), alpha=alpha, r=int(cards[i])
             )
-
         self._packed = packed
         self._m = int(self.m)  # frozen at fit, like every other parameter
         self.value_counts_ = counts
         self.parent_log_prob_ = parent_lp
         self.child_log_prob_ = child_lp
-        self.structure_ = tuple(
-            spode_structure(i, p).with_names(names) for i in range(p)
-        )
-        self.n_categories_ = cards
-        nb = self._learn_structure(codes, y_codes, cards, n_classes)
-        self.model_ = fit_discrete_model(nb, codes, y_codes, cards, n_classes, alpha)
-        return self
+        return super()._fit_parameters(structure, data, y, n_classes)
 
-    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
+    def _named_structure(self, structure: Structure) -> tuple[Structure, ...]:
+        names = [str(n) for n in self.schema_.names]
+        p = len(names)
+        return tuple(spode_structure(i, p).with_names(names) for i in range(p))
+
+    def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
         """Log of the averaged SPODE estimate of ``P(c, x)`` for each class.
 
         Rows for which no super-parent qualifies get naive Bayes's
-        ``log P(c, x)``. Missing values and categories unseen at ``fit`` are
-        summed out (see the class docstring).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        ``log P(c, x)``; missing values are summed out (see the class
+        docstring).
         """
-        codes = self._encode(X).codes  # raises NotFittedError before fitting
+        codes = data.codes
         jll, n_used = self._spode_log_mixture(codes)
+        missing = codes < 0
+        if missing.any():
+            # SPODEs whose super-parent is missing: summed out over its values
+            # by the inference routine, and averaged in with the others.
+            with np.errstate(divide="ignore"):
+                log_sum = jll + np.log(n_used)[:, None]
+            for i in np.flatnonzero(missing.any(axis=0)):
+                rows = np.flatnonzero(missing[:, i])
+                term = joint_log_likelihood(self.spode_model(i), codes[rows])
+                log_sum[rows] = np.logaddexp(log_sum[rows], term)
+                n_used[rows] += 1
+            changed = missing.any(axis=1)
+            jll[changed] = log_sum[changed] - np.log(n_used[changed])[:, None]
         fallback = n_used == 0
         if fallback.any():
             jll[fallback] = joint_log_likelihood(self.model_, codes[fallback])
         return jll
+
+    def spode_model(self, super_parent: int) -> DiscreteModel:
+        """The SPODE with super-parent ``super_parent`` as a model of factors.
+
+        Its factors are ``P(c, x_i) = P_i(c) P(x_i | c)`` (the class prior
+        is the marginal of the super-parent's joint table) and
+        ``P(x_j | c, x_i)`` for every other feature;
+        :func:`augnb.inference.joint_log_likelihood` scores it, summing out
+        missing values exactly. The prediction kernel computes
+        the same sums for observed super-parents (a test proves them equal).
+
+        Parameters
+        ----------
+        super_parent : int
+            Index of the super-parent feature.
+
+        Returns
+        -------
+        DiscreteModel
+        """
+        check_is_fitted(self, "model_")
+        cards = [int(r) for r in self.n_categories_]
+        p = len(cards)
+        i = int(super_parent)
+        domains = tuple(NodeDomain((j,), (r,), r, None) for j, r in enumerate(cards))
+        # P(c, x_i) = P_i(c) P(x_i | c): a normalised CPT, so the routine's
+        # rule that a barren missing node sums to one holds for it too.
+        joint = self.parent_log_prob_[i]
+        prior = logsumexp(joint, axis=0)
+        cpds = []
+        for j in range(p):
+            if j == i:
+                log_prob = (joint - prior).T[None]
+                cpds.append(CategoricalCPD((), (), None, log_prob, _NO_COUNTS))
+            else:
+                log_prob = self.child_log_prob_[i, j].transpose(0, 2, 1)
+                cpds.append(
+                    CategoricalCPD((i,), (cards[i],), None, log_prob, _NO_COUNTS)
+                )
+        return DiscreteModel(spode_structure(i, p), domains, tuple(cpds), prior)
 
     def _spode_log_mixture(
         self, codes: NDArray[np.integer]
@@ -276,8 +299,7 @@ def _log_cpt(
     table: NDArray[np.float64], *, alpha: float, r: int
 ) -> NDArray[np.float64]:
     """``log (N + alpha) / (sum_x N + alpha r)``, child on axis 1 of ``(u, x, c)``."""
-    denom = table.sum(axis=1, keepdims=True) + alpha * r
-    return np.log(table + alpha) - np.log(denom)
+    return lidstone_log_prob(table, table.sum(axis=1, keepdims=True), alpha, r)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,15 +1,17 @@
-"""ddr-ChowLiu: TAN on Zhang's dependence-distribution weight I_D (seed 004)."""
+"""ddr-ChowLiu: TAN on Zhang's dependence-distribution weight I_D."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import ROOT, Options, RandomState
 from augnb.stats.dependence import pairwise_id
-from augnb.structure._structure import Structure
+from augnb.structure import Structure
 from augnb.structure.tan import tan_structure
 
 __all__ = ["DDRChowLiu"]
@@ -33,45 +35,27 @@ class DDRChowLiu(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), used both by the CPTs
-        (ALGORITHMS.md §0.3) and by the log term of I_D (A-35).
+        and by the log term of I_D.
     avg : {"cell", "literal"}, default="cell"
-        The ``Avg`` of eq. (18) for more than two classes (A-34): per-cell
+        The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
     root : {"first", "random"}, default="first"
-        Tree root: feature 0 (A-05) or one drawn with ``random_state``.
+        Tree root: feature 0 or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         The I_D edge weights the tree was built on (symmetric, zero diagonal).
     model_ : DiscreteModel
         Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------
@@ -95,6 +79,13 @@ class DDRChowLiu(BaseAugmentedNB):
     (5, (6, 6))
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "avg": Options("cell", "literal"),
+        "root": ROOT,
+        "random_state": RandomState(),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -113,13 +104,6 @@ class DDRChowLiu(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.avg not in _AVGS:
-            raise ValueError(f"avg must be one of {list(_AVGS)}; got {self.avg!r}.")
-        if self.root not in ("first", "random"):
-            raise ValueError(f"root must be 'first' or 'random'; got {self.root!r}.")
 
     def _learn_structure(
         self,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.structure._structure import Structure
-from augnb.structure.kdb import check_k, check_theta, kdb_structure
+from augnb.classifiers.constraints import Interval
+from augnb.structure import Structure
+from augnb.structure.kdb import kdb_structure
 
 __all__ = ["KDB"]
 
@@ -19,8 +22,8 @@ class KDB(BaseAugmentedNB):
 
     Features are ranked by mutual information with the class; each feature
     takes as parents up to ``k`` features ranked before it, those with the
-    highest conditional mutual information ``I(X_i; X_j | C)`` above ``theta``
-    (ALGORITHMS.md §8). ``k=0`` is naive Bayes; ``k=1`` is a TAN-like forest.
+    highest conditional mutual information ``I(X_i; X_j | C)`` above ``theta``.
+    ``k=0`` is naive Bayes; ``k=1`` is a TAN-like forest.
     The parameters are the shared Lidstone-smoothed CPDs, so a feature with
     several parents has one CPT row per parent configuration (stored sparsely
     when the configurations are many).
@@ -34,22 +37,11 @@ class KDB(BaseAugmentedNB):
         theta``. A negative value admits every candidate.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         Node ``i`` is feature ``i``; ``structure_.parents[i]`` are its feature
         parents.
@@ -57,14 +49,7 @@ class KDB(BaseAugmentedNB):
         Arcs between features, as ``(parent names, child names)``.
     model_ : DiscreteModel
         Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------
@@ -86,6 +71,12 @@ class KDB(BaseAugmentedNB):
     [2, 2, 2, 1, 2, 0]
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "k": Interval(numbers.Integral, 0),
+        "theta": Interval(numbers.Real),
+    }
+
     def __init__(
         self,
         k: int = 1,
@@ -102,11 +93,6 @@ class KDB(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_k(self.k)
-        check_theta(self.theta)
 
     def _learn_structure(
         self,

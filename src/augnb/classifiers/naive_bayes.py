@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.structure._structure import Structure
+from augnb.classifiers.constraints import DENSITY_PARAMETERS
+from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["NaiveBayes"]
@@ -26,11 +28,10 @@ class NaiveBayes(BaseAugmentedNB):
     Parameters
     ----------
     alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), ALGORITHMS.md §0.3.
+        Smoothing constant (1 = Laplace's correction).
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
-        class, or a Gaussian mixture per class (Li 2003; EM per
-        ALGORITHMS.md A-22).
+        class, or a Gaussian mixture per class fitted by EM (Li 2003).
     n_components : int, default=2
         With ``continuous="gmm"``: mixture components per class.
     var_smoothing : float, default=1e-9
@@ -40,31 +41,16 @@ class NaiveBayes(BaseAugmentedNB):
         With ``continuous="discretize"``: how continuous columns are
         discretised: "mdlp", "equal_frequency", "equal_width", "mean" or a
         transformer; None raises an error if any column is continuous.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         Every feature a node with only the class as parent.
     model_ : DiscreteModel or MixedModel
         Fitted CPDs (a ``MixedModel`` when Gaussian nodes are present).
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     See Also
     --------
@@ -84,6 +70,11 @@ class NaiveBayes(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        **DENSITY_PARAMETERS,
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -102,14 +93,6 @@ class NaiveBayes(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.continuous not in ("discretize", "gaussian", "gmm"):
-            raise ValueError(
-                "continuous must be 'discretize', 'gaussian' or 'gmm'; got "
-                f"{self.continuous!r}."
-            )
 
     def _learn_structure(
         self,

@@ -2,36 +2,27 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers._wrapper import WrapperMixin
-from augnb.structure._structure import Structure
+from augnb.classifiers._wrapper import BaseWrapperNB
+from augnb.classifiers.constraints import SIGNIFICANCE
+from augnb.structure import Structure
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]
 
 
-def check_significance(value: object) -> None:
-    """Raise a clear error unless ``0 <= value <= 1``."""
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not 0 <= value <= 1
-    ):
-        raise ValueError(f"significance must be a number in [0, 1]; got {value!r}.")
-
-
-class FSS(WrapperMixin):
+class FSS(BaseWrapperNB):
     """Forward sequential selection naive Bayes (Langley & Sage 1994).
 
     Starting from the class-prior-only model, greedily adds the feature that
     most increases the cross-validated accuracy on the training data, while the
-    gain exceeds ``epsilon`` (ALGORITHMS.md §3.5). Candidates are scored by the
+    gain exceeds ``epsilon``. Candidates are scored by the
     cached engine of :mod:`augnb.search` (no refits).
 
     Parameters
@@ -40,32 +31,18 @@ class FSS(WrapperMixin):
         Smoothing constant (1 = Laplace's correction).
     cv : int or "loo", default=5
         Internal stratified folds, or leave-one-out (Langley & Sage's protocol).
-    epsilon : float, default=0.0
-        Minimum CV accuracy gain for a step (strict improvement when 0).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition.
-    verbose : int, default=0
-        Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{search_parameters}}
+    {{search_tail_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes over the selected features.
     selected_features_ : list
         Names of the selected features, in column order.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
 
@@ -82,6 +59,8 @@ class FSS(WrapperMixin):
     >>> FSS(random_state=0).fit(X, y).selected_features_
     []
     """
+
+    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
 
     def __init__(
         self,
@@ -120,11 +99,11 @@ class FSS(WrapperMixin):
 
 
 class FFSS(BaseAugmentedNB):
-    """Filter forward sequential selection naive Bayes (seed 000).
+    """Filter forward sequential selection naive Bayes.
 
     Keeps each feature whose chi-square test of independence from the class is
     reliable (average cell count >= 5) and rejects independence at
-    ``significance``; a naive Bayes over the kept features (ALGORITHMS.md §3.3).
+    ``significance``; a naive Bayes over the kept features.
 
     Parameters
     ----------
@@ -132,18 +111,11 @@ class FFSS(BaseAugmentedNB):
         Smoothing constant.
     significance : float, default=0.05
         Level of the chi-square tests.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes over the kept features.
     selected_features_ : list
@@ -165,6 +137,11 @@ class FFSS(BaseAugmentedNB):
     5
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "significance": SIGNIFICANCE,
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -179,10 +156,6 @@ class FFSS(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_significance(self.significance)
 
     def _learn_structure(
         self,

@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.selection import check_significance
-from augnb.structure._structure import Structure
+from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Options, RandomState
+from augnb.structure import Structure
 from augnb.structure.tan import selective_tan_structure
 
 __all__ = ["SelectiveTAN"]
 
 
 class SelectiveTAN(BaseAugmentedNB):
-    """Selective tree-augmented naive Bayes (Blanco et al. 2005; seed 000).
+    """Selective tree-augmented naive Bayes (Blanco et al. 2005).
 
     Features independent of the class (FFSS's test) are dropped; between the
     rest, an arc is allowed only where the conditional chi-square test given
     the class rejects independence; the maximum weighted forest of the allowed
-    edges (weights I(X_i; X_j | C)) is rooted at each tree's smallest index
-    (ALGORITHMS.md §3.4).
+    edges (weights I(X_i; X_j | C)) is rooted at each tree's smallest index.
 
     Parameters
     ----------
@@ -31,24 +31,17 @@ class SelectiveTAN(BaseAugmentedNB):
     significance : float, default=0.05
         Level of the chi-square tests.
     feature_filter : bool, default=True
-        Drop class-independent features first (A-11); False gives a CI-filtered
+        Drop class-independent features first; False gives a CI-filtered
         forest over all features.
     root : {"first", "random"}, default="first"
         Root of each tree.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         The forest over the kept features.
     selected_features_ : list
@@ -73,6 +66,14 @@ class SelectiveTAN(BaseAugmentedNB):
     True
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "significance": SIGNIFICANCE,
+        "feature_filter": Options(True, False),
+        "root": ROOT,
+        "random_state": RandomState(),
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -93,10 +94,6 @@ class SelectiveTAN(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_significance(self.significance)
 
     def _learn_structure(
         self,

@@ -5,72 +5,51 @@ from __future__ import annotations
 import numbers
 import sys
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._wrapper import WrapperMixin
-from augnb.classifiers.selection import check_significance
-from augnb.structure._structure import Structure
+from augnb.classifiers._wrapper import BaseWrapperNB
+from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
+from augnb.structure import Structure
 from augnb.structure.semi_naive import asb_arcs, bsej_subsets, supernode_structure
 
 __all__ = ["ASB", "BSEJ", "AugmentedSemiNaiveBayes"]
 
 
-class BSEJ(WrapperMixin):
+class BSEJ(BaseWrapperNB):
     """Backward sequential elimination and joining (Pazzani 1996).
 
     Starts from naive Bayes and greedily deletes features or joins two nodes
     into their Cartesian product, whichever gives the highest cross-validated
-    accuracy on the training data, while the gain exceeds ``epsilon``
-    (ALGORITHMS.md §3.6). Candidates are scored by the cached engine of
+    accuracy on the training data, while the gain exceeds ``epsilon``.
+    Candidates are scored by the cached engine of
     :mod:`augnb.search`: only the factors of the changed nodes are recomputed.
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-        smoothed over its declared Cartesian product (A-13).
+    {{joined_alpha_parameter}}
     cv : int or "loo", default=5
         Internal stratified folds, or leave-one-out (Pazzani's protocol).
-    epsilon : float, default=0.0
-        Minimum CV accuracy gain for a step (strict improvement when 0).
+    {{search_parameters}}
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
-    supernode_cpt : {"joint", "dag"}, default="joint"
-        How a joined subset is parameterised: one Laplace-smoothed CPT over the
-        Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
-        its members, one CPT per member given the earlier ones (bnclassify,
-        the seed-000 authors' implementation). Equal under maximum likelihood,
-        different under smoothing. ``"dag"`` is exact on complete data; with
-        missing values its search scores drop the factors that mention them.
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition.
-    verbose : int, default=0
-        Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{supernode_cpt_parameter}}
+    {{search_tail_parameters}}
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes over the joined subsets.
     selected_features_ : list
         Names of the features still in the model.
     feature_subsets_ : list of tuple
         The joined subsets (compound nodes), as tuples of names.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
+    {{search_attributes}}
     model_ : DiscreteModel
         Fitted CPDs.
 
@@ -88,6 +67,28 @@ class BSEJ(WrapperMixin):
     >>> clf.score(X, y) > 0.9
     True
     """
+
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseWrapperNB._docstring_snippets,
+        "supernode_cpt_parameter": """\
+supernode_cpt : {"joint", "dag"}, default="joint"
+    How a joined subset is parameterised: one Laplace-smoothed CPT over the
+    Cartesian product (Pazzani 1996), or a complete DAG of its members, one
+    CPT per member given the earlier ones (as bnclassify represents a
+    supernode). Equal under maximum likelihood, different under smoothing.
+    Either way the search scores exactly the model that is fitted, missing
+    values included.""",
+        "joined_alpha_parameter": """\
+alpha : float, default=1.0
+    Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
+    smoothed over its declared Cartesian product.""",
+    }
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseWrapperNB._parameter_constraints,
+        "max_joint_cells": Interval(numbers.Real, 1),
+        "supernode_cpt": Options("joint", "dag"),
+    }
 
     def __init__(
         self,
@@ -114,18 +115,8 @@ class BSEJ(WrapperMixin):
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.supernode_cpt not in ("joint", "dag"):
-            raise ValueError(
-                f"supernode_cpt must be 'joint' or 'dag'; got {self.supernode_cpt!r}."
-            )
-        m = self.max_joint_cells
-        if not isinstance(m, numbers.Real) or isinstance(m, bool) or not m >= 1:
-            raise ValueError(f"max_joint_cells must be a number >= 1; got {m!r}.")
-
     def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
-        scorer = self._scorer(codes, y, cards, n_classes)
+        scorer = self._scorer(codes, y, cards, n_classes, self.supernode_cpt)
         subsets, path = bsej_subsets(
             scorer,
             codes.shape[1],
@@ -162,48 +153,33 @@ class AugmentedSemiNaiveBayes(BSEJ):
     average-cell-count reliability rule, compound variables as single
     variables) and adds the maximum weighted forest of the dependent pairs
     (weights I(S_i; S_j | C)): for an arc S_i -> S_j every feature of S_i is a
-    parent of every feature of S_j (seed 000, Algorithm 1; ALGORITHMS.md §3.7).
+    parent of every feature of S_j (Algorithm 1).
     ``ASB`` is an alias of this class.
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-        smoothed over its declared Cartesian product (A-13).
+    {{joined_alpha_parameter}}
     cv : int or "loo", default=5
         Internal stratified folds of the BSEJ search, or leave-one-out.
     epsilon : float, default=0.0
         Minimum CV accuracy gain for a BSEJ step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells are not considered.
-    supernode_cpt : {"joint", "dag"}, default="joint"
-        How a joined subset is parameterised: one Laplace-smoothed CPT over the
-        Cartesian product (Pazzani; ALGORITHMS.md A-13), or a complete DAG of
-        its members, one CPT per member given the earlier ones (bnclassify,
-        the seed-000 authors' implementation). Equal under maximum likelihood,
-        different under smoothing. ``"dag"`` is exact on complete data; with
-        missing values its search scores drop the factors that mention them.
+    {{supernode_cpt_parameter}}
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
-        Root of each tree of subsets: the one with the smallest feature index
-        (A-05), or one drawn with ``random_state`` (the paper's choice).
+        Root of each tree of subsets: the one with the smallest feature
+        index, or one drawn with ``random_state`` (the paper's choice).
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition (and of random roots).
     verbose : int, default=0
         Print each search step to stderr.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
+    {{input_attributes}}
     structure_ : Structure
         Compound nodes (the subsets) and the arcs between them.
     selected_features_ : list
@@ -235,6 +211,12 @@ class AugmentedSemiNaiveBayes(BSEJ):
     True
     """
 
+    _parameter_constraints: ClassVar[dict] = {
+        **BSEJ._parameter_constraints,
+        "significance": SIGNIFICANCE,
+        "root": ROOT,
+    }
+
     def __init__(
         self,
         alpha: float = 1.0,
@@ -265,10 +247,6 @@ class AugmentedSemiNaiveBayes(BSEJ):
         )
         self.significance = significance
         self.root = root
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_significance(self.significance)
 
     def _learn_structure(
         self,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.structure._structure import Structure
+from augnb.classifiers.constraints import ROOT, RandomState
+from augnb.structure import Structure
 from augnb.structure.tan import tan_structure
 
 __all__ = ["TAN"]
@@ -26,37 +28,19 @@ class TAN(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
     root : {"first", "random"}, default="first"
-        Tree root: feature 0 (ALGORITHMS.md A-05) or one drawn with ``random_state``.
+        Tree root: feature 0 or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{input_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
     model_ : DiscreteModel
         Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {{encoding_attributes}}
 
     References
     ----------
@@ -72,6 +56,12 @@ class TAN(BaseAugmentedNB):
     >>> len(tan.structure_.arcs)
     5
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "root": ROOT,
+        "random_state": RandomState(),
+    }
 
     def __init__(
         self,

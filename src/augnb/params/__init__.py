@@ -11,12 +11,8 @@ from augnb.params.categorical import (
     fit_categorical_cpd,
     fit_discrete_model,
 )
-from augnb.params.gaussian import (
-    GaussianCPD,
-    MixedModel,
-    fit_gaussian_cpd,
-    fit_mixed_model,
-)
+from augnb.params.gaussian import GaussianCPD, fit_gaussian_cpd
+from augnb.params.mixed_model import MixedModel, fit_mixed_model
 
 __all__ = [
     "CategoricalCPD",

@@ -5,7 +5,7 @@ cardinalities the domain is dense (every combination has a slot); for a large
 one it holds only the combinations seen in training plus one *bucket* slot that
 stands for every unseen combination. Unseen combinations all have zero training
 count, so they share one probability and the bucket is exact, while a join never
-allocates the full Cartesian product (ALGORITHMS.md §0.1, §3.6).
+allocates the full Cartesian product.
 
 Parent configurations are indexed the same way: dense when small, otherwise the
 observed configurations plus one row for all unobserved ones (whose CPT is the
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.stats.counts import family_class_counts
-from augnb.structure._structure import Structure
+from augnb.stats.counts import family_class_counts, family_index, lidstone_log_prob
+from augnb.structure import Structure
 
 __all__ = [
     "CategoricalCPD",
@@ -29,6 +29,7 @@ __all__ = [
     "NodeDomain",
     "build_domain",
     "class_log_prior",
+    "cpd_from_counts",
     "fit_categorical_cpd",
     "fit_discrete_model",
 ]
@@ -36,19 +37,6 @@ __all__ = [
 #: Declared sizes up to this are stored densely.
 DENSE_LIMIT = 1 << 14
 _MAX_KEY = 1 << 62
-
-
-def _mixed_radix(
-    columns: Sequence[NDArray[np.integer]], radices: Sequence[int]
-) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-    n = len(columns[0])
-    key = np.zeros(n, dtype=np.int64)
-    valid = np.ones(n, dtype=bool)
-    for col, r in zip(columns, radices):
-        valid &= col >= 0
-        key *= int(r)
-        key += col
-    return key, valid
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +75,7 @@ class NodeDomain:
         self, codes: NDArray[np.integer]
     ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
         """Mixed-radix key of each row and whether every member is observed."""
-        return _mixed_radix([codes[:, f] for f in self.members], self.member_cards)
+        return family_index([codes[:, f] for f in self.members], self.member_cards)
 
     def index(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
         """Slot of each row's value; ``-1`` where any member is missing.
@@ -179,7 +167,7 @@ def build_domain(
         )
     if size <= DENSE_LIMIT:
         return NodeDomain(members, mcards, size, None)
-    key, valid = _mixed_radix([codes[:, m] for m in members], mcards)
+    key, valid = family_index([codes[:, m] for m in members], mcards)
     return NodeDomain(members, mcards, size, np.unique(key[valid]))
 
 
@@ -218,13 +206,31 @@ class CategoricalCPD:
         pos = np.minimum(np.searchsorted(ck, key), len(ck) - 1)
         return np.where(ck[pos] == key, pos, len(ck))
 
+    def parent_config(
+        self, parent_slots: Sequence[NDArray[np.integer]]
+    ) -> NDArray[np.int64]:
+        """Row of ``log_prob`` for the slots of each parent node.
+
+        Parameters
+        ----------
+        parent_slots : sequence of ndarray
+            Slot of each parent (in ``parent_nodes`` order), broadcastable to
+            one shape; a row with a missing parent gets an arbitrary valid row.
+
+        Returns
+        -------
+        ndarray of int64, the broadcast shape
+        """
+        key, _ = family_index(parent_slots, self.parent_radix)
+        return self.config_index(key)
+
 
 def class_log_prior(
     y: NDArray[np.integer], n_classes: int, alpha: float
 ) -> NDArray[np.float64]:
     """Smoothed log class prior ``log (N_c + alpha) / (N + alpha r_C)``."""
     counts = np.bincount(y, minlength=n_classes).astype(np.float64)
-    return np.log(counts + alpha) - np.log(counts.sum() + alpha * n_classes)
+    return lidstone_log_prob(counts, counts.sum(), alpha, n_classes)
 
 
 def fit_categorical_cpd(
@@ -266,7 +272,7 @@ def fit_categorical_cpd(
     config_keys = None
     key = None
     if parent_nodes:
-        key, valid = _mixed_radix([slots[:, p] for p in parent_nodes], radix)
+        key, valid = family_index([slots[:, p] for p in parent_nodes], radix)
         valid &= child >= 0
         if n_configs * n_values * n_classes > DENSE_LIMIT * 64:
             config_keys = np.unique(key[valid])
@@ -274,15 +280,46 @@ def fit_categorical_cpd(
             n_configs = len(config_keys)
         key[~valid] = -1
     counts = family_class_counts(child, key, y, n_configs, n_classes, n_values)
-    size = float(domains[node].size)
-    # Declared size in the denominator (A-01): a bucket slot stands for many values.
-    denom = np.log(counts.sum(axis=2, keepdims=True) + alpha * size)
-    log_prob = np.log(counts + alpha) - denom
+    return cpd_from_counts(
+        counts, alpha, domains[node].size, tuple(parent_nodes), radix, config_keys
+    )
+
+
+def cpd_from_counts(
+    counts: NDArray[np.float64],
+    alpha: float,
+    size: int,
+    parent_nodes: tuple[int, ...] = (),
+    parent_radix: tuple[int, ...] = (),
+    config_keys: NDArray[np.int64] | None = None,
+) -> CategoricalCPD:
+    """Smooth family counts into a CPD ("count first, smooth later").
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n_configs, n_classes, n_values)
+        Counts ``N[config, class, value]``.
+    alpha : float
+        Lidstone smoothing constant.
+    size : int
+        Declared number of values of the node: a sparse domain's bucket slot
+        stands for many values, so the denominator uses the declared size.
+    parent_nodes, parent_radix, config_keys
+        As in :class:`CategoricalCPD`; with ``config_keys`` a last row for
+        every unobserved configuration (uniform) is appended.
+
+    Returns
+    -------
+    CategoricalCPD
+    """
+    size = float(size)
+    log_prob = lidstone_log_prob(counts, counts.sum(axis=2, keepdims=True), alpha, size)
     if config_keys is not None:
+        _, n_classes, n_values = counts.shape
         log_prob = np.concatenate(
             [log_prob, np.full((1, n_classes, n_values), -np.log(size))], axis=0
         )
-    return CategoricalCPD(tuple(parent_nodes), radix, config_keys, log_prob, counts)
+    return CategoricalCPD(parent_nodes, parent_radix, config_keys, log_prob, counts)
 
 
 @dataclass(frozen=True, eq=False)

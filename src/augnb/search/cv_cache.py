@@ -4,7 +4,7 @@ Every training row lies in exactly one internal test fold, so a node's factor
 for all folds fits in one ``(n_samples, n_classes)`` array: row ``r`` holds
 ``log P(x_node[r] | parents[r], c)`` estimated on the training part of ``r``'s
 fold. Training counts of a fold are total counts minus the fold's counts, and
-for leave-one-out they are total counts minus the row itself (ALGORITHMS.md §1.6).
+for leave-one-out they are total counts minus the row itself.
 A candidate structure's CV accuracy is then ``argmax`` of the current total
 minus the factors of the nodes it removes plus those of the nodes it adds.
 """
@@ -18,9 +18,15 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 from numpy.typing import NDArray
+from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
+from augnb.stats.counts import family_index, lidstone_log_prob
+
 __all__ = ["CachedCV", "stratified_folds"]
+
+#: Rows x completions x classes held at once when summing out dag members.
+_MAX_CELLS = 1 << 22
 
 
 @numba.njit(cache=True, nogil=True)
@@ -46,12 +52,11 @@ def _correct_per_fold(total, a, sa, b, sb, c, sc, y, folds, n_folds):
 
 
 @numba.njit(cache=True, nogil=True)
-def _parentless_factor(code, n_values, y, folds, n_folds, loo, alpha, log_den, out):
-    """CV log factor ``log(N_train[code_r, c] + alpha) - log_den[r, c]`` per row.
+def _parentless_train_counts(code, n_values, y, folds, n_folds, loo, out):
+    """Training counts ``N_train[code_r, c]`` of every row's own fold, in one pass.
 
     Training counts of row r's fold are the total counts minus that fold's
-    counts (minus the row itself for leave-one-out); rows with ``code < 0``
-    get 0 (the factor is dropped).
+    counts (minus the row itself for leave-one-out). Every ``code`` is >= 0.
     """
     n, n_classes = out.shape
     total = np.zeros((n_values, n_classes))
@@ -64,10 +69,6 @@ def _parentless_factor(code, n_values, y, folds, n_folds, loo, alpha, log_den, o
                 per_fold[folds[r], v, y[r]] += 1.0
     for r in range(n):
         v = code[r]
-        if v < 0:
-            for k in range(n_classes):
-                out[r, k] = 0.0
-            continue
         for k in range(n_classes):
             t = total[v, k]
             if loo:
@@ -75,7 +76,7 @@ def _parentless_factor(code, n_values, y, folds, n_folds, loo, alpha, log_den, o
                     t -= 1.0
             else:
                 t -= per_fold[folds[r], v, k]
-            out[r, k] = np.log(t + alpha) - log_den[r, k]
+            out[r, k] = t
     return out
 
 
@@ -170,7 +171,7 @@ class CachedCV:
         Memory budget of the memoised factors (least recently used dropped first).
     supernode_cpt : {"joint", "dag"}, default="joint"
         How :meth:`subset_factor` models a joined subset: one CPT over the
-        Cartesian product (A-13), or a complete DAG of its members, each with
+        Cartesian product, or a complete DAG of its members, each with
         its own CPT given the earlier members (bnclassify's parameterisation).
     """
 
@@ -216,7 +217,6 @@ class CachedCV:
         self._onehot[np.arange(n), self.y] = 1.0
         self._node_codes: dict[tuple[int, ...], tuple[NDArray[np.int64], int, int]] = {}
         self._factors: OrderedDict = OrderedDict()
-        self._log_den: dict[int, NDArray[np.float64]] = {}
         self._cache_bytes = 0
         self._max_cache_bytes = max_cache_bytes
         self.prior = self._prior()
@@ -242,8 +242,8 @@ class CachedCV:
         else:
             head, n_head, size_head = self.node_codes(members[:-1])
             tail, n_tail, size_tail = self.node_codes(members[-1:])
-            valid = (head >= 0) & (tail >= 0)
-            codes, n_obs = _factorize(head * n_tail + tail, valid, n_head * n_tail)
+            key, valid = family_index([head, tail], [n_head, n_tail])
+            codes, n_obs = _factorize(key, valid, n_head * n_tail)
             out = (codes, n_obs, size_head * size_tail)
         self._node_codes[members] = out
         return out
@@ -262,15 +262,21 @@ class CachedCV:
         idx: NDArray[np.int64],
         n_idx: int,
         query: NDArray[np.int64] | None = None,
+        rows: NDArray[np.intp] | None = None,
     ) -> NDArray[np.float64]:
-        """Training counts ``N[q_r, c]`` of every row's own fold, shape (n, C).
+        """Training counts ``N[q, c]`` of the fold of each query's row, shape (m, C).
 
         Counts come from the rows with ``idx >= 0``; they are read at
-        ``query`` (default ``idx``) for the rows with ``query >= 0``, 0 elsewhere.
+        ``query`` (default ``idx``) for the queries with ``query >= 0``, 0
+        elsewhere. Query ``i`` belongs to training row ``rows[i]`` (default:
+        query ``i`` is row ``i``); a query of a counted row must be that
+        row's own key, so that leave-one-out can remove the row.
         """
         counted = idx >= 0
         if query is None:
             query = idx
+        if rows is None:
+            rows = np.arange(len(query))
         ok = query >= 0
         C = self.n_classes
         safe = np.where(ok, query, 0)
@@ -280,7 +286,8 @@ class CachedCV:
             ).reshape(n_idx, C)
             out = total[safe].astype(np.float64)
             # The held-out row leaves the counts only if it was counted.
-            out[counted] -= self._onehot[counted]
+            own = counted[rows]
+            out[own] -= self._onehot[rows[own]]
         else:
             key = (self.folds[counted] * n_idx + idx[counted]) * C + self.y[counted]
             per_fold = np.bincount(key, minlength=self.n_folds * n_idx * C).reshape(
@@ -289,7 +296,7 @@ class CachedCV:
             # training counts of every fold (total minus the fold, in place),
             # then one gather
             train = np.subtract(per_fold.sum(axis=0), per_fold, out=per_fold)
-            flat = self.folds * n_idx + safe
+            flat = self.folds[rows] * n_idx + safe
             out = train.reshape(-1, C)[flat].astype(np.float64)
         out[~ok] = 0.0
         return out
@@ -311,20 +318,12 @@ class CachedCV:
         child, n_child, _ = self.node_codes(key[0])
         size = self.declared_size(key[0])
         if not key[1] and (child >= 0).all():
-            # Hot path of every wrapper search: one fused pass, no temporaries.
-            out = np.empty((len(self.y), self.n_classes))
-            log_den = self._log_class_den(size)
-            _parentless_factor(
-                child,
-                n_child,
-                self.y,
-                self.folds,
-                self.n_folds,
-                self.loo,
-                self.alpha,
-                log_den,
-                out,
+            # Hot path of every wrapper search: the counts in one fused pass.
+            num = np.empty((len(self.y), self.n_classes))
+            _parentless_train_counts(
+                child, n_child, self.y, self.folds, self.n_folds, self.loo, num
             )
+            out = lidstone_log_prob(num, self._class_train_counts, self.alpha, size)
             return self._remember(key, out)
         if key[1]:
             pa, n_pa, _ = self.node_codes(key[1])
@@ -332,7 +331,8 @@ class CachedCV:
         else:
             pa, n_pa = np.zeros_like(child), 1
             valid = child >= 0
-        fam, n_fam = _factorize(pa * n_child + child, valid, n_pa * n_child)
+        fam_key, _ = family_index([pa, child], [n_pa, n_child])
+        fam, n_fam = _factorize(fam_key, valid, n_pa * n_child)
         num = self._train_minus_fold(fam, n_fam)
         if not key[1] and valid.all():
             # a complete node without parents: N_c of the training part
@@ -340,7 +340,7 @@ class CachedCV:
         else:
             conf, n_conf = _factorize(pa, valid, n_pa)
             den = self._train_minus_fold(conf, n_conf)
-        out = np.log(num + self.alpha) - np.log(den + self.alpha * size)
+        out = lidstone_log_prob(num, den, self.alpha, size)
         out[~valid] = 0.0
         if not key[1] and len(key[0]) > 1 and not valid.all():
             self._sum_out_missing_members(key[0], valid, size, out)
@@ -363,15 +363,104 @@ class CachedCV:
         out = self.factor(subset[:1]).copy()
         for i in range(1, len(subset)):
             out += self.factor(subset[i : i + 1], subset[:i])
+        self._sum_out_dag_members(subset, out)
         return self._remember(key, out)
 
-    def _log_class_den(self, size: int) -> NDArray[np.float64]:
-        """``log(N_c + alpha * size)`` of each row's training part, memoised by size."""
-        hit = self._log_den.get(size)
-        if hit is None:
-            hit = np.log(self._class_train_counts + self.alpha * size)
-            self._log_den[size] = hit
-        return hit
+    def _sum_out_dag_members(
+        self, subset: tuple[int, ...], out: NDArray[np.float64]
+    ) -> None:
+        """Rows of a "dag" subset where a member before an observed one is missing.
+
+        The fitted model sums such a member out (it has observed children in
+        the subset's DAG), so the engine does too: ``log sum_{x_H} prod_i
+        P(x_i | x_<i, c)`` over the hidden members ``H`` before the last
+        observed one, each factor with the counts of the row's training part.
+        Members after the last observed one are all missing: their factors
+        sum to one and stay dropped.
+        """
+        cols = self.codes[:, list(subset)]
+        seen = cols >= 0
+        m = len(subset)
+        last = np.where(seen.any(axis=1), m - 1 - np.argmax(seen[:, ::-1], axis=1), -1)
+        before = np.arange(m)[None, :] < last[:, None]
+        need = (before & ~seen).any(axis=1)
+        if not need.any():
+            return
+        rows = np.flatnonzero(need)
+        pattern = np.concatenate([seen[rows], last[rows, None]], axis=1)
+        groups, inverse = np.unique(pattern, axis=0, return_inverse=True)
+        inverse = inverse.ravel()
+        cards = [self.cards[f] for f in subset]
+        for g, group in enumerate(groups):
+            top = int(group[-1])
+            hidden = [i for i in range(top) if not group[i]]
+            grid = np.stack(
+                np.meshgrid(*[np.arange(cards[i]) for i in hidden], indexing="ij"), -1
+            ).reshape(-1, len(hidden))
+            k = len(grid)
+            # Rows x completions x classes at most _MAX_CELLS at a time.
+            step = max(1, _MAX_CELLS // (k * self.n_classes))
+            group_rows = rows[inverse == g]
+            for start in range(0, len(group_rows), step):
+                r = group_rows[start : start + step]
+                out[r] = self._dag_marginal(cols, cards, r, top, hidden, grid)
+
+    def _dag_marginal(
+        self,
+        cols: NDArray[np.integer],
+        cards: list[int],
+        r: NDArray[np.intp],
+        top: int,
+        hidden: list[int],
+        grid: NDArray[np.int64],
+    ) -> NDArray[np.float64]:
+        """``log sum`` over the ``grid`` completions of rows ``r`` (len(r), C)."""
+        k = len(grid)
+        origin = np.repeat(r, k)
+        ext = np.repeat(cols[r, : top + 1], k, axis=0)
+        ext[:, hidden] = np.tile(grid, (len(r), 1))
+        total = np.zeros((len(origin), self.n_classes))
+        for i in range(top + 1):
+            fam = [cols[:, j] for j in range(i + 1)]
+            counted = (cols[:, : i + 1] >= 0).all(axis=1)
+            num = self._counts_at(
+                fam,
+                cards[: i + 1],
+                counted,
+                [ext[:, j] for j in range(i + 1)],
+                origin,
+            )
+            conf = fam[:i] or [np.zeros(len(self.y), dtype=np.int64)]
+            den = self._counts_at(
+                conf,
+                cards[:i] or [1],
+                counted,
+                [ext[:, j] for j in range(i)] or [np.zeros(len(origin), np.int64)],
+                origin,
+            )
+            total += lidstone_log_prob(num, den, self.alpha, cards[i])
+        return logsumexp(total.reshape(len(r), k, self.n_classes), axis=1)
+
+    def _counts_at(
+        self,
+        columns: list[NDArray[np.integer]],
+        radices: Sequence[int],
+        counted: NDArray[np.bool_],
+        query_columns: list[NDArray[np.integer]],
+        origin: NDArray[np.intp],
+    ) -> NDArray[np.float64]:
+        """Training counts of the value combinations ``query_columns`` (m, C).
+
+        Counts are over the rows where ``counted``; query ``i`` is read in
+        the training part of row ``origin[i]``.
+        """
+        key, _ = family_index(columns, radices)
+        uniq = np.unique(key[counted])
+        idx = np.where(counted, np.searchsorted(uniq, key), -1)
+        qkey, _ = family_index(query_columns, radices)
+        pos = np.minimum(np.searchsorted(uniq, qkey), max(len(uniq) - 1, 0))
+        found = uniq[pos] == qkey if len(uniq) else np.zeros(len(qkey), dtype=bool)
+        return self._train_minus_fold(idx, len(uniq), np.where(found, pos, -1), origin)
 
     def _remember(self, key: tuple, out: NDArray[np.float64]) -> NDArray[np.float64]:
         self._factors[key] = out
@@ -413,8 +502,9 @@ class CachedCV:
             query = np.full(n, -1, dtype=np.int64)
             query[r] = obs_codes[r]
             num = self._train_minus_fold(np.where(valid, obs_codes, -1), n_obs, query)
-            out[r] = np.log(num[r] + self.alpha * free) - np.log(
-                den[r] + self.alpha * size
+            # sum over the free values of (N_v + alpha) / (N + alpha r_S)
+            out[r] = lidstone_log_prob(
+                num[r] + self.alpha * (free - 1), den[r], self.alpha, size
             )
 
     def _prior(self) -> NDArray[np.float64]:
@@ -422,16 +512,14 @@ class CachedCV:
         counts = self._train_minus_fold(zero, 1)
         self._class_train_counts = counts
         n_train = counts.sum(axis=1, keepdims=True)
-        return np.log(counts + self.alpha) - np.log(
-            n_train + self.alpha * self.n_classes
-        )
+        return lidstone_log_prob(counts, n_train, self.alpha, self.n_classes)
 
     # -- scoring --------------------------------------------------------------
 
     def accuracy(self, total: NDArray[np.float64]) -> float:
         """Mean of the fold accuracies of the posterior scores ``total`` (n, C).
 
-        Ties between classes go to the lowest class index (A-02).
+        Ties between classes go to the lowest class index.
         """
         return self.accuracy_delta(total)
 

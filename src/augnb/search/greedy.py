@@ -1,7 +1,4 @@
-"""The generic greedy hill-climbing loop of the wrapper learners.
-
-ALGORITHMS.md §1.7.
-"""
+"""The generic greedy hill-climbing loop of the wrapper learners."""
 
 from __future__ import annotations
 
@@ -56,7 +53,7 @@ def greedy_search(
         ``candidates(state)`` yields ``(new_state, description, tie_key, score_fn)``;
         the best candidate has the highest score, then the smallest ``tie_key``.
     epsilon : float, default=0.0
-        A candidate is accepted only if ``score > current + epsilon`` (strict, A-06).
+        A candidate is accepted only if ``score > current + epsilon`` (strict).
     verbose : int, default=0
         Print each accepted step to stderr when > 0.
     label : str, default="search"

@@ -10,6 +10,7 @@ from augnb.stats.counts import (
     compound_codes,
     family_index,
     joint_counts,
+    lidstone_log_prob,
     pairwise_class_counts,
 )
 from augnb.stats.independence import (
@@ -38,6 +39,7 @@ __all__ = [
     "family_index",
     "ind_test",
     "joint_counts",
+    "lidstone_log_prob",
     "mi_from_counts",
     "mutual_information",
     "pairwise_class_counts",

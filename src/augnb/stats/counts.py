@@ -19,6 +19,7 @@ __all__ = [
     "family_class_counts",
     "family_index",
     "joint_counts",
+    "lidstone_log_prob",
     "pairwise_class_counts",
 ]
 
@@ -28,25 +29,36 @@ def family_index(
 ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """Mixed-radix index of each row over several code columns.
 
+    The one key of a family's configuration in augnb: the fitter, the
+    inference routine, the wrapper engine and the explanations all index
+    tables with it.
+
     Parameters
     ----------
-    columns : sequence of ndarray of shape (n_samples,)
-        Integer codes, ``-1`` for missing. The first column varies slowest.
+    columns : sequence of ndarray
+        Integer codes, ``-1`` for missing, all of shape ``(n_samples,)`` or
+        broadcastable to one shape. The first column varies slowest.
     cards : sequence of int
-        Cardinality of each column.
+        Cardinality (radix) of each column.
 
     Returns
     -------
-    index : ndarray of shape (n_samples,), int64
+    index : ndarray of int64
         Flat index into an array of shape ``cards`` (0 where a value is missing).
-    valid : ndarray of shape (n_samples,), bool
+    valid : ndarray of bool
         False where any of the columns is missing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> family_index([np.array([0, 1, 1]), np.array([2, -1, 1])], [2, 3])
+    (array([2, 0, 4]), array([ True, False,  True]))
     """
     if len(columns) != len(cards):
         raise ValueError("columns and cards must have the same length")
-    n = len(columns[0]) if columns else 0
-    index = np.zeros(n, dtype=np.int64)
-    valid = np.ones(n, dtype=bool)
+    shape = np.broadcast_shapes(*(np.shape(c) for c in columns)) if columns else (0,)
+    index = np.zeros(shape, dtype=np.int64)
+    valid = np.ones(shape, dtype=bool)
     for col, card in zip(columns, cards):
         col = np.asarray(col)
         valid &= col >= 0
@@ -54,6 +66,45 @@ def family_index(
         index += col
     index[~valid] = 0
     return index, valid
+
+
+def lidstone_log_prob(
+    counts: NDArray[np.floating] | float,
+    totals: NDArray[np.floating] | float,
+    alpha: float,
+    size: float,
+) -> NDArray[np.float64]:
+    """Lidstone-smoothed log probability ``log (N_x + alpha) / (N + alpha r)``.
+
+    The one smoothing formula of augnb (``alpha = 1`` is Laplace's
+    correction): class priors, conditional probability tables, their
+    cross-validated versions in the wrapper engine and the explanations all
+    call it, so the model a search scores is the model that is fitted.
+
+    Parameters
+    ----------
+    counts : array-like
+        Counts ``N_x`` of the values.
+    totals : array-like
+        Counts ``N`` of the conditioning event (broadcast against ``counts``).
+    alpha : float
+        Pseudo-count added to every value (> 0 for a proper distribution).
+    size : float
+        Number of values ``r`` the distribution is over (the declared size of
+        a compound node, not the number of observed combinations).
+
+    Returns
+    -------
+    ndarray
+        Log probabilities, the broadcast shape of ``counts`` and ``totals``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.exp(lidstone_log_prob(np.array([3.0, 1.0, 0.0]), 4.0, 1.0, 3))
+    array([0.57142857, 0.28571429, 0.14285714])
+    """
+    return np.log(counts + alpha) - np.log(totals + alpha * size)
 
 
 def joint_counts(
@@ -196,8 +247,8 @@ def compound_codes(
         return out.copy(), max(n_obs, 0)
     for m in members[1:]:
         col = np.asarray(codes[:, m], dtype=np.int64)
-        valid = (out >= 0) & (col >= 0)
-        key = out * (int(col.max()) + 1 if col.size else 1) + col
+        radix = int(col.max()) + 1 if col.size else 1
+        key, valid = family_index([out, col], [max(n_obs, 1), radix])
         new = np.full(len(out), -1, dtype=np.int64)
         if valid.any():
             uniq, inv = np.unique(key[valid], return_inverse=True)

@@ -1,4 +1,4 @@
-"""Zhang's dependence-distribution weight I_D (seed 004, ALGORITHMS.md §7.3).
+"""Zhang's dependence-distribution weight I_D (Zhang 2005).
 
 Conditional mutual information measures how strongly two features depend on
 each other within each class. Zhang (2005) argues that what changes a
@@ -14,7 +14,7 @@ more classes, eqs. (18)-(19)::
     I_D = sum_{x_i, x_j, c} p(x_i, x_j) [ln dd_c(x_i, x_j) - Avg]^2
 
 with ``dd_c(x_i, x_j) = p(x_i | x_j, c) / p(x_i | c)``, the local dependence
-derivative of Definition 2. Estimation (A-35): ``p(x_i, x_j)`` is the
+derivative of Definition 2. Estimation: ``p(x_i, x_j)`` is the
 maximum-likelihood frequency; the log term is the Lidstone-smoothed symmetric
 form ``ln p(x_i, x_j | c) - ln p(x_i | c) - ln p(x_j | c)`` (equal to
 ``ln dd_c`` and symmetric in i, j; smoothing avoids ``log 0``). Natural log.
@@ -28,7 +28,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.stats.counts import pairwise_class_counts
+from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
 __all__ = ["id_weight", "log_dependence_derivatives", "pairwise_id"]
 
@@ -64,7 +64,7 @@ def log_dependence_derivatives(
     alpha : float, default=1.0
         Lidstone constant (> 0): ``p(x_i, x_j | c) = (N_{x_i x_j c} + alpha) /
         (N_c + alpha r_i r_j)``, ``p(x_i | c) = (N_{x_i c} + alpha) /
-        (N_c + alpha r_i)``, likewise ``p(x_j | c)`` (A-35).
+        (N_c + alpha r_i)``, likewise ``p(x_j | c)``.
 
     Returns
     -------
@@ -81,9 +81,9 @@ def log_dependence_derivatives(
     ri, rj, _ = t.shape
     a = float(alpha)
     n_c = t.sum(axis=(0, 1))
-    log_ij = np.log(t + a) - np.log(n_c + a * ri * rj)
-    log_i = np.log(t.sum(axis=1) + a) - np.log(n_c + a * ri)
-    log_j = np.log(t.sum(axis=0) + a) - np.log(n_c + a * rj)
+    log_ij = lidstone_log_prob(t, n_c, a, ri * rj)
+    log_i = lidstone_log_prob(t.sum(axis=1), n_c, a, ri)
+    log_j = lidstone_log_prob(t.sum(axis=0), n_c, a, rj)
     return log_ij - log_i[:, None, :] - log_j[None, :, :]
 
 
@@ -102,10 +102,10 @@ def id_weight(
         Counts ``N(x_i, x_j, c)`` (e.g. one table of
         :func:`augnb.stats.pairwise_class_counts`).
     alpha : float, default=1.0
-        Lidstone constant of the log term (A-35); ``p(x_i, x_j)`` is always
+        Lidstone constant of the log term; ``p(x_i, x_j)`` is always
         the maximum-likelihood frequency.
     avg : {"cell", "literal"}, default="cell"
-        ``Avg`` of eq. (18) (A-34). ``"cell"``: the class average of the log
+        ``Avg`` of eq. (18). ``"cell"``: the class average of the log
         dependence derivative in each cell ``(x_i, x_j)``, so that eq. (18) is
         the ``|C| p(x_i, x_j)``-weighted variance over classes (and, for two
         classes, exactly half of eq. (17)). ``"literal"``: eq. (19) as printed,

@@ -1,8 +1,8 @@
 """Chi-square (G) tests of independence with the average-cell-count reliability rule.
 
-ALGORITHMS.md §1.3: G = 2 N I in nats; a test is *reliable* only when the
+G = 2 N I in nats; a test is *reliable* only when the
 average count per cell N / (r_X r_Y r_C) is at least 5 (Yaramakala & Margaritis'
-rule used by seed 000); an unreliable test, or one with no degrees of freedom,
+rule); an unreliable test, or one with no degrees of freedom,
 assumes independence. ``p == alpha`` counts as dependent, as in the authors' R code.
 """
 

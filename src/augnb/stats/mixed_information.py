@@ -1,11 +1,11 @@
 """Conditional mutual information I(A_i; A_j | C) for discrete and continuous pairs.
 
-ALGORITHMS.md §5.2 (A-24). The default estimates are Gaussian plug-ins
+The default estimates are Gaussian plug-ins
 consistent with the CPDs of :mod:`augnb.params.gaussian`, so that ``N * I`` is
 the gain in maximised log-likelihood from adding the arc (which is what makes
 the TAN optimality argument carry over to ETAN):
 
-* discrete-discrete: plug-in CMI of the counts (§1.2);
+* discrete-discrete: plug-in CMI of the counts;
 * continuous-continuous: ``-1/2 sum_c p(c) log(1 - rho_c^2)``, ``rho_c`` the
   within-class Pearson correlation;
 * discrete ``K`` - continuous ``X``:
@@ -45,7 +45,7 @@ __all__ = [
 CMI_METHODS = ("gaussian", "discretize")
 
 _TINY = float(np.finfo(np.float64).tiny)
-# Largest squared correlation used (ALGORITHMS.md §5.2), so a perfectly
+# Largest squared correlation used, so a perfectly
 # collinear pair gets a large finite weight.
 _RHO2_MAX = 1.0 - 1e-12
 
@@ -173,7 +173,7 @@ def mixed_pair_cmi(
     cell_var = cell_var.reshape(int(r_k), n_classes)
     # Variances get var_smoothing * var(X) added, as the CPDs do, so a group of
     # equal values gives a large but finite term; groups too small for a
-    # variance of their own keep the class variance (§5.1) and add nothing.
+    # variance of their own keep the class variance and add nothing.
     eps = var_smoothing * float(xo.var()) + _TINY
     log_cls = np.log(cls_var + eps)
     log_cell = np.where(cell_n >= 2, np.log(cell_var + eps), log_cls)
@@ -239,7 +239,7 @@ def pairwise_mixed_cmi(
     n_classes : int
         Number of classes.
     method : {"gaussian", "discretize"}, default="gaussian"
-        Gaussian plug-in estimates (A-24), or the plug-in CMI after
+        Gaussian plug-in estimates, or the plug-in CMI after
         equal-frequency binning of the continuous columns into ``n_bins``.
     base : float or None, default=2.0
         Logarithm base (None = natural log); bits by default.

@@ -1,4 +1,4 @@
-"""k-dependence Bayesian classifier structure (Sahami 1996), ALGORITHMS.md §8."""
+"""k-dependence Bayesian classifier structure (Sahami 1996)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Feature selection structures: filter FSS (FFSS) and wrapper FSS.
-
-ALGORITHMS.md §3.3 and §3.5.
-"""
+"""Feature selection structures: filter FSS (FFSS) and wrapper FSS."""
 
 from __future__ import annotations
 
@@ -29,7 +26,7 @@ def ffss_features(
     """Features whose reliable chi-square test rejects independence from the class.
 
     An unreliable test (average cell count below 5) assumes independence, so
-    the feature is dropped (ALGORITHMS.md §1.3, §3.3).
+    the feature is dropped.
 
     Returns
     -------

@@ -1,6 +1,6 @@
 """Semi-naive Bayes: BSEJ (Pazzani 1996) and ASB (Mihaljevic et al. 2014).
 
-ALGORITHMS.md §3.6-3.7. A state of BSEJ is a partition of the used features
+A state of BSEJ is a partition of the used features
 into joined subsets; ASB then adds a chi-square-filtered maximum weighted
 forest of arcs between those subsets.
 """
@@ -199,9 +199,9 @@ def asb_arcs(
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
 ) -> list[tuple[int, int]]:
-    """Augmenting arcs between the subsets of a semi-naive Bayes (seed 000, Alg. 1).
+    """Augmenting arcs between the subsets of a semi-naive Bayes (Alg. 1).
 
-    For every pair of subsets the conditional independence test of §1.3 is
+    For every pair of subsets the chi-square test of :mod:`augnb.stats.independence` is
     run on the compound variables (declared cardinalities); dependent pairs
     become edges weighted by their CMI; a maximum weighted forest of those
     edges is rooted per tree and directed away from the root.

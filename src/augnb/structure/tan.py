@@ -1,7 +1,4 @@
-"""Chow-Liu trees and forests for TAN, selective TAN and ASB.
-
-ALGORITHMS.md §1.4, §3.2 and §3.4.
-"""
+"""Chow-Liu trees and forests for TAN, selective TAN and ASB."""
 
 from __future__ import annotations
 
@@ -44,7 +41,7 @@ def maximum_spanning_forest(
     -------
     list of (i, j)
         Accepted edges with ``i < j``, in acceptance order. Ties are broken by
-        ``(i, j)`` ascending (A-04), which makes the forest deterministic.
+        ``(i, j)`` ascending, which makes the forest deterministic.
 
     Examples
     --------
@@ -93,7 +90,7 @@ def orient_forest(
     edges : iterable of (i, j)
         Undirected forest edges.
     root : {"first", "random"}, default="first"
-        Root of each tree: its smallest node index (A-05), or a node drawn with
+        Root of each tree: its smallest node index, or a node drawn with
         ``random_state``.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
@@ -158,7 +155,7 @@ def tan_structure(
     n_classes : int
         Number of classes.
     root : {"first", "random"}, default="first"
-        Root rule (ALGORITHMS.md A-05).
+        Root rule.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
     weights : ndarray of shape (n_features, n_features), default=None
@@ -188,9 +185,9 @@ def selective_tan_structure(
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
 ) -> Structure:
-    """Selective TAN (Blanco et al. 2005, as used by seed 000; ALGORITHMS.md §3.4).
+    """Selective TAN (Blanco et al. 2005).
 
-    Features are first filtered like FFSS (``feature_filter=True``, A-11);
+    Features are first filtered like FFSS (``feature_filter=True``);
     among the kept ones an edge joins two features iff the conditional
     independence test given the class rejects independence (reliable test,
     ``p <= significance``); the maximum weighted forest of those edges, weighted

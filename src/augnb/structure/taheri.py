@@ -1,7 +1,4 @@
-"""Taheri et al.'s correlation-ordered, conditional-probability augmented NB.
-
-ALGORITHMS.md §4, choices A-16 to A-18.
-"""
+"""Taheri et al.'s correlation-ordered, conditional-probability augmented NB."""
 
 from __future__ import annotations
 
@@ -18,7 +15,7 @@ __all__ = [
     "taheri_structure",
 ]
 
-_RELEVANCE = ("eta", "pearson_codes")
+RELEVANCE_MEASURES = ("eta", "pearson_codes")
 _TIE_TOL = 1e-9
 
 
@@ -44,7 +41,7 @@ def relevance_scores(
         ``"eta"``: the correlation ratio ``eta(X | C) = sqrt(between-class
         sum of squares / total sum of squares)``, which equals the absolute
         Pearson correlation for two classes and does not depend on how the
-        classes are numbered (A-16). ``"pearson_codes"``: the absolute
+        classes are numbered. ``"pearson_codes"``: the absolute
         Pearson correlation with the class codes (the paper's eq. 3 taken
         literally; for more than two classes it depends on the class order).
 
@@ -60,9 +57,9 @@ def relevance_scores(
     >>> relevance_scores(codes, np.array([0, 0, 1, 1]), 2)
     array([1., 0.])
     """
-    if relevance not in _RELEVANCE:
+    if relevance not in RELEVANCE_MEASURES:
         raise ValueError(
-            f"relevance must be one of {list(_RELEVANCE)}; got {relevance!r}."
+            f"relevance must be one of {list(RELEVANCE_MEASURES)}; got {relevance!r}."
         )
     codes = np.asarray(codes)
     y = np.asarray(y, dtype=np.intp)
@@ -101,8 +98,8 @@ def influence_weights(
     """Pairwise weights ``W(i, j)`` of eq. (4) of Taheri et al. (2011).
 
     ``W(i, j) = sum_k |P(x_ki, x_kj | c_k) - P(x_ki, x_kj | not c_k)|`` over
-    the training rows ``k``, with maximum-likelihood frequencies (A-18) and
-    ``not c`` = every other class (one-vs-rest, A-17; the paper's complement
+    the training rows ``k``, with maximum-likelihood frequencies and
+    ``not c`` = every other class (one-vs-rest; the paper's complement
     for two classes). Grouping the rows by ``(a, b, c)`` gives the count
     form ``W = sum_{a,b,c} N_abc |N_abc / N_c - N_ab(not c) / N_(not c)|``;
     a class with ``N_(not c) = 0`` contributes 0.

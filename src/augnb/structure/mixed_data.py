@@ -1,4 +1,4 @@
-"""Structures for mixed-mode data: ETAN and CAN (Li 2003; ALGORITHMS.md §5.3-5.4).
+"""Structures for mixed-mode data: ETAN and CAN (Li 2003).
 
 Both learners take the matrix of edge weights ``I(A_i; A_j | C)`` (bits) and
 the kind of every feature, and never create a continuous -> discrete arc
@@ -48,12 +48,12 @@ def etan_arcs(
 ) -> list[tuple[int, int]]:
     """Arcs of the maximum weighted spanning arborescence without CPDC arcs.
 
-    ALGORITHMS.md §5.3: every pair gets both arcs except continuous ->
+    Every pair gets both arcs except continuous ->
     discrete; the maximum spanning arborescence (Chu-Liu/Edmonds, free root)
     is found by ``networkx.maximum_spanning_arborescence``. Weights are
     symmetric, so every admissible re-rooting of the optimal tree has the
-    same weight: the root is then the smallest admissible feature index
-    (A-05's rule), which makes the result deterministic and equal to TAN's
+    same weight: the root is then the smallest admissible feature index,
+    which makes the result deterministic and equal to TAN's
     orientation when every feature is discrete.
 
     Parameters
@@ -138,12 +138,12 @@ def can_cliques(
     *,
     clique_removal: str = "nodes",
 ) -> list[tuple[int, ...]]:
-    """The cliques CAN augments, in the order they are chosen (§5.4 steps 1-3).
+    """The cliques CAN augments, in the order they are chosen.
 
     Edges with weight ``>= threshold`` are kept. While an edge remains, the
     largest clique is taken (ties: highest average edge weight, then the
-    lexicographically smallest sorted tuple, A-25) and removed: its nodes
-    with all their edges (``clique_removal="nodes"``, A-26, vertex-disjoint
+    lexicographically smallest sorted tuple) and removed: its nodes
+    with all their edges (``clique_removal="nodes"``, vertex-disjoint
     cliques) or only its edges (``"edges"``, cliques may share nodes).
 
     Parameters
@@ -204,7 +204,7 @@ def can_cliques(
 def _clique_arcs(
     cliques: Sequence[tuple[int, ...]], continuous: Sequence[bool]
 ) -> list[tuple[int, int]]:
-    """Complete DAG on each clique: discrete before continuous, then by index (A-27)."""
+    """Complete DAG on each clique: discrete before continuous, then by index."""
     arcs = set()
     for clique in cliques:
         order = sorted(clique, key=lambda f: (bool(continuous[f]), f))
@@ -221,11 +221,11 @@ def can_structure(
     *,
     clique_removal: str = "nodes",
 ) -> Structure:
-    """CAN structure: NB plus a complete DAG on each chosen clique (§5.4).
+    """CAN structure: NB plus a complete DAG on each chosen clique.
 
     Each clique is oriented with its discrete nodes first, then its
     continuous ones (each group by ascending index), every edge pointing from
-    earlier to later (A-27), so there is no continuous -> discrete arc. With
+    earlier to later, so there is no continuous -> discrete arc. With
     ``clique_removal="edges"`` overlapping cliques use that same global
     order, which keeps the union acyclic.
 
@@ -258,7 +258,7 @@ def can_structure(
 def clique_structure(
     cliques: Sequence[tuple[int, ...]], continuous: Sequence[bool], n_features: int
 ) -> Structure:
-    """Naive Bayes plus a complete DAG on each clique (A-27 orientation).
+    """Naive Bayes plus a complete DAG on each clique.
 
     Parameters
     ----------
@@ -280,7 +280,7 @@ def clique_structure(
 def threshold_for_clique_size(
     weights: NDArray[np.floating], max_clique_size: int
 ) -> float:
-    """Smallest ``w*`` whose graph has no attribute clique above a size (§5.4).
+    """Smallest ``w*`` whose graph has no attribute clique above a size.
 
     ``max_clique_size`` counts the class node, as the paper does: 2 is NB,
     3 allows attribute pairs. Candidates are the distinct edge weights (and

@@ -10,12 +10,12 @@ from scipy import integrate
 from scipy.special import logsumexp
 
 from augnb import TAN, NaiveBayes
-from augnb.classifiers.mixed import CAN, ETAN
+from augnb.classifiers.mixed_data import CAN, ETAN
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params import MixedModel, fit_mixed_model
 from augnb.structure import Structure
-from augnb.structure.mixed import (
+from augnb.structure.mixed_data import (
     can_cliques,
     can_structure,
     etan_arcs,

@@ -1,25 +1,26 @@
-"""Augmented naive Bayes for mixed-mode data: ETAN and CAN (Li 2003, seed 002).
+"""Augmented naive Bayes for mixed-mode data: ETAN and CAN (Li 2003).
 
 Continuous columns stay continuous (Gaussian or Gaussian-mixture CPDs per
 discrete parent configuration, linear Gaussians under continuous parents) and
-no arc goes from a continuous to a discrete feature. ALGORITHMS.md §5.
+no arc goes from a continuous to a discrete feature.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
-from augnb.structure._structure import Structure
-from augnb.structure.mixed import (
+from augnb.structure import Structure
+from augnb.structure.mixed_data import (
     CLIQUE_REMOVALS,
     can_cliques,
     clique_structure,
@@ -28,12 +29,6 @@ from augnb.structure.mixed import (
 )
 
 __all__ = ["CAN", "ETAN"]
-
-_CONTINUOUS = ("gaussian", "gmm", "discretize")
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
@@ -45,17 +40,43 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     :func:`augnb.params.fit_mixed_model`.
     """
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        if self.continuous not in _CONTINUOUS:
-            raise ValueError(
-                f"continuous must be one of {list(_CONTINUOUS)}; got "
-                f"{self.continuous!r}."
-            )
-        if self.cmi not in CMI_METHODS:
-            raise ValueError(
-                f"cmi must be one of {list(CMI_METHODS)}; got {self.cmi!r}."
-            )
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "mixed_parameters": """\
+continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
+    Continuous columns: one Gaussian per (discrete parent value, class),
+    a mixture of ``n_components`` Gaussians fitted by EM, or discretised
+    with ``discretizer`` (and the model is TAN).
+n_components : int, default=2
+    Mixture components with ``continuous="gmm"`` (the paper's 2).
+var_smoothing : float, default=1e-9
+    Fraction of the largest feature variance added to every Gaussian and
+    regression variance.
+cmi : {"gaussian", "discretize"}, default="gaussian"
+    Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
+    5-bin equal-frequency binning of the continuous columns.
+discretizer : str, transformer or None, default="mdlp"
+    With ``continuous="discretize"``: how continuous columns are
+    discretised.
+{{column_kind_parameters}}""",
+        "mixed_attributes": """\
+model_ : MixedModel or DiscreteModel
+    Fitted CPDs.
+schema_ : Schema
+    Column kinds and categories.
+discretizer_ : transformer or None
+    Fitted discretiser (``continuous="discretize"`` only).
+continuous_columns_ : list
+    Input columns read as continuous.
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column (0 = continuous).""",
+    }
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        **DENSITY_PARAMETERS,
+        "cmi": Options(*CMI_METHODS),
+    }
 
     def _weights(
         self,
@@ -116,7 +137,7 @@ class ETAN(_MixedAugmentedNB):
     TAN's tree becomes a maximum weighted spanning arborescence over the
     allowed arcs: every pair of features in both directions except
     continuous -> discrete, weighted by I(A_i; A_j | C) in bits (Gaussian
-    plug-in estimates for continuous members, ALGORITHMS.md A-24). So discrete
+    plug-in estimates for continuous members). So discrete
     features only have discrete parents and the root is discrete whenever a
     discrete feature exists. A continuous child of a discrete parent gets a
     Gaussian (or Gaussian mixture) per parent value and class; of a
@@ -127,48 +148,16 @@ class ETAN(_MixedAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing of the CPTs (1 = Laplace's correction).
-    continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
-        Continuous columns: one Gaussian per (discrete parent value, class),
-        a mixture of ``n_components`` Gaussians fitted by EM, or discretised
-        with ``discretizer`` (and the model is TAN).
-    n_components : int, default=2
-        Mixture components with ``continuous="gmm"`` (the paper's 2).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest feature variance added to every Gaussian and
-        regression variance.
-    cmi : {"gaussian", "discretize"}, default="gaussian"
-        Edge weights: Gaussian plug-in CMI (A-24), or plug-in CMI after
-        5-bin equal-frequency binning of the continuous columns.
-    discretizer : str, transformer or None, default="mdlp"
-        With ``continuous="discretize"``: how continuous columns are
-        discretised.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{mixed_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         Edge weights I(A_i; A_j | C) in bits.
     structure_ : Structure
         The arborescence (``structure_.arcs``).
-    model_ : MixedModel or DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories.
-    discretizer_ : transformer or None
-        Fitted discretiser (``continuous="discretize"`` only).
-    continuous_columns_ : list
-        Input columns read as continuous.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 = continuous).
+    {{mixed_attributes}}
 
     See Also
     --------
@@ -178,17 +167,21 @@ class ETAN(_MixedAugmentedNB):
     References
     ----------
     Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
-    §4.1 (seed 002).
+    Section 4.1.
 
     Examples
     --------
-    >>> from augnb.classifiers.mixed import ETAN
+    >>> from augnb.classifiers.mixed_data import ETAN
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> etan = ETAN().fit(X, y)
     >>> len(etan.structure_.arcs), round(etan.score(X, y), 2)
     (3, 0.97)
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_MixedAugmentedNB._parameter_constraints
+    }
 
     def __init__(
         self,
@@ -224,8 +217,8 @@ class CAN(_MixedAugmentedNB):
     kept; the largest clique of that graph is taken (ties: highest average
     weight), its nodes removed, and so on until no edge is left. Each clique
     becomes a complete DAG, discrete members before continuous ones, so no
-    arc goes from a continuous to a discrete feature (ALGORITHMS.md §5.4,
-    A-25 to A-27). With no edge left (``threshold=inf``) CAN is naive Bayes.
+    arc goes from a continuous to a discrete feature. With no edge left
+    (``threshold=inf``) CAN is naive Bayes.
 
     Parameters
     ----------
@@ -239,7 +232,7 @@ class CAN(_MixedAugmentedNB):
         weight at which no clique exceeds this size, counting the class as the
         paper does (2 = naive Bayes, 3 = attribute pairs).
     clique_removal : {"nodes", "edges"}, default="nodes"
-        Remove a chosen clique's nodes (disjoint cliques, A-26) or only its
+        Remove a chosen clique's nodes (disjoint cliques) or only its
         edges (cliques may overlap).
     continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
         Continuous columns: Gaussian or ``n_components``-Gaussian mixture per
@@ -255,19 +248,11 @@ class CAN(_MixedAugmentedNB):
     discretizer : str, transformer or None, default="mdlp"
         With ``continuous="discretize"``: how continuous columns are
         discretised.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         Edge weights I(A_i; A_j | C) in bits.
     threshold_ : float
@@ -276,16 +261,7 @@ class CAN(_MixedAugmentedNB):
         Feature names of each augmenting clique, in the order chosen.
     structure_ : Structure
         Nodes and arcs.
-    model_ : MixedModel or DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories.
-    discretizer_ : transformer or None
-        Fitted discretiser (``continuous="discretize"`` only).
-    continuous_columns_ : list
-        Input columns read as continuous.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 = continuous).
+    {{mixed_attributes}}
 
     See Also
     --------
@@ -294,11 +270,11 @@ class CAN(_MixedAugmentedNB):
     References
     ----------
     Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
-    §4.2 (seed 002).
+    Section 4.2.
 
     Examples
     --------
-    >>> from augnb.classifiers.mixed import CAN
+    >>> from augnb.classifiers.mixed_data import CAN
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> can = CAN(max_clique_size=3).fit(X, y)
@@ -307,6 +283,13 @@ class CAN(_MixedAugmentedNB):
     >>> round(can.score(X, y), 2)
     0.98
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_MixedAugmentedNB._parameter_constraints,
+        "threshold": Interval(numbers.Real, finite=False),
+        "max_clique_size": AnyOf(Options(None), Interval(numbers.Integral, 2)),
+        "clique_removal": Options(*CLIQUE_REMOVALS),
+    }
 
     def __init__(
         self,
@@ -334,24 +317,6 @@ class CAN(_MixedAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        t = self.threshold
-        if not _is_number(t) or math.isnan(t):
-            raise ValueError(f"threshold must be a number (inf allowed); got {t!r}.")
-        m = self.max_clique_size
-        if m is not None and (
-            not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 2
-        ):
-            raise ValueError(
-                f"max_clique_size must be None or an integer >= 2; got {m!r}."
-            )
-        if self.clique_removal not in CLIQUE_REMOVALS:
-            raise ValueError(
-                f"clique_removal must be one of {list(CLIQUE_REMOVALS)}; got "
-                f"{self.clique_removal!r}."
-            )
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]

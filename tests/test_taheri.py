@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 
 from augnb import NaiveBayes
-from augnb.classifiers.conditional import TaheriANB
+from augnb.classifiers.taheri import TaheriANB
 from augnb.datasets import load
 from augnb.discretize.soac import SOACDiscretizer
-from augnb.structure.conditional import (
+from augnb.structure.taheri import (
     influence_weights,
     relevance_order,
     relevance_scores,

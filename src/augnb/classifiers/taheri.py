@@ -1,16 +1,18 @@
-"""Taheri et al.'s conditional-probability augmented naive Bayes (seed 001)."""
+"""Taheri et al.'s conditional-probability augmented naive Bayes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.structure._structure import Structure
-from augnb.structure.conditional import (
-    _RELEVANCE,
+from augnb.classifiers.constraints import Options
+from augnb.structure import Structure
+from augnb.structure.taheri import (
+    RELEVANCE_MEASURES,
     relevance_order,
     relevance_scores,
     taheri_structure,
@@ -27,7 +29,7 @@ class TaheriANB(BaseAugmentedNB):
     gets as its single feature parent the earlier-ranked feature maximising
     eq. (4) of the paper, ``W(i, j) = sum_k |P(x_ki, x_kj | c_k) -
     P(x_ki, x_kj | not c_k)|`` (see
-    :func:`augnb.structure.conditional.taheri_structure`). Every feature keeps
+    :func:`augnb.structure.taheri.taheri_structure`). Every feature keeps
     the class as a parent, so the model is a tree-augmented naive Bayes with
     ``n_features - 1`` arcs, chosen without any search.
 
@@ -35,30 +37,22 @@ class TaheriANB(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction; the paper
-        does not give its estimator, ALGORITHMS.md A-19).
+        does not give its estimator).
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score used for the ranking: the correlation ratio of the
         feature codes given the class (equal to the paper's ``|Pearson r|``
-        for two classes, independent of the class numbering; A-16), or the
+        for two classes, independent of the class numbering), or the
         absolute Pearson correlation with the class codes (literal eq. 3).
     discretizer : str, transformer or None, default="mean"
         How continuous columns are discretised, inside ``fit``: "mean" (the
         paper's binarisation at the training mean, Table 2), "soac" (the
         paper's Table 3; ``SOACDiscretizer(theta=...)`` to set theta),
         "mdlp", "equal_frequency", "equal_width", or a transformer instance.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         One node per feature, each with at most one feature parent
         (``structure_.arcs``: ``n_features_in_ - 1`` arcs).
@@ -92,8 +86,8 @@ class TaheriANB(BaseAugmentedNB):
     which are ordinal for mean and SOAC bins; for a nominal feature with more
     than two categories the correlation depends on the arbitrary code order
     (a limitation inherited from the paper's eq. 3). ``W`` uses
-    maximum-likelihood frequencies (A-18) and, for more than two classes,
-    ``not c`` = all other classes (A-17). Missing values are left out
+    maximum-likelihood frequencies and, for more than two classes,
+    ``not c`` = all other classes. Missing values are left out
     pairwise when computing ``W`` and per feature for the relevance.
 
     References
@@ -104,7 +98,7 @@ class TaheriANB(BaseAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.conditional import TaheriANB
+    >>> from augnb.classifiers.taheri import TaheriANB
     >>> from augnb.datasets import load
     >>> X, y = load("pima_diabetes")
     >>> clf = TaheriANB().fit(X, y)
@@ -113,6 +107,11 @@ class TaheriANB(BaseAugmentedNB):
     >>> len(clf.structure_.arcs)
     7
     """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "relevance": Options(*RELEVANCE_MEASURES),
+    }
 
     def __init__(
         self,
@@ -128,13 +127,6 @@ class TaheriANB(BaseAugmentedNB):
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if not isinstance(self.relevance, str) or self.relevance not in _RELEVANCE:
-            raise ValueError(
-                f"relevance must be one of {list(_RELEVANCE)}; got {self.relevance!r}."
-            )
 
     def _learn_structure(
         self,

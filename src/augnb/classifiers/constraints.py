@@ -1,0 +1,226 @@
+"""Declared hyperparameter constraints, checked in one place.
+
+Every estimator lists each of its ``__init__`` parameters in a class-level
+``_parameter_constraints`` table (the idea of scikit-learn's table of the
+same name): ``name -> Constraint``. :meth:`BaseAugmentedNB._check_params`
+validates every parameter against its entry when ``fit`` starts, so an
+estimator never writes its own checks; the common tests require an entry for
+every parameter.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "DENSITY_PARAMETERS",
+    "ROOT",
+    "SIGNIFICANCE",
+    "VERBOSE",
+    "AnyOf",
+    "ColumnList",
+    "Constraint",
+    "InstanceOf",
+    "Interval",
+    "Options",
+    "RandomState",
+    "Transformer",
+    "check_parameters",
+]
+
+
+class Constraint:
+    """A set of valid values of a hyperparameter, with a description."""
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Interval(Constraint):
+    """Integers or reals within ``[low, high]`` (each end open or closed).
+
+    ``None`` for an end means unbounded. Booleans are never numbers here.
+    """
+
+    kind: type
+    low: float | None = None
+    high: float | None = None
+    closed: str = "both"
+    finite: bool = True
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        if isinstance(value, bool) or not isinstance(value, self.kind):
+            return False
+        if self.finite and not np.isfinite(value):
+            return False
+        if np.isnan(value):
+            return False
+        if self.low is not None:
+            left = self.closed in ("both", "left")
+            if value < self.low or (not left and value == self.low):
+                return False
+        if self.high is not None:
+            right = self.closed in ("both", "right")
+            if value > self.high or (not right and value == self.high):
+                return False
+        return True
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        noun = "an integer" if self.kind is numbers.Integral else "a number"
+        lo, hi = self.low, self.high
+        if lo is not None and hi is not None:
+            left = "[" if self.closed in ("both", "left") else "("
+            right = "]" if self.closed in ("both", "right") else ")"
+            return f"{noun} in {left}{lo:g}, {hi:g}{right}"
+        if lo is not None:
+            op = ">=" if self.closed in ("both", "left") else ">"
+            return f"{noun} {op} {lo:g}"
+        if hi is not None:
+            op = "<=" if self.closed in ("both", "right") else "<"
+            return f"{noun} {op} {hi:g}"
+        return f"a finite {noun[2:]}" if self.finite else noun
+
+
+@dataclass(frozen=True)
+class Options(Constraint):
+    """One of a fixed set of values (strings, booleans or None)."""
+
+    values: tuple
+
+    def __init__(self, *values: object) -> None:
+        object.__setattr__(self, "values", values)
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        return any(
+            value is v or (type(value) is type(v) and value == v) for v in self.values
+        )
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        if len(self.values) == 2:
+            return f"{self.values[0]!r} or {self.values[1]!r}"
+        return "one of " + ", ".join(repr(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class InstanceOf(Constraint):
+    """An instance of a given type."""
+
+    kind: type
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        return isinstance(value, self.kind)
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return f"a {self.kind.__name__}"
+
+
+class Transformer(Constraint):
+    """An unfitted transformer with ``fit`` and ``transform``."""
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        return hasattr(value, "fit") and hasattr(value, "transform")
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return "a transformer"
+
+
+class RandomState(Constraint):
+    """A seed: None, an integer or a ``numpy.random.RandomState``."""
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        return (
+            value is None
+            or isinstance(value, np.random.RandomState)
+            or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
+        )
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return "None, an integer or a numpy RandomState"
+
+
+class ColumnList(Constraint):
+    """None or a list-like of column names or indices (not a string)."""
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        if value is None:
+            return True
+        if isinstance(value, (str, bytes, Mapping)):
+            return False
+        return hasattr(value, "__iter__") and hasattr(value, "__len__")
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return "None or a list of column names or indices"
+
+
+@dataclass(frozen=True)
+class AnyOf(Constraint):
+    """Valid when any of several constraints accepts the value."""
+
+    options: tuple[Constraint, ...]
+
+    def __init__(self, *options: Constraint) -> None:
+        object.__setattr__(self, "options", options)
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        return any(c.accepts(value) for c in self.options)
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return " or ".join(c.describe() for c in self.options)
+
+
+def check_parameters(
+    estimator: object, params: Mapping[str, object], table: Mapping[str, Constraint]
+) -> None:
+    """Raise a clear ``ValueError`` for the first parameter ``table`` rejects.
+
+    Parameters
+    ----------
+    estimator : object
+        The estimator (its class name goes into the messages).
+    params : mapping
+        Parameter values (``get_params(deep=False)``).
+    table : mapping
+        The estimator's ``_parameter_constraints``.
+    """
+    name = type(estimator).__name__
+    for key, value in params.items():
+        constraint = table.get(key)
+        if constraint is not None and not constraint.accepts(value):
+            raise ValueError(
+                f"{name}: {key} must be {constraint.describe()}; got {value!r}."
+            )
+
+
+#: Shared entries of the estimators' tables.
+ROOT = Options("first", "random")
+SIGNIFICANCE = Interval(numbers.Real, 0, 1)
+VERBOSE = AnyOf(Interval(numbers.Integral, 0), Options(True, False))
+DENSITY_PARAMETERS: dict[str, Constraint] = {
+    "continuous": Options("discretize", "gaussian", "gmm"),
+    "n_components": Interval(numbers.Integral, 1),
+    "var_smoothing": Interval(numbers.Real, 0),
+}

@@ -1,0 +1,75 @@
+"""Shared fixtures of the test suite.
+
+Data that several test modules build is made here once: the bundled ``car``
+data set (loaded once per session, copied per test so a test may modify it)
+and the synthetic "dependent" data of the wrapper tests (as codes and as a
+frame of categorical columns).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb.datasets import load
+
+#: Declared cardinalities of the dependent data (x4 never shows its 4th value).
+DEPENDENT_CARDS = [3, 3, 2, 4, 4, 4]
+
+
+def make_dependent_codes(seed, n=300):
+    """6 features with 2-4 declared values, 3 classes, real dependencies.
+
+    ``x0, x1`` determine the class jointly (so BSEJ joins them), ``x2, x3, x5``
+    depend on the class and on each other, ``x4`` is noise and never shows
+    its 4th declared value (a declared but unobserved level).
+
+    Returns ``codes, y, cards, n_classes``.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    x0 = rng.integers(0, 3, n)
+    x1 = np.where(rng.random(n) < 0.8, (y - x0) % 3, rng.integers(0, 3, n))
+    x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
+    x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
+    x4 = rng.integers(0, 3, n)
+    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
+    codes = np.stack([x0, x1, x2, x3, x4, x5], axis=1)
+    return codes, y, list(DEPENDENT_CARDS), 3
+
+
+def make_dependent_frame(seed=0, n=500):
+    """The dependent data as a DataFrame of categoricals and labels a/b/c."""
+    codes, y, cards, _ = make_dependent_codes(seed, n)
+    X = pd.DataFrame(
+        {
+            f"x{j}": pd.Categorical(codes[:, j], categories=range(r))
+            for j, r in enumerate(cards)
+        }
+    )
+    return X, pd.Series(np.array(["a", "b", "c"])[y])
+
+
+@pytest.fixture
+def dependent_data():
+    """``make_dependent_codes(seed, n=300)``."""
+    return make_dependent_codes
+
+
+@pytest.fixture
+def dependent_frame():
+    """``make_dependent_frame(seed=0, n=500)``."""
+    return make_dependent_frame
+
+
+@pytest.fixture(scope="session")
+def _car_session():
+    return load("car")
+
+
+@pytest.fixture
+def car(_car_session):
+    """The bundled ``car`` data set ``(X, y)``, a fresh copy per test."""
+    X, y = _car_session
+    return X.copy(), y.copy()
