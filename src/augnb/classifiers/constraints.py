@@ -104,12 +104,23 @@ class Options(Constraint):
 
     def accepts(self, value: object) -> bool:
         """Whether ``value`` is valid."""
-        return any(
-            value is v or (type(value) is type(v) and value == v) for v in self.values
-        )
+        for v in self.values:
+            if v is None:
+                if value is None:
+                    return True
+            elif isinstance(v, bool):
+                # NumPy booleans count; 0 and 1 do not.
+                if isinstance(value, (bool, np.bool_)) and bool(value) is v:
+                    return True
+            elif isinstance(value, type(v)) and not isinstance(value, bool):
+                if value == v:
+                    return True
+        return False
 
     def describe(self) -> str:
         """What valid values are, for the error message."""
+        if len(self.values) == 1:
+            return repr(self.values[0])
         if len(self.values) == 2:
             return f"{self.values[0]!r} or {self.values[1]!r}"
         return "one of " + ", ".join(repr(v) for v in self.values)

@@ -194,6 +194,7 @@ class CachedCV:
             )
         self.supernode_cpt = supernode_cpt
         self.codes = np.asarray(codes)
+        self._has_missing = (self.codes < 0).any(axis=0)
         self.y = np.asarray(y, dtype=np.int64)
         self.cards = [int(c) for c in cards]
         self.n_classes = int(n_classes)
@@ -378,6 +379,8 @@ class CachedCV:
         Members after the last observed one are all missing: their factors
         sum to one and stay dropped.
         """
+        if not self._has_missing[list(subset)].any():
+            return  # complete data: the hot path of the search
         cols = self.codes[:, list(subset)]
         seen = cols >= 0
         m = len(subset)

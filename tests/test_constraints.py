@@ -1,0 +1,69 @@
+"""Declared parameter constraints and their checks."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pytest
+from sklearn.preprocessing import KBinsDiscretizer
+
+from augnb.classifiers.constraints import (
+    AnyOf,
+    ColumnList,
+    InstanceOf,
+    Interval,
+    Options,
+    RandomState,
+    Transformer,
+    check_parameters,
+)
+
+
+@pytest.mark.parametrize(
+    ("constraint", "good", "bad"),
+    [
+        (Interval(numbers.Integral, 0), [0, 3, np.int64(2)], [-1, 1.5, True, "1"]),
+        (
+            Interval(numbers.Real, 0, 1, closed="left"),
+            [0, 0.5, np.float32(0.25)],
+            [1, -0.1, np.nan, np.inf, False],
+        ),
+        (Interval(numbers.Real, 0, closed="neither"), [1e-9, 3], [0, -1]),
+        (Interval(numbers.Real, finite=False), [np.inf, -np.inf, 2], [np.nan]),
+        (Options("a", "b"), ["a", np.str_("b")], ["c", None, 1]),
+        (Options(True, False), [True, np.bool_(False)], [0, 1, "True"]),
+        (Options(None), [None], [0, ""]),
+        (RandomState(), [None, 0, np.random.RandomState(0)], [1.5, True, "0"]),
+        (Transformer(), [KBinsDiscretizer()], ["mdlp", 3]),
+        (ColumnList(), [None, ["a"], (0, 1), np.array([2])], ["a", {"a": 1}, 3]),
+        (InstanceOf(tuple), [(), (1,)], [[1], None]),
+        (AnyOf(Options(None), Interval(numbers.Integral, 2)), [None, 2], [1, "x"]),
+    ],
+)
+def test_constraints_accept_and_reject(constraint, good, bad):
+    assert all(constraint.accepts(v) for v in good)
+    assert not any(constraint.accepts(v) for v in bad)
+
+
+def test_descriptions_say_what_is_valid():
+    assert Interval(numbers.Real, 0, closed="neither").describe() == "a number > 0"
+    assert Interval(numbers.Integral, 1).describe() == "an integer >= 1"
+    assert Interval(numbers.Real, 0, 1, closed="left").describe() == (
+        "a number in [0, 1)"
+    )
+    assert Options("first", "random").describe() == "'first' or 'random'"
+    assert Options("a", "b", "c").describe() == "one of 'a', 'b', 'c'"
+    assert AnyOf(Options(None), Interval(numbers.Integral, 2)).describe() == (
+        "None or an integer >= 2"
+    )
+
+
+def test_check_parameters_names_estimator_parameter_and_value():
+    class Thing:
+        pass
+
+    table = {"k": Interval(numbers.Integral, 0)}
+    check_parameters(Thing(), {"k": 3}, table)
+    with pytest.raises(ValueError, match=r"Thing: k must be an integer >= 0; got -2\."):
+        check_parameters(Thing(), {"k": -2}, table)
