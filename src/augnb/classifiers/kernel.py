@@ -150,9 +150,9 @@ class FlexibleNB(_KernelNB):
         p(x_j | c) = 1/n_cj sum_m K_h(x_j - x_mj),   K_h(u) = N(u; 0, h^2)
 
     with ``h = 1 / sqrt(n_cj)`` on the raw scale, as in the paper
-    (ALGORITHMS.md §6.4), or another rule. Discrete columns (integer, boolean,
-    categorical, string) get naive-Bayes CPTs with Laplace smoothing; the class
-    prior is Laplace-smoothed too.
+    (docs/algorithms/flexible_nb.md), or another rule. Discrete columns
+    (integer, boolean, categorical, string) get naive-Bayes CPTs with Laplace
+    smoothing; the class prior is Laplace-smoothed too.
 
     Missing values: a row with ``x_j`` missing drops that feature's factor,
     which marginalises it out exactly; at fit, each density uses the rows
@@ -342,14 +342,14 @@ class ENBC(_KernelNB):
     Every continuous attribute ``X_i`` is a child of the class and of up to
     ``max_parents`` other continuous attributes ``Pi_i``; its density is the
     ratio of two product-Gaussian kernel estimates over the class's training
-    rows (eq. 4, ALGORITHMS.md §6.1)::
+    rows (eq. 4, docs/algorithms/enbc.md)::
 
         rho(x_i | pi_i, c) = rho(x_i, pi_i | c) / rho(pi_i | c)
 
     with one bandwidth ``h`` for every attribute, on z-scored attributes
-    (training mean and standard deviation, A-29). When ``rho(pi_i | c)``
+    (training mean and standard deviation, enbc.md). When ``rho(pi_i | c)``
     underflows (below the smallest normal double) the attribute's own class
-    density is used (A-30). Fitting (``[RECONSTRUCTED]``, A-31, A-32): ``h``
+    density is used. Fitting (reconstructed, see enbc.md): ``h``
     is chosen on ``h_grid`` by leave-one-out (LOO) training accuracy, then arcs
     are added greedily by LOO accuracy, ``h`` re-tuned after each
     (:func:`augnb.structure.kernel.enbc_structure`). LOO is exact: row ``r``'s
@@ -384,13 +384,13 @@ class ENBC(_KernelNB):
     ----------
     h_grid : sequence of float, default=None
         Candidate bandwidths in standard deviations; None is the grid of
-        ALGORITHMS.md §6.2 (0.05 ... 2.0, 12 values).
+        docs/algorithms/enbc.md (0.05 ... 2.0, 12 values).
     max_parents : int, default=2
         Maximum number of attribute parents per attribute (``t_max``); 0 gives
         a kernel naive Bayes with tuned ``h``.
     epsilon : float, default=0.0
         An arc is accepted only if it raises the LOO accuracy by more than
-        ``epsilon`` (A-06).
+        ``epsilon`` (conventions.md).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
     discrete_features : sequence of str or int, default=None

@@ -1,12 +1,12 @@
 """Gaussian kernel density estimates of class-conditional and conditional densities.
 
-ALGORITHMS.md §6.1. For class ``c`` with training points ``t_m`` (the rows of
+docs/algorithms/enbc.md. For class ``c`` with training points ``t_m`` (the rows of
 class ``c``), a ``d``-dimensional product Gaussian kernel gives::
 
     rho(x | c) = 1/N_c sum_m prod_s K_{h_cs}(x_s - t_ms),
     K_h(u) = exp(-u^2 / (2 h^2)) / (sqrt(2 pi) h)
 
-normalised once (A-28). A node ``X_i`` with parents ``Pi_i`` gets the ratio of
+normalised once (enbc.md). A node ``X_i`` with parents ``Pi_i`` gets the ratio of
 the joint estimate of ``(X_i, Pi_i)`` to the estimate of ``Pi_i`` over the same
 points (eq. 4); ``N_c`` and the parents' normalisers cancel::
 
@@ -36,7 +36,7 @@ equals the estimate refitted without the row, classes kept):
 * when the parents' density ``rho(pi | c)`` is below the smallest normal double
   (``exp(UNDERFLOW_LOG)``: a linear-space evaluation would underflow), the
   conditional falls back to the child's own density ``rho(x_i | c)`` over the
-  same points (A-30).
+  same points (enbc.md, underflow).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 #: ``log`` of the smallest normal double: a parent density below it would
-#: underflow in linear space, which triggers the A-30 fallback.
+#: underflow in linear space, which triggers the underflow fallback.
 UNDERFLOW_LOG = float(np.log(np.finfo(np.float64).tiny))
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 #: Kernel terms below exp(-_CUTOFF) of the largest term are skipped (see above).
@@ -326,7 +326,7 @@ def conditional_from_sums(
     h: NDArray[np.float64],
     child_density: Callable[[NDArray[np.intp]], NDArray[np.float64]],
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """Eq. (4) from the log-sums of the family and of its parents, with A-30.
+    """Eq. (4) from the log-sums of the family and of its parents, with the fallback.
 
     Parameters
     ----------
@@ -339,7 +339,7 @@ def conditional_from_sums(
         Bandwidths, child first.
     child_density : callable
         ``child_density(rows)`` returns ``log rho(x_child | c)`` of those
-        query rows over the same points (the A-30 fallback).
+        query rows over the same points (the underflow fallback).
 
     Returns
     -------
@@ -448,7 +448,7 @@ def kde_log_conditional(
 
     Column 0 is the child, columns 1.. the parents. When the parents' density
     underflows (``log rho(pi | c) < UNDERFLOW_LOG``) the child's own density
-    over the same points is used instead (A-30).
+    over the same points is used instead (enbc.md).
 
     Parameters
     ----------
