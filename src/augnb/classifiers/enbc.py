@@ -23,14 +23,14 @@ class ENBC(_KernelNB):
     Every continuous attribute ``X_i`` is a child of the class and of up to
     ``max_parents`` other continuous attributes ``Pi_i``; its density is the
     ratio of two product-Gaussian kernel estimates over the class's training
-    rows (eq. 4, ALGORITHMS.md §6.1)::
+    rows (eq. 4, docs/algorithms/enbc.md)::
 
         rho(x_i | pi_i, c) = rho(x_i, pi_i | c) / rho(pi_i | c)
 
     with one bandwidth ``h`` for every attribute, on z-scored attributes
-    (training mean and standard deviation, A-29). When ``rho(pi_i | c)``
+    (training mean and standard deviation, enbc.md). When ``rho(pi_i | c)``
     underflows (below the smallest normal double) the attribute's own class
-    density is used (A-30). Fitting (``[RECONSTRUCTED]``, A-31, A-32): ``h``
+    density is used. Fitting (reconstructed, see enbc.md): ``h``
     is chosen on ``h_grid`` by leave-one-out (LOO) training accuracy, then arcs
     are added greedily by LOO accuracy, ``h`` re-tuned after each
     (:func:`augnb.structure.enbc.enbc_structure`). LOO is exact: row ``r``'s
@@ -78,7 +78,7 @@ class ENBC(_KernelNB):
         a kernel naive Bayes with tuned ``h``.
     epsilon : float, default=0.0
         An arc is accepted only if it raises the LOO accuracy by more than
-        ``epsilon`` (A-06).
+        ``epsilon`` (conventions.md).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
     discrete_features : sequence of str or int, default=None

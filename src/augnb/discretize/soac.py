@@ -1,6 +1,6 @@
 """SOAC: sub-optimal agglomerative clustering discretisation (Yatsko et al. 2010).
 
-ALGORITHMS.md §2.3, choices A-09 and A-10.
+docs/algorithms/soac.md, with the choices it lists.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def _soac_starts(xs, threshold):
         s[a] += s[b]
         alive[b] = False
         k -= 1
-        # Stop after the merge that reaches the threshold (A-09: kept).
+        # Stop after the merge that reaches the threshold (kept, soac.md).
         if energy >= threshold:
             break
         mean_a = _mean(xs, a, n[a], s[a])
@@ -243,7 +243,7 @@ class SOACDiscretizer(_BaseDiscretizer):
     ----------
     theta : float, default=0.05
         Stopping fraction, ``0 < theta < 1``. Seed 001 does not give its value
-        (ALGORITHMS.md A-10); 0.05 yields about 4-5 bins on uniform data
+        (docs/algorithms/soac.md); 0.05 yields about 4-5 bins on uniform data
         (``b`` equal-width bins leave the fraction ``1 / b**2``). Larger values
         give fewer bins.
     columns : list of str or int, default=None
@@ -268,12 +268,12 @@ class SOACDiscretizer(_BaseDiscretizer):
     See Also
     --------
     soac_cut_points : The clustering of a single column.
-    MeanBinarizer : The other discretisation of seed 001.
+    MeanBinarizer : The other discretisation of Taheri et al.
 
     Notes
     -----
     The merge that makes the error reach ``theta * E_1`` is kept (the
-    paper's Step 3 merges before Step 4 tests, ALGORITHMS.md A-09). Missing
+    paper's Step 3 merges before Step 4 tests, soac.md). Missing
     values are ignored when fitting and stay missing after ``transform``.
     The ``O(m log m)`` heap implementation makes the same merges as
     rescanning every adjacent pair after each merge.

@@ -84,7 +84,7 @@ def conditional_from_sums(
     h: NDArray[np.float64],
     child_density: Callable[[NDArray[np.intp]], NDArray[np.float64]],
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """Eq. (4) from the log-sums of the family and of its parents, with A-30.
+    """Eq. (4) from the family and parent log-sums, with the underflow fallback.
 
     Parameters
     ----------
@@ -97,7 +97,7 @@ def conditional_from_sums(
         Bandwidths, child first.
     child_density : callable
         ``child_density(rows)`` returns ``log rho(x_child | c)`` of those
-        query rows over the same points (the A-30 fallback).
+        query rows over the same points (the underflow fallback, enbc.md).
 
     Returns
     -------
@@ -206,7 +206,7 @@ def kde_log_conditional(
 
     Column 0 is the child, columns 1.. the parents. When the parents' density
     underflows (``log rho(pi | c) < UNDERFLOW_LOG``) the child's own density
-    over the same points is used instead (A-30).
+    over the same points is used instead (enbc.md, underflow).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """ENBC structure: smoothing parameter and parents chosen by leave-one-out accuracy.
 
-ALGORITHMS.md §6.2-6.3 (``[RECONSTRUCTED]``, A-31 and A-32): starting from
+docs/algorithms/enbc.md (reconstructed, see that page): starting from
 naive Bayes, the shared bandwidth ``h`` is chosen on a grid by training-set
 leave-one-out (LOO) accuracy; then arcs between continuous attributes are added
 greedily, each time the arc whose child's new conditional density gives the
@@ -43,7 +43,7 @@ __all__ = [
     "loo_base_factors",
 ]
 
-#: ALGORITHMS.md §6.2, in standard deviations (attributes are z-scored).
+#: docs/algorithms/enbc.md, in standard deviations (attributes are z-scored).
 DEFAULT_H_GRID = (0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0)
 #: Ratio between successive bandwidths tried below the grid (``extend_to``).
 _EXTEND = 2.0 / 3.0
@@ -96,7 +96,7 @@ def loo_base_factors(
     """LOO log class prior plus LOO naive-Bayes factors of discrete features.
 
     Row ``r`` gets ``log P(c) + sum_f log P(x_f | c)`` estimated without row
-    ``r`` (Laplace/Lidstone, ALGORITHMS.md §0.3, declared cardinalities,
+    ``r`` (Laplace/Lidstone, docs/algorithms/conventions.md, declared cardinalities,
     available cases): the counts minus the row itself.
 
     Parameters
@@ -223,7 +223,7 @@ class _LOOCache:
     On columns without missing values every family uses all training rows as
     points, so the LOO log-sum over a column set ``S``, ``L(S)``, does not
     depend on which family asks for it: a node ``i`` with parents ``P`` needs
-    ``L(P + {i})`` and ``L(P)`` (and ``L({i})`` for the A-30 fallback), and
+    ``L(P + {i})`` and ``L(P)`` (and ``L({i})`` for the underflow fallback), and
     arcs ``j -> i`` and ``i -> j`` of the first step share ``L({i, j})``.
     ``L`` is memoised per (``h``, ``S``); after each tuning only the current
     bandwidth's entries and the current families' entries are kept. Families
@@ -390,7 +390,7 @@ def enbc_structure(
 ) -> ENBCSearch:
     """Greedy ENBC search: tune ``h``, add the best arc, re-tune ``h``, repeat.
 
-    ALGORITHMS.md §6.3::
+    docs/algorithms/enbc.md::
 
         G <- NB; h <- argmax_h LOO-acc(G, h); best <- LOO-acc(G, h)
         loop: score every arc X_j -> X_i not in G that keeps G acyclic and

@@ -1,0 +1,186 @@
+"""Draw the figures of the algorithm pages from augnb and its bundled data.
+
+Run from the repository root with ``python docs/make_figures.py`` (all
+figures) after a change to a learner or to the drawing code; the documentation
+build calls :func:`main` with ``only_missing=True``, so a fresh clone builds
+without refitting anything. Every model is fitted with its defaults and
+``random_state=0`` where it has one, so the drawings are reproducible.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIGURES = HERE / "figures"
+
+#: (figure file stem, estimator class name, bundled data set). The data set is
+#: small enough for a legible drawing and shows the learner's typical result.
+STRUCTURES = [
+    ("naive_bayes", "NaiveBayes", "car"),
+    ("tan", "TAN", "car"),
+    ("selective_tan", "SelectiveTAN", "car"),
+    ("ffss", "FFSS", "car"),
+    ("fss", "FSS", "house_votes_84"),
+    ("bsej", "BSEJ", "heart_statlog"),
+    ("asb", "ASB", "heart_statlog"),
+    ("kdb", "KDB", "car"),
+    ("aode", "AODE", "car"),
+    ("taheri_anb", "TaheriANB", "pima_diabetes"),
+    ("ddr_chowliu", "DDRChowLiu", "car"),
+    ("etan", "ETAN", "pima_diabetes"),
+    ("can", "CAN", "pima_diabetes"),
+    ("flexible_nb", "FlexibleNB", "iris"),
+    ("enbc", "ENBC", "glass"),
+]
+
+
+def _save(fig, stem: str) -> None:
+    from augnb.plotting import save_figure
+
+    save_figure(fig, FIGURES / f"{stem}.png", dpi=110)
+
+
+def _structure_figure(stem: str, estimator: str, dataset: str) -> None:
+    import augnb
+    from augnb.datasets import load
+    from augnb.plotting import plot_structure
+
+    X, y = load(dataset)
+    cls = getattr(augnb, estimator)
+    params = {"random_state": 0} if "random_state" in cls().get_params() else {}
+    model = cls(**params).fit(X, y)
+    structure = model.structure_
+    title = f"{estimator} on {dataset}"
+    if not isinstance(structure, augnb.Structure):
+        # AODE averages one structure per super-parent: draw the first one.
+        structure = _first_structure(structure)
+        title += " (one of its one-dependence estimators)"
+    fig = plot_structure(structure, title=title)
+    _save(fig, stem)
+
+
+def _first_structure(obj):
+    import augnb
+
+    if isinstance(obj, augnb.Structure):
+        return obj
+    for attr in ("structures", "members", "estimators"):
+        if hasattr(obj, attr):
+            return _first_structure(getattr(obj, attr)[0])
+    return _first_structure(obj[0])
+
+
+def _discretizer_figure() -> None:
+    """Cut points of each discretiser on one feature, over the class histograms."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from augnb.datasets import load
+    from augnb.discretize import (
+        EqualFrequencyDiscretizer,
+        EqualWidthDiscretizer,
+        MDLPDiscretizer,
+        MeanBinarizer,
+        SOACDiscretizer,
+    )
+
+    X, y = load("pima_diabetes")
+    col = "plas"
+    x = X[[col]]
+    values = x[col].to_numpy(dtype=float)
+    keep = ~np.isnan(values)
+    discretizers = [
+        ("MDLPDiscretizer (supervised)", MDLPDiscretizer()),
+        ("SOACDiscretizer(theta=0.05)", SOACDiscretizer()),
+        ("EqualFrequencyDiscretizer(n_bins=5)", EqualFrequencyDiscretizer(n_bins=5)),
+        ("EqualWidthDiscretizer(n_bins=5)", EqualWidthDiscretizer(n_bins=5)),
+        ("MeanBinarizer", MeanBinarizer()),
+    ]
+    fig = Figure(figsize=(8, 8.5), layout="constrained")
+    axes = fig.subplots(len(discretizers), 1, sharex=True)
+    bins = np.linspace(values[keep].min(), values[keep].max(), 40)
+    labels = np.asarray(y)
+    for ax, (name, disc) in zip(axes, discretizers):
+        disc.fit(x, y)
+        for cls_value, color in zip(np.unique(labels), ("#4c72b0", "#dd8452")):
+            ax.hist(
+                values[keep & (labels == cls_value)],
+                bins=bins,
+                alpha=0.6,
+                color=color,
+                label=f"class {cls_value}",
+            )
+        for cut in disc.cut_points_[col]:
+            ax.axvline(cut, color="0.1", linewidth=1.2)
+        n = len(disc.cut_points_[col]) + 1
+        ax.set_title(f"{name}: {n} bins", fontsize=9, loc="left")
+        ax.tick_params(labelsize=8)
+    axes[0].legend(fontsize=8)
+    axes[-1].set_xlabel(f"pima_diabetes, column '{col}' (plasma glucose)")
+    _save(fig, "discretizers")
+
+
+def _explanation_figure() -> None:
+    """Per-node log dependence derivative ratios of one TAN prediction."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from augnb import TAN
+    from augnb.datasets import load
+    from augnb.explain import dependence_derivative_ratios
+
+    X, y = load("house_votes_84")
+    tan = TAN().fit(X, y)
+    explanation = dependence_derivative_ratios(tan, X.iloc[[2]])
+    log_ddr = np.asarray(explanation.log_ddr)[0]
+    labels = [
+        f"{node} | {parent}" if parent else node
+        for node, parent in zip(explanation.node_labels, explanation.parent_labels)
+    ]
+    order = np.argsort(np.abs(log_ddr))
+    fig = Figure(figsize=(8, 6), layout="constrained")
+    ax = fig.add_subplot(1, 1, 1)
+    colors = ["#4c72b0" if v >= 0 else "#dd8452" for v in log_ddr[order]]
+    ax.barh(np.arange(len(order)), log_ddr[order], color=colors)
+    ax.set_yticks(np.arange(len(order)), [labels[i] for i in order], fontsize=7)
+    ax.axvline(0, color="0.2", linewidth=0.8)
+    pos, neg = explanation.pos[0], explanation.neg[0]
+    ax.set_xlabel(f"log ddr (> 0 favours '{pos}' over '{neg}' relative to naive Bayes)")
+    ax.set_title(
+        f"TAN on house_votes_84, row 2: log f_b = {explanation.log_odds_bayes[0]:.2f}, "
+        f"log f_nb = {explanation.log_odds_nb[0]:.2f}",
+        fontsize=9,
+    )
+    _save(fig, "explanation")
+
+
+def main(*, only_missing: bool = False) -> list[Path]:
+    """Draw the figures; with ``only_missing``, only those not on disk yet.
+
+    Returns the paths written.
+    """
+    FIGURES.mkdir(exist_ok=True)
+    jobs = [
+        (stem, (lambda s=stem, e=est, d=ds: _structure_figure(s, e, d)))
+        for stem, est, ds in STRUCTURES
+    ]
+    jobs += [
+        ("discretizers", _discretizer_figure),
+        ("explanation", _explanation_figure),
+    ]
+    written = []
+    for stem, job in jobs:
+        path = FIGURES / f"{stem}.png"
+        if only_missing and path.exists():
+            continue
+        job()
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent / "src"))
+    for p in main(only_missing="--missing" in sys.argv):
+        print(p.relative_to(HERE.parent))
