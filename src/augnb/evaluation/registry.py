@@ -111,6 +111,21 @@ _ENTRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
         ("DDRChowLiu",),
         "TAN whose tree maximises the dependence-derivative ratio (Zhang)",
     ),
+    "HillClimbingTAN": (
+        ("tan_hc",),
+        ("HillClimbingTAN",),
+        "hill-climbing TAN: augmenting arcs added one at a time by CV accuracy",
+    ),
+    "SuperParentTAN": (
+        ("tan_hcsp",),
+        ("SuperParentTAN",),
+        "super-parent TAN: hill climbing that picks a super-parent, then its child",
+    ),
+    "WrapperKDB": (
+        ("kdb_wrapper", "greedy_kdb"),
+        ("WrapperKDB",),
+        "k-dependence Bayes by greedy wrapper search (bnclassify's kdb)",
+    ),
 }
 # Names a user may know from other packages, for algorithms augnb does not have:
 # resolving them fails with this explanation rather than with "unknown".
