@@ -375,3 +375,71 @@ def test_compare_formats(tmp_path, capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "Best accuracy:" in out and "Legend:" in out and "sd" in out
+
+
+def test_fit_batch_rows_streams_the_same_model(tmp_path, capsys):
+    """--batch-rows fits from batch statistics: the same model as in memory."""
+    from augnb.datasets import load
+
+    X, y = load("car")
+    table = X.assign(Outcome=y, row_id=np.arange(len(X)))
+    parquet, csv = tmp_path / "car.parquet", tmp_path / "car.csv"
+    table.to_parquet(parquet)
+    table.to_csv(csv, index=False)
+    common = ["--target", "Outcome", "--id-column", "row_id"]
+    assert (
+        main(
+            [
+                "fit",
+                str(parquet),
+                *common,
+                "--batch-rows",
+                "250",
+                "--output",
+                str(tmp_path / "s.joblib"),
+            ]
+        )
+        == 0
+    )
+    assert "by streaming (1728 rows in batches of 250" in capsys.readouterr().out
+    assert main(["fit", str(csv), *common, "--output", str(tmp_path / "m.joblib")]) == 0
+    for name in ("s", "m"):
+        assert (
+            main(
+                [
+                    "predict",
+                    str(tmp_path / f"{name}.joblib"),
+                    str(csv),
+                    "--output",
+                    str(tmp_path / f"{name}.csv"),
+                ]
+            )
+            == 0
+        )
+    streamed = pd.read_csv(tmp_path / "s.csv")
+    in_memory = pd.read_csv(tmp_path / "m.csv")
+    pd.testing.assert_frame_equal(streamed, in_memory, rtol=0, atol=1e-12)
+    assert list(streamed.columns[:2]) == ["row_id", "prediction"]
+
+
+def test_fit_batch_rows_refuses_wrapper_learners(tmp_path, capsys):
+    from augnb.datasets import load
+
+    X, y = load("car")
+    path = tmp_path / "car.parquet"
+    X.assign(**{"class": y}).to_parquet(path)
+    code = main(
+        [
+            "fit",
+            str(path),
+            "--estimator",
+            "BSEJ",
+            "--batch-rows",
+            "500",
+            "--output",
+            str(tmp_path / "m.joblib"),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot be fitted from sufficient statistics" in err
+    assert not (tmp_path / "m.joblib").exists()

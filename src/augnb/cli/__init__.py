@@ -252,6 +252,14 @@ def _build_parser() -> argparse.ArgumentParser:
     fit.add_argument(
         "--output", required=True, metavar="MODEL.joblib", help="where to save"
     )
+    fit.add_argument(
+        "--batch-rows",
+        type=positive_int,
+        metavar="N",
+        help="stream the file(s) in batches of N rows instead of loading them: "
+        "memory bounded by N, for tables larger than memory (count-based "
+        "learners; DATASET_OR_FILE may be a glob or a folder of Parquet/CSV files)",
+    )
     fit.add_argument("--dot", metavar="FILE.dot", help="also write the structure")
     fit.add_argument(
         "--plot", metavar="FILE.png|svg", help="also draw the structure (matplotlib)"

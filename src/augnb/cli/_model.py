@@ -64,6 +64,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if "random_state" in estimator.get_params() and "random_state" not in params:
         estimator.set_params(random_state=args.seed)
+    if args.batch_rows:
+        return _fit_streamed(args, estimator, model_path)
     X, y = _load(args, args.dataset)
     start = time.perf_counter()
     try:
@@ -85,6 +87,73 @@ def cmd_fit(args: argparse.Namespace) -> int:
         f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
         f"{X.shape[1]} features, class column {str(y.name)!r}) in {seconds:.2f} s; "
         f"training accuracy {100 * estimator.score(X, y):.2f}%"
+    )
+    print(f"structure: {estimator.structure_}")
+    print(f"model: {path}")
+    if args.dot:
+        write_text(args.dot, estimator.structure_.to_dot())
+        print(f"structure (DOT): {args.dot}")
+    if args.plot:
+        from augnb.plotting import plot_structure, save_figure
+
+        save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
+        print(f"structure (figure): {args.plot}")
+    return 0
+
+
+def _fit_streamed(
+    args: argparse.Namespace, estimator: object, model_path: str
+) -> int:
+    """``augnb fit --batch-rows``: sufficient statistics batch by batch."""
+    from augnb._model_io import save_model
+    from augnb.streaming import fit_files, iter_batches
+
+    target = args.target or "class"
+    if args.complete_only:
+        raise UsageError(
+            "--complete-only needs the whole table; a streamed fit counts "
+            "missing values as missing (available cases) instead"
+        )
+    start = time.perf_counter()
+    try:
+        # The header only: which columns are features.
+        first = next(iter_batches(args.dataset, batch_rows=1), None)
+        if first is None:
+            raise ValueError(f"{args.dataset}: the file(s) hold no rows")
+        if target not in first.columns:
+            raise ValueError(
+                f"{args.dataset}: no class column {target!r}; the columns are "
+                f"{list(first.columns)}; name it with --target NAME"
+            )
+        left_out = {target, *(args.drop or ()), args.id_column}
+        unknown = sorted(set(args.drop or ()) - set(first.columns))
+        if unknown:
+            raise ValueError(f"{args.dataset}: --drop names no column {unknown}")
+        columns = [c for c in first.columns if c not in left_out]
+        fit_files(
+            estimator,
+            args.dataset,
+            target=target,
+            batch_rows=args.batch_rows,
+            columns=columns,
+            progress=True,
+        )
+    except (ValueError, FileNotFoundError, TypeError) as exc:
+        raise UsageError(f"cannot fit {type(estimator).__name__}: {exc}") from None
+    seconds = time.perf_counter() - start
+    n_rows = int(estimator.statistics_.n_samples)
+    path = save_model(
+        estimator,
+        model_path,
+        dataset=str(args.dataset),
+        n_rows=n_rows,
+        target=target,
+        id_column=args.id_column,
+    )
+    print(
+        f"fitted {type(estimator).__name__} on {args.dataset} by streaming "
+        f"({n_rows} rows in batches of {args.batch_rows}, {len(columns)} features, "
+        f"class column {target!r}) in {seconds:.2f} s"
     )
     print(f"structure: {estimator.structure_}")
     print(f"model: {path}")
