@@ -15,8 +15,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FIGURES = HERE / "figures"
 
-#: (figure file stem, estimator class name, bundled data set). The data set is
-#: small enough for a legible drawing and shows the learner's typical result.
+#: (figure file stem, estimator class name, bundled data set[, parameters]).
+#: The data set is small enough for a legible drawing and shows the learner's
+#: typical result; parameters other than the defaults are named in the title.
 STRUCTURES = [
     ("naive_bayes", "NaiveBayes", "car"),
     ("tan", "TAN", "car"),
@@ -33,6 +34,14 @@ STRUCTURES = [
     ("can", "CAN", "pima_diabetes"),
     ("flexible_nb", "FlexibleNB", "iris"),
     ("enbc", "ENBC", "glass"),
+    ("hill_climbing_tan", "HillClimbingTAN", "car"),
+    ("superparent_tan", "SuperParentTAN", "car"),
+    # epsilon=0 takes every step that does not lower the CV accuracy, so the
+    # drawing shows more than the one or two arcs the default keeps on car.
+    ("wrapper_kdb", "WrapperKDB", "car", {"k": 2, "epsilon": 0.0}),
+    # TAN's penalised criteria (the "Penalised criterion" section of tan.md).
+    ("tan_loglik_house_votes_84", "TAN", "house_votes_84", {"criterion": "loglik"}),
+    ("tan_bic_house_votes_84", "TAN", "house_votes_84", {"criterion": "bic"}),
 ]
 
 
@@ -42,7 +51,9 @@ def _save(fig, stem: str) -> None:
     save_figure(fig, FIGURES / f"{stem}.png", dpi=110)
 
 
-def _structure_figure(stem: str, estimator: str, dataset: str) -> None:
+def _structure_figure(
+    stem: str, estimator: str, dataset: str, extra: dict | None = None
+) -> None:
     import augnb
     from augnb.datasets import load
     from augnb.plotting import plot_structure
@@ -50,9 +61,13 @@ def _structure_figure(stem: str, estimator: str, dataset: str) -> None:
     X, y = load(dataset)
     cls = getattr(augnb, estimator)
     params = {"random_state": 0} if "random_state" in cls().get_params() else {}
+    params.update(extra or {})
     model = cls(**params).fit(X, y)
     structure = model.structure_
-    title = f"{estimator} on {dataset}"
+    shown = ", ".join(f"{k}={v!r}" for k, v in (extra or {}).items())
+    title = (
+        f"{estimator}({shown}) on {dataset}" if shown else f"{estimator} on {dataset}"
+    )
     if not isinstance(structure, augnb.Structure):
         # AODE averages one structure per super-parent: draw the first one.
         structure = _first_structure(structure)
@@ -163,8 +178,7 @@ def main(*, only_missing: bool = False) -> list[Path]:
     """
     FIGURES.mkdir(exist_ok=True)
     jobs = [
-        (stem, (lambda s=stem, e=est, d=ds: _structure_figure(s, e, d)))
-        for stem, est, ds in STRUCTURES
+        (spec[0], (lambda spec=spec: _structure_figure(*spec))) for spec in STRUCTURES
     ]
     jobs += [
         ("discretizers", _discretizer_figure),
