@@ -84,3 +84,21 @@ def test_fit_warns_naming_the_column():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DataAuditWarning)
         NaiveBayes().fit(_frame(), y)
+
+
+@pytest.mark.parametrize("name", ["car", "splice", "house_votes_84", "primary_tumor"])
+def test_encoded_fast_path_finds_what_the_pandas_path_finds(name):
+    """Columns ruled out from their codes are exactly those with no finding."""
+    from augnb.data.schema import Schema
+    from augnb.datasets import load
+
+    X, _ = load(name)
+    X = X.assign(row_key=[f"r{i}" for i in range(len(X))], same="k")
+    schema = Schema.infer(X)
+    data = schema.encode(X)
+    fast = audit_table(
+        X, codes=data.codes, categories=[c.categories for c in schema.columns]
+    )
+    slow = audit_table(X)
+    assert fast == slow
+    assert {f.column for f in slow} >= {"row_key", "same"}

@@ -351,7 +351,6 @@ class BaseAugmentedNB(
                 frame = frame.iloc[rows]
                 classes, y_codes = encode_target(np.asarray(y)[rows], len(rows))
         validate_data(self, frame, reset=True, skip_check_array=True)
-        warn_data_problems(frame, self.get_params(deep=False))
         if len(classes) < 2:
             raise ValueError(
                 f"y has only one class ({classes.tolist()[0]!r}); a classifier "
@@ -364,39 +363,52 @@ class BaseAugmentedNB(
             continuous_features=self.continuous_features,
         )
         continuous = raw.continuous_names
+        params = self.get_params(deep=False)
+        if not continuous:
+            # Every column is discrete already: the schema just inferred is
+            # the final one (inferring it again costs a pass over the table),
+            # and the audit reads the codes (a pass over pandas costs more
+            # than a small fit).
+            self.continuous_columns_ = []
+            self.discretizer_ = None
+            self.schema_ = raw
+            data = raw.encode(frame)
+            warn_data_problems(
+                frame,
+                params,
+                codes=data.codes,
+                categories=[c.categories for c in raw.columns],
+            )
+            return data, y_codes, weights
+        warn_data_problems(frame, params)
         # Input columns read as numbers (before any discretisation).
         self.continuous_columns_ = list(continuous)
         self.discretizer_ = None
-        if continuous and self.continuous != "discretize":
+        if self.continuous != "discretize":
             # Continuous columns stay continuous: density CPDs model them.
             self.schema_ = raw
             return raw.encode(frame), y_codes, weights
-        if continuous:
-            if self.discretizer is None:
-                raise ValueError(
-                    f"{type(self).__name__} models discrete features only, but columns "
-                    f"{continuous} are continuous; pass discretizer='mdlp' (the "
-                    "default), discretise them yourself, or list them in "
-                    "discrete_features."
-                )
-            disc = make_discretizer(self.discretizer)
-            # Cut points from weighted rows: integer weights repeat the rows
-            # (exactly as if they were duplicated); fractional weights leave
-            # the cut points to the rows with positive weight, unweighted.
-            cut_rows = _discretizer_rows(weights)
-            sub = frame.loc[:, continuous].astype(np.float64)
-            self.discretizer_ = disc.fit(
-                sub if cut_rows is None else sub.iloc[cut_rows],
-                y_codes if cut_rows is None else y_codes[cut_rows],
+        if self.discretizer is None:
+            raise ValueError(
+                f"{type(self).__name__} models discrete features only, but columns "
+                f"{continuous} are continuous; pass discretizer='mdlp' (the "
+                "default), discretise them yourself, or list them in "
+                "discrete_features."
             )
-            frame = self._apply_discretizer(frame)
-            self.schema_ = Schema.infer(
-                frame, discrete_features=list(range(frame.shape[1]))
-            )
-        else:
-            # Every column is discrete already: the schema just inferred is
-            # the final one (inferring it again costs a pass over the table).
-            self.schema_ = raw
+        disc = make_discretizer(self.discretizer)
+        # Cut points from weighted rows: integer weights repeat the rows
+        # (exactly as if they were duplicated); fractional weights leave
+        # the cut points to the rows with positive weight, unweighted.
+        cut_rows = _discretizer_rows(weights)
+        sub = frame.loc[:, continuous].astype(np.float64)
+        self.discretizer_ = disc.fit(
+            sub if cut_rows is None else sub.iloc[cut_rows],
+            y_codes if cut_rows is None else y_codes[cut_rows],
+        )
+        frame = self._apply_discretizer(frame)
+        self.schema_ = Schema.infer(
+            frame, discrete_features=list(range(frame.shape[1]))
+        )
         return self.schema_.encode(frame), y_codes, weights
 
     def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:

@@ -87,6 +87,8 @@ def audit_table(
     *,
     discrete_features: Sequence | None = None,
     continuous_features: Sequence | None = None,
+    codes: np.ndarray | None = None,
+    categories: Sequence[tuple | None] | None = None,
 ) -> list[Finding]:
     """Find columns that would make a bad model.
 
@@ -98,6 +100,12 @@ def audit_table(
     discrete_features, continuous_features : sequence, default=None
         Columns the user declared (names or positions): a declared column is
         not reported for the kind it was declared as.
+    codes : ndarray of shape (n_samples, n_features), default=None
+        The table already encoded (``-1`` = missing), with ``categories`` (one
+        tuple per column, None for a continuous one): columns with nothing to
+        report are then recognised from their codes without touching pandas.
+    categories : sequence of tuple or None, default=None
+        Category values behind ``codes``.
 
     Returns
     -------
@@ -116,11 +124,15 @@ def audit_table(
     declared_c = _positions(continuous_features, names)
     findings: list[Finding] = []
     n_rows = X.shape[0]
+    fine = None if codes is None else _codes_plainly_fine(codes, categories)
     for i, (name, col) in enumerate(X.items()):
         # Every test below needs only the distinct values and the number of
         # cells present, never the rows themselves: a fit runs this on every
         # call, so it must cost next to nothing beside counting.
-        if _plainly_fine(col):
+        if fine is not None and categories[i] is not None:
+            if fine[i]:
+                continue
+        elif _plainly_fine(col):
             continue
         distinct = _distinct_values(col)
         if distinct is None:
@@ -136,7 +148,13 @@ def audit_table(
     return findings
 
 
-def warn_data_problems(X: pd.DataFrame, params: Mapping | None = None) -> None:
+def warn_data_problems(
+    X: pd.DataFrame,
+    params: Mapping | None = None,
+    *,
+    codes: np.ndarray | None = None,
+    categories: Sequence[tuple | None] | None = None,
+) -> None:
     """Raise for datetime columns and warn for the audit's other findings.
 
     Called by every augnb estimator's ``fit``.
@@ -149,6 +167,8 @@ def warn_data_problems(X: pd.DataFrame, params: Mapping | None = None) -> None:
         The estimator's parameters (``get_params()``); its
         ``discrete_features`` and ``continuous_features``, if any, are the
         declared column kinds.
+    codes, categories : default=None
+        The encoded table, as in :func:`audit_table` (a fast path).
 
     Raises
     ------
@@ -160,6 +180,8 @@ def warn_data_problems(X: pd.DataFrame, params: Mapping | None = None) -> None:
         X,
         discrete_features=params.get("discrete_features"),
         continuous_features=params.get("continuous_features"),
+        codes=codes,
+        categories=categories,
     )
     errors = [f for f in findings if f.is_error]
     if errors:
@@ -182,6 +204,37 @@ def _positions(selector: Sequence | None, names: list) -> set[int]:
         elif isinstance(s, (int, np.integer)) and -len(names) <= s < len(names):
             out.add(int(s) % len(names))
     return out
+
+
+def _codes_plainly_fine(
+    codes: np.ndarray, categories: Sequence[tuple | None]
+) -> np.ndarray:
+    """:func:`_plainly_fine` for every discrete column of an encoded table.
+
+    One ``bincount`` over all columns (codes offset by the columns' category
+    counts) gives each column's distinct and present values at once.
+    """
+    p = codes.shape[1]
+    fine = np.zeros(p, dtype=bool)
+    discrete = [j for j in range(p) if categories[j] is not None]
+    if not discrete:
+        return fine
+    cards = np.array([max(len(categories[j]), 1) for j in discrete], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(cards)[:-1]])
+    sub = codes[:, discrete]
+    seen = sub >= 0
+    counts = np.bincount((sub + starts)[seen], minlength=int(cards.sum()))
+    n_distinct = np.add.reduceat(counts > 0, starts)
+    n_present = seen.sum(axis=0)
+    ok = (n_distinct > 1) & (n_distinct <= HIGH_CARDINALITY_FRACTION * n_present)
+    for k in np.flatnonzero(ok):
+        j = discrete[k]
+        first_code = int(np.flatnonzero(counts[starts[k] : starts[k] + cards[k]])[0])
+        first = categories[j][first_code]
+        fine[j] = not isinstance(
+            first, (pd.Timestamp, np.datetime64)
+        ) and not _DATE.match(str(first))
+    return fine
 
 
 def _plainly_fine(col: pd.Series) -> bool:
