@@ -245,7 +245,9 @@ def test_classifier_runs_the_search_on_its_folds(cls):
     a = cls(cv=splitter, random_state=0).fit(X, y)
     b = cls(cv=via_ids, random_state=0).fit(X, y)
     assert a.structure_ == b.structure_
-    assert [s.accuracy for s in a.search_path_] == [s.accuracy for s in b.search_path_]
+    assert [s.accuracy for s in a.search_path_] == [
+        s.accuracy for s in b.search_path_
+    ]
     assert clf.n_candidates_scored_ > 0
     assert clf.score(X, y) > 0.85
 
