@@ -480,8 +480,17 @@ def keep_statistics(
     """Keep the totals so that ``partial_fit`` can continue from them.
 
     Only when they hold every table ``partial_fit`` counts (not for kDB with
-    ``k >= 2``, whose subsets of up to ``k + 1`` features were not counted).
+    ``k >= 2``, whose subsets of up to ``k + 1`` features were not counted,
+    nor for CAN, whose ``partial_fit`` keeps every family a clique could need).
     """
-    if estimator._statistics_order(incremental=True) == plan.max_order:
-        estimator.statistics_ = stats
-        estimator._chunk_plan = plan
+    if estimator._statistics_order(incremental=True) != plan.max_order:
+        return
+    try:
+        wanted = estimator._statistics_comoments(stats.cards, incremental=True)
+    except (TypeError, ValueError):  # too many families for partial_fit
+        return
+    # CAN's partial_fit keeps more co-moments than a two-pass fit counts.
+    if set(wanted) != set(plan.comoments):
+        return
+    estimator.statistics_ = stats
+    estimator._chunk_plan = plan
