@@ -132,8 +132,9 @@ n_categories_ : ndarray of shape (n_features_in_,)
     ) -> Structure:
         """The structure a learner builds from its edge weights."""
 
-    def _check_statistics_params(self) -> None:
-        if self.cmi != "gaussian":
+    def _check_statistics_params(self, cards: NDArray[np.int64]) -> None:
+        # Without continuous columns both weight methods are the plug-in CMI.
+        if self.cmi != "gaussian" and (np.asarray(cards) == 0).any():
             raise TypeError(
                 f"{type(self).__name__}(cmi={self.cmi!r}) bins the continuous "
                 "columns at quantiles of all rows; only cmi='gaussian' is computed "
@@ -143,13 +144,13 @@ n_categories_ : ndarray of shape (n_features_in_,)
     def _statistics_comoments(
         self, cards: NDArray[np.int64], *, incremental: bool
     ) -> tuple:
-        self._check_statistics_params()
+        self._check_statistics_params(cards)
         return tuple(mixed_weight_families(cards))
 
     def _learn_structure_from_statistics(
         self, stats: SufficientStatistics
     ) -> Structure:
-        self._check_statistics_params()
+        self._check_statistics_params(stats.cards)
         self._statistics_names = stats.names
         self.weights_ = _tie_safe(
             mixed_cmi_from_statistics(

@@ -112,7 +112,9 @@ def _linear_fit(co: NDArray[np.float64], ridge: float) -> tuple:
             - 2 * np.einsum("...i,...i->...", coef, sux)
             + np.einsum("...i,...ij,...j->...", coef, m[..., 1:, 1:], coef)
         )
-        mse = rss / n
+        # Round-off can leave a perfect fit's RSS slightly below 0; the
+        # row-based residual sum of squares never is.
+        mse = np.maximum(rss, 0.0) / n
     empty = n == 0
     coef[empty] = np.nan
     intercept[empty] = np.nan
