@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb import AODE, FSS, KDB, TAN, NaiveBayes, SelectiveTAN
+from augnb import AODE, CAN, ETAN, FSS, KDB, TAN, NaiveBayes, SelectiveTAN
 from augnb.datasets import load
 
 dask = pytest.importorskip("dask")
@@ -64,6 +64,17 @@ def test_gaussian_naive_bayes_partitions_equal_in_memory_fit(dataset, npartition
     ref = NaiveBayes(continuous="gaussian").fit(X, y)
     got = NaiveBayes(continuous="gaussian").fit(dX, dy)
     _assert_same_fit(got, ref, X, dX)
+
+
+@pytest.mark.parametrize("dataset", ["iris", "wine", "credit_approval"])
+def test_etan_and_can_partitions_equal_in_memory_fit(dataset):
+    # CAN's cliques are counted in a second pass when they exceed pairs.
+    X, y = load(dataset)
+    dX, dy = _ddf(X, y, 4)
+    for make in (ETAN, CAN, lambda: CAN(max_clique_size=3)):
+        ref = make().fit(X, y)
+        got = make().fit(dX, dy)
+        _assert_same_fit(got, ref, X, dX)
 
 
 def test_lazy_predict_and_log_proba_on_dataframes():

@@ -7,12 +7,15 @@ import pytest
 
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.information import pairwise_cmi
+from augnb.stats.mixed_information import pairwise_mixed_cmi
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure.from_counts import (
     cmi_matrix,
     ddr_weights_from_statistics,
     ffss_from_statistics,
     kdb_from_statistics,
+    mixed_cmi_from_statistics,
+    mixed_weight_families,
     relevance_from_statistics,
     selective_tan_from_statistics,
     taheri_from_statistics,
@@ -90,3 +93,38 @@ def test_taheri_equals_row_learner(data, relevance):
     assert taheri_from_statistics(stats, relevance=relevance) == taheri_structure(
         codes, y, cards, 3, relevance=relevance
     )
+
+
+def test_mixed_cmi_equals_row_version():
+    rng = np.random.default_rng(1)
+    n = 1500
+    y = rng.integers(0, 3, n)
+    k = (y + rng.integers(0, 2, n)) % 3
+    j = rng.integers(0, 2, n)
+    u = rng.normal(10 + k, 1.0 + y, n)
+    v = 0.3 * u + rng.normal(0, 1, n)
+    w = np.full(n, 4.0)  # constant: no correlation, no spread
+    codes = np.full((n, 5), -1, dtype=np.int32)
+    codes[:, 0], codes[:, 1] = k, j
+    codes[rng.random(n) < 0.05, 0] = -1
+    values = np.full((n, 5), np.nan)
+    values[:, 2], values[:, 3], values[:, 4] = u, v, w
+    values[rng.random(n) < 0.05, 3] = np.nan
+    cards = np.array([3, 2, 0, 0, 0])
+    stats = SufficientStatistics.from_codes(
+        codes,
+        y,
+        names=tuple("kjuvw"),
+        categories=((0, 1, 2), (0, 1), None, None, None),
+        classes=(0, 1, 2),
+        values=values,
+        max_order=2,
+        comoments=mixed_weight_families(cards),
+    )
+    for base, vs in [(2.0, 1e-9), (None, 1e-2)]:
+        got = mixed_cmi_from_statistics(stats, base=base, var_smoothing=vs)
+        ref = pairwise_mixed_cmi(
+            codes, values, y, cards, 3, base=base, var_smoothing=vs
+        )
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
+    assert got[0, 2] > 0.05 and got[2, 3] > 0.01 and got[2, 4] == 0.0

@@ -7,6 +7,7 @@ import pytest
 
 from augnb.params.categorical import fit_discrete_model
 from augnb.params.from_statistics import (
+    comoment_families,
     families,
     fit_discrete_model_from_statistics,
     fit_model_from_statistics,
@@ -105,3 +106,55 @@ def test_unsupported_structures_are_refused():
         )
     with pytest.raises(ValueError, match="alpha"):
         fit_discrete_model_from_statistics(Structure.naive([0], 2), stats, 0.0)
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.1])
+def test_conditional_and_linear_gaussians_equal_fit_mixed_model(missing):
+    rng = np.random.default_rng(3)
+    n = 400
+    codes = np.full((n, 5), -1, dtype=np.int32)
+    codes[:, 0] = rng.integers(0, 3, n)
+    codes[:, 1] = rng.integers(0, 2, n)
+    codes[:5, 1] = 2  # a rare configuration: fallbacks of small groups
+    y = rng.integers(0, 2, n)
+    values = np.full((n, 5), np.nan)
+    values[:, 2] = rng.normal(100, 3, n) + codes[:, 0]
+    values[:, 3] = 0.5 * values[:, 2] + rng.normal(0, 1, n) + y
+    values[:, 4] = values[:, 3] - values[:, 2] + rng.normal(0, 0.5, n)
+    for f in (2, 3, 4):
+        values[rng.random(n) < missing, f] = np.nan
+    cards = np.array([3, 3, 0, 0, 0])
+    # 0 -> 2 (conditional Gaussian), 1 -> 3 <- 2 (mixed), {0, 2, 3} -> 4.
+    s = Structure.from_arcs(
+        [(f,) for f in range(5)],
+        [(0, 2), (1, 3), (2, 3), (0, 4), (2, 4), (3, 4)],
+        5,
+    )
+    stats = _stats(
+        codes,
+        y,
+        cards,
+        2,
+        values=values,
+        max_order=2,
+        comoments=comoment_families(s, cards),
+    )
+    got = fit_model_from_statistics(s, stats, var_smoothing=1e-3)
+    ref = fit_mixed_model(s, codes, values, y, cards, 2, var_smoothing=1e-3)
+    _assert_same_model(got.discrete, ref.discrete)
+    assert len(got.gaussians) == 3
+    for a, b in zip(got.gaussians, ref.gaussians):
+        assert (a.feature, a.discrete_parents, a.continuous_parents) == (
+            b.feature,
+            b.discrete_parents,
+            b.continuous_parents,
+        )
+        np.testing.assert_array_equal(a.config_keys, b.config_keys)
+        np.testing.assert_array_equal(a.counts, b.counts)
+        for name in ("log_weight", "intercept", "coef", "var"):
+            np.testing.assert_allclose(
+                getattr(a, name), getattr(b, name), rtol=1e-9, atol=1e-10
+            )
+    lacking = _stats(codes, y, cards, 2, values=values, max_order=2)
+    with pytest.raises(ValueError, match="lack the co-moments"):
+        fit_model_from_statistics(s, lacking)

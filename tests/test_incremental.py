@@ -12,6 +12,7 @@ from augnb import (
     AODE,
     BSEJ,
     CAN,
+    ETAN,
     FFSS,
     FSS,
     KDB,
@@ -167,7 +168,6 @@ def test_kdb_partial_fit_keeps_subsets_up_to_k_plus_one():
         (FSS(), "cross-validated accuracy"),
         (BSEJ(), "cross-validated accuracy"),
         (FlexibleNB(), "kernel density"),
-        (CAN(), "mixed-mode"),
         (NaiveBayes(continuous="gmm"), "EM"),
     ],
 )
@@ -180,3 +180,38 @@ def test_learners_without_statistics_say_what_to_do(est, reason):
     assert reason in str(info.value.__cause__)
     if not isinstance(est, NaiveBayes):
         assert "Fit it in memory" in str(info.value.__cause__)
+
+
+MIXED_SETS = ["iris", "wine", "credit_approval"]
+MIXED_LEARNERS = {
+    "ETAN": lambda: ETAN(),
+    "CAN3": lambda: CAN(max_clique_size=3),
+    "CAN4": lambda: CAN(max_clique_size=4),
+}
+
+
+@pytest.mark.parametrize("dataset", MIXED_SETS)
+def test_etan_and_can_chunks_equal_batch_fit(dataset):
+    # Gaussian edge weights, conditional and linear Gaussians from co-moments.
+    X, y = load(dataset)
+    for make in MIXED_LEARNERS.values():
+        ref = make().fit(X, y)
+        got = _partial(make(), X, y, classes=sorted(set(y)))
+        _assert_same_fit(got, ref, X)
+        np.testing.assert_allclose(got.weights_, ref.weights_, rtol=0, atol=1e-12)
+        assert any(ps for ps in got.structure_.parents)  # arcs were learned
+    # iris is small enough for CAN without max_clique_size (every family).
+    if dataset == "iris":
+        ref = CAN().fit(X, y)
+        got = _partial(CAN(), X, y, classes=sorted(set(y)))
+        _assert_same_fit(got, ref, X)
+        assert got.cliques_ == ref.cliques_
+
+
+def test_mixed_learners_refuse_what_statistics_cannot_give():
+    X, y = load("wine")
+    with pytest.raises(ValueError, match="max_clique_size"):
+        CAN().partial_fit(X, y)
+    with pytest.raises(TypeError, match="cmi='gaussian'"):
+        ETAN(cmi="discretize").partial_fit(X, y)
+    assert not hasattr(ETAN(continuous="gmm"), "partial_fit")  # mixtures: EM

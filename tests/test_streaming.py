@@ -8,7 +8,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb import AODE, KDB, TAN, NaiveBayes, SelectiveTAN, fit_files, predict_files
+from augnb import (
+    AODE,
+    CAN,
+    ETAN,
+    KDB,
+    TAN,
+    NaiveBayes,
+    SelectiveTAN,
+    fit_files,
+    predict_files,
+)
 from augnb.datasets import load
 from augnb.streaming import iter_batches
 
@@ -116,3 +126,27 @@ def test_partial_fit_continues_from_a_streamed_fit(tmp_path):
     # kDB(k=2) streamed with a second pass keeps no statistics to continue from.
     kdb = fit_files(KDB(k=2), tmp_path / "first.parquet", target="cls")
     assert not hasattr(kdb, "statistics_")
+
+
+def test_streamed_etan_and_can_equal_in_memory_fit(tmp_path):
+    # CAN's cliques (9, 3 and 2 features here) are counted in a second pass.
+    X, y = load("credit_approval")
+    Xf, yf = _write(tmp_path, "ca", X, y)
+    for make in (ETAN, CAN):
+        ref = make().fit(Xf, yf)
+        got = fit_files(make(), tmp_path / "ca-0.parquet", target="cls", batch_rows=97)
+        assert got.structure_ == ref.structure_
+        np.testing.assert_allclose(
+            got.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
+        )
+    assert max(len(c) for c in got.cliques_) > 2
+    assert not hasattr(got, "statistics_")  # partial_fit would need more families
+    half = len(Xf) // 2
+    Xf.iloc[:half].assign(cls=yf.iloc[:half]).to_parquet(tmp_path / "first.parquet")
+    etan = fit_files(ETAN(), tmp_path / "first.parquet", target="cls")
+    etan.partial_fit(Xf.iloc[half:], yf.iloc[half:])
+    ref = ETAN().fit(Xf, yf)
+    assert etan.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        etan.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
+    )

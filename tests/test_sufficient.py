@@ -8,7 +8,11 @@ import pickle
 import numpy as np
 import pytest
 
-from augnb.stats.sufficient import SufficientStatistics, merge_levels
+from augnb.stats.sufficient import (
+    SufficientStatistics,
+    merge_levels,
+    reduce_comoments,
+)
 
 
 def _random_block(rng, n, cards, n_classes, missing=0.1):
@@ -162,3 +166,84 @@ def test_merge_levels_keeps_declared_order_when_equal():
     assert merge_levels(("z", "a"), ("z", "a")) == ("z", "a")
     assert merge_levels((), (3, 1)) == (3, 1)
     assert merge_levels((1, "a"), (2,)) == (1, 2, "a")
+
+
+def _mixed_block(rng, n, offset=0.0):
+    codes = np.full((n, 3), -1, dtype=np.int32)
+    codes[:, 0] = rng.integers(0, 3, n)
+    codes[rng.random(n) < 0.1, 0] = -1
+    values = np.full((n, 3), np.nan)
+    values[:, 1] = rng.normal(1e3 + offset, 1e-2, n)  # large mean, small spread
+    values[:, 2] = 0.5 * values[:, 1] + rng.normal(0, 1e-2, n)
+    values[rng.random(n) < 0.1, 2] = np.nan
+    return codes, values, rng.integers(0, 2, n)
+
+
+def test_comoments_merge_equals_two_pass_and_round_trips():
+    rng = np.random.default_rng(5)
+    codes, values, y = _mixed_block(rng, 1000)
+    kw = dict(
+        names=("k", "u", "v"),
+        categories=((0, 1, 2), None, None),
+        classes=(0, 1),
+        comoments=[((0,), (1, 2)), ((), (2, 1))],
+    )
+    parts = [
+        SufficientStatistics.from_codes(codes[a:b], y[a:b], values=values[a:b], **kw)
+        for a, b in [(0, 1), (1, 10), (10, 600), (600, 1000)]
+    ]
+    total = sum(parts)
+    assert set(total.comoments) == {((0,), (1, 2)), ((), (1, 2))}
+    co = total.comoments[(0,), (1, 2)]
+    assert co.shape == (3, 2, 7)
+    for k, c in itertools.product(range(3), range(2)):
+        rows = (codes[:, 0] == k) & (y == c) & ~np.isnan(values[:, 1:]).any(axis=1)
+        u = values[rows][:, 1:]
+        assert co[k, c, 0] == rows.sum()
+        np.testing.assert_allclose(co[k, c, 1:3], u.mean(axis=0), rtol=1e-14)
+        dev = u - u.mean(axis=0)
+        np.testing.assert_allclose(co[k, c, 3:].reshape(2, 2), dev.T @ dev, rtol=1e-8)
+    # Merging the configurations gives the class-only family (rows with k seen).
+    merged = reduce_comoments(co, 0)
+    rows = (codes[:, 0] >= 0) & ~np.isnan(values[:, 1:]).any(axis=1)
+    for c in range(2):
+        u = values[rows & (y == c)][:, 1:]
+        np.testing.assert_allclose(merged[c, 1:3], u.mean(axis=0), rtol=1e-14)
+        dev = u - u.mean(axis=0)
+        np.testing.assert_allclose(merged[c, 3:].reshape(2, 2), dev.T @ dev, rtol=1e-8)
+    for back in (
+        SufficientStatistics.from_bytes(total.to_bytes()),
+        pickle.loads(pickle.dumps(total)),
+    ):
+        for key, m in total.comoments.items():
+            np.testing.assert_array_equal(back.comoments[key], m)
+
+
+def test_comoments_extend_with_a_new_level_and_refuse_bad_families():
+    rng = np.random.default_rng(6)
+    codes, values, y = _mixed_block(rng, 40)
+    kw = dict(names=("k", "u", "v"), classes=(0, 1), comoments=[((0,), (1,))])
+    codes[:20, 0] = np.where(codes[:20, 0] == 2, 1, codes[:20, 0])
+    a = SufficientStatistics.from_codes(
+        codes[:20], y[:20], values=values[:20], categories=((0, 1), None, None), **kw
+    )
+    b = SufficientStatistics.from_codes(
+        codes[20:], y[20:], values=values[20:], categories=((0, 1, 2), None, None), **kw
+    )
+    total = a + b
+    whole = SufficientStatistics.from_codes(
+        codes, y, values=values, categories=((0, 1, 2), None, None), **kw
+    )
+    np.testing.assert_allclose(
+        total.comoments[(0,), (1,)], whole.comoments[(0,), (1,)], rtol=1e-9
+    )
+    with pytest.raises(ValueError, match="D must be discrete"):
+        SufficientStatistics.from_codes(
+            codes,
+            y,
+            values=values,
+            categories=((0, 1, 2), None, None),
+            names=("k", "u", "v"),
+            classes=(0, 1),
+            comoments=[((1,), (2,))],
+        )

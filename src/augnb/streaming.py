@@ -19,7 +19,12 @@ import numpy as np
 import pandas as pd
 
 from augnb._progress import ProgressOption, progress_enabled
-from augnb.classifiers._incremental import ChunkPlan, frame_statistics, keep_statistics
+from augnb.classifiers._incremental import (
+    ChunkPlan,
+    frame_statistics,
+    keep_statistics,
+    second_pass_plan,
+)
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
@@ -205,18 +210,8 @@ def fit_files(
     if total is None:
         raise ValueError("The files hold no rows.")
     structure = estimator._learn_structure_from_statistics(total)
-    missing = estimator._missing_families(structure, total)
-    if missing:
-        plan2 = ChunkPlan(
-            names=plan.names,
-            continuous=plan.continuous,
-            discretizer=plan.discretizer,
-            classes=plan.classes,
-            class_dtype=plan.class_dtype,
-            max_order=1,
-            subsets=tuple(missing),
-            singles=False,
-        )
+    plan2 = second_pass_plan(estimator, plan, structure, total)
+    if plan2 is not None:
         extra = None
         for frame in iter_batches(
             paths, batch_rows=batch_rows, columns=read, format=format

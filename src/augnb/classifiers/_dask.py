@@ -23,6 +23,7 @@ from augnb.classifiers._incremental import (
     ChunkPlan,
     frame_statistics,
     keep_statistics,
+    second_pass_plan,
 )
 from augnb.stats.sufficient import SufficientStatistics
 
@@ -237,18 +238,8 @@ def fit_dask(estimator: object, X: object, y: object) -> object:
             estimator.__dict__.pop(name, None)
     (stats,) = dask.compute(tree_sum(statistics(plan)))
     structure = estimator._learn_structure_from_statistics(stats)
-    missing = estimator._missing_families(structure, stats)
-    if missing:
-        plan2 = ChunkPlan(
-            names=plan.names,
-            continuous=plan.continuous,
-            discretizer=plan.discretizer,
-            classes=plan.classes,
-            class_dtype=plan.class_dtype,
-            max_order=1,
-            subsets=tuple(missing),
-            singles=False,
-        )
+    plan2 = second_pass_plan(estimator, plan, structure, stats)
+    if plan2 is not None:
         (extra,) = dask.compute(tree_sum(statistics(plan2)))
         stats = stats.with_tables_of(extra)
     estimator._fit_from_statistics(stats, plan, structure)

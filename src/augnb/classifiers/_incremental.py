@@ -24,16 +24,27 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import validate_data
 
 from augnb.data.encoding import as_frame, encode_target
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
-from augnb.params.from_statistics import families, fit_model_from_statistics
+from augnb.params.from_statistics import (
+    comoment_families,
+    families,
+    fit_model_from_statistics,
+)
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 
-__all__ = ["ChunkPlan", "IncrementalMixin", "frame_statistics", "keep_statistics"]
+__all__ = [
+    "ChunkPlan",
+    "IncrementalMixin",
+    "frame_statistics",
+    "keep_statistics",
+    "second_pass_plan",
+]
 
 
 @dataclass
@@ -59,6 +70,9 @@ class ChunkPlan:
         Further subsets to count.
     singles : bool
         Count feature x class tables and moments.
+    comoments : tuple of (tuple, tuple)
+        Co-moment families ``(D, U)`` to count (Gaussian nodes with feature
+        parents, Gaussian edge weights).
     """
 
     names: list
@@ -69,6 +83,7 @@ class ChunkPlan:
     max_order: int = 2
     subsets: tuple = ()
     singles: bool = True
+    comoments: tuple = ()
     discretizer_param: object = field(default=None, repr=False)
 
 
@@ -151,6 +166,31 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
         max_order=plan.max_order,
         subsets=plan.subsets,
         singles=plan.singles,
+        comoments=plan.comoments,
+    )
+
+
+def second_pass_plan(
+    estimator: IncrementalMixin,
+    plan: ChunkPlan,
+    structure: Structure,
+    stats: SufficientStatistics,
+) -> ChunkPlan | None:
+    """Plan of a second pass counting the families the first pass lacks (or None)."""
+    missing = estimator._missing_families(structure, stats)
+    missing_co = estimator._missing_comoments(structure, stats)
+    if not missing and not missing_co:
+        return None
+    return ChunkPlan(
+        names=plan.names,
+        continuous=plan.continuous,
+        discretizer=plan.discretizer,
+        classes=plan.classes,
+        class_dtype=plan.class_dtype,
+        max_order=1,
+        subsets=tuple(missing),
+        singles=False,
+        comoments=tuple(missing_co),
     )
 
 
@@ -180,7 +220,7 @@ class IncrementalMixin:
             f"fit_files, Dask input): {reason}. Fit it in memory on the data or on "
             "a sample that fits (e.g. `ddf.sample(frac=...).compute()`), or use a "
             "count-based learner (NaiveBayes, TAN, SelectiveTAN, FFSS, KDB, AODE, "
-            "DDRChowLiu, TaheriANB); see docs/scaling.md."
+            "DDRChowLiu, TaheriANB, ETAN, CAN); see docs/scaling.md."
         )
 
     def _supports_statistics(self) -> bool:
@@ -197,6 +237,12 @@ class IncrementalMixin:
         make a second pass over the data for larger families.
         """
         return 2
+
+    def _statistics_comoments(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple:
+        """Co-moment families to count in the first pass (none by default)."""
+        return ()
 
     # -- plan ---------------------------------------------------------------
 
@@ -252,8 +298,16 @@ class IncrementalMixin:
             self.discretizer_ = disc.fit(
                 frame.loc[:, continuous].astype(np.float64), y_codes
             )
+        cards = np.array(
+            [
+                0 if (name in continuous and self.discretizer_ is None) else 1
+                for name in frame.columns
+            ],
+            dtype=np.int64,
+        )
         return ChunkPlan(
             names=list(frame.columns),
+            comoments=tuple(self._statistics_comoments(cards, incremental=incremental)),
             continuous=list(continuous),
             discretizer=self.discretizer_,
             classes=fixed,
@@ -278,6 +332,16 @@ class IncrementalMixin:
             s
             for s in families(structure)
             if all(cards[f] > 0 for f in s) and not stats.has(s)
+        ]
+
+    def _missing_comoments(
+        self, structure: Structure, stats: SufficientStatistics
+    ) -> list[tuple]:
+        """Co-moment families the structure's Gaussian nodes need and lack."""
+        return [
+            key
+            for key in comoment_families(structure, stats.cards)
+            if key not in stats.comoments
         ]
 
     def _fit_from_statistics(
@@ -317,6 +381,7 @@ class IncrementalMixin:
         if structure is None:
             structure = self._learn_structure_from_statistics(stats)
         missing = self._missing_families(structure, stats)
+        missing += self._missing_comoments(structure, stats)
         if missing:
             raise ValueError(
                 f"The statistics lack the family tables {missing[:5]} of the "
@@ -415,8 +480,17 @@ def keep_statistics(
     """Keep the totals so that ``partial_fit`` can continue from them.
 
     Only when they hold every table ``partial_fit`` counts (not for kDB with
-    ``k >= 2``, whose subsets of up to ``k + 1`` features were not counted).
+    ``k >= 2``, whose subsets of up to ``k + 1`` features were not counted,
+    nor for CAN, whose ``partial_fit`` keeps every family a clique could need).
     """
-    if estimator._statistics_order(incremental=True) == plan.max_order:
-        estimator.statistics_ = stats
-        estimator._chunk_plan = plan
+    if estimator._statistics_order(incremental=True) != plan.max_order:
+        return
+    try:
+        wanted = estimator._statistics_comoments(stats.cards, incremental=True)
+    except (TypeError, ValueError):  # too many families for partial_fit
+        return
+    # CAN's partial_fit keeps more co-moments than a two-pass fit counts.
+    if set(wanted) != set(plan.comoments):
+        return
+    estimator.statistics_ = stats
+    estimator._chunk_plan = plan

@@ -7,6 +7,8 @@ no arc goes from a continuous to a discrete feature.
 
 from __future__ import annotations
 
+import itertools
+import math
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
@@ -19,7 +21,13 @@ from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
+from augnb.structure.from_counts import (
+    mixed_cmi_from_statistics,
+    mixed_weight_families,
+)
+from augnb.structure.kdb import _DECIMALS
 from augnb.structure.mixed_data import (
     CLIQUE_REMOVALS,
     can_cliques,
@@ -31,6 +39,17 @@ from augnb.structure.mixed_data import (
 __all__ = ["CAN", "ETAN"]
 
 
+def _tie_safe(weights: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Weights rounded to 12 decimals for the structure search.
+
+    Equal weights computed from the rows and from sufficient statistics (the
+    same sums in another order) differ in the last bits; rounding makes them
+    tie exactly, so ties go the same way and every fit path learns the same
+    structure (as kDB does).
+    """
+    return np.round(weights, _DECIMALS)
+
+
 class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     """Shared fitting of the mixed-mode learners.
 
@@ -39,13 +58,16 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     density family (``continuous``, ``n_components``) to
     :func:`augnb.params.fit_mixed_model`.
 
-    Not fitted from sufficient statistics yet (``_no_statistics_reason``).
+    With ``continuous="gaussian"`` and ``cmi="gaussian"`` they are also
+    fitted from sufficient statistics (``partial_fit``, ``fit_files``, Dask):
+    the edge weights from pair tables and per-(discrete value, class)
+    co-moments, the conditional and linear Gaussians from the co-moments of
+    their families (docs/scaling.md).
     """
 
-    _no_statistics_reason = (
-        "its mixed-mode edge weights and conditional Gaussian CPDs are not yet "
-        "computed from count tables and moments"
-    )
+    #: Most co-moment families ``partial_fit`` keeps (CAN without
+    #: ``max_clique_size`` counts every family it could need).
+    _MAX_INCREMENTAL_FAMILIES: ClassVar[int] = 4096
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseAugmentedNB._docstring_snippets,
@@ -110,6 +132,33 @@ n_categories_ : ndarray of shape (n_features_in_,)
     ) -> Structure:
         """The structure a learner builds from its edge weights."""
 
+    def _check_statistics_params(self, cards: NDArray[np.int64]) -> None:
+        # Without continuous columns both weight methods are the plug-in CMI.
+        if self.cmi != "gaussian" and (np.asarray(cards) == 0).any():
+            raise TypeError(
+                f"{type(self).__name__}(cmi={self.cmi!r}) bins the continuous "
+                "columns at quantiles of all rows; only cmi='gaussian' is computed "
+                "from sufficient statistics. Use cmi='gaussian' or fit in memory."
+            )
+
+    def _statistics_comoments(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple:
+        self._check_statistics_params(cards)
+        return tuple(mixed_weight_families(cards))
+
+    def _learn_structure_from_statistics(
+        self, stats: SufficientStatistics
+    ) -> Structure:
+        self._check_statistics_params(stats.cards)
+        self._statistics_names = stats.names
+        self.weights_ = _tie_safe(
+            mixed_cmi_from_statistics(
+                stats, base=2.0, var_smoothing=float(self.var_smoothing)
+            )
+        )
+        return self._structure_from_weights(self.weights_, stats.cards == 0)
+
     def _learn_mixed_structure(
         self,
         codes: NDArray[np.integer],
@@ -118,7 +167,7 @@ n_categories_ : ndarray of shape (n_features_in_,)
         cards: NDArray[np.int64],
         n_classes: int,
     ) -> Structure:
-        self.weights_ = self._weights(codes, values, y, cards, n_classes)
+        self.weights_ = _tie_safe(self._weights(codes, values, y, cards, n_classes))
         return self._structure_from_weights(self.weights_, np.asarray(cards) == 0)
 
     def _learn_structure(
@@ -161,7 +210,8 @@ class ETAN(_MixedAugmentedNB):
     ----------
     {{input_attributes}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits.
+        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
+        that every fit path breaks ties alike).
     structure_ : Structure
         The arborescence (``structure_.arcs``).
     {{mixed_attributes}}
@@ -261,7 +311,8 @@ class CAN(_MixedAugmentedNB):
     ----------
     {{input_attributes}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits.
+        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
+        that every fit path breaks ties alike).
     threshold_ : float
         The ``w*`` used.
     cliques_ : list of tuple
@@ -337,6 +388,39 @@ class CAN(_MixedAugmentedNB):
         cliques = can_cliques(
             weights, self.threshold_, clique_removal=self.clique_removal
         )
-        names = self.schema_.names
+        names = getattr(self, "_statistics_names", None) or self.schema_.names
+        self.__dict__.pop("_statistics_names", None)
         self.cliques_ = [tuple(names[f] for f in c) for c in cliques]
         return clique_structure(cliques, continuous, weights.shape[0])
+
+    def _statistics_comoments(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple:
+        pairs = super()._statistics_comoments(cards, incremental=incremental)
+        if not incremental:
+            # Dask and fit_files count the cliques' families in a second pass.
+            return pairs
+        # partial_fit cannot read a chunk twice: keep every family a clique
+        # of at most max_clique_size - 1 features could need.
+        size = len(cards) if self.max_clique_size is None else self.max_clique_size - 1
+        disc = [int(f) for f in np.flatnonzero(cards > 0)]
+        cont = [int(f) for f in np.flatnonzero(cards == 0)]
+        wanted = set(pairs)
+        n_families = sum(
+            math.comb(len(cont), nu) * math.comb(len(disc), nd)
+            for nu in range(1, size + 1)
+            for nd in range(0, size - nu + 1)
+        )
+        if n_families > self._MAX_INCREMENTAL_FAMILIES:
+            raise ValueError(
+                f"CAN.partial_fit would keep the co-moments of {n_families} feature "
+                "families (every family a clique could need); set max_clique_size "
+                "(e.g. 3 or 4) to bound them, or fit with fit_files / Dask input, "
+                "which count only the learned cliques' families in a second pass."
+            )
+        for nu in range(1, size + 1):
+            for u in itertools.combinations(cont, nu):
+                for nd in range(0, size - nu + 1):
+                    for d in itertools.combinations(disc, nd):
+                        wanted.add((d, u))
+        return tuple(sorted(wanted))

@@ -1,7 +1,9 @@
 """Sufficient statistics: count tables and Gaussian moments that add up over rows.
 
 Every count-based augnb learner is fitted from contingency tables of the class
-with one, two or a few features (and, for Gaussian nodes, per-class moments).
+with one, two or a few features (and, for Gaussian nodes, per-class moments;
+for conditional and linear Gaussian nodes, per-(discrete configuration, class)
+means and co-moment matrices of a few continuous features).
 Those add up across any split of the rows, so one :class:`SufficientStatistics`
 per chunk, partition or file, summed with ``+``, is exactly what one pass over
 all the rows would have counted. That is what ``partial_fit``, out-of-core
@@ -27,7 +29,7 @@ from numpy.typing import NDArray
 
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 
-__all__ = ["SufficientStatistics", "merge_levels"]
+__all__ = ["SufficientStatistics", "merge_levels", "reduce_comoments"]
 
 _MAGIC = b"AUGNBSS1"
 
@@ -74,6 +76,58 @@ def _scatter(
     return out
 
 
+def _chan_co(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Merge packed co-moments ``[n, mean (q), M (q*q)]`` along the last axis.
+
+    Chan et al.'s update for a mean vector and a matrix of centred cross
+    products: ``M = M_a + M_b + n_a n_b / n (m_b - m_a)(m_b - m_a)'``.
+    """
+    q = _co_dim(a.shape[-1])
+    na, nb = a[..., :1], b[..., :1]
+    ma, mb = a[..., 1 : 1 + q], b[..., 1 : 1 + q]
+    n = na + nb
+    with np.errstate(invalid="ignore", divide="ignore"):
+        frac = np.where(n > 0, nb / np.where(n > 0, n, 1.0), 0.0)
+        delta = mb - ma
+        mean = np.where(na == 0, mb, np.where(nb == 0, ma, ma + delta * frac))
+        both = (na > 0) & (nb > 0)
+        outer = (delta[..., :, None] * delta[..., None, :]).reshape(
+            *delta.shape[:-1], -1
+        )
+        m = a[..., 1 + q :] + b[..., 1 + q :] + np.where(both, outer * na * frac, 0.0)
+    return np.concatenate([n, mean, m], axis=-1)
+
+
+def _co_dim(width: int) -> int:
+    """``q`` of a packed co-moment row of width ``1 + q + q * q``."""
+    q = round(float(np.sqrt(4 * width - 3) - 1) / 2)
+    if 1 + q + q * q != width:
+        raise ValueError(f"Bad co-moment width {width}.")
+    return q
+
+
+def reduce_comoments(arr: NDArray[np.float64], axis: int) -> NDArray[np.float64]:
+    """Merge packed co-moments over one axis (Chan's formula, in order).
+
+    Parameters
+    ----------
+    arr : ndarray of shape (..., 1 + q + q * q)
+        Packed ``[count, mean, centred cross products]`` per group.
+    axis : int
+        Group axis to merge over (not the last).
+
+    Returns
+    -------
+    ndarray
+        ``arr`` without ``axis``.
+    """
+    arr = np.moveaxis(np.asarray(arr, dtype=np.float64), axis, 0)
+    out = np.zeros(arr.shape[1:])
+    for part in arr:
+        out = _chan_co(out, part)
+    return out
+
+
 def _chan(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
     """Merge (count, mean, M2) rows of per-class moments (Chan et al. 1979).
 
@@ -115,6 +169,15 @@ class SufficientStatistics:
         ``moments[f]`` for a continuous feature ``f`` is an array of shape
         ``(3, n_classes)``: count of observed values, mean and sum of squared
         deviations (M2) per class.
+    comoments : dict
+        ``comoments[(D, U)]``, for a sorted tuple ``D`` of discrete features
+        and a sorted tuple ``U`` of ``q`` continuous ones, has shape
+        ``(r_D1, ..., r_Dk, n_classes, 1 + q + q * q)``: per configuration of
+        ``D`` and class, the count of rows where every member of ``D`` and
+        ``U`` is observed, the mean of ``U`` on them and the matrix of
+        centred cross products (row-major), merged with Chan et al.'s
+        formula. The statistics of conditional and linear Gaussian nodes and
+        of the Gaussian edge weights of ETAN/CAN.
 
     Examples
     --------
@@ -138,6 +201,7 @@ class SufficientStatistics:
     class_counts: NDArray[np.int64]
     tables: dict[tuple[int, ...], NDArray[np.int64]] = field(default_factory=dict)
     moments: dict[int, NDArray[np.float64]] = field(default_factory=dict)
+    comoments: dict[tuple, NDArray[np.float64]] = field(default_factory=dict)
 
     # -- construction -------------------------------------------------------
 
@@ -154,6 +218,7 @@ class SufficientStatistics:
         max_order: int = 1,
         subsets: Iterable[Sequence[int]] = (),
         singles: bool = True,
+        comoments: Iterable[tuple] = (),
     ) -> SufficientStatistics:
         """Count the statistics of one block of encoded rows.
 
@@ -183,6 +248,9 @@ class SufficientStatistics:
         singles : bool, default=True
             Count the feature x class tables and Gaussian moments (False for a
             second pass that only adds family tables).
+        comoments : iterable of (tuple, tuple), default=()
+            ``(D, U)`` pairs of discrete and continuous feature tuples whose
+            per-configuration co-moments to count (see ``comoments``).
 
         Returns
         -------
@@ -223,7 +291,22 @@ class SufficientStatistics:
             for f, c in enumerate(categories):
                 if c is None:
                     moments[f] = _moments(values[:, f], y, n_classes)
-        return cls(tuple(names), categories, classes, counts, tables, moments)
+        co: dict[tuple, NDArray[np.float64]] = {}
+        for key in comoments:
+            key = _co_key(key)
+            d, u = key
+            if any(categories[f] is None for f in d) or any(
+                categories[f] is not None for f in u
+            ):
+                raise ValueError(
+                    f"Co-moment family {key}: D must be discrete, U continuous."
+                )
+            if values is None:
+                raise ValueError("Co-moments need the continuous values.")
+            co[key] = _comoments(
+                codes, values, y, d, u, [int(cards[f]) for f in d], n_classes
+            )
+        return cls(tuple(names), categories, classes, counts, tables, moments, co)
 
     # -- properties ---------------------------------------------------------
 
@@ -254,6 +337,7 @@ class SufficientStatistics:
             self.class_counts.nbytes
             + sum(t.nbytes for t in self.tables.values())
             + sum(m.nbytes for m in self.moments.values())
+            + sum(m.nbytes for m in self.comoments.values())
         )
 
     def has(self, features: Sequence[int]) -> bool:
@@ -342,8 +426,12 @@ class SufficientStatistics:
                 out = np.zeros((3, n_classes))
                 out[:, cmap] = m
                 moments[f] = out
+        co = {}
+        for (d, u), m in self.comoments.items():
+            shape = (*tuple(len(categories[f]) for f in d), n_classes, m.shape[-1])
+            co[d, u] = _scatter(m, [fmap[f] for f in d] + [cmap, None], shape)
         return SufficientStatistics(
-            self.names, categories, classes, counts, tables, moments
+            self.names, categories, classes, counts, tables, moments, co
         )
 
     def _aligned_pair(
@@ -359,13 +447,18 @@ class SufficientStatistics:
 
     def __add__(self, other: SufficientStatistics) -> SufficientStatistics:
         a, b = self._aligned_pair(other)
-        if set(a.tables) != set(b.tables) or set(a.moments) != set(b.moments):
+        if (
+            set(a.tables) != set(b.tables)
+            or set(a.moments) != set(b.moments)
+            or set(a.comoments) != set(b.comoments)
+        ):
             raise ValueError(
                 "Statistics holding different tables cannot be added; count every "
                 "chunk with the same request (max_order, subsets)."
             )
         tables = {k: a.tables[k] + b.tables[k] for k in a.tables}
         moments = {f: _chan(a.moments[f], b.moments[f]) for f in a.moments}
+        co = {k: _chan_co(a.comoments[k], b.comoments[k]) for k in a.comoments}
         return SufficientStatistics(
             a.names,
             a.categories,
@@ -373,6 +466,7 @@ class SufficientStatistics:
             a.class_counts + b.class_counts,
             tables,
             moments,
+            co,
         )
 
     def __radd__(self, other: object) -> SufficientStatistics:
@@ -382,7 +476,7 @@ class SufficientStatistics:
         return NotImplemented
 
     def with_tables_of(self, other: SufficientStatistics) -> SufficientStatistics:
-        """These statistics plus the tables of ``other`` that they lack.
+        """These statistics plus the tables and co-moments of ``other`` they lack.
 
         For a second pass over the same rows that counts only the families of
         a learned structure.
@@ -391,8 +485,11 @@ class SufficientStatistics:
         tables = dict(a.tables)
         for k, t in b.tables.items():
             tables.setdefault(k, t)
+        co = dict(a.comoments)
+        for k, m in b.comoments.items():
+            co.setdefault(k, m)
         return SufficientStatistics(
-            a.names, a.categories, a.classes, a.class_counts, tables, a.moments
+            a.names, a.categories, a.classes, a.class_counts, tables, a.moments, co
         )
 
     # -- serialisation ------------------------------------------------------
@@ -416,12 +513,17 @@ class SufficientStatistics:
             "classes": [_jsonable(v) for v in self.classes],
             "tables": [list(k) for k in self.tables],
             "moments": list(self.moments),
+            "comoments": [[list(d), list(u)] for d, u in self.comoments],
         }
         head = json.dumps(header).encode()
         body = b"".join(
             [np.ascontiguousarray(self.class_counts, "<i8").tobytes()]
             + [np.ascontiguousarray(t, "<i8").tobytes() for t in self.tables.values()]
             + [np.ascontiguousarray(m, "<f8").tobytes() for m in self.moments.values()]
+            + [
+                np.ascontiguousarray(m, "<f8").tobytes()
+                for m in self.comoments.values()
+            ]
         )
         return _MAGIC + struct.pack("<Q", len(head)) + zlib.compress(head + body, 1)
 
@@ -464,7 +566,15 @@ class SufficientStatistics:
             shape = (*tuple(len(categories[f]) for f in key), n_classes)
             tables[key] = take(shape, "<i8")
         moments = {int(f): take((3, n_classes), "<f8") for f in header["moments"]}
-        return cls(tuple(header["names"]), categories, classes, counts, tables, moments)
+        co = {}
+        for d, u in header.get("comoments", []):
+            key = (tuple(int(f) for f in d), tuple(int(f) for f in u))
+            q = len(key[1])
+            shape = (*tuple(len(categories[f]) for f in key[0]), n_classes)
+            co[key] = take((*shape, 1 + q + q * q), "<f8")
+        return cls(
+            tuple(header["names"]), categories, classes, counts, tables, moments, co
+        )
 
     def __reduce__(self):
         # Pickled (e.g. sent between Dask workers) in the compact form when the
@@ -481,6 +591,7 @@ class SufficientStatistics:
                     self.class_counts,
                     self.tables,
                     self.moments,
+                    self.comoments,
                 ),
             )
 
@@ -513,3 +624,50 @@ def _moments(
     dev = xo - mean[yo]
     m2 = np.bincount(yo, weights=dev * dev, minlength=n_classes)
     return np.stack([n, mean, m2])
+
+
+def _co_key(key: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    d, u = key
+    return tuple(sorted(int(f) for f in d)), tuple(sorted(int(f) for f in u))
+
+
+def _comoments(
+    codes: NDArray[np.integer],
+    values: NDArray[np.float64],
+    y: NDArray[np.intp],
+    d: tuple[int, ...],
+    u: tuple[int, ...],
+    radix: list[int],
+    n_classes: int,
+) -> NDArray[np.float64]:
+    """Packed per-(configuration of ``d``, class) co-moments of ``u``, two-pass."""
+    n_conf = int(np.prod(radix, dtype=np.int64)) if d else 1
+    n_groups = n_conf * n_classes
+    q = len(u)
+    ok = np.ones(len(y), dtype=bool)
+    conf = np.zeros(len(y), dtype=np.int64)
+    for f, r in zip(d, radix):
+        col = np.asarray(codes[:, f])
+        ok &= col >= 0
+        conf = conf * r + np.where(col >= 0, col, 0)
+    x = values[:, list(u)]
+    ok &= ~np.isnan(x).any(axis=1)
+    group = conf[ok] * n_classes + np.asarray(y)[ok]
+    xo = x[ok]
+    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    safe = np.where(n > 0, n, 1.0)
+    mean = np.stack(
+        [
+            np.bincount(group, weights=xo[:, i], minlength=n_groups) / safe
+            for i in range(q)
+        ],
+        axis=1,
+    )
+    dev = xo - mean[group]
+    m = np.empty((n_groups, q, q))
+    for i in range(q):
+        for j in range(i, q):
+            s = np.bincount(group, weights=dev[:, i] * dev[:, j], minlength=n_groups)
+            m[:, i, j] = m[:, j, i] = s
+    out = np.concatenate([n[:, None], mean, m.reshape(n_groups, q * q)], axis=1)
+    return out.reshape(*radix, n_classes, 1 + q + q * q)
