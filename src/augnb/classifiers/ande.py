@@ -16,7 +16,6 @@ from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.aode import _NO_COUNTS, AODE, _log_cpt
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
-from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import CategoricalCPD, DiscreteModel, NodeDomain
 from augnb.stats.counts import joint_counts, lidstone_log_prob
 from augnb.stats.sufficient import SufficientStatistics
@@ -294,7 +293,7 @@ class AnDE(AODE):
             # A missing super-parent: the pair model summed out over it.
             rows = np.flatnonzero(~both)
             if len(rows):
-                term = joint_log_likelihood(self.pair_model(i, j), codes[rows])
+                term = self._summed_out_pair(i, j, codes[rows])
                 log_sum[rows] = np.logaddexp(log_sum[rows], term)
                 n_used[rows] += 1
         fallback = n_used == 0
@@ -309,6 +308,35 @@ class AnDE(AODE):
             )
             jll[fallback] = super()._joint_log_likelihood(rows)
         return jll
+
+    def _summed_out_pair(
+        self, i: int, j: int, codes: NDArray[np.integer]
+    ) -> NDArray[np.float64]:
+        """``log sum_{v, w} P(c, v, w) prod_k P(x_k | c, v, w)`` per row and class.
+
+        For rows with ``X_i`` or ``X_j`` missing: the sum runs over the
+        missing parent's values (a grid over both parents, masked to the
+        observed value), missing children dropped. The same sums as
+        :meth:`pair_model` through the inference routine, vectorised.
+        """
+        observed = codes >= 0
+        safe = np.where(observed, codes, 0)
+        term = np.broadcast_to(
+            self.pair_log_prob_[i, j], (len(codes), *self.pair_log_prob_[i, j].shape)
+        ).copy()  # (rows, r_i, r_j, C)
+        for k in range(codes.shape[1]):
+            if k == i or k == j:
+                continue
+            # child[v, w, x_k, c] for each row's x_k: (rows, r_i, r_j, C).
+            factor = self.pair_child_log_prob_[i, j, k][:, :, safe[:, k]]
+            factor = factor.transpose(2, 0, 1, 3)
+            term += np.where(observed[:, k, None, None, None], factor, 0.0)
+        ri, rj = term.shape[1:3]
+        allowed = (~observed[:, i, None] | (safe[:, i, None] == np.arange(ri)))[
+            :, :, None
+        ] & (~observed[:, j, None] | (safe[:, j, None] == np.arange(rj)))[:, None, :]
+        term[~allowed] = -np.inf
+        return logsumexp(term, axis=(1, 2))
 
     def pair_model(self, first: int, second: int) -> DiscreteModel:
         """The A2DE model with super-parents ``first < second`` as a model of factors.
