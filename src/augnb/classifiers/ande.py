@@ -7,6 +7,7 @@ import numbers
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+import numba
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
@@ -222,15 +223,51 @@ class AnDE(AODE):
         """
         alpha = float(self.alpha)
         p = len(cards)
+        r = np.asarray(cards, dtype=np.int64)
+        # Every table lives in one of three flat arrays (the dicts hold
+        # reshaped views) so the prediction kernel reads them by offset.
+        pairs = list(itertools.combinations(range(p), 2))
+        pair_size = np.array([r[i] * r[j] for i, j in pairs], np.int64)
+        pair_offsets = np.full(p * p, -1, np.int64)
+        starts = np.concatenate([[0], np.cumsum(pair_size)]).astype(np.int64)
+        counts_flat = np.zeros(int(starts[-1]))
+        lp_flat = np.zeros(int(starts[-1]) * n_classes)
+        child_sizes = [
+            (i, j, k, int(r[i] * r[j] * r[k]) * n_classes)
+            for i, j in pairs
+            for k in range(p)
+            if k not in (i, j)
+        ]
+        child_offsets = np.full(p * p * p, -1, np.int64)
+        child_flat = np.zeros(sum(size for *_, size in child_sizes))
         pair_counts, pair_lp, child_lp = {}, {}, {}
-        for i, j in itertools.combinations(range(p), 2):
+        at = 0
+        for i, j, k, size in child_sizes:
+            child_offsets[(i * p + j) * p + k] = at
+            child_lp[i, j, k] = child_flat[at : at + size].reshape(
+                int(r[i]), int(r[j]), int(r[k]), n_classes
+            )
+            at += size
+        for (i, j), a, b in zip(pairs, starts[:-1], starts[1:]):
+            pair_offsets[i * p + j] = a
             n_cij = table((i, j))
-            pair_counts[i, j] = n_cij.sum(axis=2)
+            pair_counts[i, j] = counts_flat[a:b].reshape(int(r[i]), int(r[j]))
+            pair_counts[i, j][:] = n_cij.sum(axis=2)
             # P(c, x_i, x_j) is one distribution over r_i r_j r_C joint values,
             # over the rows with X_i and X_j observed (available cases).
-            pair_lp[i, j] = lidstone_log_prob(
+            pair_lp[i, j] = lp_flat[a * n_classes : b * n_classes].reshape(
+                int(r[i]), int(r[j]), n_classes
+            )
+            pair_lp[i, j][:] = lidstone_log_prob(
                 n_cij, n_cij.sum(), alpha, n_classes * float(cards[i] * cards[j])
             )
+        self._pair_packed = (
+            counts_flat,
+            lp_flat,
+            pair_offsets,
+            child_flat,
+            child_offsets,
+        )
         for a, b, c in itertools.combinations(range(p), 3):
             t = table((a, b, c))
             # Each of the three CPTs normalises over its child's axis (axis 1
@@ -240,7 +277,7 @@ class AnDE(AODE):
                 moved = t.transpose(axes)
                 ri, rj = int(cards[i]), int(cards[j])
                 flat = moved.reshape(ri * rj, int(cards[k]), n_classes)
-                child_lp[i, j, k] = _log_cpt(
+                child_lp[i, j, k][:] = _log_cpt(
                     flat, alpha=alpha, r=int(cards[k])
                 ).reshape(moved.shape)
         self.pair_counts_ = pair_counts
@@ -273,24 +310,25 @@ class AnDE(AODE):
         log_sum = np.full((n, len(self.classes_)), -np.inf)
         n_used = np.zeros(n, dtype=np.int64)
         observed = codes >= 0
-        safe = np.where(observed, codes, 0)
+        counts_flat, lp_flat, pair_offsets, child_flat, child_offsets = (
+            self._pair_packed
+        )
+        _pair_mixture_kernel(
+            np.ascontiguousarray(codes, dtype=np.int32),
+            np.asarray(data.cards, dtype=np.int64),
+            self._m,
+            counts_flat,
+            lp_flat,
+            pair_offsets,
+            child_flat,
+            child_offsets,
+            log_sum,
+            n_used,
+        )
         for i, j in itertools.combinations(range(p), 2):
             both = observed[:, i] & observed[:, j]
-            rows = np.flatnonzero(both)
-            xi, xj = safe[rows, i], safe[rows, j]
-            keep = self.pair_counts_[i, j][xi, xj] >= self._m
-            rows, xi, xj = rows[keep], xi[keep], xj[keep]
-            term = self.pair_log_prob_[i, j][xi, xj].copy()
-            for k in range(p):
-                if k == i or k == j:
-                    continue
-                # A missing child sums to one: its factor is dropped.
-                xk = safe[rows, k]
-                factor = self.pair_child_log_prob_[i, j, k][xi, xj, xk]
-                term += np.where(observed[rows, k][:, None], factor, 0.0)
-            log_sum[rows] = np.logaddexp(log_sum[rows], term)
-            n_used[rows] += 1
-            # A missing super-parent: the pair model summed out over it.
+            # Observed super-parents went through the kernel; a missing
+            # super-parent: the pair model summed out over its values.
             rows = np.flatnonzero(~both)
             if len(rows):
                 term = self._summed_out_pair(i, j, codes[rows])
@@ -390,3 +428,57 @@ class AnDE(AODE):
                     )
                 )
         return DiscreteModel(pair_structure(i, j, p), domains, tuple(cpds), prior)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_mixture_kernel(
+    codes,
+    cards,
+    m,
+    counts,
+    parent,
+    pair_offsets,
+    child,
+    child_offsets,
+    log_sum,
+    n_used,
+):
+    """Add the qualifying observed pair models to ``log_sum`` and ``n_used``.
+
+    ``log_sum[r] = log sum`` over pairs ``i < j`` with both values observed
+    and ``F(x_i, x_j) >= m`` of ``P(c, x_i, x_j) prod_k P(x_k | c, x_i,
+    x_j)``, missing children skipped (their factor sums to one).
+    """
+    n, p = codes.shape
+    n_classes = log_sum.shape[1]
+    term = np.empty(n_classes)
+    for r in range(n):
+        for i in range(p):
+            xi = codes[r, i]
+            if xi < 0:
+                continue
+            for j in range(i + 1, p):
+                xj = codes[r, j]
+                if xj < 0:
+                    continue
+                cell = xi * cards[j] + xj
+                base = pair_offsets[i * p + j]
+                if counts[base + cell] < m:
+                    continue
+                for c in range(n_classes):
+                    term[c] = parent[(base + cell) * n_classes + c]
+                for k in range(p):
+                    xk = codes[r, k]
+                    if k == i or k == j or xk < 0:
+                        continue
+                    at = (
+                        child_offsets[(i * p + j) * p + k]
+                        + (cell * cards[k] + xk) * n_classes
+                    )
+                    for c in range(n_classes):
+                        term[c] += child[at + c]
+                for c in range(n_classes):
+                    a, b = log_sum[r, c], term[c]
+                    top = max(a, b)
+                    log_sum[r, c] = top + np.log(np.exp(a - top) + np.exp(b - top))
+                n_used[r] += 1
