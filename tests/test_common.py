@@ -29,6 +29,7 @@ EXTRA_CONFIGURATIONS = {
     "TAN": [{"root": "random", "random_state": 0}, {"criterion": "bic"}],
     "BSEJ": [{"random_state": 0, "supernode_cpt": "dag"}],
     "KDB": [{"k": 2}],
+    "AnDE": [{"n": 2}],
     "DDRChowLiu": [{"avg": "literal", "root": "random", "random_state": 0}],
     "ETAN": [{"continuous": "gmm"}],
 }

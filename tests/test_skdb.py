@@ -1,0 +1,146 @@
+"""Selective kDB: nested models, leave-one-out against refitting, kDB as full model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+
+from augnb.classifiers.kdb import KDB
+from augnb.classifiers.skdb import SKDB
+from augnb.datasets import load
+from augnb.inference import joint_log_likelihood
+from augnb.params.categorical import fit_discrete_model
+from augnb.stats.information import pairwise_cmi
+from augnb.structure.kdb import kdb_order, kdb_structure
+from augnb.structure.skdb import (
+    kdb_ranked_parents,
+    nested_kdb_structure,
+    skdb_structure,
+)
+
+
+def _codes(name):
+    X, y = load(name)
+    clf = KDB().fit(X, y)
+    data = clf.encode(X)
+    y_codes = np.searchsorted(clf.classes_, np.asarray(y))
+    return data.codes, y_codes, data.cards, len(clf.classes_)
+
+
+@pytest.mark.parametrize("name", ["car", "house_votes_84", "kr_vs_kp"])
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("theta", [0.0, -1.0, 0.01])
+def test_all_features_and_maximal_k_is_kdb(name, k, theta):
+    codes, y, cards, n_classes = _codes(name)
+    order, _ = kdb_order(codes, y, cards, n_classes)
+    cmi = pairwise_cmi(codes, y, cards, n_classes)
+    ranked = kdb_ranked_parents(order, cmi, k, theta)
+    full = nested_kdb_structure(order, ranked, k, codes.shape[1])
+    assert full == kdb_structure(codes, y, cards, n_classes, k=k, theta=theta)
+
+
+def test_full_selection_predicts_like_kdb(car):
+    # On car the selection keeps every feature and k' = k (checked), so the
+    # fitted classifier is KDB(k)'s.
+    X, y = car
+    for k in (1, 2):
+        skdb = SKDB(k=k).fit(X, y)
+        assert (skdb.k_selected_, skdb.n_selected_) == (k, 6)
+        kdb = KDB(k=k).fit(X, y)
+        assert skdb.structure_ == kdb.structure_
+        np.testing.assert_allclose(
+            skdb.predict_proba(X), kdb.predict_proba(X), rtol=0, atol=1e-12
+        )
+
+
+def _refit_loo_losses(codes, y, cards, n_classes, order, ranked, k, alpha):
+    """Leave-one-out losses by refitting each nested model without each row."""
+    n, p = codes.shape
+    losses = np.zeros((k + 1, p, 2))
+    for kk in range(k + 1):
+        for s in range(1, p + 1):
+            structure = nested_kdb_structure(order, ranked, kk, s)
+            sq, wrong = 0.0, 0
+            for r in range(n):
+                keep = np.arange(n) != r
+                model = fit_discrete_model(
+                    structure, codes[keep], y[keep], cards, n_classes, alpha
+                )
+                jll = joint_log_likelihood(model, codes[r : r + 1])[0]
+                post = np.exp(jll - logsumexp(jll))
+                target = np.eye(n_classes)[y[r]]
+                sq += np.sum((post - target) ** 2)
+                wrong += int(np.argmax(jll) != y[r])
+            losses[kk, s - 1] = np.sqrt(sq / (n * n_classes)), wrong / n
+    return losses
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.5])
+def test_loo_losses_equal_refitting(alpha):
+    rng = np.random.default_rng(int(alpha * 10))
+    n, cards = 60, np.array([3, 2, 3, 2])
+    y = rng.integers(0, 2, n)
+    codes = np.column_stack(
+        [np.where(rng.random(n) < 0.6, y % r, rng.integers(0, r, n)) for r in cards]
+    )
+    codes[:, 3] = np.where(rng.random(n) < 0.7, codes[:, 0] % 2, codes[:, 3])
+    k = 2
+    rmse = skdb_structure(codes, y, cards, 2, k=k, alpha=alpha, criterion="rmse")
+    zero_one = skdb_structure(
+        codes, y, cards, 2, k=k, alpha=alpha, criterion="zero_one"
+    )
+    cmi = pairwise_cmi(codes, y, cards, 2)
+    ranked = kdb_ranked_parents(rmse.order, cmi, k, 0.0)
+    ref = _refit_loo_losses(codes, y, cards, 2, rmse.order, ranked, k, alpha)
+    np.testing.assert_allclose(rmse.losses, ref[..., 0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(zero_one.losses, ref[..., 1], atol=1e-12)
+    # The selection is the (first) minimum of the losses.
+    best = np.unravel_index(np.argmin(rmse.losses), rmse.losses.shape)
+    assert (rmse.k_selected, rmse.n_selected - 1) == tuple(int(b) for b in best)
+
+
+def test_selection_drops_noise_features():
+    rng = np.random.default_rng(0)
+    n = 400
+    y = rng.integers(0, 2, n)
+    informative = np.column_stack(
+        [np.where(rng.random(n) < 0.8, y, 1 - y) for _ in range(3)]
+    )
+    noise = rng.integers(0, 3, (n, 6))
+    codes = np.column_stack([informative, noise])
+    cards = np.array([2, 2, 2] + [3] * 6)
+    sel = skdb_structure(codes, y, cards, 2, k=2)
+    assert sel.n_selected < codes.shape[1]
+    assert set(sel.structure.selected_features) >= {0, 1, 2}
+
+
+def test_estimator_attributes_and_missing_values():
+    X, y = load("house_votes_84")
+    skdb = SKDB(k=2, criterion="zero_one").fit(X, y)
+    assert skdb.loo_losses_.shape == (3, X.shape[1])
+    assert len(skdb.selected_features_) == skdb.n_selected_
+    assert set(skdb.selected_features_) == set(skdb.feature_order_[: skdb.n_selected_])
+    proba = skdb.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
+    assert (skdb.predict(X) == y).mean() > 0.9
+
+
+def test_integer_weights_repeat_rows_and_no_statistics(car):
+    X, y = car
+    w = np.random.default_rng(2).integers(0, 3, len(y))
+    rep = np.repeat(np.arange(len(y)), w)
+    a = SKDB(k=2).fit(X, y, sample_weight=w)
+    b = SKDB(k=2).fit(X.iloc[rep], y.iloc[rep])
+    np.testing.assert_allclose(a.loo_losses_, b.loo_losses_)
+    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
+    # Fitting from statistics (partial_fit) is not offered: LOO needs rows.
+    assert not hasattr(SKDB(), "partial_fit")
+
+
+def test_bad_criterion():
+    codes = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        skdb_structure(
+            codes, np.array([0, 1, 1, 0]), np.array([2, 2]), 2, k=1, criterion="auc"
+        )
