@@ -123,7 +123,11 @@ def _print_suite(res: object, seconds: float) -> None:
     ours, _, diff = _suite_cells(res)
     summary = _suite_summary(res)
     n_rep = suite.quick_repeats if res.quick else suite.n_repeats  # type: ignore[attr-defined]
-    version = "quick version" if res.quick else "full run"  # type: ignore[attr-defined]
+    version = (  # the title describes the full suite
+        f"quick version: {ours.shape[0]} of its data sets"
+        if res.quick  # type: ignore[attr-defined]
+        else "full run"
+    )
     print(f"{suite.title} ({version})")
     print(
         f"Reproducing {suite.citation}: {ours.shape[0]} data sets, "

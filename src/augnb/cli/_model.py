@@ -101,9 +101,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fit_streamed(
-    args: argparse.Namespace, estimator: object, model_path: str
-) -> int:
+def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) -> int:
     """``augnb fit --batch-rows``: sufficient statistics batch by batch."""
     from augnb._model_io import save_model
     from augnb.streaming import fit_files, iter_batches
