@@ -211,26 +211,21 @@ def _codes_plainly_fine(
 ) -> np.ndarray:
     """:func:`_plainly_fine` for every discrete column of an encoded table.
 
-    One ``bincount`` over all columns (codes offset by the columns' category
-    counts) gives each column's distinct and present values at once.
+    One ``bincount`` per column gives its distinct and present values.
     """
     p = codes.shape[1]
     fine = np.zeros(p, dtype=bool)
-    discrete = [j for j in range(p) if categories[j] is not None]
-    if not discrete:
-        return fine
-    cards = np.array([max(len(categories[j]), 1) for j in discrete], dtype=np.int64)
-    starts = np.concatenate([[0], np.cumsum(cards)[:-1]])
-    sub = codes[:, discrete]
-    seen = sub >= 0
-    counts = np.bincount((sub + starts)[seen], minlength=int(cards.sum()))
-    n_distinct = np.add.reduceat(counts > 0, starts)
-    n_present = seen.sum(axis=0)
-    ok = (n_distinct > 1) & (n_distinct <= HIGH_CARDINALITY_FRACTION * n_present)
-    for k in np.flatnonzero(ok):
-        j = discrete[k]
-        first_code = int(np.flatnonzero(counts[starts[k] : starts[k] + cards[k]])[0])
-        first = categories[j][first_code]
+    for j in range(p):
+        cats = categories[j]
+        if cats is None:
+            continue
+        # Shifted by one so a missing cell (-1) lands in bin 0: no mask, no
+        # copy of the column beyond the shift.
+        counts = np.bincount(codes[:, j] + 1, minlength=len(cats) + 1)[1:]
+        n_distinct = int(np.count_nonzero(counts))
+        if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
+            continue
+        first = cats[int(np.flatnonzero(counts)[0])]
         fine[j] = not isinstance(
             first, (pd.Timestamp, np.datetime64)
         ) and not _DATE.match(str(first))
