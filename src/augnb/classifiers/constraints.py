@@ -11,6 +11,7 @@ every parameter.
 from __future__ import annotations
 
 import numbers
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -34,16 +35,16 @@ __all__ = [
 ]
 
 
-class Constraint:
+class Constraint(ABC):
     """A set of valid values of a hyperparameter, with a description."""
 
+    @abstractmethod
     def accepts(self, value: object) -> bool:
         """Whether ``value`` is valid."""
-        raise NotImplementedError
 
+    @abstractmethod
     def describe(self) -> str:
         """What valid values are, for the error message."""
-        raise NotImplementedError
 
 
 @dataclass(frozen=True)
