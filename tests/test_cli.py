@@ -443,3 +443,10 @@ def test_fit_batch_rows_refuses_wrapper_learners(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and "cannot be fitted from sufficient statistics" in err
     assert not (tmp_path / "m.joblib").exists()
+
+
+def test_parameter_error_names_the_estimator_once(tmp_path, capsys):
+    code = main(["fit", "car", "--param", "alpha=-1", "--output", str(tmp_path / "m")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err == "augnb: error: cannot fit TAN: alpha must be a number > 0; got -1."

@@ -73,7 +73,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     except ValueError as exc:
         # Invalid hyperparameters and unusable data (one class, ...) are the
         # user's to fix; sklearn's convention is a ValueError for both.
-        raise UsageError(f"cannot fit {type(estimator).__name__}: {exc}") from None
+        raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
     path = save_model(
         estimator,
@@ -99,6 +99,15 @@ def cmd_fit(args: argparse.Namespace) -> int:
         save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
         print(f"structure (figure): {args.plot}")
     return 0
+
+
+def _fit_error(estimator: object, exc: Exception) -> str:
+    """One line for a failed fit, naming the estimator once."""
+    name = type(estimator).__name__
+    message = str(exc)
+    # Parameter errors already start with the estimator's name.
+    message = message.removeprefix(f"{name}: ")
+    return f"cannot fit {name}: {message}"
 
 
 def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) -> int:
@@ -137,7 +146,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             progress=True,
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
-        raise UsageError(f"cannot fit {type(estimator).__name__}: {exc}") from None
+        raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
     n_rows = int(estimator.statistics_.n_samples)
     path = save_model(
