@@ -31,11 +31,11 @@ class _ArcSearch(BaseWrapperNB):
 alpha : float, default=1.0
     Smoothing constant (1 = Laplace's correction), in the search's scores
     and in the final model.
-cv : int, "loo", array-like of shape (n_samples,) or CV splitter, default=5
+cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
     Internal cross-validation of the search: a number of stratified folds,
-    leave-one-out, the fold id of every training row (e.g. the folds
-    another implementation used), or a scikit-learn splitter whose test
-    sets partition the rows.
+    leave-one-out, explicit (train, test) index pairs, the fold id of every
+    training row (e.g. the folds another implementation used), or a
+    scikit-learn splitter whose test sets partition the rows.
 epsilon : float, default=0.01
     A step is taken when its CV accuracy minus ``epsilon`` is at least the
     current accuracy (bnclassify's rule and default).
@@ -44,6 +44,21 @@ random_state : int, RandomState or None, default=None
     between equally accurate candidates.
 verbose : int, default=0
     Print each search step to stderr.""",
+        # Attributes and reference shared by the two Keogh-Pazzani searches.
+        "arc_search_attributes": (
+            "structure_ : Structure\n"
+            "    The learned structure (``structure_.arcs``).\n"
+            "arcs_ : list of tuple\n"
+            "    Arcs between feature groups, by name.\n"
+            + BaseWrapperNB._docstring_snippets["search_attributes"]
+            + "\nmodel_ : DiscreteModel\n"
+            "    Fitted CPDs."
+        ),
+        "keogh_pazzani_reference": (
+            "Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of "
+            "augmented\nBayesian classifiers. International Journal on Artificial "
+            "Intelligence\nTools 11(4), 587-601."
+        ),
     }
 
     _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
@@ -113,20 +128,12 @@ class HillClimbingTAN(_ArcSearch):
     Attributes
     ----------
     {{input_attributes}}
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    {{search_attributes}}
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arc_search_attributes}}
     {{encoding_attributes}}
 
     References
     ----------
-    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
-    Bayesian classifiers. International Journal on Artificial Intelligence
-    Tools 11(4), 587-601.
+    {{keogh_pazzani_reference}}
 
     Examples
     --------
@@ -156,20 +163,12 @@ class SuperParentTAN(_ArcSearch):
     Attributes
     ----------
     {{input_attributes}}
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    {{search_attributes}}
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arc_search_attributes}}
     {{encoding_attributes}}
 
     References
     ----------
-    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
-    Bayesian classifiers. International Journal on Artificial Intelligence
-    Tools 11(4), 587-601.
+    {{keogh_pazzani_reference}}
 
     Examples
     --------
