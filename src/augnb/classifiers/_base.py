@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numbers
-import re
 from abc import ABCMeta, abstractmethod
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, dataclass_transform
 
 import numba
 import numpy as np
@@ -15,11 +15,17 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_snippets
 from augnb.classifiers._incremental import IncrementalMixin
+from augnb.classifiers._params import Param, declare_parameters, param
+from augnb.classifiers._weights import (
+    check_sample_weight,
+    discretizer_rows,
+    repeat_rows,
+)
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
-    Constraint,
     Interval,
     Options,
     Transformer,
@@ -33,7 +39,13 @@ from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.mixed_model import MixedModel, fit_mixed_model
 from augnb.structure import Structure
 
-__all__ = ["BaseAugmentedNB", "make_discretizer"]
+__all__ = [
+    "DOCSTRING_SNIPPETS",
+    "BaseAugmentedNB",
+    "check_sample_weight",
+    "make_discretizer",
+    "param",
+]
 
 _DISCRETIZERS = ("mdlp", "equal_frequency", "equal_width", "mean", "soac")
 
@@ -76,69 +88,6 @@ def make_discretizer(spec: object):
     )
 
 
-#: Docstring sections every estimator shares, written once. A line holding
-#: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
-#: indented like the line (see ``BaseAugmentedNB.__init_subclass__``).
-DOCSTRING_SNIPPETS: dict[str, str] = {
-    "discretizer_parameter": """\
-discretizer : str, transformer or None, default="mdlp"
-    How continuous columns are discretised: "mdlp", "equal_frequency",
-    "equal_width", "mean", "soac" or a transformer.""",
-    "column_kind_parameters": """\
-discrete_features : sequence of str or int, default=None
-    Columns to treat as discrete whatever their dtype.
-continuous_features : sequence of str or int, default=None
-    Columns to treat as continuous whatever their dtype.""",
-    "input_attributes": """\
-classes_ : ndarray of shape (n_classes,)
-    Sorted class labels.
-n_features_in_ : int
-    Number of input columns.
-feature_names_in_ : ndarray of shape (n_features_in_,)
-    Column names (only when X has string column names).""",
-    "encoding_attributes": """\
-schema_ : Schema
-    Column kinds and categories after discretisation.
-discretizer_ : transformer or None
-    Fitted discretiser of the continuous columns.
-continuous_columns_ : list
-    Input columns read as continuous (discretised, or Gaussian nodes).
-n_categories_ : ndarray of shape (n_features_in_,)
-    Declared number of categories per column.""",
-}
-
-DOCSTRING_SNIPPETS["input_parameters"] = (
-    DOCSTRING_SNIPPETS["discretizer_parameter"]
-    + "\n"
-    + DOCSTRING_SNIPPETS["column_kind_parameters"]
-)
-DOCSTRING_SNIPPETS["fitted_attributes"] = (
-    DOCSTRING_SNIPPETS["input_attributes"]
-    + "\n"
-    + DOCSTRING_SNIPPETS["encoding_attributes"]
-)
-
-_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
-
-
-def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
-    if not doc:
-        return doc
-
-    def expand(match: re.Match) -> str:
-        indent, name = match.groups()
-        return "\n".join(
-            indent + line if line else line for line in snippets[name].splitlines()
-        )
-
-    # Snippets may hold snippet lines themselves: expand to a fixed point.
-    while True:
-        expanded = _SNIPPET_LINE.sub(expand, doc)
-        if expanded == doc:
-            return doc
-        doc = expanded
-
-
 @numba.njit(cache=True, nogil=True)
 def _softmax_rows(jll, out):
     """Row-wise softmax into ``out``: ``exp(x - max) / sum exp(x - max)``."""
@@ -158,106 +107,35 @@ def _softmax_rows(jll, out):
     return out
 
 
-#: Rows a fit may grow to when integer weights are applied by repetition.
-_MAX_REPEATED_ROWS = 50_000_000
-
-
-def check_sample_weight(
-    sample_weight: object, n_samples: int
-) -> NDArray[np.float64] | None:
-    """Validated row weights: 1-d, ``n_samples`` long, finite, >= 0, not all 0.
-
-    Parameters
-    ----------
-    sample_weight : array-like of shape (n_samples,) or None
-        Weights given to ``fit``.
-    n_samples : int
-        Number of rows of X.
-
-    Returns
-    -------
-    ndarray of float64 or None
-        A copy of the weights (the caller's array is never modified), or None.
-    """
-    if sample_weight is None:
-        return None
-    try:
-        w = np.array(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"sample_weight must hold numbers; could not read it as floats ({err})."
-        ) from None
-    if w.ndim == 0:
-        w = np.full(n_samples, float(w))
-    if w.ndim != 1:
-        raise ValueError(
-            f"sample_weight must be 1-d with one weight per row; got shape {w.shape}."
-        )
-    if w.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight has {w.shape[0]} weights but X has {n_samples} rows; "
-            "give one weight per row (sample_weight.shape == (n_samples,))."
-        )
-    if not np.all(np.isfinite(w)):
-        raise ValueError("sample_weight holds NaN or infinite values.")
-    if np.any(w < 0):
-        rows = np.flatnonzero(w < 0)[:5].tolist()
-        raise ValueError(f"sample_weight must be >= 0; negative at rows {rows}.")
-    if not np.any(w > 0):
-        raise ValueError(
-            "Sample weights must contain at least one non-zero number: every "
-            "weight is zero, so there is nothing to fit."
-        )
-    return w
-
-
-def _repeat_rows(
-    rows: NDArray[np.intp], weights: NDArray[np.float64], name: str
-) -> NDArray[np.intp]:
-    """Row indices repeated by their integer weights; fractional ones refused.
-
-    For learners without weighted counts.
-    """
-    w = weights[rows]
-    if np.any(w != np.round(w)):
-        raise ValueError(
-            f"{name} weighs rows by repeating them, so sample_weight must hold "
-            "integers (a weight of 3 = the row three times); it holds fractional "
-            "weights. Round or rescale them, or use a learner with weighted "
-            "counts (NaiveBayes, TAN, KDB, AODE, ...)."
-        )
-    total = float(w.sum())
-    if total > _MAX_REPEATED_ROWS:
-        raise ValueError(
-            f"sample_weight sums to {total:.0f} rows once repeated, more than "
-            f"{name} takes ({_MAX_REPEATED_ROWS}); rescale the weights."
-        )
-    return np.repeat(rows, w.astype(np.int64))
-
-
-def _discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | None:
-    """Rows the discretiser is fitted on: integer weights repeat rows."""
-    if weights is None:
-        return None
-    rows = np.arange(len(weights))
-    if np.all(weights == np.round(weights)) and weights.sum() <= _MAX_REPEATED_ROWS:
-        return np.repeat(rows, weights.astype(np.int64))
-    return rows
-
-
 def _is_dask(obj: object) -> bool:
     """Whether ``obj`` is a Dask collection (checked without importing dask)."""
     return hasattr(obj, "dask") and hasattr(obj, "compute")
 
 
+@dataclass_transform(kw_only_default=True, field_specifiers=(param, Param))
 class BaseAugmentedNB(
     IncrementalMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta
 ):
     """Base class of every augnb classifier.
 
-    Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
-    and the prediction methods live here, once.
+    Subclasses declare their hyperparameters with :func:`param` (the
+    ``__init__`` is generated from the declarations, see
+    ``augnb.classifiers._params``) and implement :meth:`_learn_structure`;
+    validation, fitting parameters, inference and the prediction methods live
+    here, once.
     """
+
+    # The parameters every estimator shares: the smoothing constant and how
+    # the input columns are read. A subclass overrides one in one line, e.g.
+    # ``alpha: float = param(kw_only=True)`` or ``discretizer = param("mean")``.
+    alpha: float = param(
+        1.0, Interval(numbers.Real, 0, closed="neither"), kw_only=False
+    )
+    discretizer: object = param(
+        "mdlp", AnyOf(Options(*_DISCRETIZERS, None), Transformer())
+    )
+    discrete_features: Sequence | None = param(None, ColumnList())
+    continuous_features: Sequence | None = param(None, ColumnList())
 
     @abstractmethod
     def _learn_structure(
@@ -273,25 +151,20 @@ class BaseAugmentedNB(
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        # One declaration per parameter: the __init__ and the constraint
+        # table are generated from the param() class attributes.
+        declare_parameters(cls)
         # The shared sections are written once: DOCSTRING_SNIPPETS and the
         # ``_docstring_snippets`` of the family's base class.
-        cls.__doc__ = _expand_snippets(cls.__doc__, cls._docstring_snippets)
+        cls.__doc__ = expand_snippets(cls.__doc__, cls._docstring_snippets)
 
     #: Docstring sections of this family (``{{name}}`` lines).
     _docstring_snippets: ClassVar[dict[str, str]] = DOCSTRING_SNIPPETS
 
-    #: Every ``__init__`` parameter of an estimator -> its valid values.
-    #: Subclasses extend it (``{**Parent._parameter_constraints, ...}``).
-    _parameter_constraints: ClassVar[dict[str, Constraint]] = {
-        "alpha": Interval(numbers.Real, 0, closed="neither"),
-        "discretizer": AnyOf(Options(*_DISCRETIZERS, None), Transformer()),
-        "discrete_features": ColumnList(),
-        "continuous_features": ColumnList(),
-    }
-
     #: How continuous columns are modelled: "discretize" (the default) or a
     #: density family; estimators with a ``continuous`` parameter set it.
-    continuous: str = "discretize"
+    #: (Not annotated: it is no parameter of the base class.)
+    continuous = "discretize"
 
     def _check_params(self) -> None:
         """Validate every parameter against ``_parameter_constraints``."""
@@ -336,7 +209,7 @@ class BaseAugmentedNB(
             # no class, so the model equals the one fitted without it.
             rows = np.flatnonzero(weights > 0)
             if not self._weighted_counts:
-                rows = _repeat_rows(rows, weights, type(self).__name__)
+                rows = repeat_rows(rows, weights, type(self).__name__)
                 weights = None
             else:
                 weights = weights[rows]
@@ -399,7 +272,7 @@ class BaseAugmentedNB(
         # Cut points from weighted rows: integer weights repeat the rows
         # (exactly as if they were duplicated); fractional weights leave
         # the cut points to the rows with positive weight, unweighted.
-        cut_rows = _discretizer_rows(weights)
+        cut_rows = discretizer_rows(weights)
         sub = frame.loc[:, continuous].astype(np.float64)
         self.discretizer_ = disc.fit(
             sub if cut_rows is None else sub.iloc[cut_rows],
@@ -650,3 +523,6 @@ class BaseAugmentedNB(
             return predict_dask(self, X, "predict")
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+
+declare_parameters(BaseAugmentedNB)

@@ -1,0 +1,69 @@
+"""Docstring sections every estimator shares, written once."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["DOCSTRING_SNIPPETS", "expand_snippets"]
+
+#: Docstring sections every estimator shares, written once. A line holding
+#: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
+#: indented like the line (see ``BaseAugmentedNB.__init_subclass__``).
+DOCSTRING_SNIPPETS: dict[str, str] = {
+    "discretizer_parameter": """\
+discretizer : str, transformer or None, default="mdlp"
+    How continuous columns are discretised: "mdlp", "equal_frequency",
+    "equal_width", "mean", "soac" or a transformer.""",
+    "column_kind_parameters": """\
+discrete_features : sequence of str or int, default=None
+    Columns to treat as discrete whatever their dtype.
+continuous_features : sequence of str or int, default=None
+    Columns to treat as continuous whatever their dtype.""",
+    "input_attributes": """\
+classes_ : ndarray of shape (n_classes,)
+    Sorted class labels.
+n_features_in_ : int
+    Number of input columns.
+feature_names_in_ : ndarray of shape (n_features_in_,)
+    Column names (only when X has string column names).""",
+    "encoding_attributes": """\
+schema_ : Schema
+    Column kinds and categories after discretisation.
+discretizer_ : transformer or None
+    Fitted discretiser of the continuous columns.
+continuous_columns_ : list
+    Input columns read as continuous (discretised, or Gaussian nodes).
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column.""",
+}
+
+DOCSTRING_SNIPPETS["input_parameters"] = (
+    DOCSTRING_SNIPPETS["discretizer_parameter"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["column_kind_parameters"]
+)
+DOCSTRING_SNIPPETS["fitted_attributes"] = (
+    DOCSTRING_SNIPPETS["input_attributes"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["encoding_attributes"]
+)
+
+_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
+
+
+def expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
+    if not doc:
+        return doc
+
+    def expand(match: re.Match) -> str:
+        indent, name = match.groups()
+        return "\n".join(
+            indent + line if line else line for line in snippets[name].splitlines()
+        )
+
+    # Snippets may hold snippet lines themselves: expand to a fixed point.
+    while True:
+        expanded = _SNIPPET_LINE.sub(expand, doc)
+        if expanded == doc:
+            return doc
+        doc = expanded
