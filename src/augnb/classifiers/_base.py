@@ -158,6 +158,11 @@ class BaseAugmentedNB(
         # ``_docstring_snippets`` of the family's base class.
         cls.__doc__ = expand_snippets(cls.__doc__, cls._docstring_snippets)
 
+    #: Other names the command line accepts for the class (not inherited).
+    _aliases: ClassVar[tuple[str, ...]] = ()
+    #: One line for ``augnb estimators`` (default: the docstring's first line).
+    _summary: ClassVar[str] = ""
+
     #: Docstring sections of this family (``{{name}}`` lines).
     _docstring_snippets: ClassVar[dict[str, str]] = DOCSTRING_SNIPPETS
 

@@ -174,9 +174,9 @@ def declare_parameters(cls: type) -> None:
         order.insert(order.index(anchor), key)
     table = {k: resolved[k] for k in order}
     positional_after_kw = [
-        k for i, k in enumerate(order) if not table[k].kw_only and any(
-            table[j].kw_only for j in order[:i]
-        )
+        k
+        for i, k in enumerate(order)
+        if not table[k].kw_only and any(table[j].kw_only for j in order[:i])
     ]
     if positional_after_kw:
         raise TypeError(

@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers.constraints import (
     VERBOSE,
     AnyOf,
@@ -72,15 +72,13 @@ class BaseWrapperNB(BaseAugmentedNB):
         ),
     }
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "cv": AnyOf(
-            Interval(numbers.Integral, 2), Options("loo"), CVSplits(), GivenFolds()
-        ),
-        "epsilon": Interval(numbers.Real, 0, 1, closed="left"),
-        "random_state": RandomState(),
-        "verbose": VERBOSE,
-    }
+    cv: int | str | object = param(
+        5,
+        AnyOf(Interval(numbers.Integral, 2), Options("loo"), CVSplits(), GivenFolds()),
+    )
+    epsilon: float = param(0.0, Interval(numbers.Real, 0, 1, closed="left"))
+    random_state: int | np.random.RandomState | None = param(None, RandomState())
+    verbose: int = param(0, VERBOSE)
 
     def _scorer(
         self,

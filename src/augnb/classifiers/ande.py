@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from collections.abc import Callable, Sequence
-from typing import ClassVar
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -13,6 +12,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
+from augnb.classifiers._base import param
 from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.aode import _NO_COUNTS, AODE, _log_cpt
 from augnb.classifiers.constraints import Interval
@@ -137,29 +137,7 @@ class AnDE(AODE):
     ['unacc', 'unacc']
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **AODE._parameter_constraints,
-        "n": Interval(numbers.Integral, 1, 2, closed="both"),
-    }
-
-    def __init__(
-        self,
-        n: int = 1,
-        *,
-        m: int = 1,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.n = n
-        super().__init__(
-            m=m,
-            alpha=alpha,
-            discretizer=discretizer,
-            discrete_features=discrete_features,
-            continuous_features=continuous_features,
-        )
+    n: int = param(1, Interval(numbers.Integral, 1, 2), kw_only=False)
 
     # -- fitting ------------------------------------------------------------
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numba
 import numpy as np
@@ -13,7 +12,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
@@ -122,27 +121,13 @@ class AODE(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _aliases = ("averaged_one_dependence_estimators",)
+    _summary = "averaged one-dependence estimators: mean of one-parent models"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "m": Interval(numbers.Integral, 0),
-    }
-
-    def __init__(
-        self,
-        *,
-        m: int = 1,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.m = m
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    m: int = param(1, Interval(numbers.Integral, 0))
+    alpha: float = param(kw_only=True)
 
     def _learn_structure(
         self,

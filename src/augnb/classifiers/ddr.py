@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, Options, RandomState
+from augnb.classifiers._base import param
+from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers.constraints import Options
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -24,7 +22,7 @@ __all__ = ["DDRChowLiu"]
 _AVGS = ("cell", "literal")
 
 
-class DDRChowLiu(BaseAugmentedNB):
+class DDRChowLiu(_RootedTreeNB):
     """Tree-augmented naive Bayes on dependence distribution (Zhang 2005).
 
     Identical to :class:`~augnb.TAN` except for the edge weights: the maximum
@@ -84,33 +82,12 @@ class DDRChowLiu(BaseAugmentedNB):
     (5, (6, 6))
     """
 
+    _aliases = ("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN")
+    _summary = "TAN whose tree maximises the dependence-derivative ratio (Zhang)"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "avg": Options("cell", "literal"),
-        "root": ROOT,
-        "random_state": RandomState(),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        avg: str = "cell",
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.avg = avg
-        self.root = root
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    avg: str = param("cell", Options("cell", "literal"))
 
     def _learn_structure(
         self,

@@ -151,6 +151,9 @@ class ENBC(_KernelNB):
     ['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']
     """
 
+    _aliases = ("extended_naive_bayes_kde",)
+    _summary = "extended naive Bayes: kernel-density features merged by CV"
+
     def __init__(
         self,
         h_grid: Sequence[float] | None = None,

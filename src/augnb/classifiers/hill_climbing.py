@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb.classifiers._base import param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import Interval
 from augnb.structure import Structure
@@ -61,28 +61,7 @@ verbose : int, default=0
         ),
     }
 
-    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.01,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    epsilon: float = param(0.01)
 
     _search = staticmethod(tan_hc_structure)
 
@@ -145,6 +124,9 @@ class HillClimbingTAN(_ArcSearch):
     True
     """
 
+    _aliases = ("tan_hc",)
+    _summary = "hill-climbing TAN: augmenting arcs added one at a time by CV accuracy"
+
 
 class SuperParentTAN(_ArcSearch):
     """Super-parent tree-augmented naive Bayes (Keogh & Pazzani 2002).
@@ -179,6 +161,11 @@ class SuperParentTAN(_ArcSearch):
     >>> clf.score(X, y) > 0.9
     True
     """
+
+    _aliases = ("tan_hcsp",)
+    _summary = (
+        "super-parent TAN: hill climbing that picks a super-parent, then its child"
+    )
 
     _search = staticmethod(superparent_tan_structure)
 
@@ -230,37 +217,13 @@ class WrapperKDB(_ArcSearch):
     True
     """
 
-    def __init__(
-        self,
-        k: int = 2,
-        *,
-        alpha: float = 1.0,
-        cv: int | str | object = 5,
-        epsilon: float = 0.01,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.k = k
-        super().__init__(
-            alpha,
-            cv=cv,
-            epsilon=epsilon,
-            random_state=random_state,
-            verbose=verbose,
-            discretizer=discretizer,
-            discrete_features=discrete_features,
-            continuous_features=continuous_features,
-        )
+    _aliases = ("kdb_wrapper", "greedy_kdb")
+    _summary = "k-dependence Bayes by greedy wrapper search (bnclassify's kdb)"
 
     _search = staticmethod(wrapper_kdb_structure)
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_ArcSearch._parameter_constraints,
-        "k": Interval(numbers.Integral, 1),
-    }
+    k: int = param(2, Interval(numbers.Integral, 1), kw_only=False)
+    alpha: float = param(kw_only=True)
 
     def _search_kwargs(self) -> dict:
         return {"k": int(self.k)}

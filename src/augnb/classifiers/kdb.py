@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers.constraints import Interval
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -73,30 +71,14 @@ class KDB(BaseAugmentedNB):
     [2, 2, 2, 1, 2, 0]
     """
 
+    _aliases = ("kDB", "k_dependence_bayes")
+    _summary = "k-dependence Bayes: each feature has up to k feature parents"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "k": Interval(numbers.Integral, 0),
-        "theta": Interval(numbers.Real),
-    }
-
-    def __init__(
-        self,
-        k: int = 1,
-        *,
-        theta: float = 0.0,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.k = k
-        self.theta = theta
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    k: int = param(1, Interval(numbers.Integral, 0), kw_only=False)
+    theta: float = param(0.0, Interval(numbers.Real))
+    alpha: float = param(kw_only=True)
 
     def _learn_structure(
         self,

@@ -202,6 +202,9 @@ default="scaled"
     ['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']
     """
 
+    _aliases = ("FNB", "flexible_naive_bayes")
+    _summary = "flexible naive Bayes: kernel densities for continuous features"
+
     def __init__(
         self,
         bandwidth: str | float = "scaled",

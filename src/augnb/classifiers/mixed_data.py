@@ -11,14 +11,14 @@ import itertools
 import math
 import numbers
 from abc import ABCMeta, abstractmethod
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, Options
+from augnb.classifiers._base import param
+from augnb.classifiers._families import _DensityNB
+from augnb.classifiers.constraints import AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
 from augnb.stats.sufficient import SufficientStatistics
@@ -50,7 +50,7 @@ def _tie_safe(weights: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.round(weights, _DECIMALS)
 
 
-class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
+class _MixedAugmentedNB(_DensityNB, metaclass=ABCMeta):
     """Shared fitting of the mixed-mode learners.
 
     They learn their structure from the continuous values too (edge weights),
@@ -70,7 +70,7 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     _MAX_INCREMENTAL_FAMILIES: ClassVar[int] = 4096
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
-        **BaseAugmentedNB._docstring_snippets,
+        **_DensityNB._docstring_snippets,
         "mixed_parameters": """\
 continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
     Continuous columns: one Gaussian per (discrete parent value, class),
@@ -101,11 +101,8 @@ n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column (0 = continuous).""",
     }
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        **DENSITY_PARAMETERS,
-        "cmi": Options(*CMI_METHODS),
-    }
+    continuous: str = param("gaussian")
+    cmi: str = param("gaussian", Options(*CMI_METHODS), before="discretizer")
 
     def _weights(
         self,
@@ -236,30 +233,8 @@ class ETAN(_MixedAugmentedNB):
     (3, 0.97)
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_MixedAugmentedNB._parameter_constraints
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        continuous: str = "gaussian",
-        n_components: int = 2,
-        var_smoothing: float = 1e-9,
-        cmi: str = "gaussian",
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
-        self.cmi = cmi
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    _aliases = ("extended_tan",)
+    _summary = "extended TAN for mixed discrete and continuous features"
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
@@ -342,39 +317,14 @@ class CAN(_MixedAugmentedNB):
     0.98
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_MixedAugmentedNB._parameter_constraints,
-        "threshold": Interval(numbers.Real, finite=False),
-        "max_clique_size": AnyOf(Options(None), Interval(numbers.Integral, 2)),
-        "clique_removal": Options(*CLIQUE_REMOVALS),
-    }
+    _aliases = ("clique_augmented_naive_bayes",)
+    _summary = "clique-augmented naive Bayes for mixed discrete and continuous features"
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        threshold: float = 0.01,
-        max_clique_size: int | None = None,
-        clique_removal: str = "nodes",
-        continuous: str = "gaussian",
-        n_components: int = 2,
-        var_smoothing: float = 1e-9,
-        cmi: str = "gaussian",
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.threshold = threshold
-        self.max_clique_size = max_clique_size
-        self.clique_removal = clique_removal
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
-        self.cmi = cmi
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    threshold: float = param(0.01, Interval(numbers.Real, finite=False))
+    max_clique_size: int | None = param(
+        None, AnyOf(Options(None), Interval(numbers.Integral, 2))
+    )
+    clique_removal: str = param("nodes", Options(*CLIQUE_REMOVALS))
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import DENSITY_PARAMETERS
+from augnb.classifiers._families import _DensityNB
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import naive_from_statistics
@@ -18,7 +14,7 @@ from augnb.structure.naive import naive_bayes_structure
 __all__ = ["NaiveBayes"]
 
 
-class NaiveBayes(BaseAugmentedNB):
+class NaiveBayes(_DensityNB):
     """Naive Bayes classifier with Lidstone-smoothed categorical CPDs.
 
     Continuous columns are discretised inside ``fit`` (MDL by default) or, with
@@ -72,35 +68,14 @@ class NaiveBayes(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _aliases = ("NB", "naive_bayes")
+    _summary = "naive Bayes: features independent given the class"
+
     @property
     def _weighted_counts(self) -> bool:
         # Mixture densities are fitted by unweighted EM: integer weights
         # then repeat rows (the base class), fractional ones are refused.
         return self.continuous != "gmm"
-
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        **DENSITY_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        continuous: str = "discretize",
-        n_components: int = 2,
-        var_smoothing: float = 1e-9,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
 
     def _learn_structure(
         self,

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.stats.sufficient import SufficientStatistics
@@ -64,28 +61,8 @@ class FSS(BaseWrapperNB):
     []
     """
 
-    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.0,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    _aliases = ("ForwardSequentialSelection",)
+    _summary = "forward sequential selection: naive Bayes on features chosen by CV"
 
     def _learn_structure(
         self,
@@ -145,27 +122,12 @@ class FFSS(BaseAugmentedNB):
     5
     """
 
+    _aliases = ("FilterForwardSequentialSelection",)
+    _summary = "filter forward selection: features added by a chi-square filter"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "significance": SIGNIFICANCE,
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        significance: float = 0.05,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.significance = significance
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    significance: float = param(0.05, SIGNIFICANCE)
 
     def _learn_structure(
         self,

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Options, RandomState
+from augnb.classifiers._base import param
+from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers.constraints import SIGNIFICANCE, Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import selective_tan_from_statistics
@@ -18,7 +16,7 @@ from augnb.structure.tan import selective_tan_structure
 __all__ = ["SelectiveTAN"]
 
 
-class SelectiveTAN(BaseAugmentedNB):
+class SelectiveTAN(_RootedTreeNB):
     """Selective tree-augmented naive Bayes (Blanco et al. 2005).
 
     Features independent of the class (FFSS's test) are dropped; between the
@@ -68,36 +66,13 @@ class SelectiveTAN(BaseAugmentedNB):
     True
     """
 
+    _aliases = ("STAN", "selective_tan")
+    _summary = "selective TAN: the tree's arcs and features kept by chi-square tests"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "significance": SIGNIFICANCE,
-        "feature_filter": Options(True, False),
-        "root": ROOT,
-        "random_state": RandomState(),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        significance: float = 0.05,
-        feature_filter: bool = True,
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.significance = significance
-        self.feature_filter = feature_filter
-        self.root = root
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    significance: float = param(0.05, SIGNIFICANCE)
+    feature_filter: bool = param(True, Options(True, False))
 
     def _learn_structure(
         self,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numbers
 import sys
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb.classifiers._base import param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
 from augnb.structure import Structure
@@ -70,6 +70,10 @@ class BSEJ(BaseWrapperNB):
     True
     """
 
+    _summary = (
+        "backward sequential elimination and joining: drop or merge features by CV"
+    )
+
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseWrapperNB._docstring_snippets,
         "supernode_cpt_parameter": """\
@@ -86,36 +90,10 @@ alpha : float, default=1.0
     smoothed over its declared Cartesian product.""",
     }
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseWrapperNB._parameter_constraints,
-        "max_joint_cells": Interval(numbers.Real, 1),
-        "supernode_cpt": Options("joint", "dag"),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.0,
-        max_joint_cells: float = 1e6,
-        supernode_cpt: str = "joint",
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.max_joint_cells = max_joint_cells
-        self.supernode_cpt = supernode_cpt
-        self.random_state = random_state
-        self.verbose = verbose
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    max_joint_cells: float = param(
+        1e6, Interval(numbers.Real, 1), before="random_state"
+    )
+    supernode_cpt: str = param("joint", Options("joint", "dag"), before="random_state")
 
     def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
         scorer = self._scorer(codes, y, cards, n_classes, self.supernode_cpt)
@@ -216,42 +194,11 @@ class AugmentedSemiNaiveBayes(BSEJ):
     True
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BSEJ._parameter_constraints,
-        "significance": SIGNIFICANCE,
-        "root": ROOT,
-    }
+    _aliases = ("ASB", "augmented_semi_naive_bayes")
+    _summary = "augmented semi-naive Bayes: BSEJ's merged features joined by a tree"
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.0,
-        max_joint_cells: float = 1e6,
-        supernode_cpt: str = "joint",
-        significance: float = 0.05,
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        super().__init__(
-            alpha,
-            cv=cv,
-            epsilon=epsilon,
-            max_joint_cells=max_joint_cells,
-            supernode_cpt=supernode_cpt,
-            random_state=random_state,
-            verbose=verbose,
-            discretizer=discretizer,
-            discrete_features=discrete_features,
-            continuous_features=continuous_features,
-        )
-        self.significance = significance
-        self.root = root
+    significance: float = param(0.05, SIGNIFICANCE, before="random_state")
+    root: str = param("first", ROOT, before="random_state")
 
     def _learn_structure(
         self,

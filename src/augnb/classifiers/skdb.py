@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers.constraints import Interval, Options
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
@@ -96,31 +94,10 @@ class SKDB(BaseAugmentedNB):
 
     _no_statistics_reason = "its leave-one-out pass needs the training rows"
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "k": Interval(numbers.Integral, 0),
-        "theta": Interval(numbers.Real),
-        "criterion": Options(*CRITERIA),
-    }
-
-    def __init__(
-        self,
-        k: int = 5,
-        *,
-        theta: float = 0.0,
-        criterion: str = "rmse",
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.k = k
-        self.theta = theta
-        self.criterion = criterion
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    k: int = param(5, Interval(numbers.Integral, 0), kw_only=False)
+    theta: float = param(0.0, Interval(numbers.Real))
+    criterion: str = param("rmse", Options(*CRITERIA))
+    alpha: float = param(kw_only=True)
 
     def _learn_structure(
         self,

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -110,27 +107,13 @@ class TaheriANB(BaseAugmentedNB):
     7
     """
 
+    _aliases = ("taheri", "conditional_probability_nb")
+    _summary = "correlation-ordered augmented naive Bayes (Taheri et al.)"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "relevance": Options(*RELEVANCE_MEASURES),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        relevance: str = "eta",
-        discretizer: object = "mean",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.relevance = relevance
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
+    discretizer: object = param("mean")
 
     def _learn_structure(
         self,

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, Options, RandomState
+from augnb.classifiers._base import param
+from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import tan_from_statistics
@@ -18,7 +16,7 @@ from augnb.structure.tan import TAN_SCORES, tan_structure
 __all__ = ["TAN"]
 
 
-class TAN(BaseAugmentedNB):
+class TAN(_RootedTreeNB):
     """Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt 1997).
 
     The features form a maximum weighted spanning tree on I(X_i; X_j | C) (a
@@ -67,33 +65,12 @@ class TAN(BaseAugmentedNB):
     5
     """
 
+    _aliases = ("tan_cl", "ChowLiu")
+    _summary = "tree-augmented naive Bayes: a Chow-Liu tree over the features"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "criterion": Options(*TAN_SCORES),
-        "root": ROOT,
-        "random_state": RandomState(),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        criterion: str = "loglik",
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.criterion = criterion
-        self.root = root
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    criterion: str = param("loglik", Options(*TAN_SCORES))
 
     def _learn_structure(
         self,
