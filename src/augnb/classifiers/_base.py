@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar, dataclass_transform
+from typing import ClassVar, NamedTuple, dataclass_transform
 
 import numba
 import numpy as np
@@ -42,6 +43,7 @@ from augnb.structure import Structure
 __all__ = [
     "DOCSTRING_SNIPPETS",
     "BaseAugmentedNB",
+    "TrainingData",
     "check_sample_weight",
     "make_discretizer",
     "param",
@@ -112,6 +114,38 @@ def _is_dask(obj: object) -> bool:
     return hasattr(obj, "dask") and hasattr(obj, "compute")
 
 
+class TrainingData(NamedTuple):
+    """The encoded training data a structure learner reads.
+
+    Attributes
+    ----------
+    codes : ndarray of int32, shape (n_samples, n_features)
+        Category codes (``-1`` = missing).
+    y : ndarray of intp, shape (n_samples,)
+        Class codes.
+    cards : ndarray of int64, shape (n_features,)
+        Declared number of categories per column.
+    n_classes : int
+        Number of classes.
+    sample_weight : ndarray of float64 or None
+        Row weights, only for learners with ``_weighted_counts`` (others get
+        integer weights as repeated rows); None when every row counts once.
+    """
+
+    codes: NDArray[np.int32]
+    y: NDArray[np.intp]
+    cards: NDArray[np.int64]
+    n_classes: int
+    sample_weight: NDArray[np.float64] | None = None
+
+    @property
+    def inputs(
+        self,
+    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], int]:
+        """``(codes, y, cards, n_classes)``, as structure functions take them."""
+        return self.codes, self.y, self.cards, self.n_classes
+
+
 @dataclass_transform(kw_only_default=True, field_specifiers=(param, Param))
 class BaseAugmentedNB(
     IncrementalMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta
@@ -138,14 +172,27 @@ class BaseAugmentedNB(
     continuous_features: Sequence | None = param(None, ColumnList())
 
     @abstractmethod
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        """Return the structure learned from encoded training data."""
+    def _learn_structure(self, *training: object, **weights: object) -> Structure:
+        """Return the structure learned from encoded training data.
+
+        A learner writes it with one argument, ``_learn_structure(self, data)``
+        with ``data`` a :class:`TrainingData`, or, in the older form, as
+        ``_learn_structure(self, codes, y, cards, n_classes)`` (plus a
+        ``sample_weight`` keyword for learners with ``_weighted_counts``).
+        """
+
+    def _structure_of(self, data: TrainingData) -> Structure:
+        """Call ``_learn_structure`` in the form the learner wrote it."""
+        if self._takes_training_data:
+            return self._learn_structure(data)
+        weights = (
+            {} if data.sample_weight is None else {"sample_weight": data.sample_weight}
+        )
+        return self._learn_structure(*data[:4], **weights)
+
+    #: Whether ``_learn_structure`` takes one :class:`TrainingData` (set for
+    #: each class from the signature of its ``_learn_structure``).
+    _takes_training_data: ClassVar[bool] = False
 
     # -- validation ---------------------------------------------------------
 
@@ -154,6 +201,9 @@ class BaseAugmentedNB(
         # One declaration per parameter: the __init__ and the constraint
         # table are generated from the param() class attributes.
         declare_parameters(cls)
+        if "_learn_structure" in vars(cls):
+            hook = inspect.signature(vars(cls)["_learn_structure"])
+            cls._takes_training_data = len(hook.parameters) == 2
         # The shared sections are written once: DOCSTRING_SNIPPETS and the
         # ``_docstring_snippets`` of the family's base class.
         cls.__doc__ = expand_snippets(cls.__doc__, cls._docstring_snippets)
@@ -337,8 +387,8 @@ class BaseAugmentedNB(
             if weights is None:
                 structure = self._learn_structure_from(data, y_codes, n_classes)
             else:
-                structure = self._learn_structure(
-                    data.codes, y_codes, data.cards, n_classes, sample_weight=weights
+                structure = self._structure_of(
+                    TrainingData(data.codes, y_codes, data.cards, n_classes, weights)
                 )
         finally:
             # Transient: the estimator keeps no reference to training rows.
@@ -348,13 +398,16 @@ class BaseAugmentedNB(
             structure, data, y_codes, n_classes, sample_weight=weights
         )
         self.structure_ = self._named_structure(structure)
-        names = self.schema_.names
+        self._set_structure_attributes(structure, self.schema_.names)
+        return self
+
+    def _set_structure_attributes(self, structure: Structure, names: list) -> None:
+        """``selected_features_``, ``feature_subsets_`` and ``arcs_``, by name."""
         groups, group_arcs = self._subsets_and_arcs(structure)
         subsets = [tuple(names[f] for f in group) for group in groups]
         self.selected_features_ = [names[f] for f in structure.selected_features]
         self.feature_subsets_ = subsets
         self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
-        return self
 
     def _named_structure(self, structure: Structure) -> object:
         """The ``structure_`` attribute: the structure with the column names."""
@@ -401,7 +454,7 @@ class BaseAugmentedNB(
         Learners that weigh continuous values (``data.values``) override this
         instead of ``_learn_structure``.
         """
-        return self._learn_structure(data.codes, y, data.cards, n_classes)
+        return self._structure_of(TrainingData(data.codes, y, data.cards, n_classes))
 
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         """Feature groups and the arcs between them, for the fitted attributes.

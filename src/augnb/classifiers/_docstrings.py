@@ -14,6 +14,24 @@ DOCSTRING_SNIPPETS: dict[str, str] = {
 discretizer : str, transformer or None, default="mdlp"
     How continuous columns are discretised: "mdlp", "equal_frequency",
     "equal_width", "mean", "soac" or a transformer.""",
+    "alpha_parameter": """\
+alpha : float, default=1.0
+    Smoothing constant (1 = Laplace's correction).""",
+    "arcs_model_attributes": """\
+arcs_ : list of (tuple, tuple)
+    Arcs between features, as ``(parent names, child names)``.
+model_ : DiscreteModel
+    Fitted CPDs.""",
+    # References more than one estimator cites.
+    "li2003_reference": """\
+Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.""",
+    "mihaljevic2013_reference": """\
+Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
+Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.""",
+    "taheri2011_reference": """\
+.. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+   classifier using conditional probabilities", Proc. 9th Australasian
+   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
     "column_kind_parameters": """\
 discrete_features : sequence of str or int, default=None
     Columns to treat as discrete whatever their dtype.

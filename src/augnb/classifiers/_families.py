@@ -6,6 +6,8 @@ line (``continuous: str = param("gaussian")``).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from augnb.classifiers._base import BaseAugmentedNB, param
@@ -25,5 +27,18 @@ class _DensityNB(BaseAugmentedNB):
 class _RootedTreeNB(BaseAugmentedNB):
     """Learners that direct a tree away from a root, maybe a random one."""
 
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "root_parameters": """\
+root : {"first", "random"}, default="first"
+    Tree root: feature 0 or one drawn with ``random_state``.
+random_state : int, RandomState or None, default=None
+    Seed for ``root="random"``.""",
+    }
+
     root: str = param("first", ROOT)
     random_state: int | np.random.RandomState | None = param(None, RandomState())
+
+    def _rooting(self) -> dict[str, object]:
+        """``root`` and ``random_state``, as the structure functions take them."""
+        return {"root": self.root, "random_state": self.random_state}

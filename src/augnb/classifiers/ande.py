@@ -85,8 +85,7 @@ class AnDE(AODE):
         Frequency limit: a model takes part for a row only if the training
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -127,7 +126,7 @@ class AnDE(AODE):
 
     Examples
     --------
-    >>> from augnb.classifiers.ande import AnDE
+    >>> from augnb import AnDE
     >>> from augnb.datasets import load
     >>> X, y = load("car")
     >>> a2de = AnDE(n=2).fit(X, y)

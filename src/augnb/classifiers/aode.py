@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import BaseAugmentedNB, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
@@ -75,8 +75,7 @@ class AODE(BaseAugmentedNB):
         frequency of its super-parent's value is at least ``m`` (Weka's
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -111,7 +110,7 @@ class AODE(BaseAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.aode import AODE
+    >>> from augnb import AODE
     >>> from augnb.datasets import load
     >>> X, y = load("car")
     >>> aode = AODE().fit(X, y)
@@ -129,16 +128,9 @@ class AODE(BaseAugmentedNB):
     m: int = param(1, Interval(numbers.Integral, 0))
     alpha: float = param(kw_only=True)
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         """Structure of the naive Bayes fallback model."""
-        return naive_bayes_structure(codes.shape[1])
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _fit_parameters(
         self,

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import param
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.dependence import pairwise_id
@@ -43,10 +40,7 @@ class DDRChowLiu(_RootedTreeNB):
         The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
-    root : {"first", "random"}, default="first"
-        Tree root: feature 0 or one drawn with ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+    {{root_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -74,7 +68,7 @@ class DDRChowLiu(_RootedTreeNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.ddr import DDRChowLiu
+    >>> from augnb import DDRChowLiu
     >>> from augnb.datasets import load
     >>> X, y = load("car")
     >>> clf = DDRChowLiu().fit(X, y)
@@ -89,31 +83,17 @@ class DDRChowLiu(_RootedTreeNB):
 
     avg: str = param("cell", Options("cell", "literal"))
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         weights = pairwise_id(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             alpha=float(self.alpha),
             avg=self.avg,
-            sample_weight=sample_weight,
+            sample_weight=data.sample_weight,
         )
         self.weights_ = weights
         return tan_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            root=self.root,
-            random_state=self.random_state,
+            *data.inputs,
+            **self._rooting(),
             weights=weights,
         )
 
@@ -124,6 +104,4 @@ class DDRChowLiu(_RootedTreeNB):
             stats, alpha=float(self.alpha), avg=self.avg
         )
         self.weights_ = weights
-        return tan_from_statistics(
-            stats, root=self.root, random_state=self.random_state, weights=weights
-        )
+        return tan_from_statistics(stats, weights=weights, **self._rooting())

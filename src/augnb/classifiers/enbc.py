@@ -141,7 +141,7 @@ class ENBC(_KernelNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.enbc import ENBC
+    >>> from augnb import ENBC
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> clf = ENBC(h_grid=(0.2, 0.5), max_parents=1).fit(X, y)

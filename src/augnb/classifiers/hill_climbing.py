@@ -5,11 +5,9 @@ from __future__ import annotations
 import numbers
 from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import param
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import Interval
 from augnb.structure import Structure
@@ -54,6 +52,16 @@ verbose : int, default=0
             + "\nmodel_ : DiscreteModel\n"
             "    Fitted CPDs."
         ),
+        # Everything from the parameters to the attributes, for the three.
+        "arc_search_sections": """\
+{{arc_search_parameters}}
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}
+{{arc_search_attributes}}
+{{encoding_attributes}}""",
         "keogh_pazzani_reference": (
             "Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of "
             "augmented\nBayesian classifiers. International Journal on Artificial "
@@ -68,19 +76,13 @@ verbose : int, default=0
     def _search_kwargs(self) -> dict:
         return {}
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         # One generator for the folds and the tie breaks: one seed, one search.
         rng = check_random_state(self.random_state)
-        scorer = self._scorer(codes, y, cards, n_classes, random_state=rng)
+        scorer = self._scorer(*data.inputs, random_state=rng)
         structure, path = type(self)._search(
             scorer,
-            codes.shape[1],
+            data.codes.shape[1],
             epsilon=float(self.epsilon),
             random_state=rng,
             verbose=self.verbose,
@@ -101,14 +103,7 @@ class HillClimbingTAN(_ArcSearch):
 
     Parameters
     ----------
-    {{arc_search_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    {{arc_search_attributes}}
-    {{encoding_attributes}}
+    {{arc_search_sections}}
 
     References
     ----------
@@ -139,14 +134,7 @@ class SuperParentTAN(_ArcSearch):
 
     Parameters
     ----------
-    {{arc_search_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    {{arc_search_attributes}}
-    {{encoding_attributes}}
+    {{arc_search_sections}}
 
     References
     ----------
@@ -184,20 +172,7 @@ class WrapperKDB(_ArcSearch):
     k : int, default=2
         Maximum number of feature parents of a feature (bnclassify's
         ``kdbk``).
-    {{arc_search_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    {{search_attributes}}
-    model_ : DiscreteModel
-        Fitted CPDs.
-    {{encoding_attributes}}
+    {{arc_search_sections}}
 
     References
     ----------

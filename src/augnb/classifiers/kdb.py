@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import Interval
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -35,8 +32,7 @@ class KDB(BaseAugmentedNB):
     theta : float, default=0.0
         CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
         theta``. A negative value admits every candidate.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -45,10 +41,7 @@ class KDB(BaseAugmentedNB):
     structure_ : Structure
         Node ``i`` is feature ``i``; ``structure_.parents[i]`` are its feature
         parents.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arcs_model_attributes}}
     {{encoding_attributes}}
 
     See Also
@@ -63,7 +56,7 @@ class KDB(BaseAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.kdb import KDB
+    >>> from augnb import KDB
     >>> from augnb.datasets import load
     >>> X, y = load("car")
     >>> kdb = KDB(k=2).fit(X, y)
@@ -80,22 +73,12 @@ class KDB(BaseAugmentedNB):
     theta: float = param(0.0, Interval(numbers.Real))
     alpha: float = param(kw_only=True)
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         return kdb_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             k=int(self.k),
             theta=float(self.theta),
-            sample_weight=sample_weight,
+            sample_weight=data.sample_weight,
         )
 
     def _statistics_order(self, *, incremental: bool) -> int:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData
 from augnb.data.encoding import EncodedData
-from augnb.inference import FactoredModel, joint_log_likelihood
+from augnb.inference import FactoredModel
 from augnb.params.categorical import (
     class_log_prior,
     fit_discrete_model,
@@ -77,29 +77,9 @@ class _KernelNB(BaseAugmentedNB):
             () if kde is None else kde.factors(),
         )
         self.kde_ = kde
-        names = self.schema_.names
-        self.structure_ = structure.with_names([str(n) for n in names])
+        self.structure_ = self._named_structure(structure)
         self.n_categories_ = data.cards
-        subsets = [tuple(names[f] for f in node) for node in structure.nodes]
-        self.selected_features_ = [names[f] for f in structure.selected_features]
-        self.feature_subsets_ = subsets
-        self.arcs_ = [(subsets[a], subsets[b]) for a, b in structure.arcs]
-
-    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
-        """Unnormalised ``log P(c, x)`` for each class.
-
-        Missing values are handled as described in the class docstring.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        data = self._encode(X)  # raises NotFittedError before model_ is read
-        return joint_log_likelihood(self.model_, data.codes, data.values)
+        self._set_structure_attributes(structure, self.schema_.names)
 
 
 _BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
@@ -192,7 +172,7 @@ default="scaled"
 
     Examples
     --------
-    >>> from augnb.classifiers.kernel_nb import FlexibleNB
+    >>> from augnb import FlexibleNB
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> clf = FlexibleNB().fit(X, y)
@@ -237,14 +217,8 @@ default="scaled"
                 f"got {bw!r}."
             )
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        return naive_bayes_structure(codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _bandwidths(
         self, values: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
@@ -305,7 +279,9 @@ default="scaled"
         data, y_codes, kernel, discrete = self._prepare(X, y)
         n_classes = len(self.classes_)
         p = data.codes.shape[1]
-        structure = self._learn_structure(data.codes, y_codes, data.cards, n_classes)
+        structure = self._structure_of(
+            TrainingData(data.codes, y_codes, data.cards, n_classes)
+        )
         kde = None
         self.bandwidth_ = np.empty((n_classes, 0))
         if kernel.size:

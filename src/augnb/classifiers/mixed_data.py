@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import param
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _DensityNB
 from augnb.classifiers.constraints import AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
@@ -167,13 +167,8 @@ n_categories_ : ndarray of shape (n_features_in_,)
         self.weights_ = _tie_safe(self._weights(codes, values, y, cards, n_classes))
         return self._structure_from_weights(self.weights_, np.asarray(cards) == 0)
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        codes, y, cards, n_classes = data.inputs
         return self._learn_mixed_structure(codes, None, y, cards, n_classes)
 
     def _learn_structure_from(
@@ -220,12 +215,12 @@ class ETAN(_MixedAugmentedNB):
 
     References
     ----------
-    Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
+    {{li2003_reference}}
     Section 4.1.
 
     Examples
     --------
-    >>> from augnb.classifiers.mixed_data import ETAN
+    >>> from augnb import ETAN
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> etan = ETAN().fit(X, y)
@@ -302,12 +297,12 @@ class CAN(_MixedAugmentedNB):
 
     References
     ----------
-    Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
+    {{li2003_reference}}
     Section 4.2.
 
     Examples
     --------
-    >>> from augnb.classifiers.mixed_data import CAN
+    >>> from augnb import CAN
     >>> from augnb.datasets import load
     >>> X, y = load("iris")
     >>> can = CAN(max_clique_size=3).fit(X, y)

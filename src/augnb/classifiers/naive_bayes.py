@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
+from augnb.classifiers._base import TrainingData
 from augnb.classifiers._families import _DensityNB
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -25,8 +23,7 @@ class NaiveBayes(_DensityNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
@@ -77,15 +74,8 @@ class NaiveBayes(_DensityNB):
         # then repeat rows (the base class), fractional ones are refused.
         return self.continuous != "gmm"
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
-        return naive_bayes_structure(codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _statistics_order(self, *, incremental: bool) -> int:
         return 1

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.stats.sufficient import SufficientStatistics
@@ -26,8 +23,7 @@ class FSS(BaseWrapperNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal stratified folds, leave-one-out (Langley & Sage's protocol),
         the fold id of every training row, or a splitter whose test sets
@@ -64,17 +60,11 @@ class FSS(BaseWrapperNB):
     _aliases = ("ForwardSequentialSelection",)
     _summary = "forward sequential selection: naive Bayes on features chosen by CV"
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        scorer = self._scorer(codes, y, cards, n_classes)
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        scorer = self._scorer(*data.inputs)
         structure, path = fss_structure(
             scorer,
-            codes.shape[1],
+            data.codes.shape[1],
             epsilon=float(self.epsilon),
             verbose=self.verbose,
             feature_names=self.schema_.names,
@@ -92,8 +82,7 @@ class FFSS(BaseAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant.
+    {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
     {{input_parameters}}
@@ -110,8 +99,7 @@ class FFSS(BaseAugmentedNB):
 
     References
     ----------
-    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
+    {{mihaljevic2013_reference}}
 
     Examples
     --------
@@ -129,18 +117,9 @@ class FFSS(BaseAugmentedNB):
 
     significance: float = param(0.05, SIGNIFICANCE)
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
-        kept = ffss_features(
-            codes, y, cards, n_classes, float(self.significance), sample_weight
-        )
-        return Structure.naive(kept, codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        kept = ffss_features(*data.inputs, float(self.significance), data.sample_weight)
+        return Structure.naive(kept, data.codes.shape[1])
 
     def _statistics_order(self, *, incremental: bool) -> int:
         return 1

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import param
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import SIGNIFICANCE, Options
 from augnb.stats.sufficient import SufficientStatistics
@@ -26,8 +23,7 @@ class SelectiveTAN(_RootedTreeNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant.
+    {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
     feature_filter : bool, default=True
@@ -46,10 +42,7 @@ class SelectiveTAN(_RootedTreeNB):
         The forest over the kept features.
     selected_features_ : list
         Names of the kept features.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arcs_model_attributes}}
 
     References
     ----------
@@ -74,24 +67,13 @@ class SelectiveTAN(_RootedTreeNB):
     significance: float = param(0.05, SIGNIFICANCE)
     feature_filter: bool = param(True, Options(True, False))
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         return selective_tan_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             significance=float(self.significance),
             feature_filter=bool(self.feature_filter),
-            root=self.root,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
+            **self._rooting(),
+            sample_weight=data.sample_weight,
         )
 
     def _learn_structure_from_statistics(
@@ -101,6 +83,5 @@ class SelectiveTAN(_RootedTreeNB):
             stats,
             significance=float(self.significance),
             feature_filter=bool(self.feature_filter),
-            root=self.root,
-            random_state=self.random_state,
+            **self._rooting(),
         )

@@ -6,10 +6,7 @@ import numbers
 import sys
 from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import param
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
 from augnb.structure import Structure
@@ -115,15 +112,9 @@ alpha : float, default=1.0
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         return self._groups
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        subsets = self._bsej(codes, y, cards, n_classes)
-        return self._semi_naive(subsets, (), codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        subsets = self._bsej(*data.inputs)
+        return self._semi_naive(subsets, (), data.codes.shape[1])
 
 
 class AugmentedSemiNaiveBayes(BSEJ):
@@ -181,8 +172,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     References
     ----------
-    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
+    {{mihaljevic2013_reference}}
 
     Examples
     --------
@@ -200,19 +190,10 @@ class AugmentedSemiNaiveBayes(BSEJ):
     significance: float = param(0.05, SIGNIFICANCE, before="random_state")
     root: str = param("first", ROOT, before="random_state")
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        subsets = self._bsej(codes, y, cards, n_classes)
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        subsets = self._bsej(*data.inputs)
         arcs = asb_arcs(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             subsets,
             significance=float(self.significance),
             root=self.root,
@@ -230,7 +211,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
                 + "".join(f"\n[ASB]   {label(p)} -> {label(c)}" for p, c in arcs),
                 file=sys.stderr,
             )
-        return self._semi_naive(subsets, arcs, codes.shape[1])
+        return self._semi_naive(subsets, arcs, data.codes.shape[1])
 
 
 #: Short name used in the literature.

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import Interval, Options
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
@@ -64,10 +61,7 @@ class SKDB(BaseAugmentedNB):
         with ``k'`` parents and the first ``s`` features.
     feature_order_ : list
         Feature names by decreasing mutual information with the class.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arcs_model_attributes}}
     {{encoding_attributes}}
 
     See Also
@@ -82,7 +76,7 @@ class SKDB(BaseAugmentedNB):
 
     Examples
     --------
-    >>> from augnb.classifiers.skdb import SKDB
+    >>> from augnb import SKDB
     >>> from augnb.datasets import load
     >>> X, y = load("car")
     >>> skdb = SKDB(k=2).fit(X, y)
@@ -99,18 +93,9 @@ class SKDB(BaseAugmentedNB):
     criterion: str = param("rmse", Options(*CRITERIA))
     alpha: float = param(kw_only=True)
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         selection = skdb_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             k=int(self.k),
             theta=float(self.theta),
             alpha=float(self.alpha),

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -91,13 +88,11 @@ class TaheriANB(BaseAugmentedNB):
 
     References
     ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {{taheri2011_reference}}
 
     Examples
     --------
-    >>> from augnb.classifiers.taheri import TaheriANB
+    >>> from augnb import TaheriANB
     >>> from augnb.datasets import load
     >>> X, y = load("pima_diabetes")
     >>> clf = TaheriANB().fit(X, y)
@@ -115,27 +110,19 @@ class TaheriANB(BaseAugmentedNB):
     relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
     discretizer: object = param("mean")
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         scores = relevance_scores(
-            codes, y, n_classes, relevance=self.relevance, sample_weight=sample_weight
+            data.codes,
+            data.y,
+            data.n_classes,
+            relevance=self.relevance,
+            sample_weight=data.sample_weight,
         )
         names = self.schema_.names
         self.relevance_ = scores
         self.feature_order_ = [names[f] for f in relevance_order(scores)]
         return taheri_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            relevance=self.relevance,
-            sample_weight=sample_weight,
+            *data.inputs, relevance=self.relevance, sample_weight=data.sample_weight
         )
 
     def _learn_structure_from_statistics(

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import param
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
@@ -26,8 +23,7 @@ class TAN(_RootedTreeNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     criterion : {"loglik", "aic", "bic"}, default="loglik"
         Arc score of the Chow-Liu step (bnclassify's ``score``, renamed because
         ``score`` is the estimator's accuracy method). ``"loglik"`` weighs arcs
@@ -35,10 +31,7 @@ class TAN(_RootedTreeNB):
         subtract each arc's extra parameters (``(r_i - 1)(r_j - 1) r_C``, times
         ``log(N) / 2`` for BIC) from ``N I(X_i; X_j | C)`` and drop arcs that do
         not pay, so the result may be a forest (bnclassify's ``tan_cl``).
-    root : {"first", "random"}, default="first"
-        Tree root: feature 0 or one drawn with ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+    {{root_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -72,28 +65,15 @@ class TAN(_RootedTreeNB):
 
     criterion: str = param("loglik", Options(*TAN_SCORES))
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         return tan_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            root=self.root,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
+            *data.inputs,
+            **self._rooting(),
+            sample_weight=data.sample_weight,
             score=self.criterion,
         )
 
     def _learn_structure_from_statistics(
         self, stats: SufficientStatistics
     ) -> Structure:
-        return tan_from_statistics(
-            stats, root=self.root, random_state=self.random_state, score=self.criterion
-        )
+        return tan_from_statistics(stats, score=self.criterion, **self._rooting())
