@@ -22,6 +22,17 @@ arcs_ : list of (tuple, tuple)
     Arcs between features, as ``(parent names, child names)``.
 model_ : DiscreteModel
     Fitted CPDs.""",
+    # The start of the examples: the section and a data set.
+    "car_example": """\
+Examples
+--------
+>>> from augnb.datasets import load
+>>> X, y = load("car")""",
+    "iris_example": """\
+Examples
+--------
+>>> from augnb.datasets import load
+>>> X, y = load("iris")""",
     # References more than one estimator cites.
     "li2003_reference": """\
 Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.""",

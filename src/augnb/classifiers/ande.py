@@ -124,11 +124,8 @@ class AnDE(AODE):
     distributions: decreasingly naive Bayesian classification. Machine
     Learning 86, 233-272.
 
-    Examples
-    --------
-    >>> from augnb import AnDE
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
+    {{car_example}}
+    >>> from augnb.classifiers.ande import AnDE
     >>> a2de = AnDE(n=2).fit(X, y)
     >>> len(a2de.structure_)
     15

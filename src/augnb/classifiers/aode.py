@@ -108,11 +108,8 @@ class AODE(BaseAugmentedNB):
     Webb, G. I., Boughton, J. R. and Wang, Z. (2005). Not so naive Bayes:
     aggregating one-dependence estimators. Machine Learning 58, 5-24.
 
-    Examples
-    --------
-    >>> from augnb import AODE
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
+    {{car_example}}
+    >>> from augnb.classifiers.aode import AODE
     >>> aode = AODE().fit(X, y)
     >>> len(aode.structure_)
     6

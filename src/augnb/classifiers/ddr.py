@@ -66,11 +66,8 @@ class DDRChowLiu(_RootedTreeNB):
     International Journal of Pattern Recognition and Artificial Intelligence
     19(2), 183-198, Section 5.
 
-    Examples
-    --------
-    >>> from augnb import DDRChowLiu
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
+    {{car_example}}
+    >>> from augnb.classifiers.ddr import DDRChowLiu
     >>> clf = DDRChowLiu().fit(X, y)
     >>> len(clf.structure_.arcs), clf.weights_.shape
     (5, (6, 6))

@@ -139,11 +139,8 @@ class ENBC(_KernelNB):
     kernel density estimation: flexible classifiers. International Journal of
     Approximate Reasoning 50, 341-362.
 
-    Examples
-    --------
-    >>> from augnb import ENBC
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
+    {{iris_example}}
+    >>> from augnb.classifiers.enbc import ENBC
     >>> clf = ENBC(h_grid=(0.2, 0.5), max_parents=1).fit(X, y)
     >>> clf.h_ in (0.2, 0.5), clf.loo_accuracy_ > 0.9
     (True, True)

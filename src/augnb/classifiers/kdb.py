@@ -54,11 +54,8 @@ class KDB(BaseAugmentedNB):
     Proc. 2nd Int. Conf. on Knowledge Discovery and Data Mining (KDD-96),
     335-338.
 
-    Examples
-    --------
-    >>> from augnb import KDB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
+    {{car_example}}
+    >>> from augnb.classifiers.kdb import KDB
     >>> kdb = KDB(k=2).fit(X, y)
     >>> [len(ps) for ps in kdb.structure_.parents]
     [2, 2, 2, 1, 2, 0]

@@ -170,11 +170,8 @@ default="scaled"
     John, G. H. and Langley, P. (1995). Estimating continuous distributions in
     Bayesian classifiers. Proc. UAI, 338-345.
 
-    Examples
-    --------
-    >>> from augnb import FlexibleNB
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
+    {{iris_example}}
+    >>> from augnb.classifiers.kernel_nb import FlexibleNB
     >>> clf = FlexibleNB().fit(X, y)
     >>> clf.bandwidth_.shape
     (3, 4)

@@ -218,11 +218,8 @@ class ETAN(_MixedAugmentedNB):
     {{li2003_reference}}
     Section 4.1.
 
-    Examples
-    --------
-    >>> from augnb import ETAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
+    {{iris_example}}
+    >>> from augnb.classifiers.mixed_data import ETAN
     >>> etan = ETAN().fit(X, y)
     >>> len(etan.structure_.arcs), round(etan.score(X, y), 2)
     (3, 0.97)
@@ -300,11 +297,8 @@ class CAN(_MixedAugmentedNB):
     {{li2003_reference}}
     Section 4.2.
 
-    Examples
-    --------
-    >>> from augnb import CAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
+    {{iris_example}}
+    >>> from augnb.classifiers.mixed_data import CAN
     >>> can = CAN(max_clique_size=3).fit(X, y)
     >>> can.cliques_
     [('sepallength', 'petallength'), ('sepalwidth', 'petalwidth')]

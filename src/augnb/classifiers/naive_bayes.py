@@ -55,11 +55,8 @@ class NaiveBayes(_DensityNB):
     ----------
     Duda, R. O. and Hart, P. E. (1973). Pattern Classification and Scene Analysis.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import NaiveBayes
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = NaiveBayes().fit(X, y)
     >>> clf.predict(X.iloc[:2]).tolist()
     ['unacc', 'unacc']

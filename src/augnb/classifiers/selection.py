@@ -48,11 +48,8 @@ class FSS(BaseWrapperNB):
     Langley, P. and Sage, S. (1994). Induction of selective Bayesian
     classifiers. UAI 1994, 399-406.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import FSS
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> FSS(random_state=0).fit(X, y).selected_features_
     []
     """
@@ -101,11 +98,8 @@ class FFSS(BaseAugmentedNB):
     ----------
     {{mihaljevic2013_reference}}
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import FFSS
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> len(FFSS().fit(X, y).selected_features_)
     5
     """

@@ -50,11 +50,8 @@ class SelectiveTAN(_RootedTreeNB):
     Feature selection in Bayesian classifiers for the prognosis of survival of
     cirrhotic patients treated with TIPS. J. Biomed. Inform. 38(5), 376-388.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import SelectiveTAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> len(SelectiveTAN().fit(X, y).arcs_) <= 4
     True
     """

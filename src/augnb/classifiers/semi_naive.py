@@ -57,11 +57,8 @@ class BSEJ(BaseWrapperNB):
     Pazzani, M. J. (1996). Constructive induction of Cartesian product
     attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import BSEJ
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = BSEJ(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
     True
@@ -174,11 +171,8 @@ class AugmentedSemiNaiveBayes(BSEJ):
     ----------
     {{mihaljevic2013_reference}}
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import ASB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = ASB(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
     True

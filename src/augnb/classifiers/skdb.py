@@ -74,11 +74,8 @@ class SKDB(BaseAugmentedNB):
     learning of Bayesian network classifiers. Journal of Machine Learning
     Research 17(44), 1-35.
 
-    Examples
-    --------
-    >>> from augnb import SKDB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
+    {{car_example}}
+    >>> from augnb.classifiers.skdb import SKDB
     >>> skdb = SKDB(k=2).fit(X, y)
     >>> skdb.loo_losses_.shape
     (3, 6)

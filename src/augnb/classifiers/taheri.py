@@ -92,7 +92,7 @@ class TaheriANB(BaseAugmentedNB):
 
     Examples
     --------
-    >>> from augnb import TaheriANB
+    >>> from augnb.classifiers.taheri import TaheriANB
     >>> from augnb.datasets import load
     >>> X, y = load("pima_diabetes")
     >>> clf = TaheriANB().fit(X, y)

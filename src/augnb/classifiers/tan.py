@@ -48,11 +48,8 @@ class TAN(_RootedTreeNB):
     Friedman, N., Geiger, D. and Goldszmidt, M. (1997). Bayesian network
     classifiers. Machine Learning 29, 131-163.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import TAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> tan = TAN().fit(X, y)
     >>> len(tan.structure_.arcs)
     5
