@@ -137,18 +137,14 @@ class AnDE(AODE):
 
     # -- fitting ------------------------------------------------------------
 
-    def _fit_parameters(
+    def _count_more_tables(
         self,
-        structure: Structure,
         data: EncodedData,
         y: NDArray[np.intp],
         n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> DiscreteModel:
-        """AODE's tables and fallback; for ``n=2`` also the pair tables."""
-        model = super()._fit_parameters(
-            structure, data, y, n_classes, sample_weight=sample_weight
-        )
+        sample_weight: NDArray[np.float64] | None,
+    ) -> None:
+        """For ``n=2``, the pair tables (after AODE's tables and fallback)."""
         self._n = int(self.n)
         if self._n == 2:
             codes, cards = data.codes, data.cards
@@ -161,7 +157,6 @@ class AnDE(AODE):
                 )
 
             self._set_pair_tables(table, cards, n_classes)
-        return model
 
     def _statistics_order(self, *, incremental: bool) -> int:
         # A2DE's child tables are over feature triples.

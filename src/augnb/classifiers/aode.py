@@ -149,9 +149,14 @@ class AODE(BaseAugmentedNB):
             cards,
             n_classes,
         )
-        return super()._fit_parameters(
+        model = super()._fit_parameters(
             structure, data, y, n_classes, sample_weight=sample_weight
         )
+        self._count_more_tables(data, y, n_classes, sample_weight)
+        return model
+
+    def _count_more_tables(self, *training: object) -> None:
+        """Tables beyond the SPODEs' (AnDE's pair tables); AODE has none."""
 
     def _set_spode_tables(
         self,

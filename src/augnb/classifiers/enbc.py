@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers.kernel_nb import _KernelNB
-from augnb.params.kde import fit_kde_model
+from augnb.data.encoding import EncodedData
+from augnb.params.kde import KDEModel, fit_kde_model
 from augnb.structure._structure import Structure
 from augnb.structure.enbc import DEFAULT_H_GRID, enbc_structure, loo_base_factors
 from augnb.structure.naive import naive_bayes_structure
@@ -257,21 +258,10 @@ class ENBC(_KernelNB):
         self.n_candidates_scored_ = res.n_candidates
         return res.structure
 
-    def fit(self, X: object, y: object) -> ENBC:
-        """Z-score, tune ``h``, search the parents and store the kernel densities.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes, kernel, discrete = self._prepare(X, y)
+    def _fit_kernels(
+        self, data: EncodedData, y_codes: NDArray[np.intp], kernel: NDArray[np.intp]
+    ) -> tuple[Structure, KDEModel | None]:
+        """Z-score, tune ``h``, search the parents and store the kernel densities."""
         n_classes = len(self.classes_)
         p = data.codes.shape[1]
         loc = np.zeros(p)
@@ -294,5 +284,4 @@ class ENBC(_KernelNB):
             kde = fit_kde_model(
                 families, data.values, y_codes, n_classes, self.h_, loc=loc, scale=scale
             )
-        self._finish_fit(data, y_codes, structure, discrete, kde)
-        return self
+        return structure, kde

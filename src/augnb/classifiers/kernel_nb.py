@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import numbers
+from abc import abstractmethod
 from collections.abc import Sequence
+from typing import Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,12 +44,32 @@ class _KernelNB(BaseAugmentedNB):
 
     continuous = "kde"
 
-    def _prepare(self, X: object, y: object):
+    def fit(self, X: object, y: object) -> Self:
+        """Fit the discrete CPTs and the kernel densities (see the class).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Training features; missing values (None, NaN, pd.NA) allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values, no missing values).
+
+        Returns
+        -------
+        self
+        """
         data, y_codes = self._prepare_fit(X, y)
         cards = np.asarray(data.cards)
         kernel = np.flatnonzero(cards == 0)
-        discrete = np.flatnonzero(cards > 0)
-        return data, y_codes, kernel, discrete
+        structure, kde = self._fit_kernels(data, y_codes, kernel)
+        self._finish_fit(data, y_codes, structure, np.flatnonzero(cards > 0), kde)
+        return self
+
+    @abstractmethod
+    def _fit_kernels(
+        self, data: EncodedData, y: NDArray[np.intp], kernel: NDArray[np.intp]
+    ) -> tuple[Structure, KDEModel | None]:
+        """The structure and the kernel densities of the ``kernel`` columns."""
 
     def _finish_fit(
         self,
@@ -259,21 +281,10 @@ default="scaled"
         sd = np.where(sd_c > 0, sd_c, sd_all[None, :])
         return (4.0 / (3.0 * n_eff)) ** 0.2 * sd
 
-    def fit(self, X: object, y: object) -> FlexibleNB:
-        """Store the per-class kernel densities and fit the discrete CPTs.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes, kernel, discrete = self._prepare(X, y)
+    def _fit_kernels(
+        self, data: EncodedData, y_codes: NDArray[np.intp], kernel: NDArray[np.intp]
+    ) -> tuple[Structure, KDEModel | None]:
+        """Store the per-class kernel densities and fit the discrete CPTs."""
         n_classes = len(self.classes_)
         p = data.codes.shape[1]
         structure = self._structure_of(
@@ -288,5 +299,4 @@ default="scaled"
             kde = fit_kde_model(
                 [(int(f), ()) for f in kernel], data.values, y_codes, n_classes, bw
             )
-        self._finish_fit(data, y_codes, structure, discrete, kde)
-        return self
+        return structure, kde
