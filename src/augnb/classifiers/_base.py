@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 from abc import ABCMeta, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, NamedTuple, dataclass_transform
 
 import numba
@@ -16,7 +17,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_snippets
+from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_docstrings
 from augnb.classifiers._incremental import IncrementalMixin
 from augnb.classifiers._params import Param, declare_parameters, param
 from augnb.classifiers._weights import (
@@ -107,6 +108,20 @@ def _softmax_rows(jll, out):
         for c in range(k):
             out[r, c] /= total
     return out
+
+
+def _dask_chunks(method: Callable) -> Callable:
+    """``method(self, X)``, applied chunk by chunk when X is a Dask collection."""
+
+    @functools.wraps(method)
+    def on_chunks(self: BaseAugmentedNB, X: object) -> object:
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
+
+            return predict_dask(self, X, method.__name__)
+        return method(self, X)
+
+    return on_chunks
 
 
 def _is_dask(obj: object) -> bool:
@@ -206,7 +221,7 @@ class BaseAugmentedNB(
             cls._takes_training_data = len(hook.parameters) == 2
         # The shared sections are written once: DOCSTRING_SNIPPETS and the
         # ``_docstring_snippets`` of the family's base class.
-        cls.__doc__ = expand_snippets(cls.__doc__, cls._docstring_snippets)
+        expand_docstrings(cls)
 
     #: Other names the command line accepts for the class (not inherited).
     _aliases: ClassVar[tuple[str, ...]] = ()
@@ -354,10 +369,7 @@ class BaseAugmentedNB(
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
+        {{fit_data_parameters}}
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights. Every count is a sum of weights, so an
             integer weight equals repeating the row and a weight of 0 equals
@@ -497,24 +509,15 @@ class BaseAugmentedNB(
     #: The name subclasses in this package use.
     _encode = encode
 
+    @_dask_chunks
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Unnormalised ``log P(c, x)`` for each class.
 
         Missing values and categories unseen at ``fit`` are marginalised out
         exactly.
 
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        {{class_scores_sections}}
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict_joint_log_proba")
         data = self.encode(X)  # raises NotFittedError before model_ is read
         return self._joint_log_likelihood(data)
 
@@ -522,21 +525,12 @@ class BaseAugmentedNB(
         """``log P(c, x)`` of encoded data: the one inference routine."""
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
+    @_dask_chunks
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log posterior class probabilities, columns ordered as ``classes_``.
 
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        {{class_scores_sections}}
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict_log_proba")
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
@@ -547,23 +541,15 @@ class BaseAugmentedNB(
         jll = np.ascontiguousarray(jll, dtype=np.float64)
         return _softmax_rows(jll, np.empty_like(jll))
 
+    @_dask_chunks
     def predict_proba(self, X: object) -> NDArray[np.float64]:
         """Posterior class probabilities, columns ordered as ``classes_``.
 
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        {{class_scores_sections}}
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict_proba")
         return self._softmax(self.predict_joint_log_proba(X))
 
+    @_dask_chunks
     def predict(self, X: object) -> NDArray:
         """Most probable class (ties go to the lowest class index).
 
@@ -575,12 +561,9 @@ class BaseAugmentedNB(
         -------
         ndarray of shape (n_samples,)
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict")
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
 
 
 declare_parameters(BaseAugmentedNB)
+expand_docstrings(BaseAugmentedNB)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DOCSTRING_SNIPPETS", "expand_snippets"]
+__all__ = ["DOCSTRING_SNIPPETS", "expand_docstrings", "expand_snippets"]
 
 #: Docstring sections every estimator shares, written once. A line holding
 #: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
@@ -22,6 +22,20 @@ arcs_ : list of (tuple, tuple)
     Arcs between features, as ``(parent names, child names)``.
 model_ : DiscreteModel
     Fitted CPDs.""",
+    # Methods' sections.
+    "fit_data_parameters": """\
+X : DataFrame or array-like of shape (n_samples, n_features)
+    Training features; missing values (None, NaN, pd.NA) allowed.
+y : array-like of shape (n_samples,)
+    Class labels (any hashable values, no missing values).""",
+    "class_scores_sections": """\
+Parameters
+----------
+X : DataFrame or array-like of shape (n_samples, n_features)
+
+Returns
+-------
+ndarray of shape (n_samples, n_classes)""",
     # The start of the examples: the section and a data set.
     "car_example": """\
 Examples
@@ -96,3 +110,15 @@ def expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
         if expanded == doc:
             return doc
         doc = expanded
+
+
+def expand_docstrings(cls: type) -> None:
+    """Expand the snippet lines of a class's docstring and of its methods'.
+
+    The snippets are the class's ``_docstring_snippets``.
+    """
+    snippets = cls._docstring_snippets
+    cls.__doc__ = expand_snippets(cls.__doc__, snippets)
+    for obj in vars(cls).values():
+        if callable(obj) and "{{" in (getattr(obj, "__doc__", None) or ""):
+            obj.__doc__ = expand_snippets(obj.__doc__, snippets)

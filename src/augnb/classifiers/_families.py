@@ -34,6 +34,16 @@ root : {"first", "random"}, default="first"
     Tree root: feature 0 or one drawn with ``random_state``.
 random_state : int, RandomState or None, default=None
     Seed for ``root="random"``.""",
+        # TAN and DDR-TAN: from the root to the tree.
+        "tree_sections": """\
+{{root_parameters}}
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}
+structure_ : Structure
+    The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.""",
     }
 
     root: str = param("first", ROOT)

@@ -64,6 +64,14 @@ class BaseWrapperNB(BaseAugmentedNB):
             "verbose : int, default=0\n"
             "    Print each search step to stderr."
         ),
+        # The end of the parameters and the start of the attributes.
+        "search_tail_sections": """\
+{{search_tail_parameters}}
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}""",
         "search_attributes": (
             "search_path_ : list of SearchStep\n"
             "    Accepted steps with their CV accuracy.\n"

@@ -40,14 +40,7 @@ class DDRChowLiu(_RootedTreeNB):
         The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
-    {{root_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    structure_ : Structure
-        The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
+    {{tree_sections}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         The I_D edge weights the tree was built on (symmetric, zero diagonal).
     model_ : DiscreteModel

@@ -82,21 +82,13 @@ class ENBC(_KernelNB):
         ``epsilon`` (conventions.md).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
     verbose : int, default=0
         Print the search steps to stderr when > 0.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         One node per feature (node ``k`` is feature ``k``); continuous nodes
         carry their chosen attribute parents.

@@ -49,10 +49,7 @@ class _KernelNB(BaseAugmentedNB):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
+        {{fit_data_parameters}}
 
         Returns
         -------
@@ -152,19 +149,11 @@ default="scaled"
         is 0 or undefined, 1 for a constant feature).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes: every feature a node with only the class as parent.
     model_ : FactoredModel

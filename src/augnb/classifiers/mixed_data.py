@@ -88,6 +88,11 @@ discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are
     discretised.
 {{column_kind_parameters}}""",
+        "mixed_input_attributes": """\
+{{input_attributes}}
+weights_ : ndarray of shape (n_features_in_, n_features_in_)
+    Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
+    that every fit path breaks ties alike).""",
         "mixed_attributes": """\
 model_ : MixedModel or DiscreteModel
     Fitted CPDs.
@@ -200,10 +205,7 @@ class ETAN(_MixedAugmentedNB):
 
     Attributes
     ----------
-    {{input_attributes}}
-    weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-        that every fit path breaks ties alike).
+    {{mixed_input_attributes}}
     structure_ : Structure
         The arborescence (``structure_.arcs``).
     {{mixed_attributes}}
@@ -276,10 +278,7 @@ class CAN(_MixedAugmentedNB):
 
     Attributes
     ----------
-    {{input_attributes}}
-    weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-        that every fit path breaks ties alike).
+    {{mixed_input_attributes}}
     threshold_ : float
         The ``w*`` used.
     cliques_ : list of tuple

@@ -29,12 +29,7 @@ class FSS(BaseWrapperNB):
         the fold id of every training row, or a splitter whose test sets
         partition the rows.
     {{search_parameters}}
-    {{search_tail_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{search_tail_sections}}
     structure_ : Structure
         Naive Bayes over the selected features.
     selected_features_ : list

@@ -36,12 +36,7 @@ class BSEJ(BaseWrapperNB):
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
     {{supernode_cpt_parameter}}
-    {{search_tail_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{search_tail_sections}}
     structure_ : Structure
         Naive Bayes over the joined subsets.
     selected_features_ : list

@@ -31,14 +31,7 @@ class TAN(_RootedTreeNB):
         subtract each arc's extra parameters (``(r_i - 1)(r_j - 1) r_C``, times
         ``log(N) / 2`` for BIC) from ``N I(X_i; X_j | C)`` and drop arcs that do
         not pay, so the result may be a forest (bnclassify's ``tan_cl``).
-    {{root_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    structure_ : Structure
-        The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
+    {{tree_sections}}
     model_ : DiscreteModel
         Fitted CPDs.
     {{encoding_attributes}}
