@@ -111,12 +111,7 @@ class ENBC(_KernelNB):
         ``h`` after each step of ``search_path_``.
     n_candidates_scored_ : int
         Number of candidate arcs scored.
-    schema_ : Schema
-        Column kinds and categories.
-    continuous_columns_ : list
-        Columns modelled by kernel densities.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 for continuous ones).
+    {{kernel_encoding_attributes}}
 
     See Also
     --------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numbers
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Self
+from typing import ClassVar, Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +43,17 @@ class _KernelNB(BaseAugmentedNB):
     )
 
     continuous = "kde"
+
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "kernel_encoding_attributes": """\
+schema_ : Schema
+    Column kinds and categories.
+continuous_columns_ : list
+    Columns modelled by kernel densities.
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column (0 for continuous ones).""",
+    }
 
     def fit(self, X: object, y: object) -> Self:
         """Fit the discrete CPTs and the kernel densities (see the class).
@@ -164,12 +175,7 @@ default="scaled"
     bandwidth_ : ndarray of shape (n_classes, n_continuous)
         Bandwidth per class and continuous feature (order of
         ``continuous_columns_``).
-    schema_ : Schema
-        Column kinds and categories.
-    continuous_columns_ : list
-        Columns modelled by kernel densities.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 for continuous ones).
+    {{kernel_encoding_attributes}}
 
     See Also
     --------

@@ -109,25 +109,6 @@ n_categories_ : ndarray of shape (n_features_in_,)
     continuous: str = param("gaussian")
     cmi: str = param("gaussian", Options(*CMI_METHODS), before="discretizer")
 
-    def _weights(
-        self,
-        codes: NDArray[np.integer],
-        values: NDArray[np.float64] | None,
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> NDArray[np.float64]:
-        return pairwise_mixed_cmi(
-            codes,
-            values,
-            y,
-            cards,
-            n_classes,
-            method=self.cmi,
-            base=2.0,
-            var_smoothing=float(self.var_smoothing),
-        )
-
     @abstractmethod
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
@@ -169,7 +150,17 @@ n_categories_ : ndarray of shape (n_features_in_,)
         cards: NDArray[np.int64],
         n_classes: int,
     ) -> Structure:
-        self.weights_ = _tie_safe(self._weights(codes, values, y, cards, n_classes))
+        weights = pairwise_mixed_cmi(
+            codes,
+            values,
+            y,
+            cards,
+            n_classes,
+            method=self.cmi,
+            base=2.0,
+            var_smoothing=float(self.var_smoothing),
+        )
+        self.weights_ = _tie_safe(weights)
         return self._structure_from_weights(self.weights_, np.asarray(cards) == 0)
 
     def _learn_structure(self, data: TrainingData) -> Structure:
