@@ -99,8 +99,9 @@ def param(
 def declare_parameters(cls: type) -> None:
     """Build ``_parameters``, ``_parameter_constraints`` and ``__init__``.
 
-    Does nothing for a class that declares no parameter of its own (it
-    inherits its base's ``__init__`` and tables, whatever their style).
+    A class that declares no parameter of its own inherits its base's
+    tables (and ``__init__``, of whatever style; a generated one is copied
+    so that it carries the class's name).
 
     Raises
     ------
@@ -110,6 +111,12 @@ def declare_parameters(cls: type) -> None:
     """
     own = {k: v for k, v in vars(cls).items() if isinstance(v, Param)}
     if not own:
+        inherited_init = getattr(cls, "__init__", None)
+        if "__init__" not in vars(cls) and getattr(
+            inherited_init, "_augnb_generated", False
+        ):
+            # The class's own copy: help() and Sphinx then name the class.
+            cls.__init__ = _make_init(cls, dict(cls._parameters))
         return
     name = cls.__qualname__
     for attr in ("__init__", "_parameter_constraints"):
@@ -222,4 +229,5 @@ def _make_init(cls: type, table: dict[str, Param]):
     init.__annotations__ = {k: p.annotation for k, p in table.items()}
     init.__annotations__["return"] = "None"
     init.__doc__ = f"Store the hyperparameters of {cls.__name__} (see the class)."
+    init._augnb_generated = True
     return init
