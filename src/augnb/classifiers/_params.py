@@ -33,6 +33,7 @@ may inherit from a declared one (``{**Base._parameter_constraints, ...}``).
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -126,7 +127,7 @@ def declare_parameters(cls: type) -> None:
                 "itself; use one style (param() declarations generate both)."
             )
     inherited = _inherited_parameters(cls)
-    annotations = vars(cls).get("__annotations__", {})
+    annotations = inspect.get_annotations(cls)  # the class's own, as written
     resolved = dict(inherited)
     new_pos: list[str] = []
     new_kw: list[str] = []
