@@ -163,3 +163,15 @@ def test_fused_softmax_equals_the_array_formula():
     got = BaseAugmentedNB._softmax(jll)
     np.testing.assert_allclose(got, softmax(before, axis=1), rtol=1e-13, atol=1e-300)
     np.testing.assert_array_equal(jll, before)  # the input is left as it was
+
+
+def test_docstring_snippets_are_expanded_in_classes_and_methods():
+    import inspect
+
+    for cls in [augnb.BaseAugmentedNB, *augnb.estimators().values()]:
+        assert "{{" not in cls.__doc__, cls.__name__
+        for name, member in inspect.getmembers(cls, callable):
+            if not name.startswith("__"):
+                assert "{{" not in (member.__doc__ or ""), f"{cls.__name__}.{name}"
+    assert "Training features" in augnb.TAN.fit.__doc__
+    assert "(n_samples, n_classes)" in augnb.TAN.predict_proba.__doc__

@@ -75,3 +75,29 @@ def test_classes_resolve_lazily(monkeypatch):
 def test_doctests():
     result = doctest.testmod(registry, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+
+
+def test_classifier_registry_doctests():
+    from augnb.classifiers import registry as classes
+
+    result = doctest.testmod(classes, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 5
+
+
+def test_aliases_and_summaries_are_read_from_each_class():
+    rows = {
+        name: (aliases, text) for name, aliases, text in registry.describe_estimators()
+    }
+    assert rows["NaiveBayes"] == (augnb.NaiveBayes._aliases, augnb.NaiveBayes._summary)
+    # Not inherited: AnDE subclasses AODE but is not one of its names.
+    assert augnb.AnDE._aliases and rows["AnDE"][0] == ()
+    assert estimator_class("averaged_one_dependence_estimators") is augnb.AODE
+    assert rows["AnDE"][1] == augnb.AnDE.__doc__.strip().splitlines()[0]
+    # Every registered estimator answers to its class name.
+    for name in augnb.estimators():
+        assert estimator_class(name.lower()) is augnb.estimators()[name]
+
+
+def test_names_of_other_packages_are_explained():
+    with pytest.raises(ValueError, match="fssj"):
+        estimator_class("FSSJ")

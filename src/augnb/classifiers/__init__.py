@@ -7,9 +7,15 @@ finds.
 
 from __future__ import annotations
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.registry import estimators, exported_names
 
 globals().update(exported_names())
 
-__all__ = ["BaseAugmentedNB", *exported_names(), "estimators"]
+__all__ = [
+    "BaseAugmentedNB",
+    "TrainingData",
+    *exported_names(),
+    "estimators",
+    "param",
+]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import numbers
-import re
 from abc import ABCMeta, abstractmethod
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import ClassVar, NamedTuple, dataclass_transform
 
 import numba
 import numpy as np
@@ -15,11 +17,17 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_docstrings
 from augnb.classifiers._incremental import IncrementalMixin
+from augnb.classifiers._params import Param, declare_parameters, param
+from augnb.classifiers._weights import (
+    check_sample_weight,
+    discretizer_rows,
+    repeat_rows,
+)
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
-    Constraint,
     Interval,
     Options,
     Transformer,
@@ -33,7 +41,14 @@ from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.mixed_model import MixedModel, fit_mixed_model
 from augnb.structure import Structure
 
-__all__ = ["BaseAugmentedNB", "make_discretizer"]
+__all__ = [
+    "DOCSTRING_SNIPPETS",
+    "BaseAugmentedNB",
+    "TrainingData",
+    "check_sample_weight",
+    "make_discretizer",
+    "param",
+]
 
 _DISCRETIZERS = ("mdlp", "equal_frequency", "equal_width", "mean", "soac")
 
@@ -76,69 +91,6 @@ def make_discretizer(spec: object):
     )
 
 
-#: Docstring sections every estimator shares, written once. A line holding
-#: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
-#: indented like the line (see ``BaseAugmentedNB.__init_subclass__``).
-DOCSTRING_SNIPPETS: dict[str, str] = {
-    "discretizer_parameter": """\
-discretizer : str, transformer or None, default="mdlp"
-    How continuous columns are discretised: "mdlp", "equal_frequency",
-    "equal_width", "mean", "soac" or a transformer.""",
-    "column_kind_parameters": """\
-discrete_features : sequence of str or int, default=None
-    Columns to treat as discrete whatever their dtype.
-continuous_features : sequence of str or int, default=None
-    Columns to treat as continuous whatever their dtype.""",
-    "input_attributes": """\
-classes_ : ndarray of shape (n_classes,)
-    Sorted class labels.
-n_features_in_ : int
-    Number of input columns.
-feature_names_in_ : ndarray of shape (n_features_in_,)
-    Column names (only when X has string column names).""",
-    "encoding_attributes": """\
-schema_ : Schema
-    Column kinds and categories after discretisation.
-discretizer_ : transformer or None
-    Fitted discretiser of the continuous columns.
-continuous_columns_ : list
-    Input columns read as continuous (discretised, or Gaussian nodes).
-n_categories_ : ndarray of shape (n_features_in_,)
-    Declared number of categories per column.""",
-}
-
-DOCSTRING_SNIPPETS["input_parameters"] = (
-    DOCSTRING_SNIPPETS["discretizer_parameter"]
-    + "\n"
-    + DOCSTRING_SNIPPETS["column_kind_parameters"]
-)
-DOCSTRING_SNIPPETS["fitted_attributes"] = (
-    DOCSTRING_SNIPPETS["input_attributes"]
-    + "\n"
-    + DOCSTRING_SNIPPETS["encoding_attributes"]
-)
-
-_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
-
-
-def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
-    if not doc:
-        return doc
-
-    def expand(match: re.Match) -> str:
-        indent, name = match.groups()
-        return "\n".join(
-            indent + line if line else line for line in snippets[name].splitlines()
-        )
-
-    # Snippets may hold snippet lines themselves: expand to a fixed point.
-    while True:
-        expanded = _SNIPPET_LINE.sub(expand, doc)
-        if expanded == doc:
-            return doc
-        doc = expanded
-
-
 @numba.njit(cache=True, nogil=True)
 def _softmax_rows(jll, out):
     """Row-wise softmax into ``out``: ``exp(x - max) / sum exp(x - max)``."""
@@ -158,91 +110,18 @@ def _softmax_rows(jll, out):
     return out
 
 
-#: Rows a fit may grow to when integer weights are applied by repetition.
-_MAX_REPEATED_ROWS = 50_000_000
+def _dask_chunks(method: Callable) -> Callable:
+    """``method(self, X)``, applied chunk by chunk when X is a Dask collection."""
 
+    @functools.wraps(method)
+    def on_chunks(self: BaseAugmentedNB, X: object) -> object:
+        if _is_dask(X):
+            from augnb.classifiers._dask import predict_dask
 
-def check_sample_weight(
-    sample_weight: object, n_samples: int
-) -> NDArray[np.float64] | None:
-    """Validated row weights: 1-d, ``n_samples`` long, finite, >= 0, not all 0.
+            return predict_dask(self, X, method.__name__)
+        return method(self, X)
 
-    Parameters
-    ----------
-    sample_weight : array-like of shape (n_samples,) or None
-        Weights given to ``fit``.
-    n_samples : int
-        Number of rows of X.
-
-    Returns
-    -------
-    ndarray of float64 or None
-        A copy of the weights (the caller's array is never modified), or None.
-    """
-    if sample_weight is None:
-        return None
-    try:
-        w = np.array(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            f"sample_weight must hold numbers; could not read it as floats ({err})."
-        ) from None
-    if w.ndim == 0:
-        w = np.full(n_samples, float(w))
-    if w.ndim != 1:
-        raise ValueError(
-            f"sample_weight must be 1-d with one weight per row; got shape {w.shape}."
-        )
-    if w.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight has {w.shape[0]} weights but X has {n_samples} rows; "
-            "give one weight per row (sample_weight.shape == (n_samples,))."
-        )
-    if not np.all(np.isfinite(w)):
-        raise ValueError("sample_weight holds NaN or infinite values.")
-    if np.any(w < 0):
-        rows = np.flatnonzero(w < 0)[:5].tolist()
-        raise ValueError(f"sample_weight must be >= 0; negative at rows {rows}.")
-    if not np.any(w > 0):
-        raise ValueError(
-            "Sample weights must contain at least one non-zero number: every "
-            "weight is zero, so there is nothing to fit."
-        )
-    return w
-
-
-def _repeat_rows(
-    rows: NDArray[np.intp], weights: NDArray[np.float64], name: str
-) -> NDArray[np.intp]:
-    """Row indices repeated by their integer weights; fractional ones refused.
-
-    For learners without weighted counts.
-    """
-    w = weights[rows]
-    if np.any(w != np.round(w)):
-        raise ValueError(
-            f"{name} weighs rows by repeating them, so sample_weight must hold "
-            "integers (a weight of 3 = the row three times); it holds fractional "
-            "weights. Round or rescale them, or use a learner with weighted "
-            "counts (NaiveBayes, TAN, KDB, AODE, ...)."
-        )
-    total = float(w.sum())
-    if total > _MAX_REPEATED_ROWS:
-        raise ValueError(
-            f"sample_weight sums to {total:.0f} rows once repeated, more than "
-            f"{name} takes ({_MAX_REPEATED_ROWS}); rescale the weights."
-        )
-    return np.repeat(rows, w.astype(np.int64))
-
-
-def _discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | None:
-    """Rows the discretiser is fitted on: integer weights repeat rows."""
-    if weights is None:
-        return None
-    rows = np.arange(len(weights))
-    if np.all(weights == np.round(weights)) and weights.sum() <= _MAX_REPEATED_ROWS:
-        return np.repeat(rows, weights.astype(np.int64))
-    return rows
+    return on_chunks
 
 
 def _is_dask(obj: object) -> bool:
@@ -250,48 +129,112 @@ def _is_dask(obj: object) -> bool:
     return hasattr(obj, "dask") and hasattr(obj, "compute")
 
 
+class TrainingData(NamedTuple):
+    """The encoded training data a structure learner reads.
+
+    Attributes
+    ----------
+    codes : ndarray of int32, shape (n_samples, n_features)
+        Category codes (``-1`` = missing).
+    y : ndarray of intp, shape (n_samples,)
+        Class codes.
+    cards : ndarray of int64, shape (n_features,)
+        Declared number of categories per column.
+    n_classes : int
+        Number of classes.
+    sample_weight : ndarray of float64 or None
+        Row weights, only for learners with ``_weighted_counts`` (others get
+        integer weights as repeated rows); None when every row counts once.
+    """
+
+    codes: NDArray[np.int32]
+    y: NDArray[np.intp]
+    cards: NDArray[np.int64]
+    n_classes: int
+    sample_weight: NDArray[np.float64] | None = None
+
+    @property
+    def inputs(
+        self,
+    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], int]:
+        """``(codes, y, cards, n_classes)``, as structure functions take them."""
+        return self.codes, self.y, self.cards, self.n_classes
+
+
+@dataclass_transform(kw_only_default=True, field_specifiers=(param, Param))
 class BaseAugmentedNB(
     IncrementalMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta
 ):
     """Base class of every augnb classifier.
 
-    Subclasses implement :meth:`_learn_structure`; fitting parameters, inference
-    and the prediction methods live here, once.
+    Subclasses declare their hyperparameters with :func:`param` (the
+    ``__init__`` is generated from the declarations, see
+    ``augnb.classifiers._params``) and implement :meth:`_learn_structure`;
+    validation, fitting parameters, inference and the prediction methods live
+    here, once.
     """
 
+    # The parameters every estimator shares: the smoothing constant and how
+    # the input columns are read. A subclass overrides one in one line, e.g.
+    # ``alpha: float = param(kw_only=True)`` or ``discretizer = param("mean")``.
+    alpha: float = param(
+        1.0, Interval(numbers.Real, 0, closed="neither"), kw_only=False
+    )
+    discretizer: object = param(
+        "mdlp", AnyOf(Options(*_DISCRETIZERS, None), Transformer())
+    )
+    discrete_features: Sequence | None = param(None, ColumnList())
+    continuous_features: Sequence | None = param(None, ColumnList())
+
     @abstractmethod
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        """Return the structure learned from encoded training data."""
+    def _learn_structure(self, *training: object, **weights: object) -> Structure:
+        """Return the structure learned from encoded training data.
+
+        A learner writes it with one argument, ``_learn_structure(self, data)``
+        with ``data`` a :class:`TrainingData`, or, in the older form, as
+        ``_learn_structure(self, codes, y, cards, n_classes)`` (plus a
+        ``sample_weight`` keyword for learners with ``_weighted_counts``).
+        """
+
+    def _structure_of(self, data: TrainingData) -> Structure:
+        """Call ``_learn_structure`` in the form the learner wrote it."""
+        if self._takes_training_data:
+            return self._learn_structure(data)
+        weights = (
+            {} if data.sample_weight is None else {"sample_weight": data.sample_weight}
+        )
+        return self._learn_structure(*data[:4], **weights)
+
+    #: Whether ``_learn_structure`` takes one :class:`TrainingData` (set for
+    #: each class from the signature of its ``_learn_structure``).
+    _takes_training_data: ClassVar[bool] = False
 
     # -- validation ---------------------------------------------------------
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        # One declaration per parameter: the __init__ and the constraint
+        # table are generated from the param() class attributes.
+        declare_parameters(cls)
+        if "_learn_structure" in vars(cls):
+            hook = inspect.signature(vars(cls)["_learn_structure"])
+            cls._takes_training_data = len(hook.parameters) == 2
         # The shared sections are written once: DOCSTRING_SNIPPETS and the
         # ``_docstring_snippets`` of the family's base class.
-        cls.__doc__ = _expand_snippets(cls.__doc__, cls._docstring_snippets)
+        expand_docstrings(cls)
+
+    #: Other names the command line accepts for the class (not inherited).
+    _aliases: ClassVar[tuple[str, ...]] = ()
+    #: One line for ``augnb estimators`` (default: the docstring's first line).
+    _summary: ClassVar[str] = ""
 
     #: Docstring sections of this family (``{{name}}`` lines).
     _docstring_snippets: ClassVar[dict[str, str]] = DOCSTRING_SNIPPETS
 
-    #: Every ``__init__`` parameter of an estimator -> its valid values.
-    #: Subclasses extend it (``{**Parent._parameter_constraints, ...}``).
-    _parameter_constraints: ClassVar[dict[str, Constraint]] = {
-        "alpha": Interval(numbers.Real, 0, closed="neither"),
-        "discretizer": AnyOf(Options(*_DISCRETIZERS, None), Transformer()),
-        "discrete_features": ColumnList(),
-        "continuous_features": ColumnList(),
-    }
-
     #: How continuous columns are modelled: "discretize" (the default) or a
     #: density family; estimators with a ``continuous`` parameter set it.
-    continuous: str = "discretize"
+    #: (Not annotated: it is no parameter of the base class.)
+    continuous = "discretize"
 
     def _check_params(self) -> None:
         """Validate every parameter against ``_parameter_constraints``."""
@@ -336,7 +279,7 @@ class BaseAugmentedNB(
             # no class, so the model equals the one fitted without it.
             rows = np.flatnonzero(weights > 0)
             if not self._weighted_counts:
-                rows = _repeat_rows(rows, weights, type(self).__name__)
+                rows = repeat_rows(rows, weights, type(self).__name__)
                 weights = None
             else:
                 weights = weights[rows]
@@ -399,7 +342,7 @@ class BaseAugmentedNB(
         # Cut points from weighted rows: integer weights repeat the rows
         # (exactly as if they were duplicated); fractional weights leave
         # the cut points to the rows with positive weight, unweighted.
-        cut_rows = _discretizer_rows(weights)
+        cut_rows = discretizer_rows(weights)
         sub = frame.loc[:, continuous].astype(np.float64)
         self.discretizer_ = disc.fit(
             sub if cut_rows is None else sub.iloc[cut_rows],
@@ -426,10 +369,7 @@ class BaseAugmentedNB(
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
+        {{fit_data_parameters}}
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights. Every count is a sum of weights, so an
             integer weight equals repeating the row and a weight of 0 equals
@@ -459,8 +399,8 @@ class BaseAugmentedNB(
             if weights is None:
                 structure = self._learn_structure_from(data, y_codes, n_classes)
             else:
-                structure = self._learn_structure(
-                    data.codes, y_codes, data.cards, n_classes, sample_weight=weights
+                structure = self._structure_of(
+                    TrainingData(data.codes, y_codes, data.cards, n_classes, weights)
                 )
         finally:
             # Transient: the estimator keeps no reference to training rows.
@@ -470,13 +410,16 @@ class BaseAugmentedNB(
             structure, data, y_codes, n_classes, sample_weight=weights
         )
         self.structure_ = self._named_structure(structure)
-        names = self.schema_.names
+        self._set_structure_attributes(structure, self.schema_.names)
+        return self
+
+    def _set_structure_attributes(self, structure: Structure, names: list) -> None:
+        """``selected_features_``, ``feature_subsets_`` and ``arcs_``, by name."""
         groups, group_arcs = self._subsets_and_arcs(structure)
         subsets = [tuple(names[f] for f in group) for group in groups]
         self.selected_features_ = [names[f] for f in structure.selected_features]
         self.feature_subsets_ = subsets
         self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
-        return self
 
     def _named_structure(self, structure: Structure) -> object:
         """The ``structure_`` attribute: the structure with the column names."""
@@ -523,7 +466,7 @@ class BaseAugmentedNB(
         Learners that weigh continuous values (``data.values``) override this
         instead of ``_learn_structure``.
         """
-        return self._learn_structure(data.codes, y, data.cards, n_classes)
+        return self._structure_of(TrainingData(data.codes, y, data.cards, n_classes))
 
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         """Feature groups and the arcs between them, for the fitted attributes.
@@ -566,24 +509,15 @@ class BaseAugmentedNB(
     #: The name subclasses in this package use.
     _encode = encode
 
+    @_dask_chunks
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Unnormalised ``log P(c, x)`` for each class.
 
         Missing values and categories unseen at ``fit`` are marginalised out
         exactly.
 
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        {{class_scores_sections}}
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict_joint_log_proba")
         data = self.encode(X)  # raises NotFittedError before model_ is read
         return self._joint_log_likelihood(data)
 
@@ -591,21 +525,12 @@ class BaseAugmentedNB(
         """``log P(c, x)`` of encoded data: the one inference routine."""
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
+    @_dask_chunks
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log posterior class probabilities, columns ordered as ``classes_``.
 
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        {{class_scores_sections}}
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict_log_proba")
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
@@ -616,23 +541,15 @@ class BaseAugmentedNB(
         jll = np.ascontiguousarray(jll, dtype=np.float64)
         return _softmax_rows(jll, np.empty_like(jll))
 
+    @_dask_chunks
     def predict_proba(self, X: object) -> NDArray[np.float64]:
         """Posterior class probabilities, columns ordered as ``classes_``.
 
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
+        {{class_scores_sections}}
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict_proba")
         return self._softmax(self.predict_joint_log_proba(X))
 
+    @_dask_chunks
     def predict(self, X: object) -> NDArray:
         """Most probable class (ties go to the lowest class index).
 
@@ -644,9 +561,9 @@ class BaseAugmentedNB(
         -------
         ndarray of shape (n_samples,)
         """
-        if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
-            return predict_dask(self, X, "predict")
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+
+declare_parameters(BaseAugmentedNB)
+expand_docstrings(BaseAugmentedNB)

@@ -395,12 +395,8 @@ class IncrementalMixin:
             var_smoothing=float(getattr(self, "var_smoothing", 1e-9)),
         )
         self.n_categories_ = stats.cards
-        names = list(stats.names)
-        groups, group_arcs = self._subsets_and_arcs(structure)
-        subsets = [tuple(names[f] for f in group) for group in groups]
-        self.selected_features_ = [names[f] for f in structure.selected_features]
-        self.feature_subsets_ = subsets
-        self.arcs_ = [(subsets[p], subsets[k]) for p, k in group_arcs]
+        # (a method of BaseAugmentedNB, which this mixin is part of)
+        self._set_structure_attributes(structure, list(stats.names))
         return self
 
     def _check_partial_fit(self) -> bool:

@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, param
 from augnb.classifiers.constraints import (
     VERBOSE,
     AnyOf,
@@ -64,6 +64,14 @@ class BaseWrapperNB(BaseAugmentedNB):
             "verbose : int, default=0\n"
             "    Print each search step to stderr."
         ),
+        # The end of the parameters and the start of the attributes.
+        "search_tail_sections": """\
+{{search_tail_parameters}}
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}""",
         "search_attributes": (
             "search_path_ : list of SearchStep\n"
             "    Accepted steps with their CV accuracy.\n"
@@ -72,15 +80,13 @@ class BaseWrapperNB(BaseAugmentedNB):
         ),
     }
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "cv": AnyOf(
-            Interval(numbers.Integral, 2), Options("loo"), CVSplits(), GivenFolds()
-        ),
-        "epsilon": Interval(numbers.Real, 0, 1, closed="left"),
-        "random_state": RandomState(),
-        "verbose": VERBOSE,
-    }
+    cv: int | str | object = param(
+        5,
+        AnyOf(Interval(numbers.Integral, 2), Options("loo"), CVSplits(), GivenFolds()),
+    )
+    epsilon: float = param(0.0, Interval(numbers.Real, 0, 1, closed="left"))
+    random_state: int | np.random.RandomState | None = param(None, RandomState())
+    verbose: int = param(0, VERBOSE)
 
     def _scorer(
         self,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from collections.abc import Callable, Sequence
-from typing import ClassVar
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -13,6 +12,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
+from augnb.classifiers._base import param
 from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.aode import _NO_COUNTS, AODE, _log_cpt
 from augnb.classifiers.constraints import Interval
@@ -85,8 +85,7 @@ class AnDE(AODE):
         Frequency limit: a model takes part for a row only if the training
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -125,11 +124,8 @@ class AnDE(AODE):
     distributions: decreasingly naive Bayesian classification. Machine
     Learning 86, 233-272.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb.classifiers.ande import AnDE
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> a2de = AnDE(n=2).fit(X, y)
     >>> len(a2de.structure_)
     15
@@ -137,44 +133,18 @@ class AnDE(AODE):
     ['unacc', 'unacc']
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **AODE._parameter_constraints,
-        "n": Interval(numbers.Integral, 1, 2, closed="both"),
-    }
-
-    def __init__(
-        self,
-        n: int = 1,
-        *,
-        m: int = 1,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.n = n
-        super().__init__(
-            m=m,
-            alpha=alpha,
-            discretizer=discretizer,
-            discrete_features=discrete_features,
-            continuous_features=continuous_features,
-        )
+    n: int = param(1, Interval(numbers.Integral, 1, 2), kw_only=False)
 
     # -- fitting ------------------------------------------------------------
 
-    def _fit_parameters(
+    def _count_more_tables(
         self,
-        structure: Structure,
         data: EncodedData,
         y: NDArray[np.intp],
         n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> DiscreteModel:
-        """AODE's tables and fallback; for ``n=2`` also the pair tables."""
-        model = super()._fit_parameters(
-            structure, data, y, n_classes, sample_weight=sample_weight
-        )
+        sample_weight: NDArray[np.float64] | None,
+    ) -> None:
+        """For ``n=2``, the pair tables (after AODE's tables and fallback)."""
         self._n = int(self.n)
         if self._n == 2:
             codes, cards = data.codes, data.cards
@@ -187,7 +157,6 @@ class AnDE(AODE):
                 )
 
             self._set_pair_tables(table, cards, n_classes)
-        return model
 
     def _statistics_order(self, *, incremental: bool) -> int:
         # A2DE's child tables are over feature triples.

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numba
 import numpy as np
@@ -13,7 +12,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
@@ -76,8 +75,7 @@ class AODE(BaseAugmentedNB):
         frequency of its super-parent's value is at least ``m`` (Weka's
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -110,11 +108,8 @@ class AODE(BaseAugmentedNB):
     Webb, G. I., Boughton, J. R. and Wang, Z. (2005). Not so naive Bayes:
     aggregating one-dependence estimators. Machine Learning 58, 5-24.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb.classifiers.aode import AODE
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> aode = AODE().fit(X, y)
     >>> len(aode.structure_)
     6
@@ -122,38 +117,17 @@ class AODE(BaseAugmentedNB):
     ['unacc', 'unacc']
     """
 
+    _aliases = ("averaged_one_dependence_estimators",)
+    _summary = "averaged one-dependence estimators: mean of one-parent models"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "m": Interval(numbers.Integral, 0),
-    }
+    m: int = param(1, Interval(numbers.Integral, 0))
+    alpha: float = param(kw_only=True)
 
-    def __init__(
-        self,
-        *,
-        m: int = 1,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.m = m
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         """Structure of the naive Bayes fallback model."""
-        return naive_bayes_structure(codes.shape[1])
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _fit_parameters(
         self,
@@ -175,9 +149,14 @@ class AODE(BaseAugmentedNB):
             cards,
             n_classes,
         )
-        return super()._fit_parameters(
+        model = super()._fit_parameters(
             structure, data, y, n_classes, sample_weight=sample_weight
         )
+        self._count_more_tables(data, y, n_classes, sample_weight)
+        return model
+
+    def _count_more_tables(self, *training: object) -> None:
+        """Tables beyond the SPODEs' (AnDE's pair tables); AODE has none."""
 
     def _set_spode_tables(
         self,

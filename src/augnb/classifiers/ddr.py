@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, Options, RandomState
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers.constraints import Options
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -24,7 +19,7 @@ __all__ = ["DDRChowLiu"]
 _AVGS = ("cell", "literal")
 
 
-class DDRChowLiu(BaseAugmentedNB):
+class DDRChowLiu(_RootedTreeNB):
     """Tree-augmented naive Bayes on dependence distribution (Zhang 2005).
 
     Identical to :class:`~augnb.TAN` except for the edge weights: the maximum
@@ -45,17 +40,7 @@ class DDRChowLiu(BaseAugmentedNB):
         The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
-    root : {"first", "random"}, default="first"
-        Tree root: feature 0 or one drawn with ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    structure_ : Structure
-        The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
+    {{tree_sections}}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         The I_D edge weights the tree was built on (symmetric, zero diagonal).
     model_ : DiscreteModel
@@ -74,69 +59,31 @@ class DDRChowLiu(BaseAugmentedNB):
     International Journal of Pattern Recognition and Artificial Intelligence
     19(2), 183-198, Section 5.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb.classifiers.ddr import DDRChowLiu
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = DDRChowLiu().fit(X, y)
     >>> len(clf.structure_.arcs), clf.weights_.shape
     (5, (6, 6))
     """
 
+    _aliases = ("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN")
+    _summary = "TAN whose tree maximises the dependence-derivative ratio (Zhang)"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "avg": Options("cell", "literal"),
-        "root": ROOT,
-        "random_state": RandomState(),
-    }
+    avg: str = param("cell", Options("cell", "literal"))
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        avg: str = "cell",
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.avg = avg
-        self.root = root
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         weights = pairwise_id(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             alpha=float(self.alpha),
             avg=self.avg,
-            sample_weight=sample_weight,
+            sample_weight=data.sample_weight,
         )
         self.weights_ = weights
         return tan_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            root=self.root,
-            random_state=self.random_state,
+            *data.inputs,
+            **self._rooting(),
             weights=weights,
         )
 
@@ -147,6 +94,4 @@ class DDRChowLiu(BaseAugmentedNB):
             stats, alpha=float(self.alpha), avg=self.avg
         )
         self.weights_ = weights
-        return tan_from_statistics(
-            stats, root=self.root, random_state=self.random_state, weights=weights
-        )
+        return tan_from_statistics(stats, weights=weights, **self._rooting())

@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers.kernel_nb import _KernelNB
-from augnb.params.kde import fit_kde_model
+from augnb.data.encoding import EncodedData
+from augnb.params.kde import KDEModel, fit_kde_model
 from augnb.structure._structure import Structure
 from augnb.structure.enbc import DEFAULT_H_GRID, enbc_structure, loo_base_factors
 from augnb.structure.naive import naive_bayes_structure
@@ -81,21 +82,13 @@ class ENBC(_KernelNB):
         ``epsilon`` (conventions.md).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
     verbose : int, default=0
         Print the search steps to stderr when > 0.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         One node per feature (node ``k`` is feature ``k``); continuous nodes
         carry their chosen attribute parents.
@@ -118,12 +111,7 @@ class ENBC(_KernelNB):
         ``h`` after each step of ``search_path_``.
     n_candidates_scored_ : int
         Number of candidate arcs scored.
-    schema_ : Schema
-        Column kinds and categories.
-    continuous_columns_ : list
-        Columns modelled by kernel densities.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 for continuous ones).
+    {{kernel_encoding_attributes}}
 
     See Also
     --------
@@ -139,17 +127,17 @@ class ENBC(_KernelNB):
     kernel density estimation: flexible classifiers. International Journal of
     Approximate Reasoning 50, 341-362.
 
-    Examples
-    --------
+    {{iris_example}}
     >>> from augnb.classifiers.enbc import ENBC
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
     >>> clf = ENBC(h_grid=(0.2, 0.5), max_parents=1).fit(X, y)
     >>> clf.h_ in (0.2, 0.5), clf.loo_accuracy_ > 0.9
     (True, True)
     >>> clf.predict(X.iloc[[0, 50, 100]]).tolist()
     ['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']
     """
+
+    _aliases = ("extended_naive_bayes_kde",)
+    _summary = "extended naive Bayes: kernel-density features merged by CV"
 
     def __init__(
         self,
@@ -257,21 +245,10 @@ class ENBC(_KernelNB):
         self.n_candidates_scored_ = res.n_candidates
         return res.structure
 
-    def fit(self, X: object, y: object) -> ENBC:
-        """Z-score, tune ``h``, search the parents and store the kernel densities.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes, kernel, discrete = self._prepare(X, y)
+    def _fit_kernels(
+        self, data: EncodedData, y_codes: NDArray[np.intp], kernel: NDArray[np.intp]
+    ) -> tuple[Structure, KDEModel | None]:
+        """Z-score, tune ``h``, search the parents and store the kernel densities."""
         n_classes = len(self.classes_)
         p = data.codes.shape[1]
         loc = np.zeros(p)
@@ -294,5 +271,4 @@ class ENBC(_KernelNB):
             kde = fit_kde_model(
                 families, data.values, y_codes, n_classes, self.h_, loc=loc, scale=scale
             )
-        self._finish_fit(data, y_codes, structure, discrete, kde)
-        return self
+        return structure, kde

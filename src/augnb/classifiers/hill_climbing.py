@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
 from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import Interval
 from augnb.structure import Structure
@@ -54,6 +52,24 @@ verbose : int, default=0
             + "\nmodel_ : DiscreteModel\n"
             "    Fitted CPDs."
         ),
+        # Everything from the parameters to the attributes, for the three.
+        "arc_search_sections": """\
+{{arc_search_parameters}}
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}
+{{arc_search_attributes}}
+{{encoding_attributes}}""",
+        "keogh_pazzani_sections": """\
+Parameters
+----------
+{{arc_search_sections}}
+
+References
+----------
+{{keogh_pazzani_reference}}""",
         "keogh_pazzani_reference": (
             "Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of "
             "augmented\nBayesian classifiers. International Journal on Artificial "
@@ -61,47 +77,20 @@ verbose : int, default=0
         ),
     }
 
-    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.01,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    epsilon: float = param(0.01)
 
     _search = staticmethod(tan_hc_structure)
 
     def _search_kwargs(self) -> dict:
         return {}
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         # One generator for the folds and the tie breaks: one seed, one search.
         rng = check_random_state(self.random_state)
-        scorer = self._scorer(codes, y, cards, n_classes, random_state=rng)
+        scorer = self._scorer(*data.inputs, random_state=rng)
         structure, path = type(self)._search(
             scorer,
-            codes.shape[1],
+            data.codes.shape[1],
             epsilon=float(self.epsilon),
             random_state=rng,
             verbose=self.verbose,
@@ -120,30 +109,17 @@ class HillClimbingTAN(_ArcSearch):
     pays ``epsilon``; bnclassify's ``tan_hc``. Candidates are scored by the
     cached engine of :mod:`augnb.search` (only the child's factor changes).
 
-    Parameters
-    ----------
-    {{arc_search_parameters}}
-    {{input_parameters}}
+    {{keogh_pazzani_sections}}
 
-    Attributes
-    ----------
-    {{input_attributes}}
-    {{arc_search_attributes}}
-    {{encoding_attributes}}
-
-    References
-    ----------
-    {{keogh_pazzani_reference}}
-
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import HillClimbingTAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = HillClimbingTAN(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
     True
     """
+
+    _aliases = ("tan_hc",)
+    _summary = "hill-climbing TAN: augmenting arcs added one at a time by CV accuracy"
 
 
 class SuperParentTAN(_ArcSearch):
@@ -155,30 +131,19 @@ class SuperParentTAN(_ArcSearch):
     are then candidates, which makes a step cheaper; bnclassify's
     ``tan_hcsp``.
 
-    Parameters
-    ----------
-    {{arc_search_parameters}}
-    {{input_parameters}}
+    {{keogh_pazzani_sections}}
 
-    Attributes
-    ----------
-    {{input_attributes}}
-    {{arc_search_attributes}}
-    {{encoding_attributes}}
-
-    References
-    ----------
-    {{keogh_pazzani_reference}}
-
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import SuperParentTAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = SuperParentTAN(random_state=0).fit(X, y)
-    >>> clf.score(X, y) > 0.9
-    True
+    >>> max(len(parents) for parents in clf.structure_.parents)  # a forest
+    1
     """
+
+    _aliases = ("tan_hcsp",)
+    _summary = (
+        "super-parent TAN: hill climbing that picks a super-parent, then its child"
+    )
 
     _search = staticmethod(superparent_tan_structure)
 
@@ -197,20 +162,7 @@ class WrapperKDB(_ArcSearch):
     k : int, default=2
         Maximum number of feature parents of a feature (bnclassify's
         ``kdbk``).
-    {{arc_search_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    {{search_attributes}}
-    model_ : DiscreteModel
-        Fitted CPDs.
-    {{encoding_attributes}}
+    {{arc_search_sections}}
 
     References
     ----------
@@ -220,47 +172,20 @@ class WrapperKDB(_ArcSearch):
     Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
     Bayesian network classifiers. The R Journal 10(2), 455-468.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import WrapperKDB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = WrapperKDB(k=2, random_state=0).fit(X, y)
     >>> max(len(ps) for ps in clf.structure_.parents) <= 2
     True
     """
 
-    def __init__(
-        self,
-        k: int = 2,
-        *,
-        alpha: float = 1.0,
-        cv: int | str | object = 5,
-        epsilon: float = 0.01,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.k = k
-        super().__init__(
-            alpha,
-            cv=cv,
-            epsilon=epsilon,
-            random_state=random_state,
-            verbose=verbose,
-            discretizer=discretizer,
-            discrete_features=discrete_features,
-            continuous_features=continuous_features,
-        )
+    _aliases = ("kdb_wrapper", "greedy_kdb")
+    _summary = "k-dependence Bayes by greedy wrapper search (bnclassify's kdb)"
 
     _search = staticmethod(wrapper_kdb_structure)
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_ArcSearch._parameter_constraints,
-        "k": Interval(numbers.Integral, 1),
-    }
+    k: int = param(2, Interval(numbers.Integral, 1), kw_only=False)
+    alpha: float = param(kw_only=True)
 
     def _search_kwargs(self) -> dict:
         return {"k": int(self.k)}

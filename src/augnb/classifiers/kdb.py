@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import Interval
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -37,8 +32,7 @@ class KDB(BaseAugmentedNB):
     theta : float, default=0.0
         CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
         theta``. A negative value admits every candidate.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -47,10 +41,7 @@ class KDB(BaseAugmentedNB):
     structure_ : Structure
         Node ``i`` is feature ``i``; ``structure_.parents[i]`` are its feature
         parents.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arcs_model_attributes}}
     {{encoding_attributes}}
 
     See Also
@@ -63,57 +54,28 @@ class KDB(BaseAugmentedNB):
     Proc. 2nd Int. Conf. on Knowledge Discovery and Data Mining (KDD-96),
     335-338.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb.classifiers.kdb import KDB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> kdb = KDB(k=2).fit(X, y)
     >>> [len(ps) for ps in kdb.structure_.parents]
     [2, 2, 2, 1, 2, 0]
     """
 
+    _aliases = ("kDB", "k_dependence_bayes")
+    _summary = "k-dependence Bayes: each feature has up to k feature parents"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "k": Interval(numbers.Integral, 0),
-        "theta": Interval(numbers.Real),
-    }
+    k: int = param(1, Interval(numbers.Integral, 0), kw_only=False)
+    theta: float = param(0.0, Interval(numbers.Real))
+    alpha: float = param(kw_only=True)
 
-    def __init__(
-        self,
-        k: int = 1,
-        *,
-        theta: float = 0.0,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.k = k
-        self.theta = theta
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         return kdb_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             k=int(self.k),
             theta=float(self.theta),
-            sample_weight=sample_weight,
+            sample_weight=data.sample_weight,
         )
 
     def _statistics_order(self, *, incremental: bool) -> int:

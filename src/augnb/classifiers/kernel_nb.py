@@ -6,14 +6,16 @@
 from __future__ import annotations
 
 import numbers
+from abc import abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar, Self
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData
 from augnb.data.encoding import EncodedData
-from augnb.inference import FactoredModel, joint_log_likelihood
+from augnb.inference import FactoredModel
 from augnb.params.categorical import (
     class_log_prior,
     fit_discrete_model,
@@ -42,12 +44,40 @@ class _KernelNB(BaseAugmentedNB):
 
     continuous = "kde"
 
-    def _prepare(self, X: object, y: object):
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "kernel_encoding_attributes": """\
+schema_ : Schema
+    Column kinds and categories.
+continuous_columns_ : list
+    Columns modelled by kernel densities.
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column (0 for continuous ones).""",
+    }
+
+    def fit(self, X: object, y: object) -> Self:
+        """Fit the discrete CPTs and the kernel densities (see the class).
+
+        Parameters
+        ----------
+        {{fit_data_parameters}}
+
+        Returns
+        -------
+        self
+        """
         data, y_codes = self._prepare_fit(X, y)
         cards = np.asarray(data.cards)
         kernel = np.flatnonzero(cards == 0)
-        discrete = np.flatnonzero(cards > 0)
-        return data, y_codes, kernel, discrete
+        structure, kde = self._fit_kernels(data, y_codes, kernel)
+        self._finish_fit(data, y_codes, structure, np.flatnonzero(cards > 0), kde)
+        return self
+
+    @abstractmethod
+    def _fit_kernels(
+        self, data: EncodedData, y: NDArray[np.intp], kernel: NDArray[np.intp]
+    ) -> tuple[Structure, KDEModel | None]:
+        """The structure and the kernel densities of the ``kernel`` columns."""
 
     def _finish_fit(
         self,
@@ -77,29 +107,9 @@ class _KernelNB(BaseAugmentedNB):
             () if kde is None else kde.factors(),
         )
         self.kde_ = kde
-        names = self.schema_.names
-        self.structure_ = structure.with_names([str(n) for n in names])
+        self.structure_ = self._named_structure(structure)
         self.n_categories_ = data.cards
-        subsets = [tuple(names[f] for f in node) for node in structure.nodes]
-        self.selected_features_ = [names[f] for f in structure.selected_features]
-        self.feature_subsets_ = subsets
-        self.arcs_ = [(subsets[a], subsets[b]) for a, b in structure.arcs]
-
-    def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
-        """Unnormalised ``log P(c, x)`` for each class.
-
-        Missing values are handled as described in the class docstring.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        data = self._encode(X)  # raises NotFittedError before model_ is read
-        return joint_log_likelihood(self.model_, data.codes, data.values)
+        self._set_structure_attributes(structure, self.schema_.names)
 
 
 _BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
@@ -150,19 +160,11 @@ default="scaled"
         is 0 or undefined, 1 for a constant feature).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {{column_kind_parameters}}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {{input_attributes}}
     structure_ : Structure
         Naive Bayes: every feature a node with only the class as parent.
     model_ : FactoredModel
@@ -173,12 +175,7 @@ default="scaled"
     bandwidth_ : ndarray of shape (n_classes, n_continuous)
         Bandwidth per class and continuous feature (order of
         ``continuous_columns_``).
-    schema_ : Schema
-        Column kinds and categories.
-    continuous_columns_ : list
-        Columns modelled by kernel densities.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 for continuous ones).
+    {{kernel_encoding_attributes}}
 
     See Also
     --------
@@ -190,17 +187,17 @@ default="scaled"
     John, G. H. and Langley, P. (1995). Estimating continuous distributions in
     Bayesian classifiers. Proc. UAI, 338-345.
 
-    Examples
-    --------
+    {{iris_example}}
     >>> from augnb.classifiers.kernel_nb import FlexibleNB
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
     >>> clf = FlexibleNB().fit(X, y)
     >>> clf.bandwidth_.shape
     (3, 4)
     >>> clf.predict(X.iloc[[0, 50, 100]]).tolist()
     ['Iris-setosa', 'Iris-versicolor', 'Iris-virginica']
     """
+
+    _aliases = ("FNB", "flexible_naive_bayes")
+    _summary = "flexible naive Bayes: kernel densities for continuous features"
 
     def __init__(
         self,
@@ -234,14 +231,8 @@ default="scaled"
                 f"got {bw!r}."
             )
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        return naive_bayes_structure(codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _bandwidths(
         self, values: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
@@ -285,24 +276,15 @@ default="scaled"
         sd = np.where(sd_c > 0, sd_c, sd_all[None, :])
         return (4.0 / (3.0 * n_eff)) ** 0.2 * sd
 
-    def fit(self, X: object, y: object) -> FlexibleNB:
-        """Store the per-class kernel densities and fit the discrete CPTs.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Training features; missing values (None, NaN, pd.NA) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes, kernel, discrete = self._prepare(X, y)
+    def _fit_kernels(
+        self, data: EncodedData, y_codes: NDArray[np.intp], kernel: NDArray[np.intp]
+    ) -> tuple[Structure, KDEModel | None]:
+        """Store the per-class kernel densities and fit the discrete CPTs."""
         n_classes = len(self.classes_)
         p = data.codes.shape[1]
-        structure = self._learn_structure(data.codes, y_codes, data.cards, n_classes)
+        structure = self._structure_of(
+            TrainingData(data.codes, y_codes, data.cards, n_classes)
+        )
         kde = None
         self.bandwidth_ = np.empty((n_classes, 0))
         if kernel.size:
@@ -312,5 +294,4 @@ default="scaled"
             kde = fit_kde_model(
                 [(int(f), ()) for f in kernel], data.values, y_codes, n_classes, bw
             )
-        self._finish_fit(data, y_codes, structure, discrete, kde)
-        return self
+        return structure, kde

@@ -11,14 +11,14 @@ import itertools
 import math
 import numbers
 from abc import ABCMeta, abstractmethod
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import DENSITY_PARAMETERS, AnyOf, Interval, Options
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _DensityNB
+from augnb.classifiers.constraints import AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
 from augnb.stats.sufficient import SufficientStatistics
@@ -50,7 +50,7 @@ def _tie_safe(weights: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.round(weights, _DECIMALS)
 
 
-class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
+class _MixedAugmentedNB(_DensityNB, metaclass=ABCMeta):
     """Shared fitting of the mixed-mode learners.
 
     They learn their structure from the continuous values too (edge weights),
@@ -70,7 +70,7 @@ class _MixedAugmentedNB(BaseAugmentedNB, metaclass=ABCMeta):
     _MAX_INCREMENTAL_FAMILIES: ClassVar[int] = 4096
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
-        **BaseAugmentedNB._docstring_snippets,
+        **_DensityNB._docstring_snippets,
         "mixed_parameters": """\
 continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
     Continuous columns: one Gaussian per (discrete parent value, class),
@@ -88,6 +88,11 @@ discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are
     discretised.
 {{column_kind_parameters}}""",
+        "mixed_input_attributes": """\
+{{input_attributes}}
+weights_ : ndarray of shape (n_features_in_, n_features_in_)
+    Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
+    that every fit path breaks ties alike).""",
         "mixed_attributes": """\
 model_ : MixedModel or DiscreteModel
     Fitted CPDs.
@@ -101,30 +106,8 @@ n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column (0 = continuous).""",
     }
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        **DENSITY_PARAMETERS,
-        "cmi": Options(*CMI_METHODS),
-    }
-
-    def _weights(
-        self,
-        codes: NDArray[np.integer],
-        values: NDArray[np.float64] | None,
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> NDArray[np.float64]:
-        return pairwise_mixed_cmi(
-            codes,
-            values,
-            y,
-            cards,
-            n_classes,
-            method=self.cmi,
-            base=2.0,
-            var_smoothing=float(self.var_smoothing),
-        )
+    continuous: str = param("gaussian")
+    cmi: str = param("gaussian", Options(*CMI_METHODS), before="discretizer")
 
     @abstractmethod
     def _structure_from_weights(
@@ -167,16 +150,21 @@ n_categories_ : ndarray of shape (n_features_in_,)
         cards: NDArray[np.int64],
         n_classes: int,
     ) -> Structure:
-        self.weights_ = _tie_safe(self._weights(codes, values, y, cards, n_classes))
+        weights = pairwise_mixed_cmi(
+            codes,
+            values,
+            y,
+            cards,
+            n_classes,
+            method=self.cmi,
+            base=2.0,
+            var_smoothing=float(self.var_smoothing),
+        )
+        self.weights_ = _tie_safe(weights)
         return self._structure_from_weights(self.weights_, np.asarray(cards) == 0)
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        codes, y, cards, n_classes = data.inputs
         return self._learn_mixed_structure(codes, None, y, cards, n_classes)
 
     def _learn_structure_from(
@@ -208,10 +196,7 @@ class ETAN(_MixedAugmentedNB):
 
     Attributes
     ----------
-    {{input_attributes}}
-    weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-        that every fit path breaks ties alike).
+    {{mixed_input_attributes}}
     structure_ : Structure
         The arborescence (``structure_.arcs``).
     {{mixed_attributes}}
@@ -223,43 +208,18 @@ class ETAN(_MixedAugmentedNB):
 
     References
     ----------
-    Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
+    {{li2003_reference}}
     Section 4.1.
 
-    Examples
-    --------
+    {{iris_example}}
     >>> from augnb.classifiers.mixed_data import ETAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
     >>> etan = ETAN().fit(X, y)
     >>> len(etan.structure_.arcs), round(etan.score(X, y), 2)
     (3, 0.97)
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_MixedAugmentedNB._parameter_constraints
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        continuous: str = "gaussian",
-        n_components: int = 2,
-        var_smoothing: float = 1e-9,
-        cmi: str = "gaussian",
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
-        self.cmi = cmi
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    _aliases = ("extended_tan",)
+    _summary = "extended TAN for mixed discrete and continuous features"
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
@@ -309,10 +269,7 @@ class CAN(_MixedAugmentedNB):
 
     Attributes
     ----------
-    {{input_attributes}}
-    weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-        that every fit path breaks ties alike).
+    {{mixed_input_attributes}}
     threshold_ : float
         The ``w*`` used.
     cliques_ : list of tuple
@@ -327,14 +284,11 @@ class CAN(_MixedAugmentedNB):
 
     References
     ----------
-    Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
+    {{li2003_reference}}
     Section 4.2.
 
-    Examples
-    --------
+    {{iris_example}}
     >>> from augnb.classifiers.mixed_data import CAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("iris")
     >>> can = CAN(max_clique_size=3).fit(X, y)
     >>> can.cliques_
     [('sepallength', 'petallength'), ('sepalwidth', 'petalwidth')]
@@ -342,39 +296,14 @@ class CAN(_MixedAugmentedNB):
     0.98
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **_MixedAugmentedNB._parameter_constraints,
-        "threshold": Interval(numbers.Real, finite=False),
-        "max_clique_size": AnyOf(Options(None), Interval(numbers.Integral, 2)),
-        "clique_removal": Options(*CLIQUE_REMOVALS),
-    }
+    _aliases = ("clique_augmented_naive_bayes",)
+    _summary = "clique-augmented naive Bayes for mixed discrete and continuous features"
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        threshold: float = 0.01,
-        max_clique_size: int | None = None,
-        clique_removal: str = "nodes",
-        continuous: str = "gaussian",
-        n_components: int = 2,
-        var_smoothing: float = 1e-9,
-        cmi: str = "gaussian",
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.threshold = threshold
-        self.max_clique_size = max_clique_size
-        self.clique_removal = clique_removal
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
-        self.cmi = cmi
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    threshold: float = param(0.01, Interval(numbers.Real, finite=False))
+    max_clique_size: int | None = param(
+        None, AnyOf(Options(None), Interval(numbers.Integral, 2))
+    )
+    clique_removal: str = param("nodes", Options(*CLIQUE_REMOVALS))
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]

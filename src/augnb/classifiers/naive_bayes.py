@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import DENSITY_PARAMETERS
+from augnb.classifiers._base import TrainingData
+from augnb.classifiers._families import _DensityNB
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import naive_from_statistics
@@ -18,7 +12,7 @@ from augnb.structure.naive import naive_bayes_structure
 __all__ = ["NaiveBayes"]
 
 
-class NaiveBayes(BaseAugmentedNB):
+class NaiveBayes(_DensityNB):
     """Naive Bayes classifier with Lidstone-smoothed categorical CPDs.
 
     Continuous columns are discretised inside ``fit`` (MDL by default) or, with
@@ -29,8 +23,7 @@ class NaiveBayes(BaseAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
@@ -62,15 +55,15 @@ class NaiveBayes(BaseAugmentedNB):
     ----------
     Duda, R. O. and Hart, P. E. (1973). Pattern Classification and Scene Analysis.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import NaiveBayes
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = NaiveBayes().fit(X, y)
     >>> clf.predict(X.iloc[:2]).tolist()
     ['unacc', 'unacc']
     """
+
+    _aliases = ("NB", "naive_bayes")
+    _summary = "naive Bayes: features independent given the class"
 
     @property
     def _weighted_counts(self) -> bool:
@@ -78,39 +71,8 @@ class NaiveBayes(BaseAugmentedNB):
         # then repeat rows (the base class), fractional ones are refused.
         return self.continuous != "gmm"
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        **DENSITY_PARAMETERS,
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        continuous: str = "discretize",
-        n_components: int = 2,
-        var_smoothing: float = 1e-9,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
-        return naive_bayes_structure(codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _statistics_order(self, *, incremental: bool) -> int:
         return 1

@@ -2,9 +2,12 @@
 
 Every public, concrete subclass of :class:`~augnb.classifiers.BaseAugmentedNB`
 defined in a module of :mod:`augnb.classifiers` is an estimator: the package
-exports, the command line and the common estimator tests all read this
-registry, so a learner added in a new module is picked up everywhere without
-being listed anywhere.
+exports, the command line, the paper suites and the common estimator tests
+all read this registry, so a learner added in a new module is picked up
+everywhere without being listed anywhere. What the command line shows about
+a learner is on its class too: ``_aliases`` (other accepted names, e.g. R
+bnclassify's function names) and ``_summary`` (one line; the docstring's
+first line when empty).
 
 Examples
 --------
@@ -13,6 +16,10 @@ Examples
 <class 'augnb.classifiers.tan.TAN'>
 >>> exported_names()["ASB"] is estimators()["AugmentedSemiNaiveBayes"]
 True
+>>> make_estimator("nb")
+NaiveBayes()
+>>> make_estimator("TAN", alpha=0.5)
+TAN(alpha=0.5)
 """
 
 from __future__ import annotations
@@ -20,12 +27,37 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
+from collections.abc import Mapping
 from functools import cache
 from types import MappingProxyType
+from typing import Any
+
+from sklearn.base import BaseEstimator
 
 from augnb.classifiers._base import BaseAugmentedNB
 
-__all__ = ["estimators", "exported_names"]
+__all__ = [
+    "ESTIMATOR_ALIASES",
+    "available_estimators",
+    "describe_estimators",
+    "estimator_class",
+    "estimators",
+    "exported_names",
+    "make_estimator",
+    "not_available_names",
+]
+
+#: Listed first by :func:`available_estimators` (the baselines); the others
+#: follow by name.
+_FIRST = ("NaiveBayes", "TAN")
+
+# Names a user may know from other packages, for algorithms augnb does not have:
+# resolving them fails with this explanation rather than with "unknown".
+_NOT_AVAILABLE: dict[str, str] = {
+    "fssj": "bnclassify's fssj (forward sequential selection and joining) is not "
+    "in augnb; FSS selects features without joining, BSEJ joins backwards",
+}
 
 
 @cache
@@ -73,3 +105,201 @@ def exported_names() -> MappingProxyType:
         and its literature name ``"ASB"``.
     """
     return MappingProxyType(_discover()[1])
+
+
+def _normalize(name: str) -> str:
+    # Case, hyphens, underscores and spaces never distinguish two estimators.
+    return re.sub(r"[-_\s]", "", name).lower()
+
+
+# Read from the class itself, never inherited: AnDE is no alias of AODE.
+def _aliases(cls: type) -> tuple[str, ...]:
+    return tuple(vars(cls).get("_aliases", ()))
+
+
+def _summary(cls: type) -> str:
+    text = vars(cls).get("_summary", "")
+    if not text:
+        doc = (cls.__doc__ or "").strip()
+        text = doc.splitlines()[0] if doc else ""
+    return text
+
+
+class _AliasTable(Mapping):
+    """``{normalised name or alias: class name}``, read from the classes.
+
+    Computed on first use: the classes are discovered when it is read, not
+    when this module is imported.
+    """
+
+    def _table(self) -> dict[str, str]:
+        return {
+            _normalize(alias): name
+            for name, cls in estimators().items()
+            for alias in (name, *_aliases(cls))
+        }
+
+    def __getitem__(self, key: str) -> str:
+        return self._table()[key]
+
+    def __iter__(self):
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def __repr__(self) -> str:
+        return f"ESTIMATOR_ALIASES({self._table()!r})"
+
+
+#: Every accepted spelling (normalised) mapped to its canonical (class) name.
+ESTIMATOR_ALIASES: Mapping[str, str] = _AliasTable()
+
+
+def _lookup(canonical: str) -> type | None:
+    """The class ``augnb`` exports under ``canonical`` (or its other names).
+
+    Read from :mod:`augnb` when asked, so that what the package exports is
+    what can be made.
+    """
+    import augnb
+
+    cls = estimators()[canonical]
+    names = [canonical] + [n for n, c in exported_names().items() if c is cls]
+    for name in names:
+        found = getattr(augnb, name, None)
+        if isinstance(found, type):
+            return found
+    return None
+
+
+def available_estimators() -> list[str]:
+    """Canonical names of the estimators that can be made now.
+
+    Returns
+    -------
+    names : list of str
+        The class names of the registry that :mod:`augnb` exports: the
+        baselines (NaiveBayes, TAN) first, then by name.
+
+    Examples
+    --------
+    >>> names = available_estimators()
+    >>> "NaiveBayes" in names and "TAN" in names
+    True
+    """
+    names = [n for n in _FIRST if n in estimators()]
+    names += [n for n in estimators() if n not in _FIRST]
+    return [n for n in names if _lookup(n) is not None]
+
+
+def describe_estimators() -> list[tuple[str, tuple[str, ...], str]]:
+    """Name, aliases and a one-line description of every available estimator.
+
+    Returns
+    -------
+    rows : list of (str, tuple of str, str)
+        In the order of :func:`available_estimators`: the class's ``_aliases``
+        and ``_summary`` (or its docstring's first line).
+
+    Examples
+    --------
+    >>> name, aliases, text = describe_estimators()[1]
+    >>> name, "tan_cl" in aliases
+    ('TAN', True)
+    """
+    rows = []
+    for name in available_estimators():
+        cls = estimators()[name]
+        rows.append((name, _aliases(cls), _summary(cls)))
+    return rows
+
+
+def not_available_names() -> dict[str, str]:
+    """Names of other packages' algorithms augnb lacks, with an explanation."""
+    return dict(_NOT_AVAILABLE)
+
+
+def estimator_class(name: str) -> type:
+    """The estimator class a name or alias stands for.
+
+    Parameters
+    ----------
+    name : str
+        A class name (``"NaiveBayes"``, ``"TAN"``, ``"AugmentedSemiNaiveBayes"``)
+        or an alias (``"NB"``, ``"STAN"``, ``"ASB"``, ``"tan_cl"``). Case,
+        ``-``, ``_`` and spaces are ignored.
+
+    Returns
+    -------
+    cls : type
+        The scikit-learn estimator class.
+
+    Raises
+    ------
+    ValueError
+        If the name is unknown, names an algorithm augnb does not have, or an
+        estimator that :mod:`augnb` does not export; the message lists the
+        available names.
+
+    Examples
+    --------
+    >>> estimator_class("nb").__name__
+    'NaiveBayes'
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"estimator name must be a string; got {name!r}")
+    key = _normalize(name)
+    if key in _NOT_AVAILABLE:
+        raise ValueError(_NOT_AVAILABLE[key])
+    canonical = ESTIMATOR_ALIASES.get(key)
+    if canonical is None:
+        raise ValueError(
+            f"unknown estimator {name!r}; available: "
+            f"{', '.join(available_estimators())}"
+        )
+    cls = _lookup(canonical)
+    if cls is None:
+        raise ValueError(
+            f"estimator {name!r} ({canonical}) is not available in this version "
+            f"of augnb; available: {', '.join(available_estimators())}"
+        )
+    return cls
+
+
+def make_estimator(name: str, **params: Any) -> BaseEstimator:
+    """A new, unfitted estimator from its name and hyperparameters.
+
+    Parameters
+    ----------
+    name : str
+        Estimator name or alias; see :func:`estimator_class`.
+    **params
+        Keyword arguments passed to the class.
+
+    Returns
+    -------
+    estimator : sklearn.base.BaseEstimator
+        ``estimator_class(name)(**params)``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown or unavailable name, or a hyperparameter the class does
+        not take.
+
+    Examples
+    --------
+    >>> make_estimator("naive-bayes", alpha=2.0)
+    NaiveBayes(alpha=2.0)
+    """
+    cls = estimator_class(name)
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        # A misspelt hyperparameter is a user error like a misspelt name.
+        accepted = sorted(cls().get_params(deep=False))
+        raise ValueError(
+            f"{cls.__name__} does not take {sorted(params)}; its parameters are "
+            f"{accepted} ({exc})"
+        ) from exc

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.stats.sufficient import SufficientStatistics
@@ -29,19 +23,13 @@ class FSS(BaseWrapperNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal stratified folds, leave-one-out (Langley & Sage's protocol),
         the fold id of every training row, or a splitter whose test sets
         partition the rows.
     {{search_parameters}}
-    {{search_tail_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{search_tail_sections}}
     structure_ : Structure
         Naive Bayes over the selected features.
     selected_features_ : list
@@ -55,49 +43,20 @@ class FSS(BaseWrapperNB):
     Langley, P. and Sage, S. (1994). Induction of selective Bayesian
     classifiers. UAI 1994, 399-406.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import FSS
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> FSS(random_state=0).fit(X, y).selected_features_
     []
     """
 
-    _parameter_constraints: ClassVar[dict] = {**BaseWrapperNB._parameter_constraints}
+    _aliases = ("ForwardSequentialSelection",)
+    _summary = "forward sequential selection: naive Bayes on features chosen by CV"
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.0,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        scorer = self._scorer(codes, y, cards, n_classes)
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        scorer = self._scorer(*data.inputs)
         structure, path = fss_structure(
             scorer,
-            codes.shape[1],
+            data.codes.shape[1],
             epsilon=float(self.epsilon),
             verbose=self.verbose,
             feature_names=self.schema_.names,
@@ -115,8 +74,7 @@ class FFSS(BaseAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant.
+    {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
     {{input_parameters}}
@@ -133,52 +91,24 @@ class FFSS(BaseAugmentedNB):
 
     References
     ----------
-    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
+    {{mihaljevic2013_reference}}
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import FFSS
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> len(FFSS().fit(X, y).selected_features_)
     5
     """
 
+    _aliases = ("FilterForwardSequentialSelection",)
+    _summary = "filter forward selection: features added by a chi-square filter"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "significance": SIGNIFICANCE,
-    }
+    significance: float = param(0.05, SIGNIFICANCE)
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        significance: float = 0.05,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.significance = significance
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
-        kept = ffss_features(
-            codes, y, cards, n_classes, float(self.significance), sample_weight
-        )
-        return Structure.naive(kept, codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        kept = ffss_features(*data.inputs, float(self.significance), data.sample_weight)
+        return Structure.naive(kept, data.codes.shape[1])
 
     def _statistics_order(self, *, incremental: bool) -> int:
         return 1

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Options, RandomState
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers.constraints import SIGNIFICANCE, Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import selective_tan_from_statistics
@@ -18,7 +13,7 @@ from augnb.structure.tan import selective_tan_structure
 __all__ = ["SelectiveTAN"]
 
 
-class SelectiveTAN(BaseAugmentedNB):
+class SelectiveTAN(_RootedTreeNB):
     """Selective tree-augmented naive Bayes (Blanco et al. 2005).
 
     Features independent of the class (FFSS's test) are dropped; between the
@@ -28,8 +23,7 @@ class SelectiveTAN(BaseAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant.
+    {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
     feature_filter : bool, default=True
@@ -48,10 +42,7 @@ class SelectiveTAN(BaseAugmentedNB):
         The forest over the kept features.
     selected_features_ : list
         Names of the kept features.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arcs_model_attributes}}
 
     References
     ----------
@@ -59,64 +50,27 @@ class SelectiveTAN(BaseAugmentedNB):
     Feature selection in Bayesian classifiers for the prognosis of survival of
     cirrhotic patients treated with TIPS. J. Biomed. Inform. 38(5), 376-388.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import SelectiveTAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> len(SelectiveTAN().fit(X, y).arcs_) <= 4
     True
     """
 
+    _aliases = ("STAN", "selective_tan")
+    _summary = "selective TAN: the tree's arcs and features kept by chi-square tests"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "significance": SIGNIFICANCE,
-        "feature_filter": Options(True, False),
-        "root": ROOT,
-        "random_state": RandomState(),
-    }
+    significance: float = param(0.05, SIGNIFICANCE)
+    feature_filter: bool = param(True, Options(True, False))
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        significance: float = 0.05,
-        feature_filter: bool = True,
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.significance = significance
-        self.feature_filter = feature_filter
-        self.root = root
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         return selective_tan_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             significance=float(self.significance),
             feature_filter=bool(self.feature_filter),
-            root=self.root,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
+            **self._rooting(),
+            sample_weight=data.sample_weight,
         )
 
     def _learn_structure_from_statistics(
@@ -126,6 +80,5 @@ class SelectiveTAN(BaseAugmentedNB):
             stats,
             significance=float(self.significance),
             feature_filter=bool(self.feature_filter),
-            root=self.root,
-            random_state=self.random_state,
+            **self._rooting(),
         )

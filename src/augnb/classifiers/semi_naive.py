@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import numbers
 import sys
-from collections.abc import Sequence
 from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
+from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
 from augnb.structure import Structure
@@ -39,12 +36,7 @@ class BSEJ(BaseWrapperNB):
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
     {{supernode_cpt_parameter}}
-    {{search_tail_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{search_tail_sections}}
     structure_ : Structure
         Naive Bayes over the joined subsets.
     selected_features_ : list
@@ -60,15 +52,16 @@ class BSEJ(BaseWrapperNB):
     Pazzani, M. J. (1996). Constructive induction of Cartesian product
     attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import BSEJ
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = BSEJ(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
     True
     """
+
+    _summary = (
+        "backward sequential elimination and joining: drop or merge features by CV"
+    )
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseWrapperNB._docstring_snippets,
@@ -86,36 +79,10 @@ alpha : float, default=1.0
     smoothed over its declared Cartesian product.""",
     }
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseWrapperNB._parameter_constraints,
-        "max_joint_cells": Interval(numbers.Real, 1),
-        "supernode_cpt": Options("joint", "dag"),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.0,
-        max_joint_cells: float = 1e6,
-        supernode_cpt: str = "joint",
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.max_joint_cells = max_joint_cells
-        self.supernode_cpt = supernode_cpt
-        self.random_state = random_state
-        self.verbose = verbose
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    max_joint_cells: float = param(
+        1e6, Interval(numbers.Real, 1), before="random_state"
+    )
+    supernode_cpt: str = param("joint", Options("joint", "dag"), before="random_state")
 
     def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
         scorer = self._scorer(codes, y, cards, n_classes, self.supernode_cpt)
@@ -137,15 +104,9 @@ alpha : float, default=1.0
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         return self._groups
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        subsets = self._bsej(codes, y, cards, n_classes)
-        return self._semi_naive(subsets, (), codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        subsets = self._bsej(*data.inputs)
+        return self._semi_naive(subsets, (), data.codes.shape[1])
 
 
 class AugmentedSemiNaiveBayes(BSEJ):
@@ -203,69 +164,25 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     References
     ----------
-    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
+    {{mihaljevic2013_reference}}
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import ASB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = ASB(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
     True
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BSEJ._parameter_constraints,
-        "significance": SIGNIFICANCE,
-        "root": ROOT,
-    }
+    _aliases = ("ASB", "augmented_semi_naive_bayes")
+    _summary = "augmented semi-naive Bayes: BSEJ's merged features joined by a tree"
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.0,
-        max_joint_cells: float = 1e6,
-        supernode_cpt: str = "joint",
-        significance: float = 0.05,
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        super().__init__(
-            alpha,
-            cv=cv,
-            epsilon=epsilon,
-            max_joint_cells=max_joint_cells,
-            supernode_cpt=supernode_cpt,
-            random_state=random_state,
-            verbose=verbose,
-            discretizer=discretizer,
-            discrete_features=discrete_features,
-            continuous_features=continuous_features,
-        )
-        self.significance = significance
-        self.root = root
+    significance: float = param(0.05, SIGNIFICANCE, before="random_state")
+    root: str = param("first", ROOT, before="random_state")
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        subsets = self._bsej(codes, y, cards, n_classes)
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        subsets = self._bsej(*data.inputs)
         arcs = asb_arcs(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             subsets,
             significance=float(self.significance),
             root=self.root,
@@ -283,7 +200,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
                 + "".join(f"\n[ASB]   {label(p)} -> {label(c)}" for p, c in arcs),
                 file=sys.stderr,
             )
-        return self._semi_naive(subsets, arcs, codes.shape[1])
+        return self._semi_naive(subsets, arcs, data.codes.shape[1])
 
 
 #: Short name used in the literature.

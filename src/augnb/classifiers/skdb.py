@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import Interval, Options
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
@@ -66,10 +61,7 @@ class SKDB(BaseAugmentedNB):
         with ``k'`` parents and the first ``s`` features.
     feature_order_ : list
         Feature names by decreasing mutual information with the class.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {{arcs_model_attributes}}
     {{encoding_attributes}}
 
     See Also
@@ -82,11 +74,8 @@ class SKDB(BaseAugmentedNB):
     learning of Bayesian network classifiers. Journal of Machine Learning
     Research 17(44), 1-35.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb.classifiers.skdb import SKDB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> skdb = SKDB(k=2).fit(X, y)
     >>> skdb.loo_losses_.shape
     (3, 6)
@@ -96,44 +85,14 @@ class SKDB(BaseAugmentedNB):
 
     _no_statistics_reason = "its leave-one-out pass needs the training rows"
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "k": Interval(numbers.Integral, 0),
-        "theta": Interval(numbers.Real),
-        "criterion": Options(*CRITERIA),
-    }
+    k: int = param(5, Interval(numbers.Integral, 0), kw_only=False)
+    theta: float = param(0.0, Interval(numbers.Real))
+    criterion: str = param("rmse", Options(*CRITERIA))
+    alpha: float = param(kw_only=True)
 
-    def __init__(
-        self,
-        k: int = 5,
-        *,
-        theta: float = 0.0,
-        criterion: str = "rmse",
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.k = k
-        self.theta = theta
-        self.criterion = criterion
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         selection = skdb_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             k=int(self.k),
             theta=float(self.theta),
             alpha=float(self.alpha),

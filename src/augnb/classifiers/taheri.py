@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -94,9 +88,7 @@ class TaheriANB(BaseAugmentedNB):
 
     References
     ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {{taheri2011_reference}}
 
     Examples
     --------
@@ -110,49 +102,27 @@ class TaheriANB(BaseAugmentedNB):
     7
     """
 
+    _aliases = ("taheri", "conditional_probability_nb")
+    _summary = "correlation-ordered augmented naive Bayes (Taheri et al.)"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "relevance": Options(*RELEVANCE_MEASURES),
-    }
+    relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
+    discretizer: object = param("mean")
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        relevance: str = "eta",
-        discretizer: object = "mean",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.relevance = relevance
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         scores = relevance_scores(
-            codes, y, n_classes, relevance=self.relevance, sample_weight=sample_weight
+            data.codes,
+            data.y,
+            data.n_classes,
+            relevance=self.relevance,
+            sample_weight=data.sample_weight,
         )
         names = self.schema_.names
         self.relevance_ = scores
         self.feature_order_ = [names[f] for f in relevance_order(scores)]
         return taheri_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            relevance=self.relevance,
-            sample_weight=sample_weight,
+            *data.inputs, relevance=self.relevance, sample_weight=data.sample_weight
         )
 
     def _learn_structure_from_statistics(

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
-
-import numpy as np
-from numpy.typing import NDArray
-
-from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, Options, RandomState
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import tan_from_statistics
@@ -18,7 +13,7 @@ from augnb.structure.tan import TAN_SCORES, tan_structure
 __all__ = ["TAN"]
 
 
-class TAN(BaseAugmentedNB):
+class TAN(_RootedTreeNB):
     """Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt 1997).
 
     The features form a maximum weighted spanning tree on I(X_i; X_j | C) (a
@@ -28,8 +23,7 @@ class TAN(BaseAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {{alpha_parameter}}
     criterion : {"loglik", "aic", "bic"}, default="loglik"
         Arc score of the Chow-Liu step (bnclassify's ``score``, renamed because
         ``score`` is the estimator's accuracy method). ``"loglik"`` weighs arcs
@@ -37,17 +31,7 @@ class TAN(BaseAugmentedNB):
         subtract each arc's extra parameters (``(r_i - 1)(r_j - 1) r_C``, times
         ``log(N) / 2`` for BIC) from ``N I(X_i; X_j | C)`` and drop arcs that do
         not pay, so the result may be a forest (bnclassify's ``tan_cl``).
-    root : {"first", "random"}, default="first"
-        Tree root: feature 0 or one drawn with ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
-    structure_ : Structure
-        The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
+    {{tree_sections}}
     model_ : DiscreteModel
         Fitted CPDs.
     {{encoding_attributes}}
@@ -57,66 +41,29 @@ class TAN(BaseAugmentedNB):
     Friedman, N., Geiger, D. and Goldszmidt, M. (1997). Bayesian network
     classifiers. Machine Learning 29, 131-163.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import TAN
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> tan = TAN().fit(X, y)
     >>> len(tan.structure_.arcs)
     5
     """
 
+    _aliases = ("tan_cl", "ChowLiu")
+    _summary = "tree-augmented naive Bayes: a Chow-Liu tree over the features"
+
     _weighted_counts = True
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "criterion": Options(*TAN_SCORES),
-        "root": ROOT,
-        "random_state": RandomState(),
-    }
+    criterion: str = param("loglik", Options(*TAN_SCORES))
 
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        criterion: str = "loglik",
-        root: str = "first",
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.criterion = criterion
-        self.root = root
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         return tan_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            root=self.root,
-            random_state=self.random_state,
-            sample_weight=sample_weight,
+            *data.inputs,
+            **self._rooting(),
+            sample_weight=data.sample_weight,
             score=self.criterion,
         )
 
     def _learn_structure_from_statistics(
         self, stats: SufficientStatistics
     ) -> Structure:
-        return tan_from_statistics(
-            stats, root=self.root, random_state=self.random_state, score=self.criterion
-        )
+        return tan_from_statistics(stats, score=self.criterion, **self._rooting())

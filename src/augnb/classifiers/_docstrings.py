@@ -1,0 +1,124 @@
+"""Docstring sections every estimator shares, written once."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["DOCSTRING_SNIPPETS", "expand_docstrings", "expand_snippets"]
+
+#: Docstring sections every estimator shares, written once. A line holding
+#: only ``{{name}}`` in an estimator's docstring is replaced by the snippet,
+#: indented like the line (see ``BaseAugmentedNB.__init_subclass__``).
+DOCSTRING_SNIPPETS: dict[str, str] = {
+    "discretizer_parameter": """\
+discretizer : str, transformer or None, default="mdlp"
+    How continuous columns are discretised: "mdlp", "equal_frequency",
+    "equal_width", "mean", "soac" or a transformer.""",
+    "alpha_parameter": """\
+alpha : float, default=1.0
+    Smoothing constant (1 = Laplace's correction).""",
+    "arcs_model_attributes": """\
+arcs_ : list of (tuple, tuple)
+    Arcs between features, as ``(parent names, child names)``.
+model_ : DiscreteModel
+    Fitted CPDs.""",
+    # Methods' sections.
+    "fit_data_parameters": """\
+X : DataFrame or array-like of shape (n_samples, n_features)
+    Training features; missing values (None, NaN, pd.NA) allowed.
+y : array-like of shape (n_samples,)
+    Class labels (any hashable values, no missing values).""",
+    "class_scores_sections": """\
+Parameters
+----------
+X : DataFrame or array-like of shape (n_samples, n_features)
+
+Returns
+-------
+ndarray of shape (n_samples, n_classes)""",
+    # The start of the examples: the section and a data set.
+    "car_example": """\
+Examples
+--------
+>>> from augnb.datasets import load
+>>> X, y = load("car")""",
+    "iris_example": """\
+Examples
+--------
+>>> from augnb.datasets import load
+>>> X, y = load("iris")""",
+    # References more than one estimator cites.
+    "li2003_reference": """\
+Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.""",
+    "mihaljevic2013_reference": """\
+Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
+Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.""",
+    "taheri2011_reference": """\
+.. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+   classifier using conditional probabilities", Proc. 9th Australasian
+   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    "column_kind_parameters": """\
+discrete_features : sequence of str or int, default=None
+    Columns to treat as discrete whatever their dtype.
+continuous_features : sequence of str or int, default=None
+    Columns to treat as continuous whatever their dtype.""",
+    "input_attributes": """\
+classes_ : ndarray of shape (n_classes,)
+    Sorted class labels.
+n_features_in_ : int
+    Number of input columns.
+feature_names_in_ : ndarray of shape (n_features_in_,)
+    Column names (only when X has string column names).""",
+    "encoding_attributes": """\
+schema_ : Schema
+    Column kinds and categories after discretisation.
+discretizer_ : transformer or None
+    Fitted discretiser of the continuous columns.
+continuous_columns_ : list
+    Input columns read as continuous (discretised, or Gaussian nodes).
+n_categories_ : ndarray of shape (n_features_in_,)
+    Declared number of categories per column.""",
+}
+
+DOCSTRING_SNIPPETS["input_parameters"] = (
+    DOCSTRING_SNIPPETS["discretizer_parameter"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["column_kind_parameters"]
+)
+DOCSTRING_SNIPPETS["fitted_attributes"] = (
+    DOCSTRING_SNIPPETS["input_attributes"]
+    + "\n"
+    + DOCSTRING_SNIPPETS["encoding_attributes"]
+)
+
+_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
+
+
+def expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
+    if not doc:
+        return doc
+
+    def expand(match: re.Match) -> str:
+        indent, name = match.groups()
+        return "\n".join(
+            indent + line if line else line for line in snippets[name].splitlines()
+        )
+
+    # Snippets may hold snippet lines themselves: expand to a fixed point.
+    while True:
+        expanded = _SNIPPET_LINE.sub(expand, doc)
+        if expanded == doc:
+            return doc
+        doc = expanded
+
+
+def expand_docstrings(cls: type) -> None:
+    """Expand the snippet lines of a class's docstring and of its methods'.
+
+    The snippets are the class's ``_docstring_snippets``.
+    """
+    snippets = cls._docstring_snippets
+    cls.__doc__ = expand_snippets(cls.__doc__, snippets)
+    for obj in vars(cls).values():
+        if callable(obj) and "{{" in (getattr(obj, "__doc__", None) or ""):
+            obj.__doc__ = expand_snippets(obj.__doc__, snippets)

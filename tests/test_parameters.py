@@ -1,0 +1,381 @@
+"""Declared parameters: generated ``__init__``, inheritance, old style alongside."""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from typing import ClassVar
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from augnb import BaseAugmentedNB
+from augnb.classifiers import TrainingData, param
+from augnb.classifiers.constraints import Interval, Options
+from augnb.classifiers.registry import estimators
+from augnb.structure.naive import naive_bayes_structure
+
+#: The signature of every estimator when each one still wrote its own
+#: ``__init__``: the declarations must give exactly the same public signature
+#: (names, order, defaults, keyword-only marker and annotations).
+SIGNATURES = {
+    "AODE": [
+        "*",
+        "m: 'int' = 1",
+        "alpha: 'float' = 1.0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "AnDE": [
+        "n: 'int' = 1",
+        "*",
+        "m: 'int' = 1",
+        "alpha: 'float' = 1.0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "AugmentedSemiNaiveBayes": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "cv: 'int | str | object' = 5",
+        "epsilon: 'float' = 0.0",
+        "max_joint_cells: 'float' = 1000000.0",
+        "supernode_cpt: 'str' = 'joint'",
+        "significance: 'float' = 0.05",
+        "root: 'str' = 'first'",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "verbose: 'int' = 0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "BSEJ": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "cv: 'int | str | object' = 5",
+        "epsilon: 'float' = 0.0",
+        "max_joint_cells: 'float' = 1000000.0",
+        "supernode_cpt: 'str' = 'joint'",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "verbose: 'int' = 0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "CAN": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "threshold: 'float' = 0.01",
+        "max_clique_size: 'int | None' = None",
+        "clique_removal: 'str' = 'nodes'",
+        "continuous: 'str' = 'gaussian'",
+        "n_components: 'int' = 2",
+        "var_smoothing: 'float' = 1e-09",
+        "cmi: 'str' = 'gaussian'",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "DDRChowLiu": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "avg: 'str' = 'cell'",
+        "root: 'str' = 'first'",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "ENBC": [
+        "h_grid: 'Sequence[float] | None' = None",
+        "*",
+        "h_min: 'float | None' = None",
+        "max_parents: 'int' = 2",
+        "epsilon: 'float' = 0.0",
+        "alpha: 'float' = 1.0",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+        "verbose: 'int' = 0",
+    ],
+    "ETAN": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "continuous: 'str' = 'gaussian'",
+        "n_components: 'int' = 2",
+        "var_smoothing: 'float' = 1e-09",
+        "cmi: 'str' = 'gaussian'",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "FFSS": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "significance: 'float' = 0.05",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "FSS": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "cv: 'int | str | object' = 5",
+        "epsilon: 'float' = 0.0",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "verbose: 'int' = 0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "FlexibleNB": [
+        "bandwidth: 'str | float' = 'scaled'",
+        "*",
+        "alpha: 'float' = 1.0",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "HillClimbingTAN": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "cv: 'int | str | object' = 5",
+        "epsilon: 'float' = 0.01",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "verbose: 'int' = 0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "KDB": [
+        "k: 'int' = 1",
+        "*",
+        "theta: 'float' = 0.0",
+        "alpha: 'float' = 1.0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "NaiveBayes": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "continuous: 'str' = 'discretize'",
+        "n_components: 'int' = 2",
+        "var_smoothing: 'float' = 1e-09",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "SKDB": [
+        "k: 'int' = 5",
+        "*",
+        "theta: 'float' = 0.0",
+        "criterion: 'str' = 'rmse'",
+        "alpha: 'float' = 1.0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "SelectiveTAN": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "significance: 'float' = 0.05",
+        "feature_filter: 'bool' = True",
+        "root: 'str' = 'first'",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "SuperParentTAN": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "cv: 'int | str | object' = 5",
+        "epsilon: 'float' = 0.01",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "verbose: 'int' = 0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "TAN": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "criterion: 'str' = 'loglik'",
+        "root: 'str' = 'first'",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "TaheriANB": [
+        "alpha: 'float' = 1.0",
+        "*",
+        "relevance: 'str' = 'eta'",
+        "discretizer: 'object' = 'mean'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+    "WrapperKDB": [
+        "k: 'int' = 2",
+        "*",
+        "alpha: 'float' = 1.0",
+        "cv: 'int | str | object' = 5",
+        "epsilon: 'float' = 0.01",
+        "random_state: 'int | np.random.RandomState | None' = None",
+        "verbose: 'int' = 0",
+        "discretizer: 'object' = 'mdlp'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ],
+}
+
+
+def _tokens(cls: type) -> list[str]:
+    out: list[str] = []
+    for p in inspect.signature(cls).parameters.values():
+        if p.kind is p.KEYWORD_ONLY and "*" not in out:
+            out.append("*")
+        out.append(str(p))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_signature_is_unchanged(name):
+    cls = estimators()[name]
+    assert _tokens(cls) == SIGNATURES[name]
+    assert inspect.signature(cls).return_annotation == "None"
+
+
+# -- the declarations -------------------------------------------------------
+
+
+X = np.array([[0, 1], [1, 0], [0, 0], [1, 1], [0, 1], [1, 0]])
+Y = np.array([0, 1, 0, 1, 0, 1])
+
+
+class Declared(BaseAugmentedNB):
+    """A learner written in the declaration style."""
+
+    depth: int = param(3, Interval(numbers.Integral, 0), kw_only=False)
+    mode: str = param("a", Options("a", "b"), before="discretizer")
+    alpha: float = param(2.0, kw_only=True)
+    discretizer: object = param("mean")
+
+    def _learn_structure(self, data: TrainingData):
+        return naive_bayes_structure(data.codes.shape[1])
+
+
+class OldStyle(BaseAugmentedNB):
+    """A learner written in the older style: its own __init__ and table."""
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "depth": Interval(numbers.Integral, 0),
+    }
+
+    def __init__(self, depth=3, *, alpha=1.0, discretizer="mdlp",
+                 discrete_features=None, continuous_features=None):  # fmt: skip
+        self.depth = depth
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+
+    def _learn_structure(self, codes, y, cards, n_classes):
+        return naive_bayes_structure(codes.shape[1])
+
+
+def test_declarations_generate_signature_and_table():
+    assert _tokens(Declared) == [
+        "depth: 'int' = 3",
+        "*",
+        "alpha: 'float' = 2.0",
+        "mode: 'str' = 'a'",
+        "discretizer: 'object' = 'mean'",
+        "discrete_features: 'Sequence | None' = None",
+        "continuous_features: 'Sequence | None' = None",
+    ]
+    assert list(Declared._parameter_constraints) == list(Declared._parameters)
+    est = Declared(5, mode="b")
+    assert est.get_params() == {
+        "depth": 5,
+        "alpha": 2.0,
+        "mode": "b",
+        "discretizer": "mean",
+        "discrete_features": None,
+        "continuous_features": None,
+    }
+    assert repr(est) == "Declared(depth=5, mode='b')"
+    assert clone(est).get_params() == est.get_params()
+    assert Declared.depth == 3  # the class attribute is the default
+    with pytest.raises(TypeError):
+        Declared(1, 2)  # keyword-only stays keyword-only
+
+
+def test_declared_parameters_are_validated():
+    with pytest.raises(ValueError, match="Declared: mode must be 'a' or 'b'"):
+        Declared(mode="c").fit(X, Y)
+    assert Declared().fit(X, Y).predict(X).shape == (6,)
+
+
+def test_old_style_works_beside_the_declarations():
+    est = OldStyle(depth=2).fit(X, Y)
+    assert est.get_params()["depth"] == 2
+    assert np.allclose(
+        est.predict_proba(X), Declared(alpha=1.0).fit(X, Y).predict_proba(X)
+    )
+    with pytest.raises(ValueError, match="OldStyle: depth must be an integer >= 0"):
+        OldStyle(depth=-1).fit(X, Y)
+
+
+def test_both_hook_forms_see_the_same_data():
+    seen = {}
+
+    class New(Declared):
+        def _learn_structure(self, data: TrainingData):
+            seen["new"] = data
+            return super()._learn_structure(data)
+
+    class Old(OldStyle):
+        _weighted_counts = True
+
+        def _learn_structure(self, codes, y, cards, n_classes, sample_weight=None):
+            seen["old"] = (codes, y, cards, n_classes, sample_weight)
+            return naive_bayes_structure(codes.shape[1])
+
+    w = np.array([1.0, 2.0, 0.5, 1.0, 1.0, 3.0])
+    New().fit(X, Y)
+    Old().fit(X, Y, sample_weight=w)
+    assert New._takes_training_data and not Old._takes_training_data
+    assert seen["new"].sample_weight is None
+    assert np.array_equal(seen["new"].codes, seen["old"][0])
+    assert np.array_equal(seen["old"][4], w)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"k": param(constraint=Options(1))}, "needs a default and a constraint"),
+        ({"k": param(1, Options(1), before="nope")}, "names no inherited"),
+        ({"alpha": param(before="discretizer")}, "for new parameters"),
+        (
+            {"k": param(1, Options(1)), "__init__": lambda self: None},
+            "use one style",
+        ),
+    ],
+)
+def test_bad_declarations_are_refused(body, message):
+    namespace = {"__annotations__": {"k": "int"}, **body}
+    with pytest.raises(TypeError, match=message):
+        type("Bad", (BaseAugmentedNB,), namespace)
+
+
+def test_declarations_cannot_extend_an_old_style_class():
+    with pytest.raises(TypeError, match="writes __init__ itself"):
+        type(
+            "Bad",
+            (OldStyle,),
+            {"__annotations__": {"k": "int"}, "k": param(1, Options(1))},
+        )
