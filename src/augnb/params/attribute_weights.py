@@ -109,10 +109,14 @@ def weighted_model(
         scaled = wk * cpd.log_prob
         log_z = logsumexp(scaled, axis=2, b=_multiplicity(model, k), keepdims=True)
         cpds.append(_replace_table(cpd, scaled - log_z))
-    return DiscreteModel(model.structure, model.domains, tuple(cpds), model.class_log_prior)
+    return DiscreteModel(
+        model.structure, model.domains, tuple(cpds), model.class_log_prior
+    )
 
 
-def _replace_table(cpd: CategoricalCPD, log_prob: NDArray[np.float64]) -> CategoricalCPD:
+def _replace_table(
+    cpd: CategoricalCPD, log_prob: NDArray[np.float64]
+) -> CategoricalCPD:
     return CategoricalCPD(
         cpd.parent_nodes, cpd.parent_radix, cpd.config_keys, log_prob, cpd.counts
     )
@@ -199,7 +203,9 @@ def awnb_weights(
     bootstrap_size : float, default=0.5
         Size of each bootstrap sample relative to ``n_samples``.
     random_state : int, RandomState or None, default=None
-        Draws the bootstrap samples and breaks the trees' ties.
+        Draws the bootstrap samples (from the rows sorted into a canonical
+        order, so the weights do not depend on the row order) and breaks the
+        trees' ties.
 
     Returns
     -------
@@ -222,6 +228,11 @@ def awnb_weights(
             "larger bootstrap_size."
         )
     rng = check_random_state(random_state)
+    # Rows in a canonical order first: the weights then depend on the rows as
+    # a multiset, not on their order (a shuffled table, or integer sample
+    # weights applied as repeated rows, gives the same weights).
+    order = np.lexsort(np.column_stack([codes, y]).T)
+    codes, y = codes[order], np.asarray(y)[order]
     onehot, column_feature = _one_hot(codes, cards)
     total = np.zeros(p)
     for _ in range(n_trees):
@@ -328,7 +339,9 @@ def manb_model(
             table = np.logaddexp(np.log(p) + cpd.log_prob, np.log1p(-p) + marginal)
             cpds.append(_replace_table(cpd, table))
     return (
-        DiscreteModel(model.structure, model.domains, tuple(cpds), model.class_log_prior),
+        DiscreteModel(
+            model.structure, model.domains, tuple(cpds), model.class_log_prior
+        ),
         post,
     )
 
