@@ -31,6 +31,16 @@ Learner pairs (augnb <- bnclassify), all with Laplace smoothing (alpha = smooth
     tan_hc          HillClimbingTAN(cv=ids)               tan_hc
     tan_hcsp        SuperParentTAN(cv=ids)                tan_hcsp
     kdb             WrapperKDB(k=2, cv=ids)               kdb, kdbk = 2
+    awnb            AWNB(random_state=seed)               nb + lp(awnb_trees = 10, ...)
+    manb            MANB(prior=0.5)                       nb + lp(manb_prior = 0.5)
+    wanbia          WANBIA()                              nb + lp(wanbia = TRUE)
+
+For the weighted naive Bayes learners the feature weights (AWNB, WANBIA) or
+arc posteriors (MANB) of both libraries are also compared: the largest
+absolute difference over features and folds. AWNB is randomised (bootstrap
+samples, and scikit-learn trees on category indicators against rpart trees),
+so only its accuracy level is comparable. awnb: lp(awnb_trees = 10,
+awnb_bootstrap = 0.5) on both sides.
 
 Reported per data set and learner: accuracy of each library (mean of the
 outer-fold accuracies, in %), their difference, the largest absolute
@@ -40,7 +50,9 @@ features), and for the wrappers the fit-time ratio (sum over folds of
 bnclassify's fit time / augnb's; augnb warmed up first, so Numba compilation is
 not counted).
 
-Results go to benchmarks/results/bnclassify_parity.json (written atomically).
+Results go to benchmarks/results/bnclassify_parity.json (written atomically;
+``--output`` names another file: the weighted learners' run is
+bnclassify_parity_weights.json).
 """
 
 from __future__ import annotations
@@ -60,9 +72,12 @@ from _common import ROOT, machine_info, write_json
 
 from augnb import (
     AODE,
+    AWNB,
     BSEJ,
     FSS,
+    MANB,
     TAN,
+    WANBIA,
     HillClimbingTAN,
     NaiveBayes,
     SuperParentTAN,
@@ -106,6 +121,9 @@ def make_estimator(algo, inner, seed):
         "tan_hc": lambda: HillClimbingTAN(**wrap, random_state=seed),
         "tan_hcsp": lambda: SuperParentTAN(**wrap, random_state=seed),
         "kdb": lambda: WrapperKDB(k=2, **wrap, random_state=seed),
+        "awnb": lambda: AWNB(n_trees=10, bootstrap_size=0.5, random_state=seed),
+        "manb": lambda: MANB(prior=0.5),
+        "wanbia": lambda: WANBIA(),
     }[algo]()
 
 
@@ -120,7 +138,19 @@ ALGOS = [
     "tan_hc",
     "tan_hcsp",
     "kdb",
+    "awnb",
+    "manb",
+    "wanbia",
 ]
+
+#: weighted naive Bayes learners: their weights are compared too
+WEIGHTED = {"awnb", "manb", "wanbia"}
+
+
+def feature_weights(est, names):
+    """Feature weights (AWNB, WANBIA) or arc posteriors (MANB) by name."""
+    w = getattr(est, "feature_weights_", getattr(est, "arc_posterior_", None))
+    return {} if w is None else {n: float(v) for n, v in zip(names, w)}
 
 
 def categorical_table(name):
@@ -248,6 +278,8 @@ def compare_dataset(name, algos, n_folds, seed, timeout, workdir):
                 "augnb_arcs": feature_arcs(est, names),
                 "augnb_features": used_features(est, names),
             }
+            if algo in WEIGHTED:
+                fold["augnb_weights"] = feature_weights(est, names)
             if r_rows is not None:
                 r = next(row for row in r_rows if row["fold"] == k)
                 post = pd.read_csv(r_dir / f"{algo}_fold{k}.csv", dtype=float)
@@ -259,6 +291,12 @@ def compare_dataset(name, algos, n_folds, seed, timeout, workdir):
                     bnc_arcs=r_arcs,
                     bnc_features=sorted(r_feats),
                 )
+                if algo in WEIGHTED and r.get("weights"):
+                    fold["bnc_weights"] = {n: float(v) for n, v in r["weights"].items()}
+                    fold["max_weight_diff"] = max(
+                        abs(fold["augnb_weights"][n] - fold["bnc_weights"][n])
+                        for n in names
+                    )
                 classes = [str(c) for c in est.classes_]
                 if set(classes) <= set(post.columns) and len(classes) == len(
                     post.columns
@@ -298,6 +336,9 @@ def summarise(res, algo):
     if algo != "aode":
         res["identical_structures"] = int(sum(f["same_structure"] for f in folds))
         res["identical_skeletons"] = int(sum(f["same_skeleton"] for f in folds))
+    wdiff = [f["max_weight_diff"] for f in folds if "max_weight_diff" in f]
+    if wdiff:
+        res["max_weight_diff"] = float(max(wdiff))
     if algo in WRAPPERS:
         res["fit_time_ratio"] = res["bnc_fit_seconds"] / max(
             res["augnb_fit_seconds"], 1e-9
@@ -316,6 +357,8 @@ def line(name, algo, res):
     )
     if res.get("max_posterior_diff") is not None:
         s += f"  max|dp| {res['max_posterior_diff']:.1e}"
+    if "max_weight_diff" in res:
+        s += f"  max|dw| {res['max_weight_diff']:.1e}"
     if "identical_structures" in res:
         s += (
             f"  same structure {res['identical_structures']}/{len(res['folds'])}"
@@ -443,7 +486,28 @@ def markdown(results):
                 f"{res['identical_structures']} ({res['identical_skeletons']}){tie}{dp}"
             )
         out.append(f"| {name} | " + " | ".join(cells) + " |")
+    weighted = [a for a in algos if a in WEIGHTED]
+    if weighted:
+        out += [
+            "",
+            "Weighted naive Bayes: largest |difference| between the two "
+            "libraries' feature weights (awnb, wanbia) or arc posteriors (manb) "
+            "over all features and folds.",
+            "",
+            "| data set | " + " | ".join(weighted) + " |",
+            "|:---|" + "---:|" * len(weighted),
+        ]
+        for name, per in sets.items():
+            cells = [
+                f"{per[a]['max_weight_diff']:.1e}"
+                if "max_weight_diff" in per.get(a, {})
+                else "n/a"
+                for a in weighted
+            ]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
     wrappers = [a for a in algos if a in WRAPPERS]
+    if not wrappers:
+        return "\n".join(out) + "\n"
     out += [
         "",
         "Wrapper fit time, sum over the 5 outer folds: bnclassify / augnb "
