@@ -143,6 +143,8 @@ class AWNB(_NaiveBayesFamily):
     True
     """
 
+    _no_statistics_reason = "its weights come from decision trees grown on rows"
+
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "n_trees": Interval(numbers.Integral, 1),
@@ -255,6 +257,7 @@ class MANB(_NaiveBayesFamily):
     """
 
     _weighted_counts: ClassVar[bool] = True
+    _no_statistics_reason = "its averaged CPTs are fitted in memory only"
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
@@ -358,6 +361,9 @@ class WANBIA(_NaiveBayesFamily):
     """
 
     _weighted_counts: ClassVar[bool] = True
+    _no_statistics_reason = (
+        "its weights maximise the conditional log-likelihood of the rows"
+    )
 
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
