@@ -34,6 +34,7 @@ from scipy.optimize import OptimizeResult, minimize
 from scipy.special import gammaln, logsumexp
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
+from threadpoolctl import threadpool_limits
 
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.stats.counts import lidstone_log_prob
@@ -489,15 +490,22 @@ def wanbia_weights(
     p = len(model.cpds)
     start = np.ones(p)
     # ftol is optim's default factr (1e7) times the machine epsilon; optim's
-    # pgtol = 0 switches the projected-gradient test off.
-    result = minimize(
-        objective,
-        start,
-        jac=True,
-        method="L-BFGS-B",
-        bounds=[(0.0, 1.0)] * p,
-        options={"maxiter": max_iter, "ftol": 1e7 * np.finfo(float).eps, "gtol": 0.0},
-    )
+    # pgtol = 0 switches the projected-gradient test off. L-BFGS-B's own
+    # linear algebra is tiny (one variable per feature): BLAS threads only
+    # add overhead there (2.5x slower on a loaded 2-core machine).
+    with threadpool_limits(limits=1, user_api="blas"):
+        result = minimize(
+            objective,
+            start,
+            jac=True,
+            method="L-BFGS-B",
+            bounds=[(0.0, 1.0)] * p,
+            options={
+                "maxiter": max_iter,
+                "ftol": 1e7 * np.finfo(float).eps,
+                "gtol": 0.0,
+            },
+        )
     w = np.clip(result.x, 0.0, 1.0)
     if objective(w)[0] > objective(start)[0]:  # never worse than naive Bayes
         w = start
