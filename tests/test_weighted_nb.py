@@ -148,3 +148,13 @@ def test_continuous_columns_are_discretised():
         est = cls().fit(X, y)
         assert est.discretizer_ is not None
         assert est.score(X, y) > 0.8
+
+
+@pytest.mark.parametrize("cls", [AWNB, MANB, WANBIA])
+def test_no_partial_fit_and_the_reason_is_given(cls):
+    est = cls()
+    assert not hasattr(est, "partial_fit")
+    # fit_files and Dask input raise a TypeError with this text
+    message = est._unsupported_message()
+    assert "cannot be fitted from sufficient statistics" in message
+    assert cls._no_statistics_reason in message
