@@ -79,32 +79,43 @@ def test_refuses_a_structure_with_feature_parents():
         weighted_model(tan.model_, np.ones(len(tan.model_.cpds)))
 
 
-def test_cll_gradient_matches_finite_differences():
+@pytest.mark.parametrize("normalize", [True, False])
+def test_cll_gradient_matches_finite_differences(normalize):
     model, codes, y, _ = _fitted()  # house_votes_84 has missing values
     rng = np.random.default_rng(0)
     w = rng.uniform(0.05, 0.95, len(model.cpds))
     s = rng.uniform(0.5, 2.0, len(y))
-    _value, grad = conditional_log_likelihood(model, codes, y, w, s)
+
+    def cll(v):
+        return conditional_log_likelihood(model, codes, y, v, s, normalize=normalize)
+
+    grad = cll(w)[1]
     eps = 1e-6
     fd = np.array(
         [
-            (
-                conditional_log_likelihood(model, codes, y, w + eps * e, s)[0]
-                - conditional_log_likelihood(model, codes, y, w - eps * e, s)[0]
-            )
-            / (2 * eps)
+            (cll(w + eps * e)[0] - cll(w - eps * e)[0]) / (2 * eps)
             for e in np.eye(len(w))
         ]
     )
     np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-5)
 
 
-def test_cll_is_that_of_the_scored_model():
+@pytest.mark.parametrize("normalize", [True, False])
+def test_cll_is_that_of_the_scored_model(normalize):
     # The optimiser's objective is the CLL the one inference routine gives.
     model, codes, y, _ = _fitted()
     w = np.linspace(0.0, 1.0, len(model.cpds))
-    value, _ = conditional_log_likelihood(model, codes, y, w)
-    assert value == pytest.approx(_cll_of_model(weighted_model(model, w), codes, y))
+    value, _ = conditional_log_likelihood(model, codes, y, w, normalize=normalize)
+    scored = weighted_model(model, w, normalize=normalize)
+    assert value == pytest.approx(_cll_of_model(scored, codes, y))
+
+
+def test_unnormalised_tables_are_scaled_log_probabilities():
+    model, _, _, _ = _fitted()
+    w = np.linspace(0.1, 0.9, len(model.cpds))
+    out = weighted_model(model, w, normalize=False)
+    for k, cpd in enumerate(out.cpds):
+        np.testing.assert_array_equal(cpd.log_prob, w[k] * model.cpds[k].log_prob)
 
 
 @pytest.mark.parametrize("name", ["house_votes_84", "car"])

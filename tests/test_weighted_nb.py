@@ -158,3 +158,28 @@ def test_no_partial_fit_and_the_reason_is_given(cls):
     message = est._unsupported_message()
     assert "cannot be fitted from sufficient statistics" in message
     assert cls._no_statistics_reason in message
+
+
+def test_unnormalised_weights_score_the_papers_posterior():
+    # normalize=False: log P(c) + sum_i w_i log P(x_i | c), a missing feature
+    # skipped.
+    X, y = load("house_votes_84")
+    nb = NaiveBayes().fit(X, y)
+    for est in (AWNB(normalize=False, random_state=0), WANBIA(normalize=False)):
+        est.fit(X, y)
+        w = est.feature_weights_
+        codes = nb.encode(X).codes
+        jll = np.tile(nb.model_.class_log_prior, (len(y), 1))
+        for k, cpd in enumerate(nb.model_.cpds):
+            seen = codes[:, k] >= 0
+            jll[seen] += w[k] * cpd.log_prob[0].T[codes[seen, k]]
+        np.testing.assert_allclose(
+            est.predict_log_proba(X), jll - logsumexp(jll, axis=1, keepdims=True)
+        )
+
+
+def test_unnormalised_wanbia_training_cll_at_least_naive_bayes():
+    X, y = load("house_votes_84")
+    nb = NaiveBayes().fit(X, y)
+    est = WANBIA(normalize=False).fit(X, y)
+    assert _train_cll(est, X, y) > _train_cll(nb, X, y) + 1.0

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import DOCSTRING_SNIPPETS, BaseAugmentedNB
-from augnb.classifiers.constraints import Interval, RandomState
+from augnb.classifiers.constraints import Interval, Options, RandomState
 from augnb.data.encoding import EncodedData
 from augnb.params.attribute_weights import (
     awnb_weights,
@@ -34,11 +34,17 @@ _SNIPPETS = {
     **DOCSTRING_SNIPPETS,
     "weighted_cpts": """\
 A weighted CPT is ``P(x_i | c)^w_i / sum_v P(v | c)^w_i``: raised to the
-feature's weight and renormalised over its values, as in R's bnclassify (the
-papers leave the power unnormalised, which shifts each class's score by a
-constant per feature). A weight of 1 keeps the naive Bayes CPT, 0 makes the
-feature uniform, i.e. ignored. A missing value sums out to one, so a missing
-feature contributes nothing.""",
+feature's weight and renormalised over its values, as in R's bnclassify. With
+``normalize=False`` it is the papers' unnormalised ``P(x_i | c)^w_i``, which
+shifts each class's score by a constant per feature. A weight of 1 keeps the
+naive Bayes CPT, 0 ignores the feature. A missing feature contributes
+nothing (a renormalised CPT sums out to one; the unnormalised form skips
+it).""",
+    "normalize_parameter": """\
+normalize : bool, default=True
+    Renormalise each weighted CPT over the feature's values (R's
+    bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
+    in the paper.""",
 }
 
 
@@ -99,6 +105,7 @@ class AWNB(_NaiveBayesFamily):
         Smoothing constant of the CPTs (1 = Laplace's correction).
     random_state : int, RandomState or None, default=None
         Draws the bootstrap samples and breaks the trees' ties.
+    {{normalize_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -150,6 +157,7 @@ class AWNB(_NaiveBayesFamily):
         "n_trees": Interval(numbers.Integral, 1),
         "bootstrap_size": Interval(numbers.Real, 0, None, closed="neither"),
         "random_state": RandomState(),
+        "normalize": Options(True, False),
     }
 
     def __init__(
@@ -159,6 +167,7 @@ class AWNB(_NaiveBayesFamily):
         *,
         alpha: float = 1.0,
         random_state: int | np.random.RandomState | None = None,
+        normalize: bool = True,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
@@ -167,6 +176,7 @@ class AWNB(_NaiveBayesFamily):
         self.bootstrap_size = bootstrap_size
         self.alpha = alpha
         self.random_state = random_state
+        self.normalize = normalize
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
@@ -188,7 +198,7 @@ class AWNB(_NaiveBayesFamily):
             bootstrap_size=float(self.bootstrap_size),
             random_state=self.random_state,
         )
-        return weighted_model(model, self.feature_weights_)
+        return weighted_model(model, self.feature_weights_, normalize=self.normalize)
 
 
 class MANB(_NaiveBayesFamily):
@@ -314,6 +324,8 @@ class WANBIA(_NaiveBayesFamily):
         Smoothing constant of the CPTs (1 = Laplace's correction).
     max_iter : int, default=100
         Maximum number of L-BFGS-B iterations.
+    {{normalize_parameter}}
+        The weights maximise the CLL of the model that is fitted.
     {{input_parameters}}
 
     Attributes
@@ -336,8 +348,9 @@ class WANBIA(_NaiveBayesFamily):
 
     Notes
     -----
-    The objective is the CLL of the renormalised weighted CPTs (the model
-    that is fitted and scored) and its gradient is exact, including the
+    The objective is the CLL of the model that is fitted and scored (the
+    renormalised weighted CPTs, or the unnormalised ones with
+    ``normalize=False``) and its gradient is exact, including the
     normaliser's derivative. R's bnclassify optimises the same objective but
     passes the gradient of the unnormalised model, so its optimiser can stop
     at different weights; it also fixes the smoothing at 1 while optimising,
@@ -368,6 +381,7 @@ class WANBIA(_NaiveBayesFamily):
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         "max_iter": Interval(numbers.Integral, 1),
+        "normalize": Options(True, False),
     }
 
     def __init__(
@@ -375,12 +389,14 @@ class WANBIA(_NaiveBayesFamily):
         alpha: float = 1.0,
         *,
         max_iter: int = 100,
+        normalize: bool = True,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
         self.max_iter = max_iter
+        self.normalize = normalize
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
@@ -395,8 +411,13 @@ class WANBIA(_NaiveBayesFamily):
     ) -> DiscreteModel:
         model = self._naive_model(structure, data, y, n_classes, sample_weight)
         weights, result = wanbia_weights(
-            model, data.codes, y, sample_weight, max_iter=int(self.max_iter)
+            model,
+            data.codes,
+            y,
+            sample_weight,
+            max_iter=int(self.max_iter),
+            normalize=self.normalize,
         )
         self.feature_weights_ = weights
         self.n_iter_ = int(result.nit)
-        return weighted_model(model, weights)
+        return weighted_model(model, weights, normalize=self.normalize)

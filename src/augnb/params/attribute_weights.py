@@ -15,12 +15,16 @@ the result is scored by the one inference routine
   probability of the arc ``class -> x_i`` (:func:`manb_arc_posteriors`,
   model-averaged naive Bayes).
 
-Every CPT stays a normalised distribution over its feature's values, so a
-missing feature sums out to a factor of one (it contributes nothing to the
-class posterior), exactly as for naive Bayes. The renormalisation follows R's
-bnclassify, whose weighted CPTs are ``theta^w / sum theta^w``; the original
-papers write the unnormalised ``log P(c) + sum_i w_i log P(x_i | c)``, which
-differs by a per-class constant for each feature.
+By default every weighted CPT stays a normalised distribution over its
+feature's values, so a missing feature sums out to a factor of one (it
+contributes nothing to the class posterior), exactly as for naive Bayes. The
+renormalisation follows R's bnclassify, whose weighted CPTs are
+``theta^w / sum theta^w``. The original papers score the unnormalised
+``log P(c) + sum_i w_i log P(x_i | c)``, which differs by a per-class constant
+for each feature; ``normalize=False`` gives that form (the tables then hold
+``w log P``, no longer log probabilities; a missing feature still adds 0,
+because the inference routine drops the factor of a missing node without
+children, which is every node of naive Bayes).
 """
 
 from __future__ import annotations
@@ -75,9 +79,12 @@ def _multiplicity(model: DiscreteModel, k: int) -> NDArray[np.float64]:
 
 
 def weighted_model(
-    model: DiscreteModel, weights: Sequence[float] | NDArray[np.float64]
+    model: DiscreteModel,
+    weights: Sequence[float] | NDArray[np.float64],
+    *,
+    normalize: bool = True,
 ) -> DiscreteModel:
-    """Naive Bayes with each CPT raised to its weight and renormalised.
+    """Naive Bayes with each CPT raised to its weight (and renormalised).
 
     Parameters
     ----------
@@ -86,13 +93,17 @@ def weighted_model(
     weights : array-like of shape (n_nodes,)
         One weight per node, in ``[0, 1]``: 1 keeps the CPT, 0 makes it
         uniform (the feature is ignored).
+    normalize : bool, default=True
+        Renormalise each powered CPT over the node's values (bnclassify);
+        False keeps the papers' unnormalised ``w log P(v | c)``.
 
     Returns
     -------
     DiscreteModel
         Same structure, domains and class prior; each CPT is
-        ``P(v | c)^w / sum_u P(u | c)^w``. A weight of exactly 1 leaves the
-        table untouched, so all-ones weights give the naive Bayes model.
+        ``P(v | c)^w / sum_u P(u | c)^w`` (or ``P(v | c)^w``). A weight of
+        exactly 1 leaves the table untouched, so all-ones weights give the
+        naive Bayes model.
     """
     _check_naive(model)
     w = np.asarray(weights, dtype=np.float64)
@@ -108,8 +119,11 @@ def weighted_model(
             cpds.append(cpd)
             continue
         scaled = wk * cpd.log_prob
-        log_z = logsumexp(scaled, axis=2, b=_multiplicity(model, k), keepdims=True)
-        cpds.append(_replace_table(cpd, scaled - log_z))
+        if normalize:
+            scaled = scaled - logsumexp(
+                scaled, axis=2, b=_multiplicity(model, k), keepdims=True
+            )
+        cpds.append(_replace_table(cpd, scaled))
     return DiscreteModel(
         model.structure, model.domains, tuple(cpds), model.class_log_prior
     )
@@ -365,8 +379,10 @@ class _CLL:
         codes: NDArray[np.integer],
         y: NDArray[np.integer],
         sample_weight: NDArray[np.float64] | None,
+        normalize: bool = True,
     ) -> None:
         _check_naive(model)
+        self.normalize = normalize
         slots = model.slots(codes)
         n, p = slots.shape
         sizes = np.array([d.n_values for d in model.domains], dtype=np.int64)
@@ -390,8 +406,10 @@ class _CLL:
         self.onehot_y[np.arange(n), self.y] = 1.0
 
     def tables(self, w: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Stacked log CPTs raised to ``w`` and renormalised, (n_slots, n_classes)."""
+        """Stacked log CPTs raised to ``w`` (renormalised), (n_slots, n_classes)."""
         scaled = w[self.owner][:, None] * self.log_table
+        if not self.normalize:
+            return scaled
         a = scaled + self.log_mult
         top = np.maximum.reduceat(a, self.starts, axis=0)
         log_z = top + np.log(
@@ -410,9 +428,11 @@ class _CLL:
         # term from the normaliser).
         resid = self.s[:, None] * (self.onehot_y - np.exp(log_post))
         per_slot = self.XT @ resid  # (n_slots, n_classes)
-        q = np.exp(t + self.log_mult)
-        expected = np.add.reduceat(q * self.log_table, self.starts, axis=0)
-        g = self.log_table - expected[self.owner]
+        g = self.log_table
+        if self.normalize:
+            q = np.exp(t + self.log_mult)
+            expected = np.add.reduceat(q * self.log_table, self.starts, axis=0)
+            g = g - expected[self.owner]
         grad = np.add.reduceat((per_slot * g).sum(axis=1), self.starts)
         return cll, grad
 
@@ -423,8 +443,10 @@ def conditional_log_likelihood(
     y: NDArray[np.integer],
     weights: NDArray[np.float64],
     sample_weight: NDArray[np.float64] | None = None,
+    *,
+    normalize: bool = True,
 ) -> tuple[float, NDArray[np.float64]]:
-    """CLL of ``weighted_model(model, weights)`` on training rows, and its gradient.
+    """CLL of ``weighted_model(model, weights, normalize=normalize)`` and its gradient.
 
     Parameters
     ----------
@@ -438,6 +460,8 @@ def conditional_log_likelihood(
         Feature weights.
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights of the sum.
+    normalize : bool, default=True
+        As in :func:`weighted_model`.
 
     Returns
     -------
@@ -446,7 +470,8 @@ def conditional_log_likelihood(
     gradient : ndarray of shape (n_nodes,)
         Its derivative in each weight.
     """
-    return _CLL(model, codes, y, sample_weight)(np.asarray(weights, dtype=np.float64))
+    cll = _CLL(model, codes, y, sample_weight, normalize)
+    return cll(np.asarray(weights, dtype=np.float64))
 
 
 def wanbia_weights(
@@ -455,6 +480,8 @@ def wanbia_weights(
     y: NDArray[np.integer],
     sample_weight: NDArray[np.float64] | None = None,
     max_iter: int = 100,
+    *,
+    normalize: bool = True,
 ) -> tuple[NDArray[np.float64], OptimizeResult]:
     """WANBIA weights (Zaidi et al. 2013): the CLL maximised over ``[0, 1]^n``.
 
@@ -474,6 +501,9 @@ def wanbia_weights(
         Row weights.
     max_iter : int, default=100
         Iterations of L-BFGS-B (``optim``'s default ``maxit``).
+    normalize : bool, default=True
+        Optimise the CLL of the renormalised weighted CPTs (bnclassify) or of
+        the unnormalised ones (the paper), as in :func:`weighted_model`.
 
     Returns
     -------
@@ -481,7 +511,7 @@ def wanbia_weights(
     result : OptimizeResult
         The optimiser's report (``fun`` is the negative CLL).
     """
-    cll = _CLL(model, codes, y, sample_weight)
+    cll = _CLL(model, codes, y, sample_weight, normalize)
 
     def objective(w):
         value, grad = cll(w)
