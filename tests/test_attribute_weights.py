@@ -233,3 +233,23 @@ def test_awnb_refuses_an_empty_bootstrap():
     _, codes, y, cards = _fitted("car")
     with pytest.raises(ValueError, match="bootstrap_size"):
         awnb_weights(codes, y, cards, bootstrap_size=1e-6)
+
+
+def test_min_testing_depths_equal_a_recursive_walk():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (300, 8)).astype(float)
+    y = rng.integers(0, 3, 300)
+    tree = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X, y)
+    t = tree.tree_
+    expected = np.full(8, np.inf)
+
+    def walk(node, depth):
+        if t.children_left[node] < 0:
+            return
+        f = t.feature[node]
+        expected[f] = min(expected[f], depth)
+        walk(t.children_left[node], depth + 1)
+        walk(t.children_right[node], depth + 1)
+
+    walk(0, 1)
+    np.testing.assert_array_equal(min_testing_depths(tree, np.arange(8), 8), expected)

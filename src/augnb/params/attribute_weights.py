@@ -177,12 +177,13 @@ def min_testing_depths(
     t = tree.tree_
     left, right = t.children_left, t.children_right
     depth = np.zeros(t.node_count, dtype=np.int64)
-    depth[0] = 1
-    # scikit-learn numbers a node after its parent, so one pass in id order
-    # sets every depth.
-    for node in range(t.node_count):
-        if left[node] >= 0:
-            depth[left[node]] = depth[right[node]] = depth[node] + 1
+    # Level by level from the root: one array step per level of the tree.
+    level, frontier = 1, np.array([0])
+    while frontier.size:
+        depth[frontier] = level
+        frontier = frontier[left[frontier] >= 0]
+        frontier = np.concatenate([left[frontier], right[frontier]])
+        level += 1
     internal = np.flatnonzero(left >= 0)
     out = np.full(n_features, np.inf)
     np.minimum.at(out, column_feature[t.feature[internal]], depth[internal])
