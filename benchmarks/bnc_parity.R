@@ -11,7 +11,7 @@
 #              column `inner_<k>` per outer fold k: the inner fold id of each
 #              row of fold k's training set (NA for its test rows)
 #   algo       nb | tan_cl_loglik | tan_cl_aic | tan_cl_bic | fssj | bsej |
-#              tan_hc | tan_hcsp | kdb | aode
+#              tan_hc | tan_hcsp | kdb | aode | awnb | manb | wanbia
 #   out_dir    receives <algo>_fold<k>.csv: the class posterior of every test
 #              row (columns = class levels)
 #
@@ -20,8 +20,13 @@
 # The inner folds are imposed by replacing bnclassify's internal
 # partition_dataset() with one that returns the given fold of each row.
 #
+# Weighted naive Bayes (nb structure): awnb = lp(awnb_trees = 10,
+# awnb_bootstrap = 0.5), manb = lp(manb_prior = 0.5), wanbia = lp(wanbia = TRUE).
+#
 # Prints one JSON line per outer fold:
-#   {"algo", "fold", "accuracy", "fit_seconds", "arcs", "features"}
+#   {"algo", "fold", "accuracy", "fit_seconds", "arcs", "features", "weights"}
+# weights: the feature weights (awnb, wanbia) or arc posteriors (manb) by
+# feature name; empty for the other learners.
 # accuracy: predictions are the most probable class with ties to the first
 # level (R's max.col(ties.method = "first")), the rule augnb uses, so that
 # random tie breaking in prediction is not counted as a difference.
@@ -79,6 +84,10 @@ learn <- function(train) {
     tan_hcsp = bnc("tan_hcsp", class_name, train, smooth = smooth, dag_args = wrap),
     kdb = bnc("kdb", class_name, train, smooth = smooth,
               dag_args = c(wrap, list(kdbk = kdbk))),
+    awnb = bnc("nb", class_name, train, smooth = smooth, awnb_trees = 10,
+               awnb_bootstrap = 0.5),
+    manb = bnc("nb", class_name, train, smooth = smooth, manb_prior = 0.5),
+    wanbia = bnc("nb", class_name, train, smooth = smooth, wanbia = TRUE),
     stop("unknown algo ", algo)
   )
 }
@@ -114,7 +123,10 @@ for (k in sort(unique(folds$outer))) {
   utils::write.csv(post, file.path(out_dir, sprintf("%s_fold%d.csv", algo, k)),
                    row.names = FALSE)
   feats <- if (inherits(model, "bnc_aode")) character() else sort(features(model))
+  weights <- if (!is.null(model$.weights)) model$.weights else model$.manb
+  weights <- if (is.null(weights)) setNames(list(), character()) else as.list(weights)
   cat(toJSON(list(algo = algo, fold = k, accuracy = accuracy,
                   fit_seconds = fit_seconds, arcs = I(feature_arcs(model)),
-                  features = I(feats)), auto_unbox = TRUE, digits = NA), "\n")
+                  features = I(feats), weights = weights),
+              auto_unbox = TRUE, digits = NA), "\n")
 }

@@ -31,6 +31,16 @@ Learner pairs (augnb <- bnclassify), all with Laplace smoothing (alpha = smooth
     tan_hc          HillClimbingTAN(cv=ids)               tan_hc
     tan_hcsp        SuperParentTAN(cv=ids)                tan_hcsp
     kdb             WrapperKDB(k=2, cv=ids)               kdb, kdbk = 2
+    awnb            AWNB(random_state=seed)               nb + lp(awnb_trees = 10, ...)
+    manb            MANB(prior=0.5)                       nb + lp(manb_prior = 0.5)
+    wanbia          WANBIA()                              nb + lp(wanbia = TRUE)
+
+For the weighted naive Bayes learners the feature weights (AWNB, WANBIA) or
+arc posteriors (MANB) of both libraries are also compared: the largest
+absolute difference over features and folds. AWNB is randomised (bootstrap
+samples, and scikit-learn trees on category indicators against rpart trees),
+so only its accuracy level is comparable. awnb: lp(awnb_trees = 10,
+awnb_bootstrap = 0.5) on both sides.
 
 Reported per data set and learner: accuracy of each library (mean of the
 outer-fold accuracies, in %), their difference, the largest absolute
@@ -40,7 +50,9 @@ features), and for the wrappers the fit-time ratio (sum over folds of
 bnclassify's fit time / augnb's; augnb warmed up first, so Numba compilation is
 not counted).
 
-Results go to benchmarks/results/bnclassify_parity.json (written atomically).
+Results go to benchmarks/results/bnclassify_parity.json (written atomically;
+``--output`` names another file: the weighted learners' run is
+bnclassify_parity_weights.json).
 """
 
 from __future__ import annotations
@@ -60,9 +72,12 @@ from _common import ROOT, machine_info, write_json
 
 from augnb import (
     AODE,
+    AWNB,
     BSEJ,
     FSS,
+    MANB,
     TAN,
+    WANBIA,
     HillClimbingTAN,
     NaiveBayes,
     SuperParentTAN,
@@ -106,6 +121,9 @@ def make_estimator(algo, inner, seed):
         "tan_hc": lambda: HillClimbingTAN(**wrap, random_state=seed),
         "tan_hcsp": lambda: SuperParentTAN(**wrap, random_state=seed),
         "kdb": lambda: WrapperKDB(k=2, **wrap, random_state=seed),
+        "awnb": lambda: AWNB(n_trees=10, bootstrap_size=0.5, random_state=seed),
+        "manb": lambda: MANB(prior=0.5),
+        "wanbia": lambda: WANBIA(),
     }[algo]()
 
 
@@ -120,7 +138,19 @@ ALGOS = [
     "tan_hc",
     "tan_hcsp",
     "kdb",
+    "awnb",
+    "manb",
+    "wanbia",
 ]
+
+#: weighted naive Bayes learners: their weights are compared too
+WEIGHTED = {"awnb", "manb", "wanbia"}
+
+
+def feature_weights(est, names):
+    """Feature weights (AWNB, WANBIA) or arc posteriors (MANB) by name."""
+    w = getattr(est, "feature_weights_", getattr(est, "arc_posterior_", None))
+    return {} if w is None else {n: float(v) for n, v in zip(names, w)}
 
 
 def categorical_table(name):
@@ -248,6 +278,8 @@ def compare_dataset(name, algos, n_folds, seed, timeout, workdir):
                 "augnb_arcs": feature_arcs(est, names),
                 "augnb_features": used_features(est, names),
             }
+            if algo in WEIGHTED:
+                fold["augnb_weights"] = feature_weights(est, names)
             if r_rows is not None:
                 r = next(row for row in r_rows if row["fold"] == k)
                 post = pd.read_csv(r_dir / f"{algo}_fold{k}.csv", dtype=float)
@@ -259,6 +291,12 @@ def compare_dataset(name, algos, n_folds, seed, timeout, workdir):
                     bnc_arcs=r_arcs,
                     bnc_features=sorted(r_feats),
                 )
+                if algo in WEIGHTED and r.get("weights"):
+                    fold["bnc_weights"] = {n: float(v) for n, v in r["weights"].items()}
+                    fold["max_weight_diff"] = max(
+                        abs(fold["augnb_weights"][n] - fold["bnc_weights"][n])
+                        for n in names
+                    )
                 classes = [str(c) for c in est.classes_]
                 if set(classes) <= set(post.columns) and len(classes) == len(
                     post.columns
@@ -298,6 +336,9 @@ def summarise(res, algo):
     if algo != "aode":
         res["identical_structures"] = int(sum(f["same_structure"] for f in folds))
         res["identical_skeletons"] = int(sum(f["same_skeleton"] for f in folds))
+    wdiff = [f["max_weight_diff"] for f in folds if "max_weight_diff" in f]
+    if wdiff:
+        res["max_weight_diff"] = float(max(wdiff))
     if algo in WRAPPERS:
         res["fit_time_ratio"] = res["bnc_fit_seconds"] / max(
             res["augnb_fit_seconds"], 1e-9
@@ -316,6 +357,8 @@ def line(name, algo, res):
     )
     if res.get("max_posterior_diff") is not None:
         s += f"  max|dp| {res['max_posterior_diff']:.1e}"
+    if "max_weight_diff" in res:
+        s += f"  max|dw| {res['max_weight_diff']:.1e}"
     if "identical_structures" in res:
         s += (
             f"  same structure {res['identical_structures']}/{len(res['folds'])}"
@@ -387,7 +430,76 @@ def explain(results, seed):
             if "identical_structures" in res:
                 res["differing_explained_by_ties"] = n_tie
             print(name, algo, "differing folds explained by ties:", n_tie)
+        if "awnb" in per:
+            explain_awnb(per["awnb"], X, y, outer, seed)
+        if "wanbia" in per:
+            explain_wanbia(per["wanbia"], X, y, outer, names)
     return results
+
+
+#: extra seeds of AWNB whose accuracies show its seed-to-seed spread
+AWNB_SEEDS = 10
+
+
+def explain_awnb(res, X, y, outer, seed):
+    """AWNB's accuracy (mean over the outer folds) with other random states.
+
+    AWNB is randomised, so a difference from bnclassify within augnb's own
+    seed-to-seed range is explained by the bootstrap samples and trees.
+    """
+    accs = []
+    for s in range(seed, seed + AWNB_SEEDS):
+        per_fold = []
+        for f in res["folds"]:
+            tr, te = outer != f["fold"], outer == f["fold"]
+            est = make_estimator("awnb", None, s).fit(X[tr], y[tr])
+            per_fold.append(np.mean(est.predict(X[te]) == np.asarray(y[te])))
+        accs.append(100 * float(np.mean(per_fold)))
+    res["augnb_accuracy_by_seed"] = accs
+    lo, hi = min(accs), max(accs)
+    res["bnc_within_seed_range"] = bool(lo <= res.get("bnc_accuracy", lo) <= hi)
+    print(f"awnb seeds: {lo:.2f}..{hi:.2f}, bnclassify {res.get('bnc_accuracy')}")
+
+
+def explain_wanbia(res, X, y, outer, names):
+    """Training CLL of augnb's and of bnclassify's WANBIA weights, same objective.
+
+    Both libraries maximise the CLL of the renormalised weighted naive Bayes
+    (smoothing 1); the weights with the higher training CLL are the better
+    optimum. bnclassify hands optim the gradient of the unrenormalised model.
+    """
+    from augnb.params.attribute_weights import conditional_log_likelihood
+
+    n_better = 0
+    for f in res["folds"]:
+        if "bnc_weights" not in f:
+            continue
+        tr = outer != f["fold"]
+        nb = NaiveBayes().fit(X[tr], y[tr])
+        codes = nb.encode(X[tr]).codes
+        yc = np.searchsorted(nb.classes_, np.asarray(y[tr]))
+        cll = {}
+        for side in ("augnb", "bnc"):
+            w = np.array([f[f"{side}_weights"][n] for n in names])
+            cll[side] = conditional_log_likelihood(nb.model_, codes, yc, w)[0]
+        f["augnb_train_cll"], f["bnc_weights_train_cll"] = cll["augnb"], cll["bnc"]
+        n_better += cll["augnb"] >= cll["bnc"] - 1e-6
+    res["folds_augnb_cll_at_least_bnc"] = int(n_better)
+    print("wanbia folds where augnb's weights reach a CLL >= bnclassify's:", n_better)
+
+
+def weight_cell(res):
+    """One cell of the weighted naive Bayes table."""
+    if "max_weight_diff" not in res:
+        return "n/a"
+    cell = f"{res['max_weight_diff']:.1e}"
+    if "augnb_accuracy_by_seed" in res:
+        accs = res["augnb_accuracy_by_seed"]
+        cell += f" (seeds {min(accs):.1f}–{max(accs):.1f})"
+    if "folds_augnb_cll_at_least_bnc" in res:
+        n = sum("bnc_weights" in f for f in res["folds"])
+        cell += f" (CLL ≥ {res['folds_augnb_cll_at_least_bnc']}/{n})"
+    return cell
 
 
 def markdown(results):
@@ -443,7 +555,26 @@ def markdown(results):
                 f"{res['identical_structures']} ({res['identical_skeletons']}){tie}{dp}"
             )
         out.append(f"| {name} | " + " | ".join(cells) + " |")
+    weighted = [a for a in algos if a in WEIGHTED]
+    if weighted:
+        out += [
+            "",
+            "Weighted naive Bayes: largest |difference| between the two "
+            "libraries' feature weights (awnb, wanbia) or arc posteriors (manb) "
+            "over all features and folds. awnb: in brackets, augnb's accuracy "
+            f"range over {AWNB_SEEDS} random states. wanbia: in brackets, the "
+            "folds where augnb's weights reach a training CLL at least as high "
+            "as bnclassify's weights (same objective).",
+            "",
+            "| data set | " + " | ".join(weighted) + " |",
+            "|:---|" + "---:|" * len(weighted),
+        ]
+        for name, per in sets.items():
+            cells = [weight_cell(per.get(a, {})) for a in weighted]
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
     wrappers = [a for a in algos if a in WRAPPERS]
+    if not wrappers:
+        return "\n".join(out) + "\n"
     out += [
         "",
         "Wrapper fit time, sum over the 5 outer folds: bnclassify / augnb "

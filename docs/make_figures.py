@@ -76,6 +76,60 @@ def _structure_figure(
     _save(fig, stem)
 
 
+#: (figure file stem, estimator, data set, fitted attribute): weighted naive
+#: Bayes learners, drawn with each class arc as wide as its weight and labelled.
+WEIGHTED = [
+    ("awnb", "AWNB", "car", "feature_weights_"),
+    ("manb", "MANB", "car", "arc_posterior_"),
+    ("wanbia", "WANBIA", "breast_cancer_wisconsin", "feature_weights_"),
+]
+
+
+def _weighted_figure(stem: str, estimator: str, dataset: str, attribute: str) -> None:
+    """Naive Bayes structure with each class arc drawn as wide as its weight."""
+    import augnb
+    from augnb.datasets import load
+    from augnb.plotting import plot_structure
+    from augnb.plotting.structure import structure_layout
+
+    X, y = load(dataset)
+    cls = getattr(augnb, estimator)
+    params = {"random_state": 0} if "random_state" in cls().get_params() else {}
+    model = cls(**params).fit(X, y)
+    weights = getattr(model, attribute)
+    fig = plot_structure(
+        model, show_class_arcs=False, title=f"{estimator} on {dataset}: {attribute}"
+    )
+    ax = fig.axes[0]
+    for k, (x, yy) in structure_layout(model.structure_).items():
+        w = float(weights[k])
+        ax.annotate(
+            "",
+            xy=(x, yy),
+            xytext=(0.0, 0.0),
+            arrowprops={
+                "arrowstyle": "-|>",
+                "color": "0.25" if w > 0 else "0.8",
+                "linewidth": 0.3 + 3.5 * w,
+                "linestyle": "-" if w > 0 else ":",
+                "shrinkA": 9,
+                "shrinkB": 9,
+            },
+            zorder=1,
+        )
+        ax.text(
+            0.55 * x,
+            0.55 * yy,
+            f"{w:.2f}",
+            ha="center",
+            va="center",
+            fontsize=7,
+            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+            zorder=2,
+        )
+    _save(fig, stem)
+
+
 def _first_structure(obj):
     import augnb
 
@@ -179,6 +233,9 @@ def main(*, only_missing: bool = False) -> list[Path]:
     FIGURES.mkdir(exist_ok=True)
     jobs = [
         (spec[0], (lambda spec=spec: _structure_figure(*spec))) for spec in STRUCTURES
+    ]
+    jobs += [
+        (spec[0], (lambda spec=spec: _weighted_figure(*spec))) for spec in WEIGHTED
     ]
     jobs += [
         ("discretizers", _discretizer_figure),

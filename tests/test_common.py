@@ -32,6 +32,8 @@ EXTRA_CONFIGURATIONS = {
     "AnDE": [{"n": 2}],
     "DDRChowLiu": [{"avg": "literal", "root": "random", "random_state": 0}],
     "ETAN": [{"continuous": "gmm"}],
+    "AWNB": [{"normalize": False, "random_state": 0}],
+    "WANBIA": [{"normalize": False}],
 }
 
 ESTIMATORS = [cls() for cls in REGISTRY.values()] + [
