@@ -158,7 +158,7 @@ def _markdown(
         "",
         "## Summary (sorted by mean accuracy)",
         "",
-        "| learner | mean accuracy (%) | mean rank | best on | fit seconds (all folds) |",
+        "| learner | mean accuracy (%) | mean rank | best on | fit seconds |",
         "|:---|---:|---:|---:|---:|",
     ]
     for name in order:

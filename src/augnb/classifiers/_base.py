@@ -7,7 +7,14 @@ import inspect
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import ClassVar, NamedTuple, dataclass_transform
+from typing import ClassVar, NamedTuple
+
+try:
+    from typing import dataclass_transform
+except ImportError:  # Python 3.10: the decorator only informs type checkers
+
+    def dataclass_transform(**_kwargs):
+        return lambda cls: cls
 
 import numba
 import numpy as np

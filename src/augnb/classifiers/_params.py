@@ -117,6 +117,8 @@ def declare_parameters(cls: type) -> None:
             inherited_init, "_augnb_generated", False
         ):
             # The class's own copy: help() and Sphinx then name the class.
+            # Its own `_parameters` too, so its subclasses inherit from it.
+            cls._parameters = MappingProxyType(dict(cls._parameters))
             cls.__init__ = _make_init(cls, dict(cls._parameters))
         return
     name = cls.__qualname__

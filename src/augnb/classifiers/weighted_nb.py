@@ -9,13 +9,17 @@ routine as every other learner.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import DOCSTRING_SNIPPETS, BaseAugmentedNB
+from augnb.classifiers._base import (
+    DOCSTRING_SNIPPETS,
+    BaseAugmentedNB,
+    TrainingData,
+    param,
+)
 from augnb.classifiers.constraints import Interval, Options, RandomState
 from augnb.data.encoding import EncodedData
 from augnb.params.attribute_weights import (
@@ -53,15 +57,8 @@ class _NaiveBayesFamily(BaseAugmentedNB):
 
     _docstring_snippets: ClassVar[dict[str, str]] = _SNIPPETS
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> Structure:
-        return naive_bayes_structure(codes.shape[1])
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        return naive_bayes_structure(data.codes.shape[1])
 
     def _naive_model(
         self,
@@ -152,34 +149,13 @@ class AWNB(_NaiveBayesFamily):
 
     _no_statistics_reason = "its weights come from decision trees grown on rows"
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "n_trees": Interval(numbers.Integral, 1),
-        "bootstrap_size": Interval(numbers.Real, 0, None, closed="neither"),
-        "random_state": RandomState(),
-        "normalize": Options(True, False),
-    }
-
-    def __init__(
-        self,
-        n_trees: int = 10,
-        bootstrap_size: float = 0.5,
-        *,
-        alpha: float = 1.0,
-        random_state: int | np.random.RandomState | None = None,
-        normalize: bool = True,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.n_trees = n_trees
-        self.bootstrap_size = bootstrap_size
-        self.alpha = alpha
-        self.random_state = random_state
-        self.normalize = normalize
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    n_trees: int = param(10, Interval(numbers.Integral, 1), kw_only=False)
+    bootstrap_size: float = param(
+        0.5, Interval(numbers.Real, 0, None, closed="neither"), kw_only=False
+    )
+    alpha: float = param(kw_only=True)
+    random_state: int | np.random.RandomState | None = param(None, RandomState())
+    normalize: bool = param(True, Options(True, False))
 
     def _fit_parameters(
         self,
@@ -269,25 +245,8 @@ class MANB(_NaiveBayesFamily):
     _weighted_counts: ClassVar[bool] = True
     _no_statistics_reason = "its averaged CPTs are fitted in memory only"
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "prior": Interval(numbers.Real, 0, 1),
-    }
-
-    def __init__(
-        self,
-        prior: float = 0.5,
-        *,
-        alpha: float = 1.0,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.prior = prior
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    prior: float = param(0.5, Interval(numbers.Real, 0, 1), kw_only=False)
+    alpha: float = param(kw_only=True)
 
     def _fit_parameters(
         self,
@@ -378,28 +337,8 @@ class WANBIA(_NaiveBayesFamily):
         "its weights maximise the conditional log-likelihood of the rows"
     )
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "max_iter": Interval(numbers.Integral, 1),
-        "normalize": Options(True, False),
-    }
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        max_iter: int = 100,
-        normalize: bool = True,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.max_iter = max_iter
-        self.normalize = normalize
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+    max_iter: int = param(100, Interval(numbers.Integral, 1))
+    normalize: bool = param(True, Options(True, False))
 
     def _fit_parameters(
         self,
