@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import re
 from abc import ABCMeta, abstractmethod
 from typing import ClassVar
 
@@ -15,6 +14,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb._docstrings import expand_snippets as _expand_snippets
 from augnb.classifiers._incremental import IncrementalMixin
 from augnb.classifiers.constraints import (
     AnyOf,
@@ -117,27 +117,6 @@ DOCSTRING_SNIPPETS["fitted_attributes"] = (
     + "\n"
     + DOCSTRING_SNIPPETS["encoding_attributes"]
 )
-
-_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
-
-
-def _expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
-    if not doc:
-        return doc
-
-    def expand(match: re.Match) -> str:
-        indent, name = match.groups()
-        return "\n".join(
-            indent + line if line else line for line in snippets[name].splitlines()
-        )
-
-    # Snippets may hold snippet lines themselves: expand to a fixed point.
-    while True:
-        expanded = _SNIPPET_LINE.sub(expand, doc)
-        if expanded == doc:
-            return doc
-        doc = expanded
-
 
 @numba.njit(cache=True, nogil=True)
 def _softmax_rows(jll, out):
