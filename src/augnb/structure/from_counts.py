@@ -16,7 +16,8 @@ from numpy.typing import NDArray
 from augnb.stats.dependence import id_weight
 from augnb.stats.independence import ci_test, ind_test
 from augnb.stats.information import cmi_from_counts, mi_from_counts
-from augnb.stats.sufficient import SufficientStatistics, reduce_comoments
+from augnb.stats.moments import reduce_comoments
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 from augnb.structure.kdb import kdb_from_scores
 from augnb.structure.taheri import influence_weights_from_tables, taheri_arcs
