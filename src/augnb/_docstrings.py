@@ -24,6 +24,20 @@ cards : ndarray of shape (n_features,)
     Declared cardinalities.
 n_classes : int
     Number of classes.""",
+    # The paper of the Taheri et al. learner and of the mean binarisation.
+    "taheri2011_references": """\
+References
+----------
+.. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+   classifier using conditional probabilities", Proc. 9th Australasian
+   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    # Progress output of the greedy wrapper searches.
+    "trace_parameters": """\
+verbose : int, default=0
+    Print the steps.
+feature_names : sequence, default=None
+    Column names used in the trace and the verbose lines (``X<i>`` when
+    None).""",
     # The first two arguments of every wrapper structure search.
     "scorer_parameters": """\
 scorer : CachedCV

@@ -111,12 +111,9 @@ class CachedCV:
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Training codes (``-1`` = missing).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : sequence of int
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities (a sequence of
+        int) and number of classes.
     alpha : float, default=1.0
         Lidstone smoothing, as in the final model.
     cv : int, "loo", array-like of fold ids or CV splitter, default=5

@@ -74,11 +74,7 @@ def fss_structure(
     {{scorer_parameters}}
     epsilon : float, default=0.0
         Minimum accuracy gain for a step.
-    verbose : int, default=0
-        Print the steps.
-    feature_names : sequence, default=None
-        Column names used in the trace and the verbose lines (``X<i>`` when
-        None).
+    {{trace_parameters}}
 
     Returns
     -------

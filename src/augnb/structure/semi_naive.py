@@ -83,11 +83,7 @@ def bsej_subsets(
     max_joint_cells : float, default=1e6
         Joins whose CPT would have more than this many cells
         (declared values x classes) are not considered.
-    verbose : int, default=0
-        Print the steps.
-    feature_names : sequence, default=None
-        Column names used in the trace and the verbose lines (``X<i>`` when
-        None).
+    {{trace_parameters}}
 
     Returns
     -------

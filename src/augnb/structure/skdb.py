@@ -142,13 +142,11 @@ def skdb_structure(
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+        Integer codes, ``-1`` for missing (a factor with a missing value in
+        its family is left out of that row's score).
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
     k : int, default=5
         Largest number of parents per feature.
     theta : float, default=0.0
