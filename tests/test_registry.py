@@ -1,11 +1,8 @@
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import augnb
-from augnb.evaluation import registry
 from augnb.evaluation.registry import (
     available_estimators,
     estimator_class,
@@ -70,8 +67,3 @@ def test_classes_resolve_lazily(monkeypatch):
     # ... and one that appears later is picked up without any change here.
     monkeypatch.setattr(augnb, "TAN", augnb.NaiveBayes, raising=False)
     assert type(make_estimator("TAN")) is augnb.NaiveBayes
-
-
-def test_doctests():
-    result = doctest.testmod(registry, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 import numpy as np
@@ -8,7 +7,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from augnb.evaluation import significance
 from augnb.evaluation.significance import (
     FriedmanResult,
     average_ranks,
@@ -543,12 +541,3 @@ def test_wilcoxon_per_dataset_errors():
     duplicated = pd.concat([frame, frame.iloc[:1]])
     with pytest.raises(ValueError, match="more than one row"):
         wilcoxon_per_dataset(duplicated, "TAN", "NB")
-
-
-# --------------------------------------------------------------------------- #
-# Docstring examples
-# --------------------------------------------------------------------------- #
-def test_docstring_examples_run():
-    result = doctest.testmod(significance, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0
