@@ -177,14 +177,6 @@ def test_version(capsys):
     assert capsys.readouterr().out.startswith("augnb ")
 
 
-def test_doctests():
-    import doctest
-
-    import augnb.cli
-
-    assert doctest.testmod(augnb.cli).failed == 0
-
-
 def test_named_estimators_get_the_run_seed():
     from augnb.evaluation.cv import resolve_estimators
 

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import doctest
-import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -340,13 +338,6 @@ def test_parallel_run_equals_serial_run():
     pd.testing.assert_frame_equal(
         serial.drop(columns=TIMING), parallel.drop(columns=TIMING)
     )
-
-
-def test_doctests():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        result = doctest.testmod(cv_module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0
 
 
 def test_cache_files_are_small_json(tmp_path):

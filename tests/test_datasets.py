@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import json
 from pathlib import Path
 
@@ -9,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import augnb.datasets
 from augnb.datasets import (
     DatasetInfo,
     _loader,
@@ -329,10 +327,3 @@ def test_manifest_cells_and_class_counts_parse():
     assert counts["head and neck"] == 20
     assert counts["duoden and sm.int"] == 1
     assert _manifest._class_distributions()["fourclass"] == {"-1": 555, "+1": 307}
-
-
-def test_docstring_examples_run():
-    for module in (augnb.datasets, _loader, _manifest, _registry):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.attempted > 0, module.__name__
-        assert result.failed == 0, module.__name__

@@ -74,7 +74,7 @@ def test_log_dependence_derivatives_brute_force():
 
 
 def test_eq18_with_cell_average_is_half_eq17_for_two_classes():
-    # ALGORITHMS.md §12 fixture 6: same MST, half the weight.
+    # same MST, half the weight.
     rng = np.random.default_rng(1)
     for _ in range(20):
         t = _random_table(rng, (int(rng.integers(2, 5)), int(rng.integers(2, 5)), 2))

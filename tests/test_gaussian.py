@@ -13,7 +13,7 @@ from augnb.structure import Structure
 
 
 def _gaussian_nb_oracle(nb, X, y, var_smoothing=1e-9):
-    # augnb smooths the class prior (ALGORITHMS.md §0.3); GaussianNB's prior
+    # augnb smooths the class prior; GaussianNB's prior
     # is the ML frequency, so pass ours to compare the densities alone.
     prior = np.exp(nb.model_.class_log_prior)
     return GaussianNB(priors=prior, var_smoothing=var_smoothing).fit(X, y)

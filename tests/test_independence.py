@@ -1,4 +1,4 @@
-"""G tests with the average-cell-count reliability rule (ALGORITHMS.md §1.3)."""
+"""G tests with the average-cell-count reliability rule."""
 
 from __future__ import annotations
 

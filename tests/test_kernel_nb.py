@@ -39,7 +39,7 @@ def _log_kde(q, pts, h):
 
 
 def _log_cond(q, pts, h):
-    """Eq. (4): child column 0 given the rest, with the A-30 fallback."""
+    """Eq. (4): child column 0 given the rest, with the documented fallback."""
     m = len(pts)
     lk = norm.logpdf(q[None, :], pts, h)
     joint = logsumexp(lk.sum(axis=1))
@@ -94,7 +94,7 @@ def _naive_loo(Z, codes, cards, disc, y, n_classes, parents, h, alpha=1.0):
 
 
 def _naive_enbc(Z, codes, cards, disc, y, n_classes, feats, grid, t_max):
-    """The greedy search of ALGORITHMS.md §6.3, refitting every candidate."""
+    """The greedy ENBC search, refitting every candidate."""
     n = len(y)
 
     def tune(parents):
@@ -316,7 +316,7 @@ def test_enbc_prediction_and_missing_values_match_brute_force():
             [np.nan, 0.2, 0.1],
             [0.5, np.nan, np.nan],
             [np.nan, np.nan, np.nan],
-            [40.0, 0.0, 0.0],  # far: A-30 may fall back for some classes
+            [40.0, 0.0, 0.0],  # far: the fallback may apply for some classes
         ]
     )
     jll = model.predict_joint_log_proba(Xq)

@@ -1,4 +1,4 @@
-"""The seed 002 suite: description, the paper's numbers, the fixed-split run."""
+"""The Li (2003) suite: description, the paper's numbers, the fixed-split run."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_paper_settings_reach_the_estimators():
 
 
 def test_gmm_naive_bayes_equals_can_without_cliques():
-    # ALGORITHMS.md §12 fixture 9: CAN with w* = inf is naive Bayes.
+    # CAN with w* = inf is naive Bayes.
     X, y = load("ann_thyroid_train")
     X, y = X.iloc[::4], y.iloc[::4]
     nb = NaiveBayes(continuous="gmm").fit(X, y)

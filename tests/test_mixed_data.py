@@ -1,4 +1,4 @@
-"""ETAN, CAN and mixed-model inference (ALGORITHMS.md §5, §12 fixtures 8-9)."""
+"""ETAN, CAN and mixed-model inference."""
 
 from __future__ import annotations
 

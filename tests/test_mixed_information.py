@@ -1,4 +1,4 @@
-"""Conditional mutual information for mixed pairs (ALGORITHMS.md §5.2, A-24)."""
+"""Conditional mutual information for mixed pairs."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_mixed_pairs_match_the_variance_formula():
 
 
 def test_gaussian_cmi_is_the_log_likelihood_gain_of_the_arc():
-    """N * I (nats) = gain in maximised log-likelihood from adding the arc (A-24)."""
+    """N * I (nats) = gain in maximised log-likelihood from adding the arc."""
     codes, values, y, cards = _data()
     n = len(y)
     naive = Structure.naive(range(5), 5)

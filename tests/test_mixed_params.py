@@ -1,4 +1,4 @@
-"""Mixed-mode CPDs (ALGORITHMS.md §5.1): fits against closed forms and oracles."""
+"""Mixed-mode CPDs: fits against closed forms and oracles."""
 
 from __future__ import annotations
 
@@ -302,7 +302,7 @@ def test_cpds_follow_the_structure_in_topological_order():
     assert [c.feature for c in m.gaussians] == [2, 1]
     x2, x1 = m.gaussians
     assert x2.discrete_parents == (0,) and x2.n_components == 2
-    assert x1.continuous_parents == (2,) and x1.n_components == 1  # A-23
+    assert x1.continuous_parents == (2,) and x1.n_components == 1
     # Available cases: a missing parent value drops the row from X1's fit.
     values[:5, 2] = np.nan
     m2 = fit_mixed_model(s, codes, values, y, cards, 2)

@@ -28,7 +28,7 @@ def test_equals_sklearn_categorical_nb(name, alpha):
     cards = [len(X[c].cat.categories) for c in X.columns]
     np.testing.assert_array_equal(nb.n_categories_, cards)
     # augnb smooths the class prior as well, (N_c + alpha) / (N + alpha r_C)
-    # (ALGORITHMS.md §0.3), while CategoricalNB's fitted prior is the unsmoothed
+    #, while CategoricalNB's fitted prior is the unsmoothed
     # N_c / N; so our prior is passed to CategoricalNB explicitly.
     counts = pd.Series(y).value_counts().reindex(nb.classes_).to_numpy()
     prior = (counts + alpha) / (counts.sum() + alpha * len(counts))

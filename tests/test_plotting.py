@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import doctest
 import sys
 
 import numpy as np
@@ -13,7 +12,6 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from augnb.evaluation.significance import cd_groups, nemenyi_test  # noqa: E402
 from augnb.plotting import (  # noqa: E402
-    critical_difference,
     plot_critical_difference,
     save_figure,
 )
@@ -165,12 +163,6 @@ def test_missing_matplotlib_message(monkeypatch):
         plot_critical_difference(
             DEMSAR_RANKS, 1.25, groups=cd_groups(DEMSAR_RANKS, 1.25)
         )
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(critical_difference)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_plot_takes_the_test_result_and_needs_groups_otherwise():

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import augnb
@@ -70,18 +68,6 @@ def test_classes_resolve_lazily(monkeypatch):
     # ... and one that appears later is picked up without any change here.
     monkeypatch.setattr(augnb, "TAN", augnb.NaiveBayes, raising=False)
     assert type(make_estimator("TAN")) is augnb.NaiveBayes
-
-
-def test_doctests():
-    result = doctest.testmod(registry, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
-
-
-def test_classifier_registry_doctests():
-    from augnb.classifiers import registry as classes
-
-    result = doctest.testmod(classes, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 5
 
 
 def test_aliases_and_summaries_are_read_from_each_class():

@@ -5,7 +5,7 @@ factors from total counts minus the row's fold counts, candidates scored by
 swapping factors) is exactly the accuracy obtained by refitting the final model
 (``fit_discrete_model``) on every training part and predicting the held-out
 fold with ``joint_log_likelihood``. The naive greedy searches below are written
-from ALGORITHMS.md §1.7, §3.5 and §3.6 without the library's search code.
+from the documented algorithm without the library's search code.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def nb_over(subsets, n_features):
 
 
 def naive_greedy(initial, neighbours, score, epsilon=0.0):
-    """ALGORITHMS.md §1.7 with an explicit tie key; records every candidate."""
+    """The greedy step with an explicit tie key; records every candidate."""
     state, best = initial, score(initial)
     path, scored = [best], []
     while best < 1.0:

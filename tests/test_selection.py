@@ -1,4 +1,4 @@
-"""Feature selection: wrapper FSS and filter FFSS (ALGORITHMS.md §3.3, §3.5)."""
+"""Feature selection: wrapper FSS and filter FFSS."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def noisy_frame(seed=0, n=300):
 
 @pytest.mark.parametrize("random_state", [0, 1, 2, 7, 42])
 def test_fss_on_car_selects_nothing(random_state, car):
-    # Seed 000 Table 3: FSS = majority rate on Car (1210 / 1728).
+    # Mihaljevic et al. (2013), Table 3: FSS = majority rate on Car (1210 / 1728).
     X, y = car
     clf = FSS(random_state=random_state).fit(X, y)
     assert clf.selected_features_ == []

@@ -1,4 +1,4 @@
-"""Selective TAN (ALGORITHMS.md §3.4): FFSS filter + CI-filtered Chow-Liu forest."""
+"""Selective TAN: FFSS filter + CI-filtered Chow-Liu forest."""
 
 from __future__ import annotations
 

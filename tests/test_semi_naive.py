@@ -1,4 +1,4 @@
-"""Semi-naive Bayes: BSEJ and ASB (ALGORITHMS.md §3.6-3.7)."""
+"""Semi-naive Bayes: BSEJ and ASB."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_asb_significance_zero_equals_bsej(name, car, dependent_frame):
 
 
 def test_asb_on_primary_tumor_returns_bsej():
-    # ALGORITHMS.md §12 fixture 7: 132 complete rows, 18 classes present;
+    # 132 complete rows, 18 classes present;
     # every pair test between subsets is unreliable, so no arc is added.
     X, y = load("primary_tumor", complete_only=True)
     assert X.shape[0] == 132

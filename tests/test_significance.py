@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
 import numpy as np
@@ -8,7 +7,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from augnb.evaluation import significance
 from augnb.evaluation.significance import (
     FriedmanResult,
     average_ranks,
@@ -75,7 +73,7 @@ TABLE2_RANKS = {
     "TAN": 4.25,
 }
 
-# ALGORITHMS.md §9.3 (Demšar 2006, Table 5a, rounded to 3 decimals).
+# (Demšar 2006, Table 5a, rounded to 3 decimals).
 Q_TABLE = {
     0.05: [1.960, 2.344, 2.569, 2.728, 2.850, 2.948, 3.031, 3.102, 3.164],
     0.10: [1.645, 2.052, 2.291, 2.460, 2.589, 2.693, 2.780, 2.855, 2.920],
@@ -543,12 +541,3 @@ def test_wilcoxon_per_dataset_errors():
     duplicated = pd.concat([frame, frame.iloc[:1]])
     with pytest.raises(ValueError, match="more than one row"):
         wilcoxon_per_dataset(duplicated, "TAN", "NB")
-
-
-# --------------------------------------------------------------------------- #
-# Docstring examples
-# --------------------------------------------------------------------------- #
-def test_docstring_examples_run():
-    result = doctest.testmod(significance, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -18,7 +18,7 @@ from augnb.discretize.soac import SOACDiscretizer, soac_cut_points
 
 
 def soac_reference(x: np.ndarray, theta: float) -> np.ndarray:
-    """ALGORITHMS.md §2.3 literally: rescan every adjacent pair after each merge.
+    """The algorithm literally: rescan every adjacent pair after each merge.
 
     O(m^2). Clusters are tracked as (start, size, sum) and costs use the same
     floating-point expression as the implementation (Ward's formula on the
@@ -134,7 +134,7 @@ def test_cost_ties_merge_the_leftmost_pair():
 def test_crossing_merge_is_kept():
     # x = 0, 1, 10, 11: E_1 = 101; merges cost 0.5 (0,1), 0.5 (10,11), 100.
     # theta = 0.007 -> threshold 0.707: after the first merge E = 0.5 < 0.707,
-    # after the second E = 1.0 >= 0.707 and that merge is kept (A-09): 2 bins.
+    # after the second E = 1.0 >= 0.707 and that merge is kept: 2 bins.
     x = np.array([0.0, 1.0, 10.0, 11.0])
     assert soac_cut_points(x, 0.007).tolist() == [5.5]
     # threshold 0.404 <= 0.5: the first merge (leftmost of the tie) crosses it.
@@ -192,7 +192,7 @@ def test_degenerate_columns_have_no_cut(x):
 
 
 def test_two_distinct_values_give_one_bin():
-    # The only possible merge empties the error budget: it is kept (A-09).
+    # The only possible merge empties the error budget: it is kept.
     assert soac_cut_points(np.array([0.0, 0.0, 1.0, 1.0]), 0.05).size == 0
 
 

@@ -1,4 +1,4 @@
-"""The seed 004 suite: description, the paper's numbers, a quick run."""
+"""The Zhang et al. (2005) suite: description, the paper's numbers, a quick run."""
 
 from __future__ import annotations
 

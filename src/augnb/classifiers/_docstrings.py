@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from augnb._docstrings import expand_snippets
 
 __all__ = ["DOCSTRING_SNIPPETS", "expand_docstrings", "expand_snippets"]
 
@@ -90,27 +90,6 @@ DOCSTRING_SNIPPETS["fitted_attributes"] = (
     + "\n"
     + DOCSTRING_SNIPPETS["encoding_attributes"]
 )
-
-_SNIPPET_LINE = re.compile(r"^( *)\{\{(\w+)\}\}$", re.MULTILINE)
-
-
-def expand_snippets(doc: str | None, snippets: dict[str, str]) -> str | None:
-    if not doc:
-        return doc
-
-    def expand(match: re.Match) -> str:
-        indent, name = match.groups()
-        return "\n".join(
-            indent + line if line else line for line in snippets[name].splitlines()
-        )
-
-    # Snippets may hold snippet lines themselves: expand to a fixed point.
-    while True:
-        expanded = _SNIPPET_LINE.sub(expand, doc)
-        if expanded == doc:
-            return doc
-        doc = expanded
-
 
 def expand_docstrings(cls: type) -> None:
     """Expand the snippet lines of a class's docstring and of its methods'.

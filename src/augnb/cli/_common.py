@@ -179,12 +179,16 @@ def parse_params(items: Sequence[str] | None) -> dict[str, object]:
     return params
 
 
-def positive_int(text: str) -> int:
-    """Argparse type: an integer >= 1."""
+def _integer(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    """Argparse type: an integer >= 1."""
+    value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1; got {text!r}")
     return value
@@ -192,10 +196,7 @@ def positive_int(text: str) -> int:
 
 def n_jobs_value(text: str) -> int:
     """Argparse type: joblib's n_jobs, >= 1 or negative (-1 = every core)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    value = _integer(text)
     if value == 0:
         raise argparse.ArgumentTypeError(
             "0 jobs cannot run anything; give 1 or more, or -1 for every core"

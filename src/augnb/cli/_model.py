@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from augnb.cli._common import (
     PLOT_SUFFIXES,
@@ -42,7 +43,6 @@ def _load(args: argparse.Namespace, source: str):
 
 def cmd_fit(args: argparse.Namespace) -> int:
     """Fit one classifier on a table and save it."""
-    from augnb._model_io import save_model
     from augnb.evaluation.registry import make_estimator
 
     # Every output is checked before the data are read or a model is fitted.
@@ -75,19 +75,37 @@ def cmd_fit(args: argparse.Namespace) -> int:
         # user's to fix; sklearn's convention is a ValueError for both.
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
-    path = save_model(
-        estimator,
-        model_path,
-        dataset=str(args.dataset),
-        n_rows=len(X),
-        target=str(y.name),
-        id_column=args.id_column,
-    )
+    path = _save(args, estimator, model_path, len(X), str(y.name))
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
         f"{X.shape[1]} features, class column {str(y.name)!r}) in {seconds:.2f} s; "
         f"training accuracy {100 * estimator.score(X, y):.2f}%"
     )
+    return _report_outputs(args, estimator, path)
+
+
+def _save(
+    args: argparse.Namespace,
+    estimator: object,
+    model_path: str,
+    n_rows: int,
+    target: str,
+) -> Path:
+    """Save the fitted model with what it was fitted on; its path."""
+    from augnb._model_io import save_model
+
+    return save_model(
+        estimator,
+        model_path,
+        dataset=str(args.dataset),
+        n_rows=n_rows,
+        target=target,
+        id_column=args.id_column,
+    )
+
+
+def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
+    """Print the structure and the model path; write the DOT file and figure."""
     print(f"structure: {estimator.structure_}")
     print(f"model: {path}")
     if args.dot:
@@ -112,7 +130,6 @@ def _fit_error(estimator: object, exc: Exception) -> str:
 
 def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) -> int:
     """``augnb fit --batch-rows``: sufficient statistics batch by batch."""
-    from augnb._model_io import save_model
     from augnb.streaming import fit_files, iter_batches
 
     target = args.target or "class"
@@ -149,30 +166,13 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
     n_rows = int(estimator.statistics_.n_samples)
-    path = save_model(
-        estimator,
-        model_path,
-        dataset=str(args.dataset),
-        n_rows=n_rows,
-        target=target,
-        id_column=args.id_column,
-    )
+    path = _save(args, estimator, model_path, n_rows, target)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} by streaming "
         f"({n_rows} rows in batches of {args.batch_rows}, {len(columns)} features, "
         f"class column {target!r}) in {seconds:.2f} s"
     )
-    print(f"structure: {estimator.structure_}")
-    print(f"model: {path}")
-    if args.dot:
-        write_text(args.dot, estimator.structure_.to_dot())
-        print(f"structure (DOT): {args.dot}")
-    if args.plot:
-        from augnb.plotting import plot_structure, save_figure
-
-        save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
-        print(f"structure (figure): {args.plot}")
-    return 0
+    return _report_outputs(args, estimator, path)
 
 
 def cmd_predict(args: argparse.Namespace) -> int:

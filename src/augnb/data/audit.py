@@ -33,6 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from augnb.data.schema import column_positions
+
 __all__ = [
     "DataAuditWarning",
     "Finding",
@@ -120,8 +122,8 @@ def audit_table(
     [('id', 'id')]
     """
     names = list(X.columns)
-    declared_d = _positions(discrete_features, names)
-    declared_c = _positions(continuous_features, names)
+    declared_d = column_positions(discrete_features, names)
+    declared_c = column_positions(continuous_features, names)
     findings: list[Finding] = []
     n_rows = X.shape[0]
     fine = None if codes is None else _codes_plainly_fine(codes, categories)
@@ -188,22 +190,6 @@ def warn_data_problems(
         raise ValueError(errors[0].message)
     for finding in findings:
         warnings.warn(finding.message, DataAuditWarning, stacklevel=4)
-
-
-def _positions(selector: Sequence | None, names: list) -> set[int]:
-    if selector is None:
-        return set()
-    if isinstance(selector, (str, int, np.integer)) or not hasattr(
-        selector, "__iter__"
-    ):
-        selector = [selector]
-    out = set()
-    for s in selector:
-        if s in names:
-            out.add(names.index(s))
-        elif isinstance(s, (int, np.integer)) and -len(names) <= s < len(names):
-            out.add(int(s) % len(names))
-    return out
 
 
 def _codes_plainly_fine(

@@ -42,7 +42,16 @@ class ColumnSpec:
         return 0 if self.categories is None else len(self.categories)
 
 
-def _resolve(selector: Sequence | None, names: list, what: str) -> set[int]:
+def column_positions(
+    selector: Sequence | None, names: list, what: str | None = None
+) -> set[int]:
+    """Positions of the columns a selector names, by name or by position.
+
+    A name takes precedence over a position; a negative position counts from
+    the end; ``True``/``False`` are not positions. A selector naming no
+    column raises a ``ValueError`` that names the parameter ``what``, or is
+    skipped when ``what`` is None (the audit, which only warns).
+    """
     if selector is None:
         return set()
     if isinstance(selector, (str, int, np.integer)) or not hasattr(
@@ -59,7 +68,7 @@ def _resolve(selector: Sequence | None, names: list, what: str) -> set[int]:
             and -len(names) <= s < len(names)
         ):
             out.add(int(s) % len(names))
-        else:
+        elif what is not None:
             raise ValueError(
                 f"{what} names a column {s!r} that is not in X; "
                 f"X has columns {names[:10]}{'...' if len(names) > 10 else ''}."
@@ -166,8 +175,8 @@ class Schema:
         Schema
         """
         names = list(X.columns)
-        force_d = _resolve(discrete_features, names, "discrete_features")
-        force_c = _resolve(continuous_features, names, "continuous_features")
+        force_d = column_positions(discrete_features, names, "discrete_features")
+        force_c = column_positions(continuous_features, names, "continuous_features")
         both = force_d & force_c
         if both:
             raise ValueError(

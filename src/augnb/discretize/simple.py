@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -105,7 +106,24 @@ def equal_width_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     return np.unique(lo + (hi - lo) * (np.arange(1, n_bins) / n_bins))
 
 
-class EqualFrequencyDiscretizer(_BaseDiscretizer):
+class _NBinsDiscretizer(_BaseDiscretizer):
+    """A discretiser cutting each column by a rule given a number of bins."""
+
+    #: ``(values, n_bins) -> cut points`` of one column.
+    _cut_points: Callable[[np.ndarray, int], np.ndarray]
+
+    def __init__(self, n_bins: int = 5, *, columns: Any = None) -> None:
+        self.n_bins = n_bins
+        self.columns = columns
+
+    def _validate_params(self) -> None:
+        _check_n_bins(self.n_bins)
+
+    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
+        return self._cut_points(x, int(self.n_bins))
+
+
+class EqualFrequencyDiscretizer(_NBinsDiscretizer):
     """Unsupervised equal-frequency (maximum-entropy) binning.
 
     Cut points are placed at the training quantiles ``i / n_bins`` so that
@@ -116,10 +134,7 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
     ----------
     n_bins : int, default=5
         Requested number of bins (at least 1).
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {{columns_parameter}}
 
     Attributes
     ----------
@@ -128,12 +143,7 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
     n_bins_ : dict of {column name: int}
         Number of bins (declared categories) of each discretised column;
         smaller than ``n_bins`` when ties leave too few distinct values.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {{column_attributes}}
 
     See Also
     --------
@@ -163,18 +173,10 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
     [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
     """
 
-    def __init__(self, n_bins: int = 5, *, columns: Any = None) -> None:
-        self.n_bins = n_bins
-        self.columns = columns
-
-    def _validate_params(self) -> None:
-        _check_n_bins(self.n_bins)
-
-    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-        return equal_frequency_cut_points(x, int(self.n_bins))
+    _cut_points = staticmethod(equal_frequency_cut_points)
 
 
-class EqualWidthDiscretizer(_BaseDiscretizer):
+class EqualWidthDiscretizer(_NBinsDiscretizer):
     """Unsupervised equal-width binning.
 
     The training range ``[min, max]`` of each column is split into
@@ -185,10 +187,7 @@ class EqualWidthDiscretizer(_BaseDiscretizer):
     ----------
     n_bins : int, default=5
         Number of bins (at least 1).
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {{columns_parameter}}
 
     Attributes
     ----------
@@ -197,12 +196,7 @@ class EqualWidthDiscretizer(_BaseDiscretizer):
     n_bins_ : dict of {column name: int}
         Number of bins (declared categories) of each discretised column;
         1 for a constant or all-missing column. Bins may be empty.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {{column_attributes}}
 
     See Also
     --------
@@ -220,15 +214,7 @@ class EqualWidthDiscretizer(_BaseDiscretizer):
     [0, 0, 0, 3, 3]
     """
 
-    def __init__(self, n_bins: int = 5, *, columns: Any = None) -> None:
-        self.n_bins = n_bins
-        self.columns = columns
-
-    def _validate_params(self) -> None:
-        _check_n_bins(self.n_bins)
-
-    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-        return equal_width_cut_points(x, int(self.n_bins))
+    _cut_points = staticmethod(equal_width_cut_points)
 
 
 class MeanBinarizer(_BaseDiscretizer):
@@ -259,11 +245,7 @@ class MeanBinarizer(_BaseDiscretizer):
     n_features_in_ : int
         Number of columns seen during fit.
 
-    References
-    ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {{taheri2011_references}}
 
     Examples
     --------

@@ -531,7 +531,8 @@ def accuracy_matrix(results: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     results : pandas.DataFrame
-        Tidy per-fold results from :func:`cross_validate`.
+        Tidy per-fold results from :func:`cross_validate`; only its
+        ``dataset``, ``estimator`` and ``accuracy`` columns are read.
 
     Returns
     -------

@@ -20,10 +20,15 @@ from augnb.params.categorical import (
     DiscreteModel,
     NodeDomain,
 )
-from augnb.params.gaussian import ConditionalGaussianCPD, GaussianCPD
+from augnb.params.gaussian import (
+    ConditionalGaussianCPD,
+    GaussianCPD,
+    borrowed_regression_levels,
+)
 from augnb.params.mixed_model import MixedModel
 from augnb.stats.counts import lidstone_log_prob
-from augnb.stats.sufficient import SufficientStatistics, _chan, reduce_comoments
+from augnb.stats.moments import comoment_dim, merge_moments, reduce_comoments
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -94,7 +99,7 @@ def _linear_fit(co: NDArray[np.float64], ridge: float) -> tuple:
     As :func:`augnb.params.grouped_fits.fit_linear_gaussian`: returns
     intercept, coef, mse and count per group (NaN parameters when empty).
     """
-    q = _q(co)
+    q = comoment_dim(co.shape[-1])
     d = q - 1
     n = co[..., 0]
     mean = co[..., 1 : 1 + q]
@@ -121,10 +126,6 @@ def _linear_fit(co: NDArray[np.float64], ridge: float) -> tuple:
     return intercept, coef, mse, n
 
 
-def _q(co: NDArray[np.float64]) -> int:
-    return round(float(np.sqrt(4 * co.shape[-1] - 3) - 1) / 2)
-
-
 def _conditional_cpd_from_comoments(
     co: NDArray[np.float64],
     n_classes: int,
@@ -136,7 +137,7 @@ def _conditional_cpd_from_comoments(
     Member 0 of the co-moments is the node, members 1.. its continuous
     parents (in the CPD's order); the same fallbacks as the row-based fit.
     """
-    q = _q(co)
+    q = comoment_dim(co.shape[-1])
     d = q - 1
     keys = np.flatnonzero(co[..., 0].sum(axis=1) > 0)
     co = co[keys]
@@ -161,23 +162,14 @@ def _conditional_cpd_from_comoments(
             var = np.where(own, mse_g + epsilon, up_var)
             return intercept, coef, var, n
 
-        cb0, cb, cvar, ccnt = level(
-            cls,
-            np.repeat(b0, n_classes),
-            np.repeat(b, n_classes, 0),
-            np.repeat(mse + epsilon, n_classes),
-        )
         flat = co.reshape(n_keys * n_classes, -1)
-        kb0, kb, kvar, kcnt = level(
-            flat,
-            np.tile(cb0, n_keys),
-            np.tile(cb, (n_keys, 1)),
-            np.tile(cvar, n_keys),
+        intercept, coef, var, counts = borrowed_regression_levels(
+            lambda *up: level(cls, *up),
+            lambda *up: level(flat, *up),
+            (b0, b, mse + epsilon),
+            n_keys,
+            n_classes,
         )
-        intercept = np.vstack([kb0.reshape(n_keys, n_classes), cb0])[..., None]
-        coef = np.concatenate([kb.reshape(n_keys, n_classes, d), cb[None]])
-        var = np.vstack([kvar.reshape(n_keys, n_classes), cvar])[..., None]
-        counts = np.vstack([kcnt.reshape(n_keys, n_classes), ccnt])
     else:
         whole = reduce_comoments(cls, 0)
         ccount = cls[:, 0]
@@ -348,7 +340,7 @@ def fit_model_from_statistics(
         m = stats.moments[f]
         tot = np.zeros(3)
         for c in range(n_classes):
-            tot = _chan(tot[:, None], m[:, c : c + 1])[:, 0]
+            tot = merge_moments(tot[:, None], m[:, c : c + 1])[:, 0]
         overall[f] = tot
     variances = [o[2] / o[0] for o in overall.values() if o[0] > 0]
     epsilon = var_smoothing * float(np.max(variances)) if variances else 0.0

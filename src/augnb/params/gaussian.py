@@ -29,6 +29,7 @@ fit on all rows the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +48,7 @@ from augnb.stats.counts import family_index
 __all__ = [
     "ConditionalGaussianCPD",
     "GaussianCPD",
+    "borrowed_regression_levels",
     "fit_conditional_gaussian_cpd",
     "fit_gaussian_cpd",
     "weighted_moments",
@@ -506,18 +508,59 @@ def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
         var = np.where(own, mse_g + epsilon, up_var)
         return intercept, coef, var, n
 
-    g0 = (b0, b, mse + epsilon)
-    cb0, cb, cvar, ccnt = level(
-        yo,
-        n_classes,
-        np.repeat(g0[0], n_classes),
-        np.repeat(g0[1], n_classes, 0),
-        np.repeat(g0[2], n_classes),
-    )
     _, cell, n_cells = _levels(yo, kidx, n_keys, n_classes)
-    kb0, kb, kvar, kcnt = level(
-        cell,
-        n_cells,
+    intercept, coef, var, counts = borrowed_regression_levels(
+        lambda *up: level(yo, n_classes, *up),
+        lambda *up: level(cell, n_cells, *up),
+        (b0, b, mse + epsilon),
+        n_keys,
+        n_classes,
+    )
+    weight = np.ones_like(var)
+    return weight, intercept, coef, var, counts
+
+
+def borrowed_regression_levels(
+    class_level: Callable[..., tuple[NDArray, ...]],
+    cell_level: Callable[..., tuple[NDArray, ...]],
+    whole: tuple[NDArray, NDArray, NDArray],
+    n_keys: int,
+    n_classes: int,
+) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+    """The two levels of a linear-Gaussian CPD, each borrowing from the one above.
+
+    The rows and the co-moment fits (:mod:`augnb.params.from_statistics`)
+    share this hierarchy and differ only in how one level is fitted.
+
+    Parameters
+    ----------
+    class_level, cell_level : callable
+        ``level(up_intercept, up_coef, up_var) -> (intercept, coef, var,
+        count)`` of the per-class groups and of the per-(configuration,
+        class) groups (configuration-major); a group too small for its own
+        fit takes the values ``up_*`` given for it.
+    whole : (intercept, coef, var)
+        The fit on all rows, shapes ``(1,)``, ``(1, d)`` and ``(1,)``.
+    n_keys : int
+        Number of configurations of the discrete parents.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    intercept : ndarray of shape (n_keys + 1, n_classes, 1)
+    coef : ndarray of shape (n_keys + 1, n_classes, d)
+    var : ndarray of shape (n_keys + 1, n_classes, 1)
+    counts : ndarray of shape (n_keys + 1, n_classes)
+        Row ``n_keys`` is the class level (for unseen configurations).
+    """
+    d = whole[1].shape[1]
+    cb0, cb, cvar, ccnt = class_level(
+        np.repeat(whole[0], n_classes),
+        np.repeat(whole[1], n_classes, 0),
+        np.repeat(whole[2], n_classes),
+    )
+    kb0, kb, kvar, kcnt = cell_level(
         np.tile(cb0, n_keys),
         np.tile(cb, (n_keys, 1)),
         np.tile(cvar, n_keys),
@@ -526,5 +569,4 @@ def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
     coef = np.concatenate([kb.reshape(n_keys, n_classes, d), cb[None]])
     var = np.vstack([kvar.reshape(n_keys, n_classes), cvar])[..., None]
     counts = np.vstack([kcnt.reshape(n_keys, n_classes), ccnt])
-    weight = np.ones_like(var)
-    return weight, intercept, coef, var, counts
+    return intercept, coef, var, counts

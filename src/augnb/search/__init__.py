@@ -7,7 +7,8 @@ changes, never by refitting the model.
 
 from __future__ import annotations
 
-from augnb.search.cv_cache import CachedCV, fold_ids, stratified_folds
+from augnb.search.cv_cache import CachedCV
+from augnb.search.folds import fold_ids, stratified_folds
 from augnb.search.greedy import SearchStep, greedy_search
 
 __all__ = ["CachedCV", "SearchStep", "fold_ids", "greedy_search", "stratified_folds"]

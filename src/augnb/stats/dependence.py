@@ -175,12 +175,9 @@ def pairwise_id(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; each pair is counted on the rows
         where both features are observed).
-    y : ndarray of shape (n_samples,)
-        Class codes ``0..n_classes-1``.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``0..n_classes-1`` ``(n_samples,)``, declared cardinalities
+        ``(n_features,)`` and number of classes.
     alpha, avg, form
         As in :func:`id_weight`.
 

@@ -8,6 +8,8 @@ assumes independence. ``p == alpha`` counts as dependent, as in the authors' R c
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,7 +51,24 @@ class TestResult:
     dependent: bool
 
 
-def _decide(g: float, df: int, n: float, cells: float, alpha: float) -> TestResult:
+def _g_test(
+    counts: NDArray[np.floating],
+    cards: tuple[int, ...] | None,
+    information: Callable[[NDArray[np.float64]], float],
+    alpha: float,
+) -> TestResult:
+    """G test of the first two axes of ``counts``, given the others if any.
+
+    ``information`` is the (conditional) mutual information of the table;
+    ``cards`` (default ``counts.shape``) gives the degrees of freedom
+    ``(r_X - 1)(r_Y - 1) prod(r_C)`` and the number of cells.
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    r = cards if cards is not None else counts.shape
+    n = counts.sum()
+    g = 2.0 * n * information(counts)
+    df = int((r[0] - 1) * (r[1] - 1) * math.prod(r[2:]))
+    cells = float(r[0]) * math.prod(r[1:])
     reliable = n / cells >= MIN_AVERAGE_CELL_COUNT
     pvalue = float(chi2.sf(g, df)) if df > 0 else 1.0
     # alpha == 0 never rejects, even when chi2.sf underflows to 0 for a huge G.
@@ -79,6 +98,7 @@ def ci_test(
     Returns
     -------
     TestResult
+        ``G = 2 N I(X; Y | C)`` against ``chi2((r_X - 1)(r_Y - 1) r_C)``.
 
     Examples
     --------
@@ -87,12 +107,7 @@ def ci_test(
     >>> ci_test(t).dependent
     True
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    r_x, r_y, r_c = cards if cards is not None else counts.shape
-    n = counts.sum()
-    g = 2.0 * n * cmi_from_counts(counts)
-    df = (r_x - 1) * (r_y - 1) * r_c
-    return _decide(g, int(df), n, float(r_x) * r_y * r_c, alpha)
+    return _g_test(counts, cards, cmi_from_counts, alpha)
 
 
 def ind_test(
@@ -115,6 +130,7 @@ def ind_test(
     Returns
     -------
     TestResult
+        ``G = 2 N I(X; C)`` against ``chi2((r_X - 1)(r_C - 1))``.
 
     Examples
     --------
@@ -122,9 +138,4 @@ def ind_test(
     >>> ind_test(np.array([[30.0, 0.0], [0.0, 30.0]])).dependent
     True
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    r_x, r_c = cards if cards is not None else counts.shape
-    n = counts.sum()
-    g = 2.0 * n * mi_from_counts(counts)
-    df = (r_x - 1) * (r_c - 1)
-    return _decide(g, int(df), n, float(r_x) * r_c, alpha)
+    return _g_test(counts, cards, mi_from_counts, alpha)

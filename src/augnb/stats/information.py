@@ -186,12 +186,9 @@ def pairwise_cmi(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
     base : float, default=None
         Logarithm base (natural log when None).
     return_counts : bool, default=False

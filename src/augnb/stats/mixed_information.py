@@ -66,10 +66,8 @@ def continuous_pair_cmi(
     ----------
     values : ndarray of shape (n_samples, n_columns)
         Continuous values (NaN = missing; each pair uses its complete rows).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    n_classes : int
-        Number of classes.
+    y, n_classes
+        Class codes ``(n_samples,)`` and number of classes.
     base : float or None, default=2.0
         Logarithm base (None = natural log).
 
@@ -139,10 +137,8 @@ def mixed_pair_cmi(
         Declared cardinality of ``K``.
     x : ndarray of shape (n_samples,)
         Values of ``X`` (NaN = missing).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    n_classes : int
-        Number of classes.
+    y, n_classes
+        Class codes ``(n_samples,)`` and number of classes.
     base : float or None, default=2.0
         Logarithm base (None = natural log).
     var_smoothing : float, default=1e-9
@@ -232,12 +228,9 @@ def pairwise_mixed_cmi(
     values : ndarray of shape (n_samples, n_features) or None
         Values of the continuous columns (NaN = missing); None when all
         columns are discrete.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities (0 marks a continuous column).
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        (0 marks a continuous column) and number of classes.
     method : {"gaussian", "discretize"}, default="gaussian"
         Gaussian plug-in estimates, or the plug-in CMI after
         equal-frequency binning of the continuous columns into ``n_bins``.

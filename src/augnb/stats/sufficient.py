@@ -28,7 +28,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats.moments import (
+    class_moments,
+    group_comoments,
+    merge_comoments,
+    merge_moments,
+    reduce_comoments,
+)
 
+# reduce_comoments lives in augnb.stats.moments; re-exported here (its former
+# import path).
 __all__ = ["SufficientStatistics", "merge_levels", "reduce_comoments"]
 
 _MAGIC = b"AUGNBSS1"
@@ -74,75 +83,6 @@ def _scatter(
     )
     out[np.ix_(*index)] = table
     return out
-
-
-def _chan_co(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Merge packed co-moments ``[n, mean (q), M (q*q)]`` along the last axis.
-
-    Chan et al.'s update for a mean vector and a matrix of centred cross
-    products: ``M = M_a + M_b + n_a n_b / n (m_b - m_a)(m_b - m_a)'``.
-    """
-    q = _co_dim(a.shape[-1])
-    na, nb = a[..., :1], b[..., :1]
-    ma, mb = a[..., 1 : 1 + q], b[..., 1 : 1 + q]
-    n = na + nb
-    with np.errstate(invalid="ignore", divide="ignore"):
-        frac = np.where(n > 0, nb / np.where(n > 0, n, 1.0), 0.0)
-        delta = mb - ma
-        mean = np.where(na == 0, mb, np.where(nb == 0, ma, ma + delta * frac))
-        both = (na > 0) & (nb > 0)
-        outer = (delta[..., :, None] * delta[..., None, :]).reshape(
-            *delta.shape[:-1], -1
-        )
-        m = a[..., 1 + q :] + b[..., 1 + q :] + np.where(both, outer * na * frac, 0.0)
-    return np.concatenate([n, mean, m], axis=-1)
-
-
-def _co_dim(width: int) -> int:
-    """``q`` of a packed co-moment row of width ``1 + q + q * q``."""
-    q = round(float(np.sqrt(4 * width - 3) - 1) / 2)
-    if 1 + q + q * q != width:
-        raise ValueError(f"Bad co-moment width {width}.")
-    return q
-
-
-def reduce_comoments(arr: NDArray[np.float64], axis: int) -> NDArray[np.float64]:
-    """Merge packed co-moments over one axis (Chan's formula, in order).
-
-    Parameters
-    ----------
-    arr : ndarray of shape (..., 1 + q + q * q)
-        Packed ``[count, mean, centred cross products]`` per group.
-    axis : int
-        Group axis to merge over (not the last).
-
-    Returns
-    -------
-    ndarray
-        ``arr`` without ``axis``.
-    """
-    arr = np.moveaxis(np.asarray(arr, dtype=np.float64), axis, 0)
-    out = np.zeros(arr.shape[1:])
-    for part in arr:
-        out = _chan_co(out, part)
-    return out
-
-
-def _chan(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Merge (count, mean, M2) rows of per-class moments (Chan et al. 1979).
-
-    Numerically stable: no sum of squares is ever formed, so the merged
-    variance agrees with a two-pass variance to round-off.
-    """
-    na, ma, sa = a
-    nb, mb, sb = b
-    n = na + nb
-    with np.errstate(invalid="ignore", divide="ignore"):
-        delta = mb - ma
-        frac = np.where(n > 0, nb / n, 0.0)
-        mean = np.where(na == 0, mb, np.where(nb == 0, ma, ma + delta * frac))
-        m2 = sa + sb + np.where((na > 0) & (nb > 0), delta * delta * na * frac, 0.0)
-    return np.stack([n, mean, m2])
 
 
 @dataclass(eq=False)
@@ -290,7 +230,7 @@ class SufficientStatistics:
         if singles and values is not None:
             for f, c in enumerate(categories):
                 if c is None:
-                    moments[f] = _moments(values[:, f], y, n_classes)
+                    moments[f] = class_moments(values[:, f], y, n_classes)
         co: dict[tuple, NDArray[np.float64]] = {}
         for key in comoments:
             key = _co_key(key)
@@ -303,7 +243,7 @@ class SufficientStatistics:
                 )
             if values is None:
                 raise ValueError("Co-moments need the continuous values.")
-            co[key] = _comoments(
+            co[key] = group_comoments(
                 codes, values, y, d, u, [int(cards[f]) for f in d], n_classes
             )
         return cls(tuple(names), categories, classes, counts, tables, moments, co)
@@ -457,8 +397,8 @@ class SufficientStatistics:
                 "chunk with the same request (max_order, subsets)."
             )
         tables = {k: a.tables[k] + b.tables[k] for k in a.tables}
-        moments = {f: _chan(a.moments[f], b.moments[f]) for f in a.moments}
-        co = {k: _chan_co(a.comoments[k], b.comoments[k]) for k in a.comoments}
+        moments = {f: merge_moments(a.moments[f], b.moments[f]) for f in a.moments}
+        co = {k: merge_comoments(a.comoments[k], b.comoments[k]) for k in a.comoments}
         return SufficientStatistics(
             a.names,
             a.categories,
@@ -611,63 +551,6 @@ def _jsonable(v: object) -> object:
     )
 
 
-def _moments(
-    x: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
-) -> NDArray[np.float64]:
-    """Per-class (count, mean, M2) of the observed values, two-pass."""
-    ok = ~np.isnan(x)
-    xo, yo = x[ok], y[ok]
-    n = np.bincount(yo, minlength=n_classes).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(yo, weights=xo, minlength=n_classes) / n
-    mean = np.where(n > 0, mean, 0.0)
-    dev = xo - mean[yo]
-    m2 = np.bincount(yo, weights=dev * dev, minlength=n_classes)
-    return np.stack([n, mean, m2])
-
-
 def _co_key(key: tuple) -> tuple[tuple[int, ...], tuple[int, ...]]:
     d, u = key
     return tuple(sorted(int(f) for f in d)), tuple(sorted(int(f) for f in u))
-
-
-def _comoments(
-    codes: NDArray[np.integer],
-    values: NDArray[np.float64],
-    y: NDArray[np.intp],
-    d: tuple[int, ...],
-    u: tuple[int, ...],
-    radix: list[int],
-    n_classes: int,
-) -> NDArray[np.float64]:
-    """Packed per-(configuration of ``d``, class) co-moments of ``u``, two-pass."""
-    n_conf = int(np.prod(radix, dtype=np.int64)) if d else 1
-    n_groups = n_conf * n_classes
-    q = len(u)
-    ok = np.ones(len(y), dtype=bool)
-    conf = np.zeros(len(y), dtype=np.int64)
-    for f, r in zip(d, radix):
-        col = np.asarray(codes[:, f])
-        ok &= col >= 0
-        conf = conf * r + np.where(col >= 0, col, 0)
-    x = values[:, list(u)]
-    ok &= ~np.isnan(x).any(axis=1)
-    group = conf[ok] * n_classes + np.asarray(y)[ok]
-    xo = x[ok]
-    n = np.bincount(group, minlength=n_groups).astype(np.float64)
-    safe = np.where(n > 0, n, 1.0)
-    mean = np.stack(
-        [
-            np.bincount(group, weights=xo[:, i], minlength=n_groups) / safe
-            for i in range(q)
-        ],
-        axis=1,
-    )
-    dev = xo - mean[group]
-    m = np.empty((n_groups, q, q))
-    for i in range(q):
-        for j in range(i, q):
-            s = np.bincount(group, weights=dev[:, i] * dev[:, j], minlength=n_groups)
-            m[:, i, j] = m[:, j, i] = s
-    out = np.concatenate([n[:, None], mean, m.reshape(n_groups, q * q)], axis=1)
-    return out.reshape(*radix, n_classes, 1 + q + q * q)

@@ -16,9 +16,10 @@ from numpy.typing import NDArray
 from augnb.stats.dependence import id_weight
 from augnb.stats.independence import ci_test, ind_test
 from augnb.stats.information import cmi_from_counts, mi_from_counts
-from augnb.stats.sufficient import SufficientStatistics, reduce_comoments
+from augnb.stats.moments import reduce_comoments
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure._structure import Structure
-from augnb.structure.kdb import _DECIMALS, check_k, check_theta
+from augnb.structure.kdb import kdb_from_scores
 from augnb.structure.taheri import influence_weights_from_tables, taheri_arcs
 from augnb.structure.tan import (
     arc_scores_from_tables,
@@ -176,25 +177,16 @@ def kdb_from_statistics(
     stats: SufficientStatistics, *, k: int = 1, theta: float = 0.0
 ) -> Structure:
     """KDB structure (as :func:`~augnb.structure.kdb.kdb_structure`)."""
-    k = check_k(k)
-    theta = check_theta(theta)
     p = stats.n_features
-    nodes = tuple((i,) for i in range(p))
-    if k == 0 or p < 2:
-        return Structure(nodes, tuple(() for _ in nodes), p)
-    mi = np.array([mi_from_counts(_single(stats, i)) for i in range(p)])
-    order = np.lexsort((np.arange(p), -np.round(mi, _DECIMALS))).astype(np.int64)
-    cmi = np.round(cmi_matrix(stats), _DECIMALS)
-    parents: list[tuple[int, ...]] = [() for _ in range(p)]
-    for t in range(1, p):
-        child = int(order[t])
-        earlier = order[:t]
-        weights = cmi[child, earlier]
-        keep = weights > theta
-        cand, w = earlier[keep], weights[keep]
-        ranked = cand[np.lexsort((cand, -w))]
-        parents[child] = tuple(sorted(int(j) for j in ranked[:k]))
-    return Structure(nodes, tuple(parents), p)
+    return kdb_from_scores(
+        p,
+        lambda: (
+            np.array([mi_from_counts(_single(stats, i)) for i in range(p)]),
+            cmi_matrix(stats),
+        ),
+        k=k,
+        theta=theta,
+    )
 
 
 def relevance_from_statistics(

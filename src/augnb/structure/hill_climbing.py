@@ -13,11 +13,12 @@ feature parents.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, greedy_search
 from augnb.structure._structure import Structure
@@ -77,6 +78,23 @@ def _arc_candidate(scorer: CachedCV, state: State, total, u: int, v: int, tie: f
     return _add_arc(state, u, v), f"arc X{u} -> X{v}", (tie, u, v), score
 
 
+def _arc_candidates(
+    scorer: CachedCV,
+    state: State,
+    arcs: list[tuple[int, int]],
+    rng: np.random.RandomState,
+    total: NDArray[np.float64] | None = None,
+) -> Iterator:
+    """The candidates adding one of ``arcs``, each with a random tie break."""
+    if not arcs:
+        return
+    if total is None:
+        total = _total(scorer, state)
+    ties = rng.random_sample(len(arcs))
+    for (u, v), tie in zip(arcs, ties):
+        yield _arc_candidate(scorer, state, total, u, v, float(tie))
+
+
 def _ode_arcs(state: State) -> list[tuple[int, int]]:
     """Arcs that keep a one-dependence forest (bnclassify's ``augment_ode_arcs``).
 
@@ -111,17 +129,20 @@ def _root(state: State, f: int) -> int:
 def _search(
     scorer: CachedCV,
     n_features: int,
-    candidates,
+    candidates: Callable[[State, np.random.RandomState], Iterator],
     *,
     epsilon: float,
+    random_state: np.random.RandomState | None,
     verbose: int,
     label: str,
 ) -> tuple[Structure, list[SearchStep]]:
+    """The greedy search from naive Bayes shared by the three learners."""
+    rng = random_state if random_state is not None else np.random.RandomState()
     start: State = tuple(() for _ in range(n_features))
     state, _, path = greedy_search(
         start,
         scorer.accuracy(_total(scorer, start)),
-        candidates,
+        lambda state: candidates(state, rng),
         epsilon=epsilon,
         verbose=verbose,
         label=label,
@@ -130,6 +151,23 @@ def _search(
     return state_structure(state), path
 
 
+_SNIPPETS = {
+    **SNIPPETS,
+    "hill_climbing_parameters": """\
+epsilon : float, default=0.01
+    Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
+random_state : RandomState, default=None
+    Generator of the tie breaks (a fresh unseeded one when None).
+verbose : int, default=0
+    Print the steps.""",
+    "forest_returns": """\
+structure : Structure
+    A one-dependence forest over all features.
+path : list of SearchStep""",
+}
+
+
+@with_snippets(_SNIPPETS)
 def tan_hc_structure(
     scorer: CachedCV,
     n_features: int,
@@ -147,39 +185,29 @@ def tan_hc_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
-    epsilon : float, default=0.01
-        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-    random_state : RandomState, default=None
-        Generator of the tie breaks (a fresh unseeded one when None).
-    verbose : int, default=0
-        Print the steps.
+    {{scorer_parameters}}
+    {{hill_climbing_parameters}}
 
     Returns
     -------
-    structure : Structure
-        A one-dependence forest over all features.
-    path : list of SearchStep
+    {{forest_returns}}
     """
-    rng = random_state if random_state is not None else np.random.RandomState()
 
-    def candidates(state: State) -> Iterator:
-        arcs = _ode_arcs(state)
-        if not arcs:
-            return
-        total = _total(scorer, state)
-        ties = rng.random_sample(len(arcs))
-        for (u, v), tie in zip(arcs, ties):
-            yield _arc_candidate(scorer, state, total, u, v, float(tie))
+    def candidates(state: State, rng: np.random.RandomState) -> Iterator:
+        yield from _arc_candidates(scorer, state, _ode_arcs(state), rng)
 
     return _search(
-        scorer, n_features, candidates, epsilon=epsilon, verbose=verbose, label="TAN-HC"
+        scorer,
+        n_features,
+        candidates,
+        epsilon=epsilon,
+        random_state=random_state,
+        verbose=verbose,
+        label="TAN-HC",
     )
 
 
+@with_snippets(_SNIPPETS)
 def superparent_tan_structure(
     scorer: CachedCV,
     n_features: int,
@@ -199,26 +227,15 @@ def superparent_tan_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
-    epsilon : float, default=0.01
-        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-    random_state : RandomState, default=None
-        Generator of the tie breaks.
-    verbose : int, default=0
-        Print the steps.
+    {{scorer_parameters}}
+    {{hill_climbing_parameters}}
 
     Returns
     -------
-    structure : Structure
-        A one-dependence forest over all features.
-    path : list of SearchStep
+    {{forest_returns}}
     """
-    rng = random_state if random_state is not None else np.random.RandomState()
 
-    def candidates(state: State) -> Iterator:
+    def candidates(state: State, rng: np.random.RandomState) -> Iterator:
         p = len(state)
         orphans = [v for v in range(p) if not state[v]]
         if len(orphans) < 2:
@@ -240,15 +257,21 @@ def superparent_tan_structure(
         if best is None:
             return
         _, sp, children = best
-        ties = rng.random_sample(len(children))
-        for v, tie in zip(children, ties):
-            yield _arc_candidate(scorer, state, total, sp, v, float(tie))
+        arcs = [(sp, v) for v in children]
+        yield from _arc_candidates(scorer, state, arcs, rng, total)
 
     return _search(
-        scorer, n_features, candidates, epsilon=epsilon, verbose=verbose, label="TAN-SP"
+        scorer,
+        n_features,
+        candidates,
+        epsilon=epsilon,
+        random_state=random_state,
+        verbose=verbose,
+        label="TAN-SP",
     )
 
 
+@with_snippets(_SNIPPETS)
 def wrapper_kdb_structure(
     scorer: CachedCV,
     n_features: int,
@@ -267,18 +290,10 @@ def wrapper_kdb_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
+    {{scorer_parameters}}
     k : int
         Maximum number of feature parents per feature (>= 1).
-    epsilon : float, default=0.01
-        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-    random_state : RandomState, default=None
-        Generator of the tie breaks.
-    verbose : int, default=0
-        Print the steps.
+    {{hill_climbing_parameters}}
 
     Returns
     -------
@@ -288,9 +303,8 @@ def wrapper_kdb_structure(
     """
     if k < 1:
         raise ValueError(f"k must be at least 1; got {k}.")
-    rng = random_state if random_state is not None else np.random.RandomState()
 
-    def candidates(state: State) -> Iterator:
+    def candidates(state: State, rng: np.random.RandomState) -> Iterator:
         p = len(state)
         open_ = [v for v in range(p) if len(state[v]) < k]
         ancestors = [_ancestors(state, u) for u in range(p)]
@@ -300,13 +314,14 @@ def wrapper_kdb_structure(
             for v in open_
             if u != v and u not in state[v] and v not in ancestors[u]
         ]
-        if not arcs:
-            return
-        total = _total(scorer, state)
-        ties = rng.random_sample(len(arcs))
-        for (u, v), tie in zip(arcs, ties):
-            yield _arc_candidate(scorer, state, total, u, v, float(tie))
+        yield from _arc_candidates(scorer, state, arcs, rng)
 
     return _search(
-        scorer, n_features, candidates, epsilon=epsilon, verbose=verbose, label="KDB"
+        scorer,
+        n_features,
+        candidates,
+        epsilon=epsilon,
+        random_state=random_state,
+        verbose=verbose,
+        label="KDB",
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -10,7 +11,13 @@ from numpy.typing import NDArray
 from augnb.stats.information import mutual_information, pairwise_cmi
 from augnb.structure._structure import Structure
 
-__all__ = ["kdb_order", "kdb_structure"]
+__all__ = [
+    "kdb_from_scores",
+    "kdb_order",
+    "kdb_ranked_parents",
+    "kdb_structure",
+    "mi_order",
+]
 
 # Scores are rounded to this many decimals (nats) before ranking, so that two
 # features whose MI (or CMI) differ only by floating-point round-off (e.g. the
@@ -34,12 +41,9 @@ def kdb_order(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available cases per feature).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
 
     Returns
     -------
@@ -70,9 +74,7 @@ def kdb_order(
         ],
         dtype=np.float64,
     )
-    # lexsort sorts by the last key first: rank by -MI, then by index.
-    order = np.lexsort((np.arange(p), -np.round(mi, _DECIMALS)))
-    return order.astype(np.int64), mi
+    return mi_order(mi), mi
 
 
 def kdb_structure(
@@ -101,12 +103,9 @@ def kdb_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available-case statistics).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
     k : int, default=1
         Maximum number of feature parents per feature (>= 0).
     theta : float, default=0.0
@@ -139,26 +138,96 @@ def kdb_structure(
     >>> s.parents[1]
     (2,)
     """
+    codes = np.asarray(codes)
+    return kdb_from_scores(
+        codes.shape[1],
+        lambda: (
+            kdb_order(codes, y, cards, n_classes, sample_weight)[1],
+            pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight),
+        ),
+        k=k,
+        theta=theta,
+    )
+
+
+def kdb_from_scores(
+    n_features: int,
+    scores: Callable[[], tuple[NDArray[np.floating], NDArray[np.floating]]],
+    *,
+    k: int,
+    theta: float,
+) -> Structure:
+    """The kDB structure from its two scores, however they were counted.
+
+    The rule of :func:`kdb_structure` on precomputed statistics: rows
+    (:func:`kdb_structure`) and count tables
+    (:func:`augnb.structure.from_counts.kdb_from_statistics`) both end here.
+
+    Parameters
+    ----------
+    n_features : int
+        Number of features.
+    scores : callable
+        Returns ``(mi, cmi)``: ``I(X_i; C)`` of shape ``(n_features,)`` and
+        ``I(X_i; X_j | C)`` of shape ``(n_features, n_features)``, in nats.
+        Called only when some feature can have a parent (``k >= 1`` and at
+        least two features).
+    k : int
+        Maximum number of feature parents per feature (>= 0).
+    theta : float
+        A parent's CMI must be strictly greater than ``theta``.
+
+    Returns
+    -------
+    Structure
+        Node ``i`` is feature ``i``; parents in ascending index order.
+    """
     k = check_k(k)
     theta = check_theta(theta)
-    codes = np.asarray(codes)
-    p = codes.shape[1]
-    nodes = tuple((i,) for i in range(p))
-    if k == 0 or p < 2:
-        return Structure(nodes, tuple(() for _ in nodes), p)
-    order, _ = kdb_order(codes, y, cards, n_classes, sample_weight)
-    cmi = pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight)
+    nodes = tuple((i,) for i in range(n_features))
+    if k == 0 or n_features < 2:
+        return Structure(nodes, tuple(() for _ in nodes), n_features)
+    mi, cmi = scores()
+    ranked = kdb_ranked_parents(mi_order(mi), cmi, k, theta)
+    return Structure(nodes, tuple(tuple(sorted(r)) for r in ranked), n_features)
+
+
+def mi_order(mi: NDArray[np.floating]) -> NDArray[np.int64]:
+    """Feature indices by decreasing ``I(X_i; C)``, ties to the lowest index.
+
+    Scores are rounded to 12 decimals first (see ``_DECIMALS``).
+    """
+    p = len(mi)
+    # lexsort sorts by the last key first: rank by -MI, then by index.
+    return np.lexsort((np.arange(p), -np.round(mi, _DECIMALS))).astype(np.int64)
+
+
+def kdb_ranked_parents(
+    order: NDArray[np.integer], cmi: NDArray[np.float64], k: int, theta: float
+) -> list[tuple[int, ...]]:
+    """Each feature's kDB parents, best first (the nested models' parent lists).
+
+    Feature ``order[t]`` takes the up to ``k`` features of ``order[:t]`` with
+    the highest ``I(X_i; X_j | C)`` strictly above ``theta`` (CMI rounded as
+    in :func:`kdb_structure`, ties to the lowest index), listed from the
+    highest CMI down, so its first ``k'`` entries are its parents in kDB with
+    ``k'``.
+
+    Returns
+    -------
+    list of tuple of int
+        Ranked parent features of each feature (by feature index).
+    """
     cmi = np.round(cmi, _DECIMALS)
-    parents: list[tuple[int, ...]] = [() for _ in range(p)]
-    for t in range(1, p):
+    ranked: list[tuple[int, ...]] = [() for _ in range(len(order))]
+    for t in range(1, len(order)):
         child = int(order[t])
-        earlier = order[:t]
+        earlier = np.asarray(order[:t])
         weights = cmi[child, earlier]
         keep = weights > theta
         cand, w = earlier[keep], weights[keep]
-        ranked = cand[np.lexsort((cand, -w))]
-        parents[child] = tuple(sorted(int(j) for j in ranked[:k]))
-    return Structure(nodes, tuple(parents), p)
+        ranked[child] = tuple(int(j) for j in cand[np.lexsort((cand, -w))][:k])
+    return ranked
 
 
 def check_k(k: object) -> int:

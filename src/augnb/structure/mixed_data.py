@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.structure._structure import Structure
+from augnb.structure.tan import orient_tree
 
 __all__ = [
     "CLIQUE_REMOVALS",
@@ -28,19 +29,6 @@ __all__ = [
 
 #: Values of ``can_structure(clique_removal=...)``.
 CLIQUE_REMOVALS = ("nodes", "edges")
-
-
-def _orient_from(root: int, adj: dict[int, list[int]]) -> list[tuple[int, int]]:
-    """Arcs of a tree directed away from ``root`` (BFS, neighbours ascending)."""
-    arcs, seen, queue = [], {root}, [root]
-    while queue:
-        u = queue.pop(0)
-        for v in sorted(adj[u]):
-            if v not in seen:
-                seen.add(v)
-                arcs.append((u, v))
-                queue.append(v)
-    return arcs
 
 
 def etan_arcs(
@@ -97,7 +85,7 @@ def etan_arcs(
         adj[u].append(v)
         adj[v].append(u)
     for root in range(n):
-        arcs = _orient_from(root, adj)
+        arcs = orient_tree(root, adj)
         if all(not (continuous[u] and not continuous[v]) for u, v in arcs):
             return arcs
     raise AssertionError("the arborescence found has no admissible root")

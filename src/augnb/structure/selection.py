@@ -7,6 +7,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import joint_counts
@@ -53,6 +54,7 @@ def ffss_features(
     return kept
 
 
+@with_snippets(SNIPPETS)
 def fss_structure(
     scorer: CachedCV,
     n_features: int,
@@ -69,17 +71,10 @@ def fss_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
+    {{scorer_parameters}}
     epsilon : float, default=0.0
         Minimum accuracy gain for a step.
-    verbose : int, default=0
-        Print the steps.
-    feature_names : sequence, default=None
-        Column names used in the trace and the verbose lines (``X<i>`` when
-        None).
+    {{trace_parameters}}
 
     Returns
     -------

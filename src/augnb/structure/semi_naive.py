@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import compound_codes, joint_counts
@@ -57,6 +58,7 @@ def bsej_structure(
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
 
 
+@with_snippets(SNIPPETS)
 def bsej_subsets(
     scorer: CachedCV,
     n_features: int,
@@ -75,20 +77,13 @@ def bsej_subsets(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
+    {{scorer_parameters}}
     epsilon : float, default=0.0
         Minimum accuracy gain for a step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would have more than this many cells
         (declared values x classes) are not considered.
-    verbose : int, default=0
-        Print the steps.
-    feature_names : sequence, default=None
-        Column names used in the trace and the verbose lines (``X<i>`` when
-        None).
+    {{trace_parameters}}
 
     Returns
     -------

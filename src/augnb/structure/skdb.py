@@ -11,7 +11,13 @@ from scipy.special import logsumexp
 from augnb.stats.counts import family_index, lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
 from augnb.structure._structure import Structure
-from augnb.structure.kdb import _DECIMALS, check_k, check_theta, kdb_order
+from augnb.structure.kdb import (
+    _DECIMALS,
+    check_k,
+    check_theta,
+    kdb_order,
+    kdb_ranked_parents,
+)
 
 __all__ = [
     "SKDBSelection",
@@ -49,34 +55,6 @@ class SKDBSelection:
     n_selected: int
     order: NDArray[np.int64]
     losses: NDArray[np.float64]
-
-
-def kdb_ranked_parents(
-    order: NDArray[np.integer], cmi: NDArray[np.float64], k: int, theta: float
-) -> list[tuple[int, ...]]:
-    """Each feature's kDB parents, best first (the nested models' parent lists).
-
-    Feature ``order[t]`` takes the up to ``k`` features of ``order[:t]`` with
-    the highest ``I(X_i; X_j | C)`` strictly above ``theta`` (CMI rounded as
-    in :func:`augnb.structure.kdb.kdb_structure`, ties to the lowest index),
-    listed from the highest CMI down, so its first ``k'`` entries are its
-    parents in kDB with ``k'``.
-
-    Returns
-    -------
-    list of tuple of int
-        Ranked parent features of each feature (by feature index).
-    """
-    cmi = np.round(cmi, _DECIMALS)
-    ranked: list[tuple[int, ...]] = [() for _ in range(len(order))]
-    for t in range(1, len(order)):
-        child = int(order[t])
-        earlier = np.asarray(order[:t])
-        weights = cmi[child, earlier]
-        keep = weights > theta
-        cand, w = earlier[keep], weights[keep]
-        ranked[child] = tuple(int(j) for j in cand[np.lexsort((cand, -w))][:k])
-    return ranked
 
 
 def _loo_log_factor(
@@ -164,13 +142,11 @@ def skdb_structure(
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+        Integer codes, ``-1`` for missing (a factor with a missing value in
+        its family is left out of that row's score).
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
     k : int, default=5
         Largest number of parents per feature.
     theta : float, default=0.0

@@ -135,12 +135,9 @@ def influence_weights(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing). A pair is counted on the rows where
         both features are observed, and ``N_c`` on those rows too.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
 
     Returns
     -------
@@ -241,12 +238,9 @@ def taheri_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing, available-case counting).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    y, cards, n_classes
+        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
+        and number of classes.
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score of :func:`relevance_scores`.
 

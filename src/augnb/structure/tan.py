@@ -19,6 +19,7 @@ __all__ = [
     "maximum_spanning_forest",
     "ode_arc_scores",
     "orient_forest",
+    "orient_tree",
     "selective_tan_structure",
     "tan_structure",
 ]
@@ -123,14 +124,38 @@ def orient_forest(
                     seen[v] = True
                     stack.append(v)
         r = min(comp) if rng is None else int(rng.choice(sorted(comp)))
-        visited, queue = {r}, [r]
-        while queue:
-            u = queue.pop(0)
-            for v in sorted(adj[u]):
-                if v not in visited:
-                    visited.add(v)
-                    arcs.append((u, v))
-                    queue.append(v)
+        arcs.extend(orient_tree(r, adj))
+    return arcs
+
+
+def orient_tree(root: int, adj: dict[int, list[int]]) -> list[tuple[int, int]]:
+    """Arcs of a tree directed away from ``root`` (BFS, neighbours ascending).
+
+    Parameters
+    ----------
+    root : int
+        The root node.
+    adj : dict of {int: list of int}
+        Undirected adjacency lists; nodes outside ``root``'s tree are ignored.
+
+    Returns
+    -------
+    list of (parent, child)
+        In breadth-first order from the root.
+
+    Examples
+    --------
+    >>> orient_tree(1, {0: [1], 1: [2, 0], 2: [1]})
+    [(1, 0), (1, 2)]
+    """
+    arcs, seen, queue = [], {root}, [root]
+    while queue:
+        u = queue.pop(0)
+        for v in sorted(adj[u]):
+            if v not in seen:
+                seen.add(v)
+                arcs.append((u, v))
+                queue.append(v)
     return arcs
 
 

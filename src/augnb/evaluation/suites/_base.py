@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 from sklearn.base import BaseEstimator
 
-__all__ = ["EstimatorSpec", "Suite", "dataset_slug"]
+__all__ = ["EstimatorSpec", "Suite", "dataset_slug", "paper_datasets"]
 
 
 def dataset_slug(name: str) -> str:
@@ -34,6 +34,18 @@ def _read_table(file_name: str) -> pd.DataFrame:
         return pd.read_csv(
             fh, keep_default_na=False, na_values={"mean": [""], "sd": [""]}
         )
+
+
+def paper_datasets(file_name: str) -> dict[str, str | None]:
+    """The data sets of a paper's table -> bundled name (None: not bundled).
+
+    In the order of the table's first appearance of each data set.
+    """
+    table = _read_table(file_name)
+    return {
+        row.dataset: (row.bundled_name or None)
+        for row in table.drop_duplicates("dataset").itertuples()
+    }
 
 
 @dataclass(frozen=True)

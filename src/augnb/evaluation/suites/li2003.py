@@ -35,7 +35,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from augnb.discretize import EqualFrequencyDiscretizer
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, _read_table
+from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
 
 __all__ = ["ESTIMATORS", "FixedSplitResult", "make_suite", "run_li2003"]
 
@@ -85,7 +85,8 @@ def make_suite() -> Suite:
 
     Returns
     -------
-    suite : Suite
+    Suite
+        Li's models on the thyroid (ANN) data, with the paper's accuracies.
 
     Examples
     --------
@@ -93,11 +94,7 @@ def make_suite() -> Suite:
     >>> suite.paper_accuracy().loc["thyroid", "Mixed-NB SG"]
     np.float64(95.2)
     """
-    table = _read_table(TABLE_FILE)
-    datasets = {
-        row.dataset: (row.bundled_name or None)
-        for row in table.drop_duplicates("dataset").itertuples()
-    }
+    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name="li2003",
         title="Mixed-mode naive Bayes, ETAN and CAN on thyroid (ANN)",

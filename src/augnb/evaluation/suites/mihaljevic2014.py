@@ -17,7 +17,7 @@ bundled; give them with ``data_dir`` as ``ionosphere.csv``,
 
 from __future__ import annotations
 
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, _read_table
+from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
 
 __all__ = ["make_bnclassify_suite", "make_suite"]
 
@@ -108,7 +108,9 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
 
     Returns
     -------
-    suite : Suite
+    Suite
+        The seven classifiers on the paper's data sets, with its accuracies
+        and ranks.
 
     Examples
     --------
@@ -116,11 +118,7 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
     >>> suite.paper_accuracy().shape, len(suite.bundled)
     ((14, 7), 11)
     """
-    table = _read_table(TABLE_FILE)
-    datasets = {
-        row.dataset: (row.bundled_name or None)
-        for row in table.drop_duplicates("dataset").itertuples()
-    }
+    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name=name,
         title="Augmented semi-naive Bayes: 7 classifiers on 14 UCI data sets"
@@ -159,7 +157,8 @@ def make_bnclassify_suite() -> Suite:
 
     Returns
     -------
-    suite : Suite
+    Suite
+        :func:`make_suite` with ``epsilon=0.01``, under its own name.
 
     Examples
     --------

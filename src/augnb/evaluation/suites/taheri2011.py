@@ -44,7 +44,7 @@ from __future__ import annotations
 import pandas as pd
 
 from augnb.discretize.soac import SOACDiscretizer
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, _read_table
+from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
 
 __all__ = ["LABELS", "long_table", "make_suite"]
 
@@ -172,7 +172,9 @@ def make_suite() -> Suite:
 
     Returns
     -------
-    suite : Suite
+    Suite
+        NB and the proposed method under both discretisations, with the
+        paper's accuracies.
 
     Examples
     --------
@@ -182,11 +184,7 @@ def make_suite() -> Suite:
     >>> suite.paper_accuracy().shape, suite.not_bundled
     ((10, 4), ['Svmguide3'])
     """
-    table = _read_table(TABLE_FILE)
-    datasets = {
-        row.dataset: (row.bundled_name or None)
-        for row in table.drop_duplicates("dataset").itertuples()
-    }
+    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name="taheri2011",
         title="Conditional-probability augmented NB vs NB on 10 data sets",

@@ -34,7 +34,7 @@ with ``data_dir`` as ``breast.csv``, ``cars.csv`` and ``import.csv``.
 
 from __future__ import annotations
 
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, _read_table
+from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
 
 __all__ = ["ESTIMATORS", "make_suite"]
 
@@ -78,7 +78,8 @@ def make_suite() -> Suite:
 
     Returns
     -------
-    suite : Suite
+    Suite
+        ChowLiu and ddr-ChowLiu on the paper's data sets, with its accuracies.
 
     Examples
     --------
@@ -88,11 +89,7 @@ def make_suite() -> Suite:
     >>> suite.not_bundled
     ['breast', 'cars', 'import']
     """
-    table = _read_table(TABLE_FILE)
-    datasets = {
-        row.dataset: (row.bundled_name or None)
-        for row in table.drop_duplicates("dataset").itertuples()
-    }
+    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name="zhang2005",
         title="ddr-ChowLiu vs ChowLiu (TAN) on 12 UCI data sets",
