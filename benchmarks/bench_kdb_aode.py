@@ -129,7 +129,7 @@ def accuracy(args):
     cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
     factories = estimators()
     table = {}
-    print("\n(b) 5x5 stratified CV accuracy (%), mean (sd); [Mihaljevic et al. 2013, Table 3]")
+    print("\n(b) 5x5 stratified CV accuracy (%), mean (sd); [Mihaljevic et al. Tab. 3]")
     print(f"    {'':10s}" + "".join(f"{n:>15s}" for n in factories))
     for data in args.datasets:
         X, y = load(data)

@@ -1,4 +1,4 @@
-"""The Taheri et al. (2011) suite (Taheri et al. 2011): description, paper table, quick run."""
+"""The Taheri et al. (2011) suite: description, paper table, quick run."""
 
 from __future__ import annotations
 

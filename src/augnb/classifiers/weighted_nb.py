@@ -9,6 +9,7 @@ routine as every other learner.
 from __future__ import annotations
 
 import numbers
+from abc import abstractmethod
 from typing import ClassVar
 
 import numpy as np
@@ -28,7 +29,7 @@ from augnb.params.attribute_weights import (
     wanbia_weights,
     weighted_model,
 )
-from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.params.categorical import DiscreteModel
 from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
@@ -44,6 +45,13 @@ shifts each class's score by a constant per feature. A weight of 1 keeps the
 naive Bayes CPT, 0 ignores the feature. A missing feature contributes
 nothing (a renormalised CPT sums out to one; the unnormalised form skips
 it).""",
+    "weighted_nb_attributes": """\
+{{input_attributes}}
+structure_ : Structure
+    Naive Bayes: the class the only parent of every feature.
+model_ : DiscreteModel
+    The weighted CPTs.
+{{encoding_attributes}}""",
     "normalize_parameter": """\
 normalize : bool, default=True
     Renormalise each weighted CPT over the feature's values (R's
@@ -56,27 +64,32 @@ class _NaiveBayesFamily(BaseAugmentedNB):
     """Naive Bayes structure; subclasses transform the fitted CPTs."""
 
     _docstring_snippets: ClassVar[dict[str, str]] = _SNIPPETS
+    _weighted_counts: ClassVar[bool] = True
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return naive_bayes_structure(data.codes.shape[1])
 
-    def _naive_model(
+    def _fit_parameters(
         self,
         structure: Structure,
         data: EncodedData,
         y: NDArray[np.intp],
         n_classes: int,
+        sample_weight: NDArray[np.float64] | None = None,
+    ) -> DiscreteModel:
+        # Naive Bayes' smoothed CPTs first, then the learner's transform.
+        model = super()._fit_parameters(structure, data, y, n_classes, sample_weight)
+        return self._transform_cpts(model, data, y, sample_weight)
+
+    @abstractmethod
+    def _transform_cpts(
+        self,
+        model: DiscreteModel,
+        data: EncodedData,
+        y: NDArray[np.intp],
         sample_weight: NDArray[np.float64] | None,
     ) -> DiscreteModel:
-        return fit_discrete_model(
-            structure,
-            data.codes,
-            y,
-            data.cards,
-            n_classes,
-            float(self.alpha),
-            sample_weight=sample_weight,
-        )
+        """The fitted model: naive Bayes' CPTs weighted or averaged."""
 
 
 class AWNB(_NaiveBayesFamily):
@@ -109,12 +122,7 @@ class AWNB(_NaiveBayesFamily):
     ----------
     feature_weights_ : ndarray of shape (n_features_in_,)
         Weight of each feature, in ``[0, 1]``.
-    {{input_attributes}}
-    structure_ : Structure
-        Naive Bayes: the class the only parent of every feature.
-    model_ : DiscreteModel
-        The weighted CPTs.
-    {{encoding_attributes}}
+    {{weighted_nb_attributes}}
 
     See Also
     --------
@@ -137,16 +145,15 @@ class AWNB(_NaiveBayesFamily):
     Hall, M. (2007). A decision tree-based attribute weighting filter for
     naive Bayes. Knowledge-Based Systems, 20(2), 120-126.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import AWNB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = AWNB(random_state=0).fit(X, y)
     >>> bool(((clf.feature_weights_ >= 0) & (clf.feature_weights_ <= 1)).all())
     True
     """
 
+    # Bootstrap samples are drawn from rows: integer weights repeat them.
+    _weighted_counts: ClassVar[bool] = False
     _no_statistics_reason = "its weights come from decision trees grown on rows"
 
     n_trees: int = param(10, Interval(numbers.Integral, 1), kw_only=False)
@@ -157,15 +164,13 @@ class AWNB(_NaiveBayesFamily):
     random_state: int | np.random.RandomState | None = param(None, RandomState())
     normalize: bool = param(True, Options(True, False))
 
-    def _fit_parameters(
+    def _transform_cpts(
         self,
-        structure: Structure,
+        model: DiscreteModel,
         data: EncodedData,
         y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
+        sample_weight: NDArray[np.float64] | None,
     ) -> DiscreteModel:
-        model = self._naive_model(structure, data, y, n_classes, sample_weight)
         self.feature_weights_ = awnb_weights(
             data.codes,
             y,
@@ -232,31 +237,25 @@ class MANB(_NaiveBayesFamily):
     Bayesian classifiers. Proceedings of the 19th International Conference on
     Machine Learning (ICML 2002), 91-98.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import MANB
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = MANB().fit(X, y)
     >>> clf.arc_posterior_.shape
     (6,)
     """
 
-    _weighted_counts: ClassVar[bool] = True
     _no_statistics_reason = "its averaged CPTs are fitted in memory only"
 
     prior: float = param(0.5, Interval(numbers.Real, 0, 1), kw_only=False)
     alpha: float = param(kw_only=True)
 
-    def _fit_parameters(
+    def _transform_cpts(
         self,
-        structure: Structure,
+        model: DiscreteModel,
         data: EncodedData,
         y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
+        sample_weight: NDArray[np.float64] | None,
     ) -> DiscreteModel:
-        model = self._naive_model(structure, data, y, n_classes, sample_weight)
         averaged, self.arc_posterior_ = manb_model(
             model, float(self.alpha), float(self.prior)
         )
@@ -293,12 +292,7 @@ class WANBIA(_NaiveBayesFamily):
         Weight of each feature, in ``[0, 1]``.
     n_iter_ : int
         L-BFGS-B iterations run.
-    {{input_attributes}}
-    structure_ : Structure
-        Naive Bayes: the class the only parent of every feature.
-    model_ : DiscreteModel
-        The weighted CPTs.
-    {{encoding_attributes}}
+    {{weighted_nb_attributes}}
 
     See Also
     --------
@@ -322,17 +316,13 @@ class WANBIA(_NaiveBayesFamily):
     Alleviating naive Bayes attribute independence assumption by attribute
     weighting. Journal of Machine Learning Research, 14, 1947-1988.
 
-    Examples
-    --------
+    {{car_example}}
     >>> from augnb import WANBIA
-    >>> from augnb.datasets import load
-    >>> X, y = load("car")
     >>> clf = WANBIA().fit(X, y)
     >>> clf.feature_weights_.shape
     (6,)
     """
 
-    _weighted_counts: ClassVar[bool] = True
     _no_statistics_reason = (
         "its weights maximise the conditional log-likelihood of the rows"
     )
@@ -340,15 +330,13 @@ class WANBIA(_NaiveBayesFamily):
     max_iter: int = param(100, Interval(numbers.Integral, 1))
     normalize: bool = param(True, Options(True, False))
 
-    def _fit_parameters(
+    def _transform_cpts(
         self,
-        structure: Structure,
+        model: DiscreteModel,
         data: EncodedData,
         y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
+        sample_weight: NDArray[np.float64] | None,
     ) -> DiscreteModel:
-        model = self._naive_model(structure, data, y, n_classes, sample_weight)
         weights, result = wanbia_weights(
             model,
             data.codes,
