@@ -775,3 +775,25 @@ def test_given_fold_ids_follow_rows_repeated_by_weight():
     assert [s.accuracy for s in weighted.search_path_] == [
         s.accuracy for s in repeated.search_path_
     ]
+
+
+@pytest.mark.parametrize("cv", [3, "loo"])
+def test_one_parent_factor_equals_brute_force_counts(cv):
+    # The fused one-parent path of CachedCV.factor against counts taken row by
+    # row over each row's own training part.
+    rng = np.random.default_rng(7)
+    n, cards = 60, [3, 4]
+    codes = np.column_stack([rng.integers(0, c, n) for c in cards]).astype(np.int32)
+    y = rng.integers(0, 2, n)
+    scorer = CachedCV(codes, y, cards, 2, alpha=0.5, cv=cv, random_state=0)
+    got = scorer.factor((1,), (0,))
+    folds = np.arange(n) if cv == "loo" else scorer.folds
+    want = np.empty((n, 2))
+    for r in range(n):
+        train = folds != folds[r]
+        same_pa = train & (codes[:, 0] == codes[r, 0])
+        for k in range(2):
+            num = np.sum(same_pa & (codes[:, 1] == codes[r, 1]) & (y == k))
+            den = np.sum(same_pa & (y == k))
+            want[r, k] = np.log((num + 0.5) / (den + 0.5 * cards[1]))
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

@@ -82,6 +82,42 @@ def _parentless_train_counts(code, n_values, y, folds, n_folds, loo, out):
     return out
 
 
+@numba.njit(cache=True, nogil=True)
+def _one_parent_train_counts(
+    code, n_values, parent, n_parent, y, folds, n_folds, loo, num, den
+):
+    """Training counts of a complete one-parent family, in one pass.
+
+    ``num[r, c] = N_train(parent_r, code_r, c)`` and ``den[r, c] =
+    N_train(parent_r, c)`` of row ``r``'s own training part (the total minus
+    the row's fold, or minus the row itself for leave-one-out): the counts
+    the general path gathers, without its key and factorisation passes.
+    """
+    n, n_classes = num.shape
+    total = np.zeros((n_parent, n_values, n_classes))
+    total_pa = np.zeros((n_parent, n_classes))
+    m = 0 if loo else n_folds
+    fold = np.zeros((m, n_parent, n_values, n_classes))
+    fold_pa = np.zeros((m, n_parent, n_classes))
+    for r in range(n):
+        u, v, c = parent[r], code[r], y[r]
+        total[u, v, c] += 1.0
+        total_pa[u, c] += 1.0
+        if not loo:
+            fold[folds[r], u, v, c] += 1.0
+            fold_pa[folds[r], u, c] += 1.0
+    for r in range(n):
+        u, v = parent[r], code[r]
+        for k in range(n_classes):
+            if loo:
+                own = 1.0 if k == y[r] else 0.0
+                num[r, k] = total[u, v, k] - own
+                den[r, k] = total_pa[u, k] - own
+            else:
+                num[r, k] = total[u, v, k] - fold[folds[r], u, v, k]
+                den[r, k] = total_pa[u, k] - fold_pa[folds[r], u, k]
+
+
 def _factorize(
     key: NDArray[np.int64], valid: NDArray[np.bool_], n_keys: int | None = None
 ) -> tuple[NDArray[np.int64], int]:
@@ -284,6 +320,27 @@ class CachedCV:
             )
             out = lidstone_log_prob(num, self._class_train_counts, self.alpha, size)
             return self._remember(key, out)
+        if len(key[0]) == 1 and len(key[1]) == 1:
+            pa, n_pa, _ = self.node_codes(key[1])
+            if (child >= 0).all() and (pa >= 0).all():
+                # The candidates of the one-dependence searches (TAN-HC,
+                # super-parent, kDB): both counts in one fused pass.
+                num = np.empty((len(self.y), self.n_classes))
+                den = np.empty_like(num)
+                _one_parent_train_counts(
+                    child,
+                    n_child,
+                    pa,
+                    n_pa,
+                    self.y,
+                    self.folds,
+                    self.n_folds,
+                    self.loo,
+                    num,
+                    den,
+                )
+                out = lidstone_log_prob(num, den, self.alpha, size)
+                return self._remember(key, out)
         if key[1]:
             pa, n_pa, _ = self.node_codes(key[1])
             valid = (child >= 0) & (pa >= 0)
