@@ -105,6 +105,16 @@ continuous_columns_ : list
     Input columns read as continuous (discretised, or Gaussian nodes).
 n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column.""",
+    "smoothing_parameters": """\
+smoothing : {"lidstone", "hdp"}, default="lidstone"
+    Estimator of the conditional probability tables: Lidstone's
+    ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+    estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+    CPT row backs off to the rows sharing its class and first parents. The
+    class prior is Lidstone-smoothed either way; structure searches score
+    with Lidstone, the HDP applies to the fitted model.
+hdp_iterations : int, default=500
+    Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).""",
 }
 
 DOCSTRING_SNIPPETS["input_parameters"] = (
@@ -491,6 +501,7 @@ class BaseAugmentedNB(
         sample_weight: NDArray[np.float64] | None = None,
     ) -> DiscreteModel | MixedModel:
         """The fitted model of ``structure``: CPTs, and densities if kept."""
+        smoothing = self._smoothing_options()
         if data.values is None:
             return fit_discrete_model(
                 structure,
@@ -500,6 +511,13 @@ class BaseAugmentedNB(
                 n_classes,
                 float(self.alpha),
                 sample_weight=sample_weight,
+                **smoothing,
+            )
+        if smoothing:
+            raise ValueError(
+                f"{type(self).__name__}: smoothing='hdp' applies to discrete "
+                "models; continuous columns kept as densities need "
+                "smoothing='lidstone'."
             )
         return fit_mixed_model(
             structure,
@@ -514,6 +532,21 @@ class BaseAugmentedNB(
             n_components=int(self.n_components),
             sample_weight=sample_weight,
         )
+
+    def _smoothing_options(self) -> dict[str, object]:
+        """Keywords of ``fit_discrete_model`` for a ``smoothing`` parameter.
+
+        Empty for Lidstone smoothing (and for estimators without the
+        parameter), so that path is the one every learner has always used.
+        """
+        smoothing = getattr(self, "smoothing", "lidstone")
+        if smoothing == "lidstone":
+            return {}
+        return {
+            "smoothing": smoothing,
+            "hdp_iterations": int(self.hdp_iterations),
+            "random_state": getattr(self, "random_state", None),
+        }
 
     def _learn_structure_from(
         self, data: EncodedData, y: NDArray[np.intp], n_classes: int

@@ -378,6 +378,12 @@ class IncrementalMixin:
                 for name, cats in zip(stats.names, stats.categories)
             )
         )
+        if getattr(self, "smoothing", "lidstone") != "lidstone":
+            raise ValueError(
+                f"{type(self).__name__}: smoothing={self.smoothing!r} is fitted "
+                "in memory only (fit); fits from sufficient statistics "
+                "(partial_fit, fit_files, Dask input) use smoothing='lidstone'."
+            )
         if structure is None:
             structure = self._learn_structure_from_statistics(stats)
         missing = self._missing_families(structure, stats)

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import Interval
+from augnb.classifiers.constraints import SMOOTHING_PARAMETERS, Interval, RandomState
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import kdb_from_statistics
@@ -39,6 +39,9 @@ class KDB(BaseAugmentedNB):
         theta``. A negative value admits every candidate.
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
+    {{smoothing_parameters}}
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"``.
     {{input_parameters}}
 
     Attributes
@@ -79,6 +82,8 @@ class KDB(BaseAugmentedNB):
         **BaseAugmentedNB._parameter_constraints,
         "k": Interval(numbers.Integral, 0),
         "theta": Interval(numbers.Real),
+        **SMOOTHING_PARAMETERS,
+        "random_state": RandomState(),
     }
 
     def __init__(
@@ -87,6 +92,9 @@ class KDB(BaseAugmentedNB):
         *,
         theta: float = 0.0,
         alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
@@ -94,6 +102,9 @@ class KDB(BaseAugmentedNB):
         self.k = k
         self.theta = theta
         self.alpha = alpha
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features

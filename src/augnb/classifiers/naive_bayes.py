@@ -9,7 +9,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import DENSITY_PARAMETERS
+from augnb.classifiers.constraints import (
+    DENSITY_PARAMETERS,
+    SMOOTHING_PARAMETERS,
+    RandomState,
+)
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import naive_from_statistics
@@ -31,6 +35,9 @@ class NaiveBayes(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
+    {{smoothing_parameters}}
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"``.
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
@@ -81,12 +88,17 @@ class NaiveBayes(BaseAugmentedNB):
     _parameter_constraints: ClassVar[dict] = {
         **BaseAugmentedNB._parameter_constraints,
         **DENSITY_PARAMETERS,
+        **SMOOTHING_PARAMETERS,
+        "random_state": RandomState(),
     }
 
     def __init__(
         self,
         alpha: float = 1.0,
         *,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
         continuous: str = "discretize",
         n_components: int = 2,
         var_smoothing: float = 1e-9,
@@ -95,6 +107,9 @@ class NaiveBayes(BaseAugmentedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
         self.continuous = continuous
         self.n_components = n_components
         self.var_smoothing = var_smoothing

@@ -10,7 +10,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import Interval, Options
+from augnb.classifiers.constraints import (
+    SMOOTHING_PARAMETERS,
+    Interval,
+    Options,
+    RandomState,
+)
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
 
@@ -50,6 +55,9 @@ class SKDB(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
+    {{smoothing_parameters}}
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"``.
     {{input_parameters}}
 
     Attributes
@@ -101,6 +109,8 @@ class SKDB(BaseAugmentedNB):
         "k": Interval(numbers.Integral, 0),
         "theta": Interval(numbers.Real),
         "criterion": Options(*CRITERIA),
+        **SMOOTHING_PARAMETERS,
+        "random_state": RandomState(),
     }
 
     def __init__(
@@ -110,6 +120,9 @@ class SKDB(BaseAugmentedNB):
         theta: float = 0.0,
         criterion: str = "rmse",
         alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
@@ -118,6 +131,9 @@ class SKDB(BaseAugmentedNB):
         self.theta = theta
         self.criterion = criterion
         self.alpha = alpha
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features

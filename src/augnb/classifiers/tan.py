@@ -9,7 +9,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import ROOT, Options, RandomState
+from augnb.classifiers.constraints import (
+    ROOT,
+    SMOOTHING_PARAMETERS,
+    Options,
+    RandomState,
+)
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import tan_from_statistics
@@ -30,6 +35,7 @@ class TAN(BaseAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction).
+    {{smoothing_parameters}}
     criterion : {"loglik", "aic", "bic"}, default="loglik"
         Arc score of the Chow-Liu step (bnclassify's ``score``, renamed because
         ``score`` is the estimator's accuracy method). ``"loglik"`` weighs arcs
@@ -40,7 +46,7 @@ class TAN(BaseAugmentedNB):
     root : {"first", "random"}, default="first"
         Tree root: feature 0 or one drawn with ``random_state``.
     random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+        Seed for ``root="random"`` and for the sampler of ``smoothing="hdp"``.
     {{input_parameters}}
 
     Attributes
@@ -74,6 +80,7 @@ class TAN(BaseAugmentedNB):
         "criterion": Options(*TAN_SCORES),
         "root": ROOT,
         "random_state": RandomState(),
+        **SMOOTHING_PARAMETERS,
     }
 
     def __init__(
@@ -81,6 +88,8 @@ class TAN(BaseAugmentedNB):
         alpha: float = 1.0,
         *,
         criterion: str = "loglik",
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
         root: str = "first",
         random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
@@ -88,6 +97,8 @@ class TAN(BaseAugmentedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
         self.criterion = criterion
         self.root = root
         self.random_state = random_state
