@@ -212,6 +212,7 @@ class ESKDB(BaseAugmentedNB):
                 smoothing=self.smoothing,
                 hdp_iterations=int(self.hdp_iterations),
                 random_state=seed,
+                parent_order=sel.parent_ranks() if self.smoothing == "hdp" else None,
             )
             for sel, seed in zip(self._selections, self._member_seeds)
         ]

@@ -159,7 +159,16 @@ class SKDB(BaseAugmentedNB):
         self.n_selected_ = selection.n_selected
         self.loo_losses_ = selection.losses
         self._feature_order = selection.order
+        self._parent_ranks = selection.parent_ranks()
         return selection.structure
+
+    def _smoothing_options(self) -> dict[str, object]:
+        options = super()._smoothing_options()
+        if options:
+            # The HDP tree branches on the class, then on the parents best
+            # first (by conditional mutual information), as in the paper.
+            options["parent_order"] = self._parent_ranks
+        return options
 
     def _named_structure(self, structure: Structure) -> Structure:
         names = list(self.schema_.names)

@@ -440,6 +440,7 @@ def fit_discrete_model(
     smoothing: str = "lidstone",
     hdp_iterations: int = HDP_ITERATIONS,
     random_state: object = None,
+    parent_order: Sequence[Sequence[int]] | None = None,
 ) -> DiscreteModel:
     """Fit all CPDs of a structure by counting (available cases) and smoothing.
 
@@ -469,6 +470,10 @@ def fit_discrete_model(
         Gibbs sweeps per CPT with ``smoothing="hdp"``.
     random_state : int, RandomState or None, default=None
         With ``smoothing="hdp"``: one seed per CPT is drawn from it.
+    parent_order : sequence of sequence of int, default=None
+        Each node's parents in the order its CPD indexes them (a permutation
+        of ``structure.parents[k]``; the HDP tree branches on them in this
+        order). None keeps ``structure.parents``.
 
     Returns
     -------
@@ -478,6 +483,15 @@ def fit_discrete_model(
         raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
     if smoothing not in SMOOTHING:
         raise ValueError(f"smoothing must be one of {SMOOTHING}; got {smoothing!r}.")
+    parents = list(structure.parents)
+    if parent_order is not None:
+        for k, order in enumerate(parent_order):
+            if sorted(order) != sorted(parents[k]):
+                raise ValueError(
+                    f"parent_order[{k}] = {tuple(order)} is not a permutation of "
+                    f"node {k}'s parents {parents[k]}."
+                )
+            parents[k] = tuple(int(p) for p in order)
     seeds: list[object] = [None] * structure.n_nodes
     if smoothing == "hdp":
         rng = check_random_state(random_state)
@@ -490,7 +504,7 @@ def fit_discrete_model(
             slots,
             y,
             k,
-            structure.parents[k],
+            parents[k],
             domains,
             n_classes,
             alpha,

@@ -41,6 +41,8 @@ class SKDBSelection:
     losses : ndarray of shape (k + 1, n_features)
         ``losses[k', s - 1]``: leave-one-out loss of the model with ``k'``
         parents over the first ``s`` features.
+    ranked : list of tuple of int or None
+        Each feature's ranked parents (:func:`kdb_ranked_parents`).
     """
 
     structure: Structure
@@ -48,6 +50,21 @@ class SKDBSelection:
     n_selected: int
     order: NDArray[np.int64]
     losses: NDArray[np.float64]
+    ranked: list[tuple[int, ...]] | None = None
+
+    def parent_ranks(self) -> list[tuple[int, ...]]:
+        """Each node's parent nodes, best first (by conditional MI).
+
+        ``structure.parents`` lists them by node index; the hierarchical
+        Dirichlet process branches on them in this order instead.
+        """
+        if self.ranked is None:
+            return list(self.structure.parents)
+        node_of = {m[0]: i for i, m in enumerate(self.structure.nodes)}
+        return [
+            tuple(node_of[j] for j in self.ranked[m[0]][: self.k_selected])
+            for m in self.structure.nodes
+        ]
 
 
 def kdb_ranked_parents(
@@ -241,7 +258,7 @@ def skdb_structure(
     k_sel, s_sel = divmod(best, p)
     n_sel = s_sel + 1
     structure = nested_kdb_structure(order, ranked, k_sel, n_sel)
-    return SKDBSelection(structure, k_sel, n_sel, order, losses)
+    return SKDBSelection(structure, k_sel, n_sel, order, losses, ranked)
 
 
 def nested_kdb_structure(
