@@ -298,11 +298,15 @@ def _hdp_gibbs(
                     if high <= low:
                         continue
                     top = -np.inf
+                    # log Gamma(c_p + N_p) along the window, one log per step.
+                    a = cp + N[p] - old + low
+                    lg = math.lgamma(a)
                     for t in range(low, high + 1):
+                        if t > low:
+                            lg += math.log(a + (t - low - 1))
                         np_k = nk[p, k] - old + t
                         v = _log_stirling(n, t, table, n_tab) + t * log_c
-                        v += _log_stirling(np_k, tk[p, k], table, n_tab)
-                        v -= math.lgamma(cp + N[p] - old + t)
+                        v += _log_stirling(np_k, tk[p, k], table, n_tab) - lg
                         lp[t - low] = v
                         if v > top:
                             top = v
