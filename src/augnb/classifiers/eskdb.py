@@ -50,7 +50,7 @@ class ESKDB(BaseAugmentedNB):
     Parameters
     ----------
     n_estimators : int, default=20
-        Number of members (the paper's experiments use 20).
+        Number of members (20 in the authors' experiment scripts).
     k : int, default=5
         Largest number of feature parents per feature (>= 0).
     theta : float, default=0.0
