@@ -148,3 +148,25 @@ def test_hdp_is_refused_for_densities_and_statistics():
     Xc, yc = load("car")
     with pytest.raises(ValueError, match="in memory only"):
         NaiveBayes(smoothing="hdp").partial_fit(Xc, yc, classes=np.unique(yc))
+
+
+def test_parent_order_permutes_the_cpd_keys_consistently():
+    from augnb.inference import joint_log_likelihood
+
+    X, y = load("car")
+    codes = np.stack([X[c].cat.codes.to_numpy() for c in X.columns], axis=1)
+    yc = np.unique(y, return_inverse=True)[1]
+    cards = [len(X[c].cat.categories) for c in X.columns]
+    s = Structure(tuple((f,) for f in range(6)), ((), (0,), (0, 1), (), (), ()), 6)
+    order = [(), (0,), (1, 0), (), (), ()]
+    a = fit_discrete_model(s, codes, yc, cards, 4)
+    b = fit_discrete_model(s, codes, yc, cards, 4, parent_order=order)
+    assert b.cpds[2].parent_nodes == (1, 0)
+    # Lidstone does not depend on the order: the same predictions.
+    np.testing.assert_allclose(
+        joint_log_likelihood(a, codes[:50]), joint_log_likelihood(b, codes[:50])
+    )
+    with pytest.raises(ValueError, match="not a permutation"):
+        fit_discrete_model(
+            s, codes, yc, cards, 4, parent_order=[(), (0,), (1,)] + [()] * 3
+        )
