@@ -170,3 +170,61 @@ def test_parent_order_permutes_the_cpd_keys_consistently():
         fit_discrete_model(
             s, codes, yc, cards, 4, parent_order=[(), (0,), (1,)] + [()] * 3
         )
+
+
+def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
+    # root -> one class node -> two leaves, two values; every concentration
+    # fixed at 2: the chain's posterior means equal the exact expectations
+    # under p(t) ~ prod_j c^T_j Gamma(c) / Gamma(c + N_j) prod_k S(n_jk, t_jk).
+    c, size = 2.0, 2
+    leaves = np.array([[3, 1], [2, 2]])
+    table, n_tab = hdp._stirling_table(16)
+
+    def log_s(n, m):
+        return hdp._log_stirling(n, m, table, n_tab)
+
+    def node_terms(n, t):
+        return (
+            t.sum() * math.log(c)
+            + math.lgamma(c)
+            - math.lgamma(c + n.sum())
+            + sum(log_s(int(a), int(b)) for a, b in zip(n, t))
+        )
+
+    weights, means = [], []
+    ranges = [range(1, int(n) + 1) for n in leaves.ravel()]
+    for t_leaves in itertools.product(*ranges):
+        t_leaves = np.array(t_leaves).reshape(2, 2)
+        n_a = t_leaves.sum(axis=0)
+        for t_a in itertools.product(*(range(1, int(n) + 1) for n in n_a)):
+            t_a = np.array(t_a)
+            t_root = np.ones(2, dtype=int)
+            logw = sum(node_terms(leaves[i], t_leaves[i]) for i in range(2))
+            logw += node_terms(n_a, t_a) + node_terms(t_a, t_root)
+            p0 = (t_a + c / size) / (t_a.sum() + c)
+            pa = (n_a + c * p0) / (n_a.sum() + c)
+            pl = [(leaves[i] + c * pa) / (leaves[i].sum() + c) for i in range(2)]
+            weights.append(logw)
+            means.append(np.stack([p0, pa, *pl]))
+    w = np.exp(np.array(weights) - max(weights))
+    exact = np.tensordot(w / w.sum(), np.array(means), axes=1)
+    parent = np.array([0, 0, 1, 1])
+    level = np.array([0, 1, 2, 2])
+    starts = np.array([0, 1, 2, 4])
+    counts = np.zeros((4, 2), dtype=np.int64)
+    counts[2:] = leaves
+    chain, conc = hdp._hdp_gibbs(
+        parent,
+        level,
+        starts,
+        counts,
+        float(size),
+        100_000,
+        1000,
+        np.random.default_rng(0),
+        table,
+        n_tab,
+        False,
+    )
+    assert np.all(conc == c)
+    np.testing.assert_allclose(chain, exact, atol=2e-3)

@@ -236,7 +236,17 @@ def log_stirling(n: int, m: int) -> float:
 
 @numba.njit(cache=True, nogil=True)
 def _hdp_gibbs(
-    parent, level, level_start, leaf_counts, size, n_iter, burn_in, rng, table, n_tab
+    parent,
+    level,
+    level_start,
+    leaf_counts,
+    size,
+    n_iter,
+    burn_in,
+    rng,
+    table,
+    n_tab,
+    sample_concentrations,
 ):
     """Collapsed Gibbs sampling of the table counts; posterior mean estimates.
 
@@ -244,7 +254,9 @@ def _hdp_gibbs(
     node of level ``d`` (with a sentinel at the end). ``leaf_counts`` holds
     the data counts of the deepest level's nodes (zero rows elsewhere).
     Returns the averaged probabilities of every node and the final
-    concentration of every level.
+    concentration of every level. ``sample_concentrations=False`` keeps
+    every concentration at its initial value (the tests compare that chain
+    with an exact enumeration).
     """
     n_nodes, K = leaf_counts.shape
     n_levels = level_start.shape[0] - 1
@@ -331,7 +343,10 @@ def _hdp_gibbs(
             T[0] += t - tk[0, k]
             tk[0, k] = t
         # -- concentrations, one per level below the root ----------------
-        if (it + _CONCENTRATION_EVERY // 2) % _CONCENTRATION_EVERY == 0:
+        if (
+            sample_concentrations
+            and (it + _CONCENTRATION_EVERY // 2) % _CONCENTRATION_EVERY == 0
+        ):
             for d in range(1, n_levels):
                 rate = _PRIOR_RATE
                 shape = _PRIOR_SHAPE
@@ -466,6 +481,7 @@ def hdp_log_cpt(
         np.random.default_rng(seed),
         table,
         n_tab,
+        True,
     )
     # -- every CPT row: its leaf, or its deepest observed ancestor ---------
     rows = n_configs + (1 if config_keys is not None else 0)
