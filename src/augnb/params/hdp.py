@@ -496,6 +496,11 @@ def hdp_log_cpt(
         else np.arange(n_configs, dtype=np.int64)
     )
     all_digits = _digits(all_keys, tuple(int(r) for r in parent_radix))
+    # Sorted codes (parent position * radix + digit) of each level's nodes.
+    level_codes = [
+        np.unique(ids[d - 1] * int(r) + digits[d - 2])
+        for d, r in enumerate(parent_radix, start=2)
+    ]
     for c in range(n_classes):
         node = np.full(n_configs, class_node[c], dtype=np.int64)
         if class_node[c] > 0 and parent_radix:
@@ -504,7 +509,7 @@ def hdp_log_cpt(
             cur = np.full(n_configs, class_node[c] - 1, dtype=np.int64)
             for d, (dig, r) in enumerate(zip(all_digits, parent_radix), start=2):
                 code = cur * int(r) + dig
-                lvl_codes = np.unique(ids[d - 1] * int(r) + digits[d - 2])
+                lvl_codes = level_codes[d - 2]
                 pos = np.searchsorted(lvl_codes, code)
                 pos = np.minimum(pos, len(lvl_codes) - 1)
                 hit = alive & (lvl_codes[pos] == code)
