@@ -441,6 +441,7 @@ class BaseAugmentedNB(
         sample_weight: NDArray[np.float64] | None = None,
     ) -> DiscreteModel | MixedModel:
         """The fitted model of ``structure``: CPTs, and densities if kept."""
+        smoothing = self._smoothing_options()
         if data.values is None:
             return fit_discrete_model(
                 structure,
@@ -450,6 +451,13 @@ class BaseAugmentedNB(
                 n_classes,
                 float(self.alpha),
                 sample_weight=sample_weight,
+                **smoothing,
+            )
+        if smoothing:
+            raise ValueError(
+                f"{type(self).__name__}: smoothing='hdp' applies to discrete "
+                "models; continuous columns kept as densities need "
+                "smoothing='lidstone'."
             )
         return fit_mixed_model(
             structure,
@@ -464,6 +472,22 @@ class BaseAugmentedNB(
             n_components=int(self.n_components),
             sample_weight=sample_weight,
         )
+
+    def _smoothing_options(self) -> dict[str, object]:
+        """Keywords of ``fit_discrete_model`` for the ``smoothing`` parameter.
+
+        Empty for Lidstone smoothing and for learners that do not declare the
+        parameter, so that path is the one every learner has always used.
+        """
+        if "smoothing" not in self._parameter_constraints:
+            return {}
+        if self.smoothing == "lidstone":
+            return {}
+        return {
+            "smoothing": self.smoothing,
+            "hdp_iterations": int(self.hdp_iterations),
+            "random_state": self.random_state,
+        }
 
     def _learn_structure_from(
         self, data: EncodedData, y: NDArray[np.intp], n_classes: int

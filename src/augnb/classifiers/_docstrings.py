@@ -80,6 +80,21 @@ n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column.""",
 }
 
+DOCSTRING_SNIPPETS["smoothing_parameters"] = """\
+smoothing : {"lidstone", "hdp"}, default="lidstone"
+    Estimator of the conditional probability tables: Lidstone's
+    ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+    estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+    CPT row backs off to the rows sharing its class and first parents. The
+    class prior is Lidstone-smoothed either way; structure searches score
+    with Lidstone, the HDP applies to the fitted model. The sampler is
+    seeded by ``random_state``.
+hdp_iterations : int, default=500
+    Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in)."""
+DOCSTRING_SNIPPETS["hdp_random_state_parameter"] = """\
+random_state : int, RandomState or None, default=None
+    Seeds the sampler of ``smoothing="hdp"`` (unused otherwise)."""
+
 DOCSTRING_SNIPPETS["input_parameters"] = (
     DOCSTRING_SNIPPETS["discretizer_parameter"]
     + "\n"

@@ -11,9 +11,22 @@ from typing import ClassVar
 import numpy as np
 
 from augnb.classifiers._base import BaseAugmentedNB, param
-from augnb.classifiers.constraints import DENSITY_PARAMETERS, ROOT, RandomState
+from augnb.classifiers.constraints import (
+    DENSITY_PARAMETERS,
+    ROOT,
+    SMOOTHING_PARAMETERS,
+    RandomState,
+)
 
 __all__: list[str] = []
+
+# The CPT estimator of the learners whose tables are one structure's CPTs
+# (``smoothing: str = SMOOTHING`` in a class, or in a group below); the HDP
+# sampler is seeded by the learner's ``random_state`` (HDP_SEED where the
+# learner has no other use for one).
+SMOOTHING = param("lidstone", SMOOTHING_PARAMETERS["smoothing"])
+HDP_ITERATIONS = param(500, SMOOTHING_PARAMETERS["hdp_iterations"])
+HDP_SEED = param(None, RandomState())
 
 
 class _DensityNB(BaseAugmentedNB):
@@ -33,7 +46,8 @@ class _RootedTreeNB(BaseAugmentedNB):
 root : {"first", "random"}, default="first"
     Tree root: feature 0 or one drawn with ``random_state``.
 random_state : int, RandomState or None, default=None
-    Seed for ``root="random"``.""",
+    Seed for ``root="random"`` and for the sampler of ``smoothing="hdp"``.
+{{smoothing_parameters}}""",
         # TAN and DDR-TAN: from the root to the tree.
         "tree_sections": """\
 {{root_parameters}}
@@ -48,6 +62,8 @@ structure_ : Structure
 
     root: str = param("first", ROOT)
     random_state: int | np.random.RandomState | None = param(None, RandomState())
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
 
     def _rooting(self) -> dict[str, object]:
         """``root`` and ``random_state``, as the structure functions take them."""

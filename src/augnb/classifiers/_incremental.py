@@ -378,6 +378,15 @@ class IncrementalMixin:
                 for name, cats in zip(stats.names, stats.categories)
             )
         )
+        if (
+            "smoothing" in self._parameter_constraints
+            and self.smoothing != "lidstone"
+        ):
+            raise ValueError(
+                f"{type(self).__name__}: smoothing={self.smoothing!r} is fitted "
+                "in memory only (fit); fits from sufficient statistics "
+                "(partial_fit, fit_files, Dask input) use smoothing='lidstone'."
+            )
         if structure is None:
             structure = self._learn_structure_from_statistics(stats)
         missing = self._missing_families(structure, stats)

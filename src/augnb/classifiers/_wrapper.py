@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB, param
+from augnb.classifiers._families import HDP_ITERATIONS, SMOOTHING
 from augnb.classifiers.constraints import (
     VERBOSE,
     AnyOf,
@@ -60,9 +61,11 @@ class BaseWrapperNB(BaseAugmentedNB):
         ),
         "search_tail_parameters": (
             "random_state : int, RandomState or None, default=None\n"
-            "    Seed of the internal fold partition.\n"
+            "    Seed of the internal fold partition (and of the sampler of\n"
+            "    ``smoothing=\"hdp\"``).\n"
             "verbose : int, default=0\n"
-            "    Print each search step to stderr."
+            "    Print each search step to stderr.\n"
+            "{{smoothing_parameters}}"
         ),
         # The end of the parameters and the start of the attributes.
         "search_tail_sections": """\
@@ -87,6 +90,8 @@ Attributes
     epsilon: float = param(0.0, Interval(numbers.Real, 0, 1, closed="left"))
     random_state: int | np.random.RandomState | None = param(None, RandomState())
     verbose: int = param(0, VERBOSE)
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
 
     def _scorer(
         self,

@@ -21,6 +21,7 @@ __all__ = [
     "DENSITY_PARAMETERS",
     "ROOT",
     "SIGNIFICANCE",
+    "SMOOTHING_PARAMETERS",
     "VERBOSE",
     "AnyOf",
     "CVSplits",
@@ -252,4 +253,10 @@ DENSITY_PARAMETERS: dict[str, Constraint] = {
     "continuous": Options("discretize", "gaussian", "gmm"),
     "n_components": Interval(numbers.Integral, 1),
     "var_smoothing": Interval(numbers.Real, 0),
+}
+
+#: CPT estimator of the discrete learners (``smoothing``, ``hdp_iterations``).
+SMOOTHING_PARAMETERS: dict[str, Constraint] = {
+    "smoothing": Options("lidstone", "hdp"),
+    "hdp_iterations": Interval(numbers.Integral, 1),
 }

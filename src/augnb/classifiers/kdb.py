@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
 from augnb.classifiers.constraints import Interval
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -33,6 +36,8 @@ class KDB(BaseAugmentedNB):
         CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
         theta``. A negative value admits every candidate.
     {{alpha_parameter}}
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -69,6 +74,9 @@ class KDB(BaseAugmentedNB):
     k: int = param(1, Interval(numbers.Integral, 0), kw_only=False)
     theta: float = param(0.0, Interval(numbers.Real))
     alpha: float = param(kw_only=True)
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return kdb_structure(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from augnb.classifiers._base import TrainingData
-from augnb.classifiers._families import _DensityNB
+from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING, _DensityNB
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 from augnb.structure.from_counts import naive_from_statistics
@@ -24,6 +26,8 @@ class NaiveBayes(_DensityNB):
     Parameters
     ----------
     {{alpha_parameter}}
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
@@ -64,6 +68,10 @@ class NaiveBayes(_DensityNB):
 
     _aliases = ("NB", "naive_bayes")
     _summary = "naive Bayes: features independent given the class"
+
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
 
     @property
     def _weighted_counts(self) -> bool:

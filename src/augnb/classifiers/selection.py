@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.stats.sufficient import SufficientStatistics
@@ -77,6 +80,8 @@ class FFSS(BaseAugmentedNB):
     {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -105,6 +110,9 @@ class FFSS(BaseAugmentedNB):
     _weighted_counts = True
 
     significance: float = param(0.05, SIGNIFICANCE)
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         kept = ffss_features(*data.inputs, float(self.significance), data.sample_weight)

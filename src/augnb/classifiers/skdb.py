@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
 from augnb.classifiers.constraints import Interval, Options
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
@@ -45,6 +48,8 @@ class SKDB(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -89,6 +94,9 @@ class SKDB(BaseAugmentedNB):
     theta: float = param(0.0, Interval(numbers.Real))
     criterion: str = param("rmse", Options(*CRITERIA))
     alpha: float = param(kw_only=True)
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         selection = skdb_structure(
@@ -102,7 +110,16 @@ class SKDB(BaseAugmentedNB):
         self.n_selected_ = selection.n_selected
         self.loo_losses_ = selection.losses
         self._feature_order = selection.order
+        self._parent_ranks = selection.parent_ranks()
         return selection.structure
+
+    def _smoothing_options(self) -> dict[str, object]:
+        options = super()._smoothing_options()
+        if options:
+            # The HDP tree branches on the class, then on the parents best
+            # first (by conditional mutual information), as in the paper.
+            options["parent_order"] = self._parent_ranks
+        return options
 
     def _named_structure(self, structure: Structure) -> Structure:
         names = list(self.schema_.names)

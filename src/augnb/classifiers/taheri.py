@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
 from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -34,6 +37,8 @@ class TaheriANB(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction; the paper
         does not give its estimator).
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score used for the ranking: the correlation ratio of the
         feature codes given the class (equal to the paper's ``|Pearson r|``
@@ -109,6 +114,9 @@ class TaheriANB(BaseAugmentedNB):
 
     relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
     discretizer: object = param("mean")
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         scores = relevance_scores(

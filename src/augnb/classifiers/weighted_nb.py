@@ -21,6 +21,7 @@ from augnb.classifiers._base import (
     TrainingData,
     param,
 )
+from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
 from augnb.classifiers.constraints import Interval, Options, RandomState
 from augnb.data.encoding import EncodedData
 from augnb.params.attribute_weights import (
@@ -65,6 +66,10 @@ class _NaiveBayesFamily(BaseAugmentedNB):
 
     _docstring_snippets: ClassVar[dict[str, str]] = _SNIPPETS
     _weighted_counts: ClassVar[bool] = True
+
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return naive_bayes_structure(data.codes.shape[1])
@@ -114,8 +119,10 @@ class AWNB(_NaiveBayesFamily):
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction).
     random_state : int, RandomState or None, default=None
-        Draws the bootstrap samples and breaks the trees' ties.
+        Draws the bootstrap samples, breaks the trees' ties and seeds the
+        sampler of ``smoothing="hdp"``.
     {{normalize_parameter}}
+    {{smoothing_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -205,6 +212,8 @@ class MANB(_NaiveBayesFamily):
     alpha : float, default=1.0
         Smoothing constant of the CPTs and Dirichlet hyperparameter of the
         marginal likelihoods (1 = Laplace's correction).
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     {{input_parameters}}
 
     Attributes
@@ -284,6 +293,8 @@ class WANBIA(_NaiveBayesFamily):
         Maximum number of L-BFGS-B iterations.
     {{normalize_parameter}}
         The weights maximise the CLL of the model that is fitted.
+    {{smoothing_parameters}}
+    {{hdp_random_state_parameter}}
     {{input_parameters}}
 
     Attributes

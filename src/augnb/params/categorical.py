@@ -1,4 +1,4 @@
-"""Categorical CPDs with Lidstone smoothing over (compound) node domains.
+"""Categorical CPDs with Lidstone (or HDP) smoothing over (compound) node domains.
 
 A node's *domain* indexes its values. For a small declared product of member
 cardinalities the domain is dense (every combination has a slot); for a large
@@ -10,6 +10,10 @@ allocates the full Cartesian product.
 Parent configurations are indexed the same way: dense when small, otherwise the
 observed configurations plus one row for all unobserved ones (whose CPT is the
 uniform ``1 / r``, since their counts are zero).
+
+``smoothing="hdp"`` replaces the Lidstone formula of the CPTs by the
+hierarchical Dirichlet process estimate of :mod:`augnb.params.hdp` (counts
+are taken the same way); the class prior stays Lidstone-smoothed.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
+from sklearn.utils import check_random_state
 
+from augnb.params.hdp import hdp_log_cpt
 from augnb.stats.counts import family_class_counts, family_index, lidstone_log_prob
 from augnb.structure import Structure
 
@@ -33,6 +39,12 @@ __all__ = [
     "fit_categorical_cpd",
     "fit_discrete_model",
 ]
+
+#: CPT estimators: the Lidstone formula or the hierarchical Dirichlet process.
+SMOOTHING = ("lidstone", "hdp")
+
+#: Default number of Gibbs sweeps of ``smoothing="hdp"``.
+HDP_ITERATIONS = 500
 
 #: Declared sizes up to this are stored densely.
 DENSE_LIMIT = 1 << 14
@@ -250,6 +262,10 @@ def fit_categorical_cpd(
     n_classes: int,
     alpha: float,
     sample_weight: NDArray[np.floating] | None = None,
+    *,
+    smoothing: str = "lidstone",
+    hdp_iterations: int = HDP_ITERATIONS,
+    random_state: object = None,
 ) -> CategoricalCPD:
     """Fit one node's CPD from the slot indices of all nodes.
 
@@ -271,6 +287,8 @@ def fit_categorical_cpd(
         Lidstone smoothing constant (> 0); 1 is Laplace's correction.
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts); None counts every row once.
+    smoothing, hdp_iterations, random_state
+        As in :func:`cpd_from_counts`.
 
     Returns
     -------
@@ -294,7 +312,15 @@ def fit_categorical_cpd(
         child, key, y, n_configs, n_classes, n_values, sample_weight=sample_weight
     )
     return cpd_from_counts(
-        counts, alpha, domains[node].size, tuple(parent_nodes), radix, config_keys
+        counts,
+        alpha,
+        domains[node].size,
+        tuple(parent_nodes),
+        radix,
+        config_keys,
+        smoothing=smoothing,
+        hdp_iterations=hdp_iterations,
+        random_state=random_state,
     )
 
 
@@ -305,6 +331,10 @@ def cpd_from_counts(
     parent_nodes: tuple[int, ...] = (),
     parent_radix: tuple[int, ...] = (),
     config_keys: NDArray[np.int64] | None = None,
+    *,
+    smoothing: str = "lidstone",
+    hdp_iterations: int = HDP_ITERATIONS,
+    random_state: object = None,
 ) -> CategoricalCPD:
     """Smooth family counts into a CPD ("count first, smooth later").
 
@@ -320,11 +350,35 @@ def cpd_from_counts(
     parent_nodes, parent_radix, config_keys
         As in :class:`CategoricalCPD`; with ``config_keys`` a last row for
         every unobserved configuration (uniform) is appended.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        ``"lidstone"``: ``(N_x + alpha) / (N + alpha r)``. ``"hdp"``: the
+        hierarchical Dirichlet process estimate
+        (:func:`augnb.params.hdp.hdp_log_cpt`; the tree branches on the class,
+        then on the parents in ``parent_nodes`` order; ``alpha`` is unused),
+        whose row for unobserved configurations is ``P(X | c)``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps of ``smoothing="hdp"``.
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"``.
 
     Returns
     -------
     CategoricalCPD
     """
+    if smoothing == "hdp":
+        log_prob = hdp_log_cpt(
+            counts,
+            int(size),
+            tuple(int(r) for r in parent_radix),
+            config_keys,
+            n_iter=hdp_iterations,
+            random_state=random_state,
+        )
+        return CategoricalCPD(
+            parent_nodes, parent_radix, config_keys, log_prob, counts
+        )
+    if smoothing != "lidstone":
+        raise ValueError(f"smoothing must be one of {SMOOTHING}; got {smoothing!r}.")
     size = float(size)
     log_prob = lidstone_log_prob(counts, counts.sum(axis=2, keepdims=True), alpha, size)
     if config_keys is not None:
@@ -382,6 +436,11 @@ def fit_discrete_model(
     n_classes: int,
     alpha: float = 1.0,
     sample_weight: NDArray[np.floating] | None = None,
+    *,
+    smoothing: str = "lidstone",
+    hdp_iterations: int = HDP_ITERATIONS,
+    random_state: object = None,
+    parent_order: Sequence[Sequence[int]] | None = None,
 ) -> DiscreteModel:
     """Fit all CPDs of a structure by counting (available cases) and smoothing.
 
@@ -404,6 +463,17 @@ def fit_discrete_model(
         Row weights: every count is a sum of weights, so an integer weight
         equals repeating the row. Rows of weight 0 still enter sparse
         domains; callers drop them first (the estimators do).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the CPTs (:func:`cpd_from_counts`); the class prior is
+        Lidstone-smoothed either way.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"``.
+    random_state : int, RandomState or None, default=None
+        With ``smoothing="hdp"``: one seed per CPT is drawn from it.
+    parent_order : sequence of sequence of int, default=None
+        Each node's parents in the order its CPD indexes them (a permutation
+        of ``structure.parents[k]``; the HDP tree branches on them in this
+        order). None keeps ``structure.parents``.
 
     Returns
     -------
@@ -411,6 +481,21 @@ def fit_discrete_model(
     """
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
+    if smoothing not in SMOOTHING:
+        raise ValueError(f"smoothing must be one of {SMOOTHING}; got {smoothing!r}.")
+    parents = list(structure.parents)
+    if parent_order is not None:
+        for k, order in enumerate(parent_order):
+            if sorted(order) != sorted(parents[k]):
+                raise ValueError(
+                    f"parent_order[{k}] = {tuple(order)} is not a permutation of "
+                    f"node {k}'s parents {parents[k]}."
+                )
+            parents[k] = tuple(int(p) for p in order)
+    seeds: list[object] = [None] * structure.n_nodes
+    if smoothing == "hdp":
+        rng = check_random_state(random_state)
+        seeds = [int(s) for s in rng.randint(np.iinfo(np.int32).max, size=len(seeds))]
     domains = tuple(build_domain(codes, node, cards) for node in structure.nodes)
     tmp = DiscreteModel(structure, domains, (), np.zeros(n_classes))
     slots = tmp.slots(codes)
@@ -419,11 +504,14 @@ def fit_discrete_model(
             slots,
             y,
             k,
-            structure.parents[k],
+            parents[k],
             domains,
             n_classes,
             alpha,
             sample_weight=sample_weight,
+            smoothing=smoothing,
+            hdp_iterations=hdp_iterations,
+            random_state=seeds[k],
         )
         for k in range(structure.n_nodes)
     )

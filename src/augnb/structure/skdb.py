@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 
 from augnb.stats.counts import family_index, lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
@@ -48,6 +47,8 @@ class SKDBSelection:
     losses : ndarray of shape (k + 1, n_features)
         ``losses[k', s - 1]``: leave-one-out loss of the model with ``k'``
         parents over the first ``s`` features.
+    ranked : list of tuple of int or None
+        Each feature's ranked parents (:func:`kdb_ranked_parents`).
     """
 
     structure: Structure
@@ -55,6 +56,21 @@ class SKDBSelection:
     n_selected: int
     order: NDArray[np.int64]
     losses: NDArray[np.float64]
+    ranked: list[tuple[int, ...]] | None = None
+
+    def parent_ranks(self) -> list[tuple[int, ...]]:
+        """Each node's parent nodes, best first (by conditional MI).
+
+        ``structure.parents`` lists them by node index; the hierarchical
+        Dirichlet process branches on them in this order instead.
+        """
+        if self.ranked is None:
+            return list(self.structure.parents)
+        node_of = {m[0]: i for i, m in enumerate(self.structure.nodes)}
+        return [
+            tuple(node_of[j] for j in self.ranked[m[0]][: self.k_selected])
+            for m in self.structure.nodes
+        ]
 
 
 def _loo_log_factor(
@@ -106,7 +122,10 @@ def _loss(jll: NDArray[np.float64], y: NDArray[np.intp], criterion: str) -> floa
     n, n_classes = jll.shape
     if criterion == "zero_one":
         return float(np.mean(np.argmax(jll, axis=1) != y))
-    post = np.exp(jll - logsumexp(jll, axis=1, keepdims=True))
+    # Plain max-shifted softmax: scipy's logsumexp costs several times more
+    # on these small arrays, and _loss runs (k + 1) p times per fit.
+    post = np.exp(jll - jll.max(axis=1, keepdims=True))
+    post /= post.sum(axis=1, keepdims=True)
     post[np.arange(n), y] -= 1.0
     return float(np.sqrt(np.sum(post**2) / (n * n_classes)))
 
@@ -121,6 +140,8 @@ def skdb_structure(
     theta: float = 0.0,
     alpha: float = 1.0,
     criterion: str = "rmse",
+    order: NDArray[np.integer] | None = None,
+    cmi: NDArray[np.float64] | None = None,
 ) -> SKDBSelection:
     """Selective kDB: the best nested kDB model by leave-one-out loss.
 
@@ -156,6 +177,12 @@ def skdb_structure(
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss: root mean squared error of the class posteriors
         over rows and classes, or the error rate.
+    order : ndarray of int, default=None
+        A given ranking of the features (a permutation) in place of the
+        mutual-information one; ESKDB's members use stochastic rankings.
+    cmi : ndarray of shape (n_features, n_features), default=None
+        Precomputed ``I(X_i; X_j | C)`` (computed when None), so an ensemble
+        computes it once.
 
     Returns
     -------
@@ -174,9 +201,17 @@ def skdb_structure(
     codes = np.asarray(codes)
     y = np.asarray(y, dtype=np.intp)
     p = codes.shape[1]
-    order, _ = kdb_order(codes, y, cards, n_classes)
+    if order is None:
+        order, _ = kdb_order(codes, y, cards, n_classes)
+    else:
+        order = np.asarray(order, dtype=np.int64)
+        if sorted(order.tolist()) != list(range(p)):
+            raise ValueError(
+                f"order must be a permutation of the {p} features; got {order}."
+            )
     if p >= 2 and k > 0:
-        cmi = pairwise_cmi(codes, y, cards, n_classes)
+        if cmi is None:
+            cmi = pairwise_cmi(codes, y, cards, n_classes)
         ranked = kdb_ranked_parents(order, cmi, k, theta)
     else:
         ranked = [() for _ in range(p)]
@@ -199,7 +234,7 @@ def skdb_structure(
     k_sel, s_sel = divmod(best, p)
     n_sel = s_sel + 1
     structure = nested_kdb_structure(order, ranked, k_sel, n_sel)
-    return SKDBSelection(structure, k_sel, n_sel, order, losses)
+    return SKDBSelection(structure, k_sel, n_sel, order, losses, ranked)
 
 
 def nested_kdb_structure(

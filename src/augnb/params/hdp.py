@@ -1,0 +1,523 @@
+"""Hierarchical Dirichlet process estimates of conditional probability tables.
+
+The rows of a CPT ``P(X | c, x_p1, ..., x_pm)`` form a tree: the root is
+``P(X)``, its children ``P(X | c)`` (one per class), their children
+``P(X | c, x_p1)``, and so on down to the leaves, the CPT rows. Each node's
+distribution is a Dirichlet process draw whose base measure is its parent's
+distribution (the root's base measure is uniform over the declared values),
+with one concentration per level of the tree (Petitjean, Buntine, Webb &
+Zaidi 2018). A row with few observations thus borrows strength from the rows
+that share its class and its first parents, in proportion to how much the
+data say they differ, instead of being pulled towards the uniform
+distribution as Lidstone smoothing does.
+
+The posterior is explored by collapsed Gibbs sampling in the Chinese
+restaurant franchise representation: every node ``j`` holds, for every value
+``k``, a count ``n_jk`` (the data at a leaf; the sum of its children's table
+counts at an internal node) and a number of tables ``t_jk`` with
+``1 <= t_jk <= n_jk`` (0 when ``n_jk = 0``). With the distributions
+integrated out, the joint probability of the table counts is, per node,
+
+    c_j^{T_j} Gamma(c_j) / Gamma(c_j + N_j) * prod_k S(n_jk, t_jk),
+
+with ``S`` the unsigned Stirling numbers of the first kind, ``N_j`` and
+``T_j`` the row sums. Each sweep resamples every ``t_jk`` (leaves first)
+within a window around its current value, then every level's concentration
+(a Gamma(2, 1) prior, auxiliary-variable update). After the burn-in each
+sweep's estimate
+
+    p_jk = (n_jk + c_j p_parent(j),k) / (N_j + c_j)
+
+is computed top-down and averaged: the fitted table is that posterior mean.
+The root keeps one table per observed value (its distribution is the
+smoothed marginal) and a fixed concentration of 2, as in the reference
+implementation.
+
+Only observed configurations get a node (the tree is sparse): a CPT row
+whose (class, parents) configuration was never seen takes the estimate of its
+deepest observed ancestor, e.g. ``P(X | c)`` when even ``(c, x_p1)`` is
+unseen.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.utils import check_random_state
+
+__all__ = ["HDP_BURN_IN", "hdp_log_cpt", "log_stirling"]
+
+#: Exact log Stirling numbers are tabulated up to this ``n``; above it the
+#: lattice saddle-point approximation (with its second-order correction) is
+#: used, so the memory stays bounded (about 17 MB at most) whatever the data.
+STIRLING_TABLE_MAX = 2048
+
+#: Fraction of the sweeps discarded as burn-in (at most 1000 sweeps, as in
+#: the reference implementation).
+HDP_BURN_IN = 0.1
+
+#: Half-width of the window of table counts proposed at each Gibbs step.
+_WINDOW = 10
+#: Concentrations are resampled every this many sweeps.
+_CONCENTRATION_EVERY = 5
+#: Prior Gamma(shape, rate) of each level's concentration; initial value.
+_PRIOR_SHAPE = 2.0
+_PRIOR_RATE = 1.0
+_C_INIT = 2.0
+_C_MAX = 4000.0
+
+_TABLE: NDArray[np.float64] = np.zeros(1)
+_TABLE_N = 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _stirling_rows(n_max):
+    """Triangular table of ``log S(n, m)``, 0 <= m <= n <= n_max."""
+    size = (n_max + 1) * (n_max + 2) // 2
+    out = np.full(size, -np.inf)
+    out[0] = 0.0  # S(0, 0) = 1
+    for n in range(n_max):
+        row = n * (n + 1) // 2
+        nxt = (n + 1) * (n + 2) // 2
+        log_n = math.log(n) if n > 0 else -np.inf
+        for m in range(n + 2):
+            # S(n+1, m) = n S(n, m) + S(n, m-1)
+            a = out[row + m] + log_n if m <= n else -np.inf
+            b = out[row + m - 1] if m >= 1 else -np.inf
+            if a == -np.inf:
+                out[nxt + m] = b
+            elif b == -np.inf:
+                out[nxt + m] = a
+            elif a > b:
+                out[nxt + m] = a + math.log1p(math.exp(b - a))
+            else:
+                out[nxt + m] = b + math.log1p(math.exp(a - b))
+    return out
+
+
+def _stirling_table(n_max: int) -> tuple[NDArray[np.float64], int]:
+    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, cached."""
+    global _TABLE, _TABLE_N
+    n_max = int(min(max(n_max, 2), STIRLING_TABLE_MAX))
+    if n_max > _TABLE_N:
+        # Grow in powers of two so repeated fits do not rebuild it often.
+        n_new = min(STIRLING_TABLE_MAX, 1 << math.ceil(math.log2(n_max)))
+        _TABLE = _stirling_rows(n_new)
+        _TABLE_N = n_new
+    return _TABLE, _TABLE_N
+
+
+@numba.njit(cache=True, nogil=True)
+def _hurwitz(s, x):
+    """Hurwitz zeta ``sum_{i>=0} (x + i)^-s`` for integer s >= 2, x > 0."""
+    acc = 0.0
+    while x < 12.0:
+        acc += x ** (-s)
+        x += 1.0
+    # Euler-Maclaurin tail from x.
+    t = x ** (1.0 - s) / (s - 1.0) + 0.5 * x ** (-s)
+    # Bernoulli terms B2/2!, B4/4!, B6/6! times the rising factorials of s.
+    t += s / 12.0 * x ** (-s - 1.0)
+    t -= s * (s + 1.0) * (s + 2.0) / 720.0 * x ** (-s - 3.0)
+    t += s * (s + 1.0) * (s + 2.0) * (s + 3.0) * (s + 4.0) / 30240.0 * x ** (-s - 5.0)
+    return acc + t
+
+
+@numba.njit(cache=True, nogil=True)
+def _digamma(x):
+    acc = 0.0
+    while x < 12.0:
+        acc -= 1.0 / x
+        x += 1.0
+    inv = 1.0 / x
+    inv2 = inv * inv
+    return (
+        acc
+        + math.log(x)
+        - 0.5 * inv
+        - inv2 * (1.0 / 12.0 - inv2 * (1.0 / 120.0 - inv2 * (1.0 / 252.0)))
+    )
+
+
+@numba.njit(cache=True, nogil=True)
+def _crp_cumulants(x, n):
+    """Cumulants 1-4 of the number of tables of a CRP(x) with n customers.
+
+    It is a sum of independent Bernoulli(x / (x + i)), i = 0..n-1; the sums of
+    powers of ``1 / (x + i)`` come from the digamma and Hurwitz zeta functions.
+    """
+    s1 = _digamma(x + n) - _digamma(x)
+    s2 = _hurwitz(2.0, x) - _hurwitz(2.0, x + n)
+    s3 = _hurwitz(3.0, x) - _hurwitz(3.0, x + n)
+    s4 = _hurwitz(4.0, x) - _hurwitz(4.0, x + n)
+    x2 = x * x
+    k1 = x * s1
+    k2 = k1 - x2 * s2
+    k3 = k1 - 3.0 * x2 * s2 + 2.0 * x2 * x * s3
+    k4 = k1 - 7.0 * x2 * s2 + 12.0 * x2 * x * s3 - 6.0 * x2 * x2 * s4
+    return k1, k2, k3, k4
+
+
+@numba.njit(cache=True, nogil=True)
+def _log_stirling_approx(n, m):
+    """Saddle-point approximation of ``log S(n, m)`` for 3 <= m <= n - 2.
+
+    ``S(n, m) x^m / (x)_n`` is the probability that a Chinese restaurant with
+    concentration x seats n customers at m tables; at the x where m is the
+    expected number of tables, the lattice saddle-point approximation of
+    that probability (with its Edgeworth correction) gives S.
+    """
+    # Start from x log(1 + n / x) = m (the integral approximation).
+    x = m / max(math.log1p(n / m), 1e-12)
+    u = math.log(x)
+    lo, hi = -50.0, 50.0
+    for _ in range(100):
+        x = math.exp(u)
+        k1, k2, _k3, _k4 = _crp_cumulants(x, n)
+        g = k1 - m
+        if g > 0:
+            hi = u
+        else:
+            lo = u
+        step = g / max(k2, 1e-300)
+        u_new = u - step
+        if not (lo < u_new < hi):
+            u_new = 0.5 * (lo + hi)
+        if abs(u_new - u) < 1e-12:
+            u = u_new
+            break
+        u = u_new
+    x = math.exp(u)
+    _k1, k2, k3, k4 = _crp_cumulants(x, n)
+    log_rising = math.lgamma(x + n) - math.lgamma(x)
+    out = log_rising - m * u - 0.5 * math.log(2.0 * math.pi * k2)
+    corr = 1.0 + k4 / (8.0 * k2 * k2) - 5.0 * k3 * k3 / (24.0 * k2 * k2 * k2)
+    if corr > 0.5:
+        out += math.log(corr)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _log_stirling(n, m, table, n_tab):
+    if m > n or m < 0:
+        return -np.inf
+    if n <= n_tab:
+        return table[n * (n + 1) // 2 + m]
+    if m == 0:
+        return -np.inf
+    if m == n:
+        return 0.0
+    if m == n - 1:
+        return math.log(n * (n - 1.0) / 2.0)
+    if m == 1:
+        return math.lgamma(n)
+    if m == 2:
+        return math.lgamma(n) + math.log(_digamma(n) + 0.5772156649015329)
+    return _log_stirling_approx(n, m)
+
+
+def log_stirling(n: int, m: int) -> float:
+    """Log of the unsigned Stirling number of the first kind ``S(n, m)``.
+
+    Exact (tabulated) for ``n <= STIRLING_TABLE_MAX``; above, exact for
+    ``m`` in {0, 1, 2, n - 1, n} and a saddle-point approximation otherwise.
+
+    Examples
+    --------
+    >>> round(float(np.exp(log_stirling(5, 2))))
+    50
+    """
+    table, n_tab = _stirling_table(n)
+    return float(_log_stirling(int(n), int(m), table, n_tab))
+
+
+@numba.njit(cache=True, nogil=True)
+def _hdp_gibbs(
+    parent,
+    level,
+    level_start,
+    leaf_counts,
+    size,
+    n_iter,
+    burn_in,
+    rng,
+    table,
+    n_tab,
+    sample_concentrations,
+):
+    """Collapsed Gibbs sampling of the table counts; posterior mean estimates.
+
+    Nodes are sorted by level (root first); ``level_start[d]`` is the first
+    node of level ``d`` (with a sentinel at the end). ``leaf_counts`` holds
+    the data counts of the deepest level's nodes (zero rows elsewhere).
+    Returns the averaged probabilities of every node and the final
+    concentration of every level. ``sample_concentrations=False`` keeps
+    every concentration at its initial value (the tests compare that chain
+    with an exact enumeration).
+    """
+    n_nodes, K = leaf_counts.shape
+    n_levels = level_start.shape[0] - 1
+    deepest = n_levels - 1
+    nk = leaf_counts.copy()
+    tk = np.zeros((n_nodes, K), dtype=np.int64)
+    N = np.zeros(n_nodes, dtype=np.int64)
+    T = np.zeros(n_nodes, dtype=np.int64)
+    conc = np.full(n_levels, 2.0)
+    # -- initial tables, deepest level first ------------------------------
+    for d in range(deepest, -1, -1):
+        c = conc[d]
+        for j in range(level_start[d], level_start[d + 1]):
+            for k in range(K):
+                n = nk[j, k]
+                if n == 0:
+                    continue
+                if d == 0 or n == 1:
+                    t = 1
+                else:
+                    # The expected number of tables of a CRP(c) with n guests.
+                    e = 0.0
+                    for i in range(n):
+                        e += c / (c + i)
+                    t = max(1, min(n, int(e)))
+                tk[j, k] = t
+                N[j] += n
+                T[j] += t
+                if d > 0:
+                    nk[parent[j], k] += t
+    prob = np.zeros((n_nodes, K))
+    acc = np.zeros((n_nodes, K))
+    n_acc = 0
+    lp = np.empty(2 * _WINDOW + 1)
+    base = 1.0 / size
+    for it in range(n_iter):
+        # -- table counts: leaves up to level 1 ---------------------------
+        for d in range(deepest, 0, -1):
+            log_c = math.log(conc[d])
+            cp = conc[d - 1]
+            for j in range(level_start[d], level_start[d + 1]):
+                p = parent[j]
+                for k in range(K):
+                    n = nk[j, k]
+                    if n <= 1:
+                        continue
+                    old = tk[j, k]
+                    # The parent must keep at least as many customers as tables.
+                    low = max(1, old - _WINDOW, tk[p, k] - (nk[p, k] - old))
+                    high = min(n, old + _WINDOW)
+                    if high <= low:
+                        continue
+                    top = -np.inf
+                    # log Gamma(c_p + N_p) along the window, one log per step.
+                    a = cp + N[p] - old + low
+                    lg = math.lgamma(a)
+                    for t in range(low, high + 1):
+                        if t > low:
+                            lg += math.log(a + (t - low - 1))
+                        np_k = nk[p, k] - old + t
+                        v = _log_stirling(n, t, table, n_tab) + t * log_c
+                        v += _log_stirling(np_k, tk[p, k], table, n_tab) - lg
+                        lp[t - low] = v
+                        if v > top:
+                            top = v
+                    total = 0.0
+                    for t in range(low, high + 1):
+                        lp[t - low] = math.exp(lp[t - low] - top)
+                        total += lp[t - low]
+                    r = rng.random() * total
+                    t = low
+                    cum = lp[0]
+                    while cum < r and t < high:
+                        t += 1
+                        cum += lp[t - low]
+                    if t != old:
+                        tk[j, k] = t
+                        T[j] += t - old
+                        nk[p, k] += t - old
+                        N[p] += t - old
+        # The root keeps one table per observed value.
+        for k in range(K):
+            t = 1 if nk[0, k] > 0 else 0
+            T[0] += t - tk[0, k]
+            tk[0, k] = t
+        # -- concentrations, one per level below the root ----------------
+        if (
+            sample_concentrations
+            and (it + _CONCENTRATION_EVERY // 2) % _CONCENTRATION_EVERY == 0
+        ):
+            for d in range(1, n_levels):
+                rate = _PRIOR_RATE
+                shape = _PRIOR_SHAPE
+                for j in range(level_start[d], level_start[d + 1]):
+                    if N[j] > 0:
+                        q = max(rng.beta(conc[d], N[j]), 1e-75)
+                        rate -= math.log(q)
+                        shape += T[j]
+                conc[d] = min(_C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+        # -- posterior mean, top-down -------------------------------------
+        if it >= burn_in:
+            for j in range(n_nodes):
+                d = level[j]
+                c = conc[d]
+                for k in range(K):
+                    pb = base if j == 0 else prob[parent[j], k]
+                    prob[j, k] = (nk[j, k] + c * pb) / (N[j] + c)
+                    acc[j, k] += prob[j, k]
+            n_acc += 1
+    if n_acc == 0:
+        # No sweep recorded (n_iter == 0): the estimate at the initial state.
+        for j in range(n_nodes):
+            c = conc[level[j]]
+            for k in range(K):
+                pb = base if j == 0 else acc[parent[j], k]
+                acc[j, k] = (nk[j, k] + c * pb) / (N[j] + c)
+        n_acc = 1
+    for j in range(n_nodes):
+        for k in range(K):
+            acc[j, k] /= n_acc
+    return acc, conc
+
+
+def _digits(
+    keys: NDArray[np.int64], radix: tuple[int, ...]
+) -> list[NDArray[np.int64]]:
+    """Mixed-radix digits of keys (first radix varies slowest)."""
+    out = []
+    rest = keys.copy()
+    for r in reversed(radix):
+        out.append(rest % r)
+        rest //= r
+    return out[::-1]
+
+
+def hdp_log_cpt(
+    counts: NDArray[np.floating],
+    size: int,
+    parent_radix: tuple[int, ...] = (),
+    config_keys: NDArray[np.int64] | None = None,
+    *,
+    n_iter: int = 1000,
+    random_state: object = None,
+) -> NDArray[np.float64]:
+    """HDP estimate of one CPT, as log probabilities.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (n_configs, n_classes, n_values)
+        Integer counts ``N[config, class, value]``; the configurations are
+        mixed-radix keys over the parents (``parent_radix``), or the rows of
+        ``config_keys``.
+    size : int
+        Declared number of values of the node: the root's base measure gives
+        each value ``1 / size`` (a sparse domain's last slot stands for every
+        unseen value, and its entry is the probability of each of them, as
+        with Lidstone smoothing).
+    parent_radix : tuple of int
+        Number of slots of each parent; the tree branches on the class, then
+        on the parents in this order.
+    config_keys : ndarray of int64 or None
+        Sorted keys of the observed configurations (sparse CPT): a last row is
+        added for every unobserved configuration, ``P(X | c)``.
+    n_iter : int, default=1000
+        Gibbs sweeps; the first ``HDP_BURN_IN`` of them (at most 1000) are
+        discarded.
+    random_state : int, RandomState or None
+        Seeds the sampler.
+
+    Returns
+    -------
+    ndarray of shape (n_configs (+1 when sparse), n_classes, n_values)
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    n_configs, n_classes, n_values = counts.shape
+    rounded = np.rint(counts)
+    if np.any(np.abs(counts - rounded) > 1e-9) or np.any(counts < 0):
+        raise ValueError(
+            "smoothing='hdp' needs integer counts (its sampler seats whole "
+            "observations); fractional sample weights are not supported. Use "
+            "integer weights or smoothing='lidstone'."
+        )
+    ints = rounded.astype(np.int64)
+    seed = int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+    n_iter = int(n_iter)
+    burn_in = min(1000, int(n_iter * HDP_BURN_IN))
+    # -- the tree: root, classes, then one level per parent ----------------
+    row_tot = ints.sum(axis=2)  # (configs, classes)
+    cfg, cls = np.nonzero(row_tot)
+    keys = config_keys[cfg] if config_keys is not None else cfg.astype(np.int64)
+    digits = _digits(keys.astype(np.int64), tuple(int(r) for r in parent_radix))
+    ids = [np.zeros(len(cfg), dtype=np.int64)]  # level 0: the root
+    n_at = [1]
+    uniq, inv = np.unique(cls, return_inverse=True)
+    ids.append(inv.ravel())
+    n_at.append(len(uniq))
+    for dig, r in zip(digits, parent_radix):
+        uniq, inv = np.unique(ids[-1] * int(r) + dig, return_inverse=True)
+        ids.append(inv.ravel())
+        n_at.append(len(uniq))
+    n_levels = len(n_at)
+    starts = np.concatenate([[0], np.cumsum(n_at)]).astype(np.int64)
+    n_nodes = int(starts[-1])
+    parent = np.zeros(n_nodes, dtype=np.int64)
+    level = np.zeros(n_nodes, dtype=np.int64)
+    for d in range(1, n_levels):
+        parent[starts[d] + ids[d]] = starts[d - 1] + ids[d - 1]
+        level[starts[d] : starts[d + 1]] = d
+    leaf = starts[-2] + ids[-1]  # node of each observed (config, class)
+    leaf_counts = np.zeros((n_nodes, n_values), dtype=np.int64)
+    if len(cfg):
+        leaf_counts[leaf] = ints[cfg, cls]
+    table, n_tab = _stirling_table(int(ints.sum()))
+    prob, _ = _hdp_gibbs(
+        parent,
+        level,
+        starts,
+        leaf_counts,
+        float(size),
+        n_iter,
+        burn_in,
+        np.random.default_rng(seed),
+        table,
+        n_tab,
+        True,
+    )
+    # -- every CPT row: its leaf, or its deepest observed ancestor ---------
+    rows = n_configs + (1 if config_keys is not None else 0)
+    out = np.empty((rows, n_classes, n_values))
+    # Level-1 node of each class (the root when the class has no data).
+    class_node = np.zeros(n_classes, dtype=np.int64)
+    seen_cls = np.unique(cls)
+    class_node[seen_cls] = 1 + np.arange(len(seen_cls))
+    all_keys = (
+        config_keys.astype(np.int64)
+        if config_keys is not None
+        else np.arange(n_configs, dtype=np.int64)
+    )
+    all_digits = _digits(all_keys, tuple(int(r) for r in parent_radix))
+    # Sorted codes (parent position * radix + digit) of each level's nodes.
+    level_codes = [
+        np.unique(ids[d - 1] * int(r) + digits[d - 2])
+        for d, r in enumerate(parent_radix, start=2)
+    ]
+    for c in range(n_classes):
+        node = np.full(n_configs, class_node[c], dtype=np.int64)
+        if class_node[c] > 0 and parent_radix:
+            # Walk down the levels while the prefix was observed.
+            alive = np.ones(n_configs, dtype=bool)
+            cur = np.full(n_configs, class_node[c] - 1, dtype=np.int64)
+            for d, (dig, r) in enumerate(zip(all_digits, parent_radix), start=2):
+                code = cur * int(r) + dig
+                lvl_codes = level_codes[d - 2]
+                pos = np.searchsorted(lvl_codes, code)
+                pos = np.minimum(pos, len(lvl_codes) - 1)
+                hit = alive & (lvl_codes[pos] == code)
+                node[hit] = starts[d] + pos[hit]
+                cur = np.where(hit, pos, cur)
+                alive = hit
+        out[:n_configs, c] = prob[node]
+        if config_keys is not None:
+            out[n_configs, c] = prob[class_node[c]]
+    with np.errstate(divide="ignore"):
+        return np.log(out)

@@ -1,0 +1,230 @@
+"""Tests of the hierarchical Dirichlet process CPT estimates."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from augnb import KDB, SKDB, TAN, NaiveBayes
+from augnb.datasets import load
+from augnb.params import hdp
+from augnb.params.categorical import cpd_from_counts, fit_discrete_model
+from augnb.params.hdp import hdp_log_cpt, log_stirling
+from augnb.stats.counts import lidstone_log_prob
+from augnb.structure import Structure
+
+
+def _counts(seed=0, shape=(6, 2, 3), high=6):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, high, size=shape).astype(np.float64)
+    counts[0, 0] = 0.0  # one unobserved (config, class)
+    return counts
+
+
+def test_log_stirling_exact_values():
+    assert math.isclose(math.exp(log_stirling(5, 2)), 50.0)
+    assert math.isclose(math.exp(log_stirling(6, 3)), 225.0)
+    assert log_stirling(7, 7) == 0.0
+    assert math.isclose(log_stirling(9, 1), math.lgamma(9))
+    assert log_stirling(4, 5) == -math.inf
+
+
+def test_log_stirling_approximation_matches_the_table():
+    table, n_tab = hdp._stirling_table(hdp.STIRLING_TABLE_MAX)
+    n = 1500
+    exact = np.array([hdp._log_stirling(n, m, table, n_tab) for m in range(3, n - 1)])
+    approx = np.array([hdp._log_stirling_approx(n, m) for m in range(3, n - 1)])
+    err = np.abs(exact - approx)
+    assert err.max() < 5e-3
+    assert np.median(err) < 1e-6
+    # Above the table the special cases are exact.
+    big = hdp.STIRLING_TABLE_MAX + 10
+    assert math.isclose(log_stirling(big, big - 1), math.log(big * (big - 1) / 2))
+    h = sum(1.0 / i for i in range(1, big))
+    assert math.isclose(log_stirling(big, 2), math.lgamma(big) + math.log(h))
+
+
+def test_rows_sum_to_one_and_unseen_rows_back_off():
+    counts = _counts()
+    counts[4] = 0.0  # configuration 4 never seen
+    p = np.exp(hdp_log_cpt(counts, 3, (2, 3), None, n_iter=200, random_state=0))
+    np.testing.assert_allclose(p.sum(axis=2), 1.0, rtol=1e-12)
+    # Unseen (config, class) rows take an ancestor's estimate, not uniform.
+    assert not np.allclose(p[4, 1], 1 / 3)
+
+
+def test_sparse_domain_bucket_is_a_per_value_probability():
+    counts = _counts(shape=(5, 2, 4))
+    counts[..., 3] = 0.0  # the bucket slot (unseen values) has no counts
+    size = 10  # 3 seen values + a bucket for 7 unseen ones
+    keys = np.array([1, 4, 7, 8, 20])
+    lp = hdp_log_cpt(counts, size, (30,), keys, n_iter=200, random_state=0)
+    assert lp.shape == (6, 2, 4)  # a last row for unobserved configurations
+    p = np.exp(lp)
+    mass = p[..., :3].sum(axis=2) + (size - 3) * p[..., 3]
+    np.testing.assert_allclose(mass, 1.0, rtol=1e-12)
+
+
+def test_converges_to_maximum_likelihood_as_counts_grow():
+    counts = _counts(seed=1, shape=(6, 3, 4), high=8)
+    total = counts.sum(axis=2, keepdims=True)
+    seen = np.broadcast_to(total > 0, counts.shape)
+    errors = []
+    for mult in (1, 10, 100, 1000):
+        c = counts * mult
+        p = np.exp(hdp_log_cpt(c, 4, (2, 3), None, n_iter=200, random_state=0))
+        ml = c / np.maximum(c.sum(axis=2, keepdims=True), 1)
+        errors.append(np.abs(p - ml)[seen].max())
+    assert all(a > b for a, b in itertools.pairwise(errors))
+    assert errors[-1] < 1e-3
+
+
+def test_deterministic_by_random_state():
+    counts = _counts()
+    a = hdp_log_cpt(counts, 3, (2, 3), None, n_iter=100, random_state=3)
+    b = hdp_log_cpt(counts, 3, (2, 3), None, n_iter=100, random_state=3)
+    c = hdp_log_cpt(counts, 3, (2, 3), None, n_iter=100, random_state=4)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_fractional_counts_are_refused():
+    with pytest.raises(ValueError, match="integer counts"):
+        hdp_log_cpt(np.full((1, 2, 2), 0.5), 2)
+
+
+def test_cpd_from_counts_dispatch_and_lidstone_unchanged():
+    counts = _counts()
+    lid = cpd_from_counts(counts, 1.0, 3, (0,), (6,))
+    totals = counts.sum(axis=2, keepdims=True)
+    np.testing.assert_array_equal(
+        lid.log_prob, lidstone_log_prob(counts, totals, 1.0, 3.0)
+    )
+    h = cpd_from_counts(
+        counts, 1.0, 3, (0,), (6,), smoothing="hdp", hdp_iterations=50, random_state=0
+    )
+    assert h.log_prob.shape == counts.shape and h.counts is counts
+    with pytest.raises(ValueError, match="smoothing must be one of"):
+        cpd_from_counts(counts, 1.0, 3, smoothing="laplace")
+
+
+def test_fit_discrete_model_keeps_a_lidstone_class_prior():
+    X, y = load("car")
+    codes = np.stack([X[c].cat.codes.to_numpy() for c in X.columns], axis=1)
+    yc = np.unique(y, return_inverse=True)[1]
+    cards = [len(X[c].cat.categories) for c in X.columns]
+    s = Structure(tuple((f,) for f in range(6)), ((), (0,), (0, 1), (), (), ()), 6)
+    lid = fit_discrete_model(s, codes, yc, cards, 4)
+    hd = fit_discrete_model(
+        s, codes, yc, cards, 4, smoothing="hdp", hdp_iterations=50, random_state=0
+    )
+    np.testing.assert_array_equal(lid.class_log_prior, hd.class_log_prior)
+    for cpd in hd.cpds:
+        np.testing.assert_allclose(np.exp(cpd.log_prob).sum(axis=2), 1.0, rtol=1e-12)
+
+
+@pytest.mark.parametrize("cls", [NaiveBayes, TAN, KDB, SKDB])
+def test_learners_lidstone_default_and_hdp_option(cls):
+    X, y = load("house_votes_84")
+    X, y = X.iloc[::2], y.iloc[::2]
+    base = cls().fit(X, y).predict_proba(X)
+    same = cls(smoothing="lidstone").fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(base, same)
+    a = cls(smoothing="hdp", hdp_iterations=50, random_state=0).fit(X, y)
+    b = cls(smoothing="hdp", hdp_iterations=50, random_state=0).fit(X, y)
+    pa = a.predict_proba(X)  # missing values are summed out as with Lidstone
+    np.testing.assert_array_equal(pa, b.predict_proba(X))
+    assert not np.allclose(pa, base)
+    assert np.mean(a.predict(X) == y.to_numpy()) > 0.85
+
+
+def test_hdp_is_refused_for_densities_and_statistics():
+    X, y = load("iris")
+    with pytest.raises(ValueError, match="discrete models"):
+        NaiveBayes(continuous="gaussian", smoothing="hdp").fit(X, y)
+    Xc, yc = load("car")
+    with pytest.raises(ValueError, match="in memory only"):
+        NaiveBayes(smoothing="hdp").partial_fit(Xc, yc, classes=np.unique(yc))
+
+
+def test_parent_order_permutes_the_cpd_keys_consistently():
+    from augnb.inference import joint_log_likelihood
+
+    X, y = load("car")
+    codes = np.stack([X[c].cat.codes.to_numpy() for c in X.columns], axis=1)
+    yc = np.unique(y, return_inverse=True)[1]
+    cards = [len(X[c].cat.categories) for c in X.columns]
+    s = Structure(tuple((f,) for f in range(6)), ((), (0,), (0, 1), (), (), ()), 6)
+    order = [(), (0,), (1, 0), (), (), ()]
+    a = fit_discrete_model(s, codes, yc, cards, 4)
+    b = fit_discrete_model(s, codes, yc, cards, 4, parent_order=order)
+    assert b.cpds[2].parent_nodes == (1, 0)
+    # Lidstone does not depend on the order: the same predictions.
+    np.testing.assert_allclose(
+        joint_log_likelihood(a, codes[:50]), joint_log_likelihood(b, codes[:50])
+    )
+    with pytest.raises(ValueError, match="not a permutation"):
+        fit_discrete_model(
+            s, codes, yc, cards, 4, parent_order=[(), (0,), (1,)] + [()] * 3
+        )
+
+
+def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
+    # root -> one class node -> two leaves, two values; every concentration
+    # fixed at 2: the chain's posterior means equal the exact expectations
+    # under p(t) ~ prod_j c^T_j Gamma(c) / Gamma(c + N_j) prod_k S(n_jk, t_jk).
+    c, size = 2.0, 2
+    leaves = np.array([[3, 1], [2, 2]])
+    table, n_tab = hdp._stirling_table(16)
+
+    def log_s(n, m):
+        return hdp._log_stirling(n, m, table, n_tab)
+
+    def node_terms(n, t):
+        return (
+            t.sum() * math.log(c)
+            + math.lgamma(c)
+            - math.lgamma(c + n.sum())
+            + sum(log_s(int(a), int(b)) for a, b in zip(n, t))
+        )
+
+    weights, means = [], []
+    ranges = [range(1, int(n) + 1) for n in leaves.ravel()]
+    for t_leaves in itertools.product(*ranges):
+        t_leaves = np.array(t_leaves).reshape(2, 2)
+        n_a = t_leaves.sum(axis=0)
+        for t_a in itertools.product(*(range(1, int(n) + 1) for n in n_a)):
+            t_a = np.array(t_a)
+            t_root = np.ones(2, dtype=int)
+            logw = sum(node_terms(leaves[i], t_leaves[i]) for i in range(2))
+            logw += node_terms(n_a, t_a) + node_terms(t_a, t_root)
+            p0 = (t_a + c / size) / (t_a.sum() + c)
+            pa = (n_a + c * p0) / (n_a.sum() + c)
+            pl = [(leaves[i] + c * pa) / (leaves[i].sum() + c) for i in range(2)]
+            weights.append(logw)
+            means.append(np.stack([p0, pa, *pl]))
+    w = np.exp(np.array(weights) - max(weights))
+    exact = np.tensordot(w / w.sum(), np.array(means), axes=1)
+    parent = np.array([0, 0, 1, 1])
+    level = np.array([0, 1, 2, 2])
+    starts = np.array([0, 1, 2, 4])
+    counts = np.zeros((4, 2), dtype=np.int64)
+    counts[2:] = leaves
+    chain, conc = hdp._hdp_gibbs(
+        parent,
+        level,
+        starts,
+        counts,
+        float(size),
+        100_000,
+        1000,
+        np.random.default_rng(0),
+        table,
+        n_tab,
+        False,
+    )
+    assert np.all(conc == c)
+    np.testing.assert_allclose(chain, exact, atol=2e-3)
