@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from augnb import KDB, SKDB, TAN, NaiveBayes
+from augnb.classifiers.registry import estimators
 from augnb.datasets import load
 from augnb.params import hdp
 from augnb.params.categorical import cpd_from_counts, fit_discrete_model
@@ -228,3 +229,34 @@ def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
     )
     assert np.all(conc == c)
     np.testing.assert_allclose(chain, exact, atol=2e-3)
+
+
+HDP_LEARNERS = sorted(
+    name
+    for name, cls in estimators().items()
+    if "smoothing" in cls._parameter_constraints and name != "ESKDB"
+)
+
+
+def test_every_cpt_learner_offers_hdp():
+    # Every learner whose tables are one structure's CPTs; AODE/AnDE average
+    # several models and the kernel/mixed learners fit densities.
+    assert set(HDP_LEARNERS) >= {
+        "AWNB", "AugmentedSemiNaiveBayes", "BSEJ", "DDRChowLiu", "FFSS", "FSS",
+        "HillClimbingTAN", "KDB", "MANB", "NaiveBayes", "SKDB", "SelectiveTAN",
+        "SuperParentTAN", "TAN", "TaheriANB", "WANBIA", "WrapperKDB",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", HDP_LEARNERS)
+def test_hdp_option_changes_the_tables_of_every_cpt_learner(name):
+    cls = estimators()[name]
+    X, y = load("car")
+    X, y = X.iloc[::4], y[::4]
+    base = cls(random_state=0).fit(X, y)
+    hd = cls(smoothing="hdp", hdp_iterations=20, random_state=0).fit(X, y)
+    assert hd.structure_ == base.structure_  # the search scores with Lidstone
+    p = hd.predict_proba(X)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    if hd.model_.cpds:  # (FSS may select no feature: the class prior only)
+        assert not np.allclose(p, base.predict_proba(X))
