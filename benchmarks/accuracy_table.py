@@ -25,6 +25,9 @@ subset. Per-fold results are cached under ``--cache`` (default
 ``benchmarks/results/accuracy_cache``, not committed), so an interrupted run
 resumes; clear it after changing code.
 
+``--add FOLDS.csv`` joins the per-fold results of an earlier run on the same
+folds (its other learners), so a learner added later is run alone.
+
 Writes ``docs/results/accuracy/folds.csv`` (per fold) and
 ``docs/results/accuracy/README.md`` (mean accuracy per data set and learner,
 mean accuracy and mean rank per learner, Friedman/Iman-Davenport test),
@@ -198,6 +201,13 @@ def main(argv: list[str] | None = None) -> int:
         "--cache", default=str(ROOT / "benchmarks" / "results" / "accuracy_cache")
     )
     parser.add_argument("--out", default=str(ROOT / "docs" / "results" / "accuracy"))
+    parser.add_argument(
+        "--add",
+        default=None,
+        help="per-fold CSV of an earlier run on the same folds (same data sets, "
+        "seed, repeats and splits): its learners that this run does not have "
+        "join the table",
+    )
     args = parser.parse_args(argv)
 
     learners: dict[str, object] = {}
@@ -229,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
         progress=True,
     )
     seconds = time.perf_counter() - start
+    if args.add:
+        earlier = pd.read_csv(args.add)
+        earlier = earlier[~earlier["estimator"].isin(results["estimator"])]
+        results = pd.concat([earlier, results], ignore_index=True)
     out = Path(args.out)
     text, summary = _markdown(results, args, seconds)
     _atomic_write(out / "folds.csv", results.to_csv(index=False))
