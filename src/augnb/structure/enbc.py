@@ -28,9 +28,9 @@ from numpy.typing import NDArray
 
 from augnb.search.greedy import SearchStep
 from augnb.stats.kernel_density import (
+    _LOG_SQRT_2PI,
+    UNDERFLOW_LOG,
     class_log_sums_grid,
-    conditional_from_sums,
-    density_from_sums,
     node_log_factor,
 )
 from augnb.structure._structure import Structure
@@ -83,6 +83,107 @@ def _loo_score(base, factors, swap, new, y):
             s += np.exp(row[c] - top)
         total_lp += row[y[r]] - top - np.log(s)
     return correct, total_lp
+
+
+@numba.njit(cache=True, nogil=True)
+def _factor_into(own, full, par, lnu, norm1, norm_cond, norm_par, out):
+    """A complete node's LOO log factor from its memoised log-sums, into ``out``.
+
+    The same operations, in the same order, as
+    :func:`augnb.stats.kernel_density.density_from_sums` (``full`` of zero
+    columns: no parents) and ``conditional_from_sums`` with the child-density
+    fallback, then a non-finite value dropped (0), so the result is bit for
+    bit the NumPy one: only additions and subtractions happen here, the
+    logarithms (``lnu = log n_used``, the normalisers) come from NumPy.
+    """
+    n, n_classes = own.shape
+    has_parents = full.shape[0] > 0
+    for r in range(n):
+        for c in range(n_classes):
+            alone = (own[r, c] - lnu[r, c]) - norm1[c]
+            if has_parents:
+                v = (full[r, c] - par[r, c]) - norm_cond[c]
+                if (par[r, c] - lnu[r, c]) - norm_par[c] < UNDERFLOW_LOG:
+                    v = alone
+            else:
+                v = alone
+            if not np.isfinite(v):
+                v = 0.0
+            out[r, c] = v
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_correct(prefix, new, factors, start, y, s):
+    """LOO hits of ``prefix + new + factors[start] + ...`` (in that order).
+
+    ``s`` is an ``(n, n_classes)`` work array. Ties go to the lowest class
+    index, as ``np.argmax``; the additions are those of :func:`_loo_score`,
+    in the same order, so the scores are bit for bit the same. The arrays
+    are walked flat (C order) so that the additions vectorise.
+    """
+    n, n_classes = prefix.shape
+    size = n * n_classes
+    sf = s.reshape(size)
+    pf = prefix.reshape(size)
+    nf = new.reshape(size)
+    for m in range(size):
+        sf[m] = pf[m] + nf[m]
+    for k in range(start, factors.shape[0]):
+        ff = factors[k].reshape(size)
+        for m in range(size):
+            sf[m] += ff[m]
+    correct = 0
+    for r in range(n):
+        best = 0
+        for c in range(1, n_classes):
+            if s[r, c] > s[r, best]:
+                best = c
+        correct += best == y[r]
+    return correct
+
+
+@numba.njit(cache=True, nogil=True)
+def _prefix(base, factors, stop):
+    """``base + factors[0] + ... + factors[stop - 1]``, summed in that order."""
+    out = base.copy()
+    size = out.size
+    of = out.reshape(size)
+    for k in range(stop):
+        ff = factors[k].reshape(size)
+        for m in range(size):
+            of[m] += ff[m]
+    return out
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _score_arcs(
+    base, factors, swap, own, fulls, pars, lnu, norm1, norm_cond, norm_par, y
+):
+    """LOO hits of every candidate family of node ``swap``, in one parallel call.
+
+    Candidate ``k`` replaces ``factors[swap]`` by the factor built from the
+    log-sums ``fulls[k]`` (child and parents) and ``pars[k]`` (parents) and
+    ``own`` (child alone); nothing else is recomputed. The sum over the nodes
+    before ``swap`` is shared by all candidates.
+    """
+    n_cand = fulls.shape[0]
+    n, n_classes = base.shape
+    prefix = _prefix(base, factors, swap)
+    out = np.zeros(n_cand, dtype=np.int64)
+    for k in numba.prange(n_cand):
+        new = np.empty((n, n_classes))
+        _factor_into(own, fulls[k], pars[k], lnu, norm1, norm_cond, norm_par, new)
+        s = np.empty((n, n_classes))
+        out[k] = _count_correct(prefix, new, factors, swap + 1, y, s)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _score_swap(base, factors, swap, new, y):
+    """LOO hits with ``factors[swap]`` replaced by ``new``."""
+    prefix = _prefix(base, factors, swap)
+    s = np.empty(base.shape)
+    return _count_correct(prefix, new, factors, swap + 1, y, s)
 
 
 def loo_base_factors(
@@ -248,6 +349,7 @@ class _LOOCache:
         self.rows = np.arange(len(y), dtype=np.int64)
         self.sums: dict[tuple[float, tuple[int, ...]], NDArray[np.float64]] = {}
         self.n_used: NDArray[np.float64] | None = None
+        self._lnu: tuple[NDArray, NDArray] | None = None
 
     def _lse(self, cols: tuple[int, ...], h: float) -> NDArray[np.float64]:
         if (h, cols) not in self.sums:
@@ -283,6 +385,27 @@ class _LOOCache:
             keep |= {(i,), tuple(ps), tuple(sorted([i, *ps]))}
         self.sums = {k: v for k, v in self.sums.items() if k[0] == h or k[1] in keep}
 
+    def norms(self, h: float, d: int) -> tuple[NDArray, NDArray, NDArray]:
+        """Log normalisers of a ``d``-column family at ``h``, as NumPy computes them.
+
+        ``norm1`` (one column, :func:`density_from_sums`), ``norm_cond`` (the
+        child's, :func:`conditional_from_sums`) and ``norm_par`` (the ``d - 1``
+        parents'), each per class.
+        """
+        hm = np.full((self.n_classes, d), h)
+        log_h = np.log(hm)
+        norm1 = np.sum(np.log(hm[:, :1]), axis=1) + 1 * _LOG_SQRT_2PI
+        norm_cond = log_h[:, 0] + _LOG_SQRT_2PI
+        norm_par = np.sum(np.log(hm[:, 1:]), axis=1) + (d - 1) * _LOG_SQRT_2PI
+        return norm1, norm_cond, norm_par
+
+    @property
+    def log_n_used(self) -> NDArray[np.float64]:
+        if self._lnu is None or self._lnu[0] is not self.n_used:
+            with np.errstate(divide="ignore"):
+                self._lnu = (self.n_used, np.log(self.n_used))
+        return self._lnu[1]
+
     def factor(self, child: int, parents: Sequence[int], h: float) -> NDArray:
         parents = sorted(parents)
         cols = [child, *parents]
@@ -291,21 +414,63 @@ class _LOOCache:
             return node_log_factor(
                 self.values, self.y, self.n_classes, child, parents, bw
             )
-        hm = np.full((self.n_classes, len(cols)), h)
         own = self._lse((child,), h)
-        n_used = self.n_used
-        if not parents:
-            out = density_from_sums(own, n_used, hm)
-        else:
+        if parents:
             full = self._lse(tuple(sorted(cols)), h)
             par = self._lse(tuple(parents), h)
-
-            def child_density(rows: NDArray[np.intp]) -> NDArray[np.float64]:
-                return density_from_sums(own[rows], n_used[rows], hm[:, :1])
-
-            out, _ = conditional_from_sums(full, par, n_used, hm, child_density)
+        else:
+            full = par = np.empty((0, self.n_classes))
+        out = np.empty((len(self.y), self.n_classes))
         # As node_log_factor: no estimate at all (no point) drops the factor.
-        out[~np.isfinite(out)] = 0.0
+        _factor_into(own, full, par, self.log_n_used, *self.norms(h, len(cols)), out)
+        return out
+
+    def score_arcs(
+        self,
+        k: int,
+        parents: list[tuple[int, ...]],
+        cands: list[int],
+        h: float,
+        factors: NDArray,
+    ) -> list[int]:
+        """LOO hits of adding each of ``cands`` as a parent of node ``k``.
+
+        Candidates on complete columns are scored together from the memoised
+        log-sums by :func:`_score_arcs`; the others (missing values) one by
+        one through :func:`node_log_factor`.
+        """
+        child = self.features[k]
+        ps = [self.features[j] for j in parents[k]]
+        out = [0] * len(cands)
+        fast = []
+        for t, jj in enumerate(cands):
+            cols = [child, *ps, self.features[jj]]
+            if self.complete[cols].all():
+                fast.append(t)
+            else:
+                new = self.factor(child, [*ps, self.features[jj]], h)
+                out[t] = int(_score_swap(self.base, factors, k, new, self.y))
+        if fast:
+            own = self._lse((child,), h)
+            fulls = np.empty((len(fast), len(self.y), self.n_classes))
+            pars = np.empty_like(fulls)
+            for u, t in enumerate(fast):
+                par = tuple(sorted([*ps, self.features[cands[t]]]))
+                fulls[u] = self._lse(tuple(sorted([child, *par])), h)
+                pars[u] = self._lse(par, h)
+            hits = _score_arcs(
+                self.base,
+                factors,
+                k,
+                own,
+                fulls,
+                pars,
+                self.log_n_used,
+                *self.norms(h, len(ps) + 2),
+                self.y,
+            )
+            for u, t in enumerate(fast):
+                out[t] = int(hits[u])
         return out
 
     def all_factors(self, parents: list[tuple[int, ...]], h: float) -> NDArray:
@@ -464,15 +629,21 @@ def enbc_structure(
     while correct < n:
         top = None
         n_step = 0
-        for ii, i in enumerate(feats):
+        for ii in range(len(feats)):
             if len(parents[ii]) >= max_parents:
                 continue
-            for jj, j in enumerate(feats):
-                if jj == ii or jj in parents[ii] or _is_ancestor(ii, jj, parents):
-                    continue
-                new = cache.factor(i, [feats[k] for k in parents[ii]] + [j], h)
-                c, _ = cache.score(factors, ii, new)
-                n_step += 1
+            cands = [
+                jj
+                for jj in range(len(feats))
+                if jj != ii
+                and jj not in parents[ii]
+                and not _is_ancestor(ii, jj, parents)
+            ]
+            if not cands:
+                continue
+            hits = cache.score_arcs(ii, parents, cands, h, factors)
+            n_step += len(cands)
+            for c, jj in zip(hits, cands, strict=True):
                 if top is None or c > top[0]:  # ties: first (smallest (i, j))
                     top = (c, ii, jj)
         n_scored += n_step
