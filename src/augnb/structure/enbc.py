@@ -19,7 +19,8 @@ same order would give.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
@@ -30,9 +31,9 @@ from augnb.search.greedy import SearchStep
 from augnb.stats.kernel_density import (
     _LOG_SQRT_2PI,
     UNDERFLOW_LOG,
-    class_log_sums_grid,
     node_log_factor,
 )
+from augnb.stats.kernel_sums import loo_class_log_sums_grid
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -155,25 +156,26 @@ def _prefix(base, factors, stop):
     return out
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
+@numba.njit(cache=True, nogil=True)
 def _score_arcs(
     base, factors, swap, own, fulls, pars, lnu, norm1, norm_cond, norm_par, y
 ):
-    """LOO hits of every candidate family of node ``swap``, in one parallel call.
+    """LOO hits of every candidate family of node ``swap``.
 
     Candidate ``k`` replaces ``factors[swap]`` by the factor built from the
     log-sums ``fulls[k]`` (child and parents) and ``pars[k]`` (parents) and
     ``own`` (child alone); nothing else is recomputed. The sum over the nodes
-    before ``swap`` is shared by all candidates.
+    before ``swap`` is shared by all candidates. Serial: the search runs the
+    nodes on threads of its own (no parallel region per node to join).
     """
     n_cand = fulls.shape[0]
     n, n_classes = base.shape
     prefix = _prefix(base, factors, swap)
     out = np.zeros(n_cand, dtype=np.int64)
-    for k in numba.prange(n_cand):
-        new = np.empty((n, n_classes))
+    new = np.empty((n, n_classes))
+    s = np.empty((n, n_classes))
+    for k in range(n_cand):
         _factor_into(own, fulls[k], pars[k], lnu, norm1, norm_cond, norm_par, new)
-        s = np.empty((n, n_classes))
         out[k] = _count_correct(prefix, new, factors, swap + 1, y, s)
     return out
 
@@ -346,32 +348,62 @@ class _LOOCache:
         self.features = list(features)
         self.base = base
         self.complete = ~np.isnan(values).any(axis=0)
-        self.rows = np.arange(len(y), dtype=np.int64)
         self.sums: dict[tuple[float, tuple[int, ...]], NDArray[np.float64]] = {}
         self.n_used: NDArray[np.float64] | None = None
+        self.pool: ThreadPoolExecutor | None = None
         self._lnu: tuple[NDArray, NDArray] | None = None
 
     def _lse(self, cols: tuple[int, ...], h: float) -> NDArray[np.float64]:
         if (h, cols) not in self.sums:
-            self.fill(cols, [h])
+            self.fill_many([cols], [h])
         return self.sums[h, cols]
 
-    def fill(self, cols: tuple[int, ...], grid: Sequence[float]) -> None:
-        """Memoise ``L(cols)`` at every bandwidth of ``grid`` in one kernel pass.
+    def map(self, fn: Callable, items: Sequence) -> list:
+        """``[fn(item) for item in items]``, on the search's threads.
 
-        The squared distances are computed once for the whole grid
-        (:func:`augnb.stats.kernel_density.class_log_sums_grid`).
+        The kernels release the GIL, so independent sums (or nodes) run side
+        by side without a parallel region per call; results come back in
+        order, whatever the threads' timing.
         """
-        todo = sorted({h for h in grid if (h, cols) not in self.sums}, reverse=True)
-        if not todo:
+        if self.pool is None or len(items) < 2:
+            return [fn(item) for item in items]
+        return list(self.pool.map(fn, items))
+
+    def fill_many(self, sets: Sequence[tuple[int, ...]], grid: Sequence[float]) -> None:
+        """Memoise ``L(cols)`` of every column set at every bandwidth of ``grid``.
+
+        One kernel pass per set computes the squared distances once for the
+        whole grid, and repeated rows of a class once
+        (:func:`augnb.stats.kernel_sums.loo_class_log_sums_grid`); several
+        sets run on the search's threads, one alone uses the kernel's own
+        parallel loop.
+        """
+        jobs = []
+        for cols in dict.fromkeys(sets):
+            todo = sorted({h for h in grid if (h, cols) not in self.sums}, reverse=True)
+            if todo:
+                jobs.append((cols, todo))
+        if not jobs:
             return
-        x = self.values[:, list(cols)]
-        unit = np.ones((self.n_classes, len(cols)))
-        lse, self.n_used = class_log_sums_grid(
-            x, x, self.y, self.n_classes, unit, todo, self.rows
-        )
-        for k, h in enumerate(todo):
-            self.sums[h, cols] = lse[k]
+        parallel = self.pool is None or len(jobs) == 1
+
+        def run(job):
+            cols, todo = job
+            unit = np.ones((self.n_classes, len(cols)))
+            return loo_class_log_sums_grid(
+                self.values[:, list(cols)],
+                self.y,
+                self.n_classes,
+                unit,
+                todo,
+                parallel=parallel,
+            )
+
+        for (cols, todo), (lse, n_used) in zip(jobs, self.map(run, jobs), strict=True):
+            if self.n_used is None or not np.array_equal(n_used, self.n_used):
+                self.n_used = n_used
+            for k, h in enumerate(todo):
+                self.sums[h, cols] = lse[k]
 
     def prune(self, h: float, parents: list[tuple[int, ...]]) -> None:
         """Keep the sums at ``h`` and those of the current families at any ``h``.
@@ -427,50 +459,63 @@ class _LOOCache:
 
     def score_arcs(
         self,
-        k: int,
+        tasks: list[tuple[int, list[int]]],
         parents: list[tuple[int, ...]],
-        cands: list[int],
         h: float,
         factors: NDArray,
-    ) -> list[int]:
-        """LOO hits of adding each of ``cands`` as a parent of node ``k``.
+    ) -> list[list[int]]:
+        """LOO hits of adding each candidate parent, for several nodes at once.
 
-        Candidates on complete columns are scored together from the memoised
-        log-sums by :func:`_score_arcs`; the others (missing values) one by
-        one through :func:`node_log_factor`.
+        ``tasks`` holds ``(k, cands)``: node ``k`` and its candidate parents.
+        The log-sums of every candidate family on complete columns are
+        memoised first (all at once, :meth:`fill_many`); then each node's
+        candidates are scored from them by :func:`_score_arcs`, nodes on the
+        search's threads. Candidates touching a column with missing values
+        go one by one through :func:`node_log_factor`.
         """
-        child = self.features[k]
-        ps = [self.features[j] for j in parents[k]]
-        out = [0] * len(cands)
+        out = [[0] * len(cands) for _, cands in tasks]
         fast = []
-        for t, jj in enumerate(cands):
-            cols = [child, *ps, self.features[jj]]
-            if self.complete[cols].all():
-                fast.append(t)
-            else:
-                new = self.factor(child, [*ps, self.features[jj]], h)
-                out[t] = int(_score_swap(self.base, factors, k, new, self.y))
-        if fast:
-            own = self._lse((child,), h)
-            fulls = np.empty((len(fast), len(self.y), self.n_classes))
-            pars = np.empty_like(fulls)
-            for u, t in enumerate(fast):
-                par = tuple(sorted([*ps, self.features[cands[t]]]))
-                fulls[u] = self._lse(tuple(sorted([child, *par])), h)
-                pars[u] = self._lse(par, h)
-            hits = _score_arcs(
+        sets = []
+        for (k, cands), hits in zip(tasks, out, strict=True):
+            child = self.features[k]
+            ps = [self.features[j] for j in parents[k]]
+            mine = []
+            for t, jj in enumerate(cands):
+                par = tuple(sorted([*ps, self.features[jj]]))
+                if self.complete[[child, *par]].all():
+                    mine.append((t, par, tuple(sorted([child, *par]))))
+                else:
+                    new = self.factor(child, list(par), h)
+                    hits[t] = int(_score_swap(self.base, factors, k, new, self.y))
+            if mine:
+                fast.append((k, mine, hits))
+                sets.append((child,))
+                for _, par, full in mine:
+                    sets += [full, par]
+        if not fast:
+            return out
+        self.fill_many(sets, [h])
+        lnu = self.log_n_used
+
+        def run(task):
+            k, mine, _ = task
+            fulls = np.stack([self.sums[h, full] for _, _, full in mine])
+            pars = np.stack([self.sums[h, par] for _, par, _ in mine])
+            return _score_arcs(
                 self.base,
                 factors,
                 k,
-                own,
+                self.sums[h, (self.features[k],)],
                 fulls,
                 pars,
-                self.log_n_used,
-                *self.norms(h, len(ps) + 2),
+                lnu,
+                *self.norms(h, len(parents[k]) + 2),
                 self.y,
             )
-            for u, t in enumerate(fast):
-                out[t] = int(hits[u])
+
+        for (_, mine, hits), res in zip(fast, self.map(run, fast), strict=True):
+            for (t, _, _), c in zip(mine, res, strict=True):
+                hits[t] = int(c)
         return out
 
     def all_factors(self, parents: list[tuple[int, ...]], h: float) -> NDArray:
@@ -496,15 +541,16 @@ class _LOOCache:
         (each ``_EXTEND`` times the last) are tried while they strictly improve
         (accuracy, then log posterior) and stay at or above ``extend_to``.
         """
+        sets = []
         for k, i in enumerate(self.features):
             cols = [i, *(self.features[j] for j in parents[k])]
             if not self.complete[cols].all():
                 continue
             ps = sorted(cols[1:])
-            self.fill((i,), grid)
+            sets.append((i,))
             if ps:
-                self.fill(tuple(ps), grid)
-                self.fill(tuple(sorted(cols)), grid)
+                sets += [tuple(ps), tuple(sorted(cols))]
+        self.fill_many(sets, grid)
         best = None
         for h in grid:
             factors = self.all_factors(parents, h)
@@ -616,6 +662,26 @@ def enbc_structure(
         base = loo_base_factors(y, n_classes)
     grid = [float(h) for h in h_grid]
     cache = _LOOCache(values, y, n_classes, feats, base)
+    # Numba's thread count (NUMBA_NUM_THREADS, numba.set_num_threads) bounds
+    # the search's own threads too.
+    workers = numba.get_num_threads()
+    if workers > 1:
+        cache.pool = ThreadPoolExecutor(workers, thread_name_prefix="augnb-enbc")
+    try:
+        parents, h, correct, path, h_path, n_scored = _greedy(
+            cache, feats, grid, max_parents, epsilon, extend_to, verbose, n
+        )
+    finally:
+        if cache.pool is not None:
+            cache.pool.shutdown()
+            cache.pool = None
+    arcs = [(feats[j], feats[k]) for k, ps in enumerate(parents) for j in ps]
+    structure = Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+    return ENBCSearch(structure, h, correct / n, path, h_path, n_scored)
+
+
+def _greedy(cache, feats, grid, max_parents, epsilon, extend_to, verbose, n):
+    """The loop of :func:`enbc_structure` (see there)."""
     parents: list[tuple[int, ...]] = [() for _ in feats]
     h, factors, correct = cache.tune(parents, grid, extend_to)
     path = [SearchStep(0, "start", correct / n, len(grid))]
@@ -629,6 +695,7 @@ def enbc_structure(
     while correct < n:
         top = None
         n_step = 0
+        tasks = []
         for ii in range(len(feats)):
             if len(parents[ii]) >= max_parents:
                 continue
@@ -639,11 +706,12 @@ def enbc_structure(
                 and jj not in parents[ii]
                 and not _is_ancestor(ii, jj, parents)
             ]
-            if not cands:
-                continue
-            hits = cache.score_arcs(ii, parents, cands, h, factors)
+            if cands:
+                tasks.append((ii, cands))
+        hits = cache.score_arcs(tasks, parents, h, factors)
+        for (ii, cands), hs in zip(tasks, hits, strict=True):
             n_step += len(cands)
-            for c, jj in zip(hits, cands, strict=True):
+            for c, jj in zip(hs, cands, strict=True):
                 if top is None or c > top[0]:  # ties: first (smallest (i, j))
                     top = (c, ii, jj)
         n_scored += n_step
@@ -664,6 +732,4 @@ def enbc_structure(
                 f"{correct / n:.4f} ({n_step} candidates)",
                 file=sys.stderr,
             )
-    arcs = [(feats[j], feats[k]) for k, ps in enumerate(parents) for j in ps]
-    structure = Structure.from_arcs([(f,) for f in range(p)], arcs, p)
-    return ENBCSearch(structure, h, correct / n, path, h_path, n_scored)
+    return parents, h, correct, path, h_path, n_scored
