@@ -4,10 +4,12 @@
 training points ``t_m`` of class ``c`` (a row's own point left out for
 leave-one-out values), computed as a log-sum-exp shifted by its largest term,
 so a query far from every point gets a finite (very negative) value instead
-of ``log 0``. Terms smaller than ``exp(-60)`` times the largest are skipped
-without calling ``exp``: even a billion of them change the sum by less than
-half an ulp, so the result equals the full sum to double precision while small
-bandwidths cost no exponentials for distant pairs.
+of ``log 0``. Terms smaller than ``exp(-c)`` times the largest, ``c = min(60,
+40 + log(n_points))``, are skipped without calling ``exp``: all of them
+together are below ``exp(-40)`` (4e-18) of the sum (up to 485 million
+points), a small fraction of an ulp, so the
+result equals the full sum to double precision while small bandwidths cost no
+exponentials for distant pairs.
 
 Two Numba kernels do the sums (compiled on first use and cached on disk,
 nothing at import), each parallel over query rows:
@@ -49,7 +51,11 @@ __all__ = [
     "loo_class_log_sums_grid",
 ]
 
-#: Kernel terms below exp(-_CUTOFF) of the largest term are skipped (see above).
+#: Kernel terms below exp(-(_MARGIN + log n_points)) of the largest term are
+#: skipped (see above): their sum is below exp(-_MARGIN) of the total.
+_MARGIN = 40.0
+#: Largest cut-off (the range of ``_exp_neg``); also used to rank window
+#: columns (:func:`_window_first`).
 _CUTOFF = 60.0
 #: Distance given to a left-out point: larger than any real one, and finite so
 #: that multiplying it never makes a NaN.
@@ -153,7 +159,7 @@ def _bisect(vals, a, b, x):
 
 
 @numba.njit(cache=True, nogil=True)
-def _window(query, points_t, starts, scale, mu, r, g, ex):
+def _window(query, points_t, starts, scale, mu, cutoff, r, g, ex):
     """Points of group ``g`` that can be within the cut-off of query ``r``.
 
     The group's points are sorted by their first coordinate. ``U``, the
@@ -179,14 +185,16 @@ def _window(query, points_t, starts, scale, mu, r, g, ex):
         upper = min(upper, e)
     if not upper < _FAR or not scale[g, 0] > 0:
         return a, b
-    half = np.sqrt((upper + _CUTOFF / mu) / scale[g, 0])
+    half = np.sqrt((upper + cutoff / mu) / scale[g, 0])
     # Widened by a relative 1e-12 so rounding never drops a boundary point.
     half = half * (1.0 + 1e-12) + 1e-300
     return _bisect(points_t[0], a, b, q0 - half), _bisect(points_t[0], a, b, q0 + half)
 
 
 @numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
-def _lse_rows(query, points_t, starts, scale, mult, exclude, weights, out, r0, r1):
+def _lse_rows(
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, r0, r1
+):
     """Rows ``r0 <= r < r1`` of :func:`_lse_grid`, serially."""
     d = points_t.shape[0]
     n_groups = starts.shape[0] - 1
@@ -199,7 +207,7 @@ def _lse_rows(query, points_t, starts, scale, mult, exclude, weights, out, r0, r
     for r in range(r0, r1):
         ex = exclude[r]
         for g in range(n_groups):
-            a, b = _window(query, points_t, starts, scale, mult[0], r, g, ex)
+            a, b = _window(query, points_t, starts, scale, mult[0], cutoff, r, g, ex)
             n_g = b - a
             # Row slices: plain unit-stride loops that LLVM vectorises.
             qs = query[r, 0]
@@ -233,7 +241,7 @@ def _lse_rows(query, points_t, starts, scale, mult, exclude, weights, out, r0, r
             n_cur = n_g
             for k in range(n_h):
                 mu = mult[k]
-                thr = _CUTOFF / mu
+                thr = cutoff / mu
                 # Keep the terms within the cut-off (a subset of those
                 # of the previous, smaller multiplier): a branch-free
                 # compaction, so exponentials are paid only for them.
@@ -253,7 +261,7 @@ def _lse_rows(query, points_t, starts, scale, mult, exclude, weights, out, r0, r
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def _lse_grid(query, points_t, starts, scale, mult, exclude, weights, out):
+def _lse_grid(query, points_t, starts, scale, mult, exclude, weights, cutoff, out):
     """Per-group log-sum-exp of kernel exponents for several multipliers.
 
     ``out[k, r, g] = log sum_m w_m exp(-mult[k] sum_s scale[g, s] (query[r,
@@ -278,6 +286,7 @@ def _lse_grid(query, points_t, starts, scale, mult, exclude, weights, out):
             mult,
             exclude,
             weights,
+            cutoff,
             out,
             blk * _BLOCK,
             min(nq, (blk + 1) * _BLOCK),
@@ -285,24 +294,36 @@ def _lse_grid(query, points_t, starts, scale, mult, exclude, weights, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _lse_grid_serial(query, points_t, starts, scale, mult, exclude, weights, out):
+def _lse_grid_serial(
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out
+):
     """:func:`_lse_grid` in the calling thread.
 
     For callers that run several sums at once on their own threads: no
     parallel region to join.
     """
     _lse_rows(
-        query, points_t, starts, scale, mult, exclude, weights, out, 0, query.shape[0]
+        query,
+        points_t,
+        starts,
+        scale,
+        mult,
+        exclude,
+        weights,
+        cutoff,
+        out,
+        0,
+        query.shape[0],
     )
 
 
 @numba.njit(cache=True, nogil=True, parallel=True, fastmath=_FASTMATH)
-def _lse_sorted_1d(query, points, starts, scale, exclude, out):
+def _lse_sorted_1d(query, points, starts, scale, exclude, cutoff, out):
     """One-dimensional ``_lse_grid`` (one multiplier) over sorted points.
 
     The points of each group are sorted; the nearest one is found by
     bisection and the sum walks outwards from it until a term drops below
-    ``exp(-_CUTOFF)`` of the largest: the terms skipped are exactly those the
+    ``exp(-cutoff)`` of the largest: the terms skipped are exactly those the
     full kernel skips, and a small bandwidth costs ``O(log n + window)`` per
     query instead of ``O(n)``.
     """
@@ -345,7 +366,7 @@ def _lse_sorted_1d(query, points, starts, scale, exclude, out):
                 if m != ex:
                     t = q - points[m]
                     e = sc * t * t - best
-                    if e >= _CUTOFF:
+                    if e >= cutoff:
                         break
                     tot += _exp_neg(e)
                 m -= 1
@@ -354,7 +375,7 @@ def _lse_sorted_1d(query, points, starts, scale, exclude, out):
                 if m != ex:
                     t = q - points[m]
                     e = sc * t * t - best
-                    if e >= _CUTOFF:
+                    if e >= cutoff:
                         break
                     tot += _exp_neg(e)
                 m += 1
@@ -409,10 +430,13 @@ def _group_lse(
     Returns ``out[k, r, g]`` for the exponent scale ``mult[k] * scale[g]``
     (``mult`` increasing). ``exclude`` holds indices into ``points`` (``-1``:
     none); ``weights`` (default: ones) the number of rows each point stands
-    for, an excluded point losing one.
+    for, an excluded point losing one. ``parallel=False`` runs the kernel in
+    the calling thread.
     """
     nq, d = query.shape
-    sorted_1d = d == 1 and len(mult) == 1 and weights is None
+    sorted_1d = d == 1 and len(mult) == 1 and weights is None and parallel
+    total = len(points) if weights is None else float(np.sum(weights))
+    cutoff = min(_CUTOFF, _MARGIN + float(np.log(max(total, 1.0))))
     # Sorted by the first coordinate within each group: both kernels use it.
     keys = (points[:, 0], groups)
     order = np.lexsort(keys)
@@ -432,6 +456,7 @@ def _group_lse(
             starts,
             np.ascontiguousarray(scale[:, 0] * mult[0]),
             ex,
+            cutoff,
             out[0],
         )
     else:
@@ -444,6 +469,7 @@ def _group_lse(
             np.ascontiguousarray(mult, dtype=np.float64),
             ex,
             np.ones(len(order)) if weights is None else weights[order],
+            cutoff,
             out,
         )
     return out
