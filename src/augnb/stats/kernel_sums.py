@@ -62,6 +62,8 @@ _CUTOFF = 60.0
 _FAR = 1e300
 #: Query rows per parallel block (one distance buffer each).
 _BLOCK = 16
+#: Smallest sum (query rows x points x multipliers) run in parallel.
+_PARALLEL_MIN = 1 << 18
 
 #: Floating-point licences for the kernels: reassociation lets LLVM vectorise
 #: the distance and minimum loops; no ``nnan`` / ``ninf``, since a far point
@@ -317,7 +319,63 @@ def _lse_grid_serial(
     )
 
 
-@numba.njit(cache=True, nogil=True, parallel=True, fastmath=_FASTMATH)
+@numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
+def _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r):
+    """Row ``r`` of :func:`_lse_sorted_1d`."""
+    n_groups = starts.shape[0] - 1
+    q = query[r]
+    ex = exclude[r]
+    for g in range(n_groups):
+        a = starts[g]
+        b = starts[g + 1]
+        sc = scale[g]
+        lo = a
+        hi = b
+        while lo < hi:  # first point >= q
+            mid = (lo + hi) >> 1
+            if points[mid] < q:
+                lo = mid + 1
+            else:
+                hi = mid
+        left = lo - 1
+        if left == ex:
+            left -= 1
+        right = lo
+        if right == ex:
+            right += 1
+        best = np.inf
+        if left >= a:
+            t = q - points[left]
+            best = sc * t * t
+        if right < b:
+            t = q - points[right]
+            best = min(best, sc * t * t)
+        if best == np.inf:
+            out[r, g] = -np.inf
+            continue
+        tot = 0.0
+        m = left
+        while m >= a:
+            if m != ex:
+                t = q - points[m]
+                e = sc * t * t - best
+                if e >= cutoff:
+                    break
+                tot += _exp_neg(e)
+            m -= 1
+        m = right
+        while m < b:
+            if m != ex:
+                t = q - points[m]
+                e = sc * t * t - best
+                if e >= cutoff:
+                    break
+                tot += _exp_neg(e)
+            m += 1
+        out[r, g] = np.log(tot) - best
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
 def _lse_sorted_1d(query, points, starts, scale, exclude, cutoff, out):
     """One-dimensional ``_lse_grid`` (one multiplier) over sorted points.
 
@@ -327,59 +385,15 @@ def _lse_sorted_1d(query, points, starts, scale, exclude, cutoff, out):
     full kernel skips, and a small bandwidth costs ``O(log n + window)`` per
     query instead of ``O(n)``.
     """
-    nq = query.shape[0]
-    n_groups = starts.shape[0] - 1
-    for r in numba.prange(nq):
-        q = query[r]
-        ex = exclude[r]
-        for g in range(n_groups):
-            a = starts[g]
-            b = starts[g + 1]
-            sc = scale[g]
-            lo = a
-            hi = b
-            while lo < hi:  # first point >= q
-                mid = (lo + hi) >> 1
-                if points[mid] < q:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            left = lo - 1
-            if left == ex:
-                left -= 1
-            right = lo
-            if right == ex:
-                right += 1
-            best = np.inf
-            if left >= a:
-                t = q - points[left]
-                best = sc * t * t
-            if right < b:
-                t = q - points[right]
-                best = min(best, sc * t * t)
-            if best == np.inf:
-                out[r, g] = -np.inf
-                continue
-            tot = 0.0
-            m = left
-            while m >= a:
-                if m != ex:
-                    t = q - points[m]
-                    e = sc * t * t - best
-                    if e >= cutoff:
-                        break
-                    tot += _exp_neg(e)
-                m -= 1
-            m = right
-            while m < b:
-                if m != ex:
-                    t = q - points[m]
-                    e = sc * t * t - best
-                    if e >= cutoff:
-                        break
-                    tot += _exp_neg(e)
-                m += 1
-            out[r, g] = np.log(tot) - best
+    for r in numba.prange(query.shape[0]):
+        _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r)
+
+
+@numba.njit(cache=True, nogil=True)
+def _lse_sorted_1d_serial(query, points, starts, scale, exclude, cutoff, out):
+    """:func:`_lse_sorted_1d` in the calling thread."""
+    for r in range(query.shape[0]):
+        _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r)
 
 
 def bandwidth_matrix(
@@ -434,7 +448,10 @@ def _group_lse(
     the calling thread.
     """
     nq, d = query.shape
-    sorted_1d = d == 1 and len(mult) == 1 and weights is None and parallel
+    # A parallel region costs its launch and join (much more on a loaded
+    # machine): small sums run in the calling thread.
+    parallel = parallel and nq * len(points) * len(mult) >= _PARALLEL_MIN
+    sorted_1d = d == 1 and len(mult) == 1 and weights is None
     total = len(points) if weights is None else float(np.sum(weights))
     cutoff = min(_CUTOFF, _MARGIN + float(np.log(max(total, 1.0))))
     # Sorted by the first coordinate within each group: both kernels use it.
@@ -450,7 +467,8 @@ def _group_lse(
         ex[hit] = inv[exclude[hit]]
     out = np.empty((len(mult), nq, n_groups))
     if sorted_1d:
-        _lse_sorted_1d(
+        kernel_1d = _lse_sorted_1d if parallel else _lse_sorted_1d_serial
+        kernel_1d(
             np.ascontiguousarray(query[:, 0]),
             np.ascontiguousarray(points[order, 0]),
             starts,
