@@ -63,7 +63,7 @@ _FAR = 1e300
 #: Query rows per parallel block (one distance buffer each).
 _BLOCK = 16
 #: Smallest sum (query rows x points x multipliers) run in parallel.
-_PARALLEL_MIN = 1 << 18
+_PARALLEL_MIN = 1 << 20
 
 #: Floating-point licences for the kernels: reassociation lets LLVM vectorise
 #: the distance and minimum loops; no ``nnan`` / ``ninf``, since a far point
