@@ -149,6 +149,27 @@ def _min_n(buf, n):
 
 
 @numba.njit(cache=True, nogil=True)
+def _max_n(buf, n):
+    """Maximum of ``buf[:n]`` (NaN-free; ``-inf`` if empty), as :func:`_min_n`."""
+    l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = -np.inf
+    m = 0
+    while m + 8 <= n:
+        l0 = max(l0, buf[m])
+        l1 = max(l1, buf[m + 1])
+        l2 = max(l2, buf[m + 2])
+        l3 = max(l3, buf[m + 3])
+        l4 = max(l4, buf[m + 4])
+        l5 = max(l5, buf[m + 5])
+        l6 = max(l6, buf[m + 6])
+        l7 = max(l7, buf[m + 7])
+        m += 8
+    while m < n:
+        l0 = max(l0, buf[m])
+        m += 1
+    return max(max(max(l0, l1), max(l2, l3)), max(max(l4, l5), max(l6, l7)))
+
+
+@numba.njit(cache=True, nogil=True)
 def _bisect(vals, a, b, x):
     """First index ``m`` in ``[a, b)`` with ``vals[m] >= x`` (``b`` if none)."""
     while a < b:
@@ -246,14 +267,17 @@ def _lse_rows(
                 thr = cutoff / mu
                 # Keep the terms within the cut-off (a subset of those
                 # of the previous, smaller multiplier): a branch-free
-                # compaction, so exponentials are paid only for them.
-                j = 0
-                for m in range(n_cur):
-                    v = dist[m]
-                    dist[j] = v
-                    wbuf[j] = wbuf[m]
-                    j += v < thr
-                n_cur = j
+                # compaction, so exponentials are paid only for them. It
+                # is skipped when it would keep every term (wide kernels):
+                # a vectorised maximum is cheaper than the compaction.
+                if _max_n(dist, n_cur) >= thr:
+                    j = 0
+                    for m in range(n_cur):
+                        v = dist[m]
+                        dist[j] = v
+                        wbuf[j] = wbuf[m]
+                        j += v < thr
+                    n_cur = j
                 # Max-shifted sum: the largest term is exp(0) = 1, so the
                 # sum cannot underflow to 0 however far the query is.
                 tot = 0.0
