@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import networkx as nx
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,6 +20,7 @@ from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.params.kde import UNDERFLOW_LOG
+from augnb.stats.kernel_density import node_log_factor
 from augnb.structure._structure import Structure
 from augnb.structure.enbc import (
     DEFAULT_H_GRID,
@@ -194,6 +196,87 @@ def test_enbc_search_with_missing_values_and_a_discrete_column():
         tuple(sorted(parents[i])) for i in range(3)
     )
     assert model.structure_.parents[3] == ()
+
+
+def _plain_enbc(Z, y, n_classes, grid, t_max):
+    """The greedy search with every candidate's factors recomputed from scratch.
+
+    Each LOO evaluation rebuilds every node's factor with node_log_factor
+    (pairwise kernel sums, no memo, no merged ties, no threads) and scores
+    with NumPy; the tie rules are those of enbc_structure.
+    """
+    n, p = Z.shape
+    base = loo_base_factors(y, n_classes)
+
+    def loo(parents, h):
+        bw = np.full((n_classes, p), h)
+        s = base.copy()
+        for i in range(p):
+            s = s + node_log_factor(Z, y, n_classes, i, parents[i], bw)
+        correct = int(np.sum(np.argmax(s, axis=1) == y))
+        lp = float(np.sum(s[np.arange(n), y] - logsumexp(s, axis=1)))
+        return correct, lp
+
+    def tune(parents):
+        best = max((*loo(parents, h), h) for h in grid)
+        return best[0], best[2]
+
+    parents = [() for _ in range(p)]
+    correct, h = tune(parents)
+    path, hs = [correct / n], [h]
+    while correct < n:
+        g = nx.DiGraph()
+        g.add_nodes_from(range(p))
+        g.add_edges_from((j, i) for i in range(p) for j in parents[i])
+        top = None
+        for i in range(p):
+            if len(parents[i]) >= t_max:
+                continue
+            for j in range(p):
+                if j == i or j in parents[i] or nx.has_path(g, i, j):
+                    continue
+                c, _ = loo([*parents[:i], (*parents[i], j), *parents[i + 1 :]], h)
+                if top is None or c > top[0]:
+                    top = (c, i, j)
+        if top is None or top[0] <= correct:
+            break
+        parents[top[1]] = (*parents[top[1]], top[2])
+        correct, h = tune(parents)
+        path.append(correct / n)
+        hs.append(h)
+    return parents, h, path, hs
+
+
+def test_fast_enbc_search_equals_a_plain_recomputing_search():
+    # Rounded values (repeated rows, merged by the fast sums), a constant
+    # column and four classes: the memoised, threaded search must take
+    # exactly the steps of the plain one, on one thread or several.
+    rng = np.random.default_rng(4)
+    n = 64
+    y = rng.integers(0, 4, n)
+    a = rng.normal(size=n)
+    X = np.column_stack(
+        [
+            a,
+            np.where(y % 2 == 1, a, -a) + 0.3 * rng.normal(size=n),
+            np.round(rng.normal(size=n) + 0.5 * y),
+        ]
+    )
+    Z = np.zeros((n, 4))  # column 3 is constant: z-score 0
+    Z[:, :3] = np.round(_zscore(X), 1)
+    grid = (0.15, 0.5)
+    parents, h, path, hs = _plain_enbc(Z, y, 4, grid, 2)
+    assert len(path) > 2  # the search accepts arcs on these data
+    old = numba.get_num_threads()
+    for threads in {1, min(2, numba.config.NUMBA_NUM_THREADS)}:
+        numba.set_num_threads(threads)
+        try:
+            res = enbc_structure(Z, y, 4, h_grid=grid, max_parents=2)
+        finally:
+            numba.set_num_threads(old)
+        assert res.h == h and res.h_path == hs
+        assert [s.accuracy for s in res.path] == path
+        assert res.structure.parents == tuple(tuple(sorted(ps)) for ps in parents)
 
 
 def test_loo_accuracy_and_cached_factors_match_refits():

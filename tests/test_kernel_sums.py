@@ -10,6 +10,7 @@ from augnb.stats.kernel_sums import (
     _exp_neg_array,
     class_log_sums,
     class_log_sums_grid,
+    loo_class_log_sums_grid,
 )
 
 
@@ -60,3 +61,38 @@ def test_grid_sums_validate_factors(data):
     for bad in ([], [0.0], [np.nan], [[1.0]]):
         with pytest.raises(ValueError, match="factors"):
             class_log_sums_grid(P, P, y, 3, np.ones((3, 3)), bad)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_loo_sums_with_ties_merged_equal_the_pairwise_sums(d):
+    rng = np.random.default_rng(7)
+    n = 150
+    y = rng.integers(0, 3, n)
+    # Rounded values: many repeated rows within and across classes.
+    X = np.round(rng.normal(size=(n, 3)) + y[:, None] * 0.4, 1)[:, :d]
+    X[:, 0] *= [1.0, 0.0][d == 3]  # a constant column when d == 3
+    y[7] = 3  # a one-row class: its row gets the pooled sum
+    n_classes = 5  # class 4 has no row at all: pooled for every row
+    H = np.ones((n_classes, d))
+    factors = [0.05, 2.0, 0.3]
+    ex = np.arange(n)
+    ref, used_ref = class_log_sums_grid(X, X, y, n_classes, H, factors, ex)
+    for parallel in (True, False):
+        got, used = loo_class_log_sums_grid(
+            X, y, n_classes, H, factors, parallel=parallel
+        )
+        np.testing.assert_array_equal(used, used_ref)
+        np.testing.assert_allclose(got, ref, rtol=1e-13, atol=1e-12)
+    serial, _ = loo_class_log_sums_grid(X, y, n_classes, H, factors, parallel=False)
+    np.testing.assert_array_equal(serial, got)  # threads do not change a bit
+    # And against logsumexp over every other row (no cut-off, no weights).
+    k = 0
+    f = factors[k]
+    for r in (0, 7, 42):
+        for c in range(n_classes):
+            m = (y == c) if used_ref[r, c] < n - 1 else np.ones(n, dtype=bool)
+            m = m & (np.arange(n) != r)
+            t = -(((X[r] - X[m]) / f) ** 2).sum(axis=1) / 2
+            np.testing.assert_allclose(
+                got[k, r, c], logsumexp(t), rtol=1e-13, atol=1e-12
+            )

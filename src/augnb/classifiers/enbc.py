@@ -59,8 +59,10 @@ class ENBC(_KernelNB):
       accuracy scores every training row the same way.
 
     Cost: one LOO evaluation of a family is ``O(N^2 d)`` (``d <= max_parents +
-    1``); a search step scores ``O(n^2)`` arcs; each re-tuning evaluates every
-    node for every grid value.
+    1``; repeated rows count once); a search step scores ``O(n^2)`` arcs from
+    memoised kernel sums; each re-tuning evaluates every node for every grid
+    value. The sums and the candidates of a step run on Numba's threads
+    (``NUMBA_NUM_THREADS``); see docs/algorithms/enbc.md, "Cost".
 
     Parameters
     ----------

@@ -14,12 +14,27 @@ family (``O(N^2 d)``) and a pass over the cached factors. The factors are
 summed in a fixed order (base, then nodes by feature index) so that a
 candidate's posterior scores are bit-for-bit those a full recomputation in the
 same order would give.
+
+Where the time goes, and how it is kept down:
+
+* the kernel log-sums ``L(S)`` of every column set are memoised per ``h``
+  (:class:`_LOOCache`) and computed with repeated (row, class) pairs merged
+  (:func:`augnb.stats.kernel_sums.loo_class_log_sums_grid`);
+* a step first gathers every column set its candidates need and computes the
+  missing ones side by side on the search's threads (serial kernels: no
+  parallel region per sum to join, which on a loaded machine cost more than
+  the sums); the re-tuning does the same with the new family over the grid;
+* each node's candidates are then scored by one compiled call,
+  :func:`_score_arcs`, that builds the new factor from the memoised sums and
+  counts the LOO hits (no NumPy temporaries, no Python loop per candidate),
+  nodes again on the threads. Results do not depend on the number of threads.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
@@ -28,11 +43,11 @@ from numpy.typing import NDArray
 
 from augnb.search.greedy import SearchStep
 from augnb.stats.kernel_density import (
-    class_log_sums_grid,
-    conditional_from_sums,
-    density_from_sums,
+    _LOG_SQRT_2PI,
+    UNDERFLOW_LOG,
     node_log_factor,
 )
+from augnb.stats.kernel_sums import loo_class_log_sums_grid
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -83,6 +98,108 @@ def _loo_score(base, factors, swap, new, y):
             s += np.exp(row[c] - top)
         total_lp += row[y[r]] - top - np.log(s)
     return correct, total_lp
+
+
+@numba.njit(cache=True, nogil=True)
+def _factor_into(own, full, par, lnu, norm1, norm_cond, norm_par, out):
+    """A complete node's LOO log factor from its memoised log-sums, into ``out``.
+
+    The same operations, in the same order, as
+    :func:`augnb.stats.kernel_density.density_from_sums` (``full`` of zero
+    columns: no parents) and ``conditional_from_sums`` with the child-density
+    fallback, then a non-finite value dropped (0), so the result is bit for
+    bit the NumPy one: only additions and subtractions happen here, the
+    logarithms (``lnu = log n_used``, the normalisers) come from NumPy.
+    """
+    n, n_classes = own.shape
+    has_parents = full.shape[0] > 0
+    for r in range(n):
+        for c in range(n_classes):
+            alone = (own[r, c] - lnu[r, c]) - norm1[c]
+            if has_parents:
+                v = (full[r, c] - par[r, c]) - norm_cond[c]
+                if (par[r, c] - lnu[r, c]) - norm_par[c] < UNDERFLOW_LOG:
+                    v = alone
+            else:
+                v = alone
+            if not np.isfinite(v):
+                v = 0.0
+            out[r, c] = v
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_correct(prefix, new, factors, start, y, s):
+    """LOO hits of ``prefix + new + factors[start] + ...`` (in that order).
+
+    ``s`` is an ``(n, n_classes)`` work array. Ties go to the lowest class
+    index, as ``np.argmax``; the additions are those of :func:`_loo_score`,
+    in the same order, so the scores are bit for bit the same. The arrays
+    are walked flat (C order) so that the additions vectorise.
+    """
+    n, n_classes = prefix.shape
+    size = n * n_classes
+    sf = s.reshape(size)
+    pf = prefix.reshape(size)
+    nf = new.reshape(size)
+    for m in range(size):
+        sf[m] = pf[m] + nf[m]
+    for k in range(start, factors.shape[0]):
+        ff = factors[k].reshape(size)
+        for m in range(size):
+            sf[m] += ff[m]
+    correct = 0
+    for r in range(n):
+        best = 0
+        for c in range(1, n_classes):
+            if s[r, c] > s[r, best]:
+                best = c
+        correct += best == y[r]
+    return correct
+
+
+@numba.njit(cache=True, nogil=True)
+def _prefix(base, factors, stop):
+    """``base + factors[0] + ... + factors[stop - 1]``, summed in that order."""
+    out = base.copy()
+    size = out.size
+    of = out.reshape(size)
+    for k in range(stop):
+        ff = factors[k].reshape(size)
+        for m in range(size):
+            of[m] += ff[m]
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _score_arcs(
+    base, factors, swap, own, fulls, pars, lnu, norm1, norm_cond, norm_par, y
+):
+    """LOO hits of every candidate family of node ``swap``.
+
+    Candidate ``k`` replaces ``factors[swap]`` by the factor built from the
+    log-sums ``fulls[k]`` (child and parents) and ``pars[k]`` (parents) and
+    ``own`` (child alone); nothing else is recomputed. The sum over the nodes
+    before ``swap`` is shared by all candidates. Serial: the search runs the
+    nodes on threads of its own (no parallel region per node to join).
+    """
+    n_cand = fulls.shape[0]
+    n, n_classes = base.shape
+    prefix = _prefix(base, factors, swap)
+    out = np.zeros(n_cand, dtype=np.int64)
+    new = np.empty((n, n_classes))
+    s = np.empty((n, n_classes))
+    for k in range(n_cand):
+        _factor_into(own, fulls[k], pars[k], lnu, norm1, norm_cond, norm_par, new)
+        out[k] = _count_correct(prefix, new, factors, swap + 1, y, s)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _score_swap(base, factors, swap, new, y):
+    """LOO hits with ``factors[swap]`` replaced by ``new``."""
+    prefix = _prefix(base, factors, swap)
+    s = np.empty(base.shape)
+    return _count_correct(prefix, new, factors, swap + 1, y, s)
 
 
 def loo_base_factors(
@@ -245,31 +362,62 @@ class _LOOCache:
         self.features = list(features)
         self.base = base
         self.complete = ~np.isnan(values).any(axis=0)
-        self.rows = np.arange(len(y), dtype=np.int64)
         self.sums: dict[tuple[float, tuple[int, ...]], NDArray[np.float64]] = {}
         self.n_used: NDArray[np.float64] | None = None
+        self.pool: ThreadPoolExecutor | None = None
+        self._lnu: tuple[NDArray, NDArray] | None = None
 
     def _lse(self, cols: tuple[int, ...], h: float) -> NDArray[np.float64]:
         if (h, cols) not in self.sums:
-            self.fill(cols, [h])
+            self.fill_many([cols], [h])
         return self.sums[h, cols]
 
-    def fill(self, cols: tuple[int, ...], grid: Sequence[float]) -> None:
-        """Memoise ``L(cols)`` at every bandwidth of ``grid`` in one kernel pass.
+    def map(self, fn: Callable, items: Sequence) -> list:
+        """``[fn(item) for item in items]``, on the search's threads.
 
-        The squared distances are computed once for the whole grid
-        (:func:`augnb.stats.kernel_density.class_log_sums_grid`).
+        The kernels release the GIL, so independent sums (or nodes) run side
+        by side without a parallel region per call; results come back in
+        order, whatever the threads' timing.
         """
-        todo = sorted({h for h in grid if (h, cols) not in self.sums}, reverse=True)
-        if not todo:
+        if self.pool is None or len(items) < 2:
+            return [fn(item) for item in items]
+        return list(self.pool.map(fn, items))
+
+    def fill_many(self, sets: Sequence[tuple[int, ...]], grid: Sequence[float]) -> None:
+        """Memoise ``L(cols)`` of every column set at every bandwidth of ``grid``.
+
+        One kernel pass per set computes the squared distances once for the
+        whole grid, and repeated rows of a class once
+        (:func:`augnb.stats.kernel_sums.loo_class_log_sums_grid`); several
+        sets run on the search's threads, one alone uses the kernel's own
+        parallel loop.
+        """
+        jobs = []
+        for cols in dict.fromkeys(sets):
+            todo = sorted({h for h in grid if (h, cols) not in self.sums}, reverse=True)
+            if todo:
+                jobs.append((cols, todo))
+        if not jobs:
             return
-        x = self.values[:, list(cols)]
-        unit = np.ones((self.n_classes, len(cols)))
-        lse, self.n_used = class_log_sums_grid(
-            x, x, self.y, self.n_classes, unit, todo, self.rows
-        )
-        for k, h in enumerate(todo):
-            self.sums[h, cols] = lse[k]
+        parallel = self.pool is None or len(jobs) == 1
+
+        def run(job):
+            cols, todo = job
+            unit = np.ones((self.n_classes, len(cols)))
+            return loo_class_log_sums_grid(
+                self.values[:, list(cols)],
+                self.y,
+                self.n_classes,
+                unit,
+                todo,
+                parallel=parallel,
+            )
+
+        for (cols, todo), (lse, n_used) in zip(jobs, self.map(run, jobs), strict=True):
+            if self.n_used is None or not np.array_equal(n_used, self.n_used):
+                self.n_used = n_used
+            for k, h in enumerate(todo):
+                self.sums[h, cols] = lse[k]
 
     def prune(self, h: float, parents: list[tuple[int, ...]]) -> None:
         """Keep the sums at ``h`` and those of the current families at any ``h``.
@@ -283,6 +431,27 @@ class _LOOCache:
             keep |= {(i,), tuple(ps), tuple(sorted([i, *ps]))}
         self.sums = {k: v for k, v in self.sums.items() if k[0] == h or k[1] in keep}
 
+    def norms(self, h: float, d: int) -> tuple[NDArray, NDArray, NDArray]:
+        """Log normalisers of a ``d``-column family at ``h``, as NumPy computes them.
+
+        ``norm1`` (one column, :func:`density_from_sums`), ``norm_cond`` (the
+        child's, :func:`conditional_from_sums`) and ``norm_par`` (the ``d - 1``
+        parents'), each per class.
+        """
+        hm = np.full((self.n_classes, d), h)
+        log_h = np.log(hm)
+        norm1 = np.sum(np.log(hm[:, :1]), axis=1) + 1 * _LOG_SQRT_2PI
+        norm_cond = log_h[:, 0] + _LOG_SQRT_2PI
+        norm_par = np.sum(np.log(hm[:, 1:]), axis=1) + (d - 1) * _LOG_SQRT_2PI
+        return norm1, norm_cond, norm_par
+
+    @property
+    def log_n_used(self) -> NDArray[np.float64]:
+        if self._lnu is None or self._lnu[0] is not self.n_used:
+            with np.errstate(divide="ignore"):
+                self._lnu = (self.n_used, np.log(self.n_used))
+        return self._lnu[1]
+
     def factor(self, child: int, parents: Sequence[int], h: float) -> NDArray:
         parents = sorted(parents)
         cols = [child, *parents]
@@ -291,21 +460,76 @@ class _LOOCache:
             return node_log_factor(
                 self.values, self.y, self.n_classes, child, parents, bw
             )
-        hm = np.full((self.n_classes, len(cols)), h)
         own = self._lse((child,), h)
-        n_used = self.n_used
-        if not parents:
-            out = density_from_sums(own, n_used, hm)
-        else:
+        if parents:
             full = self._lse(tuple(sorted(cols)), h)
             par = self._lse(tuple(parents), h)
-
-            def child_density(rows: NDArray[np.intp]) -> NDArray[np.float64]:
-                return density_from_sums(own[rows], n_used[rows], hm[:, :1])
-
-            out, _ = conditional_from_sums(full, par, n_used, hm, child_density)
+        else:
+            full = par = np.empty((0, self.n_classes))
+        out = np.empty((len(self.y), self.n_classes))
         # As node_log_factor: no estimate at all (no point) drops the factor.
-        out[~np.isfinite(out)] = 0.0
+        _factor_into(own, full, par, self.log_n_used, *self.norms(h, len(cols)), out)
+        return out
+
+    def score_arcs(
+        self,
+        tasks: list[tuple[int, list[int]]],
+        parents: list[tuple[int, ...]],
+        h: float,
+        factors: NDArray,
+    ) -> list[list[int]]:
+        """LOO hits of adding each candidate parent, for several nodes at once.
+
+        ``tasks`` holds ``(k, cands)``: node ``k`` and its candidate parents.
+        The log-sums of every candidate family on complete columns are
+        memoised first (all at once, :meth:`fill_many`); then each node's
+        candidates are scored from them by :func:`_score_arcs`, nodes on the
+        search's threads. Candidates touching a column with missing values
+        go one by one through :func:`node_log_factor`.
+        """
+        out = [[0] * len(cands) for _, cands in tasks]
+        fast = []
+        sets = []
+        for (k, cands), hits in zip(tasks, out, strict=True):
+            child = self.features[k]
+            ps = [self.features[j] for j in parents[k]]
+            mine = []
+            for t, jj in enumerate(cands):
+                par = tuple(sorted([*ps, self.features[jj]]))
+                if self.complete[[child, *par]].all():
+                    mine.append((t, par, tuple(sorted([child, *par]))))
+                else:
+                    new = self.factor(child, list(par), h)
+                    hits[t] = int(_score_swap(self.base, factors, k, new, self.y))
+            if mine:
+                fast.append((k, mine, hits))
+                sets.append((child,))
+                for _, par, full in mine:
+                    sets += [full, par]
+        if not fast:
+            return out
+        self.fill_many(sets, [h])
+        lnu = self.log_n_used
+
+        def run(task):
+            k, mine, _ = task
+            fulls = np.stack([self.sums[h, full] for _, _, full in mine])
+            pars = np.stack([self.sums[h, par] for _, par, _ in mine])
+            return _score_arcs(
+                self.base,
+                factors,
+                k,
+                self.sums[h, (self.features[k],)],
+                fulls,
+                pars,
+                lnu,
+                *self.norms(h, len(parents[k]) + 2),
+                self.y,
+            )
+
+        for (_, mine, hits), res in zip(fast, self.map(run, fast), strict=True):
+            for (t, _, _), c in zip(mine, res, strict=True):
+                hits[t] = int(c)
         return out
 
     def all_factors(self, parents: list[tuple[int, ...]], h: float) -> NDArray:
@@ -331,15 +555,16 @@ class _LOOCache:
         (each ``_EXTEND`` times the last) are tried while they strictly improve
         (accuracy, then log posterior) and stay at or above ``extend_to``.
         """
+        sets = []
         for k, i in enumerate(self.features):
             cols = [i, *(self.features[j] for j in parents[k])]
             if not self.complete[cols].all():
                 continue
             ps = sorted(cols[1:])
-            self.fill((i,), grid)
+            sets.append((i,))
             if ps:
-                self.fill(tuple(ps), grid)
-                self.fill(tuple(sorted(cols)), grid)
+                sets += [tuple(ps), tuple(sorted(cols))]
+        self.fill_many(sets, grid)
         best = None
         for h in grid:
             factors = self.all_factors(parents, h)
@@ -451,6 +676,26 @@ def enbc_structure(
         base = loo_base_factors(y, n_classes)
     grid = [float(h) for h in h_grid]
     cache = _LOOCache(values, y, n_classes, feats, base)
+    # Numba's thread count (NUMBA_NUM_THREADS, numba.set_num_threads) bounds
+    # the search's own threads too.
+    workers = numba.get_num_threads()
+    if workers > 1:
+        cache.pool = ThreadPoolExecutor(workers, thread_name_prefix="augnb-enbc")
+    try:
+        parents, h, correct, path, h_path, n_scored = _greedy(
+            cache, feats, grid, max_parents, epsilon, extend_to, verbose, n
+        )
+    finally:
+        if cache.pool is not None:
+            cache.pool.shutdown()
+            cache.pool = None
+    arcs = [(feats[j], feats[k]) for k, ps in enumerate(parents) for j in ps]
+    structure = Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+    return ENBCSearch(structure, h, correct / n, path, h_path, n_scored)
+
+
+def _greedy(cache, feats, grid, max_parents, epsilon, extend_to, verbose, n):
+    """The loop of :func:`enbc_structure` (see there)."""
     parents: list[tuple[int, ...]] = [() for _ in feats]
     h, factors, correct = cache.tune(parents, grid, extend_to)
     path = [SearchStep(0, "start", correct / n, len(grid))]
@@ -464,15 +709,23 @@ def enbc_structure(
     while correct < n:
         top = None
         n_step = 0
-        for ii, i in enumerate(feats):
+        tasks = []
+        for ii in range(len(feats)):
             if len(parents[ii]) >= max_parents:
                 continue
-            for jj, j in enumerate(feats):
-                if jj == ii or jj in parents[ii] or _is_ancestor(ii, jj, parents):
-                    continue
-                new = cache.factor(i, [feats[k] for k in parents[ii]] + [j], h)
-                c, _ = cache.score(factors, ii, new)
-                n_step += 1
+            cands = [
+                jj
+                for jj in range(len(feats))
+                if jj != ii
+                and jj not in parents[ii]
+                and not _is_ancestor(ii, jj, parents)
+            ]
+            if cands:
+                tasks.append((ii, cands))
+        hits = cache.score_arcs(tasks, parents, h, factors)
+        for (ii, cands), hs in zip(tasks, hits, strict=True):
+            n_step += len(cands)
+            for c, jj in zip(hs, cands, strict=True):
                 if top is None or c > top[0]:  # ties: first (smallest (i, j))
                     top = (c, ii, jj)
         n_scored += n_step
@@ -493,6 +746,4 @@ def enbc_structure(
                 f"{correct / n:.4f} ({n_step} candidates)",
                 file=sys.stderr,
             )
-    arcs = [(feats[j], feats[k]) for k, ps in enumerate(parents) for j in ps]
-    structure = Structure.from_arcs([(f,) for f in range(p)], arcs, p)
-    return ENBCSearch(structure, h, correct / n, path, h_path, n_scored)
+    return parents, h, correct, path, h_path, n_scored
