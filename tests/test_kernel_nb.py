@@ -616,3 +616,11 @@ def test_enbc_extends_the_grid_downwards_only_while_loo_improves():
         )
     with pytest.raises(ValueError, match="h_min"):
         ENBC(h_min=0.0).fit(X, y)
+
+
+def test_enbc_search_path_names_the_columns():
+    X, y = load("wine")
+    steps = ENBC().fit(X, y).search_path_
+    assert len(steps) > 1
+    named = {c for s in steps[1:] for c in s.operator[4:].split(" -> ")}
+    assert named <= set(X.columns)

@@ -239,6 +239,7 @@ class ENBC(_KernelNB):
             epsilon=float(self.epsilon),
             extend_to=None if self.h_min is None else float(self.h_min),
             verbose=int(self.verbose),
+            feature_names=self.schema_.names,
         )
         self.h_ = res.h
         self.loo_accuracy_ = res.accuracy

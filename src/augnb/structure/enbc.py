@@ -33,7 +33,7 @@ Where the time goes, and how it is kept down:
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -612,6 +612,7 @@ def enbc_structure(
     epsilon: float = 0.0,
     extend_to: float | None = None,
     verbose: int = 0,
+    feature_names: Sequence[Hashable] | None = None,
 ) -> ENBCSearch:
     """Greedy ENBC search: tune ``h``, add the best arc, re-tune ``h``, repeat.
 
@@ -652,6 +653,9 @@ def enbc_structure(
         improve the LOO accuracy (then the log posterior). None: the grid only.
     verbose : int, default=0
         Print accepted steps to stderr when > 0.
+    feature_names : sequence, default=None
+        Column names used in the search path and the verbose lines (``X<i>``
+        when None).
 
     Returns
     -------
@@ -682,8 +686,13 @@ def enbc_structure(
     if workers > 1:
         cache.pool = ThreadPoolExecutor(workers, thread_name_prefix="augnb-enbc")
     try:
+        names = (
+            [f"X{f}" for f in range(p)]
+            if feature_names is None
+            else [str(name) for name in feature_names]
+        )
         parents, h, correct, path, h_path, n_scored = _greedy(
-            cache, feats, grid, max_parents, epsilon, extend_to, verbose, n
+            cache, feats, grid, max_parents, epsilon, extend_to, verbose, names
         )
     finally:
         if cache.pool is not None:
@@ -694,8 +703,9 @@ def enbc_structure(
     return ENBCSearch(structure, h, correct / n, path, h_path, n_scored)
 
 
-def _greedy(cache, feats, grid, max_parents, epsilon, extend_to, verbose, n):
+def _greedy(cache, feats, grid, max_parents, epsilon, extend_to, verbose, names):
     """The loop of :func:`enbc_structure` (see there)."""
+    n = len(cache.y)
     parents: list[tuple[int, ...]] = [() for _ in feats]
     h, factors, correct = cache.tune(parents, grid, extend_to)
     path = [SearchStep(0, "start", correct / n, len(grid))]
@@ -737,7 +747,7 @@ def _greedy(cache, feats, grid, max_parents, epsilon, extend_to, verbose, n):
         _, ii, jj = top
         parents[ii] = (*parents[ii], jj)
         h, factors, correct = cache.tune(parents, grid, extend_to)
-        desc = f"add X{feats[jj]} -> X{feats[ii]}"
+        desc = f"add {names[feats[jj]]} -> {names[feats[ii]]}"
         path.append(SearchStep(len(path), desc, correct / n, n_step))
         h_path.append(h)
         if verbose:
