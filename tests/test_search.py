@@ -797,3 +797,29 @@ def test_one_parent_factor_equals_brute_force_counts(cv):
             den = np.sum(same_pa & (y == k))
             want[r, k] = np.log((num + 0.5) / (den + 0.5 * cards[1]))
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("cv", [4, "loo"])
+def test_one_parent_fast_path_is_bit_identical_to_the_general_path(cv):
+    from augnb.search import cv_cache
+    from augnb.stats.counts import family_index, lidstone_log_prob
+
+    rng = np.random.default_rng(3)
+    n, cards = 500, [3, 5, 4]
+    codes = np.column_stack([rng.integers(0, c, n) for c in cards]).astype(np.int32)
+    y = rng.integers(0, 3, n)
+    scorer = CachedCV(codes, y, cards, 3, alpha=0.7, cv=cv, random_state=0)
+    for v, f in [(1, 0), (0, 2), (2, 1)]:
+        child, n_child, _ = scorer.node_codes((v,))
+        pa, n_pa, _ = scorer.node_codes((f,))
+        valid = np.ones(n, dtype=bool)
+        key, _ = family_index([pa, child], [n_pa, n_child])
+        fam, n_fam = cv_cache._factorize(key, valid, n_pa * n_child)
+        conf, n_conf = cv_cache._factorize(pa, valid, n_pa)
+        want = lidstone_log_prob(
+            scorer._train_minus_fold(fam, n_fam),
+            scorer._train_minus_fold(conf, n_conf),
+            0.7,
+            cards[v],
+        )
+        np.testing.assert_array_equal(scorer.factor((v,), (f,)), want)

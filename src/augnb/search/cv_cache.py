@@ -83,17 +83,21 @@ def _parentless_train_counts(code, n_values, y, folds, n_folds, loo, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _one_parent_train_counts(
-    code, n_values, parent, n_parent, y, folds, n_folds, loo, num, den
+def _one_parent_log_factor(
+    code, n_values, parent, n_parent, y, folds, n_folds, loo, log_num, log_den, out
 ):
-    """Training counts of a complete one-parent family, in one pass.
+    """Cross-validated log factor of a complete one-parent family, in one pass.
 
-    ``num[r, c] = N_train(parent_r, code_r, c)`` and ``den[r, c] =
-    N_train(parent_r, c)`` of row ``r``'s own training part (the total minus
-    the row's fold, or minus the row itself for leave-one-out): the counts
-    the general path gathers, without its key and factorisation passes.
+    With ``num[r, c] = N_train(parent_r, code_r, c)`` and ``den[r, c] =
+    N_train(parent_r, c)`` the counts of row ``r``'s own training part (the
+    total minus the row's fold, or minus the row itself for leave-one-out),
+    ``out[r, c] = log_num[num] - log_den[den]``: the tables hold
+    ``log(k + alpha)`` and ``log(k + alpha r)`` for every count ``k``, so the
+    result is :func:`~augnb.stats.counts.lidstone_log_prob` of the counts the
+    general path gathers, bit for bit, without its key and factorisation
+    passes and with one logarithm per distinct count instead of per cell.
     """
-    n, n_classes = num.shape
+    n, n_classes = out.shape
     total = np.zeros((n_parent, n_values, n_classes))
     total_pa = np.zeros((n_parent, n_classes))
     m = 0 if loo else n_folds
@@ -111,11 +115,12 @@ def _one_parent_train_counts(
         for k in range(n_classes):
             if loo:
                 own = 1.0 if k == y[r] else 0.0
-                num[r, k] = total[u, v, k] - own
-                den[r, k] = total_pa[u, k] - own
+                num = total[u, v, k] - own
+                den = total_pa[u, k] - own
             else:
-                num[r, k] = total[u, v, k] - fold[folds[r], u, v, k]
-                den[r, k] = total_pa[u, k] - fold_pa[folds[r], u, k]
+                num = total[u, v, k] - fold[folds[r], u, v, k]
+                den = total_pa[u, k] - fold_pa[folds[r], u, k]
+            out[r, k] = log_num[int(num)] - log_den[int(den)]
 
 
 def _factorize(
@@ -208,6 +213,7 @@ class CachedCV:
         )
         self._fold_weights, self._weight_total = self._exact_fold_weights()
         self.n_evaluations = 0
+        self._log_tables: dict[float, NDArray[np.float64]] = {}
         self._onehot = np.zeros((n, self.n_classes))
         self._onehot[np.arange(n), self.y] = 1.0
         self._node_codes: dict[tuple[int, ...], tuple[NDArray[np.int64], int, int]] = {}
@@ -296,6 +302,18 @@ class CachedCV:
         out[~ok] = 0.0
         return out
 
+    def _log_counts(self, shift: float) -> NDArray[np.float64]:
+        """``log(k + shift)`` for every count ``k = 0..n`` (memoised).
+
+        ``np.log`` of the same sums that :func:`lidstone_log_prob` takes the
+        logarithm of, so a lookup equals its result exactly.
+        """
+        table = self._log_tables.get(shift)
+        if table is None:
+            table = np.log(np.arange(len(self.y) + 1, dtype=np.float64) + shift)
+            self._log_tables[shift] = table
+        return table
+
     def factor(
         self, members: tuple[int, ...], parents: tuple[int, ...] = ()
     ) -> NDArray[np.float64]:
@@ -325,9 +343,8 @@ class CachedCV:
             if (child >= 0).all() and (pa >= 0).all():
                 # The candidates of the one-dependence searches (TAN-HC,
                 # super-parent, kDB): both counts in one fused pass.
-                num = np.empty((len(self.y), self.n_classes))
-                den = np.empty_like(num)
-                _one_parent_train_counts(
+                out = np.empty((len(self.y), self.n_classes))
+                _one_parent_log_factor(
                     child,
                     n_child,
                     pa,
@@ -336,10 +353,10 @@ class CachedCV:
                     self.folds,
                     self.n_folds,
                     self.loo,
-                    num,
-                    den,
+                    self._log_counts(self.alpha),
+                    self._log_counts(self.alpha * size),
+                    out,
                 )
-                out = lidstone_log_prob(num, den, self.alpha, size)
                 return self._remember(key, out)
         if key[1]:
             pa, n_pa, _ = self.node_codes(key[1])

@@ -234,23 +234,46 @@ def superparent_tan_structure(
     -------
     {{forest_returns}}
     """
+    # sums[f] = sum over the counted orphans v != f of the change
+    # factor(v | f) - factor(v): what making f every orphan's parent adds.
+    # A step takes orphans (arcs are only added), so the sums are kept up to
+    # date by subtracting the new children's changes: O(p) work a step
+    # instead of rebuilding p sums of p terms.
+    sums: dict[int, NDArray[np.float64]] = {}
+    counted: set[int] = set()
+
+    def change(v: int, f: int) -> NDArray[np.float64]:
+        return scorer.factor((v,), (f,)) - scorer.factor((v,))
 
     def candidates(state: State, rng: np.random.RandomState) -> Iterator:
         p = len(state)
         orphans = [v for v in range(p) if not state[v]]
         if len(orphans) < 2:
             return
+        if not sums:
+            for f in range(p):
+                acc = np.zeros_like(scorer.prior)
+                for v in orphans:
+                    if v != f:
+                        acc = acc + change(v, f)
+                sums[f] = acc
+            counted.update(orphans)
+        for v in sorted(counted.difference(orphans)):
+            for f in range(p):
+                if f != v:
+                    sums[f] = sums[f] - change(v, f)
+            counted.discard(v)
         total = _total(scorer, state)
         best = None
         for f in range(p):
             root = _root(state, f)
+            # the children: every orphan but f itself and the root of its tree
             children = [v for v in orphans if v != f and v != root]
             if not children:
                 continue
-            # every orphan child swaps its class-only factor for one given f
-            trial = total.copy()
-            for v in children:
-                trial += scorer.factor((v,), (f,)) - scorer.factor((v,))
+            trial = total + sums[f]
+            if root != f:
+                trial -= change(root, f)
             key = (scorer.accuracy(trial), rng.random_sample())
             if best is None or key > best[0]:
                 best = (key, f, children)
