@@ -33,6 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from augnb.data._kernels import column_value_counts
+
 __all__ = [
     "DataAuditWarning",
     "Finding",
@@ -51,6 +53,8 @@ _DATE = re.compile(
     r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
     r"|\d{1,2}:\d{2}:\d{2})\s*$"
 )
+#: Widest per-column table of counts the one-pass audit builds.
+_MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
 
 
@@ -215,13 +219,23 @@ def _codes_plainly_fine(
     """
     p = codes.shape[1]
     fine = np.zeros(p, dtype=bool)
+    width = max((len(c) for c in categories if c is not None), default=0)
+    # One pass over the whole table (no per-column temporaries), unless a
+    # column has so many levels that a table of counts per column is large.
+    table = (
+        column_value_counts(codes, width)
+        if width <= _MAX_COUNTED_LEVELS and codes.flags.f_contiguous
+        else None
+    )
     for j in range(p):
         cats = categories[j]
         if cats is None:
             continue
-        # Shifted by one so a missing cell (-1) lands in bin 0: no mask, no
-        # copy of the column beyond the shift.
-        counts = np.bincount(codes[:, j] + 1, minlength=len(cats) + 1)[1:]
+        if table is not None:
+            counts = table[j, : len(cats)]
+        else:
+            # Shifted by one so a missing cell (-1) lands in bin 0.
+            counts = np.bincount(codes[:, j] + 1, minlength=len(cats) + 1)[1:]
         n_distinct = int(np.count_nonzero(counts))
         if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
             continue

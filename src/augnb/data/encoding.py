@@ -85,9 +85,11 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
     names = columns if columns is not None else list(range(arr.shape[1]))
     if arr.dtype == object:
         return pd.DataFrame(arr, columns=names, copy=False).infer_objects()
-    # Column-major so every per-column pass below reads contiguous memory; no
-    # further copy, since the frame is only read.
-    return pd.DataFrame(np.asfortranarray(arr), columns=names, copy=False)
+    # No copy (the frame is only read): a 2-d integer array is then encoded
+    # in one pass in its own memory order (augnb.data._kernels), and the
+    # per-column paths read strided columns rather than pay a transposed copy
+    # of the whole table.
+    return pd.DataFrame(arr, columns=names, copy=False)
 
 
 def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]:

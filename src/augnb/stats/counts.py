@@ -144,23 +144,6 @@ def joint_counts(
 
 
 @numba.njit(cache=True, nogil=True)
-def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
-    n, p = codes.shape
-    for i in range(p):
-        ci = codes[:, i]
-        for j in range(i + 1, p):
-            cj = codes[:, j]
-            rj = cards[j]
-            base = offsets[i * p + j]
-            for r in range(n):
-                a = ci[r]
-                b = cj[r]
-                if a >= 0 and b >= 0:
-                    out[base + (a * rj + b) * n_classes + y[r]] += 1
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
 def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
     n, p = codes.shape
     for i in range(p):
@@ -177,6 +160,167 @@ def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
     return out
 
 
+#: Cells (all group tables together) the grouped counting pass may use: its
+#: tables must stay in the processor's cache to beat counting pair by pair.
+_GROUP_CELLS = 1 << 17
+#: Widest product of cardinalities a group of features may have.
+_MAX_GROUP_SIZE = 64
+
+
+def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int64]:
+    """Consecutive features joined into groups for the grouped counting pass.
+
+    Returns the group boundaries ``starts`` (``starts[g]:starts[g+1]`` are
+    the members of group ``g``). Joining features whose product of
+    cardinalities is small lets one increment of a (group, group, class)
+    table count every feature pair across the two groups at once; the
+    widest groups whose tables still fit ``_GROUP_CELLS`` are chosen.
+    """
+    p = len(cards)
+    best = np.arange(p + 1, dtype=np.int64)
+    limit = _MAX_GROUP_SIZE
+    while limit >= 2:
+        starts = [0]
+        size = 1
+        sizes = []
+        for j in range(p):
+            r = int(cards[j])
+            if j > starts[-1] and size * r > limit:
+                starts.append(j)
+                sizes.append(size)
+                size = 1
+            size *= r
+        sizes.append(size)
+        starts.append(p)
+        z = np.asarray(sizes, dtype=np.int64)
+        cells = (int(z.sum()) ** 2 - int((z * z).sum())) // 2 * n_classes
+        cells += int(z.sum()) * n_classes
+        if cells <= _GROUP_CELLS:
+            return np.asarray(starts, dtype=np.int64)
+        limit //= 2
+    return best
+
+
+@numba.njit(cache=True, nogil=True)
+def _grouped_pair_counts_kernel(
+    codes, y, cards, n_classes, starts, gsize, gblk, gstride, goff, sblk, gout,
+    offsets, out,
+):
+    n, p = codes.shape
+    n_groups = starts.shape[0] - 1
+    u = np.empty(n_groups, dtype=np.int64)
+    z = np.empty(n_groups, dtype=np.int64)
+    for r in range(n):
+        c = y[r]
+        ok = True
+        for g in range(n_groups):
+            k = 0
+            for t in range(starts[g], starts[g + 1]):
+                v = codes[r, t]
+                if v < 0:
+                    ok = False
+                k = k * cards[t] + v
+            z[g] = k
+            u[g] = k * n_classes + c
+        if ok:
+            for g in range(n_groups):
+                gout[sblk[g] + u[g]] += 1
+                base = gblk[g] + z[g] * gstride[g]
+                for h in range(g + 1, n_groups):
+                    gout[base + goff[g * n_groups + h] + u[h]] += 1
+        else:
+            # A row with a missing value counts in the tables of its
+            # observed pairs only (available cases), pair by pair.
+            for i in range(p):
+                a = codes[r, i]
+                if a < 0:
+                    continue
+                for j in range(i + 1, p):
+                    b = codes[r, j]
+                    if b >= 0:
+                        out[offsets[i * p + j] + (a * cards[j] + b) * n_classes + c] += 1
+    # Every feature pair's table is a margin of a group table: pairs across
+    # two groups from the (group, group, class) table, pairs inside a group
+    # from that group's (group, class) table.
+    a_g = np.empty(p, dtype=np.int64)
+    for g in range(n_groups):
+        for h in range(g, n_groups):
+            for zg in range(gsize[g]):
+                k = zg
+                for t in range(starts[g + 1] - 1, starts[g] - 1, -1):
+                    a_g[t] = k % cards[t]
+                    k //= cards[t]
+                n_h = gsize[h] if h > g else 1
+                for zh in range(n_h):
+                    if h > g:
+                        k = zh
+                        for t in range(starts[h + 1] - 1, starts[h] - 1, -1):
+                            a_g[t] = k % cards[t]
+                            k //= cards[t]
+                    for c in range(n_classes):
+                        if h > g:
+                            cnt = gout[
+                                gblk[g] + zg * gstride[g] + goff[g * n_groups + h]
+                                + zh * n_classes + c
+                            ]
+                        else:
+                            cnt = gout[sblk[g] + zg * n_classes + c]
+                        if cnt == 0:
+                            continue
+                        for i in range(starts[g], starts[g + 1]):
+                            lo = starts[h] if h > g else i + 1
+                            for j in range(lo, starts[h + 1]):
+                                out[
+                                    offsets[i * p + j]
+                                    + (a_g[i] * cards[j] + a_g[j]) * n_classes
+                                    + c
+                                ] += cnt
+    return out
+
+
+def _grouped_pair_counts(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.int64],
+    n_classes: int,
+    offsets: NDArray[np.int64],
+    out: NDArray[np.int64],
+) -> None:
+    """Unweighted pair counts into ``out`` (flat, at ``offsets``), one pass.
+
+    Counts (group, group, class) tables of the features joined by
+    :func:`_feature_groups` and sums them down to the pair tables; the
+    counts are integers, so they equal counting pair by pair.
+    """
+    starts = _feature_groups(cards, n_classes)
+    n_groups = len(starts) - 1
+    gsize = np.array(
+        [int(np.prod(cards[starts[g] : starts[g + 1]])) for g in range(n_groups)],
+        dtype=np.int64,
+    )
+    gblk = np.zeros(n_groups, dtype=np.int64)
+    gstride = np.zeros(n_groups, dtype=np.int64)
+    goff = np.zeros(n_groups * n_groups, dtype=np.int64)
+    total = 0
+    for g in range(n_groups):
+        gblk[g] = total
+        acc = 0
+        for h in range(g + 1, n_groups):
+            goff[g * n_groups + h] = acc
+            acc += int(gsize[h]) * n_classes
+        gstride[g] = acc
+        total += int(gsize[g]) * acc
+    sblk = total + np.concatenate([[0], np.cumsum(gsize[:-1])]).astype(np.int64) * (
+        n_classes
+    )
+    total += int(gsize.sum()) * n_classes
+    gout = np.zeros(total, dtype=np.int64)
+    _grouped_pair_counts_kernel(
+        codes, y, cards, n_classes, starts, gsize, gblk, gstride, goff, sblk, gout,
+        offsets, out,
+    )
+
+
 def pairwise_class_counts(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -190,7 +334,7 @@ def pairwise_class_counts(
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing. Fortran order is fastest.
+        Integer codes, ``-1`` for missing (int32 or narrower is read as is).
     y : ndarray of shape (n_samples,)
         Class codes ``0..n_classes-1``.
     cards : ndarray of shape (n_features,)
@@ -206,8 +350,12 @@ def pairwise_class_counts(
         ``tables[i, j]`` (``i < j``) is an array of shape
         ``(cards[i], cards[j], n_classes)``; rows missing either feature are left out.
     """
-    codes = np.asfortranarray(codes, dtype=np.int32)
-    y = np.ascontiguousarray(y, dtype=np.int32)
+    codes = np.asarray(codes)
+    if codes.dtype.kind != "i" or codes.dtype.itemsize > 4:
+        codes = codes.astype(np.int32)
+    y = np.ascontiguousarray(y)
+    if y.dtype.kind not in "iu":
+        y = y.astype(np.intp)
     cards = np.asarray(cards, dtype=np.int64)
     p = codes.shape[1]
     offsets = np.zeros(p * p, dtype=np.int64)
@@ -218,20 +366,21 @@ def pairwise_class_counts(
             total += int(cards[i] * cards[j] * n_classes)
     if sample_weight is None:
         out = np.zeros(total, dtype=np.int64)
-        _pairwise_class_counts_kernel(codes, y, cards, int(n_classes), offsets, out)
+        if p > 1:
+            _grouped_pair_counts(codes, y, cards, int(n_classes), offsets, out)
     else:
+        codes = np.asfortranarray(codes)
         out = np.zeros(total, dtype=np.float64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
         _pairwise_class_weights_kernel(codes, y, w, cards, int(n_classes), offsets, out)
+    out = out.astype(np.float64, copy=False)
     tables = {}
     for i in range(p):
         for j in range(i + 1, p):
             start = offsets[i * p + j]
             size = int(cards[i] * cards[j] * n_classes)
-            tables[i, j] = (
-                out[start : start + size]
-                .reshape(int(cards[i]), int(cards[j]), n_classes)
-                .astype(np.float64)
+            tables[i, j] = out[start : start + size].reshape(
+                int(cards[i]), int(cards[j]), n_classes
             )
     return tables
 
