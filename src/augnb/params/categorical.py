@@ -20,7 +20,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.stats.counts import family_class_counts, family_index, lidstone_log_prob
+from augnb.stats.counts import (
+    family_class_counts,
+    families_class_counts,
+    family_index,
+    lidstone_log_prob,
+)
 from augnb.structure import Structure
 
 __all__ = [
@@ -282,6 +287,18 @@ def fit_categorical_cpd(
     n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
     config_keys = None
     key = None
+    if _dense_family(n_configs, n_classes, n_values):
+        # Counted straight from the slot columns in one pass.
+        (counts,) = families_class_counts(
+            slots,
+            [(node, parent_nodes, radix, n_values)],
+            y,
+            n_classes,
+            sample_weight=sample_weight,
+        )
+        return cpd_from_counts(
+            counts, alpha, domains[node].size, tuple(parent_nodes), radix, None
+        )
     if parent_nodes:
         key, valid = family_index([slots[:, p] for p in parent_nodes], radix)
         valid &= child >= 0
@@ -296,6 +313,11 @@ def fit_categorical_cpd(
     return cpd_from_counts(
         counts, alpha, domains[node].size, tuple(parent_nodes), radix, config_keys
     )
+
+
+def _dense_family(n_configs: int, n_classes: int, n_values: int) -> bool:
+    """Whether a family's table is small enough to count over all configurations."""
+    return n_configs * n_values * n_classes <= DENSE_LIMIT * 64
 
 
 def cpd_from_counts(
@@ -368,6 +390,18 @@ class DiscreteModel:
         ``DENSE_LIMIT`` (dense), and kernels read one node's column at a time.
         """
         n = codes.shape[0]
+        if (
+            codes.dtype == np.int32
+            and codes.flags.f_contiguous
+            and len(self.domains) == codes.shape[1]
+            and all(
+                d.keys is None and d.members == (k,)
+                for k, d in enumerate(self.domains)
+            )
+        ):
+            # Every node is its own feature, in feature order: the slots are
+            # the codes (read only), no copy of the table.
+            return codes
         out = np.empty((n, len(self.domains)), dtype=np.int32, order="F")
         for k, d in enumerate(self.domains):
             out[:, k] = d.index(codes)
@@ -414,8 +448,34 @@ def fit_discrete_model(
     domains = tuple(build_domain(codes, node, cards) for node in structure.nodes)
     tmp = DiscreteModel(structure, domains, (), np.zeros(n_classes))
     slots = tmp.slots(codes)
+    # Every dense family is counted in one pass over the rows (a pass per
+    # family read the class column once per node); the others one by one.
+    dense = {}
+    for k in range(structure.n_nodes):
+        pars = tuple(structure.parents[k])
+        radix = tuple(domains[q].n_values for q in pars)
+        n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
+        if _dense_family(n_configs, n_classes, domains[k].n_values):
+            dense[k] = (k, pars, radix, domains[k].n_values)
+    counted = dict(
+        zip(
+            dense,
+            families_class_counts(
+                slots, list(dense.values()), y, n_classes, sample_weight=sample_weight
+            ),
+        )
+    )
     cpds = tuple(
-        fit_categorical_cpd(
+        cpd_from_counts(
+            counted[k],
+            alpha,
+            domains[k].size,
+            tuple(structure.parents[k]),
+            dense[k][2],
+            None,
+        )
+        if k in counted
+        else fit_categorical_cpd(
             slots,
             y,
             k,
