@@ -209,37 +209,48 @@ def _grouped_pair_counts_kernel(
 ):
     n, p = codes.shape
     n_groups = starts.shape[0] - 1
-    u = np.empty(n_groups, dtype=np.int64)
-    z = np.empty(n_groups, dtype=np.int64)
-    for r in range(n):
-        c = y[r]
-        ok = True
+    block = 512
+    # Group codes of a block of rows, computed column by column (contiguous
+    # reads of a Fortran-ordered table), then counted row by row.
+    zb = np.empty((block, n_groups), dtype=np.int64)
+    bad = np.empty(block, dtype=np.bool_)
+    for s0 in range(0, n, block):
+        m = min(block, n - s0)
+        for r in range(m):
+            bad[r] = False
         for g in range(n_groups):
-            k = 0
+            for r in range(m):
+                zb[r, g] = 0
             for t in range(starts[g], starts[g + 1]):
-                v = codes[r, t]
-                if v < 0:
-                    ok = False
-                k = k * cards[t] + v
-            z[g] = k
-            u[g] = k * n_classes + c
-        if ok:
-            for g in range(n_groups):
-                gout[sblk[g] + u[g]] += 1
-                base = gblk[g] + z[g] * gstride[g]
-                for h in range(g + 1, n_groups):
-                    gout[base + goff[g * n_groups + h] + u[h]] += 1
-        else:
-            # A row with a missing value counts in the tables of its
-            # observed pairs only (available cases), pair by pair.
-            for i in range(p):
-                a = codes[r, i]
-                if a < 0:
-                    continue
-                for j in range(i + 1, p):
-                    b = codes[r, j]
-                    if b >= 0:
-                        out[offsets[i * p + j] + (a * cards[j] + b) * n_classes + c] += 1
+                rt = cards[t]
+                for r in range(m):
+                    v = codes[s0 + r, t]
+                    if v < 0:
+                        bad[r] = True
+                    zb[r, g] = zb[r, g] * rt + v
+        for r in range(m):
+            c = y[s0 + r]
+            if not bad[r]:
+                for g in range(n_groups):
+                    zg = zb[r, g]
+                    gout[sblk[g] + zg * n_classes + c] += 1
+                    base = gblk[g] + zg * gstride[g] + c
+                    for h in range(g + 1, n_groups):
+                        gout[base + goff[g * n_groups + h] + zb[r, h] * n_classes] += 1
+            else:
+                # A row with a missing value counts in the tables of its
+                # observed pairs only (available cases), pair by pair.
+                row = s0 + r
+                for i in range(p):
+                    a = codes[row, i]
+                    if a < 0:
+                        continue
+                    for j in range(i + 1, p):
+                        b = codes[row, j]
+                        if b >= 0:
+                            out[
+                                offsets[i * p + j] + (a * cards[j] + b) * n_classes + c
+                            ] += 1
     # Every feature pair's table is a margin of a group table: pairs across
     # two groups from the (group, group, class) table, pairs inside a group
     # from that group's (group, class) table.
@@ -507,25 +518,47 @@ def _families_class_counts_kernel(
     table, children, parent_ptr, parents, radix, n_values, offsets, y, w, n_classes,
     out,
 ):
-    n_fam = children.shape[0]
+    # Family by family down the columns (each column is contiguous in a
+    # Fortran-ordered table); no parent and one parent, the common cases,
+    # have loops of their own.
+    n = table.shape[0]
     weighted = w.shape[0] > 0
-    for r in range(table.shape[0]):
-        c = y[r]
-        inc = w[r] if weighted else 1.0
-        for f in range(n_fam):
-            v = table[r, children[f]]
-            if v < 0:
-                continue
-            k = 0
-            ok = True
-            for t in range(parent_ptr[f], parent_ptr[f + 1]):
-                a = table[r, parents[t]]
-                if a < 0:
-                    ok = False
-                    break
-                k = k * radix[t] + a
-            if ok:
-                out[offsets[f] + (k * n_classes + c) * n_values[f] + v] += inc
+    for f in range(children.shape[0]):
+        child = table[:, children[f]]
+        nv = n_values[f]
+        base = offsets[f]
+        n_par = parent_ptr[f + 1] - parent_ptr[f]
+        if n_par == 0:
+            for r in range(n):
+                v = child[r]
+                if v >= 0:
+                    out[base + y[r] * nv + v] += w[r] if weighted else 1.0
+        elif n_par == 1:
+            par = table[:, parents[parent_ptr[f]]]
+            for r in range(n):
+                v = child[r]
+                a = par[r]
+                if v >= 0 and a >= 0:
+                    out[base + (a * n_classes + y[r]) * nv + v] += (
+                        w[r] if weighted else 1.0
+                    )
+        else:
+            for r in range(n):
+                v = child[r]
+                if v < 0:
+                    continue
+                k = 0
+                ok = True
+                for t in range(parent_ptr[f], parent_ptr[f + 1]):
+                    a = table[r, parents[t]]
+                    if a < 0:
+                        ok = False
+                        break
+                    k = k * radix[t] + a
+                if ok:
+                    out[base + (k * n_classes + y[r]) * nv + v] += (
+                        w[r] if weighted else 1.0
+                    )
     return out
 
 
