@@ -36,17 +36,18 @@ def integer_block(X: pd.DataFrame) -> NDArray[np.integer] | None:
     """
     if X.shape[1] == 0 or X.shape[0] == 0:
         return None
-    dtypes = set(X.dtypes)
-    if len(dtypes) != 1:
-        return None
-    dtype = next(iter(dtypes))
-    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or dtype == np.uint64:
-        return None
+    # The block count first: it rules out most frames at no cost (comparing
+    # categorical dtypes hashes their categories).
     mgr = getattr(X, "_mgr", None)
     blocks = getattr(mgr, "blocks", None)
     if blocks is None or len(blocks) != 1:
         return None
+    dtype = X.dtypes.iloc[0]
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or dtype == np.uint64:
+        return None
     arr = X.to_numpy()
+    if arr.dtype != dtype:
+        return None
     if arr.ndim != 2 or not (arr.flags.c_contiguous or arr.flags.f_contiguous):
         return None
     return arr

@@ -129,15 +129,19 @@ def audit_table(
     findings: list[Finding] = []
     n_rows = X.shape[0]
     fine = None if codes is None else _codes_plainly_fine(codes, categories)
-    for i, (name, col) in enumerate(X.items()):
+    series = None
+    for i, name in enumerate(names):
         # Every test below needs only the distinct values and the number of
         # cells present, never the rows themselves: a fit runs this on every
         # call, so it must cost next to nothing beside counting.
-        if fine is not None and categories[i] is not None:
-            if fine[i]:
+        if fine is not None and categories[i] is not None and fine[i]:
+            continue  # no Series built for a column with nothing to report
+        if series is None:
+            series = [c for _, c in X.items()]
+        col = series[i]
+        if fine is None or categories[i] is None:
+            if _plainly_fine(col):
                 continue
-        elif _plainly_fine(col):
-            continue
         distinct = _distinct_values(col)
         if distinct is None:
             continue  # the schema refuses an all-missing column itself
@@ -227,19 +231,32 @@ def _codes_plainly_fine(
         if width <= _MAX_COUNTED_LEVELS and codes.flags.f_contiguous
         else None
     )
+    if table is not None:
+        # Distinct values, present cells and first present level of every
+        # column at once (codes beyond a column's levels do not occur).
+        seen = table > 0
+        n_distinct_all = np.count_nonzero(seen, axis=1).tolist()
+        n_present_all = table.sum(axis=1).tolist()
+        first_all = np.argmax(seen, axis=1).tolist()
     for j in range(p):
         cats = categories[j]
         if cats is None:
             continue
         if table is not None:
-            counts = table[j, : len(cats)]
+            n_distinct, n_present, first_at = (
+                n_distinct_all[j],
+                n_present_all[j],
+                first_all[j],
+            )
         else:
             # Shifted by one so a missing cell (-1) lands in bin 0.
             counts = np.bincount(codes[:, j] + 1, minlength=len(cats) + 1)[1:]
-        n_distinct = int(np.count_nonzero(counts))
-        if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
+            n_distinct = int(np.count_nonzero(counts))
+            n_present = counts.sum()
+            first_at = int(np.flatnonzero(counts)[0]) if n_distinct else 0
+        if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
-        first = cats[int(np.flatnonzero(counts)[0])]
+        first = cats[first_at]
         fine[j] = not isinstance(
             first, (pd.Timestamp, np.datetime64)
         ) and not _DATE.match(str(first))

@@ -520,9 +520,13 @@ def _families_class_counts_kernel(
 ):
     # Family by family down the columns (each column is contiguous in a
     # Fortran-ordered table); no parent and one parent, the common cases,
-    # have loops of their own.
+    # have loops of their own. Unweighted counts are integers spread over
+    # ``out.shape[0]`` lanes by row (summed by the caller): consecutive rows
+    # of a small table hit the same cell, and a chain of increments of one
+    # memory cell is what bounded the loop.
     n = table.shape[0]
     weighted = w.shape[0] > 0
+    lanes = out.shape[0]
     for f in range(children.shape[0]):
         child = table[:, children[f]]
         nv = n_values[f]
@@ -532,16 +536,22 @@ def _families_class_counts_kernel(
             for r in range(n):
                 v = child[r]
                 if v >= 0:
-                    out[base + y[r] * nv + v] += w[r] if weighted else 1.0
+                    cell = base + y[r] * nv + v
+                    if weighted:
+                        out[0, cell] += w[r]
+                    else:
+                        out[r % lanes, cell] += 1
         elif n_par == 1:
             par = table[:, parents[parent_ptr[f]]]
             for r in range(n):
                 v = child[r]
                 a = par[r]
                 if v >= 0 and a >= 0:
-                    out[base + (a * n_classes + y[r]) * nv + v] += (
-                        w[r] if weighted else 1.0
-                    )
+                    cell = base + (a * n_classes + y[r]) * nv + v
+                    if weighted:
+                        out[0, cell] += w[r]
+                    else:
+                        out[r % lanes, cell] += 1
         else:
             for r in range(n):
                 v = child[r]
@@ -556,9 +566,11 @@ def _families_class_counts_kernel(
                         break
                     k = k * radix[t] + a
                 if ok:
-                    out[base + (k * n_classes + y[r]) * nv + v] += (
-                        w[r] if weighted else 1.0
-                    )
+                    cell = base + (k * n_classes + y[r]) * nv + v
+                    if weighted:
+                        out[0, cell] += w[r]
+                    else:
+                        out[r % lanes, cell] += 1
     return out
 
 
@@ -609,12 +621,14 @@ def families_class_counts(
         offsets.append(total)
         shapes.append((n_configs, int(n_classes), int(nv)))
         total += n_configs * int(n_classes) * int(nv)
-    out = np.zeros(total)
-    weights = (
-        np.empty(0)
-        if sample_weight is None
-        else np.ascontiguousarray(sample_weight, dtype=np.float64)
-    )
+    if sample_weight is None:
+        # Integer counts in 4 lanes (exact, so the order of the sums is free).
+        out = np.zeros((4, total), dtype=np.int64)
+        weights = np.empty(0)
+    else:
+        # Weighted sums in row order, as every other weighted count.
+        out = np.zeros((1, total))
+        weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
     if families:
         _families_class_counts_kernel(
             table,
@@ -629,7 +643,8 @@ def families_class_counts(
             int(n_classes),
             out,
         )
+    flat = out.sum(axis=0, dtype=np.float64) if out.shape[0] > 1 else out[0]
     return [
-        out[o : o + int(np.prod(shape))].reshape(shape)
-        for o, shape in zip(offsets, shapes)
+        flat[o : o + a * b * c].reshape(a, b, c)
+        for o, (a, b, c) in zip(offsets, shapes)
     ]
