@@ -101,9 +101,7 @@ def small_integer_levels(arr: NDArray[np.integer]) -> list[tuple | None]:
     info = np.iinfo(np.int64)
     lo = np.full(p, info.max, dtype=np.int64)
     hi = np.full(p, info.min, dtype=np.int64)
-    _levels_kernel(
-        arr, bool(arr.flags.c_contiguous), SMALL_LEVELS, present, lo, hi
-    )
+    _levels_kernel(arr, bool(arr.flags.c_contiguous), SMALL_LEVELS, present, lo, hi)
     out: list[tuple | None] = []
     for j in range(p):
         if n and 0 <= lo[j] and hi[j] < SMALL_LEVELS:
@@ -199,9 +197,7 @@ def _value_counts_kernel(codes, out):
                 out[j, v] += 1
 
 
-def column_value_counts(
-    codes: NDArray[np.int32], width: int
-) -> NDArray[np.int64]:
+def column_value_counts(codes: NDArray[np.int32], width: int) -> NDArray[np.int64]:
     """Count of each code ``0..width-1`` in each column (``-1`` not counted).
 
     Parameters

@@ -204,7 +204,9 @@ class Schema:
         # A table held as one integer array: the levels of all its columns in
         # one pass (integers are never missing, so no column is all-missing).
         block = integer_block(X)
-        levels = small_integer_levels(block) if block is not None else [None] * len(names)
+        levels = (
+            small_integer_levels(block) if block is not None else [None] * len(names)
+        )
         arrays = column_arrays(X) or [None] * len(names)
         series = None
         for i, name in enumerate(names):

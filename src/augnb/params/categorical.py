@@ -21,8 +21,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.stats.counts import (
-    family_class_counts,
     families_class_counts,
+    family_class_counts,
     family_index,
     lidstone_log_prob,
 )

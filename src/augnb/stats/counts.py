@@ -16,8 +16,8 @@ from numpy.typing import NDArray
 
 __all__ = [
     "compound_codes",
-    "family_class_counts",
     "families_class_counts",
+    "family_class_counts",
     "family_index",
     "joint_counts",
     "lidstone_log_prob",
@@ -145,6 +145,23 @@ def joint_counts(
 
 
 @numba.njit(cache=True, nogil=True)
+def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
+    n, p = codes.shape
+    for i in range(p):
+        ci = codes[:, i]
+        for j in range(i + 1, p):
+            cj = codes[:, j]
+            rj = cards[j]
+            base = offsets[i * p + j]
+            for r in range(n):
+                a = ci[r]
+                b = cj[r]
+                if a >= 0 and b >= 0:
+                    out[base + (a * rj + b) * n_classes + y[r]] += 1
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
 def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
     n, p = codes.shape
     for i in range(p):
@@ -204,8 +221,19 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
 
 @numba.njit(cache=True, nogil=True)
 def _grouped_pair_counts_kernel(
-    codes, y, cards, n_classes, starts, gsize, gblk, gstride, goff, sblk, gout,
-    offsets, out,
+    codes,
+    y,
+    cards,
+    n_classes,
+    starts,
+    gsize,
+    gblk,
+    gstride,
+    goff,
+    sblk,
+    gout,
+    offsets,
+    out,
 ):
     n, p = codes.shape
     n_groups = starts.shape[0] - 1
@@ -272,8 +300,11 @@ def _grouped_pair_counts_kernel(
                     for c in range(n_classes):
                         if h > g:
                             cnt = gout[
-                                gblk[g] + zg * gstride[g] + goff[g * n_groups + h]
-                                + zh * n_classes + c
+                                gblk[g]
+                                + zg * gstride[g]
+                                + goff[g * n_groups + h]
+                                + zh * n_classes
+                                + c
                             ]
                         else:
                             cnt = gout[sblk[g] + zg * n_classes + c]
@@ -306,6 +337,13 @@ def _grouped_pair_counts(
     """
     starts = _feature_groups(cards, n_classes)
     n_groups = len(starts) - 1
+    if n_groups == len(cards):
+        # No two features join (wide features or many classes): the group
+        # tables would be the pair tables, so count those pair by pair.
+        _pairwise_class_counts_kernel(
+            np.asfortranarray(codes), y, cards, n_classes, offsets, out
+        )
+        return
     gsize = np.array(
         [int(np.prod(cards[starts[g] : starts[g + 1]])) for g in range(n_groups)],
         dtype=np.int64,
@@ -328,8 +366,19 @@ def _grouped_pair_counts(
     total += int(gsize.sum()) * n_classes
     gout = np.zeros(total, dtype=np.int64)
     _grouped_pair_counts_kernel(
-        codes, y, cards, n_classes, starts, gsize, gblk, gstride, goff, sblk, gout,
-        offsets, out,
+        codes,
+        y,
+        cards,
+        n_classes,
+        starts,
+        gsize,
+        gblk,
+        gstride,
+        goff,
+        sblk,
+        gout,
+        offsets,
+        out,
     )
 
 
@@ -515,7 +564,16 @@ def family_class_counts(
 
 @numba.njit(cache=True, nogil=True)
 def _families_class_counts_kernel(
-    table, children, parent_ptr, parents, radix, n_values, offsets, y, w, n_classes,
+    table,
+    children,
+    parent_ptr,
+    parents,
+    radix,
+    n_values,
+    offsets,
+    y,
+    w,
+    n_classes,
     out,
 ):
     # Family by family down the columns (each column is contiguous in a
@@ -607,7 +665,8 @@ def families_class_counts(
     -------
     list of ndarray of shape (prod(radix), n_classes, n_values)
     """
-    children, ptr, parents, radix, n_values, offsets, shapes = [], [0], [], [], [], [], []
+    children, ptr, parents, radix = [], [0], [], []
+    n_values, offsets, shapes = [], [], []
     total = 0
     for child, pars, rad, nv in families:
         n_configs = 1
