@@ -445,6 +445,112 @@ def plot(rows: list[dict], path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def _load(avg: list | None) -> str:
+    return "?" if not avg else " / ".join(f"{x:.1f}" for x in avg)
+
+
+def _seconds(x: float) -> str:
+    return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def markdown(out: dict, figure: str) -> str:
+    """The docs page: the machine, fit / predict seconds per size, the figure."""
+    rows = out["rows"]
+    sizes = sorted({r["rows"] for r in rows})
+    m = out.get("machine", {})
+    lines = [
+        "# Speed beside other libraries",
+        "",
+        "Written by `python benchmarks/peers.py` (the numbers of one run, every",
+        "library in the same process or measured by itself, interleaved per",
+        "size; see the script's docstring for the protocol). Categorical data",
+        f"from a random tree-augmented model: {P_FEATURES} features with 2-5",
+        f"levels, {N_CLASSES} classes; each library fits and predicts class",
+        "probabilities for the same rows. Best of "
+        f"{out.get('args', {}).get('repeats', 3)} at 10k rows, one run above.",
+        "A library is not run at a size where its fit + predict would take more",
+        f"than {out.get('args', {}).get('budget', 180):g} s (estimated linearly",
+        "from its largest size run) and shows `skipped` there.",
+        "",
+        f"Machine: {m.get('processor', '?')}, {m.get('cpus', '?')} cores shared",
+        f"with other jobs (load average {_load(m.get('loadavg'))} at the start);",
+        f"augnb {m.get('augnb', '?')}, commit {str(m.get('commit'))[:10]}.",
+        "The machine is shared and noisy: read the ratios more than the seconds.",
+        "",
+    ]
+    small = out.get("kr_vs_kp")
+    if small:
+        lines += [
+            "## Small data: kr_vs_kp (3196 x 36), fit, best of 3",
+            "",
+            "| augnb | seconds | bnclassify | seconds | bnclassify / augnb |",
+            "|---|---|---|---|---|",
+        ]
+        for name, rec in small.items():
+            if "bnclassify" in rec:
+                lines.append(
+                    f"| {name} | {_seconds(rec['augnb_fit_seconds'])} | "
+                    f"{rec['bnclassify']} | {_seconds(rec['bnclassify_fit_seconds'])}"
+                    f" | {rec['bnclassify_over_augnb']:.1f} |"
+                )
+        lines.append("")
+    for what in ("fit", "predict"):
+        lines += [
+            f"## {what.capitalize()} seconds against rows",
+            "",
+            "| model | library | " + " | ".join(f"{n:,}" for n in sizes) + " |",
+            "|---|---|" + "---|" * len(sizes),
+        ]
+        by_key = {(r["model"], r["library"], r["rows"]): r for r in rows}
+        keys = []
+        for r in rows:
+            if (r["model"], r["library"]) not in keys:
+                keys.append((r["model"], r["library"]))
+        for model, lib in keys:
+            cells = []
+            for n in sizes:
+                rec = by_key.get((model, lib, n))
+                if rec is None:
+                    cells.append("")
+                elif f"{what}_seconds" in rec:
+                    cells.append(_seconds(rec[f"{what}_seconds"]))
+                elif "error" in rec:
+                    cells.append("error")
+                else:
+                    cells.append("skipped")
+            lines.append(f"| {model} | {lib} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += [
+        "## Time against rows (log-log)",
+        "",
+        f"```{{figure}} {figure}",
+        ":alt: fit and predict seconds of each library against the number of rows",
+        "",
+        "Fit (top) and predict (bottom) seconds against rows, one panel per",
+        "model; augnb is the thick line.",
+        "```",
+        "",
+    ]
+    notes = [
+        f"- {r['model']} / {r['library']} at {r['rows']:,} rows: {r['error']}"
+        for r in rows
+        if "error" in r
+    ]
+    if notes:
+        lines += ["## Errors", "", *notes, ""]
+    return "\n".join(lines)
+
+
+def write_docs(out: dict, png: Path) -> Path:
+    """Write docs/results/peers.md and copy the figure beside it."""
+    docs = Path(__file__).resolve().parent.parent / "docs" / "results"
+    if png.exists():
+        shutil.copyfile(png, docs / "peers.png")
+    page = docs / "peers.md"
+    page.write_text(markdown(out, "peers.png"), encoding="utf-8")
+    return page
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -464,7 +570,23 @@ def main() -> None:
     )
     ap.add_argument("--no-small", action="store_true", help="skip the kr_vs_kp part")
     ap.add_argument("--out", default="peers.json")
+    ap.add_argument(
+        "--docs",
+        action="store_true",
+        help="also write docs/results/peers.md (and its figure) from the run",
+    )
+    ap.add_argument(
+        "--render",
+        metavar="JSON",
+        help="only redraw the figure and the docs page from a saved run",
+    )
     args = ap.parse_args()
+    if args.render:
+        saved = json.loads(Path(args.render).read_text())
+        png = Path(args.render).with_suffix(".png")
+        plot(saved["rows"], png)
+        print(f"wrote {png} and {write_docs(saved, png)}", file=sys.stderr)
+        return
     out = {"machine": machine_info(), "args": vars(args)}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -480,6 +602,8 @@ def main() -> None:
     out["ratios"] = ratios(out["rows"])
     path = write_json(out, args.out)
     plot(out["rows"], path.with_suffix(".png"))
+    if args.docs:
+        write_docs(out, path.with_suffix(".png"))
     for r in out["ratios"]:
         print(
             f"{r['model']:9s} {r['library']:28s} {r['rows']:>9d}  "
