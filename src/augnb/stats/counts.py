@@ -1,9 +1,19 @@
 """Contingency tables of integer codes.
 
 Counting is the sufficient statistic of every discrete model in augnb, so it has
-one idiom: a mixed-radix index over the family's columns, then ``np.bincount``.
-Rows in which any column of the family is missing (code ``-1``) are left out of
-that family's table only (available-case counting).
+one key: the mixed-radix index over the family's columns
+(:func:`family_index`, the first column varying slowest). Rows in which any
+column of the family is missing (code ``-1``) are left out of that family's
+table only (available-case counting).
+
+At a million rows the passes over the data are the cost of a fit, so the
+counters read the codes once for many tables, in Numba kernels that compute
+the key row by row: :func:`families_class_counts` counts every family of a
+model in one call, and :func:`pairwise_class_counts` joins narrow features
+into groups whose (group, group, class) tables hold several pair tables at
+once (one increment per group pair instead of one per feature pair), summed
+down to the pair tables afterwards. Integer counts are exact in any order,
+so these equal counting table by table; weighted sums keep the row order.
 """
 
 from __future__ import annotations
