@@ -408,6 +408,53 @@ class DiscreteModel:
         return out
 
 
+def _dense_cpds(
+    slots: NDArray[np.integer],
+    dense: dict[int, tuple],
+    domains: Sequence[NodeDomain],
+    y: NDArray[np.integer],
+    n_classes: int,
+    alpha: float,
+) -> dict[int, CategoricalCPD]:
+    """:func:`cpd_from_counts` of every dense family at once (unweighted).
+
+    The counts of all families lie end to end in one array, each family's
+    value axis contiguous, so the smoothing formula runs once over all of
+    them; the sums over values are of integers, hence exact in any order,
+    and the result equals smoothing family by family.
+    """
+    fams = list(dense.values())
+    flat, offsets = families_class_counts(slots, fams, y, n_classes, return_flat=True)
+    n_values = np.array([f[3] for f in fams], dtype=np.int64)
+    sizes = np.array([float(domains[k].size) for k in dense])
+    n_cells = np.array(
+        [int(np.prod(f[2], dtype=np.int64)) * n_classes * f[3] for f in fams],
+        dtype=np.int64,
+    )
+    # One segment per (family, configuration, class): its n_values cells.
+    n_segments = n_cells // n_values
+    starts = np.repeat(np.asarray(offsets, dtype=np.int64), n_segments) + (
+        np.arange(int(n_segments.sum()))
+        - np.repeat(np.cumsum(n_segments) - n_segments, n_segments)
+    ) * np.repeat(n_values, n_segments)
+    totals = np.add.reduceat(flat, starts) if flat.size else flat
+    log_den = np.log(totals + alpha * np.repeat(sizes, n_segments))
+    log_prob = np.log(flat + alpha) - np.repeat(
+        log_den, np.repeat(n_values, n_segments)
+    )
+    out = {}
+    for (k, fam), o, m in zip(dense.items(), offsets, n_cells.tolist()):
+        shape = (m // (n_classes * fam[3]), n_classes, fam[3])
+        out[k] = CategoricalCPD(
+            fam[1],
+            fam[2],
+            None,
+            log_prob[o : o + m].reshape(shape),
+            flat[o : o + m].reshape(shape),
+        )
+    return out
+
+
 def fit_discrete_model(
     structure: Structure,
     codes: NDArray[np.integer],
@@ -457,24 +504,21 @@ def fit_discrete_model(
         n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
         if _dense_family(n_configs, n_classes, domains[k].n_values):
             dense[k] = (k, pars, radix, domains[k].n_values)
-    counted = dict(
-        zip(
-            dense,
-            families_class_counts(
-                slots, list(dense.values()), y, n_classes, sample_weight=sample_weight
-            ),
+    if sample_weight is None and dense:
+        dense_cpds = _dense_cpds(slots, dense, domains, y, n_classes, alpha)
+    else:
+        counted = families_class_counts(
+            slots, list(dense.values()), y, n_classes, sample_weight=sample_weight
         )
-    )
+        dense_cpds = {
+            k: cpd_from_counts(
+                c, alpha, domains[k].size, dense[k][1], dense[k][2], None
+            )
+            for k, c in zip(dense, counted)
+        }
     cpds = tuple(
-        cpd_from_counts(
-            counted[k],
-            alpha,
-            domains[k].size,
-            tuple(structure.parents[k]),
-            dense[k][2],
-            None,
-        )
-        if k in counted
+        dense_cpds[k]
+        if k in dense_cpds
         else fit_categorical_cpd(
             slots,
             y,

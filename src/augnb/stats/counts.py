@@ -649,7 +649,8 @@ def families_class_counts(
     n_classes: int,
     *,
     sample_weight: NDArray[np.floating] | None = None,
-) -> list[NDArray[np.float64]]:
+    return_flat: bool = False,
+) -> list[NDArray[np.float64]] | tuple[NDArray[np.float64], list[int]]:
     """:func:`family_class_counts` of several families in one pass over the rows.
 
     The parent configuration is the mixed-radix key of :func:`family_index`
@@ -671,9 +672,14 @@ def families_class_counts(
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights; None counts every row once.
 
+    return_flat : bool, default=False
+        Return the tables as one flat array and each table's offset in it
+        instead (the tables laid end to end, each in C order).
+
     Returns
     -------
     list of ndarray of shape (prod(radix), n_classes, n_values)
+        Views of one array.
     """
     children, ptr, parents, radix = [], [0], [], []
     n_values, offsets, shapes = [], [], []
@@ -713,6 +719,8 @@ def families_class_counts(
             out,
         )
     flat = out.sum(axis=0, dtype=np.float64) if out.shape[0] > 1 else out[0]
+    if return_flat:
+        return flat, offsets
     return [
         flat[o : o + a * b * c].reshape(a, b, c)
         for o, (a, b, c) in zip(offsets, shapes)
