@@ -31,6 +31,18 @@ def commit_hash():
     """HEAD's commit read from .git (no git process), or None."""
     git = ROOT / ".git"
     try:
+        if git.is_file():  # a worktree: ".git" names its git directory
+            text = git.read_text().strip()
+            if text.startswith("gitdir: "):
+                wt = Path(text[8:])
+                head = (wt / "HEAD").read_text().strip()
+                if not head.startswith("ref: "):
+                    return head
+                common = wt / (wt / "commondir").read_text().strip()
+                git = common.resolve()
+                ref_path = git / head[5:]
+                if ref_path.exists():
+                    return ref_path.read_text().strip()
         head = (git / "HEAD").read_text().strip()
         if not head.startswith("ref: "):
             return head

@@ -10,8 +10,9 @@ Weka and R's bnclassify are used where installed):
 features with 2-5 categories each, 3 classes; the same rows for everyone) at
 10k, 100k and 1M rows (and 10M for augnb alone). Each library fits its model
 on the rows and predicts class probabilities for the same rows; times are the
-best of ``--repeats`` at 10k rows and of one fit above, in one process (one
-run: all libraries interleaved per size, so the machine's load is shared).
+best of ``--repeats`` (a call slower than ``NO_REPEAT_SECONDS`` is not
+repeated), in one process (one run: all libraries interleaved per size, so
+the machine's load is shared).
 Models compared:
 
 * NB: augnb ``NaiveBayes``, scikit-learn ``CategoricalNB`` (and ``GaussianNB``
@@ -26,8 +27,10 @@ Models compared:
 Weka's times are the ones it prints ("Time taken to build model", "to test
 model on training data"), bnclassify's are measured inside R
 (``benchmarks/peers_bnclassify.R``): JVM/R start-up and file parsing are not
-counted. A library whose fit + predict takes more than ``--budget`` seconds
-at one size is not run at the larger sizes (recorded as skipped).
+counted. A library is not run at a size where its fit + predict would take
+more than ``--budget`` seconds, estimated linearly in the rows from its time
+at the largest size it has run (recorded as skipped, with the estimate); a
+Weka run longer than the budget is stopped (recorded as an error).
 
 (b) Small data (``kr_vs_kp``, 3196 x 36): NaiveBayes, TAN and AODE fit, best
 of 3, against bnclassify's ``nb``, ``tan_cl`` and ``aode`` in the same run.
@@ -86,12 +89,18 @@ def as_frame(X: np.ndarray, y: np.ndarray) -> tuple[pd.DataFrame, pd.Series]:
     return pd.DataFrame(cols), pd.Series(y, name="class")
 
 
+#: A call slower than this is not repeated (its best of one is reported).
+NO_REPEAT_SECONDS = 20.0
+
+
 def timed(fn, repeats: int) -> float:
     best = np.inf
     for _ in range(repeats):
         t = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t)
+        if best > NO_REPEAT_SECONDS:
+            break
     return float(best)
 
 
@@ -191,7 +200,7 @@ def write_arff(path: Path, X: np.ndarray, y: np.ndarray) -> None:
         np.savetxt(fh, np.column_stack([X, y]), fmt="%d", delimiter=",")
 
 
-def weka_runner(method):
+def weka_runner(method, budget):
     def run(data, repeats):
         cmd = ["java", "-Xmx8g", "-cp", str(WEKA_JAR)]
         if method == "NaiveBayes":
@@ -203,13 +212,17 @@ def weka_runner(method):
             cmd += ["-Q", "weka.classifiers.bayes.net.search.local.TAN"]
         fit_s = pred_s = np.inf
         for _ in range(repeats):
-            out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            out = subprocess.run(
+                cmd, capture_output=True, text=True, check=True, timeout=budget
+            )
             b = re.search(r"Time taken to build model: ([\d.]+)", out.stdout)
             t = re.search(
                 r"Time taken to test model on training data: ([\d.]+)", out.stdout
             )
             fit_s = min(fit_s, float(b.group(1)))
             pred_s = min(pred_s, float(t.group(1)))
+            if fit_s + pred_s > NO_REPEAT_SECONDS:
+                break
         return fit_s, pred_s
 
     return run
@@ -232,7 +245,9 @@ def bnclassify_times(csv: Path, algos: list[str], repeats: int) -> dict:
 
 def bnclassify_runner(algo):
     def run(data, repeats):
-        return bnclassify_times(data["csv"], [algo], repeats)[algo]
+        # The wrapper search takes tens of seconds from 10k rows: once.
+        times = 1 if algo in ("bsej", "kdb") else repeats
+        return bnclassify_times(data["csv"], [algo], times)[algo]
 
     return run
 
@@ -267,8 +282,8 @@ def runners(args) -> list[tuple[str, str, object, bool]]:
     ]
     if WEKA_JAR.exists() and shutil.which("java"):
         rs += [
-            ("NB", "Weka", weka_runner("NaiveBayes"), False),
-            ("TAN", "Weka", weka_runner("TAN"), False),
+            ("NB", "Weka", weka_runner("NaiveBayes", args.budget), False),
+            ("TAN", "Weka", weka_runner("TAN", args.budget), False),
         ]
     if have_bnclassify():
         rs += [
@@ -289,6 +304,8 @@ def runners(args) -> list[tuple[str, str, object, bool]]:
 def scaling(args, tmp: Path, partial=None) -> list[dict]:
     rows = []
     over: set[tuple[str, str]] = set()
+    # (model, library) -> (rows, fit + predict seconds) at its largest run.
+    last: dict[tuple[str, str], tuple[int, float]] = {}
     sizes = sorted(set(args.sizes) | set(args.augnb_sizes))
     all_runners = runners(args)
     # Untimed warm-up: Numba compiles (or loads from its cache) on first use.
@@ -301,11 +318,11 @@ def scaling(args, tmp: Path, partial=None) -> list[dict]:
         augnb_only = n not in args.sizes
         X, y = make_data(n)
         data = {"codes": (X, y), "frame": as_frame(X, y)}
-        data["codes_frame"] = (
-            pd.DataFrame({f"x{j}": X[:, j] for j in range(X.shape[1])}),
-            pd.Series(y, name="class"),
-        )
         if not augnb_only:
+            data["codes_frame"] = (
+                pd.DataFrame({f"x{j}": X[:, j] for j in range(X.shape[1])}),
+                pd.Series(y, name="class"),
+            )
             data["arff"] = tmp / "data.arff"
             write_arff(data["arff"], X, y)
             data["csv"] = tmp / "data.csv"
@@ -316,17 +333,25 @@ def scaling(args, tmp: Path, partial=None) -> list[dict]:
             rec = {"model": model, "library": lib, "rows": n}
             if augnb_only and not can_big:
                 continue
+            prev = last.get((model, lib))
+            estimate = None if prev is None else prev[1] * n / prev[0]
             if (model, lib) in over:
-                rec["skipped"] = f"over the {args.budget:g} s budget at a smaller size"
+                rec["skipped"] = "failed at a smaller size"
+            elif estimate is not None and estimate > args.budget:
+                rec["skipped"] = (
+                    f"estimated {estimate:.0f} s (linear from {prev[1]:.1f} s at "
+                    f"{prev[0]} rows), over the {args.budget:g} s budget"
+                )
             else:
-                repeats = args.repeats if n <= 10_000 else 1
+                # Best of --repeats at every size; a call slower than
+                # NO_REPEAT_SECONDS is not repeated.
+                repeats = args.repeats
                 try:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         fit_s, pred_s = run(data, repeats)
                     rec.update(fit_seconds=fit_s, predict_seconds=pred_s)
-                    if fit_s + pred_s > args.budget:
-                        over.add((model, lib))
+                    last[model, lib] = (n, fit_s + pred_s)
                 except Exception as exc:  # a peer's failure is a result too
                     rec["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
                     over.add((model, lib))
@@ -348,13 +373,15 @@ def small_data(args, tmp: Path) -> dict:
     ]
     for name, cls, _ in pairs:
         cls().fit(X, y)  # warm-up (Numba kernels)
-        out[name] = {"augnb_fit_seconds": timed(lambda c=cls: c().fit(X, y), 3)}
+        out[name] = {
+            "augnb_fit_seconds": timed(lambda c=cls: c().fit(X, y), args.repeats)
+        }
     if have_bnclassify():
         csv = tmp / "kr_vs_kp.csv"
         frame = X.astype(str)
         frame["class"] = np.asarray(y).astype(str)
         frame.to_csv(csv, index=False)
-        bnc = bnclassify_times(csv, [p[2] for p in pairs], 3)
+        bnc = bnclassify_times(csv, [p[2] for p in pairs], args.repeats)
         for name, _, algo in pairs:
             out[name]["bnclassify"] = algo
             out[name]["bnclassify_fit_seconds"] = bnc[algo][0]
@@ -426,6 +453,114 @@ def plot(rows: list[dict], path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def _load(avg: list | None) -> str:
+    return "?" if not avg else " / ".join(f"{x:.1f}" for x in avg)
+
+
+def _seconds(x: float) -> str:
+    return f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def markdown(out: dict, figure: str) -> str:
+    """The docs page: the machine, fit / predict seconds per size, the figure."""
+    rows = out["rows"]
+    sizes = sorted({r["rows"] for r in rows})
+    m = out.get("machine", {})
+    lines = [
+        "# Speed beside other libraries",
+        "",
+        "Written by `python benchmarks/peers.py` (the numbers of one run, every",
+        "library in the same process or measured by itself, interleaved per",
+        "size; see the script's docstring for the protocol). Categorical data",
+        f"from a random tree-augmented model: {P_FEATURES} features with 2-5",
+        f"levels, {N_CLASSES} classes; each library fits and predicts class",
+        "probabilities for the same rows. Best of "
+        f"{out.get('args', {}).get('repeats', 3)} (a call over "
+        f"{NO_REPEAT_SECONDS:g} s: one run).",
+        "A library is not run at a size where its fit + predict would take more",
+        f"than {out.get('args', {}).get('budget', 180):g} s (estimated linearly",
+        "from its largest size run) and shows `skipped` there.",
+        "",
+        f"Machine: {m.get('processor', '?')}, {m.get('cpus', '?')} cores shared",
+        f"with other jobs (load average {_load(m.get('loadavg'))} at the start);",
+        f"augnb {m.get('augnb', '?')}, commit {str(m.get('commit'))[:10]}.",
+        "The machine is shared and noisy: read the ratios more than the seconds.",
+        "",
+    ]
+    small = out.get("kr_vs_kp")
+    if small:
+        lines += [
+            "## Small data: kr_vs_kp (3196 x 36), fit, best of "
+            f"{out.get('args', {}).get('repeats', 3)}",
+            "",
+            "| augnb | seconds | bnclassify | seconds | bnclassify / augnb |",
+            "|---|---|---|---|---|",
+        ]
+        for name, rec in small.items():
+            if "bnclassify" in rec:
+                lines.append(
+                    f"| {name} | {_seconds(rec['augnb_fit_seconds'])} | "
+                    f"{rec['bnclassify']} | {_seconds(rec['bnclassify_fit_seconds'])}"
+                    f" | {rec['bnclassify_over_augnb']:.1f} |"
+                )
+        lines.append("")
+    for what in ("fit", "predict"):
+        lines += [
+            f"## {what.capitalize()} seconds against rows",
+            "",
+            "| model | library | " + " | ".join(f"{n:,}" for n in sizes) + " |",
+            "|---|---|" + "---|" * len(sizes),
+        ]
+        by_key = {(r["model"], r["library"], r["rows"]): r for r in rows}
+        keys = []
+        for r in rows:
+            if (r["model"], r["library"]) not in keys:
+                keys.append((r["model"], r["library"]))
+        for model, lib in keys:
+            cells = []
+            for n in sizes:
+                rec = by_key.get((model, lib, n))
+                if rec is None:
+                    cells.append("")
+                elif f"{what}_seconds" in rec:
+                    cells.append(_seconds(rec[f"{what}_seconds"]))
+                elif "error" in rec:
+                    cells.append("error")
+                else:
+                    cells.append("skipped")
+            lines.append(f"| {model} | {lib} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += [
+        "## Time against rows (log-log)",
+        "",
+        f"```{{figure}} {figure}",
+        ":alt: fit and predict seconds of each library against the number of rows",
+        "",
+        "Fit (top) and predict (bottom) seconds against rows, one panel per",
+        "model; augnb is the thick line.",
+        "```",
+        "",
+    ]
+    notes = [
+        f"- {r['model']} / {r['library']} at {r['rows']:,} rows: {r['error']}"
+        for r in rows
+        if "error" in r
+    ]
+    if notes:
+        lines += ["## Errors", "", *notes, ""]
+    return "\n".join(lines)
+
+
+def write_docs(out: dict, png: Path) -> Path:
+    """Write docs/results/peers.md and copy the figure beside it."""
+    docs = Path(__file__).resolve().parent.parent / "docs" / "results"
+    if png.exists():
+        shutil.copyfile(png, docs / "peers.png")
+    page = docs / "peers.md"
+    page.write_text(markdown(out, "peers.png"), encoding="utf-8")
+    return page
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -433,14 +568,35 @@ def main() -> None:
     )
     ap.add_argument("--augnb-sizes", type=int, nargs="*", default=[10_000_000])
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--budget", type=float, default=60.0)
+    ap.add_argument(
+        "--budget",
+        type=float,
+        default=180.0,
+        help="seconds of fit + predict a library may take at one size (estimated)",
+    )
     ap.add_argument("--only", nargs="*", help="libraries to run (first word)")
     ap.add_argument(
         "--skip", nargs="*", default=[], help="MODEL:LIBRARY pairs not to run"
     )
     ap.add_argument("--no-small", action="store_true", help="skip the kr_vs_kp part")
     ap.add_argument("--out", default="peers.json")
+    ap.add_argument(
+        "--docs",
+        action="store_true",
+        help="also write docs/results/peers.md (and its figure) from the run",
+    )
+    ap.add_argument(
+        "--render",
+        metavar="JSON",
+        help="only redraw the figure and the docs page from a saved run",
+    )
     args = ap.parse_args()
+    if args.render:
+        saved = json.loads(Path(args.render).read_text())
+        png = Path(args.render).with_suffix(".png")
+        plot(saved["rows"], png)
+        print(f"wrote {png} and {write_docs(saved, png)}", file=sys.stderr)
+        return
     out = {"machine": machine_info(), "args": vars(args)}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -456,6 +612,8 @@ def main() -> None:
     out["ratios"] = ratios(out["rows"])
     path = write_json(out, args.out)
     plot(out["rows"], path.with_suffix(".png"))
+    if args.docs:
+        write_docs(out, path.with_suffix(".png"))
     for r in out["ratios"]:
         print(
             f"{r['model']:9s} {r['library']:28s} {r['rows']:>9d}  "

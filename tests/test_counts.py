@@ -148,3 +148,68 @@ def test_weighted_pairwise_and_family_counts_equal_repeated_rows():
     # Fractional weights are summed, not counted.
     half = family_class_counts(child, None, y, 1, 2, 3, sample_weight=np.full(80, 0.5))
     np.testing.assert_allclose(half * 2, family_class_counts(child, None, y, 1, 2, 3))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_grouped_pair_counts_equal_pair_by_pair(seed):
+    # Many narrow features join into groups (one increment counts several
+    # pairs); rows with a missing value are counted pair by pair. Both must
+    # give the tables of the plain pair-by-pair kernel.
+    from augnb.stats.counts import _feature_groups
+
+    rng = np.random.default_rng(300 + seed)
+    p = int(rng.integers(3, 14))
+    n_classes = int(rng.integers(1, 4))
+    cards = rng.integers(1, 6, size=p)
+    n = 150
+    codes = np.column_stack(_random_codes(rng, n, [int(c) for c in cards]))
+    if seed % 2:
+        codes = np.where(codes < 0, 0, codes)  # complete rows only
+    y = rng.integers(0, n_classes, size=n)
+    assert len(_feature_groups(cards.astype(np.int64), n_classes)) - 1 < p
+    got = pairwise_class_counts(codes, y, cards, n_classes)
+    # Unit weights take the pair-by-pair kernel.
+    want = pairwise_class_counts(codes, y, cards, n_classes, sample_weight=np.ones(n))
+    assert got.keys() == want.keys()
+    for key in got:
+        np.testing.assert_array_equal(got[key], want[key])
+
+
+def test_feature_groups_keep_tables_small():
+    from augnb.stats.counts import _GROUP_CELLS, _feature_groups
+
+    cards = np.array([2, 3, 4, 5, 2, 3, 50, 2], dtype=np.int64)
+    starts = _feature_groups(cards, 3)
+    assert starts[0] == 0 and starts[-1] == len(cards)
+    assert np.all(np.diff(starts) >= 1)
+    sizes = [int(np.prod(cards[a:b])) for a, b in itertools.pairwise(starts)]
+    total = sum(sizes)
+    assert ((total**2 - sum(s * s for s in sizes)) // 2 + total) * 3 <= _GROUP_CELLS
+    # Too many classes for any join: every feature is its own group.
+    wide = _feature_groups(np.full(40, 60, dtype=np.int64), 50)
+    np.testing.assert_array_equal(wide, np.arange(41))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_families_class_counts_match_family_class_counts(weighted):
+    from augnb.stats.counts import families_class_counts, family_class_counts
+
+    rng = np.random.default_rng(11)
+    cards = [3, 2, 4, 2]
+    n = 120
+    codes = np.asfortranarray(np.stack(_random_codes(rng, n, cards), axis=1))
+    y = rng.integers(0, 3, size=n)
+    w = rng.random(n) if weighted else None
+    families = [(0, (), (), 3), (1, (0,), (3,), 2), (2, (0, 3), (3, 2), 4)]
+    got = families_class_counts(codes, families, y, 3, sample_weight=w)
+    for (child, parents, radix, n_values), table in zip(families, got):
+        conf = None
+        n_configs = 1
+        if parents:
+            conf, valid = family_index([codes[:, q] for q in parents], radix)
+            conf[~valid] = -1
+            n_configs = int(np.prod(radix))
+        want = family_class_counts(
+            codes[:, child], conf, y, n_configs, 3, n_values, sample_weight=w
+        )
+        np.testing.assert_array_equal(table, want)

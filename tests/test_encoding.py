@@ -43,3 +43,47 @@ def test_single_type_labels_are_encoded_in_sorted_order(y, classes):
     got, codes = encode_target(y, 3)
     assert got.tolist() == classes
     assert got[codes].tolist() == list(np.asarray(y).tolist())
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        np.array(["b", "a", "b"], dtype=object),
+        pd.Series(["b", "a", "b"]),
+        np.array([2, 0, 2]),
+        pd.Series([2.0, 0.0, 2.0]),
+        np.array([True, False, True]),
+        ["b", "a", "b"],
+        pd.Series(["b", "a", "b"], dtype="category"),
+    ],
+)
+def test_plain_labels_skip_check_array_with_the_same_result(y):
+    # 1-d NumPy-backed labels skip column_or_1d; the result must be the one
+    # column_or_1d gives.
+    from sklearn.utils import column_or_1d
+
+    classes, codes = encode_target(y, 3)
+    ref = column_or_1d(y, dtype=None)
+    ref_codes, ref_classes = pd.factorize(ref, sort=True)
+    np.testing.assert_array_equal(classes, np.asarray(ref_classes))
+    np.testing.assert_array_equal(codes, ref_codes)
+
+
+def test_column_vector_labels_still_warn():
+    from sklearn.exceptions import DataConversionWarning
+
+    with pytest.warns(DataConversionWarning):
+        encode_target(np.array([[0], [1], [0]]), 3)
+
+
+def test_column_arrays_are_the_columns():
+    from augnb.data.encoding import column_arrays
+
+    X = pd.DataFrame(
+        {"a": pd.Categorical(["x", "y"]), "b": [1.5, 2.5], "c": ["u", "v"]}
+    )
+    arrays = column_arrays(X)
+    assert arrays is not None and len(arrays) == 3
+    assert isinstance(arrays[0], pd.Categorical)
+    for arr, (_, col) in zip(arrays, X.items()):
+        np.testing.assert_array_equal(np.asarray(arr), col.to_numpy())

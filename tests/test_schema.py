@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from augnb.data import Schema, as_frame, encode_target
-from augnb.data.schema import _encode_discrete
+from augnb.data.schema import _encode_discrete, _sorted_categories
 
 
 def _frame():
@@ -290,3 +290,70 @@ def test_a_single_unseen_category_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model.predict_proba(pd.DataFrame({"k": [7]}))
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.int8])
+def test_integer_table_pass_equals_per_column_path(order, dtype):
+    # An integer array is inferred and encoded in one pass over the whole
+    # table; a frame of separate columns (several blocks) takes the
+    # per-column path. Kinds, categories and codes must agree, including a
+    # column with negative values and one beyond the small-level range.
+    from augnb.data._kernels import integer_block
+
+    rng = np.random.default_rng(5)
+    n = 200
+    cols = [rng.integers(0, 4, n), rng.choice([1, 3, 7], n), rng.integers(0, 2, n)]
+    if np.iinfo(dtype).min < 0:
+        cols.append(rng.integers(-3, 3, n))
+    if np.iinfo(dtype).max > 300:
+        cols.append(rng.choice([0, 5, 299, 300], n))
+    arr = np.asarray(np.column_stack(cols), dtype=dtype, order=order)
+    frame = as_frame(arr)
+    assert integer_block(frame) is not None
+    assert integer_block(frame.astype({0: np.float64})) is None
+
+    def reference(values):
+        # The per-column path, column by column.
+        return [pd.Series(values[:, j]) for j in range(values.shape[1])]
+
+    fast = Schema.infer(frame)
+    want = [_sorted_categories(col) for col in reference(arr)]
+    assert [c.categories for c in fast.columns] == want
+    assert all(c.kind == "discrete" for c in fast.columns)
+    codes = fast.encode(frame).codes
+    assert codes.dtype == np.int32 and codes.flags.f_contiguous
+    for j, col in enumerate(reference(arr)):
+        np.testing.assert_array_equal(codes[:, j], _encode_discrete(col, want[j]))
+    # Unseen values (outside or inside the fitted range) are -1.
+    other = arr.copy()
+    other[:3] = 2
+    codes = fast.encode(as_frame(other)).codes
+    for j, col in enumerate(reference(other)):
+        np.testing.assert_array_equal(codes[:, j], _encode_discrete(col, want[j]))
+
+
+def test_integer_table_with_a_continuous_override():
+    arr = np.array([[0, 5], [1, 6], [1, 7], [0, 8]])
+    schema = Schema.infer(as_frame(arr), continuous_features=[1])
+    assert [c.kind for c in schema.columns] == ["discrete", "continuous"]
+    data = schema.encode(as_frame(arr))
+    np.testing.assert_array_equal(data.codes[:, 0], [0, 1, 1, 0])
+    np.testing.assert_array_equal(data.codes[:, 1], [-1, -1, -1, -1])
+    np.testing.assert_array_equal(data.values[:, 1], [5.0, 6.0, 7.0, 8.0])
+
+
+def test_categorical_columns_read_without_series():
+    # Categorical columns are read from their arrays; an all-missing one is
+    # still refused, and declared levels are kept.
+    X = pd.DataFrame(
+        {
+            "a": pd.Categorical(["x", "y", None], categories=["x", "y", "z"]),
+            "b": pd.Categorical([None, None, None], categories=["u"]),
+        }
+    )
+    with pytest.raises(ValueError, match="missing in every row"):
+        Schema.infer(X)
+    schema = Schema.infer(X[["a"]])
+    assert schema.columns[0].categories == ("x", "y", "z")
+    np.testing.assert_array_equal(schema.encode(X[["a"]]).codes[:, 0], [0, 1, -1])

@@ -315,3 +315,28 @@ def test_unknown_score_is_rejected():
     X, y = load("car")
     with pytest.raises(ValueError, match="criterion must be one of"):
         TAN(criterion="mdl").fit(X, y)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_integer_array_and_categorical_frame_fit_the_same_model(order):
+    # A NumPy integer table takes the one-pass encoding and the grouped pair
+    # counts; the same values as categorical columns take the per-column
+    # path. The fitted models must be the same.
+    rng = np.random.default_rng(3)
+    n, p = 400, 9
+    cards = rng.integers(2, 5, size=p)
+    y = rng.integers(0, 3, size=n)
+    X = np.column_stack(
+        [(y + rng.integers(0, c, n)) % c for c in cards]
+    ).astype(np.int64)
+    X = np.asarray(X, order=order)
+    frame = pd.DataFrame(
+        {j: pd.Categorical(X[:, j], categories=sorted(set(X[:, j]))) for j in range(p)}
+    )
+    for cls in (TAN, NaiveBayes):
+        a, b = cls().fit(X, y), cls().fit(frame, y)
+        if cls is TAN:
+            assert a.structure_.arcs == b.structure_.arcs
+        np.testing.assert_allclose(
+            a.predict_proba(X), b.predict_proba(frame), rtol=0, atol=1e-12
+        )

@@ -170,7 +170,12 @@ def joint_log_likelihood(
         family = [k, *cpd.parent_nodes]
         child = slots[:, k]
         conf = no_conf
-        if cpd.parent_nodes:
+        if len(cpd.parent_nodes) == 1 and cpd.config_keys is None:
+            # One dense parent: its slot is the table's row, read in place
+            # (no key array). A missing parent (-1) is skipped by the kernel;
+            # its family is summed out below.
+            conf = slots[:, cpd.parent_nodes[0]]
+        elif cpd.parent_nodes:
             conf = cpd.parent_config([slots[:, p] for p in cpd.parent_nodes])
         if any_missing[family].any():
             # Families with a missing member are summed out below instead.

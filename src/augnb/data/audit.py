@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from augnb.data._kernels import column_value_counts
 from augnb.data.schema import column_positions
 
 __all__ = [
@@ -53,6 +54,8 @@ _DATE = re.compile(
     r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
     r"|\d{1,2}:\d{2}:\d{2})\s*$"
 )
+#: Widest per-column table of counts the one-pass audit builds.
+_MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
 
 
@@ -127,15 +130,19 @@ def audit_table(
     findings: list[Finding] = []
     n_rows = X.shape[0]
     fine = None if codes is None else _codes_plainly_fine(codes, categories)
-    for i, (name, col) in enumerate(X.items()):
+    series = None
+    for i, name in enumerate(names):
         # Every test below needs only the distinct values and the number of
         # cells present, never the rows themselves: a fit runs this on every
         # call, so it must cost next to nothing beside counting.
-        if fine is not None and categories[i] is not None:
-            if fine[i]:
+        if fine is not None and categories[i] is not None and fine[i]:
+            continue  # no Series built for a column with nothing to report
+        if series is None:
+            series = [c for _, c in X.items()]
+        col = series[i]
+        if fine is None or categories[i] is None:
+            if _plainly_fine(col):
                 continue
-        elif _plainly_fine(col):
-            continue
         distinct = _distinct_values(col)
         if distinct is None:
             continue  # the schema refuses an all-missing column itself
@@ -201,17 +208,40 @@ def _codes_plainly_fine(
     """
     p = codes.shape[1]
     fine = np.zeros(p, dtype=bool)
+    width = max((len(c) for c in categories if c is not None), default=0)
+    # One pass over the whole table (no per-column temporaries), unless a
+    # column has so many levels that a table of counts per column is large.
+    table = (
+        column_value_counts(codes, width)
+        if width <= _MAX_COUNTED_LEVELS and codes.flags.f_contiguous
+        else None
+    )
+    if table is not None:
+        # Distinct values, present cells and first present level of every
+        # column at once (codes beyond a column's levels do not occur).
+        seen = table > 0
+        n_distinct_all = np.count_nonzero(seen, axis=1).tolist()
+        n_present_all = table.sum(axis=1).tolist()
+        first_all = np.argmax(seen, axis=1).tolist()
     for j in range(p):
         cats = categories[j]
         if cats is None:
             continue
-        # Shifted by one so a missing cell (-1) lands in bin 0: no mask, no
-        # copy of the column beyond the shift.
-        counts = np.bincount(codes[:, j] + 1, minlength=len(cats) + 1)[1:]
-        n_distinct = int(np.count_nonzero(counts))
-        if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
+        if table is not None:
+            n_distinct, n_present, first_at = (
+                n_distinct_all[j],
+                n_present_all[j],
+                first_all[j],
+            )
+        else:
+            # Shifted by one so a missing cell (-1) lands in bin 0.
+            counts = np.bincount(codes[:, j] + 1, minlength=len(cats) + 1)[1:]
+            n_distinct = int(np.count_nonzero(counts))
+            n_present = counts.sum()
+            first_at = int(np.flatnonzero(counts)[0]) if n_distinct else 0
+        if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
-        first = cats[int(np.flatnonzero(counts)[0])]
+        first = cats[first_at]
         fine[j] = not isinstance(
             first, (pd.Timestamp, np.datetime64)
         ) and not _DATE.match(str(first))

@@ -9,7 +9,7 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.utils import check_array, column_or_1d
 
-__all__ = ["EncodedData", "as_frame", "encode_target"]
+__all__ = ["EncodedData", "as_frame", "column_arrays", "encode_target"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,23 @@ class EncodedData:
     def n_samples(self) -> int:
         """Number of rows."""
         return int(self.codes.shape[0])
+
+
+def column_arrays(X: pd.DataFrame) -> list | None:
+    """The array behind each column of ``X`` (no Series built), or None.
+
+    Building a Series per column costs more than a small fit's counting, and
+    the fit reads every column several times (kinds, codes, audit); a
+    categorical column needs only its ``Categorical``. None when this pandas
+    does not offer the per-column array.
+    """
+    get = getattr(X, "_get_column_array", None)
+    if get is None:
+        return None
+    try:
+        return [get(i) for i in range(X.shape[1])]
+    except (TypeError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
@@ -85,9 +102,11 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
     names = columns if columns is not None else list(range(arr.shape[1]))
     if arr.dtype == object:
         return pd.DataFrame(arr, columns=names, copy=False).infer_objects()
-    # Column-major so every per-column pass below reads contiguous memory; no
-    # further copy, since the frame is only read.
-    return pd.DataFrame(np.asfortranarray(arr), columns=names, copy=False)
+    # No copy (the frame is only read): a 2-d integer array is then encoded
+    # in one pass in its own memory order (augnb.data._kernels), and the
+    # per-column paths read strided columns rather than pay a transposed copy
+    # of the whole table.
+    return pd.DataFrame(arr, columns=names, copy=False)
 
 
 def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]:
@@ -115,7 +134,12 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
     if isinstance(y, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in y):
         # Keep each label's type: NumPy would turn [1, "1"] into strings.
         y = np.array(y, dtype=object)
-    y_arr = column_or_1d(y, warn=True, dtype=None)
+    if _plain_1d(y):
+        # A 1-d NumPy-backed array or Series: what column_or_1d would return,
+        # without check_array's cost (a small fit felt it).
+        y_arr = y.to_numpy() if isinstance(y, pd.Series) else y
+    else:
+        y_arr = column_or_1d(y, warn=True, dtype=None)
     if len(y_arr) != n_samples:
         raise ValueError(
             f"X has {n_samples} rows but y has {len(y_arr)} labels; they must match."
@@ -162,6 +186,17 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         classes[:] = order
         codes = np.array([index[v] for v in y_arr.tolist()])
     return classes, codes.astype(np.intp)
+
+
+def _plain_1d(y: object) -> bool:
+    """Whether ``y`` is a 1-d NumPy array (or Series) of bool, numbers or objects."""
+    if isinstance(y, pd.Series):
+        dtype = y.dtype
+    elif type(y) is np.ndarray and y.ndim == 1:
+        dtype = y.dtype
+    else:
+        return False
+    return isinstance(dtype, np.dtype) and dtype.kind in "biufOUS"
 
 
 def _check_label_types(values: list | tuple) -> None:

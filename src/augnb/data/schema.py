@@ -11,7 +11,12 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from augnb.data.encoding import EncodedData
+from augnb.data._kernels import (
+    encode_integer_table,
+    integer_block,
+    small_integer_levels,
+)
+from augnb.data.encoding import EncodedData, column_arrays
 
 __all__ = ["ColumnSpec", "Schema"]
 
@@ -83,10 +88,31 @@ def _is_continuous_dtype(series: pd.Series) -> bool:
     )
 
 
+#: ``id(dtype) -> (dtype, tuple(dtype.categories))`` of recently seen
+#: categorical dtypes. Reading the levels of a categorical (pyarrow strings
+#: in particular) element by element costs more than a small fit's
+#: arithmetic, and fit then predict read them again for every column; the
+#: dtype is kept in the entry, so its id cannot be reused while cached.
+_LEVELS_CACHE: dict[int, tuple[pd.CategoricalDtype, tuple]] = {}
+_LEVELS_CACHE_SIZE = 4096
+
+
+def _levels(dtype: pd.CategoricalDtype) -> tuple:
+    """``tuple(dtype.categories)``, cached by dtype identity."""
+    hit = _LEVELS_CACHE.get(id(dtype))
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    levels = tuple(dtype.categories)
+    if len(_LEVELS_CACHE) >= _LEVELS_CACHE_SIZE:
+        _LEVELS_CACHE.clear()
+    _LEVELS_CACHE[id(dtype)] = (dtype, levels)
+    return levels
+
+
 def _sorted_categories(series: pd.Series) -> tuple:
     if isinstance(series.dtype, pd.CategoricalDtype):
         # Declared levels: a level absent from the data is still a level.
-        return tuple(series.dtype.categories)
+        return _levels(series.dtype)
     if pd.api.types.is_integer_dtype(series.dtype) and not isinstance(
         series.dtype, pd.api.extensions.ExtensionDtype
     ):
@@ -184,9 +210,34 @@ class Schema:
                 "discrete_features and continuous_features; choose one."
             )
         specs = []
-        # items() is about twice as fast as iloc per column (names are unique:
-        # as_frame refuses duplicates); a fit on a small table pays it per column.
-        for i, (name, col) in enumerate(X.items()):
+        # A table held as one integer array: the levels of all its columns in
+        # one pass (integers are never missing, so no column is all-missing).
+        block = integer_block(X)
+        levels = (
+            small_integer_levels(block) if block is not None else [None] * len(names)
+        )
+        arrays = column_arrays(X) or [None] * len(names)
+        series = None
+        for i, name in enumerate(names):
+            if levels[i] is not None and i not in force_c:
+                specs.append(ColumnSpec(name, "discrete", levels[i]))
+                continue
+            arr = arrays[i]
+            if isinstance(arr, pd.Categorical) and i not in force_c:
+                # A categorical is discrete and declares its levels: read from
+                # its codes, no Series needed.
+                if (arr.codes < 0).all():
+                    raise ValueError(
+                        f"Feature {name!r} is missing in every row; drop the "
+                        "column before fitting."
+                    )
+                specs.append(ColumnSpec(name, "discrete", _levels(arr.dtype)))
+                continue
+            if series is None:
+                # items() is about twice as fast as iloc per column (names are
+                # unique: as_frame refuses duplicates).
+                series = [c for _, c in X.items()]
+            col = series[i]
             if _all_missing(col):
                 raise ValueError(
                     f"Feature {name!r} is missing in every row; drop the column "
@@ -237,11 +288,47 @@ class Schema:
                 f"{self.n_features}: {self.names[:10]}."
             )
         n = X.shape[0]
-        codes = np.full((n, self.n_features), -1, dtype=np.int32, order="F")
+        # Every column is written below (continuous ones with -1), so the
+        # array is not filled first: at a million rows that is a pass saved.
+        codes = np.empty((n, self.n_features), dtype=np.int32, order="F")
         values = None
         if any(c.kind == "continuous" for c in self.columns):
             values = np.full((n, self.n_features), np.nan, order="F")
-        for i, (spec, (_, col)) in enumerate(zip(self.columns, X.items())):
+        block = integer_block(X)
+        done = (
+            set(
+                encode_integer_table(
+                    block,
+                    [
+                        c.categories if c.kind == "discrete" else None
+                        for c in self.columns
+                    ],
+                    codes,
+                )
+            )
+            if block is not None
+            else set()
+        )
+        arrays = column_arrays(X) or [None] * self.n_features
+        series = None
+        for i, spec in enumerate(self.columns):
+            if i in done:
+                # Integer values against integer categories: no type change
+                # to warn about.
+                continue
+            arr = arrays[i]
+            if (
+                spec.kind == "discrete"
+                and isinstance(arr, pd.Categorical)
+                and _levels(arr.dtype) == spec.categories
+            ):
+                # The categorical's own codes (-1 = missing), no Series.
+                codes[:, i] = arr.codes
+                if not (spec.categories and (codes[:, i] < 0).all()):
+                    continue
+            if series is None:
+                series = [c for _, c in X.items()]
+            col = series[i]
             if spec.kind == "discrete":
                 codes[:, i] = _encode_discrete(col, spec.categories)
                 if spec.categories and (codes[:, i] < 0).all():
@@ -262,6 +349,7 @@ class Schema:
                         "replace it with a finite number or NaN (missing)."
                     )
                 values[:, i] = arr
+                codes[:, i] = -1
         return EncodedData(codes=codes, values=values, cards=self.cardinalities)
 
 
@@ -298,7 +386,7 @@ def _all_missing(col: pd.Series) -> bool:
 
 def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
     dtype = col.dtype
-    if isinstance(dtype, pd.CategoricalDtype) and tuple(dtype.categories) == categories:
+    if isinstance(dtype, pd.CategoricalDtype) and _levels(dtype) == categories:
         # The categorical's own codes (-1 = missing), no copy: the caller
         # writes them into its int32 array.
         return col.array.codes

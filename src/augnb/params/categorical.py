@@ -26,7 +26,12 @@ from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
 from augnb.params.hdp import hdp_log_cpt
-from augnb.stats.counts import family_class_counts, family_index, lidstone_log_prob
+from augnb.stats.counts import (
+    families_class_counts,
+    family_class_counts,
+    family_index,
+    lidstone_log_prob,
+)
 from augnb.structure import Structure
 
 __all__ = [
@@ -300,6 +305,26 @@ def fit_categorical_cpd(
     n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
     config_keys = None
     key = None
+    if _dense_family(n_configs, n_classes, n_values):
+        # Counted straight from the slot columns in one pass.
+        (counts,) = families_class_counts(
+            slots,
+            [(node, parent_nodes, radix, n_values)],
+            y,
+            n_classes,
+            sample_weight=sample_weight,
+        )
+        return cpd_from_counts(
+            counts,
+            alpha,
+            domains[node].size,
+            tuple(parent_nodes),
+            radix,
+            None,
+            smoothing=smoothing,
+            hdp_iterations=hdp_iterations,
+            random_state=random_state,
+        )
     if parent_nodes:
         key, valid = family_index([slots[:, p] for p in parent_nodes], radix)
         valid &= child >= 0
@@ -322,6 +347,11 @@ def fit_categorical_cpd(
         hdp_iterations=hdp_iterations,
         random_state=random_state,
     )
+
+
+def _dense_family(n_configs: int, n_classes: int, n_values: int) -> bool:
+    """Whether a family's table is small enough to count over all configurations."""
+    return n_configs * n_values * n_classes <= DENSE_LIMIT * 64
 
 
 def cpd_from_counts(
@@ -422,10 +452,69 @@ class DiscreteModel:
         ``DENSE_LIMIT`` (dense), and kernels read one node's column at a time.
         """
         n = codes.shape[0]
+        if (
+            codes.dtype == np.int32
+            and codes.flags.f_contiguous
+            and len(self.domains) == codes.shape[1]
+            and all(
+                d.keys is None and d.members == (k,)
+                for k, d in enumerate(self.domains)
+            )
+        ):
+            # Every node is its own feature, in feature order: the slots are
+            # the codes (read only), no copy of the table.
+            return codes
         out = np.empty((n, len(self.domains)), dtype=np.int32, order="F")
         for k, d in enumerate(self.domains):
             out[:, k] = d.index(codes)
         return out
+
+
+def _dense_cpds(
+    slots: NDArray[np.integer],
+    dense: dict[int, tuple],
+    domains: Sequence[NodeDomain],
+    y: NDArray[np.integer],
+    n_classes: int,
+    alpha: float,
+) -> dict[int, CategoricalCPD]:
+    """:func:`cpd_from_counts` of every dense family at once (unweighted).
+
+    The counts of all families lie end to end in one array, each family's
+    value axis contiguous, so the smoothing formula runs once over all of
+    them; the sums over values are of integers, hence exact in any order,
+    and the result equals smoothing family by family.
+    """
+    fams = list(dense.values())
+    flat, offsets = families_class_counts(slots, fams, y, n_classes, return_flat=True)
+    n_values = np.array([f[3] for f in fams], dtype=np.int64)
+    sizes = np.array([float(domains[k].size) for k in dense])
+    n_cells = np.array(
+        [int(np.prod(f[2], dtype=np.int64)) * n_classes * f[3] for f in fams],
+        dtype=np.int64,
+    )
+    # One segment per (family, configuration, class): its n_values cells.
+    n_segments = n_cells // n_values
+    starts = np.repeat(np.asarray(offsets, dtype=np.int64), n_segments) + (
+        np.arange(int(n_segments.sum()))
+        - np.repeat(np.cumsum(n_segments) - n_segments, n_segments)
+    ) * np.repeat(n_values, n_segments)
+    totals = np.add.reduceat(flat, starts) if flat.size else flat
+    log_den = np.log(totals + alpha * np.repeat(sizes, n_segments))
+    log_prob = np.log(flat + alpha) - np.repeat(
+        log_den, np.repeat(n_values, n_segments)
+    )
+    out = {}
+    for (k, fam), o, m in zip(dense.items(), offsets, n_cells.tolist()):
+        shape = (m // (n_classes * fam[3]), n_classes, fam[3])
+        out[k] = CategoricalCPD(
+            fam[1],
+            fam[2],
+            None,
+            log_prob[o : o + m].reshape(shape),
+            flat[o : o + m].reshape(shape),
+        )
+    return out
 
 
 def fit_discrete_model(
@@ -499,8 +588,33 @@ def fit_discrete_model(
     domains = tuple(build_domain(codes, node, cards) for node in structure.nodes)
     tmp = DiscreteModel(structure, domains, (), np.zeros(n_classes))
     slots = tmp.slots(codes)
+    # Every dense family is counted in one pass over the rows (a pass per
+    # family read the class column once per node); the others one by one.
+    dense = {}
+    # (HDP tables and reordered parents go family by family below.)
+    lidstone_in_order = smoothing == "lidstone" and parent_order is None
+    for k in range(structure.n_nodes) if lidstone_in_order else ():
+        pars = tuple(structure.parents[k])
+        radix = tuple(domains[q].n_values for q in pars)
+        n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
+        if _dense_family(n_configs, n_classes, domains[k].n_values):
+            dense[k] = (k, pars, radix, domains[k].n_values)
+    if sample_weight is None and dense:
+        dense_cpds = _dense_cpds(slots, dense, domains, y, n_classes, alpha)
+    else:
+        counted = families_class_counts(
+            slots, list(dense.values()), y, n_classes, sample_weight=sample_weight
+        )
+        dense_cpds = {
+            k: cpd_from_counts(
+                c, alpha, domains[k].size, dense[k][1], dense[k][2], None
+            )
+            for k, c in zip(dense, counted)
+        }
     cpds = tuple(
-        fit_categorical_cpd(
+        dense_cpds[k]
+        if k in dense_cpds
+        else fit_categorical_cpd(
             slots,
             y,
             k,

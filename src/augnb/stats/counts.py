@@ -1,9 +1,19 @@
 """Contingency tables of integer codes.
 
 Counting is the sufficient statistic of every discrete model in augnb, so it has
-one idiom: a mixed-radix index over the family's columns, then ``np.bincount``.
-Rows in which any column of the family is missing (code ``-1``) are left out of
-that family's table only (available-case counting).
+one key: the mixed-radix index over the family's columns
+(:func:`family_index`, the first column varying slowest). Rows in which any
+column of the family is missing (code ``-1``) are left out of that family's
+table only (available-case counting).
+
+At a million rows the passes over the data are the cost of a fit, so the
+counters read the codes once for many tables, in Numba kernels that compute
+the key row by row: :func:`families_class_counts` counts every family of a
+model in one call, and :func:`pairwise_class_counts` joins narrow features
+into groups whose (group, group, class) tables hold several pair tables at
+once (one increment per group pair instead of one per feature pair), summed
+down to the pair tables afterwards. Integer counts are exact in any order,
+so these equal counting table by table; weighted sums keep the row order.
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ from numpy.typing import NDArray
 
 __all__ = [
     "compound_codes",
+    "families_class_counts",
     "family_class_counts",
     "family_index",
     "joint_counts",
@@ -177,6 +188,210 @@ def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
     return out
 
 
+#: Cells (all group tables together) the grouped counting pass may use: its
+#: tables must stay in the processor's cache to beat counting pair by pair.
+_GROUP_CELLS = 1 << 17
+#: Widest product of cardinalities a group of features may have.
+_MAX_GROUP_SIZE = 64
+
+
+def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int64]:
+    """Consecutive features joined into groups for the grouped counting pass.
+
+    Returns the group boundaries ``starts`` (``starts[g]:starts[g+1]`` are
+    the members of group ``g``). Joining features whose product of
+    cardinalities is small lets one increment of a (group, group, class)
+    table count every feature pair across the two groups at once; the
+    widest groups whose tables still fit ``_GROUP_CELLS`` are chosen.
+    """
+    p = len(cards)
+    best = np.arange(p + 1, dtype=np.int64)
+    limit = _MAX_GROUP_SIZE
+    while limit >= 2:
+        starts = [0]
+        size = 1
+        sizes = []
+        for j in range(p):
+            r = int(cards[j])
+            if j > starts[-1] and size * r > limit:
+                starts.append(j)
+                sizes.append(size)
+                size = 1
+            size *= r
+        sizes.append(size)
+        starts.append(p)
+        z = np.asarray(sizes, dtype=np.int64)
+        cells = (int(z.sum()) ** 2 - int((z * z).sum())) // 2 * n_classes
+        cells += int(z.sum()) * n_classes
+        if cells <= _GROUP_CELLS:
+            return np.asarray(starts, dtype=np.int64)
+        limit //= 2
+    return best
+
+
+@numba.njit(cache=True, nogil=True)
+def _grouped_pair_counts_kernel(
+    codes,
+    y,
+    cards,
+    n_classes,
+    starts,
+    gsize,
+    gblk,
+    gstride,
+    goff,
+    sblk,
+    gout,
+    offsets,
+    out,
+):
+    n, p = codes.shape
+    n_groups = starts.shape[0] - 1
+    block = 512
+    # Group codes of a block of rows, computed column by column (contiguous
+    # reads of a Fortran-ordered table), then counted row by row.
+    zb = np.empty((block, n_groups), dtype=np.int64)
+    bad = np.empty(block, dtype=np.bool_)
+    for s0 in range(0, n, block):
+        m = min(block, n - s0)
+        for r in range(m):
+            bad[r] = False
+        for g in range(n_groups):
+            for r in range(m):
+                zb[r, g] = 0
+            for t in range(starts[g], starts[g + 1]):
+                rt = cards[t]
+                for r in range(m):
+                    v = codes[s0 + r, t]
+                    if v < 0:
+                        bad[r] = True
+                    zb[r, g] = zb[r, g] * rt + v
+        for r in range(m):
+            c = y[s0 + r]
+            if not bad[r]:
+                for g in range(n_groups):
+                    zg = zb[r, g]
+                    gout[sblk[g] + zg * n_classes + c] += 1
+                    base = gblk[g] + zg * gstride[g] + c
+                    for h in range(g + 1, n_groups):
+                        gout[base + goff[g * n_groups + h] + zb[r, h] * n_classes] += 1
+            else:
+                # A row with a missing value counts in the tables of its
+                # observed pairs only (available cases), pair by pair.
+                row = s0 + r
+                for i in range(p):
+                    a = codes[row, i]
+                    if a < 0:
+                        continue
+                    for j in range(i + 1, p):
+                        b = codes[row, j]
+                        if b >= 0:
+                            out[
+                                offsets[i * p + j] + (a * cards[j] + b) * n_classes + c
+                            ] += 1
+    # Every feature pair's table is a margin of a group table: pairs across
+    # two groups from the (group, group, class) table, pairs inside a group
+    # from that group's (group, class) table.
+    a_g = np.empty(p, dtype=np.int64)
+    for g in range(n_groups):
+        for h in range(g, n_groups):
+            for zg in range(gsize[g]):
+                k = zg
+                for t in range(starts[g + 1] - 1, starts[g] - 1, -1):
+                    a_g[t] = k % cards[t]
+                    k //= cards[t]
+                n_h = gsize[h] if h > g else 1
+                for zh in range(n_h):
+                    if h > g:
+                        k = zh
+                        for t in range(starts[h + 1] - 1, starts[h] - 1, -1):
+                            a_g[t] = k % cards[t]
+                            k //= cards[t]
+                    for c in range(n_classes):
+                        if h > g:
+                            cnt = gout[
+                                gblk[g]
+                                + zg * gstride[g]
+                                + goff[g * n_groups + h]
+                                + zh * n_classes
+                                + c
+                            ]
+                        else:
+                            cnt = gout[sblk[g] + zg * n_classes + c]
+                        if cnt == 0:
+                            continue
+                        for i in range(starts[g], starts[g + 1]):
+                            lo = starts[h] if h > g else i + 1
+                            for j in range(lo, starts[h + 1]):
+                                out[
+                                    offsets[i * p + j]
+                                    + (a_g[i] * cards[j] + a_g[j]) * n_classes
+                                    + c
+                                ] += cnt
+    return out
+
+
+def _grouped_pair_counts(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.int64],
+    n_classes: int,
+    offsets: NDArray[np.int64],
+    out: NDArray[np.int64],
+) -> None:
+    """Unweighted pair counts into ``out`` (flat, at ``offsets``), one pass.
+
+    Counts (group, group, class) tables of the features joined by
+    :func:`_feature_groups` and sums them down to the pair tables; the
+    counts are integers, so they equal counting pair by pair.
+    """
+    starts = _feature_groups(cards, n_classes)
+    n_groups = len(starts) - 1
+    if n_groups == len(cards):
+        # No two features join (wide features or many classes): the group
+        # tables would be the pair tables, so count those pair by pair.
+        _pairwise_class_counts_kernel(
+            np.asfortranarray(codes), y, cards, n_classes, offsets, out
+        )
+        return
+    gsize = np.array(
+        [int(np.prod(cards[starts[g] : starts[g + 1]])) for g in range(n_groups)],
+        dtype=np.int64,
+    )
+    gblk = np.zeros(n_groups, dtype=np.int64)
+    gstride = np.zeros(n_groups, dtype=np.int64)
+    goff = np.zeros(n_groups * n_groups, dtype=np.int64)
+    total = 0
+    for g in range(n_groups):
+        gblk[g] = total
+        acc = 0
+        for h in range(g + 1, n_groups):
+            goff[g * n_groups + h] = acc
+            acc += int(gsize[h]) * n_classes
+        gstride[g] = acc
+        total += int(gsize[g]) * acc
+    sblk = total + np.concatenate([[0], np.cumsum(gsize[:-1])]).astype(np.int64) * (
+        n_classes
+    )
+    total += int(gsize.sum()) * n_classes
+    gout = np.zeros(total, dtype=np.int64)
+    _grouped_pair_counts_kernel(
+        codes,
+        y,
+        cards,
+        n_classes,
+        starts,
+        gsize,
+        gblk,
+        gstride,
+        goff,
+        sblk,
+        gout,
+        offsets,
+        out,
+    )
+
+
 def pairwise_class_counts(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -190,7 +405,7 @@ def pairwise_class_counts(
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing. Fortran order is fastest.
+        Integer codes, ``-1`` for missing (int32 or narrower is read as is).
     y : ndarray of shape (n_samples,)
         Class codes ``0..n_classes-1``.
     cards : ndarray of shape (n_features,)
@@ -206,8 +421,12 @@ def pairwise_class_counts(
         ``tables[i, j]`` (``i < j``) is an array of shape
         ``(cards[i], cards[j], n_classes)``; rows missing either feature are left out.
     """
-    codes = np.asfortranarray(codes, dtype=np.int32)
-    y = np.ascontiguousarray(y, dtype=np.int32)
+    codes = np.asarray(codes)
+    if codes.dtype.kind != "i" or codes.dtype.itemsize > 4:
+        codes = codes.astype(np.int32)
+    y = np.ascontiguousarray(y)
+    if y.dtype.kind not in "iu":
+        y = y.astype(np.intp)
     cards = np.asarray(cards, dtype=np.int64)
     p = codes.shape[1]
     offsets = np.zeros(p * p, dtype=np.int64)
@@ -218,20 +437,21 @@ def pairwise_class_counts(
             total += int(cards[i] * cards[j] * n_classes)
     if sample_weight is None:
         out = np.zeros(total, dtype=np.int64)
-        _pairwise_class_counts_kernel(codes, y, cards, int(n_classes), offsets, out)
+        if p > 1:
+            _grouped_pair_counts(codes, y, cards, int(n_classes), offsets, out)
     else:
+        codes = np.asfortranarray(codes)
         out = np.zeros(total, dtype=np.float64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
         _pairwise_class_weights_kernel(codes, y, w, cards, int(n_classes), offsets, out)
+    out = out.astype(np.float64, copy=False)
     tables = {}
     for i in range(p):
         for j in range(i + 1, p):
             start = offsets[i * p + j]
             size = int(cards[i] * cards[j] * n_classes)
-            tables[i, j] = (
-                out[start : start + size]
-                .reshape(int(cards[i]), int(cards[j]), n_classes)
-                .astype(np.float64)
+            tables[i, j] = out[start : start + size].reshape(
+                int(cards[i]), int(cards[j]), n_classes
             )
     return tables
 
@@ -350,3 +570,158 @@ def family_class_counts(
         out,
     )
     return out.reshape(n_configs, n_classes, n_values)
+
+
+@numba.njit(cache=True, nogil=True)
+def _families_class_counts_kernel(
+    table,
+    children,
+    parent_ptr,
+    parents,
+    radix,
+    n_values,
+    offsets,
+    y,
+    w,
+    n_classes,
+    out,
+):
+    # Family by family down the columns (each column is contiguous in a
+    # Fortran-ordered table); no parent and one parent, the common cases,
+    # have loops of their own. Unweighted counts are integers spread over
+    # ``out.shape[0]`` lanes by row (summed by the caller): consecutive rows
+    # of a small table hit the same cell, and a chain of increments of one
+    # memory cell is what bounded the loop.
+    n = table.shape[0]
+    weighted = w.shape[0] > 0
+    lanes = out.shape[0]
+    for f in range(children.shape[0]):
+        child = table[:, children[f]]
+        nv = n_values[f]
+        base = offsets[f]
+        n_par = parent_ptr[f + 1] - parent_ptr[f]
+        if n_par == 0:
+            for r in range(n):
+                v = child[r]
+                if v >= 0:
+                    cell = base + y[r] * nv + v
+                    if weighted:
+                        out[0, cell] += w[r]
+                    else:
+                        out[r % lanes, cell] += 1
+        elif n_par == 1:
+            par = table[:, parents[parent_ptr[f]]]
+            for r in range(n):
+                v = child[r]
+                a = par[r]
+                if v >= 0 and a >= 0:
+                    cell = base + (a * n_classes + y[r]) * nv + v
+                    if weighted:
+                        out[0, cell] += w[r]
+                    else:
+                        out[r % lanes, cell] += 1
+        else:
+            for r in range(n):
+                v = child[r]
+                if v < 0:
+                    continue
+                k = 0
+                ok = True
+                for t in range(parent_ptr[f], parent_ptr[f + 1]):
+                    a = table[r, parents[t]]
+                    if a < 0:
+                        ok = False
+                        break
+                    k = k * radix[t] + a
+                if ok:
+                    cell = base + (k * n_classes + y[r]) * nv + v
+                    if weighted:
+                        out[0, cell] += w[r]
+                    else:
+                        out[r % lanes, cell] += 1
+    return out
+
+
+def families_class_counts(
+    table: NDArray[np.integer],
+    families: Sequence[tuple[int, Sequence[int], Sequence[int], int]],
+    y: NDArray[np.integer],
+    n_classes: int,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
+    return_flat: bool = False,
+) -> list[NDArray[np.float64]] | tuple[NDArray[np.float64], list[int]]:
+    """:func:`family_class_counts` of several families in one pass over the rows.
+
+    The parent configuration is the mixed-radix key of :func:`family_index`
+    over the parents' columns, computed row by row: no key array, no mask,
+    one read of the table for all families. Rows where the child or a parent
+    is ``-1`` are not counted in that family.
+
+    Parameters
+    ----------
+    table : ndarray of shape (n_samples, n_columns)
+        Codes (``-1`` = missing).
+    families : sequence of (child, parents, radix, n_values)
+        Column of the child, columns of its parents (the first varying
+        slowest), the number of values of each parent and of the child.
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_classes : int
+        Number of classes.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights; None counts every row once.
+
+    return_flat : bool, default=False
+        Return the tables as one flat array and each table's offset in it
+        instead (the tables laid end to end, each in C order).
+
+    Returns
+    -------
+    list of ndarray of shape (prod(radix), n_classes, n_values)
+        Views of one array.
+    """
+    children, ptr, parents, radix = [], [0], [], []
+    n_values, offsets, shapes = [], [], []
+    total = 0
+    for child, pars, rad, nv in families:
+        n_configs = 1
+        for r in rad:
+            n_configs *= int(r)
+        children.append(int(child))
+        parents.extend(int(q) for q in pars)
+        radix.extend(int(r) for r in rad)
+        ptr.append(len(parents))
+        n_values.append(int(nv))
+        offsets.append(total)
+        shapes.append((n_configs, int(n_classes), int(nv)))
+        total += n_configs * int(n_classes) * int(nv)
+    if sample_weight is None:
+        # Integer counts in 4 lanes (exact, so the order of the sums is free).
+        out = np.zeros((4, total), dtype=np.int64)
+        weights = np.empty(0)
+    else:
+        # Weighted sums in row order, as every other weighted count.
+        out = np.zeros((1, total))
+        weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
+    if families:
+        _families_class_counts_kernel(
+            table,
+            np.asarray(children, dtype=np.int64),
+            np.asarray(ptr, dtype=np.int64),
+            np.asarray(parents, dtype=np.int64),
+            np.asarray(radix, dtype=np.int64),
+            np.asarray(n_values, dtype=np.int64),
+            np.asarray(offsets, dtype=np.int64),
+            np.ascontiguousarray(y),
+            weights,
+            int(n_classes),
+            out,
+        )
+    flat = out.sum(axis=0, dtype=np.float64) if out.shape[0] > 1 else out[0]
+    if return_flat:
+        return flat, offsets
+    return [
+        flat[o : o + a * b * c].reshape(a, b, c)
+        for o, (a, b, c) in zip(offsets, shapes)
+    ]

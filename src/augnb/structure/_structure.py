@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -124,12 +125,18 @@ class Structure:
     def topological_order(self) -> tuple[int, ...]:
         """Node indices with every parent before its children."""
         indeg = [len(ps) for ps in self.parents]
-        ready = [k for k, d in enumerate(indeg) if d == 0]
+        # Children lists built once (children() scans every node per call:
+        # quadratic, which a small fit felt).
+        kids: list[list[int]] = [[] for _ in self.parents]
+        for c, ps in enumerate(self.parents):
+            for p in dict.fromkeys(ps):
+                kids[p].append(c)
+        ready = deque(k for k, d in enumerate(indeg) if d == 0)
         order: list[int] = []
         while ready:
-            k = ready.pop(0)
+            k = ready.popleft()
             order.append(k)
-            for c in self.children(k):
+            for c in kids[k]:
                 indeg[c] -= 1
                 if indeg[c] == 0:
                     ready.append(c)

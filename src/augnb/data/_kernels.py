@@ -1,0 +1,215 @@
+"""Numba passes over a whole integer table (schema inference and encoding).
+
+A table given as one 2-d integer array (a NumPy input, or a DataFrame backed
+by one integer block) is read once for all its columns, in its own memory
+order, instead of once per column through pandas: at a million rows the
+per-column conversions (contiguous copies, int64 temporaries, masks) cost
+more than the model's counting. Compiled on first use (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+__all__ = [
+    "column_value_counts",
+    "encode_integer_table",
+    "integer_block",
+    "small_integer_levels",
+]
+
+#: Columns whose values all lie in ``0..SMALL_LEVELS-1`` take the one-pass path.
+SMALL_LEVELS = 256
+#: Widest per-column lookup table the encoding pass builds.
+MAX_TABLE_WIDTH = 1 << 16
+
+
+def integer_block(X: pd.DataFrame) -> NDArray[np.integer] | None:
+    """The frame's values as one 2-d integer array without a copy, or None.
+
+    Only a frame held by pandas as a single NumPy integer block qualifies
+    (what ``as_frame`` makes of an integer array); ``uint64`` is left to the
+    per-column path, whose arithmetic it could overflow.
+    """
+    if X.shape[1] == 0 or X.shape[0] == 0:
+        return None
+    # The block count first: it rules out most frames at no cost (comparing
+    # categorical dtypes hashes their categories).
+    mgr = getattr(X, "_mgr", None)
+    blocks = getattr(mgr, "blocks", None)
+    if blocks is None or len(blocks) != 1:
+        return None
+    dtype = X.dtypes.iloc[0]
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or dtype == np.uint64:
+        return None
+    arr = X.to_numpy()
+    if arr.dtype != dtype:
+        return None
+    if arr.ndim != 2 or not (arr.flags.c_contiguous or arr.flags.f_contiguous):
+        return None
+    return arr
+
+
+@numba.njit(cache=True, nogil=True)
+def _levels_kernel(arr, by_rows, width, present, lo, hi):
+    n, p = arr.shape
+    if by_rows:
+        for r in range(n):
+            for j in range(p):
+                v = arr[r, j]
+                if v < lo[j]:
+                    lo[j] = v
+                if v > hi[j]:
+                    hi[j] = v
+                if v >= 0 and v < width:
+                    present[j, v] = True
+    else:
+        for j in range(p):
+            a = lo[j]
+            b = hi[j]
+            for r in range(n):
+                v = arr[r, j]
+                if v < a:
+                    a = v
+                if v > b:
+                    b = v
+                if v >= 0 and v < width:
+                    present[j, v] = True
+            lo[j] = a
+            hi[j] = b
+
+
+def small_integer_levels(arr: NDArray[np.integer]) -> list[tuple | None]:
+    """Sorted distinct values of each column whose values are in ``0..255``.
+
+    One pass over the table. A column with a negative value or one above
+    ``SMALL_LEVELS - 1`` gets None (the caller reads it the general way).
+
+    Parameters
+    ----------
+    arr : ndarray of shape (n_samples, n_features), integer, C or F order
+
+    Returns
+    -------
+    list of tuple of int or None
+    """
+    n, p = arr.shape
+    present = np.zeros((p, SMALL_LEVELS), dtype=np.bool_)
+    info = np.iinfo(np.int64)
+    lo = np.full(p, info.max, dtype=np.int64)
+    hi = np.full(p, info.min, dtype=np.int64)
+    _levels_kernel(arr, bool(arr.flags.c_contiguous), SMALL_LEVELS, present, lo, hi)
+    out: list[tuple | None] = []
+    for j in range(p):
+        if n and 0 <= lo[j] and hi[j] < SMALL_LEVELS:
+            out.append(tuple(np.flatnonzero(present[j]).tolist()))
+        else:
+            out.append(None)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _encode_kernel(arr, by_rows, columns, lo, width, table, out):
+    n = arr.shape[0]
+    k = columns.shape[0]
+    if by_rows:
+        for r in range(n):
+            for t in range(k):
+                j = columns[t]
+                d = arr[r, j] - lo[t]
+                out[r, j] = table[t, d] if d >= 0 and d < width[t] else -1
+    else:
+        for t in range(k):
+            j = columns[t]
+            a = lo[t]
+            w = width[t]
+            for r in range(n):
+                d = arr[r, j] - a
+                out[r, j] = table[t, d] if d >= 0 and d < w else -1
+
+
+def encode_integer_table(
+    arr: NDArray[np.integer],
+    categories: list[tuple | None],
+    out: NDArray[np.int32],
+) -> list[int]:
+    """Write the codes of the integer-category columns of ``arr`` into ``out``.
+
+    A value's code is its position in the column's sorted integer categories,
+    ``-1`` when it is not one of them: the mapping of the per-column path.
+
+    Parameters
+    ----------
+    arr : ndarray of shape (n_samples, n_features), integer
+        The table.
+    categories : list of tuple or None
+        Each column's sorted categories; None (or non-integer categories)
+        leaves the column to the caller.
+    out : ndarray of shape (n_samples, n_features), int32
+        Receives the codes of the columns encoded here.
+
+    Returns
+    -------
+    list of int
+        The columns encoded here.
+    """
+    cols, los, widths, cats_list = [], [], [], []
+    for j, cats in enumerate(categories):
+        if not cats or not all(
+            isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in cats
+        ):
+            continue
+        c = np.asarray(cats, dtype=np.int64)
+        w = int(c[-1] - c[0]) + 1
+        if w > MAX_TABLE_WIDTH:
+            continue
+        cols.append(j)
+        los.append(int(c[0]))
+        widths.append(w)
+        cats_list.append(c)
+    if not cols:
+        return []
+    table = np.full((len(cols), max(widths)), -1, dtype=np.int32)
+    for t, c in enumerate(cats_list):
+        table[t, c - c[0]] = np.arange(c.size, dtype=np.int32)
+    _encode_kernel(
+        arr,
+        bool(arr.flags.c_contiguous),
+        np.asarray(cols, dtype=np.int64),
+        np.asarray(los, dtype=np.int64),
+        np.asarray(widths, dtype=np.int64),
+        table,
+        out,
+    )
+    return cols
+
+
+@numba.njit(cache=True, nogil=True)
+def _value_counts_kernel(codes, out):
+    n, p = codes.shape
+    for j in range(p):
+        for r in range(n):
+            v = codes[r, j]
+            if v >= 0:
+                out[j, v] += 1
+
+
+def column_value_counts(codes: NDArray[np.int32], width: int) -> NDArray[np.int64]:
+    """Count of each code ``0..width-1`` in each column (``-1`` not counted).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features), int32, Fortran order
+    width : int
+        At least the largest code plus one.
+
+    Returns
+    -------
+    ndarray of shape (n_features, width), int64
+    """
+    out = np.zeros((codes.shape[1], max(int(width), 1)), dtype=np.int64)
+    _value_counts_kernel(codes, out)
+    return out
