@@ -37,6 +37,19 @@ class _DensityNB(BaseAugmentedNB):
     var_smoothing: float = param(1e-9, DENSITY_PARAMETERS["var_smoothing"])
 
 
+class _SmoothedNB(BaseAugmentedNB):
+    """Learners whose tables are one structure's CPTs, with their estimator."""
+
+    _docstring_snippets: ClassVar[dict[str, str]] = {
+        **BaseAugmentedNB._docstring_snippets,
+        "hdp_parameters": "{{smoothing_parameters}}\n{{hdp_random_state_parameter}}",
+    }
+
+    smoothing: str = SMOOTHING
+    hdp_iterations: int = HDP_ITERATIONS
+    random_state: int | np.random.RandomState | None = HDP_SEED
+
+
 class _RootedTreeNB(BaseAugmentedNB):
     """Learners that direct a tree away from a root, maybe a random one."""
 

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
-    SMOOTHING_PARAMETERS,
     Interval,
     Options,
-    RandomState,
 )
 from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
@@ -27,7 +24,7 @@ from augnb.structure.skdb import CRITERIA
 __all__ = ["ESKDB"]
 
 
-class ESKDB(BaseAugmentedNB):
+class ESKDB(_SmoothedNB):
     """Ensemble of selective kDBs (Zhang, Petitjean & Buntine 2020).
 
     ``n_estimators`` selective kDBs (:class:`~augnb.classifiers.skdb.SKDB`)
@@ -124,56 +121,18 @@ class ESKDB(BaseAugmentedNB):
 
     _no_statistics_reason = "its members' leave-one-out passes need the training rows"
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "n_estimators": Interval(numbers.Integral, 1),
-        "k": Interval(numbers.Integral, 0),
-        "theta": Interval(numbers.Real),
-        "criterion": Options(*CRITERIA),
-        **SMOOTHING_PARAMETERS,
-        "random_state": RandomState(),
-    }
+    n_estimators: int = param(20, Interval(numbers.Integral, 1), kw_only=False)
+    k: int = param(5, Interval(numbers.Integral, 0))
+    theta: float = param(0.0, Interval(numbers.Real))
+    criterion: str = param("rmse", Options(*CRITERIA))
+    alpha: float = param(kw_only=True)
+    smoothing: str = param("hdp")
+    hdp_iterations: int = param(100)
 
-    def __init__(
-        self,
-        n_estimators: int = 20,
-        *,
-        k: int = 5,
-        theta: float = 0.0,
-        criterion: str = "rmse",
-        alpha: float = 1.0,
-        smoothing: str = "hdp",
-        hdp_iterations: int = 100,
-        random_state: int | np.random.RandomState | None = None,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.n_estimators = n_estimators
-        self.k = k
-        self.theta = theta
-        self.criterion = criterion
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
+    def _learn_structure(self, data: TrainingData) -> Structure:
         rng = check_random_state(self.random_state)
         selections = eskdb_structures(
-            codes,
-            y,
-            cards,
-            n_classes,
+            *data.inputs,
             n_estimators=int(self.n_estimators),
             k=int(self.k),
             theta=float(self.theta),

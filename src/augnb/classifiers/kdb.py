@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
-from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -17,7 +15,7 @@ from augnb.structure.kdb import kdb_structure
 __all__ = ["KDB"]
 
 
-class KDB(BaseAugmentedNB):
+class KDB(_SmoothedNB):
     """k-dependence Bayesian classifier (Sahami 1996).
 
     Features are ranked by mutual information with the class; each feature
@@ -36,8 +34,7 @@ class KDB(BaseAugmentedNB):
         CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
         theta``. A negative value admits every candidate.
     {{alpha_parameter}}
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -74,9 +71,6 @@ class KDB(BaseAugmentedNB):
     k: int = param(1, Interval(numbers.Integral, 0), kw_only=False)
     theta: float = param(0.0, Interval(numbers.Real))
     alpha: float = param(kw_only=True)
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
-    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return kdb_structure(

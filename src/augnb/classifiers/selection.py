@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
-from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.stats.sufficient import SufficientStatistics
@@ -68,7 +66,7 @@ class FSS(BaseWrapperNB):
         return structure
 
 
-class FFSS(BaseAugmentedNB):
+class FFSS(_SmoothedNB):
     """Filter forward sequential selection naive Bayes.
 
     Keeps each feature whose chi-square test of independence from the class is
@@ -80,8 +78,7 @@ class FFSS(BaseAugmentedNB):
     {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -110,9 +107,6 @@ class FFSS(BaseAugmentedNB):
     _weighted_counts = True
 
     significance: float = param(0.05, SIGNIFICANCE)
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
-    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         kept = ffss_features(*data.inputs, float(self.significance), data.sample_weight)

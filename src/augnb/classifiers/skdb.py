@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
-from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval, Options
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
@@ -15,7 +13,7 @@ from augnb.structure.skdb import CRITERIA, skdb_structure
 __all__ = ["SKDB"]
 
 
-class SKDB(BaseAugmentedNB):
+class SKDB(_SmoothedNB):
     """Selective kDB (Martinez, Webb, Chen & Zaidi 2016).
 
     kDB with ``k`` (:class:`~augnb.classifiers.kdb.KDB`) ranks the features
@@ -48,8 +46,7 @@ class SKDB(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -94,9 +91,6 @@ class SKDB(BaseAugmentedNB):
     theta: float = param(0.0, Interval(numbers.Real))
     criterion: str = param("rmse", Options(*CRITERIA))
     alpha: float = param(kw_only=True)
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
-    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         selection = skdb_structure(

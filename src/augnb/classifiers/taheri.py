@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
-from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
+from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -20,7 +18,7 @@ from augnb.structure.taheri import (
 __all__ = ["TaheriANB"]
 
 
-class TaheriANB(BaseAugmentedNB):
+class TaheriANB(_SmoothedNB):
     """Correlation-ordered augmented naive Bayes of Taheri, Mammadov & Bagirov.
 
     The features are ranked by their correlation with the class. The most
@@ -37,8 +35,7 @@ class TaheriANB(BaseAugmentedNB):
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction; the paper
         does not give its estimator).
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score used for the ranking: the correlation ratio of the
         feature codes given the class (equal to the paper's ``|Pearson r|``
@@ -114,9 +111,6 @@ class TaheriANB(BaseAugmentedNB):
 
     relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
     discretizer: object = param("mean")
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
-    random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         scores = relevance_scores(
