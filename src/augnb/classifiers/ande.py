@@ -133,6 +133,9 @@ class AnDE(AODE):
     ['unacc', 'unacc']
     """
 
+    _aliases = ("averaged_n_dependence_estimators",)
+    _summary = "averaged n-dependence estimators: mean of models with n super-parents"
+
     n: int = param(1, Interval(numbers.Integral, 1, 2), kw_only=False)
 
     # -- fitting ------------------------------------------------------------

@@ -119,6 +119,9 @@ class ESKDB(_SmoothedNB):
     (3, (2, 4))
     """
 
+    _aliases = ("ensemble_selective_kdb",)
+    _summary = "ensemble of selective kDBs on random rankings, HDP-smoothed tables"
+
     _no_statistics_reason = "its members' leave-one-out passes need the training rows"
 
     n_estimators: int = param(20, Interval(numbers.Integral, 1), kw_only=False)

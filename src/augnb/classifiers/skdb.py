@@ -85,6 +85,9 @@ class SKDB(_SmoothedNB):
     True
     """
 
+    _aliases = ("selective_kdb",)
+    _summary = "selective kDB: features and k chosen by one leave-one-out pass"
+
     _no_statistics_reason = "its leave-one-out pass needs the training rows"
 
     k: int = param(5, Interval(numbers.Integral, 0), kw_only=False)

@@ -159,6 +159,9 @@ class AWNB(_NaiveBayesFamily):
     True
     """
 
+    _aliases = ("attribute_weighted_naive_bayes",)
+    _summary = "naive Bayes with attribute weights from decision-tree depths (Hall)"
+
     # Bootstrap samples are drawn from rows: integer weights repeat them.
     _weighted_counts: ClassVar[bool] = False
     _no_statistics_reason = "its weights come from decision trees grown on rows"
@@ -253,6 +256,9 @@ class MANB(_NaiveBayesFamily):
     (6,)
     """
 
+    _aliases = ("model_averaged_naive_bayes",)
+    _summary = "naive Bayes averaged over every subset of class arcs (Dash & Cooper)"
+
     _no_statistics_reason = "its averaged CPTs are fitted in memory only"
 
     prior: float = param(0.5, Interval(numbers.Real, 0, 1), kw_only=False)
@@ -333,6 +339,9 @@ class WANBIA(_NaiveBayesFamily):
     >>> clf.feature_weights_.shape
     (6,)
     """
+
+    _aliases = ("weighted_naive_bayes_cll",)
+    _summary = "naive Bayes with weights maximising the conditional likelihood"
 
     _no_statistics_reason = (
         "its weights maximise the conditional log-likelihood of the rows"
