@@ -304,7 +304,6 @@ def fit_categorical_cpd(
     radix = tuple(domains[p].n_values for p in parent_nodes)
     n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
     config_keys = None
-    key = None
     if _dense_family(n_configs, n_classes, n_values):
         # Counted straight from the slot columns in one pass.
         (counts,) = families_class_counts(
@@ -314,28 +313,19 @@ def fit_categorical_cpd(
             n_classes,
             sample_weight=sample_weight,
         )
-        return cpd_from_counts(
-            counts,
-            alpha,
-            domains[node].size,
-            tuple(parent_nodes),
-            radix,
-            None,
-            smoothing=smoothing,
-            hdp_iterations=hdp_iterations,
-            random_state=random_state,
-        )
-    if parent_nodes:
-        key, valid = family_index([slots[:, p] for p in parent_nodes], radix)
-        valid &= child >= 0
-        if n_configs * n_values * n_classes > DENSE_LIMIT * 64:
+    else:
+        key = None
+        if parent_nodes:
+            key, valid = family_index([slots[:, p] for p in parent_nodes], radix)
+            valid &= child >= 0
+            # (a dense family took the branch above: these keys are sparse)
             config_keys = np.unique(key[valid])
             key = np.searchsorted(config_keys, key)
             n_configs = len(config_keys)
-        key[~valid] = -1
-    counts = family_class_counts(
-        child, key, y, n_configs, n_classes, n_values, sample_weight=sample_weight
-    )
+            key[~valid] = -1
+        counts = family_class_counts(
+            child, key, y, n_configs, n_classes, n_values, sample_weight=sample_weight
+        )
     return cpd_from_counts(
         counts,
         alpha,
