@@ -20,9 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from augnb.stats._count_kernels import (
+    _families_class_counts_kernel,
+    _family_class_counts_kernel,
+    _grouped_pair_counts_kernel,
+    _pairwise_class_counts_kernel,
+    _pairwise_class_weights_kernel,
+)
 
 __all__ = [
     "compound_codes",
@@ -154,42 +161,6 @@ def joint_counts(
     return flat.astype(np.float64, copy=False).reshape(tuple(int(c) for c in cards))
 
 
-@numba.njit(cache=True, nogil=True)
-def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
-    n, p = codes.shape
-    for i in range(p):
-        ci = codes[:, i]
-        for j in range(i + 1, p):
-            cj = codes[:, j]
-            rj = cards[j]
-            base = offsets[i * p + j]
-            for r in range(n):
-                a = ci[r]
-                b = cj[r]
-                if a >= 0 and b >= 0:
-                    out[base + (a * rj + b) * n_classes + y[r]] += 1
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
-def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
-    n, p = codes.shape
-    for i in range(p):
-        ci = codes[:, i]
-        for j in range(i + 1, p):
-            cj = codes[:, j]
-            rj = cards[j]
-            base = offsets[i * p + j]
-            for r in range(n):
-                a = ci[r]
-                b = cj[r]
-                if a >= 0 and b >= 0:
-                    out[base + (a * rj + b) * n_classes + y[r]] += w[r]
-    return out
-
-
-#: Cells (all group tables together) the grouped counting pass may use: its
-#: tables must stay in the processor's cache to beat counting pair by pair.
 _GROUP_CELLS = 1 << 17
 #: Widest product of cardinalities a group of features may have.
 _MAX_GROUP_SIZE = 64
@@ -227,108 +198,6 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
             return np.asarray(starts, dtype=np.int64)
         limit //= 2
     return best
-
-
-@numba.njit(cache=True, nogil=True)
-def _grouped_pair_counts_kernel(
-    codes,
-    y,
-    cards,
-    n_classes,
-    starts,
-    gsize,
-    gblk,
-    gstride,
-    goff,
-    sblk,
-    gout,
-    offsets,
-    out,
-):
-    n, p = codes.shape
-    n_groups = starts.shape[0] - 1
-    block = 512
-    # Group codes of a block of rows, computed column by column (contiguous
-    # reads of a Fortran-ordered table), then counted row by row.
-    zb = np.empty((block, n_groups), dtype=np.int64)
-    bad = np.empty(block, dtype=np.bool_)
-    for s0 in range(0, n, block):
-        m = min(block, n - s0)
-        for r in range(m):
-            bad[r] = False
-        for g in range(n_groups):
-            for r in range(m):
-                zb[r, g] = 0
-            for t in range(starts[g], starts[g + 1]):
-                rt = cards[t]
-                for r in range(m):
-                    v = codes[s0 + r, t]
-                    if v < 0:
-                        bad[r] = True
-                    zb[r, g] = zb[r, g] * rt + v
-        for r in range(m):
-            c = y[s0 + r]
-            if not bad[r]:
-                for g in range(n_groups):
-                    zg = zb[r, g]
-                    gout[sblk[g] + zg * n_classes + c] += 1
-                    base = gblk[g] + zg * gstride[g] + c
-                    for h in range(g + 1, n_groups):
-                        gout[base + goff[g * n_groups + h] + zb[r, h] * n_classes] += 1
-            else:
-                # A row with a missing value counts in the tables of its
-                # observed pairs only (available cases), pair by pair.
-                row = s0 + r
-                for i in range(p):
-                    a = codes[row, i]
-                    if a < 0:
-                        continue
-                    for j in range(i + 1, p):
-                        b = codes[row, j]
-                        if b >= 0:
-                            out[
-                                offsets[i * p + j] + (a * cards[j] + b) * n_classes + c
-                            ] += 1
-    # Every feature pair's table is a margin of a group table: pairs across
-    # two groups from the (group, group, class) table, pairs inside a group
-    # from that group's (group, class) table.
-    a_g = np.empty(p, dtype=np.int64)
-    for g in range(n_groups):
-        for h in range(g, n_groups):
-            for zg in range(gsize[g]):
-                k = zg
-                for t in range(starts[g + 1] - 1, starts[g] - 1, -1):
-                    a_g[t] = k % cards[t]
-                    k //= cards[t]
-                n_h = gsize[h] if h > g else 1
-                for zh in range(n_h):
-                    if h > g:
-                        k = zh
-                        for t in range(starts[h + 1] - 1, starts[h] - 1, -1):
-                            a_g[t] = k % cards[t]
-                            k //= cards[t]
-                    for c in range(n_classes):
-                        if h > g:
-                            cnt = gout[
-                                gblk[g]
-                                + zg * gstride[g]
-                                + goff[g * n_groups + h]
-                                + zh * n_classes
-                                + c
-                            ]
-                        else:
-                            cnt = gout[sblk[g] + zg * n_classes + c]
-                        if cnt == 0:
-                            continue
-                        for i in range(starts[g], starts[g + 1]):
-                            lo = starts[h] if h > g else i + 1
-                            for j in range(lo, starts[h + 1]):
-                                out[
-                                    offsets[i * p + j]
-                                    + (a_g[i] * cards[j] + a_g[j]) * n_classes
-                                    + c
-                                ] += cnt
-    return out
 
 
 def _grouped_pair_counts(
@@ -506,23 +375,6 @@ def compound_codes(
     return out, n_obs
 
 
-@numba.njit(cache=True, nogil=True)
-def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
-    has_conf = conf.shape[0] > 0
-    weighted = w.shape[0] > 0
-    for r in range(child.shape[0]):
-        v = child[r]
-        if v < 0:
-            continue
-        k = 0
-        if has_conf:
-            k = conf[r]
-            if k < 0:
-                continue
-        out[(k * n_classes + y[r]) * n_values + v] += w[r] if weighted else 1.0
-    return out
-
-
 def family_class_counts(
     child: NDArray[np.integer],
     conf: NDArray[np.integer] | None,
@@ -570,76 +422,6 @@ def family_class_counts(
         out,
     )
     return out.reshape(n_configs, n_classes, n_values)
-
-
-@numba.njit(cache=True, nogil=True)
-def _families_class_counts_kernel(
-    table,
-    children,
-    parent_ptr,
-    parents,
-    radix,
-    n_values,
-    offsets,
-    y,
-    w,
-    n_classes,
-    out,
-):
-    # Family by family down the columns (each column is contiguous in a
-    # Fortran-ordered table); no parent and one parent, the common cases,
-    # have loops of their own. Unweighted counts are integers spread over
-    # ``out.shape[0]`` lanes by row (summed by the caller): consecutive rows
-    # of a small table hit the same cell, and a chain of increments of one
-    # memory cell is what bounded the loop.
-    n = table.shape[0]
-    weighted = w.shape[0] > 0
-    lanes = out.shape[0]
-    for f in range(children.shape[0]):
-        child = table[:, children[f]]
-        nv = n_values[f]
-        base = offsets[f]
-        n_par = parent_ptr[f + 1] - parent_ptr[f]
-        if n_par == 0:
-            for r in range(n):
-                v = child[r]
-                if v >= 0:
-                    cell = base + y[r] * nv + v
-                    if weighted:
-                        out[0, cell] += w[r]
-                    else:
-                        out[r % lanes, cell] += 1
-        elif n_par == 1:
-            par = table[:, parents[parent_ptr[f]]]
-            for r in range(n):
-                v = child[r]
-                a = par[r]
-                if v >= 0 and a >= 0:
-                    cell = base + (a * n_classes + y[r]) * nv + v
-                    if weighted:
-                        out[0, cell] += w[r]
-                    else:
-                        out[r % lanes, cell] += 1
-        else:
-            for r in range(n):
-                v = child[r]
-                if v < 0:
-                    continue
-                k = 0
-                ok = True
-                for t in range(parent_ptr[f], parent_ptr[f + 1]):
-                    a = table[r, parents[t]]
-                    if a < 0:
-                        ok = False
-                        break
-                    k = k * radix[t] + a
-                if ok:
-                    cell = base + (k * n_classes + y[r]) * nv + v
-                    if weighted:
-                        out[0, cell] += w[r]
-                    else:
-                        out[r % lanes, cell] += 1
-    return out
 
 
 def families_class_counts(
