@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
+from augnb.stats._kernel_sum_kernels import _exp_neg_array
 from augnb.stats.kernel_sums import (
-    _exp_neg_array,
     class_log_sums,
     class_log_sums_grid,
     loo_class_log_sums_grid,

@@ -1,0 +1,377 @@
+"""Numba kernels of :mod:`augnb.stats.kernel_sums`: windowed, exact kernel log-sums.
+
+The constants bound the terms a sum may leave out (see ``kernel_sums``).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+#: Kernel terms below exp(-(_MARGIN + log n_points)) of the largest term are
+#: skipped (see above): their sum is below exp(-_MARGIN) of the total.
+_MARGIN = 40.0
+#: Largest cut-off (the range of ``_exp_neg``); also used to rank window
+#: columns (:func:`_window_first`).
+_CUTOFF = 60.0
+#: Distance given to a left-out point: larger than any real one, and finite so
+#: that multiplying it never makes a NaN.
+_FAR = 1e300
+#: Query rows per parallel block (one distance buffer each).
+_BLOCK = 16
+#: Smallest sum (query rows x points x multipliers) run in parallel.
+_PARALLEL_MIN = 1 << 20
+
+#: Floating-point licences for the kernels: reassociation lets LLVM vectorise
+#: the distance and minimum loops; no ``nnan`` / ``ninf``, since a far point
+#: may give ``inf`` in an intermediate product.
+_FASTMATH = {"nsz", "arcp", "contract", "reassoc"}
+
+_LOG2E = 1.4426950408889634
+# ln 2 split so that k * _LN2_HI is exact for |k| < 2**20 (Cody-Waite).
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _exp_neg(e):
+    """``exp(-e)`` for ``0 <= e <= 60``, branch-free so that loops vectorise.
+
+    ``e = k ln 2 - r`` with ``|r| <= ln 2 / 2``; ``exp(r)`` by a degree-13
+    Taylor polynomial (truncation below 1e-17 relative) and ``2^-k`` as a
+    product of seven powers selected by the bits of ``k`` (``k <= 87``).
+    Accuracy (at most 2 ulp from ``numpy.exp``) and the sums built on it
+    (1e-13 relative of a full ``logsumexp``) are tested.
+    """
+    kf = np.floor(e * _LOG2E + 0.5)
+    r = (kf * _LN2_HI - e) + kf * _LN2_LO
+    p = 1.0 / 6227020800.0
+    p = p * r + 1.0 / 479001600.0
+    p = p * r + 1.0 / 39916800.0
+    p = p * r + 1.0 / 3628800.0
+    p = p * r + 1.0 / 362880.0
+    p = p * r + 1.0 / 40320.0
+    p = p * r + 1.0 / 5040.0
+    p = p * r + 1.0 / 720.0
+    p = p * r + 1.0 / 120.0
+    p = p * r + 1.0 / 24.0
+    p = p * r + 1.0 / 6.0
+    p = p * r + 0.5
+    p = p * r + 1.0
+    p = p * r + 1.0
+    k = np.int64(kf)
+    s = 1.0
+    s *= 0.5 if k & 1 else 1.0
+    s *= 0.25 if k & 2 else 1.0
+    s *= 0.0625 if k & 4 else 1.0
+    s *= 0.00390625 if k & 8 else 1.0
+    s *= 1.52587890625e-05 if k & 16 else 1.0
+    s *= 2.3283064365386963e-10 if k & 32 else 1.0
+    s *= 5.421010862427522e-20 if k & 64 else 1.0
+    return p * s
+
+
+@numba.njit(cache=True, nogil=True)
+def _exp_neg_array(e):
+    """``_exp_neg`` over an array (for tests against ``numpy.exp``)."""
+    out = np.empty_like(e)
+    for i in range(e.shape[0]):
+        out[i] = _exp_neg(e[i])
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _min_n(buf, n):
+    """Minimum of ``buf[:n]`` (NaN-free) with eight independent accumulators.
+
+    A single running minimum is a serial dependency chain that LLVM does not
+    vectorise without ``nnan``; eight chains run at SIMD speed.
+    """
+    l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = np.inf
+    m = 0
+    while m + 8 <= n:
+        l0 = min(l0, buf[m])
+        l1 = min(l1, buf[m + 1])
+        l2 = min(l2, buf[m + 2])
+        l3 = min(l3, buf[m + 3])
+        l4 = min(l4, buf[m + 4])
+        l5 = min(l5, buf[m + 5])
+        l6 = min(l6, buf[m + 6])
+        l7 = min(l7, buf[m + 7])
+        m += 8
+    while m < n:
+        l0 = min(l0, buf[m])
+        m += 1
+    return min(min(min(l0, l1), min(l2, l3)), min(min(l4, l5), min(l6, l7)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _max_n(buf, n):
+    """Maximum of ``buf[:n]`` (NaN-free; ``-inf`` if empty), as :func:`_min_n`."""
+    l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = -np.inf
+    m = 0
+    while m + 8 <= n:
+        l0 = max(l0, buf[m])
+        l1 = max(l1, buf[m + 1])
+        l2 = max(l2, buf[m + 2])
+        l3 = max(l3, buf[m + 3])
+        l4 = max(l4, buf[m + 4])
+        l5 = max(l5, buf[m + 5])
+        l6 = max(l6, buf[m + 6])
+        l7 = max(l7, buf[m + 7])
+        m += 8
+    while m < n:
+        l0 = max(l0, buf[m])
+        m += 1
+    return max(max(max(l0, l1), max(l2, l3)), max(max(l4, l5), max(l6, l7)))
+
+
+@numba.njit(cache=True, nogil=True)
+def _bisect(vals, a, b, x):
+    """First index ``m`` in ``[a, b)`` with ``vals[m] >= x`` (``b`` if none)."""
+    while a < b:
+        mid = (a + b) >> 1
+        if vals[mid] < x:
+            a = mid + 1
+        else:
+            b = mid
+    return a
+
+
+@numba.njit(cache=True, nogil=True)
+def _window(query, points_t, starts, scale, mu, cutoff, r, g, ex):
+    """Points of group ``g`` that can be within the cut-off of query ``r``.
+
+    The group's points are sorted by their first coordinate. ``U``, the
+    smallest exponent among the (up to) 16 points nearest in that coordinate,
+    bounds the group's smallest exponent ``lo`` from above; a point whose
+    first coordinate alone gives ``scale * dx^2 >= U + cutoff / mu`` is
+    therefore at least ``cutoff / mu`` above ``lo``, so outside the sum for
+    ``mu`` and every larger multiplier. Returns the range ``[a, b)`` of the
+    others (the whole group when no bound is available).
+    """
+    a = starts[g]
+    b = starts[g + 1]
+    q0 = query[r, 0]
+    pos = _bisect(points_t[0], a, b, q0)
+    upper = _FAR
+    for m in range(max(a, pos - 8), min(b, pos + 8)):
+        if m == ex:
+            continue
+        e = 0.0
+        for s in range(points_t.shape[0]):
+            t = query[r, s] - points_t[s, m]
+            e += scale[g, s] * t * t
+        upper = min(upper, e)
+    if not upper < _FAR or not scale[g, 0] > 0:
+        return a, b
+    half = np.sqrt((upper + cutoff / mu) / scale[g, 0])
+    # Widened by a relative 1e-12 so rounding never drops a boundary point.
+    half = half * (1.0 + 1e-12) + 1e-300
+    return _bisect(points_t[0], a, b, q0 - half), _bisect(points_t[0], a, b, q0 + half)
+
+
+@numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
+def _lse_rows(
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, r0, r1
+):
+    """Rows ``r0 <= r < r1`` of :func:`_lse_grid`, serially."""
+    d = points_t.shape[0]
+    n_groups = starts.shape[0] - 1
+    n_h = mult.shape[0]
+    width = 1
+    for g in range(n_groups):
+        width = max(width, starts[g + 1] - starts[g])
+    dist = np.empty(width)
+    wbuf = np.empty(width)
+    for r in range(r0, r1):
+        ex = exclude[r]
+        for g in range(n_groups):
+            a, b = _window(query, points_t, starts, scale, mult[0], cutoff, r, g, ex)
+            n_g = b - a
+            # Row slices: plain unit-stride loops that LLVM vectorises.
+            qs = query[r, 0]
+            sc = scale[g, 0]
+            pts = points_t[0, a:b]
+            for m in range(n_g):
+                t = qs - pts[m]
+                dist[m] = sc * t * t
+            for s in range(1, d):
+                qs = query[r, s]
+                sc = scale[g, s]
+                pts = points_t[s, a:b]
+                for m in range(n_g):
+                    t = qs - pts[m]
+                    dist[m] += sc * t * t
+            wts = weights[a:b]
+            for m in range(n_g):
+                wbuf[m] = wts[m]
+            if a <= ex < b:
+                if wbuf[ex - a] > 1.0:
+                    wbuf[ex - a] -= 1.0
+                else:
+                    dist[ex - a] = _FAR
+            lo = _min_n(dist, n_g)
+            if not lo < _FAR:
+                for k in range(n_h):
+                    out[k, r, g] = -np.inf
+                continue
+            for m in range(n_g):
+                dist[m] -= lo
+            n_cur = n_g
+            for k in range(n_h):
+                mu = mult[k]
+                thr = cutoff / mu
+                # Keep the terms within the cut-off (a subset of those
+                # of the previous, smaller multiplier): a branch-free
+                # compaction, so exponentials are paid only for them. It
+                # is skipped when it would keep every term (wide kernels):
+                # a vectorised maximum is cheaper than the compaction.
+                if _max_n(dist, n_cur) >= thr:
+                    j = 0
+                    for m in range(n_cur):
+                        v = dist[m]
+                        dist[j] = v
+                        wbuf[j] = wbuf[m]
+                        j += v < thr
+                    n_cur = j
+                # Max-shifted sum: the largest term is exp(0) = 1, so the
+                # sum cannot underflow to 0 however far the query is.
+                tot = 0.0
+                for m in range(n_cur):
+                    tot += wbuf[m] * _exp_neg(dist[m] * mu)
+                out[k, r, g] = np.log(tot) - lo * mu
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _lse_grid(query, points_t, starts, scale, mult, exclude, weights, cutoff, out):
+    """Per-group log-sum-exp of kernel exponents for several multipliers.
+
+    ``out[k, r, g] = log sum_m w_m exp(-mult[k] sum_s scale[g, s] (query[r,
+    s] - pts[s, m])^2)`` over the points ``m`` of group ``g`` (``starts[g] <=
+    m < starts[g + 1]``), where ``w_m = weights[m]`` (a point standing for
+    that many equal rows), one less for ``m = exclude[r]`` (the point left out
+    when its weight is 1); ``-inf`` for an empty sum. ``mult`` must be
+    increasing; ``weights`` of all ones gives the plain sum bit for bit.
+    Points are stored dimension-major (``pts =
+    points_t``) so every loop over ``m`` is contiguous and vectorisable, and
+    sorted by their first coordinate within each group, so that only the
+    window of :func:`_window` is visited.
+    """
+    nq = query.shape[0]
+    n_blocks = (nq + _BLOCK - 1) // _BLOCK
+    for blk in numba.prange(n_blocks):
+        _lse_rows(
+            query,
+            points_t,
+            starts,
+            scale,
+            mult,
+            exclude,
+            weights,
+            cutoff,
+            out,
+            blk * _BLOCK,
+            min(nq, (blk + 1) * _BLOCK),
+        )
+
+
+@numba.njit(cache=True, nogil=True)
+def _lse_grid_serial(
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out
+):
+    """:func:`_lse_grid` in the calling thread.
+
+    For callers that run several sums at once on their own threads: no
+    parallel region to join.
+    """
+    _lse_rows(
+        query,
+        points_t,
+        starts,
+        scale,
+        mult,
+        exclude,
+        weights,
+        cutoff,
+        out,
+        0,
+        query.shape[0],
+    )
+
+
+@numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
+def _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r):
+    """Row ``r`` of :func:`_lse_sorted_1d`."""
+    n_groups = starts.shape[0] - 1
+    q = query[r]
+    ex = exclude[r]
+    for g in range(n_groups):
+        a = starts[g]
+        b = starts[g + 1]
+        sc = scale[g]
+        lo = a
+        hi = b
+        while lo < hi:  # first point >= q
+            mid = (lo + hi) >> 1
+            if points[mid] < q:
+                lo = mid + 1
+            else:
+                hi = mid
+        left = lo - 1
+        if left == ex:
+            left -= 1
+        right = lo
+        if right == ex:
+            right += 1
+        best = np.inf
+        if left >= a:
+            t = q - points[left]
+            best = sc * t * t
+        if right < b:
+            t = q - points[right]
+            best = min(best, sc * t * t)
+        if best == np.inf:
+            out[r, g] = -np.inf
+            continue
+        tot = 0.0
+        m = left
+        while m >= a:
+            if m != ex:
+                t = q - points[m]
+                e = sc * t * t - best
+                if e >= cutoff:
+                    break
+                tot += _exp_neg(e)
+            m -= 1
+        m = right
+        while m < b:
+            if m != ex:
+                t = q - points[m]
+                e = sc * t * t - best
+                if e >= cutoff:
+                    break
+                tot += _exp_neg(e)
+            m += 1
+        out[r, g] = np.log(tot) - best
+
+
+@numba.njit(cache=True, nogil=True, parallel=True)
+def _lse_sorted_1d(query, points, starts, scale, exclude, cutoff, out):
+    """One-dimensional ``_lse_grid`` (one multiplier) over sorted points.
+
+    The points of each group are sorted; the nearest one is found by
+    bisection and the sum walks outwards from it until a term drops below
+    ``exp(-cutoff)`` of the largest: the terms skipped are exactly those the
+    full kernel skips, and a small bandwidth costs ``O(log n + window)`` per
+    query instead of ``O(n)``.
+    """
+    for r in numba.prange(query.shape[0]):
+        _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r)
+
+
+@numba.njit(cache=True, nogil=True)
+def _lse_sorted_1d_serial(query, points, starts, scale, exclude, cutoff, out):
+    """:func:`_lse_sorted_1d` in the calling thread."""
+    for r in range(query.shape[0]):
+        _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r)
