@@ -60,7 +60,8 @@ import augnb
 from augnb import ENBC, FlexibleNB, NaiveBayes
 from augnb.datasets import load
 from augnb.stats.kernel_density import node_log_factor
-from augnb.structure.enbc import _LOOCache, loo_base_factors
+from augnb.structure._enbc_cache import _LOOCache
+from augnb.structure.enbc import loo_base_factors
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
