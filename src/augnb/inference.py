@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from scipy.special import logsumexp
 
 from augnb.params.categorical import DiscreteModel
+from augnb.params.gaussian_blocks import gaussian_block_log_integral
 from augnb.params.mixed_model import MixedModel
 from augnb.structure import Structure
 
@@ -521,7 +522,7 @@ def _mixed_given_discrete_parents(
         step = max(1, _MAX_CELLS // max(cells, 1))
         for start in range(0, group.size, step):
             r = group[start : start + step]
-            jll[r] += _gaussian_block(
+            jll[r] += gaussian_block_log_integral(
                 cpds,
                 parents,
                 block,
@@ -531,71 +532,3 @@ def _mixed_given_discrete_parents(
                 model.n_classes,
             )
     return jll
-
-
-def _gaussian_block(
-    cpds,
-    parents: list[list[int]],
-    block: list[int],
-    hidden: NDArray[np.bool_],
-    x: NDArray[np.float64],
-    conf: list[NDArray[np.int64]],
-    n_classes: int,
-) -> NDArray[np.float64]:
-    """``log`` of the integral of the block's factors over its hidden nodes.
-
-    Given the class, the discrete configurations and one mixture component
-    per hidden mixture node, the block's nodes are jointly Gaussian: mean and
-    covariance are propagated in topological order (``x_j = a_j + sum_p
-    b_jp x_p + e_j``), parents outside the block entering as observed
-    constants. The observed block members are then scored under their
-    Gaussian marginal, and the mixture components are summed out.
-    """
-    n = x.shape[0]
-    mixed = [i for i, j in enumerate(block) if cpds[j].n_components > 1]
-    grids = [np.arange(cpds[block[i]].n_components) for i in mixed]
-    combos = (
-        np.stack(np.meshgrid(*grids, indexing="ij"), -1).reshape(-1, len(mixed))
-        if mixed
-        else np.zeros((1, 0), dtype=np.int64)
-    )
-    k = combos.shape[0]
-    q = len(block)
-    mean = np.zeros((n, n_classes, k, q))
-    cov = np.zeros((n, n_classes, k, q, q))
-    log_w = np.zeros((n, n_classes, k))
-    at = {j: i for i, j in enumerate(block)}
-    for i, j in enumerate(block):
-        lw, a, b, v = cpds[j].parameters(conf[i])
-        if i in mixed:
-            comp = combos[:, mixed.index(i)]
-            a, v = a[:, :, comp], v[:, :, comp]
-            log_w += lw[:, :, comp]
-        else:  # one component (a mixture node is in a block only when hidden)
-            a, v = a[:, :, :1], v[:, :, :1]
-        mu = a
-        inside = []
-        for t, p in enumerate(parents[j]):
-            bt = b[:, :, t][:, :, None]
-            if p in at:
-                mu = mu + bt * mean[..., at[p]]
-                inside.append((bt, at[p]))
-            else:  # an observed parent outside the block
-                mu = mu + bt * x[:, p][:, None, None]
-        mean[..., i] = mu
-        var = v
-        if inside:
-            cross = sum(bt[..., None] * cov[..., pi, :i] for bt, pi in inside)
-            cov[..., i, :i] = cross
-            cov[..., :i, i] = cross
-            var = var + sum(bt * cov[..., i, pi] for bt, pi in inside)
-        cov[..., i, i] = var
-    seen = np.flatnonzero(~hidden)
-    cols = [block[i] for i in seen]
-    diff = x[:, cols][:, None, None, :] - mean[..., seen]
-    sub = cov[..., seen[:, None], seen[None, :]]
-    chol = np.linalg.cholesky(sub)
-    z = np.linalg.solve(chol, diff[..., None])[..., 0]
-    log_det = 2.0 * np.log(np.diagonal(chol, axis1=-2, axis2=-1)).sum(axis=-1)
-    log_n = -0.5 * (len(seen) * np.log(2.0 * np.pi) + log_det + (z * z).sum(axis=-1))
-    return logsumexp(log_w + log_n, axis=2)
