@@ -185,13 +185,15 @@ def test_a2de_missing_values_at_fit_and_predict(m):
     _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
 
 
-def test_pair_model_equals_prediction_path():
+@pytest.mark.parametrize("smoothing", ["lidstone", "hdp"])
+def test_pair_model_equals_prediction_path(smoothing):
     rng = np.random.default_rng(4)
     cards = np.array([3, 2, 4, 3])
     Xtr, ytr = _random_data(rng, 120, cards, 3)
     Xte, _ = _random_data(rng, 25, cards, 3)
     Xte[rng.random(Xte.shape) < 0.2] = -1
-    clf = AnDE(n=2, m=0).fit(_as_frame(Xtr), ytr)
+    clf = AnDE(n=2, m=0, smoothing=smoothing, hdp_iterations=30, random_state=0)
+    clf.fit(_as_frame(Xtr), ytr)
     codes = clf.encode(_as_frame(Xte)).codes
     total = np.full((len(Xte), 3), -np.inf)
     for i, j in itertools.combinations(range(4), 2):
@@ -246,6 +248,47 @@ def test_partial_fit_equals_fit():
     np.testing.assert_allclose(
         inc.predict_proba(X), full.predict_proba(X), rtol=0, atol=1e-12
     )
+
+
+# -- smoothing="hdp" -------------------------------------------------------------
+
+
+def test_hdp_n1_equals_aode(car):
+    # The seeds are drawn in the same order: AnDE(n=1) is AODE's fit.
+    X, y = car
+    X, y = X.iloc[::7], y.iloc[::7]
+    kw = {"smoothing": "hdp", "hdp_iterations": 20, "random_state": 2}
+    a = AnDE(n=1, **kw).fit(X, y).predict_joint_log_proba(X)
+    b = AODE(**kw).fit(X, y).predict_joint_log_proba(X)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_hdp_a2de_tables(car):
+    X, y = car
+    X, y = X.iloc[::7], y.iloc[::7]
+    kw = {"n": 2, "hdp_iterations": 20}
+    fits = [AnDE(smoothing="hdp", random_state=s, **kw).fit(X, y) for s in (0, 0, 1)]
+    for t in fits[0].pair_child_log_prob_.values():
+        np.testing.assert_allclose(np.exp(t).sum(axis=2), 1.0, atol=1e-12)
+    jll = [f.predict_joint_log_proba(X) for f in fits]
+    np.testing.assert_array_equal(jll[0], jll[1])
+    assert not np.allclose(jll[0], jll[2])
+    # The A1DE tables of A2DE (its fallback) are AODE's, seeded first.
+    aode = AODE(smoothing="hdp", random_state=0, hdp_iterations=20).fit(X, y)
+    np.testing.assert_array_equal(aode._packed.child, fits[0]._packed.child)
+    lid = AnDE(**kw).fit(X, y)
+    for key, t in lid.pair_log_prob_.items():
+        np.testing.assert_array_equal(t, fits[0].pair_log_prob_[key])
+    key = (0, 1, 2)
+    assert not np.allclose(
+        lid.pair_child_log_prob_[key], fits[0].pair_child_log_prob_[key]
+    )
+
+
+def test_hdp_partial_fit_is_refused():
+    X, y = load("house_votes_84")
+    with pytest.raises(ValueError, match="in memory only"):
+        AnDE(n=2, smoothing="hdp").partial_fit(X, y, classes=np.unique(y))
 
 
 def test_a2de_beats_aode_on_car(car):

@@ -259,8 +259,10 @@ def test_cv_accuracy_sanity():
         assert acc[name, "KDB2"] > acc[name, "NB"] + 0.02
 
 
-@pytest.mark.parametrize("m", [0, 1, 4])
-def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m):
+@pytest.mark.parametrize(
+    "m, smoothing", [(0, "lidstone"), (1, "lidstone"), (4, "lidstone"), (1, "hdp")]
+)
+def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m, smoothing):
     # The Numba kernel is a fast path: AODE is the mean, in probability space,
     # of its SPODE models, each scored by joint_log_likelihood (missing
     # super-parents summed out by that routine).
@@ -275,7 +277,8 @@ def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m):
     _all_levels(Xtr, cards)
     Xte, _ = _random_data(rng, 60, cards, 3, rare=2)
     Xte[rng.random(Xte.shape) < 0.2] = -1
-    clf = AODE(m=m).fit(_as_frame(Xtr), ytr)
+    clf = AODE(m=m, smoothing=smoothing, hdp_iterations=30, random_state=0)
+    clf.fit(_as_frame(Xtr), ytr)
     codes = clf.encode(_as_frame(Xte)).codes
     terms = np.stack(
         [joint_log_likelihood(clf.spode_model(i), codes) for i in range(4)]
@@ -288,6 +291,66 @@ def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m):
     some = used.any(axis=0)
     got = clf.predict_joint_log_proba(_as_frame(Xte))
     np.testing.assert_allclose(got[some], want[some], rtol=0, atol=1e-12)
+
+
+# -- smoothing="hdp" -------------------------------------------------------------
+
+
+def _hdp_data():
+    rng = np.random.default_rng(11)
+    cards = np.array([3, 2, 4, 3])
+    Xtr, ytr = _random_data(rng, 120, cards, 3, rare=2)
+    _all_levels(Xtr, cards)
+    return _as_frame(Xtr), ytr
+
+
+def test_hdp_tables_are_normalised_and_seeded_by_random_state():
+    X, y = _hdp_data()
+    fits = [
+        AODE(smoothing="hdp", hdp_iterations=30, random_state=s).fit(X, y)
+        for s in (0, 0, 1)
+    ]
+    for t in fits[0].child_log_prob_.values():
+        np.testing.assert_allclose(np.exp(t).sum(axis=1), 1.0, atol=1e-12)
+    same = fits[0].predict_joint_log_proba(X), fits[1].predict_joint_log_proba(X)
+    np.testing.assert_array_equal(*same)
+    assert not np.allclose(same[0], fits[2].predict_joint_log_proba(X))
+    # The joint P(c, x_i) stays Lidstone: only the conditional tables move.
+    lid = AODE().fit(X, y)
+    for a, b in zip(lid.parent_log_prob_, fits[0].parent_log_prob_):
+        np.testing.assert_array_equal(a, b)
+    assert not np.allclose(lid.child_log_prob_[0, 1], fits[0].child_log_prob_[0, 1])
+
+
+def test_hdp_table_is_the_hdp_estimate_of_its_counts():
+    # P(x_j | c, x_i) is hdp_log_cpt on counts (x_i, c, x_j) with parent x_i.
+    from augnb.params.hdp import hdp_log_cpt
+
+    X, y = _hdp_data()
+    clf = AODE(smoothing="hdp", hdp_iterations=30, random_state=3).fit(X, y)
+    codes, p = clf.encode(X).codes, 4
+    seeds = np.random.RandomState(3).randint(np.iinfo(np.int32).max, size=(p, p))
+    r = clf.n_categories_
+    for i, j in [(0, 2), (2, 0), (3, 1)]:
+        counts = np.zeros((r[i], 3, r[j]))
+        np.add.at(counts, (codes[:, i], y, codes[:, j]), 1.0)
+        want = hdp_log_cpt(counts, r[j], (r[i],), n_iter=30, random_state=seeds[i, j])
+        np.testing.assert_allclose(
+            clf.child_log_prob_[i, j], want.transpose(0, 2, 1), atol=1e-12
+        )
+
+
+def test_lidstone_is_the_default():
+    X, y = _hdp_data()
+    a = AODE().fit(X, y).predict_joint_log_proba(X)
+    b = AODE(smoothing="lidstone", random_state=5).fit(X, y)
+    np.testing.assert_array_equal(a, b.predict_joint_log_proba(X))
+
+
+def test_hdp_is_fitted_in_memory_only():
+    X, y = _hdp_data()
+    with pytest.raises(ValueError, match="in memory only"):
+        AODE(smoothing="hdp").partial_fit(X, y, classes=[0, 1, 2])
 
 
 def test_structure_is_readable_by_column_name():

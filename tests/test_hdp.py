@@ -239,10 +239,11 @@ HDP_LEARNERS = sorted(
 
 
 def test_every_cpt_learner_offers_hdp():
-    # Every learner whose tables are one structure's CPTs; AODE/AnDE average
-    # several models and the kernel/mixed learners fit densities.
+    # Every learner whose tables are one structure's CPTs, and AODE/AnDE
+    # (their conditional tables); the kernel/mixed learners fit densities.
     assert set(HDP_LEARNERS) >= {
-        "AWNB", "AugmentedSemiNaiveBayes", "BSEJ", "DDRChowLiu", "FFSS", "FSS",
+        "AODE", "AnDE", "AWNB", "AugmentedSemiNaiveBayes", "BSEJ", "DDRChowLiu",
+        "FFSS", "FSS",
         "HillClimbingTAN", "KDB", "MANB", "NaiveBayes", "SKDB", "SelectiveTAN",
         "SuperParentTAN", "TAN", "TaheriANB", "WANBIA", "WrapperKDB",
     }  # fmt: skip

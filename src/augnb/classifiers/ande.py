@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers._base import param
 from augnb.classifiers._incremental import ChunkPlan
-from augnb.classifiers.aode import _NO_COUNTS, AODE, _log_cpt
+from augnb.classifiers.aode import _NO_COUNTS, AODE, _draw_seeds, _hdp_cpt, _log_cpt
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
 from augnb.params.categorical import CategoricalCPD, DiscreteModel, NodeDomain
@@ -73,6 +73,12 @@ class AnDE(AODE):
     and takes part in the average (the frequency limit cannot be checked on a
     missing value).
 
+    With ``smoothing="hdp"`` the conditional tables ``P(x_k | c, x_i,
+    x_j)`` are hierarchical Dirichlet process estimates (tree ``P(x_k) ->
+    P(x_k | c) -> P(x_k | c, x_i) -> P(x_k | c, x_i, x_j)``), drawn after
+    AODE's (see :class:`~augnb.classifiers.aode.AODE`) from the same
+    ``random_state``; the joint tables ``P(c, x_i, x_j)`` stay Lidstone.
+
     Memory and time grow with the number of feature triples, ``p^3/6`` tables
     of ``r^3 r_C`` cells for ``n=2``: A2DE suits tens of features, not
     thousands.
@@ -86,6 +92,7 @@ class AnDE(AODE):
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
     {{alpha_parameter}}
+    {{hdp_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -146,6 +153,7 @@ class AnDE(AODE):
         y: NDArray[np.intp],
         n_classes: int,
         sample_weight: NDArray[np.float64] | None,
+        rng: np.random.RandomState | None = None,
     ) -> None:
         """For ``n=2``, the pair tables (after AODE's tables and fallback)."""
         self._n = int(self.n)
@@ -159,7 +167,7 @@ class AnDE(AODE):
                     sample_weight,
                 )
 
-            self._set_pair_tables(table, cards, n_classes)
+            self._set_pair_tables(table, cards, n_classes, rng)
 
     def _statistics_order(self, *, incremental: bool) -> int:
         # A2DE's child tables are over feature triples.
@@ -187,11 +195,14 @@ class AnDE(AODE):
         table: Callable[[tuple[int, ...]], NDArray[np.float64]],
         cards: NDArray[np.integer],
         n_classes: int,
+        rng: np.random.RandomState | None = None,
     ) -> None:
         """A2DE log-probabilities from pair x class and triple x class tables.
 
         ``table(s)`` is the count table of the sorted features ``s`` and the
-        class (axes in the order of ``s``, class last).
+        class (axes in the order of ``s``, class last). ``rng``
+        (``smoothing="hdp"`` only) draws the seeds of the HDP tables, after
+        AODE's; None keeps Lidstone's formula.
         """
         alpha = float(self.alpha)
         p = len(cards)
@@ -240,18 +251,29 @@ class AnDE(AODE):
             child_flat,
             child_offsets,
         )
-        for a, b, c in itertools.combinations(range(p), 3):
+        triples = list(itertools.combinations(range(p), 3))
+        # One seed per HDP table: the three CPTs of each triple, in order.
+        seeds = None if rng is None else _draw_seeds(rng, (len(triples), 3))
+        for t_at, (a, b, c) in enumerate(triples):
             t = table((a, b, c))
             # Each of the three CPTs normalises over its child's axis (axis 1
             # after moving the parents to the front and the child behind).
-            for (i, j), k in (((a, b), c), ((a, c), b), ((b, c), a)):
+            for s_at, ((i, j), k) in enumerate((((a, b), c), ((a, c), b), ((b, c), a))):
                 axes = [(a, b, c).index(f) for f in (i, j, k)] + [3]
                 moved = t.transpose(axes)
                 ri, rj = int(cards[i]), int(cards[j])
                 flat = moved.reshape(ri * rj, int(cards[k]), n_classes)
-                child_lp[i, j, k][:] = _log_cpt(
-                    flat, alpha=alpha, r=int(cards[k])
-                ).reshape(moved.shape)
+                if seeds is None:
+                    cpt = _log_cpt(flat, alpha=alpha, r=int(cards[k]))
+                else:
+                    # The HDP tree branches on the class, then x_i, then x_j.
+                    cpt = _hdp_cpt(
+                        flat,
+                        (ri, rj),
+                        int(self.hdp_iterations),
+                        seeds[t_at, s_at],
+                    )
+                child_lp[i, j, k][:] = cpt.reshape(moved.shape)
         self.pair_counts_ = pair_counts
         self.pair_log_prob_ = pair_lp
         self.pair_child_log_prob_ = child_lp
