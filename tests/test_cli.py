@@ -180,10 +180,10 @@ def test_version(capsys):
 def test_named_estimators_get_the_run_seed():
     from augnb.evaluation.cv import resolve_estimators
 
-    est = resolve_estimators(["BSEJ", "NB", "AODE"], random_state=3)
+    est = resolve_estimators(["BSEJ", "NB", "FlexibleNB"], random_state=3)
     assert est["BSEJ"].random_state == 3
     assert est["NB"].random_state == 3  # seeds smoothing="hdp"
-    assert "random_state" not in est["AODE"].get_params()
+    assert "random_state" not in est["FlexibleNB"].get_params()
 
 
 def test_unwritable_output_fails_before_the_run(tmp_path, capsys):
