@@ -7,7 +7,7 @@ import inspect
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 try:
     from typing import dataclass_transform
@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_docstrings
 from augnb.classifiers._incremental import IncrementalMixin
+from augnb.classifiers._inputs import FitInputs, TrainingData
 from augnb.classifiers._params import Param, declare_parameters, param
 from augnb.classifiers._weights import (
     check_sample_weight,
@@ -51,6 +52,7 @@ from augnb.structure import Structure
 __all__ = [
     "DOCSTRING_SNIPPETS",
     "BaseAugmentedNB",
+    "FitInputs",
     "TrainingData",
     "check_sample_weight",
     "make_discretizer",
@@ -134,38 +136,6 @@ def _dask_chunks(method: Callable) -> Callable:
 def _is_dask(obj: object) -> bool:
     """Whether ``obj`` is a Dask collection (checked without importing dask)."""
     return hasattr(obj, "dask") and hasattr(obj, "compute")
-
-
-class TrainingData(NamedTuple):
-    """The encoded training data a structure learner reads.
-
-    Attributes
-    ----------
-    codes : ndarray of int32, shape (n_samples, n_features)
-        Category codes (``-1`` = missing).
-    y : ndarray of intp, shape (n_samples,)
-        Class codes.
-    cards : ndarray of int64, shape (n_features,)
-        Declared number of categories per column.
-    n_classes : int
-        Number of classes.
-    sample_weight : ndarray of float64 or None
-        Row weights, only for learners with ``_weighted_counts`` (others get
-        integer weights as repeated rows); None when every row counts once.
-    """
-
-    codes: NDArray[np.int32]
-    y: NDArray[np.intp]
-    cards: NDArray[np.int64]
-    n_classes: int
-    sample_weight: NDArray[np.float64] | None = None
-
-    @property
-    def inputs(
-        self,
-    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], int]:
-        """``(codes, y, cards, n_classes)``, as structure functions take them."""
-        return self.codes, self.y, self.cards, self.n_classes
 
 
 @dataclass_transform(kw_only_default=True, field_specifiers=(param, Param))
@@ -414,7 +384,7 @@ class BaseAugmentedNB(
             self.__dict__.pop("_fit_rows", None)
         self.n_categories_ = data.cards
         self.model_ = self._fit_parameters(
-            structure, data, y_codes, n_classes, sample_weight=weights
+            structure, FitInputs(data, y_codes, n_classes, weights)
         )
         self.structure_ = self._named_structure(structure)
         self._set_structure_attributes(structure, self.schema_.names)
@@ -433,14 +403,10 @@ class BaseAugmentedNB(
         return structure.with_names([str(n) for n in self.schema_.names])
 
     def _fit_parameters(
-        self,
-        structure: Structure,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
+        self, structure: Structure, fit: FitInputs
     ) -> DiscreteModel | MixedModel:
         """The fitted model of ``structure``: CPTs, and densities if kept."""
+        data, y, n_classes, sample_weight = fit
         smoothing = self._smoothing_options()
         if data.values is None:
             return fit_discrete_model(

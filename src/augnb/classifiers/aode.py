@@ -14,7 +14,7 @@ from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import FitInputs, TrainingData, param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.constraints import Interval
@@ -159,15 +159,9 @@ hdp_iterations : int, default=100
         """Structure of the naive Bayes fallback model."""
         return naive_bayes_structure(data.codes.shape[1])
 
-    def _fit_parameters(
-        self,
-        structure: Structure,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> DiscreteModel:
+    def _fit_parameters(self, structure: Structure, fit: FitInputs) -> DiscreteModel:
         """Count the SPODE tables; the model is the naive Bayes fallback."""
+        data, y, n_classes, sample_weight = fit
         codes, cards = data.codes, data.cards
         # One generator for every HDP table of the fit, drawn in a fixed
         # order (the SPODE tables, then AnDE's pair tables), so a seed gives
@@ -184,9 +178,7 @@ hdp_iterations : int, default=100
             n_classes,
             rng,
         )
-        model = super()._fit_parameters(
-            structure, data, y, n_classes, sample_weight=sample_weight
-        )
+        model = super()._fit_parameters(structure, fit)
         self._count_more_tables(data, y, n_classes, sample_weight, rng)
         return model
 

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import FitInputs, TrainingData, param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
     Interval,
@@ -153,15 +153,9 @@ class ESKDB(_SmoothedNB):
         self.n_selected_ = np.array([s.n_selected for s in selections])
         return selections[0].structure
 
-    def _fit_parameters(
-        self,
-        structure: Structure,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> DiscreteModel:
+    def _fit_parameters(self, structure: Structure, fit: FitInputs) -> DiscreteModel:
         """Every member's tables; the model is the first member's."""
+        data, y, n_classes, sample_weight = fit
         self.models_ = [
             fit_discrete_model(
                 sel.structure,

@@ -13,17 +13,16 @@ from abc import abstractmethod
 from typing import ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from augnb.classifiers._base import (
     DOCSTRING_SNIPPETS,
     BaseAugmentedNB,
+    FitInputs,
     TrainingData,
     param,
 )
 from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
 from augnb.classifiers.constraints import Interval, Options, RandomState
-from augnb.data.encoding import EncodedData
 from augnb.params.attribute_weights import (
     awnb_weights,
     manb_model,
@@ -74,26 +73,13 @@ class _NaiveBayesFamily(BaseAugmentedNB):
     def _learn_structure(self, data: TrainingData) -> Structure:
         return naive_bayes_structure(data.codes.shape[1])
 
-    def _fit_parameters(
-        self,
-        structure: Structure,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None = None,
-    ) -> DiscreteModel:
+    def _fit_parameters(self, structure: Structure, fit: FitInputs) -> DiscreteModel:
         # Naive Bayes' smoothed CPTs first, then the learner's transform.
-        model = super()._fit_parameters(structure, data, y, n_classes, sample_weight)
-        return self._transform_cpts(model, data, y, sample_weight)
+        model = super()._fit_parameters(structure, fit)
+        return self._transform_cpts(model, fit)
 
     @abstractmethod
-    def _transform_cpts(
-        self,
-        model: DiscreteModel,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        sample_weight: NDArray[np.float64] | None,
-    ) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         """The fitted model: naive Bayes' CPTs weighted or averaged."""
 
 
@@ -174,17 +160,11 @@ class AWNB(_NaiveBayesFamily):
     random_state: int | np.random.RandomState | None = param(None, RandomState())
     normalize: bool = param(True, Options(True, False))
 
-    def _transform_cpts(
-        self,
-        model: DiscreteModel,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        sample_weight: NDArray[np.float64] | None,
-    ) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         self.feature_weights_ = awnb_weights(
-            data.codes,
-            y,
-            data.cards,
+            fit.data.codes,
+            fit.y,
+            fit.data.cards,
             n_trees=int(self.n_trees),
             bootstrap_size=float(self.bootstrap_size),
             random_state=self.random_state,
@@ -264,13 +244,7 @@ class MANB(_NaiveBayesFamily):
     prior: float = param(0.5, Interval(numbers.Real, 0, 1), kw_only=False)
     alpha: float = param(kw_only=True)
 
-    def _transform_cpts(
-        self,
-        model: DiscreteModel,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        sample_weight: NDArray[np.float64] | None,
-    ) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         averaged, self.arc_posterior_ = manb_model(
             model, float(self.alpha), float(self.prior)
         )
@@ -350,18 +324,12 @@ class WANBIA(_NaiveBayesFamily):
     max_iter: int = param(100, Interval(numbers.Integral, 1))
     normalize: bool = param(True, Options(True, False))
 
-    def _transform_cpts(
-        self,
-        model: DiscreteModel,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        sample_weight: NDArray[np.float64] | None,
-    ) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         weights, result = wanbia_weights(
             model,
-            data.codes,
-            y,
-            sample_weight,
+            fit.data.codes,
+            fit.y,
+            fit.sample_weight,
             max_iter=int(self.max_iter),
             normalize=self.normalize,
         )
