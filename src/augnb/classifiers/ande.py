@@ -92,12 +92,7 @@ class AnDE(AODE):
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
     {{alpha_parameter}}
-    {{hdp_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{hdp_tail_sections}}
     structure_ : tuple of Structure
         One structure per super-parent set: the SPODEs of AODE for ``n=1``
         (see :class:`~augnb.classifiers.aode.AODE`), for ``n=2`` the models

@@ -87,12 +87,7 @@ class AODE(_SmoothedNB):
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
     {{alpha_parameter}}
-    {{hdp_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{hdp_tail_sections}}
     structure_ : SPODEStructures
         A tuple of Structure: ``structure_[i]`` is the SPODE with
         super-parent feature ``i`` (exportable with ``to_networkx`` /
@@ -145,7 +140,7 @@ hdp_iterations : int, default=100
     Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
     than the single-structure learners' 500, since every ordered feature
     pair has a table; 5-fold accuracy on car, kr_vs_kp, splice and vehicle
-    was within 0.1 point of 500 sweeps' (``benchmarks/bench_hdp_aode.py``).
+    was within 0.1 point of 500 sweeps' (see the AODE page of the documentation).
 {{hdp_random_state_parameter}}""",
     }
 

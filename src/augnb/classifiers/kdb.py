@@ -34,12 +34,7 @@ class KDB(_SmoothedNB):
         CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
         theta``. A negative value admits every candidate.
     {{alpha_parameter}}
-    {{hdp_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{hdp_tail_sections}}
     structure_ : Structure
         Node ``i`` is feature ``i``; ``structure_.parents[i]`` are its feature
         parents.

@@ -78,12 +78,7 @@ class FFSS(_SmoothedNB):
     {{alpha_parameter}}
     significance : float, default=0.05
         Level of the chi-square tests.
-    {{hdp_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{hdp_tail_sections}}
     structure_ : Structure
         Naive Bayes over the kept features.
     selected_features_ : list

@@ -46,12 +46,7 @@ class SKDB(_SmoothedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
-    {{hdp_parameters}}
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{hdp_tail_sections}}
     structure_ : Structure
         The selected model: one node per selected feature.
     k_selected_ : int

@@ -1,13 +1,9 @@
 """Categorical CPDs with Lidstone (or HDP) smoothing over (compound) node domains.
 
-A node's *domain* indexes its values. For a small declared product of member
-cardinalities the domain is dense (every combination has a slot); for a large
-one it holds only the combinations seen in training plus one *bucket* slot that
-stands for every unseen combination. Unseen combinations all have zero training
-count, so they share one probability and the bucket is exact, while a join never
-allocates the full Cartesian product.
-
-Parent configurations are indexed the same way: dense when small, otherwise the
+A node's values are indexed by its domain (:mod:`augnb.params.domains`:
+dense for a small declared product of member cardinalities, otherwise the
+observed combinations plus one bucket slot for every unseen one). Parent
+configurations are indexed the same way: dense when small, otherwise the
 observed configurations plus one row for all unobserved ones (whose CPT is the
 uniform ``1 / r``, since their counts are zero).
 
