@@ -37,26 +37,23 @@ and ``benchmarks/results/accuracy_table.json``, all atomically.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _common import ROOT, machine_info, write_json
 from sklearn.compose import ColumnTransformer, make_column_selector
 from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OrdinalEncoder
 
+from augnb._io import write_text_atomic
 from augnb.classifiers.registry import estimators as registry
 from augnb.evaluation.cv import accuracy_matrix, cross_validate
 from augnb.evaluation.significance import friedman_test
 
-ROOT = Path(__file__).resolve().parents[1]
 OVERVIEW_DATASETS = [
     "car",
     "kr_vs_kp",
@@ -103,26 +100,6 @@ def hist_gradient_boosting(seed: int) -> object:
     return HistGradientBoostingClassifier(
         categorical_features="from_dtype", random_state=seed
     )
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
-def _commit() -> str | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.stdout.strip()
 
 
 def _markdown(
@@ -245,24 +222,16 @@ def main(argv: list[str] | None = None) -> int:
         results = pd.concat([earlier, results], ignore_index=True)
     out = Path(args.out)
     text, summary = _markdown(results, args, seconds)
-    _atomic_write(out / "folds.csv", results.to_csv(index=False))
-    _atomic_write(out / "README.md", text)
+    out.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(out / "folds.csv", results.to_csv(index=False))
+    write_text_atomic(out / "README.md", text)
     payload = {
-        "commit": _commit(),
-        "machine": {
-            "platform": platform.platform(),
-            "cores": os.cpu_count(),
-            "load": os.getloadavg(),
-            "python": sys.version.split()[0],
-        },
+        "machine": machine_info(),
         "args": vars(args),
         "seconds": seconds,
         "summary": summary,
     }
-    _atomic_write(
-        ROOT / "benchmarks" / "results" / "accuracy_table.json",
-        json.dumps(payload, indent=2) + "\n",
-    )
+    write_json(payload, "accuracy_table.json")
     print(text)
     return 0
 

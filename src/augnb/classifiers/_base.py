@@ -445,9 +445,10 @@ class BaseAugmentedNB(
         Empty for Lidstone smoothing and for learners that do not declare the
         parameter, so that path is the one every learner has always used.
         """
-        if "smoothing" not in self._parameter_constraints:
-            return {}
-        if self.smoothing == "lidstone":
+        if (
+            "smoothing" not in self._parameter_constraints
+            or self.smoothing == "lidstone"
+        ):
             return {}
         return {
             "smoothing": self.smoothing,

@@ -40,10 +40,6 @@ def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
     return out
 
 
-#: Cells (all group tables together) the grouped counting pass may use: its
-#: tables must stay in the processor's cache to beat counting pair by pair.
-
-
 @numba.njit(cache=True, nogil=True)
 def _grouped_pair_counts_kernel(
     codes,

@@ -161,6 +161,8 @@ def joint_counts(
     return flat.astype(np.float64, copy=False).reshape(tuple(int(c) for c in cards))
 
 
+#: Cells (all group tables together) the grouped counting pass may use: its
+#: tables must stay in the processor's cache to beat counting pair by pair.
 _GROUP_CELLS = 1 << 17
 #: Widest product of cardinalities a group of features may have.
 _MAX_GROUP_SIZE = 64
