@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 
 #: Kernel terms below exp(-(_MARGIN + log n_points)) of the largest term are
 #: skipped (see above): their sum is below exp(-_MARGIN) of the total.
@@ -17,6 +19,8 @@ _CUTOFF = 60.0
 #: Distance given to a left-out point: larger than any real one, and finite so
 #: that multiplying it never makes a NaN.
 _FAR = 1e300
+#: Cost of compacting one term, in exponentials (see ``_lse_rows``).
+_COMPACT_COST = 2.0
 #: Query rows per parallel block (one distance buffer each).
 _BLOCK = 16
 #: Smallest sum (query rows x points x multipliers) run in parallel.
@@ -33,13 +37,24 @@ _LN2_HI = 6.93147180369123816490e-01
 _LN2_LO = 1.90821492927058770002e-10
 
 
+@intrinsic
+def _bits_to_float(typingctx, bits):
+    """The float64 whose IEEE-754 bits are the int64 ``bits`` (a bit cast)."""
+    sig = types.float64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.float64))
+
+    return sig, codegen
+
+
 @numba.njit(cache=True, nogil=True, inline="always")
 def _exp_neg(e):
     """``exp(-e)`` for ``0 <= e <= 60``, branch-free so that loops vectorise.
 
     ``e = k ln 2 - r`` with ``|r| <= ln 2 / 2``; ``exp(r)`` by a degree-13
-    Taylor polynomial (truncation below 1e-17 relative) and ``2^-k`` as a
-    product of seven powers selected by the bits of ``k`` (``k <= 87``).
+    Taylor polynomial (truncation below 1e-17 relative) and ``2^-k`` written
+    directly as the bits of a double (``k <= 87``).
     Accuracy (at most 2 ulp from ``numpy.exp``) and the sums built on it
     (1e-13 relative of a full ``logsumexp``) are tested.
     """
@@ -59,16 +74,8 @@ def _exp_neg(e):
     p = p * r + 0.5
     p = p * r + 1.0
     p = p * r + 1.0
-    k = np.int64(kf)
-    s = 1.0
-    s *= 0.5 if k & 1 else 1.0
-    s *= 0.25 if k & 2 else 1.0
-    s *= 0.0625 if k & 4 else 1.0
-    s *= 0.00390625 if k & 8 else 1.0
-    s *= 1.52587890625e-05 if k & 16 else 1.0
-    s *= 2.3283064365386963e-10 if k & 32 else 1.0
-    s *= 5.421010862427522e-20 if k & 64 else 1.0
-    return p * s
+    # 2^-k built from its exponent bits (k <= 87, far from subnormals).
+    return p * _bits_to_float((1023 - np.int64(kf)) << 52)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -103,27 +110,6 @@ def _min_n(buf, n):
         l0 = min(l0, buf[m])
         m += 1
     return min(min(min(l0, l1), min(l2, l3)), min(min(l4, l5), min(l6, l7)))
-
-
-@numba.njit(cache=True, nogil=True)
-def _max_n(buf, n):
-    """Maximum of ``buf[:n]`` (NaN-free; ``-inf`` if empty), as :func:`_min_n`."""
-    l0 = l1 = l2 = l3 = l4 = l5 = l6 = l7 = -np.inf
-    m = 0
-    while m + 8 <= n:
-        l0 = max(l0, buf[m])
-        l1 = max(l1, buf[m + 1])
-        l2 = max(l2, buf[m + 2])
-        l3 = max(l3, buf[m + 3])
-        l4 = max(l4, buf[m + 4])
-        l5 = max(l5, buf[m + 5])
-        l6 = max(l6, buf[m + 6])
-        l7 = max(l7, buf[m + 7])
-        m += 8
-    while m < n:
-        l0 = max(l0, buf[m])
-        m += 1
-    return max(max(max(l0, l1), max(l2, l3)), max(max(l4, l5), max(l6, l7)))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -222,12 +208,17 @@ def _lse_rows(
             for k in range(n_h):
                 mu = mult[k]
                 thr = cutoff / mu
-                # Keep the terms within the cut-off (a subset of those
-                # of the previous, smaller multiplier): a branch-free
-                # compaction, so exponentials are paid only for them. It
-                # is skipped when it would keep every term (wide kernels):
-                # a vectorised maximum is cheaper than the compaction.
-                if _max_n(dist, n_cur) >= thr:
+                # Terms at or beyond the cut-off are left out. Either they
+                # are dropped from the buffers first (a compaction, which
+                # also spares the larger multipliers still to come), or
+                # every term's exponential is taken and the far ones masked
+                # out (vectorised, so cheaper than a compaction per term):
+                # compaction only when what it drops, times the multipliers
+                # left, outweighs its cost.
+                kept = 0
+                for m in range(n_cur):
+                    kept += dist[m] < thr
+                if (n_cur - kept) * (n_h - k) > _COMPACT_COST * n_cur:
                     j = 0
                     for m in range(n_cur):
                         v = dist[m]
@@ -239,7 +230,9 @@ def _lse_rows(
                 # sum cannot underflow to 0 however far the query is.
                 tot = 0.0
                 for m in range(n_cur):
-                    tot += wbuf[m] * _exp_neg(dist[m] * mu)
+                    v = dist[m]
+                    t = wbuf[m] * _exp_neg(min(v * mu, _CUTOFF))
+                    tot += t if v < thr else 0.0
                 out[k, r, g] = np.log(tot) - lo * mu
 
 
