@@ -215,9 +215,11 @@ def _lse_rows(
                 # out (vectorised, so cheaper than a compaction per term):
                 # compaction only when what it drops, times the multipliers
                 # left, outweighs its cost.
-                kept = 0
-                for m in range(n_cur):
-                    kept += dist[m] < thr
+                kept = n_cur
+                if n_h - k > _COMPACT_COST:  # else it cannot pay
+                    kept = 0
+                    for m in range(n_cur):
+                        kept += dist[m] < thr
                 if (n_cur - kept) * (n_h - k) > _COMPACT_COST * n_cur:
                     j = 0
                     for m in range(n_cur):

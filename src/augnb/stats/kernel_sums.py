@@ -103,6 +103,7 @@ def _group_lse(
     exclude: NDArray[np.int64] | None,
     weights: NDArray[np.float64] | None = None,
     parallel: bool = True,
+    presorted: bool = False,
 ) -> NDArray[np.float64]:
     """Sort the points by group (and by value in 1-d) and run the right kernel.
 
@@ -110,7 +111,8 @@ def _group_lse(
     (``mult`` increasing). ``exclude`` holds indices into ``points`` (``-1``:
     none); ``weights`` (default: ones) the number of rows each point stands
     for, an excluded point losing one. ``parallel=False`` runs the kernel in
-    the calling thread.
+    the calling thread. ``presorted``: the points are already sorted by
+    group, then first coordinate (no sort, no copy).
     """
     nq, d = query.shape
     # A parallel region costs its launch and join (much more on a loaded
@@ -120,16 +122,20 @@ def _group_lse(
     total = len(points) if weights is None else float(np.sum(weights))
     cutoff = min(_CUTOFF, _MARGIN + float(np.log(max(total, 1.0))))
     # Sorted by the first coordinate within each group: both kernels use it.
-    keys = (points[:, 0], groups)
-    order = np.lexsort(keys)
     counts = np.bincount(groups, minlength=n_groups)[:n_groups]
     starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     ex = np.full(nq, -1, dtype=np.int64)
-    if exclude is not None:
-        inv = np.empty(len(order), dtype=np.int64)
-        inv[order] = np.arange(len(order))
-        hit = exclude >= 0
-        ex[hit] = inv[exclude[hit]]
+    if presorted:
+        order = slice(None)
+        if exclude is not None:
+            ex[:] = exclude
+    else:
+        order = np.lexsort((points[:, 0], groups))
+        if exclude is not None:
+            inv = np.empty(len(order), dtype=np.int64)
+            inv[order] = np.arange(len(order))
+            hit = exclude >= 0
+            ex[hit] = inv[exclude[hit]]
     out = np.empty((len(mult), nq, n_groups))
     if sorted_1d:
         kernel_1d = _lse_sorted_1d if parallel else _lse_sorted_1d_serial
@@ -151,7 +157,7 @@ def _group_lse(
             np.ascontiguousarray(scale),
             np.ascontiguousarray(mult, dtype=np.float64),
             ex,
-            np.ones(len(order)) if weights is None else weights[order],
+            np.ones(len(points)) if weights is None else weights[order],
             cutoff,
             out,
         )
@@ -379,7 +385,8 @@ def loo_class_log_sums_grid(
     nu = len(keys)
     sc = np.ascontiguousarray(scale[:, perm])
     own = np.arange(nu, dtype=np.int64)
-    lse_u = _group_lse(ux, ux, uy, n_classes, sc, mult, own, w, parallel)
+    # ``ux`` is sorted by class, then first column: ``_group_lse``'s order.
+    lse_u = _group_lse(ux, ux, uy, n_classes, sc, mult, own, w, parallel, True)
     counts = np.bincount(y, minlength=n_classes)[:n_classes].astype(np.float64)
     used_u = np.broadcast_to(counts, (nu, n_classes)).copy()
     used_u[own, uy] -= 1.0
