@@ -28,7 +28,6 @@ from augnb.stats._count_kernels import (
     _family_class_counts_kernel,
     _grouped_pair_counts_kernel,
     _pairwise_class_counts_kernel,
-    _pairwise_class_weights_kernel,
 )
 
 __all__ = [
@@ -161,6 +160,9 @@ def joint_counts(
     return flat.astype(np.float64, copy=False).reshape(tuple(int(c) for c in cards))
 
 
+#: The weights argument of a kernel that counts every row once.
+_NO_WEIGHTS = np.empty(0)
+
 #: Cells (all group tables together) the grouped counting pass may use: its
 #: tables must stay in the processor's cache to beat counting pair by pair.
 _GROUP_CELLS = 1 << 17
@@ -210,56 +212,26 @@ def _grouped_pair_counts(
     offsets: NDArray[np.int64],
     out: NDArray[np.int64],
 ) -> None:
-    """Unweighted pair counts into ``out`` (flat, at ``offsets``), one pass.
+    """Unweighted pair counts into ``out`` (flat, at ``offsets``).
 
     Counts (group, group, class) tables of the features joined by
-    :func:`_feature_groups` and sums them down to the pair tables; the
-    counts are integers, so they equal counting pair by pair.
+    :func:`_feature_groups` over the complete rows and sums them down to the
+    pair tables; a row with a missing value counts in the tables of its
+    observed pairs only (available cases), pair by pair. The counts are
+    integers, so they equal counting pair by pair.
     """
     starts = _feature_groups(cards, n_classes)
-    n_groups = len(starts) - 1
-    if n_groups == len(cards):
-        # No two features join (wide features or many classes): the group
-        # tables would be the pair tables, so count those pair by pair.
-        _pairwise_class_counts_kernel(
-            np.asfortranarray(codes), y, cards, n_classes, offsets, out
+    # When no two features join (wide features or many classes) the group
+    # tables would be the pair tables: every row is counted pair by pair.
+    if len(starts) - 1 < len(cards):
+        incomplete = _grouped_pair_counts_kernel(
+            codes, y, cards, n_classes, starts, offsets, out
         )
-        return
-    gsize = np.array(
-        [int(np.prod(cards[starts[g] : starts[g + 1]])) for g in range(n_groups)],
-        dtype=np.int64,
-    )
-    gblk = np.zeros(n_groups, dtype=np.int64)
-    gstride = np.zeros(n_groups, dtype=np.int64)
-    goff = np.zeros(n_groups * n_groups, dtype=np.int64)
-    total = 0
-    for g in range(n_groups):
-        gblk[g] = total
-        acc = 0
-        for h in range(g + 1, n_groups):
-            goff[g * n_groups + h] = acc
-            acc += int(gsize[h]) * n_classes
-        gstride[g] = acc
-        total += int(gsize[g]) * acc
-    sblk = total + np.concatenate([[0], np.cumsum(gsize[:-1])]).astype(np.int64) * (
-        n_classes
-    )
-    total += int(gsize.sum()) * n_classes
-    gout = np.zeros(total, dtype=np.int64)
-    _grouped_pair_counts_kernel(
-        codes,
-        y,
-        cards,
-        n_classes,
-        starts,
-        gsize,
-        gblk,
-        gstride,
-        goff,
-        sblk,
-        gout,
-        offsets,
-        out,
+        if not incomplete.any():
+            return
+        codes, y = codes[incomplete], y[incomplete]
+    _pairwise_class_counts_kernel(
+        np.asfortranarray(codes), y, _NO_WEIGHTS, cards, n_classes, offsets, out
     )
 
 
@@ -311,10 +283,11 @@ def pairwise_class_counts(
         if p > 1:
             _grouped_pair_counts(codes, y, cards, int(n_classes), offsets, out)
     else:
-        codes = np.asfortranarray(codes)
         out = np.zeros(total, dtype=np.float64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-        _pairwise_class_weights_kernel(codes, y, w, cards, int(n_classes), offsets, out)
+        _pairwise_class_counts_kernel(
+            np.asfortranarray(codes), y, w, cards, int(n_classes), offsets, out
+        )
     out = out.astype(np.float64, copy=False)
     tables = {}
     for i in range(p):
@@ -410,7 +383,7 @@ def family_class_counts(
     out = np.zeros(n_configs * n_classes * n_values)
     empty = np.empty(0, dtype=np.int64)
     weights = (
-        np.empty(0)
+        _NO_WEIGHTS
         if sample_weight is None
         else np.ascontiguousarray(sample_weight, dtype=np.float64)
     )
@@ -483,7 +456,7 @@ def families_class_counts(
     if sample_weight is None:
         # Integer counts in 4 lanes (exact, so the order of the sums is free).
         out = np.zeros((4, total), dtype=np.int64)
-        weights = np.empty(0)
+        weights = _NO_WEIGHTS
     else:
         # Weighted sums in row order, as every other weighted count.
         out = np.zeros((1, total))
