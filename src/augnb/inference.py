@@ -29,6 +29,7 @@ from scipy.special import logsumexp
 from augnb.params.categorical import DiscreteModel
 from augnb.params.gaussian_blocks import gaussian_block_log_integral
 from augnb.params.mixed_model import MixedModel
+from augnb.stats._count_kernels import row_config
 from augnb.structure import Structure
 
 __all__ = ["Factor", "FactoredModel", "joint_log_likelihood"]
@@ -113,19 +114,13 @@ _MAX_CELLS = 1 << 22
 
 @numba.njit(cache=True, nogil=True)
 def _add_factor(jll, table, child, conf, n_values):
-    """jll[r] += table[conf[r] * n_values + child[r]] for rows with child >= 0."""
-    has_conf = conf.shape[0] > 0
+    """jll[r] += table[conf[r] * n_values + child[r]] for the rows a family counts."""
     n_classes = jll.shape[1]
     for r in range(jll.shape[0]):
-        v = child[r]
-        if v < 0:
+        k = row_config(child, conf, r)
+        if k < 0:
             continue
-        k = 0
-        if has_conf:
-            k = conf[r]
-            if k < 0:
-                continue
-        base = k * n_values + v
+        base = k * n_values + child[r]
         for c in range(n_classes):
             jll[r, c] += table[base, c]
 

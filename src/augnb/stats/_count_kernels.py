@@ -137,19 +137,29 @@ def _grouped_pair_counts_kernel(codes, y, cards, n_classes, starts, offsets, out
 
 
 @numba.njit(cache=True, nogil=True)
+def row_config(child, conf, r):
+    """Parent configuration of row ``r`` of a family; -1 where it is not counted.
+
+    The child's value is ``child[r]`` and the configuration ``conf[r]``
+    (``conf`` empty: no parent but the class, configuration 0). A missing
+    child or parent (``-1``) leaves the row out of the family's table and
+    out of its factor.
+    """
+    if child[r] < 0:
+        return -1
+    if conf.shape[0] == 0:
+        return 0
+    return conf[r]
+
+
+@numba.njit(cache=True, nogil=True)
 def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
-    has_conf = conf.shape[0] > 0
     weighted = w.shape[0] > 0
     for r in range(child.shape[0]):
-        v = child[r]
-        if v < 0:
-            continue
-        k = 0
-        if has_conf:
-            k = conf[r]
-            if k < 0:
-                continue
-        out[(k * n_classes + y[r]) * n_values + v] += w[r] if weighted else 1.0
+        k = row_config(child, conf, r)
+        if k >= 0:
+            cell = (k * n_classes + y[r]) * n_values + child[r]
+            out[cell] += w[r] if weighted else 1.0
     return out
 
 
