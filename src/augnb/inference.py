@@ -31,6 +31,7 @@ from augnb.params.gaussian_blocks import gaussian_block_log_integral
 from augnb.params.mixed_model import MixedModel
 from augnb.stats._count_kernels import row_config
 from augnb.structure import Structure
+from augnb.structure._structure import find_root
 
 __all__ = ["Factor", "FactoredModel", "joint_log_likelihood"]
 
@@ -272,13 +273,6 @@ def _components(
     """
     structure = model.structure
     parent = {m: m for m in miss}
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
     families = []
     mset = set(miss)
     for k in range(structure.n_nodes):
@@ -286,12 +280,12 @@ def _components(
         if vars_ and k not in absent:
             families.append((k, vars_))
             for u in vars_[1:]:
-                parent[find(u)] = find(vars_[0])
+                parent[find_root(parent, u)] = find_root(parent, vars_[0])
     comps: dict[int, tuple[list[int], list[int]]] = {}
     for m in miss:
-        comps.setdefault(find(m), ([], []))[0].append(m)
+        comps.setdefault(find_root(parent, m), ([], []))[0].append(m)
     for k, vars_ in families:
-        comps[find(vars_[0])][1].append(k)
+        comps[find_root(parent, vars_[0])][1].append(k)
     return list(comps.values())
 
 

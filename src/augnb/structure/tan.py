@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from augnb.stats.counts import pairwise_class_counts
 from augnb.stats.independence import ci_test
 from augnb.stats.information import cmi_from_counts, pairwise_cmi
-from augnb.structure._structure import Structure
+from augnb.structure._structure import Structure, find_root
 from augnb.structure.selection import ffss_features
 
 __all__ = [
@@ -61,16 +61,9 @@ def maximum_spanning_forest(
         key=lambda e: (-weights[e[0], e[1]], e[0], e[1]),
     )
     parent = list(range(n))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
     out = []
     for i, j in cand:
-        ri, rj = find(i), find(j)
+        ri, rj = find_root(parent, i), find_root(parent, j)
         if ri != rj:
             parent[max(ri, rj)] = min(ri, rj)
             out.append((i, j))
