@@ -54,27 +54,34 @@ def entropy_from_counts(
     return float(max(h, 0.0))
 
 
-def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
-    """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y)."""
+def _information_from_counts(
+    counts: NDArray[np.floating], base: float | None, conditional: bool
+) -> float:
+    """``I(X;Y)`` of a table (r_X, r_Y), or ``I(X;Y|C)`` of one (r_X, r_Y, r_C).
+
+    ``H(X) + H(Y) - H(X, Y)``; conditional, the class axis stays in every
+    term (``H(X, C) + H(Y, C) - H(X, Y, C)``) and ``H(C)`` is subtracted.
+    Clipped at 0.
+    """
     counts = np.asarray(counts, dtype=np.float64)
-    mi = (
+    info = (
         entropy_from_counts(counts.sum(axis=1), base)
         + entropy_from_counts(counts.sum(axis=0), base)
         - entropy_from_counts(counts, base)
     )
-    return float(max(mi, 0.0))
+    if conditional:
+        info -= entropy_from_counts(counts.sum(axis=(0, 1)), base)
+    return float(max(info, 0.0))
+
+
+def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
+    """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y)."""
+    return _information_from_counts(counts, base, conditional=False)
 
 
 def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
     """Conditional mutual information I(X;Y|C) from a table of shape (r_X, r_Y, r_C)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    cmi = (
-        entropy_from_counts(counts.sum(axis=1), base)
-        + entropy_from_counts(counts.sum(axis=0), base)
-        - entropy_from_counts(counts, base)
-        - entropy_from_counts(counts.sum(axis=(0, 1)), base)
-    )
-    return float(max(cmi, 0.0))
+    return _information_from_counts(counts, base, conditional=True)
 
 
 def _stacked_entropy(
