@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
@@ -62,10 +64,8 @@ def eskdb_structures(
     *,
     n_estimators: int = 20,
     k: int = 5,
-    theta: float = 0.0,
-    alpha: float = 1.0,
-    criterion: str = "rmse",
     random_state: object = None,
+    **options: Any,
 ) -> list[SKDBSelection]:
     """The members of ESKDB: one selective kDB per stochastic feature ranking.
 
@@ -89,10 +89,13 @@ def eskdb_structures(
         Number of classes.
     n_estimators : int, default=20
         Number of members.
-    k, theta, alpha, criterion
-        As in :func:`augnb.structure.skdb.skdb_structure`.
+    k : int, default=5
+        Largest number of parents per feature.
     random_state : int, RandomState or None
         Draws the rankings.
+    **options
+        ``theta``, ``alpha`` and ``criterion`` of every member, as in
+        :func:`augnb.structure.skdb.skdb_structure`.
 
     Returns
     -------
@@ -122,17 +125,6 @@ def eskdb_structures(
         seen.add(tuple(cand.tolist()))
         orders.append(cand)
     return [
-        skdb_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            k=k,
-            theta=theta,
-            alpha=alpha,
-            criterion=criterion,
-            order=o,
-            cmi=cmi,
-        )
+        skdb_structure(codes, y, cards, n_classes, k=k, order=o, cmi=cmi, **options)
         for o in orders
     ]
