@@ -22,6 +22,16 @@ arcs_ : list of (tuple, tuple)
     Arcs between features, as ``(parent names, child names)``.
 model_ : DiscreteModel
     Fitted CPDs.""",
+    # The parent threshold of the kDB family (KDB, SKDB, ESKDB), and the
+    # parent limit with it of the selective ones.
+    "kdb_theta_parameter": """\
+theta : float, default=0.0
+    CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
+    theta``. A negative value admits every candidate.""",
+    "skdb_k_theta_parameters": """\
+k : int, default=5
+    Largest number of feature parents per feature (>= 0).
+{{kdb_theta_parameter}}""",
     # Methods' sections.
     "fit_data_parameters": """\
 X : DataFrame or array-like of shape (n_samples, n_features)

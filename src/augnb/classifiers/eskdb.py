@@ -48,10 +48,7 @@ class ESKDB(_SmoothedNB):
     ----------
     n_estimators : int, default=20
         Number of members (20 in the authors' experiment scripts).
-    k : int, default=5
-        Largest number of feature parents per feature (>= 0).
-    theta : float, default=0.0
-        CMI threshold (nats) of the kDB parents.
+    {{skdb_k_theta_parameters}}
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss of each member's model selection (as in SKDB).
     alpha : float, default=1.0
