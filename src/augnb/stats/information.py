@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 
 __all__ = [
@@ -177,6 +178,7 @@ def conditional_mutual_information(
     return cmi_from_counts(joint_counts([x, y, c], [r_x, r_y, r_c]), base)
 
 
+@with_snippets(SNIPPETS)
 def pairwise_cmi(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -193,9 +195,7 @@ def pairwise_cmi(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    y, cards, n_classes
-        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
-        and number of classes.
+    {{class_parameters}}
     base : float, default=None
         Logarithm base (natural log when None).
     return_counts : bool, default=False

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import pairwise_class_counts
 from augnb.stats.independence import ci_test
 from augnb.stats.information import cmi_from_counts, pairwise_cmi
@@ -266,6 +267,7 @@ def arc_scores_from_tables(
     return weights, admissible
 
 
+@with_snippets(SNIPPETS)
 def tan_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -284,12 +286,7 @@ def tan_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; pairs are counted on available cases).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {{class_parameters}}
     root : {"first", "random"}, default="first"
         Root rule.
     random_state : int, RandomState or None, default=None
