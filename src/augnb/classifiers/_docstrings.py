@@ -110,6 +110,13 @@ DOCSTRING_SNIPPETS["input_parameters"] = (
     + "\n"
     + DOCSTRING_SNIPPETS["column_kind_parameters"]
 )
+# The last parameters and the first attributes of most estimators.
+DOCSTRING_SNIPPETS["input_sections"] = """\
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}"""
 DOCSTRING_SNIPPETS["fitted_attributes"] = (
     DOCSTRING_SNIPPETS["input_attributes"]
     + "\n"

@@ -46,11 +46,7 @@ class _SmoothedNB(BaseAugmentedNB):
         # The end of the parameters and the start of the attributes.
         "hdp_tail_sections": """\
 {{hdp_parameters}}
-{{input_parameters}}
-
-Attributes
-----------
-{{input_attributes}}""",
+{{input_sections}}""",
     }
 
     smoothing: str = SMOOTHING
@@ -72,11 +68,7 @@ random_state : int, RandomState or None, default=None
         # TAN and DDR-TAN: from the root to the tree.
         "tree_sections": """\
 {{root_parameters}}
-{{input_parameters}}
-
-Attributes
-----------
-{{input_attributes}}
+{{input_sections}}
 structure_ : Structure
     The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.""",
     }

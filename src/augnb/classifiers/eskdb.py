@@ -63,11 +63,7 @@ class ESKDB(_SmoothedNB):
         documentation page).
     random_state : int, RandomState or None, default=None
         Draws the rankings and seeds each member's sampler.
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{input_sections}}
     structures_ : list of Structure
         Each member's selected model.
     feature_orders_ : list of list
