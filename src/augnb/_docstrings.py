@@ -25,12 +25,14 @@ cards : ndarray of shape (n_features,)
 n_classes : int
     Number of classes.""",
     # The paper of the Taheri et al. learner and of the mean binarisation.
-    "taheri2011_references": """\
-References
-----------
+    "taheri2011_citation": """\
 .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
    classifier using conditional probabilities", Proc. 9th Australasian
    Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    "taheri2011_references": """\
+References
+----------
+{{taheri2011_citation}}""",
     # Progress output of the greedy wrapper searches.
     "trace_parameters": """\
 verbose : int, default=0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from augnb._docstrings import expand_snippets
+from augnb._docstrings import SNIPPETS, expand_snippets
 
 __all__ = ["DOCSTRING_SNIPPETS", "expand_docstrings", "expand_snippets"]
 
@@ -63,10 +63,7 @@ Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.""",
     "mihaljevic2013_reference": """\
 Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
 Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.""",
-    "taheri2011_reference": """\
-.. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-   classifier using conditional probabilities", Proc. 9th Australasian
-   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    "taheri2011_reference": SNIPPETS["taheri2011_citation"],
     "column_kind_parameters": """\
 discrete_features : sequence of str or int, default=None
     Columns to treat as discrete whatever their dtype.

@@ -249,11 +249,7 @@ def taheri_structure(
         One singleton node per feature (node ``f`` holds feature ``f``) and
         ``n_features - 1`` arcs.
 
-    References
-    ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {{taheri2011_references}}
 
     Examples
     --------
