@@ -101,6 +101,10 @@ hdp_iterations : int, default=500
 DOCSTRING_SNIPPETS["hdp_random_state_parameter"] = """\
 random_state : int, RandomState or None, default=None
     Seeds the sampler of ``smoothing="hdp"`` (unused otherwise)."""
+# The CPT estimator and its seed, of every learner with the HDP option.
+DOCSTRING_SNIPPETS["hdp_parameters"] = (
+    "{{smoothing_parameters}}\n{{hdp_random_state_parameter}}"
+)
 
 DOCSTRING_SNIPPETS["input_parameters"] = (
     DOCSTRING_SNIPPETS["discretizer_parameter"]

@@ -42,7 +42,6 @@ class _SmoothedNB(BaseAugmentedNB):
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseAugmentedNB._docstring_snippets,
-        "hdp_parameters": "{{smoothing_parameters}}\n{{hdp_random_state_parameter}}",
         # The end of the parameters and the start of the attributes.
         "hdp_tail_sections": """\
 {{hdp_parameters}}
