@@ -205,37 +205,6 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
     return best
 
 
-def _grouped_pair_counts(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.int64],
-    n_classes: int,
-    offsets: NDArray[np.int64],
-    out: NDArray[np.int64],
-) -> None:
-    """Unweighted pair counts into ``out`` (flat, at ``offsets``).
-
-    Counts (group, group, class) tables of the features joined by
-    :func:`_feature_groups` over the complete rows and sums them down to the
-    pair tables; a row with a missing value counts in the tables of its
-    observed pairs only (available cases), pair by pair. The counts are
-    integers, so they equal counting pair by pair.
-    """
-    starts = _feature_groups(cards, n_classes)
-    # When no two features join (wide features or many classes) the group
-    # tables would be the pair tables: every row is counted pair by pair.
-    if len(starts) - 1 < len(cards):
-        incomplete = _grouped_pair_counts_kernel(
-            codes, y, cards, n_classes, starts, offsets, out
-        )
-        if not incomplete.any():
-            return
-        codes, y = codes[incomplete], y[incomplete]
-    _pairwise_class_counts_kernel(
-        np.asfortranarray(codes), y, _NO_WEIGHTS, cards, n_classes, offsets, out
-    )
-
-
 @with_snippets(SNIPPETS)
 def pairwise_class_counts(
     codes: NDArray[np.integer],
@@ -268,6 +237,7 @@ def pairwise_class_counts(
     if y.dtype.kind not in "iu":
         y = y.astype(np.intp)
     cards = np.asarray(cards, dtype=np.int64)
+    n_classes = int(n_classes)
     p = codes.shape[1]
     offsets = np.zeros(p * p, dtype=np.int64)
     total = 0
@@ -277,14 +247,26 @@ def pairwise_class_counts(
             total += int(cards[i] * cards[j] * n_classes)
     if sample_weight is None:
         out = np.zeros(total, dtype=np.int64)
-        if p > 1:
-            _grouped_pair_counts(codes, y, cards, int(n_classes), offsets, out)
+        w = _NO_WEIGHTS
+        # Integer counts are exact in any order: the complete rows are
+        # counted through the group tables of the features joined by
+        # _feature_groups and summed down to the pair tables. When no two
+        # features join (wide features or many classes) the group tables
+        # would be the pair tables, and every row is counted pair by pair.
+        starts = _feature_groups(cards, n_classes) if p > 1 else None
+        if starts is not None and len(starts) - 1 < p:
+            incomplete = _grouped_pair_counts_kernel(
+                codes, y, cards, n_classes, starts, offsets, out
+            )
+            # A row with a missing value counts in the tables of its
+            # observed pairs only (available cases), pair by pair.
+            codes, y = codes[incomplete], y[incomplete]
     else:
         out = np.zeros(total, dtype=np.float64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-        _pairwise_class_counts_kernel(
-            np.asfortranarray(codes), y, w, cards, int(n_classes), offsets, out
-        )
+    _pairwise_class_counts_kernel(
+        np.asfortranarray(codes), y, w, cards, n_classes, offsets, out
+    )
     out = out.astype(np.float64, copy=False)
     tables = {}
     for i in range(p):
