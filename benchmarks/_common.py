@@ -23,6 +23,16 @@ from augnb.datasets import load
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 
+#: The bundled data sets of the KDB-family accuracy tables (bench_ande_skdb;
+#: bench_hdp_eskdb adds two more).
+KDB_DATASETS = (
+    "car",
+    "house_votes_84",
+    "breast_cancer_wisconsin",
+    "kr_vs_kp",
+    "vehicle",
+    "splice",
+)
 
 #: The options several scripts take, each defined once: name -> add_argument
 #: keywords (the default comes from the script).
