@@ -23,17 +23,6 @@ from augnb.datasets import load
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 
-#: The bundled data sets of the KDB-family accuracy tables (bench_ande_skdb;
-#: bench_hdp_eskdb adds two more).
-KDB_DATASETS = (
-    "car",
-    "house_votes_84",
-    "breast_cancer_wisconsin",
-    "kr_vs_kp",
-    "vehicle",
-    "splice",
-)
-
 #: The options several scripts take, each defined once: name -> add_argument
 #: keywords (the default comes from the script).
 OPTIONS = {
@@ -42,6 +31,8 @@ OPTIONS = {
     "n_jobs": {"type": int, "help": "processes of each cross-validation"},
     "seed": {"type": int, "help": "random seed"},
     "out": {"help": "results JSON: a name in benchmarks/results/, or a path"},
+    "rows": {"type": int, "help": "rows of the synthetic data"},
+    "features": {"type": int, "help": "features of the synthetic data"},
 }
 
 
@@ -136,6 +127,18 @@ def cv_scores(make, X, y, cv, n_jobs=1):
     return scores, time.perf_counter() - t0
 
 
+#: The bundled data sets of the KDB-family accuracy tables (bench_ande_skdb;
+#: bench_hdp_eskdb adds two more).
+KDB_DATASETS = (
+    "car",
+    "house_votes_84",
+    "breast_cancer_wisconsin",
+    "kr_vs_kp",
+    "vehicle",
+    "splice",
+)
+
+
 def cv_rows(datasets, learners, cv, out, name):
     """Every learner's CV accuracy on every data set, into ``out["datasets"]``.
 
@@ -196,7 +199,7 @@ def cv_table(datasets, learners, n_jobs=1, reference=None):
 
 
 def add_accuracy_options(ap, datasets):
-    """``--accuracy`` (run :func:`cv_table` too), ``--datasets`` and ``--n-jobs``."""
+    """``--accuracy`` (see :func:`run_sections`), ``--datasets`` and ``--n-jobs``."""
     ap.add_argument("--accuracy", action="store_true", help="also run the CV table")
     return add_options(ap, datasets=datasets, n_jobs=1)
 
@@ -273,3 +276,20 @@ def save(obj, name):
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     print(f"\nwrote {shown}")
     return path
+
+
+def record(args, name, **results):
+    """:func:`save` the results with the machine and the parsed arguments."""
+    return save({"machine": machine_info(), "args": vars(args), **results}, name)
+
+
+def run_sections(args, name, sections, accuracy=None):
+    """Run a script's sections on ``args`` in order and :func:`record` them.
+
+    ``sections`` maps a JSON key to a function of the parsed arguments;
+    ``accuracy``, the section that :func:`add_accuracy_options`'s
+    ``--accuracy`` asks for, runs last and only then.
+    """
+    if args.accuracy and accuracy is not None:
+        sections = {**sections, "accuracy": accuracy}
+    return record(args, name, **{key: run(args) for key, run in sections.items()})

@@ -9,7 +9,7 @@ Everything compared is measured in the same run, interleaved, best of
 from __future__ import annotations
 
 import numpy as np
-from _common import best_of, categorical_data, machine_info, parser, write_json
+from _common import best_of, categorical_data, parser, record
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import TAN, NaiveBayes
@@ -26,9 +26,7 @@ def numpy_pairwise_bincount(X, y, cards, n_classes):
 
 
 def main():
-    ap = parser(__doc__, repeats=3)
-    ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--features", type=int, default=20)
+    ap = parser(__doc__, repeats=3, rows=1_000_000, features=20)
     ap.add_argument("--classes", type=int, default=3)
     args = ap.parse_args()
     X, y, cards = categorical_data(args.rows, args.features, args.classes)
@@ -66,13 +64,7 @@ def main():
         print(f"  {k:45s} best {b:8.3f} s   median {m:8.3f} s")
     for k, v in ratios.items():
         print(f"  ratio {k:39s} {v:8.2f}")
-    out = {
-        "machine": machine_info(),
-        "args": vars(args),
-        "seconds_best_median": rows,
-        "ratios": ratios,
-    }
-    write_json(out, "fit_predict.json")
+    record(args, "fit_predict.json", seconds_best_median=rows, ratios=ratios)
 
 
 if __name__ == "__main__":

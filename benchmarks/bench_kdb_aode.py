@@ -31,9 +31,8 @@ from _common import (
     best_median,
     categorical_data,
     cv_table,
-    machine_info,
     parser,
-    save,
+    run_sections,
 )
 
 from augnb import TAN, NaiveBayes
@@ -120,17 +119,11 @@ def accuracy(args):
 
 
 def main():
-    ap = parser(__doc__, repeats=5)
-    ap.add_argument("--rows", type=int, default=100_000)
-    ap.add_argument("--features", type=int, default=20)
+    ap = parser(__doc__, repeats=5, rows=100_000, features=20)
     ap.add_argument("--classes", type=int, default=3)
     add_accuracy_options(ap, ["car", "kr_vs_kp", "splice", "vehicle"])
     args = ap.parse_args()
-    out = {"machine": machine_info(), "args": vars(args)}
-    out["timings"] = timings(args)
-    if args.accuracy:
-        out["accuracy"] = accuracy(args)
-    save(out, "kdb_aode.json")
+    run_sections(args, "kdb_aode.json", {"timings": timings}, accuracy=accuracy)
 
 
 if __name__ == "__main__":

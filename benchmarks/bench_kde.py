@@ -48,9 +48,8 @@ from _common import (
     add_accuracy_options,
     best_median,
     cv_table,
-    machine_info,
     parser,
-    save,
+    run_sections,
 )
 from scipy.special import logsumexp
 from sklearn.naive_bayes import GaussianNB
@@ -233,19 +232,13 @@ def accuracy(args):
 
 
 def main():
-    ap = parser(__doc__, repeats=3)
-    ap.add_argument("--rows", type=int, default=5000)
-    ap.add_argument("--features", type=int, default=20)
+    ap = parser(__doc__, repeats=3, rows=5000, features=20)
     ap.add_argument("--enbc-rows", type=int, default=1000)
     ap.add_argument("--enbc-features", type=int, default=10)
     add_accuracy_options(ap, ["iris", "wine", "pima_diabetes", "vehicle"])
     args = ap.parse_args()
-    out = {"machine": machine_info(), "args": vars(args)}
-    out["flexible_nb"] = flexible_timings(args)
-    out["enbc"] = enbc_timings(args)
-    if args.accuracy:
-        out["accuracy"] = accuracy(args)
-    save(out, "kde.json")
+    sections = {"flexible_nb": flexible_timings, "enbc": enbc_timings}
+    run_sections(args, "kde.json", sections, accuracy=accuracy)
 
 
 if __name__ == "__main__":
