@@ -26,7 +26,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 #: The options several scripts take, each defined once: name -> add_argument
 #: keywords (the default comes from the script).
 OPTIONS = {
-    "repeats": {"type": int, "help": "timed repeats; best and median reported"},
+    "repeats": {"type": int, "help": "timed repeats of each measurement"},
     "datasets": {"nargs": "+", "help": "bundled data sets (augnb.datasets.names())"},
     "n_jobs": {"type": int, "help": "processes of each cross-validation"},
     "seed": {"type": int, "help": "random seed"},
