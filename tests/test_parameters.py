@@ -33,8 +33,9 @@ ROOTED = ["root: 'str' = 'first'", RANDOM_STATE, *LIDSTONE, *INPUT]
 #: The cross-validated structure searches after their ``cv`` and ``epsilon``.
 SEARCH = [RANDOM_STATE, "verbose: 'int' = 0", *LIDSTONE, *INPUT]
 CV = "cv: 'int | str | object' = 5"
-#: How continuous columns are modelled (NaiveBayes: "discretize").
+#: The density parameters after ``continuous`` (NaiveBayes, CAN, ETAN).
 DENSITY = ["n_components: 'int' = 2", "var_smoothing: 'float' = 1e-09"]
+#: CAN and ETAN: Gaussian densities, their CMI, then the input.
 GAUSSIAN = [
     "continuous: 'str' = 'gaussian'",
     *DENSITY,
