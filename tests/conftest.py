@@ -73,3 +73,61 @@ def car(_car_session):
     """The bundled ``car`` data set ``(X, y)``, a fresh copy per test."""
     X, y = _car_session
     return X.copy(), y.copy()
+
+
+class Coded:
+    """Builders of small integer-coded data sets (code ``-1``: missing)."""
+
+    @staticmethod
+    def as_frame(codes):
+        """Object columns of ints with None for -1: discrete, categories 0..r-1."""
+        obj = codes.astype(object)
+        obj[codes < 0] = None
+        return pd.DataFrame(obj, columns=[f"x{j}" for j in range(codes.shape[1])])
+
+    @staticmethod
+    def random(rng, n, cards, n_classes, rare=0):
+        """Class-dependent codes ``(X, y)``.
+
+        With ``rare``, the last level of each feature is rare (``rare`` rows).
+        """
+        y = rng.integers(0, n_classes, size=n)
+        X = np.zeros((n, len(cards)), dtype=np.int64)
+        for j, r in enumerate(cards):
+            top = r - 1 if rare else r
+            v = np.where(
+                rng.random(n) < 0.5, (y + j) % top, rng.integers(0, top, size=n)
+            )
+            if j > 0:
+                v = np.where(rng.random(n) < 0.3, X[:, j - 1] % top, v)
+            X[:, j] = v
+            if rare:
+                X[rng.choice(np.arange(8, n), size=rare, replace=False), j] = r - 1
+        Coded.all_levels(X, cards)
+        return X, y
+
+    @staticmethod
+    def all_levels(X, cards):
+        """Every level appears (rows 0..r-1), so the categories are 0..r-1."""
+        for j, r in enumerate(cards):
+            X[:r, j] = np.arange(r)
+
+
+@pytest.fixture
+def coded():
+    """:class:`Coded`: ``as_frame``, ``random`` and ``all_levels``."""
+    return Coded
+
+
+def fit_weighted_and_repeated(make, X, y, seed):
+    """``make()`` fitted with integer weights 0..2 drawn from ``seed``, and
+    ``make()`` fitted on the rows repeated that many times (the same data)."""
+    w = np.random.default_rng(seed).integers(0, 3, len(y))
+    rows = np.repeat(np.arange(len(y)), w)
+    return make().fit(X, y, sample_weight=w), make().fit(X.iloc[rows], y.iloc[rows])
+
+
+@pytest.fixture
+def weighted_and_repeated():
+    """``fit_weighted_and_repeated(make, X, y, seed) -> (weighted, repeated)``."""
+    return fit_weighted_and_repeated
