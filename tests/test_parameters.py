@@ -42,6 +42,13 @@ GAUSSIAN = [
     "cmi: 'str' = 'gaussian'",
     *INPUT,
 ]
+#: The searches that join features into supernodes.
+JOINING = [
+    CV,
+    "epsilon: 'float' = 0.0",
+    "max_joint_cells: 'float' = 1000000.0",
+    "supernode_cpt: 'str' = 'joint'",
+]
 #: The averaged one-dependence estimators after their keyword-only marker.
 AVERAGED = [
     "m: 'int' = 1",
@@ -78,10 +85,7 @@ SIGNATURES = {
     "AugmentedSemiNaiveBayes": [
         "alpha: 'float' = 1.0",
         "*",
-        CV,
-        "epsilon: 'float' = 0.0",
-        "max_joint_cells: 'float' = 1000000.0",
-        "supernode_cpt: 'str' = 'joint'",
+        *JOINING,
         "significance: 'float' = 0.05",
         "root: 'str' = 'first'",
         *SEARCH,
@@ -89,10 +93,7 @@ SIGNATURES = {
     "BSEJ": [
         "alpha: 'float' = 1.0",
         "*",
-        CV,
-        "epsilon: 'float' = 0.0",
-        "max_joint_cells: 'float' = 1000000.0",
-        "supernode_cpt: 'str' = 'joint'",
+        *JOINING,
         *SEARCH,
     ],
     "CAN": [
