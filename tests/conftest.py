@@ -8,6 +8,8 @@ frame of categorical columns).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -111,6 +113,58 @@ class Coded:
         """Every level appears (rows 0..r-1), so the categories are 0..r-1."""
         for j, r in enumerate(cards):
             X[:r, j] = np.arange(r)
+
+    @staticmethod
+    def random_problem(seed, n_test):
+        """``Xtr, ytr, Xte, cards, n_classes``: 5 features, 2-4 levels, 2-3 classes."""
+        rng = np.random.default_rng(seed)
+        cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
+        n_classes = int(rng.integers(2, 4))
+        Xtr, ytr = Coded.random(rng, 120, cards, n_classes)
+        Xte, _ = Coded.random(rng, n_test, cards, n_classes)
+        return Xtr, ytr, Xte, cards, n_classes
+
+    @staticmethod
+    def rare_problem(seed):
+        """``Xtr, ytr, Xte, cards, n_classes`` where the last levels are rare.
+
+        4 features, 3 classes; each last level is in 2 training rows (+1 from
+        the level sweep), and test rows 0..4 show only those levels.
+        """
+        rng = np.random.default_rng(seed)
+        cards = np.array([3, 4, 3, 2])
+        Xtr, ytr = Coded.random(rng, 150, cards, 3, rare=2)
+        Xte, _ = Coded.random(rng, 30, cards, 3)
+        Xte[:5] = cards - 1
+        return Xtr, ytr, Xte, cards, 3
+
+    @staticmethod
+    def missing_problem(seed, n_test):
+        """``Xtr, ytr, Xte, cards, n_classes`` with missing cells (code -1).
+
+        5 features, 2 classes, rare last levels; about 8% of the training
+        cells (all levels still seen) and 25% of the test cells are missing.
+        """
+        rng = np.random.default_rng(seed)
+        cards = np.array([3, 2, 4, 3, 2])
+        Xtr, ytr = Coded.random(rng, 160, cards, 2, rare=3)
+        Xte, _ = Coded.random(rng, n_test, cards, 2)
+        Xtr[rng.random(Xtr.shape) < 0.08] = -1
+        Coded.all_levels(Xtr, cards)
+        Xte[rng.random(Xte.shape) < 0.25] = -1
+        return Xtr, ytr, Xte, cards, 2
+
+    @staticmethod
+    def total_joint_probability(make, cards):
+        """Sum of ``exp(predict_joint_log_proba)`` over every input and class.
+
+        ``make()`` is fitted on 90 random rows of 2 classes.
+        """
+        rng = np.random.default_rng(8)
+        Xtr, ytr = Coded.random(rng, 90, cards, 2)
+        clf = make().fit(Coded.as_frame(Xtr), ytr)
+        grid = np.array(list(itertools.product(*(range(r) for r in cards))))
+        return np.exp(clf.predict_joint_log_proba(Coded.as_frame(grid))).sum()
 
 
 @pytest.fixture

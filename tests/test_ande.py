@@ -115,23 +115,15 @@ def test_n1_equals_aode_with_sample_weight(car):
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("alpha", [1.0, 0.5])
 def test_a2de_equals_brute_force(seed, alpha, coded):
-    rng = np.random.default_rng(seed)
-    cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
-    n_classes = int(rng.integers(2, 4))
-    Xtr, ytr = coded.random(rng, 120, cards, n_classes)
-    Xte, _ = coded.random(rng, 30, cards, n_classes)
+    Xtr, ytr, Xte, cards, n_classes = coded.random_problem(seed, n_test=30)
     _, used = _check(coded, Xtr, ytr, Xte, cards, n_classes, 1, alpha)
     assert (used > 0).all()
 
 
 @pytest.mark.parametrize("m", [0, 3, 40])
 def test_a2de_frequency_limit_and_fallback(m, coded):
-    rng = np.random.default_rng(m)
-    cards = np.array([3, 4, 3, 2])
-    n_classes = 3
-    Xtr, ytr = coded.random(rng, 150, cards, n_classes, rare=2)
-    Xte, _ = coded.random(rng, 30, cards, n_classes)
-    Xte[:5] = cards - 1  # only rare values: no pair qualifies for m=3 or 40
+    # Test rows 0..4 have only rare values: no pair qualifies for m=3 or 40.
+    Xtr, ytr, Xte, cards, n_classes = coded.rare_problem(m)
     _, used = _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
     if m > 0:
         assert (used[:5] == 0).all()
@@ -141,14 +133,7 @@ def test_a2de_frequency_limit_and_fallback(m, coded):
 
 @pytest.mark.parametrize("m", [1, 4])
 def test_a2de_missing_values_at_fit_and_predict(m, coded):
-    rng = np.random.default_rng(11 + m)
-    cards = np.array([3, 2, 4, 3, 2])
-    n_classes = 2
-    Xtr, ytr = coded.random(rng, 160, cards, n_classes, rare=3)
-    Xte, _ = coded.random(rng, 30, cards, n_classes)
-    Xtr[rng.random(Xtr.shape) < 0.08] = -1
-    coded.all_levels(Xtr, cards)
-    Xte[rng.random(Xte.shape) < 0.25] = -1
+    Xtr, ytr, Xte, cards, n_classes = coded.missing_problem(11 + m, n_test=30)
     Xte[0, 2:] = -1  # only one pair observed
     Xte[1, :2] = -1  # one pair with both parents missing
     Xte[2] = -1  # everything missing: every pair summed out
@@ -176,13 +161,9 @@ def test_pair_model_equals_prediction_path(smoothing, coded):
 
 def test_joint_sums_to_one_over_all_inputs(coded):
     # With m=0 every pair model is a normalised joint over (c, x).
-    rng = np.random.default_rng(8)
     cards = np.array([3, 2, 3, 2])
-    Xtr, ytr = coded.random(rng, 90, cards, 2)
-    clf = AnDE(n=2, m=0, alpha=0.7).fit(coded.as_frame(Xtr), ytr)
-    grid = np.array(list(itertools.product(*(range(r) for r in cards))))
-    jll = clf.predict_joint_log_proba(coded.as_frame(grid))
-    np.testing.assert_allclose(np.exp(jll).sum(), 1.0, atol=1e-12)
+    total = coded.total_joint_probability(lambda: AnDE(n=2, m=0, alpha=0.7), cards)
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
 
 
 def test_structures_and_tables(car):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -72,24 +70,16 @@ def _check(coded, Xtr, ytr, Xte, cards, n_classes, m, alpha):
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("alpha", [1.0, 0.5])
 def test_equals_brute_force(seed, alpha, coded):
-    rng = np.random.default_rng(seed)
-    cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
-    n_classes = int(rng.integers(2, 4))
-    Xtr, ytr = coded.random(rng, 120, cards, n_classes)
-    Xte, _ = coded.random(rng, 40, cards, n_classes)
+    Xtr, ytr, Xte, cards, n_classes = coded.random_problem(seed, n_test=40)
     _check(coded, Xtr, ytr, Xte, cards, n_classes, 1, alpha)
 
 
 @pytest.mark.parametrize("m", [0, 3, 10])
 def test_frequency_limit_and_naive_bayes_fallback(m, coded):
-    rng = np.random.default_rng(m)
-    cards = np.array([3, 4, 3, 2])
-    n_classes = 3
     # The last level of every feature occurs 2 times (+1 from the level
-    # sweep): under m=3 it qualifies, under m=10 it does not.
-    Xtr, ytr = coded.random(rng, 150, cards, n_classes, rare=2)
-    Xte, _ = coded.random(rng, 30, cards, n_classes)
-    Xte[:5] = cards - 1  # only rare values: no SPODE for m=10
+    # sweep): under m=3 it qualifies, under m=10 it does not. Test rows 0..4
+    # have only rare values: no SPODE for m=10.
+    Xtr, ytr, Xte, cards, n_classes = coded.rare_problem(m)
     Xte[5, :2] = cards[:2] - 1  # some rare, some common
     Xte[6] = -1  # all missing: every SPODE summed out
     clf = _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
@@ -109,14 +99,7 @@ def test_frequency_limit_and_naive_bayes_fallback(m, coded):
 
 @pytest.mark.parametrize("m", [1, 4])
 def test_missing_values_at_fit_and_predict(m, coded):
-    rng = np.random.default_rng(11 + m)
-    cards = np.array([3, 2, 4, 3, 2])
-    n_classes = 2
-    Xtr, ytr = coded.random(rng, 160, cards, n_classes, rare=3)
-    Xte, _ = coded.random(rng, 40, cards, n_classes)
-    Xtr[rng.random(Xtr.shape) < 0.08] = -1
-    coded.all_levels(Xtr, cards)
-    Xte[rng.random(Xte.shape) < 0.25] = -1
+    Xtr, ytr, Xte, cards, n_classes = coded.missing_problem(11 + m, n_test=40)
     Xte[0, 1:] = -1  # only the super-parent observed
     Xte[1, 0] = -1
     _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
@@ -156,13 +139,8 @@ def test_one_feature_pair(coded):
 
 def test_joint_sums_to_one_over_all_inputs(coded):
     # With m=0 every SPODE is a normalised joint over (c, x), so their average is.
-    rng = np.random.default_rng(8)
-    cards = np.array([3, 2, 3])
-    Xtr, ytr = coded.random(rng, 90, cards, 2)
-    clf = AODE(m=0, alpha=0.7).fit(coded.as_frame(Xtr), ytr)
-    grid = np.array(list(itertools.product(*(range(r) for r in cards))))
-    jll = clf.predict_joint_log_proba(coded.as_frame(grid))
-    np.testing.assert_allclose(np.exp(jll).sum(), 1.0, atol=1e-12)
+    total = coded.total_joint_probability(lambda: AODE(m=0, alpha=0.7), [3, 2, 3])
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
 
 
 def test_column_order_invariance(car):
