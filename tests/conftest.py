@@ -15,17 +15,16 @@ import pandas as pd
 import pytest
 
 from augnb.datasets import load
-
-#: Declared cardinalities of the dependent data (x4 never shows its 4th value).
-DEPENDENT_CARDS = [3, 3, 2, 4, 4, 4]
+from augnb.search import greedy_search
 
 
-def make_dependent_codes(seed, n=300):
+def make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4):
     """6 features with 2-4 declared values, 3 classes, real dependencies.
 
     ``x0, x1`` determine the class jointly (so BSEJ joins them), ``x2, x3, x5``
-    depend on the class and on each other, ``x4`` is noise and never shows
-    its 4th declared value (a declared but unobserved level).
+    depend on the class and on each other (``x5`` on ``x{x5_parent}``),
+    ``x4`` is noise of 3 values; by default it declares a 4th value it never
+    shows (a declared but unobserved level).
 
     Returns ``codes, y, cards, n_classes``.
     """
@@ -36,9 +35,10 @@ def make_dependent_codes(seed, n=300):
     x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
     x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
     x4 = rng.integers(0, 3, n)
-    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
+    x5_cause = (x0, x1)[x5_parent]
+    x5 = np.where(rng.random(n) < 0.5, (x5_cause + y) % 4, rng.integers(0, 4, n))
     codes = np.stack([x0, x1, x2, x3, x4, x5], axis=1)
-    return codes, y, list(DEPENDENT_CARDS), 3
+    return codes, y, [3, 3, 2, 4, x4_levels, 4], 3
 
 
 def make_dependent_frame(seed=0, n=500):
@@ -185,3 +185,36 @@ def fit_weighted_and_repeated(make, X, y, seed):
 def weighted_and_repeated():
     """``fit_weighted_and_repeated(make, X, y, seed) -> (weighted, repeated)``."""
     return fit_weighted_and_repeated
+
+
+@pytest.fixture
+def search_recorder(monkeypatch):
+    """``record(*modules) -> steps``: log the greedy searches of ``modules``.
+
+    Each module's ``greedy_search`` is replaced by one that appends, per
+    step, ``(state, scores)``: the state expanded and the library's score of
+    each candidate it scored (filled in as the search scores them).
+    """
+
+    def record(*modules):
+        steps = []
+
+        def recording(initial, initial_score, candidates, **kw):
+            def wrapped(state):
+                accs = {}
+                steps.append((state, accs))
+                for new, desc, tie, score_fn in candidates(state):
+
+                    def rec(new=new, score_fn=score_fn):
+                        accs[new] = score_fn()
+                        return accs[new]
+
+                    yield new, desc, tie, rec
+
+            return greedy_search(initial, initial_score, wrapped, **kw)
+
+        for module in modules:
+            monkeypatch.setattr(module, "greedy_search", recording)
+        return steps
+
+    return record

@@ -142,27 +142,9 @@ def naive_fss(codes, y, cards, n_classes, folds, n_folds, epsilon=0.0):
 
 
 @pytest.fixture
-def record_candidates(monkeypatch):
+def record_candidates(search_recorder):
     """Record the library's score of every candidate, step by step."""
-    steps = []
-
-    def recording(initial, initial_score, candidates, **kw):
-        def wrapped(state):
-            accs = {}
-            steps.append(accs)
-            for new, desc, tie, score_fn in candidates(state):
-
-                def rec(new=new, score_fn=score_fn):
-                    accs[new] = score_fn()
-                    return accs[new]
-
-                yield new, desc, tie, rec
-
-        return greedy_search(initial, initial_score, wrapped, **kw)
-
-    monkeypatch.setattr(semi_naive_module, "greedy_search", recording)
-    monkeypatch.setattr(selection_module, "greedy_search", recording)
-    return steps
+    return search_recorder(semi_naive_module, selection_module)
 
 
 def assert_same_search(lib_steps, lib_path, ref_scored, ref_path):
@@ -174,7 +156,7 @@ def assert_same_search(lib_steps, lib_path, ref_scored, ref_path):
     # The library asks for candidates once more at the step where it stops,
     # unless it stopped at accuracy 1; the reference records the same steps.
     assert len(lib_steps) == len(ref_scored)
-    for lib, ref in zip(lib_steps, ref_scored):
+    for (_, lib), ref in zip(lib_steps, ref_scored):
         assert set(lib) == set(ref)
         for state, acc in ref.items():
             assert lib[state] == pytest.approx(acc, abs=1e-12), state
