@@ -133,17 +133,20 @@ def check_search(steps, path, neighbours, data, folds, epsilon):
             assert max(accs.values()) - epsilon < path[-1].accuracy
 
 
+def run_search(search, data, seed, **options):
+    """``search`` over the 6 features, 4 folds, seeded: ``scorer, structure, path``."""
+    scorer = CachedCV(*data, cv=4, random_state=seed)
+    structure, path = search(
+        scorer, 6, random_state=np.random.RandomState(seed), **options
+    )
+    return scorer, structure, path
+
+
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("epsilon", [0.0, 0.01])
 def test_tan_hc_equals_naive_refit_search(seed, epsilon, record, chain_data):
     data = chain_data(seed)
-    scorer = CachedCV(*data, cv=4, random_state=seed)
-    structure, path = tan_hc_structure(
-        scorer,
-        6,
-        epsilon=epsilon,
-        random_state=np.random.RandomState(seed),
-    )
+    scorer, structure, path = run_search(tan_hc_structure, data, seed, epsilon=epsilon)
     check_search(record, path, ode_neighbours, data, scorer.folds, epsilon)
     assert all(len(ps) <= 1 for ps in structure.parents)
     assert len(path) - 1 == len(structure.arcs)
@@ -153,9 +156,8 @@ def test_tan_hc_equals_naive_refit_search(seed, epsilon, record, chain_data):
 @pytest.mark.parametrize("k", [1, 2])
 def test_wrapper_kdb_equals_naive_refit_search(seed, k, record, chain_data):
     data = chain_data(seed)
-    scorer = CachedCV(*data, cv=4, random_state=seed)
-    structure, path = wrapper_kdb_structure(
-        scorer, 6, k, epsilon=0.0, random_state=np.random.RandomState(seed)
+    scorer, structure, path = run_search(
+        wrapper_kdb_structure, data, seed, k=k, epsilon=0.0
     )
     check_search(record, path, kdb_neighbours(k), data, scorer.folds, 0.0)
     assert all(len(ps) <= k for ps in structure.parents)
@@ -165,9 +167,8 @@ def test_wrapper_kdb_equals_naive_refit_search(seed, k, record, chain_data):
 def test_superparent_equals_naive_refit_search(seed, record, chain_data):
     data = chain_data(seed)
     codes, y, cards, n_classes = data
-    scorer = CachedCV(*data, cv=4, random_state=seed)
-    structure, path = superparent_tan_structure(
-        scorer, 6, epsilon=0.0, random_state=np.random.RandomState(seed)
+    scorer, structure, path = run_search(
+        superparent_tan_structure, data, seed, epsilon=0.0
     )
 
     def sp_neighbours(state):
