@@ -407,26 +407,21 @@ def test_accuracy_is_mean_of_fold_accuracies_and_counts_evaluations(dependent_da
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("epsilon", [0.0, 0.01])
-def test_bsej_search_equals_naive_refit_search(
-    seed, epsilon, same_search, dependent_data
+@pytest.mark.parametrize(
+    ("search", "epsilon"), [("bsej", 0.0), ("bsej", 0.01), ("fss", 0.0), ("fss", 0.02)]
+)
+def test_search_equals_naive_refit_search(
+    seed, search, epsilon, same_search, dependent_data
 ):
     data = dependent_data(seed)
-    structure, state, _ = same_search("bsej", data, seed=seed, epsilon=epsilon)
-    assert all(ps == () for ps in structure.parents)
-    if epsilon == 0.0:
-        # the data are built so that the search both joins and deletes
-        assert any(len(s) > 1 for s in state)
-
-
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("epsilon", [0.0, 0.02])
-def test_fss_search_equals_naive_refit_search(
-    seed, epsilon, same_search, dependent_data
-):
-    data = dependent_data(seed)
-    _, state, _ = same_search("fss", data, seed=seed, epsilon=epsilon)
-    assert len(state) >= 2
+    structure, state, _ = same_search(search, data, seed=seed, epsilon=epsilon)
+    if search == "fss":
+        assert len(state) >= 2
+    else:
+        assert all(ps == () for ps in structure.parents)
+        if epsilon == 0.0:
+            # the data are built so that the search both joins and deletes
+            assert any(len(s) > 1 for s in state)
 
 
 def noise_data(seed=0, n=120):
