@@ -65,6 +65,16 @@ def dependent_frame():
     return make_dependent_frame
 
 
+@pytest.fixture
+def kernel_points():
+    """``P, y, Q``: 120 points of 3 columns in 3 shifted classes, 25 queries."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 120)
+    P = rng.normal(size=(120, 3)) + y[:, None] * np.array([1.0, -0.5, 0.3])
+    Q = rng.normal(size=(25, 3)) * 2.0
+    return P, y, Q
+
+
 @pytest.fixture(scope="session")
 def _car_session():
     return load("car")
