@@ -48,7 +48,9 @@ def test_compare_options(tmp_path, capsys):
     (tmp_path / "sub").mkdir()
     out = tmp_path / "sub" / "g.csv"
     protocol = ("--splits", "2", "--repeats", "2", "--seed", "4", "--protocol", "paper")
-    code = compare(out, "house_votes_84", "iris", "--estimators", "nb", "stan", *protocol)
+    code = compare(
+        out, "house_votes_84", "iris", "--estimators", "nb", "stan", *protocol
+    )
     assert code == 0
     frame = pd.read_csv(out)
     assert set(frame["estimator"]) == {"nb", "stan"}
