@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from augnb import AODE, KDB, TAN, NaiveBayes, SelectiveTAN
 from augnb.datasets import load
 from augnb.search import greedy_search
 
@@ -73,6 +74,19 @@ def kernel_points():
     P = rng.normal(size=(120, 3)) + y[:, None] * np.array([1.0, -0.5, 0.3])
     Q = rng.normal(size=(25, 3)) * 2.0
     return P, y, Q
+
+
+@pytest.fixture
+def statistics_learners():
+    """Makers of learners of several families that fit from sufficient
+    statistics, so from partitions or batches as from the whole data."""
+    return {
+        "NB": lambda: NaiveBayes(),
+        "TAN": lambda: TAN(),
+        "KDB2": lambda: KDB(k=2),
+        "AODE": lambda: AODE(),
+        "STAN": lambda: SelectiveTAN(),
+    }
 
 
 @pytest.fixture(scope="session")
