@@ -1,9 +1,15 @@
 """Shared fixtures of the test suite.
 
 Data that several test modules build is made here once: the bundled ``car``
-data set (loaded once per session, copied per test so a test may modify it)
-and the synthetic "dependent" data of the wrapper tests (as codes and as a
-frame of categorical columns).
+data set (loaded once per session, copied per test so a test may modify it),
+the synthetic "dependent" data of the wrapper tests (as codes and as a
+frame of categorical columns), the small coded problems of the AODE/AnDE
+tests and the points of the kernel-density tests. So are the checks several
+modules run: fits with integer weights against repeated rows, the recording
+of a greedy search's candidate scores and the scikit-learn API checks.
+
+The tests are imported with ``--import-mode=importlib`` and cannot import
+this module: its helpers reach them as fixtures.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ def make_dependent_frame(seed=0, n=500):
 
 @pytest.fixture
 def dependent_data():
-    """``make_dependent_codes(seed, n=300)``."""
+    """``make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4)``."""
     return make_dependent_codes
 
 
@@ -193,7 +199,7 @@ class Coded:
 
 @pytest.fixture
 def coded():
-    """:class:`Coded`: ``as_frame``, ``random`` and ``all_levels``."""
+    """:class:`Coded`: its data builders and ``total_joint_probability``."""
     return Coded
 
 
