@@ -48,7 +48,7 @@ MAX_DISCRETE_DISTINCT = 20
 SIDECAR_NAME = "column_kinds.json"
 _MAX_REPORTED = 5
 
-F = TypeVar("F", bound=Callable[..., object])
+_F = TypeVar("_F", bound=Callable[..., object])
 
 
 #: The keyword options of :func:`load` and :func:`load_dataframe` (numpydoc).
@@ -149,7 +149,7 @@ def load_dataframe(
     return frame
 
 
-def _with_options_of(source: Callable[..., object]) -> Callable[[F], F]:
+def _with_options_of(source: Callable[..., object]) -> Callable[[_F], _F]:
     """Decorator: a wrapper taking ``**options`` shows ``source``'s options.
 
     ``help()``, Sphinx and IDEs then list every keyword of ``source`` in the
@@ -157,7 +157,7 @@ def _with_options_of(source: Callable[..., object]) -> Callable[[F], F]:
     options are declared once, on ``source``.
     """
 
-    def decorate(wrapper: F) -> F:
+    def decorate(wrapper: _F) -> _F:
         returns = inspect.signature(wrapper).return_annotation
         wrapper.__signature__ = inspect.signature(source).replace(  # type: ignore[attr-defined]
             return_annotation=returns
