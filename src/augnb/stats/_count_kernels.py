@@ -164,19 +164,12 @@ def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _families_class_counts_kernel(
-    table,
-    children,
-    parent_ptr,
-    parents,
-    radix,
-    n_values,
-    offsets,
-    y,
-    w,
-    n_classes,
-    out,
-):
+def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
+    # ``layout`` is the families' layout: their child columns, the start of
+    # each one's parents in ``parents`` (and ``radix``), the parent columns
+    # and cardinalities, the children's numbers of values and the offsets
+    # of the tables in ``out``.
+    children, parent_ptr, parents, radix, n_values, offsets = layout
     # Family by family down the columns (each column is contiguous in a
     # Fortran-ordered table); no parent and one parent, the common cases,
     # have loops of their own. Unweighted counts are integers spread over

@@ -441,18 +441,12 @@ def families_class_counts(
         out = np.zeros((1, total))
         weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
     if families:
+        layout = tuple(
+            np.asarray(v, dtype=np.int64)
+            for v in (children, ptr, parents, radix, n_values, offsets)
+        )
         _families_class_counts_kernel(
-            table,
-            np.asarray(children, dtype=np.int64),
-            np.asarray(ptr, dtype=np.int64),
-            np.asarray(parents, dtype=np.int64),
-            np.asarray(radix, dtype=np.int64),
-            np.asarray(n_values, dtype=np.int64),
-            np.asarray(offsets, dtype=np.int64),
-            np.ascontiguousarray(y),
-            weights,
-            int(n_classes),
-            out,
+            table, layout, np.ascontiguousarray(y), weights, int(n_classes), out
         )
     flat = out.sum(axis=0, dtype=np.float64) if out.shape[0] > 1 else out[0]
     if return_flat:
