@@ -41,13 +41,9 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-from _common import ROOT, machine_info, write_json
-from sklearn.compose import ColumnTransformer, make_column_selector
-from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OrdinalEncoder
+from _common import ROOT, machine_info, parser, random_forest, write_json
+from sklearn.ensemble import HistGradientBoostingClassifier
 
 from augnb._io import write_text_atomic
 from augnb.classifiers.registry import estimators as registry
@@ -72,27 +68,6 @@ OVERVIEW_DATASETS = [
     "heart_statlog",
     "australian",
 ]
-
-
-def random_forest(seed: int) -> object:
-    """RandomForest(500) on ordinal-encoded categories and raw numbers."""
-    encode = ColumnTransformer(
-        [
-            (
-                "categories",
-                OrdinalEncoder(
-                    handle_unknown="use_encoded_value",
-                    unknown_value=np.nan,
-                    encoded_missing_value=np.nan,
-                ),
-                make_column_selector(dtype_include=["category", "object"]),
-            )
-        ],
-        remainder="passthrough",
-    )
-    return make_pipeline(
-        encode, RandomForestClassifier(n_estimators=500, random_state=seed, n_jobs=1)
-    )
 
 
 def hist_gradient_boosting(seed: int) -> object:
@@ -167,25 +142,22 @@ def _markdown(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=OVERVIEW_DATASETS)
-    parser.add_argument("--estimators", nargs="+", default=None)
-    parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--splits", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--n-jobs", type=int, default=2)
-    parser.add_argument(
+    ap = parser(__doc__, datasets=OVERVIEW_DATASETS, seed=0, n_jobs=2)
+    ap.add_argument("--estimators", nargs="+", default=None)
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--splits", type=int, default=5)
+    ap.add_argument(
         "--cache", default=str(ROOT / "benchmarks" / "results" / "accuracy_cache")
     )
-    parser.add_argument("--out", default=str(ROOT / "docs" / "results" / "accuracy"))
-    parser.add_argument(
+    ap.add_argument("--out", default=str(ROOT / "docs" / "results" / "accuracy"))
+    ap.add_argument(
         "--add",
         default=None,
         help="per-fold CSV of an earlier run on the same folds (same data sets, "
         "seed, repeats and splits): its learners that this run does not have "
         "join the table",
     )
-    args = parser.parse_args(argv)
+    args = ap.parse_args(argv)
 
     learners: dict[str, object] = {}
     names = args.estimators or list(registry())

@@ -13,24 +13,11 @@ accuracy and the seconds of the ten fits and predictions, and writes
 
 from __future__ import annotations
 
-import argparse
-import time
-
-from _common import ROOT, commit_hash, machine_info, write_json
-from sklearn.model_selection import StratifiedKFold, cross_val_score
+from _common import KDB_DATASETS, commit_hash, cv_rows, machine_info, parser
+from sklearn.model_selection import StratifiedKFold
 
 from augnb import KDB, SKDB, AnDE
 from augnb.classifiers.aode import AODE
-from augnb.datasets import load
-
-DATASETS = (
-    "car",
-    "house_votes_84",
-    "breast_cancer_wisconsin",
-    "kr_vs_kp",
-    "vehicle",
-    "splice",
-)
 
 LEARNERS = {
     "AODE": lambda: AODE(),
@@ -42,32 +29,10 @@ LEARNERS = {
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--datasets", nargs="+", default=list(DATASETS))
-    args = ap.parse_args()
+    args = parser(__doc__, datasets=list(KDB_DATASETS)).parse_args()
     cv = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
     out = {"commit": commit_hash(), "machine": machine_info(), "datasets": {}}
-    print("data set | " + " | ".join(LEARNERS))
-    for name in args.datasets:
-        X, y = load(name)
-        row = {}
-        for label, make in LEARNERS.items():
-            t0 = time.perf_counter()
-            scores = cross_val_score(make(), X, y, cv=cv)
-            row[label] = {
-                "accuracy": float(scores.mean()),
-                "seconds": time.perf_counter() - t0,
-            }
-        out["datasets"][name] = row
-        write_json(out, ROOT / "benchmarks" / "results" / "ande_skdb.json")
-        print(
-            name
-            + " | "
-            + " | ".join(
-                f"{r['accuracy']:.4f} ({r['seconds']:.1f} s)" for r in row.values()
-            ),
-            flush=True,
-        )
+    cv_rows(args.datasets, LEARNERS, cv, out, "ande_skdb.json")
 
 
 if __name__ == "__main__":

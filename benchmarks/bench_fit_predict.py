@@ -8,26 +8,11 @@ Everything compared is measured in the same run, interleaved, best of
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
-from _common import best_of, machine_info, write_json
+from _common import best_of, categorical_data, parser, record
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import TAN, NaiveBayes
-
-
-def make_data(n, p, n_classes, seed=0):
-    rng = np.random.default_rng(seed)
-    cards = rng.integers(2, 6, size=p)
-    y = rng.integers(0, n_classes, size=n)
-    X = np.empty((n, p), dtype=np.int64)
-    for j in range(p):
-        # Class-dependent categorical columns, so the models have work to do.
-        shift = (y * (j + 1)) % cards[j]
-        noise = rng.integers(0, cards[j], size=n)
-        X[:, j] = np.where(rng.random(n) < 0.3, shift, noise)
-    return X, y, cards
 
 
 def numpy_pairwise_bincount(X, y, cards, n_classes):
@@ -41,13 +26,10 @@ def numpy_pairwise_bincount(X, y, cards, n_classes):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rows", type=int, default=1_000_000)
-    ap.add_argument("--features", type=int, default=20)
+    ap = parser(__doc__, repeats=3, rows=1_000_000, features=20)
     ap.add_argument("--classes", type=int, default=3)
-    ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    X, y, cards = make_data(args.rows, args.features, args.classes)
+    X, y, cards = categorical_data(args.rows, args.features, args.classes)
     Xt = X[:100_000]
 
     # Warm-up: Numba kernels are compiled (or loaded from cache) on first use.
@@ -82,13 +64,7 @@ def main():
         print(f"  {k:45s} best {b:8.3f} s   median {m:8.3f} s")
     for k, v in ratios.items():
         print(f"  ratio {k:39s} {v:8.2f}")
-    out = {
-        "machine": machine_info(),
-        "args": vars(args),
-        "seconds_best_median": rows,
-        "ratios": ratios,
-    }
-    write_json(out, "fit_predict.json")
+    record(args, "fit_predict.json", seconds_best_median=rows, ratios=ratios)
 
 
 if __name__ == "__main__":

@@ -41,64 +41,24 @@ arguments.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import platform
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import (
+    add_accuracy_options,
+    best_median,
+    cv_table,
+    parser,
+    run_sections,
+)
 from scipy.special import logsumexp
-from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KernelDensity
 
-import augnb
 from augnb import ENBC, FlexibleNB, NaiveBayes
-from augnb.datasets import load
 from augnb.stats.kernel_density import node_log_factor
 from augnb.structure._enbc_cache import _LOOCache
 from augnb.structure.enbc import loo_base_factors
-
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
-
-
-def machine_info():
-    cpu = None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import numba
-
-    return {
-        "platform": platform.platform(),
-        "processor": cpu or platform.processor(),
-        "cpus": os.cpu_count(),
-        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "python": sys.version.split()[0],
-        "numpy": np.__version__,
-        "numba": numba.__version__,
-        "augnb": augnb.__version__,
-    }
-
-
-def write_json(obj, name):
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=RESULTS, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(obj, fh, indent=2)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, RESULTS / name)
-    return RESULTS / name
 
 
 def make_data(n, p, n_classes, seed=0, dependent=False):
@@ -110,10 +70,6 @@ def make_data(n, p, n_classes, seed=0, dependent=False):
             sign = np.where(y % 2 == 0, 1.0, -1.0)
             X[:, j] += sign * X[:, j - 1]
     return X, y
-
-
-def best_median(times):
-    return min(times), float(np.median(times))
 
 
 def naive_kernel_nb(X, y, Xq, bandwidth, n_classes):
@@ -264,7 +220,7 @@ def enbc_timings(args):
 
 
 def accuracy(args):
-    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=0)
+    print("\n(c) 5x5 stratified CV accuracy (%), mean (sd)")
     factories = {
         "NB (MDL)": NaiveBayes,
         "NB (Gaussian)": lambda: NaiveBayes(continuous="gaussian"),
@@ -272,45 +228,17 @@ def accuracy(args):
         "FlexibleNB (NR)": lambda: FlexibleNB(bandwidth="normal_reference"),
         "ENBC": ENBC,
     }
-    table = {}
-    print("\n(c) 5x5 stratified CV accuracy (%), mean (sd)")
-    print(f"    {'':14s}" + "".join(f"{n:>16s}" for n in factories))
-    for data in args.datasets:
-        X, y = load(data)
-        cells = []
-        for name, make in factories.items():
-            t0 = time.perf_counter()
-            scores = 100 * cross_val_score(make(), X, y, cv=cv, n_jobs=args.n_jobs)
-            table[data, name] = {
-                "mean": float(scores.mean()),
-                "sd": float(scores.std(ddof=1)),
-                "seconds": time.perf_counter() - t0,
-            }
-            cells.append(f"{scores.mean():8.2f} ({scores.std(ddof=1):4.2f})")
-        print(f"    {data:14s}" + "".join(f"{c:>16s}" for c in cells), flush=True)
-    return {f"{d} | {n}": v for (d, n), v in table.items()}
+    return cv_table(args.datasets, factories, args.n_jobs)
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=5000)
-    ap.add_argument("--features", type=int, default=20)
+    ap = parser(__doc__, repeats=3, rows=5000, features=20)
     ap.add_argument("--enbc-rows", type=int, default=1000)
     ap.add_argument("--enbc-features", type=int, default=10)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--accuracy", action="store_true", help="also run the CV table")
-    ap.add_argument(
-        "--datasets", nargs="+", default=["iris", "wine", "pima_diabetes", "vehicle"]
-    )
-    ap.add_argument("--n-jobs", type=int, default=1)
+    add_accuracy_options(ap, ["iris", "wine", "pima_diabetes", "vehicle"])
     args = ap.parse_args()
-    out = {"machine": machine_info(), "args": vars(args)}
-    out["flexible_nb"] = flexible_timings(args)
-    out["enbc"] = enbc_timings(args)
-    if args.accuracy:
-        out["accuracy"] = accuracy(args)
-    path = write_json(out, "kde.json")
-    print(f"\nwrote {path.relative_to(ROOT)}")
+    sections = {"flexible_nb": flexible_timings, "enbc": enbc_timings}
+    run_sections(args, "kde.json", sections, accuracy=accuracy)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,10 @@ reference would take about ``(large / small)**2`` times its small-input time.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 
 import numpy as np
-from _common import ROOT, best_of, machine_info, write_json
+from _common import ROOT, best_of, parser, record
 
 from augnb.discretize.soac import soac_cut_points
 
@@ -31,12 +30,10 @@ def load_reference():
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = parser(__doc__, repeats=3, out="soac.json")
     ap.add_argument("--large", type=int, default=100_000)
     ap.add_argument("--small", type=int, default=5_000)
     ap.add_argument("--theta", type=float, default=0.05)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "soac.json"))
     args = ap.parse_args()
     reference = load_reference()
     rng = np.random.default_rng(0)
@@ -87,13 +84,7 @@ def main():
         )
     for key, value in ratios.items():
         print(f"  {key:55s} {value:10.1f}")
-    out = {
-        "machine": machine_info(),
-        "args": vars(args),
-        "seconds_best_median_or_bins": rows,
-        "ratios": ratios,
-    }
-    print(f"wrote {write_json(out, args.out)}")
+    record(args, args.out, seconds_best_median_or_bins=rows, ratios=ratios)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,11 @@ Results go to benchmarks/results/wrappers.json (written atomically).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import time
 
 import numpy as np
-from _common import ROOT, machine_info, write_json
+from _common import parser, record
 
 from augnb import ASB, BSEJ
 from augnb.data.encoding import encode_target
@@ -245,9 +244,8 @@ def fit_times(args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__, repeats=3)
     ap.add_argument("--sample", type=int, default=100)
-    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument(
         "--naive-repeats",
         type=int,
@@ -262,15 +260,13 @@ def main():
     print(f"warm-up (untimed below): {warm:.1f} s")
     speed = engine_speedup(args)
     fits = fit_times(args)
-    out = {
-        "benchmark": "wrappers",
-        "machine": machine_info(),
-        "args": vars(args),
-        "engine_speedup": speed,
-        "fit_times": fits,
-    }
-    path = write_json(out, "wrappers.json")
-    print(f"\nwritten {path.relative_to(ROOT)}")
+    record(
+        args,
+        "wrappers.json",
+        benchmark="wrappers",
+        engine_speedup=speed,
+        fit_times=fits,
+    )
 
 
 if __name__ == "__main__":

@@ -57,7 +57,6 @@ bnclassify_parity_weights.json).
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -68,7 +67,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import ROOT, machine_info, write_json
+from _common import ROOT, machine_info, parser, write_json
 
 from augnb import (
     AODE,
@@ -502,17 +501,33 @@ def weight_cell(res):
     return cell
 
 
+def add_table_head(out, caption, columns):
+    """Append a caption and the header of a table with a row per data set.
+
+    ``out`` is the list of markdown lines; a blank line separates the caption
+    from what comes before.
+    """
+    if out:
+        out.append("")
+    out += [
+        caption,
+        "",
+        "| data set | " + " | ".join(columns) + " |",
+        "|:---|" + "---:|" * len(columns),
+    ]
+
+
 def markdown(results):
     """Tables of a results file: accuracy differences, structures, time ratios."""
     sets = results["datasets"]
     algos = [a for a in ALGOS if any(a in v for v in sets.values())]
-    out = [
+    out = []
+    add_table_head(
+        out,
         "Accuracy difference augnb − bnclassify, in points (mean over the outer "
         "folds); `·` = identical accuracy on every fold.",
-        "",
-        "| data set | " + " | ".join(algos) + " |",
-        "|:---|" + "---:|" * len(algos),
-    ]
+        algos,
+    )
     for name, per in sets.items():
         cells = []
         for a in algos:
@@ -527,17 +542,15 @@ def markdown(results):
             )
             cells.append("·" if same else f"{res['diff_points']:+.2f}")
         out.append(f"| {name} | " + " | ".join(cells) + " |")
-    out += [
-        "",
+    add_table_head(
+        out,
         "Folds (of 5) whose learned structures are identical (directed feature "
         "arcs and used features); in brackets, identical up to arc direction; "
         "`ties n`: n of the differing folds reach bnclassify's structure when "
         "augnb's search prefers bnclassify's arcs among equally accurate "
         "candidates. Largest |posterior difference| over all test rows.",
-        "",
-        "| data set | " + " | ".join(a for a in algos if a != "aode") + " |",
-        "|:---|" + "---:|" * (len(algos) - ("aode" in algos)),
-    ]
+        [a for a in algos if a != "aode"],
+    )
     for name, per in sets.items():
         cells = []
         for a in algos:
@@ -557,33 +570,29 @@ def markdown(results):
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     weighted = [a for a in algos if a in WEIGHTED]
     if weighted:
-        out += [
-            "",
+        add_table_head(
+            out,
             "Weighted naive Bayes: largest |difference| between the two "
             "libraries' feature weights (awnb, wanbia) or arc posteriors (manb) "
             "over all features and folds. awnb: in brackets, augnb's accuracy "
             f"range over {AWNB_SEEDS} random states. wanbia: in brackets, the "
             "folds where augnb's weights reach a training CLL at least as high "
             "as bnclassify's weights (same objective).",
-            "",
-            "| data set | " + " | ".join(weighted) + " |",
-            "|:---|" + "---:|" * len(weighted),
-        ]
+            weighted,
+        )
         for name, per in sets.items():
             cells = [weight_cell(per.get(a, {})) for a in weighted]
             out.append(f"| {name} | " + " | ".join(cells) + " |")
     wrappers = [a for a in algos if a in WRAPPERS]
     if not wrappers:
         return "\n".join(out) + "\n"
-    out += [
-        "",
+    add_table_head(
+        out,
         "Wrapper fit time, sum over the 5 outer folds: bnclassify / augnb "
         "(augnb seconds in brackets); `> r` = bnclassify did not finish the 5 "
         "fits within the time limit. The last row sums the finished runs only.",
-        "",
-        "| data set | " + " | ".join(wrappers) + " |",
-        "|:---|" + "---:|" * len(wrappers),
-    ]
+        wrappers,
+    )
     totals = {a: [0.0, 0.0] for a in wrappers}
     for name, per in sets.items():
         cells = []
@@ -617,11 +626,9 @@ def markdown(results):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    ap = parser(__doc__, datasets=DATASETS, seed=0)
     ap.add_argument("--algos", nargs="+", default=ALGOS, choices=ALGOS)
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--output", default="bnclassify_parity.json")
     ap.add_argument(

@@ -41,7 +41,6 @@ Writes ``benchmarks/results/peers.json`` and ``benchmarks/results/peers.png``
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -55,7 +54,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import machine_info, write_json
+from _common import machine_info, parser, write_json
 
 from augnb import AODE, BSEJ, KDB, TAN, NaiveBayes
 from augnb.datasets import load
@@ -562,12 +561,11 @@ def write_docs(out: dict, png: Path) -> Path:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__, repeats=3, out="peers.json")
     ap.add_argument(
         "--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000]
     )
     ap.add_argument("--augnb-sizes", type=int, nargs="*", default=[10_000_000])
-    ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument(
         "--budget",
         type=float,
@@ -579,7 +577,6 @@ def main() -> None:
         "--skip", nargs="*", default=[], help="MODEL:LIBRARY pairs not to run"
     )
     ap.add_argument("--no-small", action="store_true", help="skip the kr_vs_kp part")
-    ap.add_argument("--out", default="peers.json")
     ap.add_argument(
         "--docs",
         action="store_true",

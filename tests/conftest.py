@@ -1,29 +1,37 @@
 """Shared fixtures of the test suite.
 
 Data that several test modules build is made here once: the bundled ``car``
-data set (loaded once per session, copied per test so a test may modify it)
-and the synthetic "dependent" data of the wrapper tests (as codes and as a
-frame of categorical columns).
+data set (loaded once per session, copied per test so a test may modify it),
+the synthetic "dependent" data of the wrapper tests (as codes and as a
+frame of categorical columns), the small coded problems of the AODE/AnDE
+tests and the points of the kernel-density tests. So are the checks several
+modules run: fits with integer weights against repeated rows, the recording
+of a greedy search's candidate scores and the scikit-learn API checks.
+
+The tests are imported with ``--import-mode=importlib`` and cannot import
+this module: its helpers reach them as fixtures.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from augnb import AODE, KDB, TAN, NaiveBayes, SelectiveTAN
 from augnb.datasets import load
-
-#: Declared cardinalities of the dependent data (x4 never shows its 4th value).
-DEPENDENT_CARDS = [3, 3, 2, 4, 4, 4]
+from augnb.search import greedy_search
 
 
-def make_dependent_codes(seed, n=300):
+def make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4):
     """6 features with 2-4 declared values, 3 classes, real dependencies.
 
     ``x0, x1`` determine the class jointly (so BSEJ joins them), ``x2, x3, x5``
-    depend on the class and on each other, ``x4`` is noise and never shows
-    its 4th declared value (a declared but unobserved level).
+    depend on the class and on each other (``x5`` on ``x{x5_parent}``),
+    ``x4`` is noise of 3 values; by default it declares a 4th value it never
+    shows (a declared but unobserved level).
 
     Returns ``codes, y, cards, n_classes``.
     """
@@ -34,9 +42,10 @@ def make_dependent_codes(seed, n=300):
     x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
     x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
     x4 = rng.integers(0, 3, n)
-    x5 = np.where(rng.random(n) < 0.5, (x0 + y) % 4, rng.integers(0, 4, n))
+    x5_cause = (x0, x1)[x5_parent]
+    x5 = np.where(rng.random(n) < 0.5, (x5_cause + y) % 4, rng.integers(0, 4, n))
     codes = np.stack([x0, x1, x2, x3, x4, x5], axis=1)
-    return codes, y, list(DEPENDENT_CARDS), 3
+    return codes, y, [3, 3, 2, 4, x4_levels, 4], 3
 
 
 def make_dependent_frame(seed=0, n=500):
@@ -53,7 +62,7 @@ def make_dependent_frame(seed=0, n=500):
 
 @pytest.fixture
 def dependent_data():
-    """``make_dependent_codes(seed, n=300)``."""
+    """``make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4)``."""
     return make_dependent_codes
 
 
@@ -61,6 +70,29 @@ def dependent_data():
 def dependent_frame():
     """``make_dependent_frame(seed=0, n=500)``."""
     return make_dependent_frame
+
+
+@pytest.fixture
+def kernel_points():
+    """``P, y, Q``: 120 points of 3 columns in 3 shifted classes, 25 queries."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 120)
+    P = rng.normal(size=(120, 3)) + y[:, None] * np.array([1.0, -0.5, 0.3])
+    Q = rng.normal(size=(25, 3)) * 2.0
+    return P, y, Q
+
+
+@pytest.fixture
+def statistics_learners():
+    """Makers of learners of several families that fit from sufficient
+    statistics, so from partitions or batches as from the whole data."""
+    return {
+        "NB": lambda: NaiveBayes(),
+        "TAN": lambda: TAN(),
+        "KDB2": lambda: KDB(k=2),
+        "AODE": lambda: AODE(),
+        "STAN": lambda: SelectiveTAN(),
+    }
 
 
 @pytest.fixture(scope="session")
@@ -73,3 +105,178 @@ def car(_car_session):
     """The bundled ``car`` data set ``(X, y)``, a fresh copy per test."""
     X, y = _car_session
     return X.copy(), y.copy()
+
+
+class Coded:
+    """Builders of small integer-coded data sets (code ``-1``: missing)."""
+
+    @staticmethod
+    def as_frame(codes):
+        """Object columns of ints with None for -1: discrete, categories 0..r-1."""
+        obj = codes.astype(object)
+        obj[codes < 0] = None
+        return pd.DataFrame(obj, columns=[f"x{j}" for j in range(codes.shape[1])])
+
+    @staticmethod
+    def random(rng, n, cards, n_classes, rare=0):
+        """Class-dependent codes ``(X, y)``.
+
+        With ``rare``, the last level of each feature is rare (``rare`` rows).
+        """
+        y = rng.integers(0, n_classes, size=n)
+        X = np.zeros((n, len(cards)), dtype=np.int64)
+        for j, r in enumerate(cards):
+            top = r - 1 if rare else r
+            v = np.where(
+                rng.random(n) < 0.5, (y + j) % top, rng.integers(0, top, size=n)
+            )
+            if j > 0:
+                v = np.where(rng.random(n) < 0.3, X[:, j - 1] % top, v)
+            X[:, j] = v
+            if rare:
+                X[rng.choice(np.arange(8, n), size=rare, replace=False), j] = r - 1
+        Coded.all_levels(X, cards)
+        return X, y
+
+    @staticmethod
+    def all_levels(X, cards):
+        """Every level appears (rows 0..r-1), so the categories are 0..r-1."""
+        for j, r in enumerate(cards):
+            X[:r, j] = np.arange(r)
+
+    @staticmethod
+    def random_problem(seed, n_test):
+        """``Xtr, ytr, Xte, cards, n_classes``: 5 features, 2-4 levels, 2-3 classes."""
+        rng = np.random.default_rng(seed)
+        cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
+        n_classes = int(rng.integers(2, 4))
+        Xtr, ytr = Coded.random(rng, 120, cards, n_classes)
+        Xte, _ = Coded.random(rng, n_test, cards, n_classes)
+        return Xtr, ytr, Xte, cards, n_classes
+
+    @staticmethod
+    def rare_problem(seed):
+        """``Xtr, ytr, Xte, cards, n_classes`` where the last levels are rare.
+
+        4 features, 3 classes; each last level is in 2 training rows (+1 from
+        the level sweep), and test rows 0..4 show only those levels.
+        """
+        rng = np.random.default_rng(seed)
+        cards = np.array([3, 4, 3, 2])
+        Xtr, ytr = Coded.random(rng, 150, cards, 3, rare=2)
+        Xte, _ = Coded.random(rng, 30, cards, 3)
+        Xte[:5] = cards - 1
+        return Xtr, ytr, Xte, cards, 3
+
+    @staticmethod
+    def missing_problem(seed, n_test):
+        """``Xtr, ytr, Xte, cards, n_classes`` with missing cells (code -1).
+
+        5 features, 2 classes, rare last levels; about 8% of the training
+        cells (all levels still seen) and 25% of the test cells are missing.
+        """
+        rng = np.random.default_rng(seed)
+        cards = np.array([3, 2, 4, 3, 2])
+        Xtr, ytr = Coded.random(rng, 160, cards, 2, rare=3)
+        Xte, _ = Coded.random(rng, n_test, cards, 2)
+        Xtr[rng.random(Xtr.shape) < 0.08] = -1
+        Coded.all_levels(Xtr, cards)
+        Xte[rng.random(Xte.shape) < 0.25] = -1
+        return Xtr, ytr, Xte, cards, 2
+
+    @staticmethod
+    def total_joint_probability(make, cards):
+        """Sum of ``exp(predict_joint_log_proba)`` over every input and class.
+
+        ``make()`` is fitted on 90 random rows of 2 classes.
+        """
+        rng = np.random.default_rng(8)
+        Xtr, ytr = Coded.random(rng, 90, cards, 2)
+        clf = make().fit(Coded.as_frame(Xtr), ytr)
+        grid = np.array(list(itertools.product(*(range(r) for r in cards))))
+        return np.exp(clf.predict_joint_log_proba(Coded.as_frame(grid))).sum()
+
+
+@pytest.fixture
+def coded():
+    """:class:`Coded`: its data builders and ``total_joint_probability``."""
+    return Coded
+
+
+def fit_weighted_and_repeated(make, X, y, seed):
+    """``make()`` fitted with integer weights 0..2 drawn from ``seed``, and
+    ``make()`` fitted on the rows repeated that many times (the same data)."""
+    w = np.random.default_rng(seed).integers(0, 3, len(y))
+    rows = np.repeat(np.arange(len(y)), w)
+    return make().fit(X, y, sample_weight=w), make().fit(X.iloc[rows], y.iloc[rows])
+
+
+@pytest.fixture
+def weighted_and_repeated():
+    """``fit_weighted_and_repeated(make, X, y, seed) -> (weighted, repeated)``."""
+    return fit_weighted_and_repeated
+
+
+@pytest.fixture
+def search_recorder(monkeypatch):
+    """``record(*modules) -> steps``: log the greedy searches of ``modules``.
+
+    Each module's ``greedy_search`` is replaced by one that appends, per
+    step, ``(state, scores)``: the state expanded and the library's score of
+    each candidate it scored (filled in as the search scores them).
+    """
+
+    def record(*modules):
+        steps = []
+
+        def recording(initial, initial_score, candidates, **kw):
+            def wrapped(state):
+                accs = {}
+                steps.append((state, accs))
+                for new, desc, tie, score_fn in candidates(state):
+
+                    def rec(new=new, score_fn=score_fn):
+                        accs[new] = score_fn()
+                        return accs[new]
+
+                    yield new, desc, tie, rec
+
+            return greedy_search(initial, initial_score, wrapped, **kw)
+
+        for module in modules:
+            monkeypatch.setattr(module, "greedy_search", recording)
+        return steps
+
+    return record
+
+
+def run_sklearn_api_checks(cls):
+    """The scikit-learn estimator checks that apply to the discretizers.
+
+    The full suite (check_fit_idempotent, check_transformer_general, ...)
+    compares outputs as float arrays and expects ``feature_names_in_`` only
+    for string column names, which the always-DataFrame, Categorical output
+    contract does not follow; these checks apply unchanged.
+    """
+    from sklearn.utils.estimator_checks import (
+        check_estimators_unfitted,
+        check_get_params_invariance,
+        check_no_attributes_set_in_init,
+        check_parameters_default_constructible,
+        check_set_params,
+    )
+
+    for check in [
+        check_no_attributes_set_in_init,
+        check_get_params_invariance,
+        check_set_params,
+        check_parameters_default_constructible,
+        check_estimators_unfitted,
+    ]:
+        check(cls.__name__, cls())
+
+
+@pytest.fixture
+def sklearn_api_checks():
+    """``run_sklearn_api_checks(cls)``."""
+    return run_sklearn_api_checks

@@ -5,42 +5,12 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from augnb.classifiers.ande import AnDE, pair_structure
 from augnb.classifiers.aode import AODE
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
-
-
-def _as_frame(codes):
-    """Object columns of ints with None for -1: discrete, categories 0..r-1."""
-    obj = codes.astype(object)
-    obj[codes < 0] = None
-    return pd.DataFrame(obj, columns=[f"x{j}" for j in range(codes.shape[1])])
-
-
-def _random_data(rng, n, cards, n_classes, rare=0):
-    """Class-dependent codes; the last level of each feature is rare (``rare`` rows)."""
-    y = rng.integers(0, n_classes, size=n)
-    X = np.zeros((n, len(cards)), dtype=np.int64)
-    for j, r in enumerate(cards):
-        top = r - 1 if rare else r
-        v = np.where(rng.random(n) < 0.5, (y + j) % top, rng.integers(0, top, size=n))
-        if j > 0:
-            v = np.where(rng.random(n) < 0.3, X[:, j - 1] % top, v)
-        X[:, j] = v
-        if rare:
-            X[rng.choice(np.arange(8, n), size=rare, replace=False), j] = r - 1
-    _all_levels(X, cards)
-    return X, y
-
-
-def _all_levels(X, cards):
-    """Every level appears (rows 0..r-1), so the categories are 0..r-1."""
-    for j, r in enumerate(cards):
-        X[:r, j] = np.arange(r)
 
 
 def _brute_a2de(Xtr, ytr, Xte, cards, n_classes, m, alpha):
@@ -83,22 +53,22 @@ def _brute_a2de(Xtr, ytr, Xte, cards, n_classes, m, alpha):
     return out, used_rows
 
 
-def _check(Xtr, ytr, Xte, cards, n_classes, m, alpha):
-    clf = AnDE(n=2, m=m, alpha=alpha).fit(_as_frame(Xtr), ytr)
-    got = clf.predict_joint_log_proba(_as_frame(Xte))
+def _check(coded, Xtr, ytr, Xte, cards, n_classes, m, alpha):
+    clf = AnDE(n=2, m=m, alpha=alpha).fit(coded.as_frame(Xtr), ytr)
+    got = clf.predict_joint_log_proba(coded.as_frame(Xte))
     ref, used = _brute_a2de(Xtr, ytr, Xte, cards, n_classes, m, alpha)
     np.testing.assert_allclose(got[used > 0], ref[used > 0], rtol=1e-12, atol=1e-12)
     if (used == 0).any():
         # No qualifying pair: the A1DE (AODE) estimate.
-        aode = AODE(m=m, alpha=alpha).fit(_as_frame(Xtr), ytr)
+        aode = AODE(m=m, alpha=alpha).fit(coded.as_frame(Xtr), ytr)
         np.testing.assert_allclose(
             got[used == 0],
-            aode.predict_joint_log_proba(_as_frame(Xte[used == 0])),
+            aode.predict_joint_log_proba(coded.as_frame(Xte[used == 0])),
             rtol=1e-12,
             atol=1e-12,
         )
     np.testing.assert_allclose(
-        clf.predict_proba(_as_frame(Xte)).sum(axis=1), 1.0, atol=1e-12
+        clf.predict_proba(coded.as_frame(Xte)).sum(axis=1), 1.0, atol=1e-12
     )
     return clf, used
 
@@ -144,25 +114,17 @@ def test_n1_equals_aode_with_sample_weight(car):
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("alpha", [1.0, 0.5])
-def test_a2de_equals_brute_force(seed, alpha):
-    rng = np.random.default_rng(seed)
-    cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
-    n_classes = int(rng.integers(2, 4))
-    Xtr, ytr = _random_data(rng, 120, cards, n_classes)
-    Xte, _ = _random_data(rng, 30, cards, n_classes)
-    _, used = _check(Xtr, ytr, Xte, cards, n_classes, 1, alpha)
+def test_a2de_equals_brute_force(seed, alpha, coded):
+    Xtr, ytr, Xte, cards, n_classes = coded.random_problem(seed, n_test=30)
+    _, used = _check(coded, Xtr, ytr, Xte, cards, n_classes, 1, alpha)
     assert (used > 0).all()
 
 
 @pytest.mark.parametrize("m", [0, 3, 40])
-def test_a2de_frequency_limit_and_fallback(m):
-    rng = np.random.default_rng(m)
-    cards = np.array([3, 4, 3, 2])
-    n_classes = 3
-    Xtr, ytr = _random_data(rng, 150, cards, n_classes, rare=2)
-    Xte, _ = _random_data(rng, 30, cards, n_classes)
-    Xte[:5] = cards - 1  # only rare values: no pair qualifies for m=3 or 40
-    _, used = _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
+def test_a2de_frequency_limit_and_fallback(m, coded):
+    # Test rows 0..4 have only rare values: no pair qualifies for m=3 or 40.
+    Xtr, ytr, Xte, cards, n_classes = coded.rare_problem(m)
+    _, used = _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
     if m > 0:
         assert (used[:5] == 0).all()
     else:
@@ -170,49 +132,38 @@ def test_a2de_frequency_limit_and_fallback(m):
 
 
 @pytest.mark.parametrize("m", [1, 4])
-def test_a2de_missing_values_at_fit_and_predict(m):
-    rng = np.random.default_rng(11 + m)
-    cards = np.array([3, 2, 4, 3, 2])
-    n_classes = 2
-    Xtr, ytr = _random_data(rng, 160, cards, n_classes, rare=3)
-    Xte, _ = _random_data(rng, 30, cards, n_classes)
-    Xtr[rng.random(Xtr.shape) < 0.08] = -1
-    _all_levels(Xtr, cards)
-    Xte[rng.random(Xte.shape) < 0.25] = -1
+def test_a2de_missing_values_at_fit_and_predict(m, coded):
+    Xtr, ytr, Xte, cards, n_classes = coded.missing_problem(11 + m, n_test=30)
     Xte[0, 2:] = -1  # only one pair observed
     Xte[1, :2] = -1  # one pair with both parents missing
     Xte[2] = -1  # everything missing: every pair summed out
-    _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
+    _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
 
 
 @pytest.mark.parametrize("smoothing", ["lidstone", "hdp"])
-def test_pair_model_equals_prediction_path(smoothing):
+def test_pair_model_equals_prediction_path(smoothing, coded):
     rng = np.random.default_rng(4)
     cards = np.array([3, 2, 4, 3])
-    Xtr, ytr = _random_data(rng, 120, cards, 3)
-    Xte, _ = _random_data(rng, 25, cards, 3)
+    Xtr, ytr = coded.random(rng, 120, cards, 3)
+    Xte, _ = coded.random(rng, 25, cards, 3)
     Xte[rng.random(Xte.shape) < 0.2] = -1
     clf = AnDE(n=2, m=0, smoothing=smoothing, hdp_iterations=30, random_state=0)
-    clf.fit(_as_frame(Xtr), ytr)
-    codes = clf.encode(_as_frame(Xte)).codes
+    clf.fit(coded.as_frame(Xtr), ytr)
+    codes = clf.encode(coded.as_frame(Xte)).codes
     total = np.full((len(Xte), 3), -np.inf)
     for i, j in itertools.combinations(range(4), 2):
         term = joint_log_likelihood(clf.pair_model(i, j), codes)
         total = np.logaddexp(total, term)
     np.testing.assert_allclose(
-        clf.predict_joint_log_proba(_as_frame(Xte)), total - np.log(6), atol=1e-12
+        clf.predict_joint_log_proba(coded.as_frame(Xte)), total - np.log(6), atol=1e-12
     )
 
 
-def test_joint_sums_to_one_over_all_inputs():
+def test_joint_sums_to_one_over_all_inputs(coded):
     # With m=0 every pair model is a normalised joint over (c, x).
-    rng = np.random.default_rng(8)
     cards = np.array([3, 2, 3, 2])
-    Xtr, ytr = _random_data(rng, 90, cards, 2)
-    clf = AnDE(n=2, m=0, alpha=0.7).fit(_as_frame(Xtr), ytr)
-    grid = np.array(list(itertools.product(*(range(r) for r in cards))))
-    jll = clf.predict_joint_log_proba(_as_frame(grid))
-    np.testing.assert_allclose(np.exp(jll).sum(), 1.0, atol=1e-12)
+    total = coded.total_joint_probability(lambda: AnDE(n=2, m=0, alpha=0.7), cards)
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
 
 
 def test_structures_and_tables(car):
@@ -229,12 +180,9 @@ def test_structures_and_tables(car):
         clf.pair_model(2, 1)
 
 
-def test_integer_weights_equal_repeated_rows(car):
+def test_integer_weights_equal_repeated_rows(car, weighted_and_repeated):
     X, y = car
-    w = np.random.default_rng(1).integers(0, 3, len(y))
-    rep = np.repeat(np.arange(len(y)), w)
-    a = AnDE(n=2).fit(X, y, sample_weight=w)
-    b = AnDE(n=2).fit(X.iloc[rep], y.iloc[rep])
+    a, b = weighted_and_repeated(lambda: AnDE(n=2), X, y, seed=1)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -58,77 +56,40 @@ def _brute_aode(Xtr, ytr, Xte, cards, n_classes, m, alpha):
     return out
 
 
-def _as_frame(codes):
-    """Object columns of ints with None for -1: discrete, categories 0..r-1."""
-    obj = codes.astype(object)
-    obj[codes < 0] = None
-    return pd.DataFrame(obj, columns=[f"x{j}" for j in range(codes.shape[1])])
-
-
-def _random_data(rng, n, cards, n_classes, rare=0):
-    """Class-dependent codes; the last level of each feature is rare (``rare`` rows)."""
-    y = rng.integers(0, n_classes, size=n)
-    X = np.zeros((n, len(cards)), dtype=np.int64)
-    for j, r in enumerate(cards):
-        top = r - 1 if rare else r
-        v = np.where(rng.random(n) < 0.5, (y + j) % top, rng.integers(0, top, size=n))
-        if j > 0:
-            v = np.where(rng.random(n) < 0.3, X[:, j - 1] % top, v)
-        X[:, j] = v
-        if rare:
-            X[rng.choice(np.arange(8, n), size=rare, replace=False), j] = r - 1
-    _all_levels(X, cards)
-    return X, y
-
-
-def _all_levels(X, cards):
-    """Every level appears (rows 0..r-1), so the categories are 0..r-1."""
-    for j, r in enumerate(cards):
-        X[:r, j] = np.arange(r)
-
-
-def _check(Xtr, ytr, Xte, cards, n_classes, m, alpha):
-    clf = AODE(m=m, alpha=alpha).fit(_as_frame(Xtr), ytr)
+def _check(coded, Xtr, ytr, Xte, cards, n_classes, m, alpha):
+    clf = AODE(m=m, alpha=alpha).fit(coded.as_frame(Xtr), ytr)
     np.testing.assert_array_equal(clf.n_categories_, cards)
-    got = clf.predict_joint_log_proba(_as_frame(Xte))
+    got = clf.predict_joint_log_proba(coded.as_frame(Xte))
     ref = _brute_aode(Xtr, ytr, Xte, cards, n_classes, m, alpha)
     np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
-    proba = clf.predict_proba(_as_frame(Xte))
+    proba = clf.predict_proba(coded.as_frame(Xte))
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12)
     return clf
 
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("alpha", [1.0, 0.5])
-def test_equals_brute_force(seed, alpha):
-    rng = np.random.default_rng(seed)
-    cards = np.array([int(c) for c in rng.integers(2, 5, size=5)])
-    n_classes = int(rng.integers(2, 4))
-    Xtr, ytr = _random_data(rng, 120, cards, n_classes)
-    Xte, _ = _random_data(rng, 40, cards, n_classes)
-    _check(Xtr, ytr, Xte, cards, n_classes, 1, alpha)
+def test_equals_brute_force(seed, alpha, coded):
+    Xtr, ytr, Xte, cards, n_classes = coded.random_problem(seed, n_test=40)
+    _check(coded, Xtr, ytr, Xte, cards, n_classes, 1, alpha)
 
 
 @pytest.mark.parametrize("m", [0, 3, 10])
-def test_frequency_limit_and_naive_bayes_fallback(m):
-    rng = np.random.default_rng(m)
-    cards = np.array([3, 4, 3, 2])
-    n_classes = 3
+def test_frequency_limit_and_naive_bayes_fallback(m, coded):
     # The last level of every feature occurs 2 times (+1 from the level
-    # sweep): under m=3 it qualifies, under m=10 it does not.
-    Xtr, ytr = _random_data(rng, 150, cards, n_classes, rare=2)
-    Xte, _ = _random_data(rng, 30, cards, n_classes)
-    Xte[:5] = cards - 1  # only rare values: no SPODE for m=10
+    # sweep): under m=3 it qualifies, under m=10 it does not. Test rows 0..4
+    # have only rare values: no SPODE for m=10.
+    Xtr, ytr, Xte, cards, n_classes = coded.rare_problem(m)
     Xte[5, :2] = cards[:2] - 1  # some rare, some common
     Xte[6] = -1  # all missing: every SPODE summed out
-    clf = _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
-    _, n_used = clf._spode_log_mixture(clf.encode(_as_frame(Xte)).codes)
+    clf = _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
+    _, n_used = clf._spode_log_mixture(clf.encode(coded.as_frame(Xte)).codes)
     if m == 10:
         assert (n_used[:5] == 0).all()
-        nb = NaiveBayes().fit(_as_frame(Xtr), ytr)
+        nb = NaiveBayes().fit(coded.as_frame(Xtr), ytr)
         np.testing.assert_allclose(
-            clf.predict_log_proba(_as_frame(Xte[:5])),
-            nb.predict_log_proba(_as_frame(Xte[:5])),
+            clf.predict_log_proba(coded.as_frame(Xte[:5])),
+            nb.predict_log_proba(coded.as_frame(Xte[:5])),
             atol=1e-12,
         )
     else:
@@ -137,26 +98,19 @@ def test_frequency_limit_and_naive_bayes_fallback(m):
 
 
 @pytest.mark.parametrize("m", [1, 4])
-def test_missing_values_at_fit_and_predict(m):
-    rng = np.random.default_rng(11 + m)
-    cards = np.array([3, 2, 4, 3, 2])
-    n_classes = 2
-    Xtr, ytr = _random_data(rng, 160, cards, n_classes, rare=3)
-    Xte, _ = _random_data(rng, 40, cards, n_classes)
-    Xtr[rng.random(Xtr.shape) < 0.08] = -1
-    _all_levels(Xtr, cards)
-    Xte[rng.random(Xte.shape) < 0.25] = -1
+def test_missing_values_at_fit_and_predict(m, coded):
+    Xtr, ytr, Xte, cards, n_classes = coded.missing_problem(11 + m, n_test=40)
     Xte[0, 1:] = -1  # only the super-parent observed
     Xte[1, 0] = -1
-    _check(Xtr, ytr, Xte, cards, n_classes, m, 1.0)
+    _check(coded, Xtr, ytr, Xte, cards, n_classes, m, 1.0)
 
 
-def test_unseen_value_is_missing():
+def test_unseen_value_is_missing(coded):
     rng = np.random.default_rng(3)
     cards = np.array([3, 3, 2])
-    Xtr, ytr = _random_data(rng, 100, cards, 2)
-    clf = AODE().fit(_as_frame(Xtr), ytr)
-    test = _as_frame(Xtr[:5])
+    Xtr, ytr = coded.random(rng, 100, cards, 2)
+    clf = AODE().fit(coded.as_frame(Xtr), ytr)
+    test = coded.as_frame(Xtr[:5])
     unseen = test.copy()
     unseen["x1"] = 99
     missing = test.copy()
@@ -166,12 +120,12 @@ def test_unseen_value_is_missing():
     )
 
 
-def test_one_feature_pair():
+def test_one_feature_pair(coded):
     rng = np.random.default_rng(5)
     cards = np.array([3, 4])
-    Xtr, ytr = _random_data(rng, 80, cards, 3)
+    Xtr, ytr = coded.random(rng, 80, cards, 3)
     Xte = np.array([[a, b] for a in range(-1, 3) for b in range(-1, 4)])
-    clf = _check(Xtr, ytr, Xte, cards, 3, 1, 1.0)
+    clf = _check(coded, Xtr, ytr, Xte, cards, 3, 1, 1.0)
     assert clf.structure_ == (spode_structure(0, 2), spode_structure(1, 2))
     assert clf.structure_[0].arcs == ((0, 1),)
     assert set(clf.child_log_prob_) == {(0, 1), (1, 0)}
@@ -183,15 +137,10 @@ def test_one_feature_pair():
     np.testing.assert_allclose(total, 1.0, atol=1e-12)
 
 
-def test_joint_sums_to_one_over_all_inputs():
+def test_joint_sums_to_one_over_all_inputs(coded):
     # With m=0 every SPODE is a normalised joint over (c, x), so their average is.
-    rng = np.random.default_rng(8)
-    cards = np.array([3, 2, 3])
-    Xtr, ytr = _random_data(rng, 90, cards, 2)
-    clf = AODE(m=0, alpha=0.7).fit(_as_frame(Xtr), ytr)
-    grid = np.array(list(itertools.product(*(range(r) for r in cards))))
-    jll = clf.predict_joint_log_proba(_as_frame(grid))
-    np.testing.assert_allclose(np.exp(jll).sum(), 1.0, atol=1e-12)
+    total = coded.total_joint_probability(lambda: AODE(m=0, alpha=0.7), [3, 2, 3])
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
 
 
 def test_column_order_invariance(car):
@@ -207,12 +156,12 @@ def test_column_order_invariance(car):
     )
 
 
-def test_single_feature():
+def test_single_feature(coded):
     rng = np.random.default_rng(6)
     cards = np.array([4])
-    Xtr, ytr = _random_data(rng, 60, cards, 2)
+    Xtr, ytr = coded.random(rng, 60, cards, 2)
     Xte = np.array([[-1], [0], [1], [2], [3]])
-    _check(Xtr, ytr, Xte, cards, 2, 1, 1.0)
+    _check(coded, Xtr, ytr, Xte, cards, 2, 1, 1.0)
 
 
 def test_continuous_features_are_discretised():
@@ -262,7 +211,9 @@ def test_cv_accuracy_sanity():
 @pytest.mark.parametrize(
     "m, smoothing", [(0, "lidstone"), (1, "lidstone"), (4, "lidstone"), (1, "hdp")]
 )
-def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m, smoothing):
+def test_kernel_equals_average_of_spode_models_over_the_inference_routine(
+    m, smoothing, coded
+):
     # The Numba kernel is a fast path: AODE is the mean, in probability space,
     # of its SPODE models, each scored by joint_log_likelihood (missing
     # super-parents summed out by that routine).
@@ -272,14 +223,14 @@ def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m, smo
 
     rng = np.random.default_rng(40 + m)
     cards = np.array([3, 2, 4, 3])
-    Xtr, ytr = _random_data(rng, 150, cards, 3, rare=3)
+    Xtr, ytr = coded.random(rng, 150, cards, 3, rare=3)
     Xtr[rng.random(Xtr.shape) < 0.05] = -1
-    _all_levels(Xtr, cards)
-    Xte, _ = _random_data(rng, 60, cards, 3, rare=2)
+    coded.all_levels(Xtr, cards)
+    Xte, _ = coded.random(rng, 60, cards, 3, rare=2)
     Xte[rng.random(Xte.shape) < 0.2] = -1
     clf = AODE(m=m, smoothing=smoothing, hdp_iterations=30, random_state=0)
-    clf.fit(_as_frame(Xtr), ytr)
-    codes = clf.encode(_as_frame(Xte)).codes
+    clf.fit(coded.as_frame(Xtr), ytr)
+    codes = clf.encode(coded.as_frame(Xte)).codes
     terms = np.stack(
         [joint_log_likelihood(clf.spode_model(i), codes) for i in range(4)]
     )
@@ -289,23 +240,24 @@ def test_kernel_equals_average_of_spode_models_over_the_inference_routine(m, smo
     with np.errstate(divide="ignore"):
         want = logsumexp(masked, axis=0) - np.log(used.sum(axis=0))[:, None]
     some = used.any(axis=0)
-    got = clf.predict_joint_log_proba(_as_frame(Xte))
+    got = clf.predict_joint_log_proba(coded.as_frame(Xte))
     np.testing.assert_allclose(got[some], want[some], rtol=0, atol=1e-12)
 
 
 # -- smoothing="hdp" -------------------------------------------------------------
 
 
-def _hdp_data():
+@pytest.fixture
+def hdp_data(coded):
     rng = np.random.default_rng(11)
     cards = np.array([3, 2, 4, 3])
-    Xtr, ytr = _random_data(rng, 120, cards, 3, rare=2)
-    _all_levels(Xtr, cards)
-    return _as_frame(Xtr), ytr
+    Xtr, ytr = coded.random(rng, 120, cards, 3, rare=2)
+    coded.all_levels(Xtr, cards)
+    return coded.as_frame(Xtr), ytr
 
 
-def test_hdp_tables_are_normalised_and_seeded_by_random_state():
-    X, y = _hdp_data()
+def test_hdp_tables_are_normalised_and_seeded_by_random_state(hdp_data):
+    X, y = hdp_data
     fits = [
         AODE(smoothing="hdp", hdp_iterations=30, random_state=s).fit(X, y)
         for s in (0, 0, 1)
@@ -322,11 +274,11 @@ def test_hdp_tables_are_normalised_and_seeded_by_random_state():
     assert not np.allclose(lid.child_log_prob_[0, 1], fits[0].child_log_prob_[0, 1])
 
 
-def test_hdp_table_is_the_hdp_estimate_of_its_counts():
+def test_hdp_table_is_the_hdp_estimate_of_its_counts(hdp_data):
     # P(x_j | c, x_i) is hdp_log_cpt on counts (x_i, c, x_j) with parent x_i.
     from augnb.params.hdp import hdp_log_cpt
 
-    X, y = _hdp_data()
+    X, y = hdp_data
     clf = AODE(smoothing="hdp", hdp_iterations=30, random_state=3).fit(X, y)
     codes, p = clf.encode(X).codes, 4
     seeds = np.random.RandomState(3).randint(np.iinfo(np.int32).max, size=(p, p))
@@ -340,15 +292,15 @@ def test_hdp_table_is_the_hdp_estimate_of_its_counts():
         )
 
 
-def test_lidstone_is_the_default():
-    X, y = _hdp_data()
+def test_lidstone_is_the_default(hdp_data):
+    X, y = hdp_data
     a = AODE().fit(X, y).predict_joint_log_proba(X)
     b = AODE(smoothing="lidstone", random_state=5).fit(X, y)
     np.testing.assert_array_equal(a, b.predict_joint_log_proba(X))
 
 
-def test_hdp_is_fitted_in_memory_only():
-    X, y = _hdp_data()
+def test_hdp_is_fitted_in_memory_only(hdp_data):
+    X, y = hdp_data
     with pytest.raises(ValueError, match="in memory only"):
         AODE(smoothing="hdp").partial_fit(X, y, classes=[0, 1, 2])
 

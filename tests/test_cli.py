@@ -27,21 +27,14 @@ def mini_default_suite(monkeypatch):
     return mini
 
 
+def compare(out, *args):
+    """``augnb compare *args --output out`` without the progress bar."""
+    return main(["compare", *args, "--output", str(out), "--no-progress"])
+
+
 def test_compare_writes_per_fold_csv(tmp_path, capsys):
     out = tmp_path / "f.csv"
-    code = main(
-        [
-            "compare",
-            "car",
-            "--repeats",
-            "1",
-            "--splits",
-            "3",
-            "--output",
-            str(out),
-            "--no-progress",
-        ]
-    )
+    code = compare(out, "car", "--repeats", "1", "--splits", "3")
     assert code == 0
     frame = pd.read_csv(out)
     assert tuple(frame.columns) == RESULT_COLUMNS
@@ -54,26 +47,9 @@ def test_compare_writes_per_fold_csv(tmp_path, capsys):
 def test_compare_options(tmp_path, capsys):
     (tmp_path / "sub").mkdir()
     out = tmp_path / "sub" / "g.csv"
-    code = main(
-        [
-            "compare",
-            "house_votes_84",
-            "iris",
-            "--estimators",
-            "nb",
-            "stan",
-            "--splits",
-            "2",
-            "--repeats",
-            "2",
-            "--seed",
-            "4",
-            "--protocol",
-            "paper",
-            "--output",
-            str(out),
-            "--no-progress",
-        ]
+    protocol = ("--splits", "2", "--repeats", "2", "--seed", "4", "--protocol", "paper")
+    code = compare(
+        out, "house_votes_84", "iris", "--estimators", "nb", "stan", *protocol
     )
     assert code == 0
     frame = pd.read_csv(out)
@@ -142,18 +118,8 @@ def test_plain_compare_runs_the_quick_default_suite(mini_default_suite, capsys):
 def test_suite_with_output_dir(mini_default_suite, tmp_path, capsys):
     out_dir = tmp_path / "results"
     csv = tmp_path / "folds_copy.csv"
-    code = main(
-        [
-            "compare",
-            "--suite",
-            "mihaljevic2014",
-            "--quick",
-            "--output-dir",
-            str(out_dir),
-            "--output",
-            str(csv),
-            "--no-progress",
-        ]
+    code = compare(
+        csv, "--suite", "mihaljevic2014", "--quick", "--output-dir", str(out_dir)
     )
     assert code == 0
     assert (out_dir / "results.md").is_file()
@@ -189,7 +155,7 @@ def test_named_estimators_get_the_run_seed():
 def test_unwritable_output_fails_before_the_run(tmp_path, capsys):
     blocker = tmp_path / "a_file"
     blocker.write_text("x")
-    code = main(["compare", "car", "--output", str(blocker / "f.csv"), "--no-progress"])
+    code = compare(blocker / "f.csv", "car")
     assert code == 2
     assert "is not a folder" in capsys.readouterr().err
 

@@ -20,6 +20,21 @@ def _random_codes(rng, n, cards, p_missing=0.15):
     return cols
 
 
+def _random_problem(seed, n, features, classes, max_card):
+    """``codes, y, cards, n_classes`` of random sizes, about 15% missing.
+
+    The numbers of features and classes are drawn from the ranges
+    ``features`` and ``classes``, the cardinalities from 1..max_card-1.
+    """
+    rng = np.random.default_rng(seed)
+    p = int(rng.integers(*features))
+    n_classes = int(rng.integers(*classes))
+    cards = rng.integers(1, max_card, size=p)
+    codes = np.column_stack(_random_codes(rng, n, [int(c) for c in cards]))
+    y = rng.integers(0, n_classes, size=n)
+    return codes, y, cards, n_classes
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_family_index_matches_loop(seed):
     rng = np.random.default_rng(seed)
@@ -89,13 +104,10 @@ def test_joint_counts_all_missing_is_zero_table():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_pairwise_class_counts_matches_loop(seed):
-    rng = np.random.default_rng(200 + seed)
-    p = int(rng.integers(2, 6))
-    n_classes = int(rng.integers(2, 4))
-    cards = rng.integers(1, 5, size=p)
-    n = 70
-    codes = np.column_stack(_random_codes(rng, n, [int(c) for c in cards]))
-    y = rng.integers(0, n_classes, size=n)
+    codes, y, cards, n_classes = _random_problem(
+        200 + seed, 70, features=(2, 6), classes=(2, 4), max_card=5
+    )
+    n, p = codes.shape
 
     tables = pairwise_class_counts(codes, y, cards, n_classes)
     assert set(tables) == set(itertools.combinations(range(p), 2))
@@ -157,15 +169,12 @@ def test_grouped_pair_counts_equal_pair_by_pair(seed):
     # give the tables of the plain pair-by-pair kernel.
     from augnb.stats.counts import _feature_groups
 
-    rng = np.random.default_rng(300 + seed)
-    p = int(rng.integers(3, 14))
-    n_classes = int(rng.integers(1, 4))
-    cards = rng.integers(1, 6, size=p)
-    n = 150
-    codes = np.column_stack(_random_codes(rng, n, [int(c) for c in cards]))
+    codes, y, cards, n_classes = _random_problem(
+        300 + seed, 150, features=(3, 14), classes=(1, 4), max_card=6
+    )
+    n, p = codes.shape
     if seed % 2:
         codes = np.where(codes < 0, 0, codes)  # complete rows only
-    y = rng.integers(0, n_classes, size=n)
     assert len(_feature_groups(cards.astype(np.int64), n_classes)) - 1 < p
     got = pairwise_class_counts(codes, y, cards, n_classes)
     # Unit weights take the pair-by-pair kernel.

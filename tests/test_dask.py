@@ -8,20 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb import AODE, CAN, ETAN, FSS, KDB, TAN, NaiveBayes, SelectiveTAN
+from augnb import CAN, ETAN, FSS, TAN, NaiveBayes
 from augnb.datasets import load
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 da = pytest.importorskip("dask.array")
-
-LEARNERS = {
-    "NB": lambda: NaiveBayes(),
-    "TAN": lambda: TAN(),
-    "KDB2": lambda: KDB(k=2),
-    "AODE": lambda: AODE(),
-    "STAN": lambda: SelectiveTAN(),
-}
 
 
 @pytest.fixture(autouse=True)
@@ -57,10 +49,12 @@ def _assert_same_fit(got, ref, X, dX):
         ("primary_tumor", 16),
     ],
 )
-def test_partitioned_fit_equals_in_memory_fit(dataset, npartitions):
+def test_partitioned_fit_equals_in_memory_fit(
+    dataset, npartitions, statistics_learners
+):
     X, y = load(dataset)
     dX, dy = _ddf(X, y, npartitions)
-    for make in LEARNERS.values():
+    for make in statistics_learners.values():
         ref = make().fit(X, y)
         got = make().fit(dX, dy)
         _assert_same_fit(got, ref, X, dX)

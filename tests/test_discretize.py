@@ -480,29 +480,9 @@ def test_mean_binarizer_mean_ignores_nan():
 
 
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
-def test_sklearn_api_checks(cls):
-    # The full estimator suite (check_fit_idempotent, check_transformer_general,
-    # ...) compares outputs as float arrays and expects
-    # feature_names_in_ only for string column names, which the
-    # always-DataFrame, Categorical output contract does not follow; these
-    # checks are the ones that apply unchanged.
-    from sklearn.utils.estimator_checks import (
-        check_estimators_unfitted,
-        check_get_params_invariance,
-        check_no_attributes_set_in_init,
-        check_parameters_default_constructible,
-        check_set_params,
-    )
-
-    name = cls.__name__
-    for check in [
-        check_no_attributes_set_in_init,
-        check_get_params_invariance,
-        check_set_params,
-        check_parameters_default_constructible,
-        check_estimators_unfitted,
-    ]:
-        check(name, cls())
+def test_sklearn_api_checks(cls, sklearn_api_checks):
+    # The checks that apply to the Categorical output (see the fixture).
+    sklearn_api_checks(cls)
 
 
 def test_mdlp_declares_required_target():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -11,7 +10,7 @@ import pytest
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import BSEJ, TAN, NaiveBayes
-from augnb.classifiers import BaseAugmentedNB
+from augnb.classifiers import BaseAugmentedNB, TrainingData, param
 from augnb.classifiers.constraints import AnyOf, InstanceOf, Options
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.datasets import load
@@ -203,27 +202,11 @@ def test_tidy_frame_and_summary(car, car_tan):
 class _FixedStructure(BaseAugmentedNB):
     """A test model with compound nodes and arcs between them."""
 
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "structure": AnyOf(Options(None), InstanceOf(Structure)),
-    }
+    structure: Structure | None = param(
+        None, AnyOf(Options(None), InstanceOf(Structure))
+    )
 
-    def __init__(
-        self,
-        alpha=1.0,
-        *,
-        structure=None,
-        discretizer="mdlp",
-        discrete_features=None,
-        continuous_features=None,
-    ):
-        self.alpha = alpha
-        self.structure = structure
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-
-    def _learn_structure(self, codes, y, cards, n_classes):
+    def _learn_structure(self, data: TrainingData):
         return self.structure
 
 

@@ -112,12 +112,18 @@ def test_cpd_from_counts_dispatch_and_lidstone_unchanged():
         cpd_from_counts(counts, 1.0, 3, smoothing="laplace")
 
 
-def test_fit_discrete_model_keeps_a_lidstone_class_prior():
+def _car_model_inputs():
+    """``structure, codes, y, cards`` of car; arcs x0 -> x1, x0 -> x2, x1 -> x2."""
     X, y = load("car")
     codes = np.stack([X[c].cat.codes.to_numpy() for c in X.columns], axis=1)
     yc = np.unique(y, return_inverse=True)[1]
     cards = [len(X[c].cat.categories) for c in X.columns]
     s = Structure(tuple((f,) for f in range(6)), ((), (0,), (0, 1), (), (), ()), 6)
+    return s, codes, yc, cards
+
+
+def test_fit_discrete_model_keeps_a_lidstone_class_prior():
+    s, codes, yc, cards = _car_model_inputs()
     lid = fit_discrete_model(s, codes, yc, cards, 4)
     hd = fit_discrete_model(
         s, codes, yc, cards, 4, smoothing="hdp", hdp_iterations=50, random_state=0
@@ -154,11 +160,7 @@ def test_hdp_is_refused_for_densities_and_statistics():
 def test_parent_order_permutes_the_cpd_keys_consistently():
     from augnb.inference import joint_log_likelihood
 
-    X, y = load("car")
-    codes = np.stack([X[c].cat.codes.to_numpy() for c in X.columns], axis=1)
-    yc = np.unique(y, return_inverse=True)[1]
-    cards = [len(X[c].cat.categories) for c in X.columns]
-    s = Structure(tuple((f,) for f in range(6)), ((), (0,), (0, 1), (), (), ()), 6)
+    s, codes, yc, cards = _car_model_inputs()
     order = [(), (0,), (1, 0), (), (), ()]
     a = fit_discrete_model(s, codes, yc, cards, 4)
     b = fit_discrete_model(s, codes, yc, cards, 4, parent_order=order)

@@ -10,6 +10,7 @@ that it was one of the best.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -21,7 +22,7 @@ from augnb import TAN, HillClimbingTAN, NaiveBayes, SuperParentTAN, WrapperKDB
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params import fit_discrete_model
-from augnb.search import CachedCV, greedy_search, stratified_folds
+from augnb.search import CachedCV, stratified_folds
 from augnb.structure.hill_climbing import (
     state_structure,
     superparent_tan_structure,
@@ -30,18 +31,10 @@ from augnb.structure.hill_climbing import (
 )
 
 
-def dependent_data(seed, n=240):
-    """6 features, 3 classes, chains of dependence given the class."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n)
-    x0 = rng.integers(0, 3, n)
-    x1 = np.where(rng.random(n) < 0.8, (y - x0) % 3, rng.integers(0, 3, n))
-    x2 = np.where(rng.random(n) < 0.7, y % 2, rng.integers(0, 2, n))
-    x3 = np.where(rng.random(n) < 0.6, 2 * x2 + (x0 > 0), rng.integers(0, 4, n))
-    x4 = rng.integers(0, 3, n)
-    x5 = np.where(rng.random(n) < 0.5, (x1 + y) % 4, rng.integers(0, 4, n))
-    codes = np.stack([x0, x1, x2, x3, x4, x5], axis=1)
-    return codes, y, [3, 3, 2, 4, 3, 4], 3
+@pytest.fixture
+def chain_data(dependent_data):
+    """``chain_data(seed)``: 240 rows, chains of dependence given the class."""
+    return functools.partial(dependent_data, n=240, x5_parent=1, x4_levels=3)
 
 
 def naive_accuracy(state, codes, y, cards, n_classes, folds):
@@ -114,26 +107,9 @@ def kdb_neighbours(k):
 
 
 @pytest.fixture
-def record(monkeypatch):
+def record(search_recorder):
     """Record, per step, the state expanded and the library's candidate scores."""
-    steps = []
-
-    def recording(initial, initial_score, candidates, **kw):
-        def wrapped(state):
-            accs = {}
-            steps.append((state, accs))
-            for new, desc, tie, score_fn in candidates(state):
-
-                def rec(new=new, score_fn=score_fn):
-                    accs[new] = score_fn()
-                    return accs[new]
-
-                yield new, desc, tie, rec
-
-        return greedy_search(initial, initial_score, wrapped, **kw)
-
-    monkeypatch.setattr(hc_module, "greedy_search", recording)
-    return steps
+    return search_recorder(hc_module)
 
 
 def check_search(steps, path, neighbours, data, folds, epsilon):
@@ -157,17 +133,20 @@ def check_search(steps, path, neighbours, data, folds, epsilon):
             assert max(accs.values()) - epsilon < path[-1].accuracy
 
 
+def run_search(search, data, seed, **options):
+    """``search`` over the 6 features, 4 folds, seeded: ``scorer, structure, path``."""
+    scorer = CachedCV(*data, cv=4, random_state=seed)
+    structure, path = search(
+        scorer, 6, random_state=np.random.RandomState(seed), **options
+    )
+    return scorer, structure, path
+
+
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("epsilon", [0.0, 0.01])
-def test_tan_hc_equals_naive_refit_search(seed, epsilon, record):
-    data = dependent_data(seed)
-    scorer = CachedCV(*data, cv=4, random_state=seed)
-    structure, path = tan_hc_structure(
-        scorer,
-        6,
-        epsilon=epsilon,
-        random_state=np.random.RandomState(seed),
-    )
+def test_tan_hc_equals_naive_refit_search(seed, epsilon, record, chain_data):
+    data = chain_data(seed)
+    scorer, structure, path = run_search(tan_hc_structure, data, seed, epsilon=epsilon)
     check_search(record, path, ode_neighbours, data, scorer.folds, epsilon)
     assert all(len(ps) <= 1 for ps in structure.parents)
     assert len(path) - 1 == len(structure.arcs)
@@ -175,23 +154,21 @@ def test_tan_hc_equals_naive_refit_search(seed, epsilon, record):
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("k", [1, 2])
-def test_wrapper_kdb_equals_naive_refit_search(seed, k, record):
-    data = dependent_data(seed)
-    scorer = CachedCV(*data, cv=4, random_state=seed)
-    structure, path = wrapper_kdb_structure(
-        scorer, 6, k, epsilon=0.0, random_state=np.random.RandomState(seed)
+def test_wrapper_kdb_equals_naive_refit_search(seed, k, record, chain_data):
+    data = chain_data(seed)
+    scorer, structure, path = run_search(
+        wrapper_kdb_structure, data, seed, k=k, epsilon=0.0
     )
     check_search(record, path, kdb_neighbours(k), data, scorer.folds, 0.0)
     assert all(len(ps) <= k for ps in structure.parents)
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_superparent_equals_naive_refit_search(seed, record):
-    data = dependent_data(seed)
+def test_superparent_equals_naive_refit_search(seed, record, chain_data):
+    data = chain_data(seed)
     codes, y, cards, n_classes = data
-    scorer = CachedCV(*data, cv=4, random_state=seed)
-    structure, path = superparent_tan_structure(
-        scorer, 6, epsilon=0.0, random_state=np.random.RandomState(seed)
+    scorer, structure, path = run_search(
+        superparent_tan_structure, data, seed, epsilon=0.0
     )
 
     def sp_neighbours(state):
@@ -245,9 +222,7 @@ def test_classifier_runs_the_search_on_its_folds(cls):
     a = cls(cv=splitter, random_state=0).fit(X, y)
     b = cls(cv=via_ids, random_state=0).fit(X, y)
     assert a.structure_ == b.structure_
-    assert [s.accuracy for s in a.search_path_] == [
-        s.accuracy for s in b.search_path_
-    ]
+    assert [s.accuracy for s in a.search_path_] == [s.accuracy for s in b.search_path_]
     assert clf.n_candidates_scored_ > 0
     assert clf.score(X, y) > 0.85
 

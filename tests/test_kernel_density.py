@@ -40,18 +40,9 @@ def _brute_class_density(Q, P, yp, n_classes, H, exclude=None):
     return out
 
 
-@pytest.fixture
-def data():
-    rng = np.random.default_rng(1)
-    y = rng.integers(0, 3, 120)
-    P = rng.normal(size=(120, 3)) + y[:, None] * np.array([1.0, -0.5, 0.3])
-    Q = rng.normal(size=(25, 3)) * 2.0
-    return P, y, Q
-
-
 @pytest.mark.parametrize("h", [0.05, 0.3, 2.0])
-def test_one_dimensional_matches_scipy_gaussian_kde(data, h):
-    P, y, Q = data
+def test_one_dimensional_matches_scipy_gaussian_kde(kernel_points, h):
+    P, y, Q = kernel_points
     out = kde_log_density(Q[:, 0], P[:, 0], y, 3, h)
     for c in range(3):
         pts = P[y == c, 0]
@@ -60,8 +51,8 @@ def test_one_dimensional_matches_scipy_gaussian_kde(data, h):
         np.testing.assert_allclose(out[:, c], kde.logpdf(Q[:, 0]), rtol=0, atol=1e-9)
 
 
-def test_multivariate_per_class_bandwidths_match_brute_force(data):
-    P, y, Q = data
+def test_multivariate_per_class_bandwidths_match_brute_force(kernel_points):
+    P, y, Q = kernel_points
     H = np.array([[0.3, 0.5, 0.2], [0.7, 0.4, 1.1], [0.25, 0.25, 0.6]])
     out = kde_log_density(Q, P, y, 3, H)
     np.testing.assert_allclose(out, _brute_class_density(Q, P, y, 3, H), atol=1e-10)
@@ -80,8 +71,8 @@ def test_multivariate_per_class_bandwidths_match_brute_force(data):
 
 
 @pytest.mark.parametrize("d", [1, 2])
-def test_far_queries_do_not_underflow(data, d):
-    P, y, _ = data
+def test_far_queries_do_not_underflow(kernel_points, d):
+    P, y, _ = kernel_points
     Q = np.repeat([[40.0], [-300.0], [1e4]], d, axis=1)
     out = kde_log_density(Q, P[:, :d], y, 3, 0.1)
     # exp(out) is 0 in double precision, but the log is finite and exact.
@@ -92,8 +83,8 @@ def test_far_queries_do_not_underflow(data, d):
 
 @pytest.mark.parametrize("d", [1, 3])
 @pytest.mark.parametrize("h", [0.02, 0.5])
-def test_leave_one_out_matches_brute_force(data, d, h):
-    P, y, _ = data
+def test_leave_one_out_matches_brute_force(kernel_points, d, h):
+    P, y, _ = kernel_points
     n = len(y)
     out = kde_log_density(P[:, :d], P[:, :d], y, 3, h, exclude=np.arange(n))
     ref = _brute_class_density(
@@ -133,8 +124,8 @@ def test_empty_class_uses_pooled_points():
     assert out[3, 1] == pytest.approx(pooled)
 
 
-def test_conditional_is_ratio_and_integrates_to_one(data):
-    P, y, Q = data
+def test_conditional_is_ratio_and_integrates_to_one(kernel_points):
+    P, y, Q = kernel_points
     h = 0.35
     cond = kde_log_conditional(Q, P, y, 3, h)
     joint = kde_log_density(Q, P, y, 3, h)
@@ -156,8 +147,8 @@ def test_conditional_is_ratio_and_integrates_to_one(data):
     )
 
 
-def test_conditional_falls_back_when_parent_density_underflows(data):
-    P, y, _ = data
+def test_conditional_falls_back_when_parent_density_underflows(kernel_points):
+    P, y, _ = kernel_points
     h = 0.2
     # Parent value 100 is ~500 h from every point: rho(pi | c) ~ exp(-1.2e5).
     Q = np.array([[0.5, 100.0], [0.5, 0.0]])
@@ -183,8 +174,8 @@ def test_conditional_falls_back_when_parent_density_underflows(data):
     assert fb[1].any() and fb[1].sum() > fb[0].sum()
 
 
-def test_bandwidth_validation(data):
-    P, y, Q = data
+def test_bandwidth_validation(kernel_points):
+    P, y, Q = kernel_points
     for bad in (0.0, -1.0, np.nan, np.inf, 1e-200):
         with pytest.raises(ValueError, match="bandwidth"):
             kde_log_density(Q, P, y, 3, bad)

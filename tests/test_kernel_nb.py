@@ -95,16 +95,17 @@ def _naive_loo(Z, codes, cards, disc, y, n_classes, parents, h, alpha=1.0):
     return correct, total_lp
 
 
-def _naive_enbc(Z, codes, cards, disc, y, n_classes, feats, grid, t_max):
-    """The greedy ENBC search, refitting every candidate."""
-    n = len(y)
+def _greedy_enbc(feats, n, loo, grid, t_max):
+    """The greedy ENBC search over ``feats`` with the scores of ``loo``.
+
+    ``loo(parents, h)`` gives the LOO correct count and summed log posterior
+    of ``parents`` (feature -> tuple of parents); each state takes the
+    bandwidth of ``grid`` that maximises them (ties: the larger ``h``).
+    Returns ``parents, h, path, hs``.
+    """
 
     def tune(parents):
-        best = None
-        for h in grid:
-            c, lp = _naive_loo(Z, codes, cards, disc, y, n_classes, parents, h)
-            if best is None or (c, lp, h) > best:
-                best = (c, lp, h)
+        best = max((*loo(parents, h), h) for h in grid)
         return best[0], best[2]
 
     parents = {i: () for i in feats}
@@ -121,8 +122,7 @@ def _naive_enbc(Z, codes, cards, disc, y, n_classes, feats, grid, t_max):
             for j in feats:
                 if j == i or j in parents[i] or nx.has_path(g, i, j):
                     continue
-                cand = {**parents, i: (*parents[i], j)}
-                c, _ = _naive_loo(Z, codes, cards, disc, y, n_classes, cand, h)
+                c, _ = loo({**parents, i: (*parents[i], j)}, h)
                 if top is None or c > top[0]:
                     top = (c, i, j)
         if top is None or top[0] <= correct:
@@ -132,6 +132,15 @@ def _naive_enbc(Z, codes, cards, disc, y, n_classes, feats, grid, t_max):
         path.append(correct / n)
         hs.append(h)
     return parents, h, path, hs
+
+
+def _naive_enbc(Z, codes, cards, disc, y, n_classes, feats, grid, t_max):
+    """The greedy ENBC search, refitting every candidate."""
+
+    def loo(parents, h):
+        return _naive_loo(Z, codes, cards, disc, y, n_classes, parents, h)
+
+    return _greedy_enbc(feats, len(y), loo, grid, t_max)
 
 
 def _zscore(X):
@@ -217,34 +226,7 @@ def _plain_enbc(Z, y, n_classes, grid, t_max):
         lp = float(np.sum(s[np.arange(n), y] - logsumexp(s, axis=1)))
         return correct, lp
 
-    def tune(parents):
-        best = max((*loo(parents, h), h) for h in grid)
-        return best[0], best[2]
-
-    parents = [() for _ in range(p)]
-    correct, h = tune(parents)
-    path, hs = [correct / n], [h]
-    while correct < n:
-        g = nx.DiGraph()
-        g.add_nodes_from(range(p))
-        g.add_edges_from((j, i) for i in range(p) for j in parents[i])
-        top = None
-        for i in range(p):
-            if len(parents[i]) >= t_max:
-                continue
-            for j in range(p):
-                if j == i or j in parents[i] or nx.has_path(g, i, j):
-                    continue
-                c, _ = loo([*parents[:i], (*parents[i], j), *parents[i + 1 :]], h)
-                if top is None or c > top[0]:
-                    top = (c, i, j)
-        if top is None or top[0] <= correct:
-            break
-        parents[top[1]] = (*parents[top[1]], top[2])
-        correct, h = tune(parents)
-        path.append(correct / n)
-        hs.append(h)
-    return parents, h, path, hs
+    return _greedy_enbc(range(p), n, loo, grid, t_max)
 
 
 def test_fast_enbc_search_equals_a_plain_recomputing_search():
@@ -276,7 +258,9 @@ def test_fast_enbc_search_equals_a_plain_recomputing_search():
             numba.set_num_threads(old)
         assert res.h == h and res.h_path == hs
         assert [s.accuracy for s in res.path] == path
-        assert res.structure.parents == tuple(tuple(sorted(ps)) for ps in parents)
+        assert res.structure.parents == tuple(
+            tuple(sorted(parents[i])) for i in range(4)
+        )
 
 
 def test_loo_accuracy_and_cached_factors_match_refits():

@@ -14,15 +14,6 @@ from augnb.stats.kernel_sums import (
 )
 
 
-@pytest.fixture
-def data():
-    rng = np.random.default_rng(1)
-    y = rng.integers(0, 3, 120)
-    P = rng.normal(size=(120, 3)) + y[:, None] * np.array([1.0, -0.5, 0.3])
-    Q = rng.normal(size=(25, 3)) * 2.0
-    return P, y, Q
-
-
 def test_branch_free_exp_is_within_two_ulp_of_numpy():
     rng = np.random.default_rng(0)
     e = np.concatenate([rng.random(200_000) * 60.0, [0.0, 1e-300, 0.5, 59.999, 60.0]])
@@ -32,8 +23,8 @@ def test_branch_free_exp_is_within_two_ulp_of_numpy():
 
 
 @pytest.mark.parametrize("d", [1, 2, 3])
-def test_grid_sums_equal_one_bandwidth_at_a_time(data, d):
-    P, y, Q = data
+def test_grid_sums_equal_one_bandwidth_at_a_time(kernel_points, d):
+    P, y, Q = kernel_points
     H = np.array([[0.3, 0.5, 0.2], [0.7, 0.4, 1.1], [0.25, 0.25, 0.6]])[:, :d]
     factors = [2.0, 0.05, 1.0, 0.2, 0.01, 5.0]  # any order
     ex = np.arange(len(P))
@@ -56,8 +47,8 @@ def test_grid_sums_equal_one_bandwidth_at_a_time(data, d):
     assert np.all(np.isfinite(g2))
 
 
-def test_grid_sums_validate_factors(data):
-    P, y, _ = data
+def test_grid_sums_validate_factors(kernel_points):
+    P, y, _ = kernel_points
     for bad in ([], [0.0], [np.nan], [[1.0]]):
         with pytest.raises(ValueError, match="factors"):
             class_log_sums_grid(P, P, y, 3, np.ones((3, 3)), bad)

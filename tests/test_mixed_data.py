@@ -203,6 +203,15 @@ def test_values_are_required_for_continuous_nodes(model):
         joint_log_likelihood(model, ROW_CODES[None])
 
 
+def _random_weights(seed, n):
+    """Symmetric weights in [0, 1) between ``n`` features, and which of them
+    are continuous (each with probability 1/2)."""
+    rng = np.random.default_rng(seed)
+    w = rng.random((n, n))
+    continuous = rng.random(n) < 0.5
+    return (w + w.T) / 2, continuous
+
+
 # --- ETAN ---------------------------------------------------------------------------
 
 
@@ -235,11 +244,8 @@ def _brute_arborescence(w, continuous):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_etan_is_a_maximum_admissible_arborescence(seed):
-    rng = np.random.default_rng(seed)
     n = 5
-    w = rng.random((n, n))
-    w = (w + w.T) / 2
-    continuous = rng.random(n) < 0.5
+    w, continuous = _random_weights(seed, n)
     arcs = etan_arcs(w, continuous)
     assert len(arcs) == n - 1
     children = [k for _, k in arcs]
@@ -318,10 +324,8 @@ def _max_clique_size(w, threshold, nodes):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_can_cliques_are_greedy_maximum_and_disjoint(seed):
-    rng = np.random.default_rng(seed)
     n = 8
-    w = rng.random((n, n))
-    w = (w + w.T) / 2
+    w, continuous = _random_weights(seed, n)
     threshold = 0.45
     cliques = can_cliques(w, threshold)
     left = list(range(n))
@@ -330,7 +334,6 @@ def test_can_cliques_are_greedy_maximum_and_disjoint(seed):
         assert len(clique) == _max_clique_size(w, threshold, left)
         left = [v for v in left if v not in clique]
     assert _max_clique_size(w, threshold, left) == 1  # no edge left
-    continuous = rng.random(n) < 0.5
     s = can_structure(w, continuous, threshold)
     assert not any(continuous[a] and not continuous[b] for a, b in s.arcs)
     n_arcs = sum(len(c) * (len(c) - 1) // 2 for c in cliques)
@@ -355,9 +358,7 @@ def test_can_edge_removal_allows_overlapping_cliques():
 
 
 def test_threshold_for_clique_size_is_the_smallest_admissible_weight():
-    rng = np.random.default_rng(3)
-    w = rng.random((7, 7))
-    w = (w + w.T) / 2
+    w, _ = _random_weights(3, 7)
     np.fill_diagonal(w, 0)
     values = np.unique(w[np.triu_indices(7, 1)])
     for size in (2, 3, 4, 5):

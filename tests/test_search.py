@@ -142,27 +142,9 @@ def naive_fss(codes, y, cards, n_classes, folds, n_folds, epsilon=0.0):
 
 
 @pytest.fixture
-def record_candidates(monkeypatch):
+def record_candidates(search_recorder):
     """Record the library's score of every candidate, step by step."""
-    steps = []
-
-    def recording(initial, initial_score, candidates, **kw):
-        def wrapped(state):
-            accs = {}
-            steps.append(accs)
-            for new, desc, tie, score_fn in candidates(state):
-
-                def rec(new=new, score_fn=score_fn):
-                    accs[new] = score_fn()
-                    return accs[new]
-
-                yield new, desc, tie, rec
-
-        return greedy_search(initial, initial_score, wrapped, **kw)
-
-    monkeypatch.setattr(semi_naive_module, "greedy_search", recording)
-    monkeypatch.setattr(selection_module, "greedy_search", recording)
-    return steps
+    return search_recorder(semi_naive_module, selection_module)
 
 
 def assert_same_search(lib_steps, lib_path, ref_scored, ref_path):
@@ -174,12 +156,50 @@ def assert_same_search(lib_steps, lib_path, ref_scored, ref_path):
     # The library asks for candidates once more at the step where it stops,
     # unless it stopped at accuracy 1; the reference records the same steps.
     assert len(lib_steps) == len(ref_scored)
-    for lib, ref in zip(lib_steps, ref_scored):
+    for (_, lib), ref in zip(lib_steps, ref_scored):
         assert set(lib) == set(ref)
         for state, acc in ref.items():
             assert lib[state] == pytest.approx(acc, abs=1e-12), state
     for step, ref in zip(lib_path[1:], ref_scored):
         assert step.n_candidates == len(ref)
+
+
+#: The library's search, its naive reference and the nodes of the reference's
+#: final state.
+SEARCHES = {
+    "bsej": (bsej_structure, naive_bsej, lambda state: state),
+    "fss": (fss_structure, naive_fss, lambda state: tuple((f,) for f in state)),
+}
+
+
+@pytest.fixture
+def same_search(record_candidates):
+    """``same_search(name, data, cv=5, seed=0, **options) -> (structure, state, path)``.
+
+    Runs the library's search ``name`` on a ``CachedCV(data, cv, seed)`` and
+    the naive refit search on the same folds (LOO: one row a fold) with the
+    same ``options``; asserts they score the same candidates, take the same
+    path and end in the same nodes.
+    """
+
+    def run(name, data, cv=5, seed=0, **options):
+        search, naive, nodes = SEARCHES[name]
+        codes, y, cards, n_classes = data
+        if cv == "loo":
+            scorer = CachedCV(codes, y, cards, n_classes, cv="loo")
+            folds, n_folds = np.arange(len(y)), len(y)
+        else:
+            scorer = CachedCV(codes, y, cards, n_classes, cv=cv, random_state=seed)
+            folds, n_folds = scorer.folds, cv
+        structure, path = search(scorer, codes.shape[1], **options)
+        state, ref_path, ref_scored = naive(
+            codes, y, cards, n_classes, folds, n_folds, **options
+        )
+        assert structure.nodes == nodes(state)
+        assert_same_search(record_candidates, path, ref_scored, ref_path)
+        return structure, state, path
+
+    return run
 
 
 # -- stratified folds ----------------------------------------------------------
@@ -387,38 +407,21 @@ def test_accuracy_is_mean_of_fold_accuracies_and_counts_evaluations(dependent_da
 
 
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("epsilon", [0.0, 0.01])
-def test_bsej_search_equals_naive_refit_search(
-    seed, epsilon, record_candidates, dependent_data
+@pytest.mark.parametrize(
+    ("search", "epsilon"), [("bsej", 0.0), ("bsej", 0.01), ("fss", 0.0), ("fss", 0.02)]
+)
+def test_search_equals_naive_refit_search(
+    seed, search, epsilon, same_search, dependent_data
 ):
-    codes, y, cards, n_classes = dependent_data(seed)
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=seed)
-    structure, path = bsej_structure(scorer, codes.shape[1], epsilon=epsilon)
-    state, ref_path, ref_scored = naive_bsej(
-        codes, y, cards, n_classes, scorer.folds, 5, epsilon=epsilon
-    )
-    assert structure.nodes == state
-    assert all(ps == () for ps in structure.parents)
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
-    if epsilon == 0.0:
-        # the data are built so that the search both joins and deletes
-        assert any(len(s) > 1 for s in state)
-
-
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("epsilon", [0.0, 0.02])
-def test_fss_search_equals_naive_refit_search(
-    seed, epsilon, record_candidates, dependent_data
-):
-    codes, y, cards, n_classes = dependent_data(seed)
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=seed)
-    structure, path = fss_structure(scorer, codes.shape[1], epsilon=epsilon)
-    state, ref_path, ref_scored = naive_fss(
-        codes, y, cards, n_classes, scorer.folds, 5, epsilon=epsilon
-    )
-    assert structure.nodes == tuple((f,) for f in state)
-    assert len(state) >= 2
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    data = dependent_data(seed)
+    structure, state, _ = same_search(search, data, seed=seed, epsilon=epsilon)
+    if search == "fss":
+        assert len(state) >= 2
+    else:
+        assert all(ps == () for ps in structure.parents)
+        if epsilon == 0.0:
+            # the data are built so that the search both joins and deletes
+            assert any(len(s) > 1 for s in state)
 
 
 def noise_data(seed=0, n=120):
@@ -429,18 +432,11 @@ def noise_data(seed=0, n=120):
     return codes, y, [8, 8, 8], 2
 
 
-def test_zero_gain_step_is_not_accepted(record_candidates):
+def test_zero_gain_step_is_not_accepted(same_search):
     # Regression: "delete X1" then "delete X2" both give 75/120 correct, but
     # the mean of the fold accuracies (k_i / 24) summed in floating point made
     # the second look better by one ulp, so a step without gain was accepted.
-    codes, y, cards, n_classes = noise_data()
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
-    structure, path = bsej_structure(scorer, 3)
-    state, ref_path, ref_scored = naive_bsej(
-        codes, y, cards, n_classes, scorer.folds, 5
-    )
-    assert structure.nodes == state
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    _, _, path = same_search("bsej", noise_data())
     acc = [round(s.accuracy * 120, 9) for s in path]
     assert all(b > a for a, b in itertools.pairwise(acc))
 
@@ -469,78 +465,46 @@ def test_mathematically_equal_accuracies_are_equal_floats(seed):
         assert seen.setdefault(exact, acc) == acc
 
 
-def test_bsej_search_with_join_cap_equals_naive(record_candidates, dependent_data):
-    codes, y, cards, n_classes = dependent_data(0)
+def test_bsej_search_with_join_cap_equals_naive(same_search, dependent_data):
+    _, _, cards, n_classes = data = dependent_data(0)
     cap = 3 * 3 * 3  # allows (x0, x1) x 3 classes; forbids every join beyond 9 values
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
-    structure, path = bsej_structure(scorer, 6, max_joint_cells=cap)
-    state, ref_path, ref_scored = naive_bsej(
-        codes, y, cards, n_classes, scorer.folds, 5, max_joint_cells=cap
-    )
-    assert structure.nodes == state
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    structure, _, _ = same_search("bsej", data, max_joint_cells=cap)
     for node in structure.nodes:
         assert prod(cards[f] for f in node) * n_classes <= cap
 
 
-def test_fss_search_with_missing_values_equals_naive(record_candidates, dependent_data):
+def test_fss_search_with_missing_values_equals_naive(same_search, dependent_data):
     # Singleton nodes: a missing value is marginalised out by the final model,
     # i.e. its factor is dropped, exactly what the cached engine does.
     codes, y, cards, n_classes = dependent_data(1)
     rng = np.random.default_rng(1)
     codes = np.where(rng.random(codes.shape) < 0.15, -1, codes)
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=1)
-    structure, path = fss_structure(scorer, 6)
-    state, ref_path, ref_scored = naive_fss(codes, y, cards, n_classes, scorer.folds, 5)
-    assert structure.nodes == tuple((f,) for f in state)
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    same_search("fss", (codes, y, cards, n_classes), seed=1)
 
 
 @pytest.mark.parametrize("cv", [5, "loo"])
 def test_bsej_search_with_partly_missing_compound_nodes_equals_naive(
-    cv, record_candidates, dependent_data
+    cv, same_search, dependent_data
 ):
     # The engine sums out the missing members of a compound node exactly as
     # the final model does, so the search scores the model it fits.
     codes, y, cards, n_classes = dependent_data(0, n=120 if cv == "loo" else 300)
     rng = np.random.default_rng(0)
     codes = np.where(rng.random(codes.shape) < 0.1, -1, codes)
-    scorer = CachedCV(codes, y, cards, n_classes, cv=cv, random_state=0)
-    _, path = bsej_structure(scorer, 6)
-    k = len(y) if cv == "loo" else 5
-    _, ref_path, ref_scored = naive_bsej(codes, y, cards, n_classes, scorer.folds, k)
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
+    same_search("bsej", (codes, y, cards, n_classes), cv=cv)
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_bsej_loo_search_equals_naive_refit_search(
-    seed, record_candidates, dependent_data
-):
+def test_bsej_loo_search_equals_naive_refit_search(seed, same_search, dependent_data):
     codes, y, cards, n_classes = dependent_data(seed, n=70)
-    codes = codes[:, :5]
-    scorer = CachedCV(codes, y, cards[:5], n_classes, cv="loo")
-    structure, path = bsej_structure(scorer, 5)
-    state, ref_path, ref_scored = naive_bsej(
-        codes, y, cards[:5], n_classes, np.arange(len(y)), len(y)
-    )
-    assert structure.nodes == state
+    _, _, path = same_search("bsej", (codes[:, :5], y, cards[:5], n_classes), cv="loo")
     assert len(path) >= 2
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_fss_loo_search_equals_naive_refit_search(
-    seed, record_candidates, dependent_data
-):
-    codes, y, cards, n_classes = dependent_data(seed, n=80)
-    scorer = CachedCV(codes, y, cards, n_classes, cv="loo")
-    structure, path = fss_structure(scorer, 6)
-    state, ref_path, ref_scored = naive_fss(
-        codes, y, cards, n_classes, np.arange(len(y)), len(y)
-    )
-    assert structure.nodes == tuple((f,) for f in state)
+def test_fss_loo_search_equals_naive_refit_search(seed, same_search, dependent_data):
+    _, _, path = same_search("fss", dependent_data(seed, n=80), cv="loo")
     assert len(path) >= 2
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
 
 
 def encoded(name):
@@ -551,36 +515,18 @@ def encoded(name):
 
 
 @pytest.mark.parametrize("search", ["bsej", "fss"])
-def test_search_on_car_equals_naive_refit_search(search, record_candidates):
-    codes, y, cards, n_classes = encoded("car")
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
+def test_search_on_car_equals_naive_refit_search(search, same_search):
+    structure, state, path = same_search(search, encoded("car"))
     if search == "bsej":
-        structure, path = bsej_structure(scorer, codes.shape[1])
-        state, ref_path, ref_scored = naive_bsej(
-            codes, y, cards, n_classes, scorer.folds, 5
-        )
-        assert structure.nodes == state
         assert len(path) > 2  # car's search joins several times
     else:
-        structure, path = fss_structure(scorer, codes.shape[1])
-        state, ref_path, ref_scored = naive_fss(
-            codes, y, cards, n_classes, scorer.folds, 5
-        )
         assert structure.nodes == state == ()
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("epsilon", [0.01, 0.0])
-def test_bsej_on_kr_vs_kp_equals_naive_refit_search(epsilon, record_candidates):
-    codes, y, cards, n_classes = encoded("kr_vs_kp")
-    scorer = CachedCV(codes, y, cards, n_classes, cv=5, random_state=0)
-    structure, path = bsej_structure(scorer, codes.shape[1], epsilon=epsilon)
-    state, ref_path, ref_scored = naive_bsej(
-        codes, y, cards, n_classes, scorer.folds, 5, epsilon=epsilon
-    )
-    assert structure.nodes == state
-    assert_same_search(record_candidates, path, ref_scored, ref_path)
+def test_bsej_on_kr_vs_kp_equals_naive_refit_search(epsilon, same_search):
+    same_search("bsej", encoded("kr_vs_kp"), epsilon=epsilon)
 
 
 def _frame(codes, cards):

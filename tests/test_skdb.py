@@ -126,12 +126,9 @@ def test_estimator_attributes_and_missing_values():
     assert (skdb.predict(X) == y).mean() > 0.9
 
 
-def test_integer_weights_repeat_rows_and_no_statistics(car):
+def test_integer_weights_repeat_rows_and_no_statistics(car, weighted_and_repeated):
     X, y = car
-    w = np.random.default_rng(2).integers(0, 3, len(y))
-    rep = np.repeat(np.arange(len(y)), w)
-    a = SKDB(k=2).fit(X, y, sample_weight=w)
-    b = SKDB(k=2).fit(X.iloc[rep], y.iloc[rep])
+    a, b = weighted_and_repeated(lambda: SKDB(k=2), X, y, seed=2)
     np.testing.assert_allclose(a.loo_losses_, b.loo_losses_)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
     # Fitting from statistics (partial_fit) is not offered: LOO needs rows.

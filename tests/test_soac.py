@@ -279,23 +279,8 @@ def test_constant_column_is_one_bin():
     assert disc.transform(X)["a"].tolist() == [0] * 10
 
 
-def test_clone_pickle_and_sklearn_api():
-    from sklearn.utils.estimator_checks import (
-        check_estimators_unfitted,
-        check_get_params_invariance,
-        check_no_attributes_set_in_init,
-        check_parameters_default_constructible,
-        check_set_params,
-    )
-
-    for check in [
-        check_no_attributes_set_in_init,
-        check_get_params_invariance,
-        check_set_params,
-        check_parameters_default_constructible,
-        check_estimators_unfitted,
-    ]:
-        check("SOACDiscretizer", SOACDiscretizer())
+def test_clone_pickle_and_sklearn_api(sklearn_api_checks):
+    sklearn_api_checks(SOACDiscretizer)
     X = pd.DataFrame({"a": np.arange(30.0)})
     disc = SOACDiscretizer(theta=0.1).fit(X)
     again = pickle.loads(pickle.dumps(disc))

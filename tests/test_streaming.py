@@ -9,13 +9,11 @@ import pandas as pd
 import pytest
 
 from augnb import (
-    AODE,
     CAN,
     ETAN,
     KDB,
     TAN,
     NaiveBayes,
-    SelectiveTAN,
     fit_files,
     predict_files,
 )
@@ -23,14 +21,6 @@ from augnb.datasets import load
 from augnb.streaming import iter_batches
 
 pytest.importorskip("pyarrow")
-
-LEARNERS = {
-    "NB": lambda: NaiveBayes(),
-    "TAN": lambda: TAN(),
-    "KDB2": lambda: KDB(k=2),
-    "AODE": lambda: AODE(),
-    "STAN": lambda: SelectiveTAN(),
-}
 
 
 def _write(tmp_path, name, X, y, parts=1):
@@ -46,12 +36,14 @@ def _write(tmp_path, name, X, y, parts=1):
 
 
 @pytest.mark.parametrize("dataset", ["car", "house_votes_84", "primary_tumor"])
-def test_streamed_parquet_fit_equals_in_memory_fit(tmp_path, dataset):
+def test_streamed_parquet_fit_equals_in_memory_fit(
+    tmp_path, dataset, statistics_learners
+):
     X, y = load(dataset)
     # The in-memory reference reads the same file, so column types agree.
     Xf, yf = _write(tmp_path, dataset, X, y)
     path = tmp_path / f"{dataset}-0.parquet"
-    for make in LEARNERS.values():
+    for make in statistics_learners.values():
         ref = make().fit(Xf, yf)
         got = fit_files(make(), path, target="cls", batch_rows=97)
         assert got.structure_ == ref.structure_

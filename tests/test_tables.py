@@ -110,29 +110,36 @@ def test_whitespace_stripped_and_missing_tokens(tmp_path):
     assert table["b"].isna().all()
 
 
-def test_refusals_name_the_file_and_line(tmp_path):
-    dup = tmp_path / "dup.csv"
-    dup.write_text("a,b,a\n1,2,3\n")
-    with pytest.raises(ValueError, match=r"dup\.csv: duplicate column name\(s\) \['a'"):
-        read_table(dup)
-    header_only = tmp_path / "h.csv"
-    header_only.write_text("a,b,class\n")
-    with pytest.raises(ValueError, match=r"header .*no data rows"):
-        read_table(header_only)
-    ragged = tmp_path / "r.csv"
-    ragged.write_text("a,b,class\n1,2,P\n1,2,3,N\n4,5,P\n")
-    with pytest.raises(ValueError, match=r"r\.csv: line 3 has 4 field\(s\).*has 3"):
-        read_table(ragged)
-    short = tmp_path / "s.csv"
-    short.write_text("a,b,class\n1,2,P\n1,N\n")
-    with pytest.raises(ValueError, match=r"line 3 has 2 field"):
-        read_table(short)
-    empty = tmp_path / "e.csv"
-    empty.write_text("")
-    with pytest.raises(ValueError, match="empty"):
-        read_table(empty)
-    with pytest.raises(FileNotFoundError, match="does not exist"):
-        read_table(tmp_path / "nope.csv")
+@pytest.mark.parametrize(
+    ("name", "text", "error", "match"),
+    [
+        (
+            "dup.csv",
+            "a,b,a\n1,2,3\n",
+            ValueError,
+            r"dup\.csv: duplicate column name\(s\) \['a'",
+        ),
+        ("h.csv", "a,b,class\n", ValueError, r"header .*no data rows"),
+        (
+            "r.csv",
+            "a,b,class\n1,2,P\n1,2,3,N\n4,5,P\n",
+            ValueError,
+            r"r\.csv: line 3 has 4 field\(s\).*has 3",
+        ),
+        ("s.csv", "a,b,class\n1,2,P\n1,N\n", ValueError, r"line 3 has 2 field"),
+        ("e.csv", "", ValueError, "empty"),
+        ("nope.csv", None, FileNotFoundError, "does not exist"),  # not written
+    ],
+)
+def test_refusals_name_the_file_and_line(tmp_path, name, text, error, match):
+    path = tmp_path / name
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(error, match=match):
+        read_table(path)
+
+
+def test_refuses_a_directory_and_duplicate_frame_columns(tmp_path):
     with pytest.raises(FileNotFoundError, match="directory"):
         read_table(tmp_path)
     with pytest.raises(ValueError, match="duplicate"):

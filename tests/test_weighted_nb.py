@@ -112,12 +112,9 @@ def test_awnb_more_trees_and_larger_samples_run():
 
 
 @pytest.mark.parametrize("cls", [MANB, WANBIA])
-def test_integer_sample_weight_equals_repeated_rows(cls):
+def test_integer_sample_weight_equals_repeated_rows(cls, weighted_and_repeated):
     X, y = load("house_votes_84")
-    w = np.random.default_rng(0).integers(0, 3, len(y))
-    rows = np.repeat(np.arange(len(y)), w)
-    a = cls().fit(X, y, sample_weight=w)
-    b = cls().fit(X.iloc[rows], np.asarray(y)[rows])
+    a, b = weighted_and_repeated(cls, X, y, seed=0)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-6)
 
 

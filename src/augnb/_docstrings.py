@@ -14,6 +14,16 @@ from typing import TypeVar
 
 __all__ = ["SNIPPETS", "expand_snippets", "with_snippets"]
 
+
+def _demsar2006(where: str) -> str:
+    """The numpydoc References section citing Demšar (2006) at ``where``."""
+    return f"""\
+References
+----------
+.. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+   data sets", JMLR 7:1-30, 2006, {where}."""
+
+
 #: Parameter descriptions shared across the layers (numpydoc, unindented).
 SNIPPETS: dict[str, str] = {
     # The class and the declared sizes that go with a matrix of codes.
@@ -25,12 +35,20 @@ cards : ndarray of shape (n_features,)
 n_classes : int
     Number of classes.""",
     # The paper of the Taheri et al. learner and of the mean binarisation.
-    "taheri2011_references": """\
-References
-----------
+    "taheri2011_citation": """\
 .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
    classifier using conditional probabilities", Proc. 9th Australasian
    Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    "taheri2011_references": """\
+References
+----------
+{{taheri2011_citation}}""",
+    # The significance tests and the critical difference diagram, each citing
+    # the part of Demšar's paper it follows.
+    "demsar2006_ranks": _demsar2006("section 3.2.2"),
+    "demsar2006_nemenyi_cd": _demsar2006("section 3.2.2 and Table 5(a)"),
+    "demsar2006_cd_diagram": _demsar2006("section 3.2.2 and Figure 1"),
+    "demsar2006_wilcoxon": _demsar2006("section 3.1.3"),
     # Progress output of the greedy wrapper searches.
     "trace_parameters": """\
 verbose : int, default=0

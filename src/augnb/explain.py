@@ -78,11 +78,6 @@ class DependenceExplanation:
         ``log f_b = log p(pos | x) - log p(neg | x)`` under the model.
     log_odds_nb : ndarray of shape (n_samples,)
         The same under the correspondent naive Bayes.
-    log_DF : ndarray of shape (n_samples,)
-        Log dependence distribution factor: ``sum_k log ddr`` on complete rows
-        (Definition of DF); on rows with a missing value, where a summed-out
-        node has no ddr, ``log_odds_bayes - log_odds_nb`` (Theorem 1 taken as
-        the definition).
     complete : ndarray of shape (n_samples,), bool
         Whether every node is observed in the row (Theorem 1 is then the
         identity ``log_odds_bayes = log_odds_nb + sum_k log_ddr``).
@@ -97,13 +92,24 @@ class DependenceExplanation:
     log_dd_neg: NDArray[np.float64]
     log_odds_bayes: NDArray[np.float64]
     log_odds_nb: NDArray[np.float64]
-    log_DF: NDArray[np.float64]
     complete: NDArray[np.bool_]
 
     @property
     def log_ddr(self) -> NDArray[np.float64]:
         """``log ddr = log dd+ - log dd-``, shape (n_samples, n_nodes)."""
         return self.log_dd_pos - self.log_dd_neg
+
+    @property
+    def log_DF(self) -> NDArray[np.float64]:
+        """Log dependence distribution factor, shape (n_samples,).
+
+        ``sum_k log ddr`` on complete rows (Definition of DF); on rows with a
+        missing value, where a summed-out node has no ddr,
+        ``log_odds_bayes - log_odds_nb`` (Theorem 1 taken as the definition).
+        """
+        # Zeros for the NaNs of incomplete rows keep their (unused) sum quiet.
+        summed = np.where(self.complete[:, None], self.log_ddr, 0.0).sum(axis=1)
+        return np.where(self.complete, summed, self.log_odds_bayes - self.log_odds_nb)
 
     @property
     def agree(self) -> NDArray[np.bool_]:
@@ -399,13 +405,6 @@ def dependence_derivative_ratios(
         for c_idx, out in ((pos_idx, log_dd_pos), (neg_idx, log_dd_neg)):
             value = cpd.log_prob[conf, c_idx, child] - nb_log_prob[c_idx, child]
             out[:, k] = np.where(ok, value, np.nan)
-    complete = (slots >= 0).all(axis=1)
-    log_ddr = log_dd_pos - log_dd_neg
-    log_df = np.where(
-        complete,
-        np.where(complete[:, None], log_ddr, 0.0).sum(axis=1),
-        log_odds - log_odds_nb,
-    )
     node_labels, parent_labels = _labels(model, dm)
     return DependenceExplanation(
         classes=classes,
@@ -417,8 +416,7 @@ def dependence_derivative_ratios(
         log_dd_neg=log_dd_neg,
         log_odds_bayes=log_odds,
         log_odds_nb=log_odds_nb,
-        log_DF=log_df,
-        complete=complete,
+        complete=(slots >= 0).all(axis=1),
     )
 
 

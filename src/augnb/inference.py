@@ -29,7 +29,9 @@ from scipy.special import logsumexp
 from augnb.params.categorical import DiscreteModel
 from augnb.params.gaussian_blocks import gaussian_block_log_integral
 from augnb.params.mixed_model import MixedModel
+from augnb.stats._count_kernels import row_config
 from augnb.structure import Structure
+from augnb.structure._structure import find_root
 
 __all__ = ["Factor", "FactoredModel", "joint_log_likelihood"]
 
@@ -113,19 +115,13 @@ _MAX_CELLS = 1 << 22
 
 @numba.njit(cache=True, nogil=True)
 def _add_factor(jll, table, child, conf, n_values):
-    """jll[r] += table[conf[r] * n_values + child[r]] for rows with child >= 0."""
-    has_conf = conf.shape[0] > 0
+    """jll[r] += table[conf[r] * n_values + child[r]] for the rows a family counts."""
     n_classes = jll.shape[1]
     for r in range(jll.shape[0]):
-        v = child[r]
-        if v < 0:
+        k = row_config(child, conf, r)
+        if k < 0:
             continue
-        k = 0
-        if has_conf:
-            k = conf[r]
-            if k < 0:
-                continue
-        base = k * n_values + v
+        base = k * n_values + child[r]
         for c in range(n_classes):
             jll[r, c] += table[base, c]
 
@@ -277,13 +273,6 @@ def _components(
     """
     structure = model.structure
     parent = {m: m for m in miss}
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
     families = []
     mset = set(miss)
     for k in range(structure.n_nodes):
@@ -291,12 +280,12 @@ def _components(
         if vars_ and k not in absent:
             families.append((k, vars_))
             for u in vars_[1:]:
-                parent[find(u)] = find(vars_[0])
+                parent[find_root(parent, u)] = find_root(parent, vars_[0])
     comps: dict[int, tuple[list[int], list[int]]] = {}
     for m in miss:
-        comps.setdefault(find(m), ([], []))[0].append(m)
+        comps.setdefault(find_root(parent, m), ([], []))[0].append(m)
     for k, vars_ in families:
-        comps[find(vars_[0])][1].append(k)
+        comps[find_root(parent, vars_[0])][1].append(k)
     return list(comps.values())
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from augnb._docstrings import expand_snippets
+from augnb._docstrings import SNIPPETS, expand_snippets
 
 __all__ = ["DOCSTRING_SNIPPETS", "expand_docstrings", "expand_snippets"]
 
@@ -22,6 +22,16 @@ arcs_ : list of (tuple, tuple)
     Arcs between features, as ``(parent names, child names)``.
 model_ : DiscreteModel
     Fitted CPDs.""",
+    # The parent threshold of the kDB family (KDB, SKDB, ESKDB), and the
+    # parent limit with it of the selective ones.
+    "kdb_theta_parameter": """\
+theta : float, default=0.0
+    CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
+    theta``. A negative value admits every candidate.""",
+    "skdb_k_theta_parameters": """\
+k : int, default=5
+    Largest number of feature parents per feature (>= 0).
+{{kdb_theta_parameter}}""",
     # Methods' sections.
     "fit_data_parameters": """\
 X : DataFrame or array-like of shape (n_samples, n_features)
@@ -53,10 +63,7 @@ Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.""",
     "mihaljevic2013_reference": """\
 Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
 Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.""",
-    "taheri2011_reference": """\
-.. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-   classifier using conditional probabilities", Proc. 9th Australasian
-   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    "taheri2011_reference": SNIPPETS["taheri2011_citation"],
     "column_kind_parameters": """\
 discrete_features : sequence of str or int, default=None
     Columns to treat as discrete whatever their dtype.
@@ -94,12 +101,23 @@ hdp_iterations : int, default=500
 DOCSTRING_SNIPPETS["hdp_random_state_parameter"] = """\
 random_state : int, RandomState or None, default=None
     Seeds the sampler of ``smoothing="hdp"`` (unused otherwise)."""
+# The CPT estimator and its seed, of every learner with the HDP option.
+DOCSTRING_SNIPPETS["hdp_parameters"] = (
+    "{{smoothing_parameters}}\n{{hdp_random_state_parameter}}"
+)
 
 DOCSTRING_SNIPPETS["input_parameters"] = (
     DOCSTRING_SNIPPETS["discretizer_parameter"]
     + "\n"
     + DOCSTRING_SNIPPETS["column_kind_parameters"]
 )
+# The last parameters and the first attributes of most estimators.
+DOCSTRING_SNIPPETS["input_sections"] = """\
+{{input_parameters}}
+
+Attributes
+----------
+{{input_attributes}}"""
 DOCSTRING_SNIPPETS["fitted_attributes"] = (
     DOCSTRING_SNIPPETS["input_attributes"]
     + "\n"

@@ -42,15 +42,10 @@ class _SmoothedNB(BaseAugmentedNB):
 
     _docstring_snippets: ClassVar[dict[str, str]] = {
         **BaseAugmentedNB._docstring_snippets,
-        "hdp_parameters": "{{smoothing_parameters}}\n{{hdp_random_state_parameter}}",
         # The end of the parameters and the start of the attributes.
         "hdp_tail_sections": """\
 {{hdp_parameters}}
-{{input_parameters}}
-
-Attributes
-----------
-{{input_attributes}}""",
+{{input_sections}}""",
     }
 
     smoothing: str = SMOOTHING
@@ -72,11 +67,7 @@ random_state : int, RandomState or None, default=None
         # TAN and DDR-TAN: from the root to the tree.
         "tree_sections": """\
 {{root_parameters}}
-{{input_parameters}}
-
-Attributes
-----------
-{{input_attributes}}
+{{input_sections}}
 structure_ : Structure
     The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.""",
     }

@@ -70,11 +70,7 @@ class BaseWrapperNB(BaseAugmentedNB):
         # The end of the parameters and the start of the attributes.
         "search_tail_sections": """\
 {{search_tail_parameters}}
-{{input_parameters}}
-
-Attributes
-----------
-{{input_attributes}}""",
+{{input_sections}}""",
         "search_attributes": (
             "search_path_ : list of SearchStep\n"
             "    Accepted steps with their CV accuracy.\n"

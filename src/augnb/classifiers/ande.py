@@ -299,18 +299,11 @@ class AnDE(AODE):
         log_sum = np.full((n, len(self.classes_)), -np.inf)
         n_used = np.zeros(n, dtype=np.int64)
         observed = codes >= 0
-        counts_flat, lp_flat, pair_offsets, child_flat, child_offsets = (
-            self._pair_packed
-        )
         _pair_mixture_kernel(
             np.ascontiguousarray(codes, dtype=np.int32),
             np.asarray(data.cards, dtype=np.int64),
             self._m,
-            counts_flat,
-            lp_flat,
-            pair_offsets,
-            child_flat,
-            child_offsets,
+            self._pair_packed,
             log_sum,
             n_used,
         )
@@ -420,24 +413,15 @@ class AnDE(AODE):
 
 
 @numba.njit(cache=True, nogil=True)
-def _pair_mixture_kernel(
-    codes,
-    cards,
-    m,
-    counts,
-    parent,
-    pair_offsets,
-    child,
-    child_offsets,
-    log_sum,
-    n_used,
-):
+def _pair_mixture_kernel(codes, cards, m, tables, log_sum, n_used):
     """Add the qualifying observed pair models to ``log_sum`` and ``n_used``.
 
     ``log_sum[r] = log sum`` over pairs ``i < j`` with both values observed
     and ``F(x_i, x_j) >= m`` of ``P(c, x_i, x_j) prod_k P(x_k | c, x_i,
-    x_j)``, missing children skipped (their factor sums to one).
+    x_j)``, missing children skipped (their factor sums to one). ``tables``
+    are the packed pair tables (``AnDE._pair_packed``).
     """
+    counts, parent, pair_offsets, child, child_offsets = tables
     n, p = codes.shape
     n_classes = log_sum.shape[1]
     term = np.empty(n_classes)

@@ -344,17 +344,11 @@ hdp_iterations : int, default=100
         n = codes.shape[0]
         acc = np.empty((n, len(self.classes_)))
         n_used = np.empty(n, dtype=np.int64)
-        packed = self._packed
         _spode_mixture_kernel(
             np.ascontiguousarray(codes, dtype=np.int32),
             np.asarray(self.n_categories_, dtype=np.int64),
             self._m,
-            packed.counts,
-            packed.count_offsets,
-            packed.parent,
-            packed.parent_offsets,
-            packed.child,
-            packed.child_offsets,
+            self._packed.arrays(),
             acc,
             n_used,
         )
@@ -434,6 +428,17 @@ class _SpodeTables:
             child_offsets,
         )
 
+    def arrays(self) -> tuple[NDArray, ...]:
+        """The tables and their offsets, in the prediction kernel's order."""
+        return (
+            self.counts,
+            self.count_offsets,
+            self.parent,
+            self.parent_offsets,
+            self.child,
+            self.child_offsets,
+        )
+
     def count_views(self) -> list[NDArray[np.float64]]:
         o = self.count_offsets
         return [self.counts[o[i] : o[i + 1]] for i in range(len(self.cards))]
@@ -457,25 +462,15 @@ class _SpodeTables:
 
 
 @numba.njit(cache=True, nogil=True)
-def _spode_mixture_kernel(
-    codes,
-    cards,
-    m,
-    counts,
-    count_offsets,
-    parent,
-    parent_offsets,
-    child,
-    child_offsets,
-    acc,
-    n_used,
-):
+def _spode_mixture_kernel(codes, cards, m, tables, acc, n_used):
     """acc[r] = log mean over qualifying super-parents i of SPODE_i(c, x_r).
 
-    A missing child's factor is skipped (it sums to one); a super-parent that
+    ``tables`` are the packed SPODE tables (:meth:`_SpodeTables.arrays`). A
+    missing child's factor is skipped (it sums to one); a super-parent that
     is missing or below the frequency limit is left out; rows with none get
     ``-inf`` and ``n_used = 0``.
     """
+    counts, count_offsets, parent, parent_offsets, child, child_offsets = tables
     n, p = codes.shape
     n_classes = acc.shape[1]
     terms = np.empty((p, n_classes))

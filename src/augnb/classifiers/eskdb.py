@@ -48,10 +48,7 @@ class ESKDB(_SmoothedNB):
     ----------
     n_estimators : int, default=20
         Number of members (20 in the authors' experiment scripts).
-    k : int, default=5
-        Largest number of feature parents per feature (>= 0).
-    theta : float, default=0.0
-        CMI threshold (nats) of the kDB parents.
+    {{skdb_k_theta_parameters}}
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss of each member's model selection (as in SKDB).
     alpha : float, default=1.0
@@ -66,11 +63,7 @@ class ESKDB(_SmoothedNB):
         documentation page).
     random_state : int, RandomState or None, default=None
         Draws the rankings and seeds each member's sampler.
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{input_sections}}
     structures_ : list of Structure
         Each member's selected model.
     feature_orders_ : list of list

@@ -55,11 +55,7 @@ verbose : int, default=0
         # Everything from the parameters to the attributes, for the three.
         "arc_search_sections": """\
 {{arc_search_parameters}}
-{{input_parameters}}
-
-Attributes
-----------
-{{input_attributes}}
+{{input_sections}}
 {{arc_search_attributes}}
 {{encoding_attributes}}""",
         "keogh_pazzani_sections": """\

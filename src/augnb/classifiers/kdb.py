@@ -30,9 +30,7 @@ class KDB(_SmoothedNB):
     ----------
     k : int, default=1
         Maximum number of feature parents per feature (>= 0).
-    theta : float, default=0.0
-        CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
-        theta``. A negative value admits every candidate.
+    {{kdb_theta_parameter}}
     {{alpha_parameter}}
     {{hdp_tail_sections}}
     structure_ : Structure

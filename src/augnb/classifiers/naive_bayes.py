@@ -26,8 +26,7 @@ class NaiveBayes(_DensityNB):
     Parameters
     ----------
     {{alpha_parameter}}
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).

@@ -33,11 +33,7 @@ class SelectiveTAN(_RootedTreeNB):
         Root of each tree.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{input_sections}}
     structure_ : Structure
         The forest over the kept features.
     selected_features_ : list

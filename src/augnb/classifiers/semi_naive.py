@@ -141,11 +141,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Seed of the internal fold partition (and of random roots).
     verbose : int, default=0
         Print each search step to stderr.
-    {{input_parameters}}
-
-    Attributes
-    ----------
-    {{input_attributes}}
+    {{input_sections}}
     structure_ : Structure
         Compound nodes (the subsets) and the arcs between them.
     selected_features_ : list

@@ -35,10 +35,7 @@ class SKDB(_SmoothedNB):
 
     Parameters
     ----------
-    k : int, default=5
-        Largest number of feature parents per feature (>= 0).
-    theta : float, default=0.0
-        CMI threshold (nats) of kDB's parents.
+    {{skdb_k_theta_parameters}}
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss that selects the model: the root mean squared
         error of the class posteriors (over rows and classes; the paper's

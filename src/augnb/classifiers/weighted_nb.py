@@ -195,8 +195,7 @@ class MANB(_NaiveBayesFamily):
     alpha : float, default=1.0
         Smoothing constant of the CPTs and Dirichlet hyperparameter of the
         marginal likelihoods (1 = Laplace's correction).
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     {{input_parameters}}
 
     Attributes
@@ -273,8 +272,7 @@ class WANBIA(_NaiveBayesFamily):
         Maximum number of L-BFGS-B iterations.
     {{normalize_parameter}}
         The weights maximise the CLL of the model that is fitted.
-    {{smoothing_parameters}}
-    {{hdp_random_state_parameter}}
+    {{hdp_parameters}}
     {{input_parameters}}
 
     Attributes

@@ -75,14 +75,27 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _add_table_options(parser: argparse.ArgumentParser, *, target: bool) -> None:
+def _add_data_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    dataset: bool = True,
+    drop: str | None = "columns to leave out",
+) -> None:
+    """Add the table to read (``dataset``) and the options of reading it.
+
+    ``drop`` is the help of ``--drop`` (None: no ``--drop``); the class column
+    and the CSV dialect are options of every command that reads a table.
+    """
+    if dataset:
+        parser.add_argument("dataset", metavar="DATASET_OR_FILE")
+    if drop:
+        parser.add_argument("--drop", nargs="+", metavar="COL", help=drop)
     group = parser.add_argument_group("reading the table")
-    if target:
-        group.add_argument(
-            "--target",
-            metavar="NAME",
-            help="the class column, anywhere in the table (default: `class`)",
-        )
+    group.add_argument(
+        "--target",
+        metavar="NAME",
+        help="the class column, anywhere in the table (default: `class`)",
+    )
     group.add_argument(
         "--sep",
         metavar="CHAR",
@@ -200,10 +213,9 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
     )
-    compare.add_argument(
-        "--drop", nargs="+", metavar="COL", help="columns to leave out of the files"
+    _add_data_arguments(
+        compare, dataset=False, drop="columns to leave out of the files"
     )
-    _add_table_options(compare, target=True)
     compare.set_defaults(handler=cmd_compare)
 
     datasets = _sub(sub, "datasets", help="list the bundled data sets")
@@ -224,7 +236,6 @@ def _build_parser() -> argparse.ArgumentParser:
         "are audited first: ID-like, constant and very high-cardinality columns "
         "are warned about, date columns refused.",
     )
-    fit.add_argument("dataset", metavar="DATASET_OR_FILE")
     fit.add_argument(
         "--estimator", default="TAN", metavar="NAME", help="estimator (default TAN)"
     )
@@ -243,7 +254,6 @@ def _build_parser() -> argparse.ArgumentParser:
     fit.add_argument(
         "--complete-only", action="store_true", help="drop rows with a missing value"
     )
-    fit.add_argument("--drop", nargs="+", metavar="COL", help="columns to leave out")
     fit.add_argument(
         "--id-column",
         metavar="COL",
@@ -264,7 +274,7 @@ def _build_parser() -> argparse.ArgumentParser:
     fit.add_argument(
         "--plot", metavar="FILE.png|svg", help="also draw the structure (matplotlib)"
     )
-    _add_table_options(fit, target=True)
+    _add_data_arguments(fit)
     fit.set_defaults(handler=cmd_fit)
 
     predict = _sub(
@@ -284,7 +294,7 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="COL",
         help="copy this column to the output (default: the model's --id-column)",
     )
-    _add_table_options(predict, target=True)
+    _add_data_arguments(predict, dataset=False, drop=None)
     predict.set_defaults(handler=cmd_predict)
 
     inspect = _sub(
@@ -296,11 +306,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "finds (ID-like, constant, very high-cardinality, date columns, whole "
         "numbers stored as floats), each with its fix.",
     )
-    inspect.add_argument("dataset", metavar="DATASET_OR_FILE")
-    inspect.add_argument(
-        "--drop", nargs="+", metavar="COL", help="columns to leave out"
-    )
-    _add_table_options(inspect, target=True)
+    _add_data_arguments(inspect)
     inspect.set_defaults(handler=cmd_inspect, id_column=None, complete_only=False)
     return parser
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
+from augnb._docstrings import with_snippets
 from augnb.data.tables import read_table
 from augnb.datasets._registry import (
     CELL_FIXES,
@@ -46,8 +48,34 @@ MAX_DISCRETE_DISTINCT = 20
 SIDECAR_NAME = "column_kinds.json"
 _MAX_REPORTED = 5
 
+_F = TypeVar("_F", bound=Callable[..., object])
 
-def load(
+
+#: The keyword options of :func:`load` and :func:`load_dataframe` (numpydoc).
+_SNIPPETS = {
+    "load_options": """\
+target : str, default=None
+    Name of the class column, anywhere in the table; by default the column
+    named ``class``.
+drop : iterable of str, default=None
+    Columns to leave out (identifiers, free text, ...).
+sep : str, default=None
+    CSV delimiter; detected when not given.
+encoding : str, default=None
+    CSV text encoding; UTF-8 (with or without BOM) when not given.
+complete_only : bool, default=False
+    Drop every row with a missing cell and renumber the rows from 0 (the
+    protocol of the "complete rows" experiments). Categories still come from
+    the whole file, so the encoding does not depend on this flag.
+continuous : iterable of str, optional
+    Columns to load as continuous, overriding their default kind.
+discrete : iterable of str, optional
+    Columns to load as discrete, overriding their default kind.""",
+}
+
+
+@with_snippets(_SNIPPETS)
+def load_dataframe(
     name_or_path: str | os.PathLike[str] | pd.DataFrame,
     *,
     target: str | None = None,
@@ -57,6 +85,92 @@ def load(
     complete_only: bool = False,
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
+) -> pd.DataFrame:
+    """Load a data set as one table: typed attributes, then the class column.
+
+    Same rules as :func:`load`, which splits this table; the class column is
+    moved last.
+
+    Parameters
+    ----------
+    name_or_path : str, path-like or DataFrame
+        A bundled name, a path to a table file or a DataFrame; see :func:`load`.
+    {{load_options}}
+
+    Returns
+    -------
+    frame : pandas.DataFrame of shape (n_samples, n_features + 1)
+        The attributes followed by the class column (strings).
+
+    Examples
+    --------
+    >>> from augnb.datasets import load_dataframe
+    >>> frame = load_dataframe("iris")
+    >>> frame.shape, frame.columns[-1]
+    ((150, 5), 'class')
+    """
+    name, source, label = _locate(name_or_path)
+    raw = read_table(source, sep=sep, encoding=encoding, label=label)
+    raw = _select_columns(raw, target or CLASS_COLUMN, drop, label)
+
+    if name is not None:
+        base = set(bundled_continuous(name))
+        kinds_origin = "column_kinds.json"
+        raw = raw.drop(columns=list(DROPPED_COLUMNS.get(name, {})))
+        for fix in CELL_FIXES.get(name, ()):
+            if raw.at[fix.row, fix.column] == fix.found:
+                raw.at[fix.row, fix.column] = fix.fixed
+    else:
+        sidecar = (
+            _read_sidecar(source, raw.columns[:-1], label)
+            if isinstance(source, Path)
+            else None
+        )
+        if sidecar is not None:
+            base, kinds_origin = sidecar, str(source.parent / SIDECAR_NAME)
+        else:
+            base = {c for c in raw.columns[:-1] if _looks_continuous(raw[c])}
+            kinds_origin = "inference"
+
+    features = list(raw.columns[:-1])
+    cont = _apply_overrides(base, features, continuous, discrete, label)
+
+    typed: dict[str, pd.Series] = {}
+    for column in features:
+        if column in cont:
+            typed[column] = _to_float(raw[column], column, label, kinds_origin)
+        else:
+            typed[column] = _to_category(raw[column])
+    typed[raw.columns[-1]] = raw[raw.columns[-1]].astype(object)
+    frame = pd.DataFrame(typed, index=raw.index)
+
+    if complete_only:
+        frame = frame.dropna().reset_index(drop=True)
+    return frame
+
+
+def _with_options_of(source: Callable[..., object]) -> Callable[[_F], _F]:
+    """Decorator: a wrapper taking ``**options`` shows ``source``'s options.
+
+    ``help()``, Sphinx and IDEs then list every keyword of ``source`` in the
+    wrapper's signature (with the wrapper's own return type), while the
+    options are declared once, on ``source``.
+    """
+
+    def decorate(wrapper: _F) -> _F:
+        returns = inspect.signature(wrapper).return_annotation
+        wrapper.__signature__ = inspect.signature(source).replace(  # type: ignore[attr-defined]
+            return_annotation=returns
+        )
+        return wrapper
+
+    return decorate
+
+
+@_with_options_of(load_dataframe)
+@with_snippets(_SNIPPETS)
+def load(
+    name_or_path: str | os.PathLike[str] | pd.DataFrame, **options: Any
 ) -> tuple[pd.DataFrame, pd.Series]:
     """Load a bundled data set or a CSV file as features ``X`` and labels ``y``.
 
@@ -113,23 +227,7 @@ def load(
         or contains a path separator; otherwise a bundled name wins over a
         file of the same name, which is read only if no data set matches. A
         DataFrame is read as a table. The file needs a header row.
-    target : str, default=None
-        Name of the class column, anywhere in the table; by default the column
-        named ``class``.
-    drop : iterable of str, default=None
-        Columns to leave out (identifiers, free text, ...).
-    sep : str, default=None
-        CSV delimiter; detected when not given.
-    encoding : str, default=None
-        CSV text encoding; UTF-8 (with or without BOM) when not given.
-    complete_only : bool, default=False
-        Drop every row with a missing cell and renumber the rows from 0 (the
-        protocol of the "complete rows" experiments). Categories still come from
-        the whole file, so the encoding does not depend on this flag.
-    continuous : iterable of str, optional
-        Columns to load as continuous, overriding their default kind.
-    discrete : iterable of str, optional
-        Columns to load as discrete, overriding their default kind.
+    {{load_options}}
 
     Returns
     -------
@@ -177,104 +275,9 @@ def load(
     >>> [str(t) for t in X.dtypes]
     ['category', 'float64', 'category', 'float64']
     """
-    frame = load_dataframe(
-        name_or_path,
-        target=target,
-        drop=drop,
-        sep=sep,
-        encoding=encoding,
-        complete_only=complete_only,
-        continuous=continuous,
-        discrete=discrete,
-    )
+    frame = load_dataframe(name_or_path, **options)
     y = frame.pop(frame.columns[-1])
     return frame, y
-
-
-def load_dataframe(
-    name_or_path: str | os.PathLike[str] | pd.DataFrame,
-    *,
-    target: str | None = None,
-    drop: Iterable[str] | None = None,
-    sep: str | None = None,
-    encoding: str | None = None,
-    complete_only: bool = False,
-    continuous: Iterable[str] | None = None,
-    discrete: Iterable[str] | None = None,
-) -> pd.DataFrame:
-    """Load a data set as one table: typed attributes, then the class column.
-
-    Same rules and parameters as :func:`load`, which splits this table.
-
-    Parameters
-    ----------
-    name_or_path : str, path-like or DataFrame
-        A bundled name, a path to a table file or a DataFrame; see :func:`load`.
-    target : str, default=None
-        Name of the class column (default ``class``); it is moved last.
-    drop : iterable of str, default=None
-        Columns to leave out.
-    sep : str, default=None
-        CSV delimiter; detected when not given.
-    encoding : str, default=None
-        CSV text encoding; UTF-8 when not given.
-    complete_only : bool, default=False
-        Drop rows with any missing cell and renumber the rows from 0.
-    continuous : iterable of str, optional
-        Columns to load as continuous, overriding their default kind.
-    discrete : iterable of str, optional
-        Columns to load as discrete, overriding their default kind.
-
-    Returns
-    -------
-    frame : pandas.DataFrame of shape (n_samples, n_features + 1)
-        The attributes followed by the class column (strings).
-
-    Examples
-    --------
-    >>> from augnb.datasets import load_dataframe
-    >>> frame = load_dataframe("iris")
-    >>> frame.shape, frame.columns[-1]
-    ((150, 5), 'class')
-    """
-    name, source, label = _locate(name_or_path)
-    raw = read_table(source, sep=sep, encoding=encoding, label=label)
-    raw = _select_columns(raw, target or CLASS_COLUMN, drop, label)
-
-    if name is not None:
-        base = set(bundled_continuous(name))
-        kinds_origin = "column_kinds.json"
-        raw = raw.drop(columns=list(DROPPED_COLUMNS.get(name, {})))
-        for fix in CELL_FIXES.get(name, ()):
-            if raw.at[fix.row, fix.column] == fix.found:
-                raw.at[fix.row, fix.column] = fix.fixed
-    else:
-        sidecar = (
-            _read_sidecar(source, raw.columns[:-1], label)
-            if isinstance(source, Path)
-            else None
-        )
-        if sidecar is not None:
-            base, kinds_origin = sidecar, str(source.parent / SIDECAR_NAME)
-        else:
-            base = {c for c in raw.columns[:-1] if _looks_continuous(raw[c])}
-            kinds_origin = "inference"
-
-    features = list(raw.columns[:-1])
-    cont = _apply_overrides(base, features, continuous, discrete, label)
-
-    typed: dict[str, pd.Series] = {}
-    for column in features:
-        if column in cont:
-            typed[column] = _to_float(raw[column], column, label, kinds_origin)
-        else:
-            typed[column] = _to_category(raw[column])
-    typed[raw.columns[-1]] = raw[raw.columns[-1]].astype(object)
-    frame = pd.DataFrame(typed, index=raw.index)
-
-    if complete_only:
-        frame = frame.dropna().reset_index(drop=True)
-    return frame
 
 
 def _locate(

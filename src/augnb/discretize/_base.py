@@ -8,7 +8,7 @@ column selection, validation, missing-value handling and the encoding
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -86,13 +86,29 @@ columns : list of str or int, default=None
     Columns to discretise, by name or by integer position (a name takes
     precedence when an integer is also a column name). ``None`` selects
     every float-dtype column. Other columns pass through unchanged.""",
-    "column_attributes": """\
+    "attributes": """\
+Attributes
+----------
+cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
+    Sorted cut points of each discretised column.
+n_bins_ : dict of {column name: int}
+    Number of bins (declared categories) of each discretised column: one
+    more than its cut points, so 1 for a constant or all-missing column.
 columns_ : list
     Names of the discretised columns, in input order.
 feature_names_in_ : ndarray of shape (n_features_in_,)
     Column names seen during fit (``0..p-1`` for an ndarray).
 n_features_in_ : int
     Number of columns seen during fit.""",
+    # The discretisers given a number of bins (equal frequency, equal width).
+    "n_bins_sections": """\
+Parameters
+----------
+n_bins : int, default=5
+    Requested number of bins (at least 1).
+{{columns_parameter}}
+
+{{attributes}}""",
     "mdlp_references": """\
 References
 ----------
@@ -290,6 +306,30 @@ class _BaseDiscretizer(
             raise ValueError(
                 "X does not have the columns seen in fit: " + "; ".join(parts) + "."
             )
+
+
+class _RuleDiscretizer(_BaseDiscretizer):
+    """A discretiser cutting each column by a rule of one hyperparameter.
+
+    A subclass writes ``__init__`` (scikit-learn reads the hyperparameter's
+    name from its signature) and names the hyperparameter, its check and the
+    rule; the value reaches the rule converted to the check's type.
+    """
+
+    #: Name of the hyperparameter, as in ``__init__``.
+    _parameter: ClassVar[str]
+    #: ``(value) -> None``, raising ValueError for an invalid value.
+    _check: Callable[[Any], None]
+    #: The type the rule takes the value as (``int``, ``float``).
+    _convert: Callable[[Any], Any]
+    #: ``(values, value) -> cut points`` of one column.
+    _cut_points: Callable[[np.ndarray, Any], np.ndarray]
+
+    def _validate_params(self) -> None:
+        self._check(getattr(self, self._parameter))
+
+    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
+        return self._cut_points(x, self._convert(getattr(self, self._parameter)))
 
 
 def _is_label(entry: Any, columns: pd.Index) -> bool:

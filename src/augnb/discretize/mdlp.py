@@ -180,13 +180,7 @@ class MDLPDiscretizer(_BaseDiscretizer):
     ----------
     {{columns_parameter}}
 
-    Attributes
-    ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column.
-    {{column_attributes}}
+    {{attributes}}
 
     See Also
     --------

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from augnb.discretize._base import _BaseDiscretizer
+from augnb.discretize._base import _BaseDiscretizer, _RuleDiscretizer
 
 __all__ = ["EqualFrequencyDiscretizer", "EqualWidthDiscretizer", "MeanBinarizer"]
 
@@ -106,21 +105,16 @@ def equal_width_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     return np.unique(lo + (hi - lo) * (np.arange(1, n_bins) / n_bins))
 
 
-class _NBinsDiscretizer(_BaseDiscretizer):
+class _NBinsDiscretizer(_RuleDiscretizer):
     """A discretiser cutting each column by a rule given a number of bins."""
 
-    #: ``(values, n_bins) -> cut points`` of one column.
-    _cut_points: Callable[[np.ndarray, int], np.ndarray]
+    _parameter = "n_bins"
+    _check = staticmethod(_check_n_bins)
+    _convert = int
 
     def __init__(self, n_bins: int = 5, *, columns: Any = None) -> None:
         self.n_bins = n_bins
         self.columns = columns
-
-    def _validate_params(self) -> None:
-        _check_n_bins(self.n_bins)
-
-    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-        return self._cut_points(x, int(self.n_bins))
 
 
 class EqualFrequencyDiscretizer(_NBinsDiscretizer):
@@ -130,20 +124,7 @@ class EqualFrequencyDiscretizer(_NBinsDiscretizer):
     each bin receives about the same number of training values, which
     maximises the entropy of the discretised variable.
 
-    Parameters
-    ----------
-    n_bins : int, default=5
-        Requested number of bins (at least 1).
-    {{columns_parameter}}
-
-    Attributes
-    ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column;
-        smaller than ``n_bins`` when ties leave too few distinct values.
-    {{column_attributes}}
+    {{n_bins_sections}}
 
     See Also
     --------
@@ -154,7 +135,8 @@ class EqualFrequencyDiscretizer(_NBinsDiscretizer):
     A boundary that would fall inside a run of tied values is moved to the
     nearest gap between distinct values (ties: leftwards), and the cut is
     the midpoint of that gap; coinciding boundaries are merged. Hence no bin
-    is empty on the training data.
+    is empty on the training data, and ``n_bins_`` is smaller than
+    ``n_bins`` when ties leave too few distinct values.
 
     References
     ----------
@@ -181,22 +163,9 @@ class EqualWidthDiscretizer(_NBinsDiscretizer):
 
     The training range ``[min, max]`` of each column is split into
     ``n_bins`` intervals of equal width. Test values outside the training
-    range go to the first or last bin.
+    range go to the first or last bin. Bins may be empty.
 
-    Parameters
-    ----------
-    n_bins : int, default=5
-        Number of bins (at least 1).
-    {{columns_parameter}}
-
-    Attributes
-    ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column;
-        1 for a constant or all-missing column. Bins may be empty.
-    {{column_attributes}}
+    {{n_bins_sections}}
 
     See Also
     --------

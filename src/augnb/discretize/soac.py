@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import with_snippets
-from augnb.discretize._base import DOCSTRING_SNIPPETS, _BaseDiscretizer
+from augnb.discretize._base import DOCSTRING_SNIPPETS, _RuleDiscretizer
 
 __all__ = ["SOACDiscretizer", "soac_cut_points"]
 
@@ -225,7 +225,7 @@ def _check_theta(theta: Any) -> None:
         raise ValueError(f"theta must be a number with 0 < theta < 1; got {theta!r}.")
 
 
-class SOACDiscretizer(_BaseDiscretizer):
+class SOACDiscretizer(_RuleDiscretizer):
     """Unsupervised discretisation by sub-optimal agglomerative clustering.
 
     Each selected column is cut independently with :func:`soac_cut_points`:
@@ -243,14 +243,7 @@ class SOACDiscretizer(_BaseDiscretizer):
         give fewer bins.
     {{columns_parameter}}
 
-    Attributes
-    ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column; 1 for
-        a constant or all-missing column.
-    {{column_attributes}}
+    {{attributes}}
 
     See Also
     --------
@@ -279,12 +272,11 @@ class SOACDiscretizer(_BaseDiscretizer):
     [0, 0, 0, 0, 1, 1, 2, 2, nan]
     """
 
+    _parameter = "theta"
+    _check = staticmethod(_check_theta)
+    _convert = float
+    _cut_points = staticmethod(soac_cut_points)
+
     def __init__(self, theta: float = 0.05, *, columns: Any = None) -> None:
         self.theta = theta
         self.columns = columns
-
-    def _validate_params(self) -> None:
-        _check_theta(self.theta)
-
-    def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-        return soac_cut_points(x, float(self.theta))

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 from augnb.evaluation.wilcoxon import (
     WilcoxonResult,
@@ -156,6 +157,7 @@ def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
 
 
+@with_snippets(SNIPPETS)
 def average_ranks(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     *,
@@ -189,10 +191,7 @@ def average_ranks(
     ValueError
         With fewer than 2 algorithms or 2 data sets, or a NaN score.
 
-    References
-    ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    {{demsar2006_ranks}}
 
     Examples
     --------
@@ -246,6 +245,34 @@ def _check_average_ranks(ranks: pd.Series) -> None:
         )
 
 
+def _ranks_and_n(
+    scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None,
+    ranks: pd.Series | Mapping[str, float] | Sequence[float] | None,
+    n_datasets: int | None,
+    higher_is_better: bool,
+) -> tuple[pd.DataFrame | None, pd.Series, int]:
+    """The input of the rank tests: exactly one of a score matrix and ranks.
+
+    Returns the per-data-set ranks (None when given average ranks), the
+    average ranks and the number of data sets ``N``.
+    """
+    if (scores is None) == (ranks is None):
+        raise ValueError("give exactly one of scores and ranks")
+    if scores is not None:
+        frame = as_score_frame(scores)
+        check_score_frame(frame)
+        rank_frame = _rank_frame(frame, higher_is_better)
+        return rank_frame, rank_frame.mean(axis=0).rename("average_rank"), len(frame)
+    if n_datasets is None:
+        raise ValueError("n_datasets is required when ranks are given")
+    n = int(n_datasets)
+    if n < 2:
+        raise ValueError(f"need at least 2 data sets; got n_datasets={n}")
+    mean_ranks = _as_rank_series(ranks)
+    _check_average_ranks(mean_ranks)
+    return None, mean_ranks, n
+
+
 # --------------------------------------------------------------------------- #
 # Friedman and Iman-Davenport
 # --------------------------------------------------------------------------- #
@@ -262,6 +289,7 @@ def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
     )
 
 
+@with_snippets(SNIPPETS)
 def friedman_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -324,10 +352,7 @@ default=None
     When every data set is a complete tie, the tie-corrected statistic is
     0/0; it is reported as 0 with p-value 1 (no evidence of a difference).
 
-    References
-    ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    {{demsar2006_ranks}}
     .. [2] S. García et al., "Advanced nonparametric tests for multiple
        comparisons in the design of experiments in computational intelligence
        and data mining", Information Sciences 180:2044-2064, 2010.
@@ -346,29 +371,15 @@ default=None
     >>> res.df, res.iman_davenport.df1, res.iman_davenport.df2
     (3, 3, 39)
     """
-    if (scores is None) == (ranks is None):
-        raise ValueError("give exactly one of scores and ranks")
-    if scores is not None:
-        frame = as_score_frame(scores)
-        check_score_frame(frame)
-        rank_frame = _rank_frame(frame, higher_is_better)
-        n, k = frame.shape
-        mean_ranks = rank_frame.mean(axis=0).rename("average_rank")
-    else:
-        if n_datasets is None:
-            raise ValueError("n_datasets is required when ranks are given")
-        if tie_correction:
-            raise ValueError(
-                "tie_correction needs the full score matrix; average ranks do "
-                "not say which scores were tied"
-            )
-        n = int(n_datasets)
-        if n < 2:
-            raise ValueError(f"need at least 2 data sets; got n_datasets={n}")
-        mean_ranks = _as_rank_series(ranks)
-        _check_average_ranks(mean_ranks)
-        k = mean_ranks.size
-
+    rank_frame, mean_ranks, n = _ranks_and_n(
+        scores, ranks, n_datasets, higher_is_better
+    )
+    if tie_correction and rank_frame is None:
+        raise ValueError(
+            "tie_correction needs the full score matrix; average ranks do "
+            "not say which scores were tied"
+        )
+    k = mean_ranks.size
     r = mean_ranks.to_numpy()
     chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(r**2) - k * (k + 1) ** 2 / 4.0)
     if tie_correction:
@@ -394,6 +405,7 @@ default=None
 # --------------------------------------------------------------------------- #
 # Nemenyi
 # --------------------------------------------------------------------------- #
+@with_snippets(SNIPPETS)
 def nemenyi_critical_difference(
     n_algorithms: int, n_datasets: int, alpha: float = 0.05
 ) -> float:
@@ -423,10 +435,7 @@ def nemenyi_critical_difference(
     ValueError
         With fewer than 2 algorithms or data sets, or ``alpha`` outside (0, 1).
 
-    References
-    ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Table 5(a).
+    {{demsar2006_nemenyi_cd}}
 
     Examples
     --------
@@ -445,6 +454,7 @@ def nemenyi_critical_difference(
     return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
 
 
+@with_snippets(SNIPPETS)
 def nemenyi_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -484,10 +494,7 @@ default=None
     ValueError
         As for :func:`friedman_test` and :func:`nemenyi_critical_difference`.
 
-    References
-    ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    {{demsar2006_ranks}}
 
     Examples
     --------
@@ -502,21 +509,7 @@ default=None
     >>> bool(res.significant.loc["C4.5", "C4.5+cf"])
     False
     """
-    if (scores is None) == (ranks is None):
-        raise ValueError("give exactly one of scores and ranks")
-    if scores is not None:
-        frame = as_score_frame(scores)
-        check_score_frame(frame)
-        mean_ranks = (
-            _rank_frame(frame, higher_is_better).mean(axis=0).rename("average_rank")
-        )
-        n = frame.shape[0]
-    else:
-        if n_datasets is None:
-            raise ValueError("n_datasets is required when ranks are given")
-        mean_ranks = _as_rank_series(ranks)
-        _check_average_ranks(mean_ranks)
-        n = int(n_datasets)
+    _, mean_ranks, n = _ranks_and_n(scores, ranks, n_datasets, higher_is_better)
     cd = nemenyi_critical_difference(mean_ranks.size, n, alpha)
     r = mean_ranks.to_numpy()
     significant = pd.DataFrame(
@@ -529,6 +522,7 @@ default=None
     )
 
 
+@with_snippets(SNIPPETS)
 def cd_groups(
     ranks: pd.Series | Mapping[str, float],
     critical_difference: float,
@@ -560,10 +554,7 @@ def cd_groups(
     ValueError
         If ``critical_difference`` is negative or NaN, or a rank is NaN.
 
-    References
-    ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
+    {{demsar2006_cd_diagram}}
 
     Examples
     --------

@@ -1,15 +1,17 @@
 """The markdown report of a paper suite (``results.md``), section by section.
 
 Each section is a function of one :class:`_Context` (the run's results, our
-per-cell mean and sd, the paper's tables) that returns its lines; the report
+per-cell mean and sd, the paper's tables) that yields its lines; the report
 is their concatenation.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import platform
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +25,7 @@ from augnb.evaluation.suite_result import (
     p_text,
     pm_text,
 )
-from augnb.evaluation.suites import dataset_slug
+from augnb.evaluation.suites import Suite, dataset_slug
 
 __all__ = ["render_markdown"]
 
@@ -88,19 +90,56 @@ def _command(res: SuiteResult) -> str:
 
 @dataclass
 class _Context:
+    """A finished run being reported, and the tables its sections share."""
+
     res: SuiteResult
     estimators: dict[str, object]
     n_repeats: int
     n_jobs: int | None
     with_diagram: bool
-    suite: object
-    labels: list[str]
-    folds: pd.DataFrame
-    ours_mean: pd.Series
-    ours_sd: pd.Series
-    paper_mean: pd.DataFrame
-    paper_sd: pd.DataFrame
-    k_folds: int
+
+    @property
+    def suite(self) -> Suite:
+        return self.res.suite
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.res.accuracy.columns)
+
+    @property
+    def k_folds(self) -> int:
+        """Folds behind each mean ± sd."""
+        return self.suite.n_splits * self.n_repeats
+
+    @functools.cached_property
+    def folds(self) -> pd.DataFrame:
+        """The per-fold results under the paper's data set names."""
+        folds = self.res.results.copy()
+        to_paper = {run: paper for paper, run in self.res.datasets.items()}
+        folds["dataset"] = folds["dataset"].map(to_paper)
+        return folds
+
+    @functools.cached_property
+    def _fold_accuracy(self) -> pd.core.groupby.SeriesGroupBy:
+        return self.folds.groupby(["dataset", "estimator"], sort=False)["accuracy"]
+
+    @functools.cached_property
+    def ours_mean(self) -> pd.Series:
+        """Our mean accuracy in % by (data set, algorithm)."""
+        return 100 * self._fold_accuracy.mean()
+
+    @functools.cached_property
+    def ours_sd(self) -> pd.Series:
+        """Our sample sd of the fold accuracies in %, by (data set, algorithm)."""
+        return 100 * self._fold_accuracy.std(ddof=1)
+
+    @functools.cached_property
+    def paper_mean(self) -> pd.DataFrame:
+        return self.suite.paper_accuracy("mean")
+
+    @functools.cached_property
+    def paper_sd(self) -> pd.DataFrame:
+        return self.suite.paper_accuracy("sd")
 
 
 def render_markdown(
@@ -131,25 +170,7 @@ def render_markdown(
     text : str
     """
     suite = res.suite
-    folds = res.results.copy()
-    to_paper = {run: paper for paper, run in res.datasets.items()}
-    folds["dataset"] = folds["dataset"].map(to_paper)
-    grouped = folds.groupby(["dataset", "estimator"], sort=False)["accuracy"]
-    ctx = _Context(
-        res=res,
-        estimators=estimators,
-        n_repeats=n_repeats,
-        n_jobs=n_jobs,
-        with_diagram=with_diagram,
-        suite=suite,
-        labels=list(res.accuracy.columns),
-        folds=folds,
-        ours_mean=100 * grouped.mean(),
-        ours_sd=100 * grouped.std(ddof=1),
-        paper_mean=suite.paper_accuracy("mean"),
-        paper_sd=suite.paper_accuracy("sd"),
-        k_folds=suite.n_splits * n_repeats,
-    )
+    ctx = _Context(res, estimators, n_repeats, n_jobs, with_diagram)
     version = "quick version" if res.quick else "full run"
     lines = [
         f"# {suite.title}",
@@ -173,11 +194,9 @@ def render_markdown(
     return "\n".join(lines)
 
 
-def _accuracy_section(ctx: _Context) -> list[str]:
-    lines: list[str] = []
-    add = lines.append
-    add(f"## Our accuracy ({ctx.suite.accuracy_table} layout)")
-    add("")
+def _accuracy_section(ctx: _Context) -> Iterator[str]:
+    yield f"## Our accuracy ({ctx.suite.accuracy_table} layout)"
+    yield ""
     rows = []
     for dname in ctx.res.accuracy.index:
         cells = [dname]
@@ -190,21 +209,18 @@ def _accuracy_section(ctx: _Context) -> list[str]:
                 text = f"**{text}**"
             cells.append(text)
         rows.append(cells)
-    add(markdown_table(["Data set", *ctx.labels], rows, "l" + "r" * len(ctx.labels)))
-    add("")
-    return lines
+    yield markdown_table(["Data set", *ctx.labels], rows, "l" + "r" * len(ctx.labels))
+    yield ""
 
 
-def _versus_paper_section(ctx: _Context) -> list[str]:
-    lines: list[str] = []
-    add = lines.append
-    add("## Ours vs the paper")
-    add("")
-    add(
+def _versus_paper_section(ctx: _Context) -> Iterator[str]:
+    yield "## Ours vs the paper"
+    yield ""
+    yield (
         f"Diff = ours − paper, in accuracy points; **bold** where |diff| > "
         f"{DIFF_FLAG_POINTS:g}."
     )
-    add("")
+    yield ""
     rows = []
     diffs = []
     for dname in ctx.res.accuracy.index:
@@ -224,36 +240,33 @@ def _versus_paper_section(ctx: _Context) -> list[str]:
                 if abs(d) > DIFF_FLAG_POINTS:
                     diff_text = f"**{diff_text}**"
             rows.append([dname, label, pm_text(m, s), paper_text, diff_text])
-    add(
+    yield (
         markdown_table(
             ["Data set", "Algorithm", "Ours", "Paper", "Diff"], rows, "llrrr"
         )
     )
-    add("")
+    yield ""
     if diffs:
         arr = np.abs(np.asarray(diffs))
-        add(
+        yield (
             f"{int((arr > DIFF_FLAG_POINTS).sum())} of {arr.size} cells differ by "
             f"more than {DIFF_FLAG_POINTS:g} points; mean |diff| = {arr.mean():.2f}, "
             f"median {np.median(arr):.2f}."
         )
-        add("")
-    return lines
+        yield ""
 
 
-def _ranks_section(ctx: _Context) -> list[str]:
-    lines: list[str] = []
-    add = lines.append
+def _ranks_section(ctx: _Context) -> Iterator[str]:
     stats = _statistics(ctx.res)
-    add(
+    yield (
         "## Average ranks"
         + (f" ({ctx.suite.ranks_table})" if ctx.suite.ranks_table else "")
     )
-    add("")
+    yield ""
     n_data = ctx.res.accuracy.shape[0]
     if stats.ranks is None:
-        add(f"Not computed: {stats.reason}.")
-        add("")
+        yield f"Not computed: {stats.reason}."
+        yield ""
     else:
         paper_ranks = ctx.suite.paper_ranks
         n_paper = len(ctx.suite.datasets)
@@ -274,8 +287,8 @@ def _ranks_section(ctx: _Context) -> list[str]:
                 pr = paper_ranks.get(label, float("nan"))
                 row.append(f"{pr:.2f}" if np.isfinite(pr) else "—")
             rows.append(row)
-        add(markdown_table(header, rows, "l" + "r" * (len(header) - 1)))
-        add("")
+        yield markdown_table(header, rows, "l" + "r" * (len(header) - 1))
+        yield ""
         note = "Rank 1 = best; ties share the average rank."
         if has_paper_ranks:
             note += (
@@ -283,43 +296,43 @@ def _ranks_section(ctx: _Context) -> list[str]:
                 f"algorithms over its {n_paper} data sets, so it is comparable to "
                 "ours only when the same data sets and algorithms ran."
             )
-        add(note)
-        add("")
+        yield note
+        yield ""
 
         fr = stats.friedman
         idv = fr.iman_davenport
-        add("## Friedman / Iman-Davenport")
-        add("")
-        add(
+        yield "## Friedman / Iman-Davenport"
+        yield ""
+        yield (
             f"Ours: χ²_F = {fr.statistic:.2f} (df = {fr.df}), p = {p_text(fr.pvalue)}; "
             f"Iman-Davenport F_F = {idv.statistic:.2f} "
             f"(df = {idv.df1}, {idv.df2}), p = {p_text(idv.pvalue)}."
         )
-        add("")
+        yield ""
         if len(ctx.suite.paper_ranks) >= 2:
             from augnb.evaluation.significance import friedman_test
 
             pf = friedman_test(
                 ranks=ctx.suite.paper_ranks, n_datasets=len(ctx.suite.datasets)
             )
-            add(
+            yield (
                 f"Paper: {ctx.suite.paper_tests}. Recomputed from the rounded "
                 f"{ctx.suite.ranks_table} "
                 f"ranks (N = {len(ctx.suite.datasets)}): χ²_F = {pf.statistic:.2f}, "
                 f"p = {p_text(pf.pvalue)}; F_F = {pf.iman_davenport.statistic:.2f}, "
                 f"p = {p_text(pf.iman_davenport.pvalue)}."
             )
-            add("")
+            yield ""
 
         nem = stats.nemenyi
-        add("## Nemenyi post-hoc test")
-        add("")
-        add(
+        yield "## Nemenyi post-hoc test"
+        yield ""
+        yield (
             f"Critical difference CD = {nem.critical_difference:.2f} "
             f"(k = {len(ctx.labels)}, N = {n_data}, α = {ALPHA:g}): two algorithms "
             "differ significantly when their average ranks differ by more."
         )
-        add("")
+        yield ""
         sig = nem.significant
         pairs = [
             f"{a} vs {b}"
@@ -327,33 +340,30 @@ def _ranks_section(ctx: _Context) -> list[str]:
             for b in sig.columns[i + 1 :]
             if sig.loc[a, b]
         ]
-        add(
+        yield (
             "Significantly different pairs: "
             + (", ".join(pairs) if pairs else "none")
             + "."
         )
-        add("")
+        yield ""
         if ctx.with_diagram:
-            add("![Critical difference diagram](cd_diagram.svg)")
-            add("")
-    return lines
+            yield "![Critical difference diagram](cd_diagram.svg)"
+            yield ""
 
 
-def _wilcoxon_section(ctx: _Context) -> list[str]:
-    lines: list[str] = []
-    add = lines.append
+def _wilcoxon_section(ctx: _Context) -> Iterator[str]:
     pair = ctx.suite.wilcoxon_pair
     if pair is not None and pair[0] in ctx.labels and pair[1] in ctx.labels:
         from augnb.evaluation.significance import wilcoxon_per_dataset
 
         a, b = pair
-        add(f"## Wilcoxon signed-rank test per data set: {a} vs {b}")
-        add("")
-        add(
+        yield f"## Wilcoxon signed-rank test per data set: {a} vs {b}"
+        yield ""
+        yield (
             f"Paired on the {ctx.k_folds} fold accuracies of each data set; two-sided, "
             f"α = {ALPHA:g}, zero differences dropped (R's default)."
         )
-        add("")
+        yield ""
         table = wilcoxon_per_dataset(ctx.folds, a, b, alpha=ALPHA)
         rows = []
         better, worse = [], []
@@ -372,24 +382,23 @@ def _wilcoxon_section(ctx: _Context) -> list[str]:
                     verdict,
                 ]
             )
-        add(markdown_table(["Data set", a, b, "T", "p", "Significant"], rows, "lrrrrl"))
-        add("")
-        add(
+        yield markdown_table(
+            ["Data set", a, b, "T", "p", "Significant"], rows, "lrrrrl"
+        )
+        yield ""
+        yield (
             f"{a} significantly better on {len(better)} data set(s)"
             + (f" ({', '.join(better)})" if better else "")
             + f", worse on {len(worse)}"
             + (f" ({', '.join(worse)})" if worse else "")
             + "."
         )
-        add("")
-    return lines
+        yield ""
 
 
-def _protocol_section(ctx: _Context) -> list[str]:
-    lines: list[str] = []
-    add = lines.append
-    add("## Protocol")
-    add("")
+def _protocol_section(ctx: _Context) -> Iterator[str]:
+    yield "## Protocol"
+    yield ""
     if ctx.suite.protocol == "paper":
         source = ctx.suite.protocol_source
         proto = (
@@ -400,16 +409,16 @@ def _protocol_section(ctx: _Context) -> list[str]:
         )
     else:
         proto = "`nested`: data as loaded; discretisation inside each training fold"
-    add(f"- Protocol: {proto}.")
-    add(
+    yield f"- Protocol: {proto}."
+    yield (
         f"- Folds: `RepeatedStratifiedKFold(n_splits={ctx.suite.n_splits}, "
         f"n_repeats={ctx.n_repeats}, random_state={ctx.suite.random_state})`, "
         "drawn once per data set and shared by every algorithm (paired)."
     )
-    add("- Algorithms (all parameters):")
+    yield "- Algorithms (all parameters):"
     for label, est in ctx.estimators.items():
-        add(f"  - {label}: `{_repr_one_line(est)}`")
-    add(
+        yield f"  - {label}: `{_repr_one_line(est)}`"
+    yield (
         "- Data sets run: "
         + ", ".join(f"{p} (`{r}`)" for p, r in ctx.res.datasets.items())
         + "."
@@ -428,33 +437,32 @@ def _protocol_section(ctx: _Context) -> list[str]:
                 + ", ".join(f"`{dataset_slug(d)}.csv`" for d in missing)
                 + ")"
             )
-        add(line + ".")
+        yield line + "."
     skipped = [d for d in ctx.res.skipped_datasets if d in ctx.suite.bundled]
     if skipped:
-        add("- Selected but not run (data not available): " + ", ".join(skipped) + ".")
+        yield "- Selected but not run (data not available): " + ", ".join(skipped) + "."
     if ctx.res.quick:
         left_out = [d for d in ctx.suite.datasets if d not in ctx.suite.quick_datasets]
-        add(
+        yield (
             f"- Quick version: {len(ctx.suite.quick_datasets)} data sets, "
             f"{ctx.n_repeats} repetition(s); not run: " + ", ".join(left_out) + "."
         )
     if ctx.res.skipped_estimators:
-        add(
+        yield (
             "- Algorithms of the paper not available in this augnb (skipped): "
             + ", ".join(ctx.res.skipped_estimators)
             + "."
         )
-    add(f"- Versions: {_versions()}.")
+    yield f"- Versions: {_versions()}."
     now = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    add(
+    yield (
         f"- Date: {now}; cross-validation wall time {ctx.res.seconds:.1f} s "
         f"(n_jobs = {ctx.n_jobs}; folds reused from a cache count as 0 s); "
         f"fit time summed over all folds {ctx.res.results['fit_seconds'].sum():.1f} s."
     )
     for note in ctx.suite.notes:
-        add(f"- Note: {note}")
-    add("")
-    return lines
+        yield f"- Note: {note}"
+    yield ""
 
 
 def _lookup(matrix: pd.DataFrame, row: str, col: str) -> float:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -127,10 +128,7 @@ def fit_categorical_cpd(
     n_classes: int,
     alpha: float,
     sample_weight: NDArray[np.floating] | None = None,
-    *,
-    smoothing: str = "lidstone",
-    hdp_iterations: int = HDP_ITERATIONS,
-    random_state: object = None,
+    **smoothing_options: Any,
 ) -> CategoricalCPD:
     """Fit one node's CPD from the slot indices of all nodes.
 
@@ -152,8 +150,9 @@ def fit_categorical_cpd(
         Lidstone smoothing constant (> 0); 1 is Laplace's correction.
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts); None counts every row once.
-    smoothing, hdp_iterations, random_state
-        As in :func:`cpd_from_counts`.
+    **smoothing_options
+        ``smoothing``, ``hdp_iterations`` and ``random_state`` of
+        :func:`cpd_from_counts`.
 
     Returns
     -------
@@ -193,9 +192,7 @@ def fit_categorical_cpd(
         tuple(parent_nodes),
         radix,
         config_keys,
-        smoothing=smoothing,
-        hdp_iterations=hdp_iterations,
-        random_state=random_state,
+        **smoothing_options,
     )
 
 

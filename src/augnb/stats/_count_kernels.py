@@ -7,7 +7,13 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
+def _pairwise_class_counts_kernel(codes, y, w, cards, n_classes, offsets, out):
+    """Pair tables counted pair by pair down the columns (Fortran order).
+
+    ``w`` holds the row weights; empty, every row counts once (``out`` may
+    then be an integer array).
+    """
+    weighted = w.shape[0] > 0
     n, p = codes.shape
     for i in range(p):
         ci = codes[:, i]
@@ -19,54 +25,55 @@ def _pairwise_class_counts_kernel(codes, y, cards, n_classes, offsets, out):
                 a = ci[r]
                 b = cj[r]
                 if a >= 0 and b >= 0:
-                    out[base + (a * rj + b) * n_classes + y[r]] += 1
+                    cell = base + (a * rj + b) * n_classes + y[r]
+                    if weighted:
+                        out[cell] += w[r]
+                    else:
+                        out[cell] += 1
     return out
 
 
 @numba.njit(cache=True, nogil=True)
-def _pairwise_class_weights_kernel(codes, y, w, cards, n_classes, offsets, out):
-    n, p = codes.shape
-    for i in range(p):
-        ci = codes[:, i]
-        for j in range(i + 1, p):
-            cj = codes[:, j]
-            rj = cards[j]
-            base = offsets[i * p + j]
-            for r in range(n):
-                a = ci[r]
-                b = cj[r]
-                if a >= 0 and b >= 0:
-                    out[base + (a * rj + b) * n_classes + y[r]] += w[r]
-    return out
+def _grouped_pair_counts_kernel(codes, y, cards, n_classes, starts, offsets, out):
+    """Unweighted pair counts of the complete rows through group tables.
 
-
-@numba.njit(cache=True, nogil=True)
-def _grouped_pair_counts_kernel(
-    codes,
-    y,
-    cards,
-    n_classes,
-    starts,
-    gsize,
-    gblk,
-    gstride,
-    goff,
-    sblk,
-    gout,
-    offsets,
-    out,
-):
+    Returns the mask of the rows with a missing value, which are not
+    counted (the caller counts them pair by pair).
+    """
     n, p = codes.shape
     n_groups = starts.shape[0] - 1
+    # Layout of the group tables in ``gout``: the (group g, group h > g,
+    # class) tables of each g in one block of ``gsize[g]`` rows of stride
+    # ``gstride[g]`` (``h`` at ``goff[g * n_groups + h]`` in a row), then the
+    # (group, class) tables at ``sblk[g]``.
+    gsize = np.ones(n_groups, dtype=np.int64)
+    for g in range(n_groups):
+        for t in range(starts[g], starts[g + 1]):
+            gsize[g] *= cards[t]
+    gblk = np.zeros(n_groups, dtype=np.int64)
+    gstride = np.zeros(n_groups, dtype=np.int64)
+    goff = np.zeros(n_groups * n_groups, dtype=np.int64)
+    total = 0
+    for g in range(n_groups):
+        gblk[g] = total
+        acc = 0
+        for h in range(g + 1, n_groups):
+            goff[g * n_groups + h] = acc
+            acc += gsize[h] * n_classes
+        gstride[g] = acc
+        total += gsize[g] * acc
+    sblk = np.empty(n_groups, dtype=np.int64)
+    for g in range(n_groups):
+        sblk[g] = total
+        total += gsize[g] * n_classes
+    gout = np.zeros(total, dtype=np.int64)
     block = 512
     # Group codes of a block of rows, computed column by column (contiguous
     # reads of a Fortran-ordered table), then counted row by row.
     zb = np.empty((block, n_groups), dtype=np.int64)
-    bad = np.empty(block, dtype=np.bool_)
+    incomplete = np.zeros(n, dtype=np.bool_)
     for s0 in range(0, n, block):
         m = min(block, n - s0)
-        for r in range(m):
-            bad[r] = False
         for g in range(n_groups):
             for r in range(m):
                 zb[r, g] = 0
@@ -75,31 +82,18 @@ def _grouped_pair_counts_kernel(
                 for r in range(m):
                     v = codes[s0 + r, t]
                     if v < 0:
-                        bad[r] = True
+                        incomplete[s0 + r] = True
                     zb[r, g] = zb[r, g] * rt + v
         for r in range(m):
+            if incomplete[s0 + r]:
+                continue
             c = y[s0 + r]
-            if not bad[r]:
-                for g in range(n_groups):
-                    zg = zb[r, g]
-                    gout[sblk[g] + zg * n_classes + c] += 1
-                    base = gblk[g] + zg * gstride[g] + c
-                    for h in range(g + 1, n_groups):
-                        gout[base + goff[g * n_groups + h] + zb[r, h] * n_classes] += 1
-            else:
-                # A row with a missing value counts in the tables of its
-                # observed pairs only (available cases), pair by pair.
-                row = s0 + r
-                for i in range(p):
-                    a = codes[row, i]
-                    if a < 0:
-                        continue
-                    for j in range(i + 1, p):
-                        b = codes[row, j]
-                        if b >= 0:
-                            out[
-                                offsets[i * p + j] + (a * cards[j] + b) * n_classes + c
-                            ] += 1
+            for g in range(n_groups):
+                zg = zb[r, g]
+                gout[sblk[g] + zg * n_classes + c] += 1
+                base = gblk[g] + zg * gstride[g] + c
+                for h in range(g + 1, n_groups):
+                    gout[base + goff[g * n_groups + h] + zb[r, h] * n_classes] += 1
     # Every feature pair's table is a margin of a group table: pairs across
     # two groups from the (group, group, class) table, pairs inside a group
     # from that group's (group, class) table.
@@ -139,40 +133,43 @@ def _grouped_pair_counts_kernel(
                                     + (a_g[i] * cards[j] + a_g[j]) * n_classes
                                     + c
                                 ] += cnt
-    return out
+    return incomplete
+
+
+@numba.njit(cache=True, nogil=True)
+def row_config(child, conf, r):
+    """Parent configuration of row ``r`` of a family; -1 where it is not counted.
+
+    The child's value is ``child[r]`` and the configuration ``conf[r]``
+    (``conf`` empty: no parent but the class, configuration 0). A missing
+    child or parent (``-1``) leaves the row out of the family's table and
+    out of its factor.
+    """
+    if child[r] < 0:
+        return -1
+    if conf.shape[0] == 0:
+        return 0
+    return conf[r]
 
 
 @numba.njit(cache=True, nogil=True)
 def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
-    has_conf = conf.shape[0] > 0
     weighted = w.shape[0] > 0
     for r in range(child.shape[0]):
-        v = child[r]
-        if v < 0:
-            continue
-        k = 0
-        if has_conf:
-            k = conf[r]
-            if k < 0:
-                continue
-        out[(k * n_classes + y[r]) * n_values + v] += w[r] if weighted else 1.0
+        k = row_config(child, conf, r)
+        if k >= 0:
+            cell = (k * n_classes + y[r]) * n_values + child[r]
+            out[cell] += w[r] if weighted else 1.0
     return out
 
 
 @numba.njit(cache=True, nogil=True)
-def _families_class_counts_kernel(
-    table,
-    children,
-    parent_ptr,
-    parents,
-    radix,
-    n_values,
-    offsets,
-    y,
-    w,
-    n_classes,
-    out,
-):
+def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
+    # ``layout`` is the families' layout: their child columns, the start of
+    # each one's parents in ``parents`` (and ``radix``), the parent columns
+    # and cardinalities, the children's numbers of values and the offsets
+    # of the tables in ``out``.
+    children, parent_ptr, parents, radix, n_values, offsets = layout
     # Family by family down the columns (each column is contiguous in a
     # Fortran-ordered table); no parent and one parent, the common cases,
     # have loops of their own. Unweighted counts are integers spread over

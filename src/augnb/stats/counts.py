@@ -23,12 +23,12 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats._count_kernels import (
     _families_class_counts_kernel,
     _family_class_counts_kernel,
     _grouped_pair_counts_kernel,
     _pairwise_class_counts_kernel,
-    _pairwise_class_weights_kernel,
 )
 
 __all__ = [
@@ -161,6 +161,9 @@ def joint_counts(
     return flat.astype(np.float64, copy=False).reshape(tuple(int(c) for c in cards))
 
 
+#: The weights argument of a kernel that counts every row once.
+_NO_WEIGHTS = np.empty(0)
+
 #: Cells (all group tables together) the grouped counting pass may use: its
 #: tables must stay in the processor's cache to beat counting pair by pair.
 _GROUP_CELLS = 1 << 17
@@ -202,67 +205,7 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
     return best
 
 
-def _grouped_pair_counts(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.int64],
-    n_classes: int,
-    offsets: NDArray[np.int64],
-    out: NDArray[np.int64],
-) -> None:
-    """Unweighted pair counts into ``out`` (flat, at ``offsets``), one pass.
-
-    Counts (group, group, class) tables of the features joined by
-    :func:`_feature_groups` and sums them down to the pair tables; the
-    counts are integers, so they equal counting pair by pair.
-    """
-    starts = _feature_groups(cards, n_classes)
-    n_groups = len(starts) - 1
-    if n_groups == len(cards):
-        # No two features join (wide features or many classes): the group
-        # tables would be the pair tables, so count those pair by pair.
-        _pairwise_class_counts_kernel(
-            np.asfortranarray(codes), y, cards, n_classes, offsets, out
-        )
-        return
-    gsize = np.array(
-        [int(np.prod(cards[starts[g] : starts[g + 1]])) for g in range(n_groups)],
-        dtype=np.int64,
-    )
-    gblk = np.zeros(n_groups, dtype=np.int64)
-    gstride = np.zeros(n_groups, dtype=np.int64)
-    goff = np.zeros(n_groups * n_groups, dtype=np.int64)
-    total = 0
-    for g in range(n_groups):
-        gblk[g] = total
-        acc = 0
-        for h in range(g + 1, n_groups):
-            goff[g * n_groups + h] = acc
-            acc += int(gsize[h]) * n_classes
-        gstride[g] = acc
-        total += int(gsize[g]) * acc
-    sblk = total + np.concatenate([[0], np.cumsum(gsize[:-1])]).astype(np.int64) * (
-        n_classes
-    )
-    total += int(gsize.sum()) * n_classes
-    gout = np.zeros(total, dtype=np.int64)
-    _grouped_pair_counts_kernel(
-        codes,
-        y,
-        cards,
-        n_classes,
-        starts,
-        gsize,
-        gblk,
-        gstride,
-        goff,
-        sblk,
-        gout,
-        offsets,
-        out,
-    )
-
-
+@with_snippets(SNIPPETS)
 def pairwise_class_counts(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -277,12 +220,7 @@ def pairwise_class_counts(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (int32 or narrower is read as is).
-    y : ndarray of shape (n_samples,)
-        Class codes ``0..n_classes-1``.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {{class_parameters}}
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts); None counts every row once.
 
@@ -299,6 +237,7 @@ def pairwise_class_counts(
     if y.dtype.kind not in "iu":
         y = y.astype(np.intp)
     cards = np.asarray(cards, dtype=np.int64)
+    n_classes = int(n_classes)
     p = codes.shape[1]
     offsets = np.zeros(p * p, dtype=np.int64)
     total = 0
@@ -308,13 +247,26 @@ def pairwise_class_counts(
             total += int(cards[i] * cards[j] * n_classes)
     if sample_weight is None:
         out = np.zeros(total, dtype=np.int64)
-        if p > 1:
-            _grouped_pair_counts(codes, y, cards, int(n_classes), offsets, out)
+        w = _NO_WEIGHTS
+        # Integer counts are exact in any order: the complete rows are
+        # counted through the group tables of the features joined by
+        # _feature_groups and summed down to the pair tables. When no two
+        # features join (wide features or many classes) the group tables
+        # would be the pair tables, and every row is counted pair by pair.
+        starts = _feature_groups(cards, n_classes) if p > 1 else None
+        if starts is not None and len(starts) - 1 < p:
+            incomplete = _grouped_pair_counts_kernel(
+                codes, y, cards, n_classes, starts, offsets, out
+            )
+            # A row with a missing value counts in the tables of its
+            # observed pairs only (available cases), pair by pair.
+            codes, y = codes[incomplete], y[incomplete]
     else:
-        codes = np.asfortranarray(codes)
         out = np.zeros(total, dtype=np.float64)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-        _pairwise_class_weights_kernel(codes, y, w, cards, int(n_classes), offsets, out)
+    _pairwise_class_counts_kernel(
+        np.asfortranarray(codes), y, w, cards, n_classes, offsets, out
+    )
     out = out.astype(np.float64, copy=False)
     tables = {}
     for i in range(p):
@@ -410,7 +362,7 @@ def family_class_counts(
     out = np.zeros(n_configs * n_classes * n_values)
     empty = np.empty(0, dtype=np.int64)
     weights = (
-        np.empty(0)
+        _NO_WEIGHTS
         if sample_weight is None
         else np.ascontiguousarray(sample_weight, dtype=np.float64)
     )
@@ -483,24 +435,18 @@ def families_class_counts(
     if sample_weight is None:
         # Integer counts in 4 lanes (exact, so the order of the sums is free).
         out = np.zeros((4, total), dtype=np.int64)
-        weights = np.empty(0)
+        weights = _NO_WEIGHTS
     else:
         # Weighted sums in row order, as every other weighted count.
         out = np.zeros((1, total))
         weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
     if families:
+        layout = tuple(
+            np.asarray(v, dtype=np.int64)
+            for v in (children, ptr, parents, radix, n_values, offsets)
+        )
         _families_class_counts_kernel(
-            table,
-            np.asarray(children, dtype=np.int64),
-            np.asarray(ptr, dtype=np.int64),
-            np.asarray(parents, dtype=np.int64),
-            np.asarray(radix, dtype=np.int64),
-            np.asarray(n_values, dtype=np.int64),
-            np.asarray(offsets, dtype=np.int64),
-            np.ascontiguousarray(y),
-            weights,
-            int(n_classes),
-            out,
+            table, layout, np.ascontiguousarray(y), weights, int(n_classes), out
         )
     flat = out.sum(axis=0, dtype=np.float64) if out.shape[0] > 1 else out[0]
     if return_flat:

@@ -28,6 +28,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
 __all__ = ["id_weight", "log_dependence_derivatives", "pairwise_id"]
@@ -155,6 +156,7 @@ def id_weight(
     return float((p_xy[:, :, None] * (L - centre) ** 2).sum())
 
 
+@with_snippets(SNIPPETS)
 def pairwise_id(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -175,9 +177,7 @@ def pairwise_id(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; each pair is counted on the rows
         where both features are observed).
-    y, cards, n_classes
-        Class codes ``0..n_classes-1`` ``(n_samples,)``, declared cardinalities
-        ``(n_features,)`` and number of classes.
+    {{class_parameters}}
     alpha, avg, form
         As in :func:`id_weight`.
 

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 
 __all__ = [
@@ -54,27 +55,34 @@ def entropy_from_counts(
     return float(max(h, 0.0))
 
 
-def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
-    """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y)."""
+def _information_from_counts(
+    counts: NDArray[np.floating], base: float | None, conditional: bool
+) -> float:
+    """``I(X;Y)`` of a table (r_X, r_Y), or ``I(X;Y|C)`` of one (r_X, r_Y, r_C).
+
+    ``H(X) + H(Y) - H(X, Y)``; conditional, the class axis stays in every
+    term (``H(X, C) + H(Y, C) - H(X, Y, C)``) and ``H(C)`` is subtracted.
+    Clipped at 0.
+    """
     counts = np.asarray(counts, dtype=np.float64)
-    mi = (
+    info = (
         entropy_from_counts(counts.sum(axis=1), base)
         + entropy_from_counts(counts.sum(axis=0), base)
         - entropy_from_counts(counts, base)
     )
-    return float(max(mi, 0.0))
+    if conditional:
+        info -= entropy_from_counts(counts.sum(axis=(0, 1)), base)
+    return float(max(info, 0.0))
+
+
+def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
+    """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y)."""
+    return _information_from_counts(counts, base, conditional=False)
 
 
 def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
     """Conditional mutual information I(X;Y|C) from a table of shape (r_X, r_Y, r_C)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    cmi = (
-        entropy_from_counts(counts.sum(axis=1), base)
-        + entropy_from_counts(counts.sum(axis=0), base)
-        - entropy_from_counts(counts, base)
-        - entropy_from_counts(counts.sum(axis=(0, 1)), base)
-    )
-    return float(max(cmi, 0.0))
+    return _information_from_counts(counts, base, conditional=True)
 
 
 def _stacked_entropy(
@@ -170,6 +178,7 @@ def conditional_mutual_information(
     return cmi_from_counts(joint_counts([x, y, c], [r_x, r_y, r_c]), base)
 
 
+@with_snippets(SNIPPETS)
 def pairwise_cmi(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -186,9 +195,7 @@ def pairwise_cmi(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    y, cards, n_classes
-        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
-        and number of classes.
+    {{class_parameters}}
     base : float, default=None
         Logarithm base (natural log when None).
     return_counts : bool, default=False

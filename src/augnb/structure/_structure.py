@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import (
+    Hashable,
+    Iterable,
+    MutableMapping,
+    MutableSequence,
+    Sequence,
+)
 from dataclasses import dataclass, field
 
-__all__ = ["Structure"]
+__all__ = ["Structure", "find_root"]
+
+
+def find_root(parent: MutableSequence[int] | MutableMapping[int, int], a: int) -> int:
+    """Root of ``a`` in the union-find forest ``parent`` (halving the path on the way).
+
+    ``parent[a]`` is ``a``'s parent, ``a`` itself at a root; the union of
+    two sets sets one root's parent to the other root.
+
+    Examples
+    --------
+    >>> parent = [0, 0, 1, 3]
+    >>> find_root(parent, 2), find_root(parent, 3)
+    (0, 3)
+    """
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]
+        a = parent[a]
+    return a
 
 
 @dataclass(frozen=True)

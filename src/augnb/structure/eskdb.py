@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.information import pairwise_cmi
 from augnb.structure.kdb import kdb_order
 from augnb.structure.skdb import SKDBSelection, skdb_structure
@@ -54,6 +57,7 @@ def mi_weighted_order(
     return np.lexsort((tie, -key)).astype(np.int64)
 
 
+@with_snippets(SNIPPETS)
 def eskdb_structures(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -62,10 +66,8 @@ def eskdb_structures(
     *,
     n_estimators: int = 20,
     k: int = 5,
-    theta: float = 0.0,
-    alpha: float = 1.0,
-    criterion: str = "rmse",
     random_state: object = None,
+    **options: Any,
 ) -> list[SKDBSelection]:
     """The members of ESKDB: one selective kDB per stochastic feature ranking.
 
@@ -81,18 +83,16 @@ def eskdb_structures(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {{class_parameters}}
     n_estimators : int, default=20
         Number of members.
-    k, theta, alpha, criterion
-        As in :func:`augnb.structure.skdb.skdb_structure`.
+    k : int, default=5
+        Largest number of parents per feature.
     random_state : int, RandomState or None
         Draws the rankings.
+    **options
+        ``theta``, ``alpha`` and ``criterion`` of every member, as in
+        :func:`augnb.structure.skdb.skdb_structure`.
 
     Returns
     -------
@@ -122,17 +122,6 @@ def eskdb_structures(
         seen.add(tuple(cand.tolist()))
         orders.append(cand)
     return [
-        skdb_structure(
-            codes,
-            y,
-            cards,
-            n_classes,
-            k=k,
-            theta=theta,
-            alpha=alpha,
-            criterion=criterion,
-            order=o,
-            cmi=cmi,
-        )
+        skdb_structure(codes, y, cards, n_classes, k=k, order=o, cmi=cmi, **options)
         for o in orders
     ]

@@ -10,11 +10,13 @@ the rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.stats.dependence import id_weight
-from augnb.stats.independence import ci_test, ind_test
+from augnb.stats.independence import ind_test
 from augnb.stats.information import cmi_from_counts, mi_from_counts
 from augnb.stats.moments import reduce_comoments
 from augnb.stats.sufficient import SufficientStatistics
@@ -23,8 +25,8 @@ from augnb.structure.kdb import kdb_from_scores
 from augnb.structure.taheri import influence_weights_from_tables, taheri_arcs
 from augnb.structure.tan import (
     arc_scores_from_tables,
-    maximum_spanning_forest,
-    orient_forest,
+    forest_structure,
+    selective_forest_from_tables,
 )
 
 __all__ = [
@@ -43,6 +45,18 @@ __all__ = [
 
 def _pair(stats: SufficientStatistics, i: int, j: int) -> NDArray[np.float64]:
     return stats.table((i, j)).astype(np.float64)
+
+
+def _pair_tables(
+    stats: SufficientStatistics, features: Sequence[int]
+) -> dict[tuple[int, int], NDArray[np.float64]]:
+    """``(a, b) -> `` the table of ``features[a]`` and ``features[b]``, ``a < b``."""
+    k = len(features)
+    return {
+        (a, b): _pair(stats, features[a], features[b])
+        for a in range(k)
+        for b in range(a + 1, k)
+    }
 
 
 def _single(stats: SufficientStatistics, f: int) -> NDArray[np.float64]:
@@ -107,21 +121,19 @@ def tan_from_statistics(
     Structure
     """
     p = stats.n_features
+    admissible = None
     if score != "loglik":
         if weights is not None:
             raise ValueError("weights cannot be combined with a penalised score.")
-        tables = {(i, j): _pair(stats, i, j) for i in range(p) for j in range(i + 1, p)}
+        tables = _pair_tables(stats, range(p))
         weights, admissible = arc_scores_from_tables(
             tables, p, stats.cards, stats.n_classes, score
         )
-        edges = maximum_spanning_forest(weights, admissible)
-        arcs = orient_forest(p, edges, root=root, random_state=random_state)
-        return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
-    if weights is None:
+    elif weights is None:
         weights = cmi_matrix(stats)
-    edges = maximum_spanning_forest(weights)
-    arcs = orient_forest(p, edges, root=root, random_state=random_state)
-    return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+    return forest_structure(
+        weights, admissible, range(p), p, root=root, random_state=random_state
+    )
 
 
 def ddr_weights_from_statistics(
@@ -160,17 +172,14 @@ def selective_tan_from_statistics(
     kept = (
         ffss_from_statistics(stats, significance) if feature_filter else list(range(p))
     )
-    weights = np.zeros((len(kept), len(kept)))
-    edges = []
-    for a in range(len(kept)):
-        for b in range(a + 1, len(kept)):
-            table = _pair(stats, kept[a], kept[b])
-            if ci_test(table, significance).dependent:
-                weights[a, b] = weights[b, a] = cmi_from_counts(table)
-                edges.append((a, b))
-    forest = maximum_spanning_forest(weights, edges)
-    arcs = orient_forest(len(kept), forest, root=root, random_state=random_state)
-    return Structure.from_arcs([(f,) for f in kept], arcs, p)
+    return selective_forest_from_tables(
+        _pair_tables(stats, kept),
+        kept,
+        p,
+        significance,
+        root=root,
+        random_state=random_state,
+    )
 
 
 def kdb_from_statistics(
@@ -237,8 +246,9 @@ def taheri_from_statistics(
     scores = relevance_from_statistics(stats, relevance=relevance)
 
     def weights() -> NDArray[np.float64]:
-        tables = {(i, j): _pair(stats, i, j) for i in range(p) for j in range(i + 1, p)}
-        return influence_weights_from_tables(tables, p, stats.n_classes)
+        return influence_weights_from_tables(
+            _pair_tables(stats, range(p)), p, stats.n_classes
+        )
 
     return taheri_arcs(scores, weights, p)
 

@@ -14,6 +14,7 @@ feature parents.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -130,13 +131,17 @@ def _search(
     scorer: CachedCV,
     n_features: int,
     candidates: Callable[[State, np.random.RandomState], Iterator],
-    *,
-    epsilon: float,
-    random_state: np.random.RandomState | None,
-    verbose: int,
     label: str,
+    *,
+    epsilon: float = 0.01,
+    random_state: np.random.RandomState | None = None,
+    verbose: int = 0,
 ) -> tuple[Structure, list[SearchStep]]:
-    """The greedy search from naive Bayes shared by the three learners."""
+    """The greedy search from naive Bayes shared by the three learners.
+
+    ``candidates(state, rng)`` yields the greedy-search candidates of a
+    state; the learners pass their keyword arguments on unchanged.
+    """
     rng = random_state if random_state is not None else np.random.RandomState()
     start: State = tuple(() for _ in range(n_features))
     state, _, path = greedy_search(
@@ -153,6 +158,7 @@ def _search(
 
 _SNIPPETS = {
     **SNIPPETS,
+    # The keyword options every search passes on to ``_search``.
     "hill_climbing_parameters": """\
 epsilon : float, default=0.01
     Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
@@ -160,7 +166,15 @@ random_state : RandomState, default=None
     Generator of the tie breaks (a fresh unseeded one when None).
 verbose : int, default=0
     Print the steps.""",
-    "forest_returns": """\
+    # The parameters and returns of the two one-dependence searches.
+    "forest_search_sections": """\
+Parameters
+----------
+{{scorer_parameters}}
+{{hill_climbing_parameters}}
+
+Returns
+-------
 structure : Structure
     A one-dependence forest over all features.
 path : list of SearchStep""",
@@ -171,10 +185,7 @@ path : list of SearchStep""",
 def tan_hc_structure(
     scorer: CachedCV,
     n_features: int,
-    *,
-    epsilon: float = 0.01,
-    random_state: np.random.RandomState | None = None,
-    verbose: int = 0,
+    **options: Any,
 ) -> tuple[Structure, list[SearchStep]]:
     """Hill-climbing TAN (Keogh & Pazzani 2002; bnclassify's ``tan_hc``).
 
@@ -183,38 +194,20 @@ def tan_hc_structure(
     accuracy minus ``epsilon`` is at least the current one. Ties between
     candidates are broken at random.
 
-    Parameters
-    ----------
-    {{scorer_parameters}}
-    {{hill_climbing_parameters}}
-
-    Returns
-    -------
-    {{forest_returns}}
+    {{forest_search_sections}}
     """
 
     def candidates(state: State, rng: np.random.RandomState) -> Iterator:
         yield from _arc_candidates(scorer, state, _ode_arcs(state), rng)
 
-    return _search(
-        scorer,
-        n_features,
-        candidates,
-        epsilon=epsilon,
-        random_state=random_state,
-        verbose=verbose,
-        label="TAN-HC",
-    )
+    return _search(scorer, n_features, candidates, "TAN-HC", **options)
 
 
 @with_snippets(_SNIPPETS)
 def superparent_tan_structure(
     scorer: CachedCV,
     n_features: int,
-    *,
-    epsilon: float = 0.01,
-    random_state: np.random.RandomState | None = None,
-    verbose: int = 0,
+    **options: Any,
 ) -> tuple[Structure, list[SearchStep]]:
     """Super-parent TAN (Keogh & Pazzani 2002; bnclassify's ``tan_hcsp``).
 
@@ -225,14 +218,7 @@ def superparent_tan_structure(
     best is taken while its accuracy minus ``epsilon`` is at least the
     current one.
 
-    Parameters
-    ----------
-    {{scorer_parameters}}
-    {{hill_climbing_parameters}}
-
-    Returns
-    -------
-    {{forest_returns}}
+    {{forest_search_sections}}
     """
     # sums[f] = sum over the counted orphans v != f of the change
     # factor(v | f) - factor(v): what making f every orphan's parent adds.
@@ -283,15 +269,7 @@ def superparent_tan_structure(
         arcs = [(sp, v) for v in children]
         yield from _arc_candidates(scorer, state, arcs, rng, total)
 
-    return _search(
-        scorer,
-        n_features,
-        candidates,
-        epsilon=epsilon,
-        random_state=random_state,
-        verbose=verbose,
-        label="TAN-SP",
-    )
+    return _search(scorer, n_features, candidates, "TAN-SP", **options)
 
 
 @with_snippets(_SNIPPETS)
@@ -299,10 +277,7 @@ def wrapper_kdb_structure(
     scorer: CachedCV,
     n_features: int,
     k: int,
-    *,
-    epsilon: float = 0.01,
-    random_state: np.random.RandomState | None = None,
-    verbose: int = 0,
+    **options: Any,
 ) -> tuple[Structure, list[SearchStep]]:
     """Greedy k-dependence search by CV accuracy (bnclassify's ``kdb``).
 
@@ -339,12 +314,4 @@ def wrapper_kdb_structure(
         ]
         yield from _arc_candidates(scorer, state, arcs, rng)
 
-    return _search(
-        scorer,
-        n_features,
-        candidates,
-        epsilon=epsilon,
-        random_state=random_state,
-        verbose=verbose,
-        label="KDB",
-    )
+    return _search(scorer, n_features, candidates, "KDB", **options)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.information import mutual_information, pairwise_cmi
 from augnb.structure._structure import Structure
 
@@ -26,6 +27,7 @@ __all__ = [
 _DECIMALS = 12
 
 
+@with_snippets(SNIPPETS)
 def kdb_order(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -41,9 +43,7 @@ def kdb_order(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available cases per feature).
-    y, cards, n_classes
-        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
-        and number of classes.
+    {{class_parameters}}
 
     Returns
     -------
@@ -77,6 +77,7 @@ def kdb_order(
     return mi_order(mi), mi
 
 
+@with_snippets(SNIPPETS)
 def kdb_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -103,9 +104,7 @@ def kdb_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available-case statistics).
-    y, cards, n_classes
-        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
-        and number of classes.
+    {{class_parameters}}
     k : int, default=1
         Maximum number of feature parents per feature (>= 0).
     theta : float, default=0.0

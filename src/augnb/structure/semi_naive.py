@@ -8,6 +8,7 @@ forest of arcs between those subsets.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,32 +30,21 @@ def _name(subset: tuple[int, ...], name: Callable[[int], str]) -> str:
 
 
 def bsej_structure(
-    scorer: CachedCV,
-    n_features: int,
-    *,
-    epsilon: float = 0.0,
-    max_joint_cells: float = 1e6,
-    verbose: int = 0,
-    feature_names: Sequence[Hashable] | None = None,
+    scorer: CachedCV, n_features: int, **options: Any
 ) -> tuple[Structure, list[SearchStep]]:
     """Backward sequential elimination and joining: the structure it learns.
 
-    Runs :func:`bsej_subsets` and builds the semi-naive structure with
-    :func:`supernode_structure` in the scorer's ``supernode_cpt`` mode.
+    Runs :func:`bsej_subsets` (which takes the keyword ``options``:
+    ``epsilon``, ``max_joint_cells``, ``verbose``, ``feature_names``) and
+    builds the semi-naive structure with :func:`supernode_structure` in the
+    scorer's ``supernode_cpt`` mode.
 
     Returns
     -------
     structure : Structure
     path : list of SearchStep
     """
-    subsets, path = bsej_subsets(
-        scorer,
-        n_features,
-        epsilon=epsilon,
-        max_joint_cells=max_joint_cells,
-        verbose=verbose,
-        feature_names=feature_names,
-    )
+    subsets, path = bsej_subsets(scorer, n_features, **options)
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import pairwise_class_counts
 from augnb.structure._structure import Structure
 
@@ -112,6 +113,7 @@ def relevance_scores(
     return scores
 
 
+@with_snippets(SNIPPETS)
 def influence_weights(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -135,9 +137,7 @@ def influence_weights(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing). A pair is counted on the rows where
         both features are observed, and ``N_c`` on those rows too.
-    y, cards, n_classes
-        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
-        and number of classes.
+    {{class_parameters}}
 
     Returns
     -------
@@ -214,6 +214,7 @@ def influence_weights_from_tables(
     return weights
 
 
+@with_snippets(SNIPPETS)
 def taheri_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -238,9 +239,7 @@ def taheri_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing, available-case counting).
-    y, cards, n_classes
-        Class codes ``(n_samples,)``, declared cardinalities ``(n_features,)``
-        and number of classes.
+    {{class_parameters}}
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score of :func:`relevance_scores`.
 
@@ -250,11 +249,7 @@ def taheri_structure(
         One singleton node per feature (node ``f`` holds feature ``f``) and
         ``n_features - 1`` arcs.
 
-    References
-    ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {{taheri2011_references}}
 
     Examples
     --------

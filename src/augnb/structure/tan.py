@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import pairwise_class_counts
 from augnb.stats.independence import ci_test
 from augnb.stats.information import cmi_from_counts, pairwise_cmi
-from augnb.structure._structure import Structure
+from augnb.structure._structure import Structure, find_root
 from augnb.structure.selection import ffss_features
 
 __all__ = [
@@ -61,16 +62,9 @@ def maximum_spanning_forest(
         key=lambda e: (-weights[e[0], e[1]], e[0], e[1]),
     )
     parent = list(range(n))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
     out = []
     for i, j in cand:
-        ri, rj = find(i), find(j)
+        ri, rj = find_root(parent, i), find_root(parent, j)
         if ri != rj:
             parent[max(ri, rj)] = min(ri, rj)
             out.append((i, j))
@@ -157,6 +151,27 @@ def orient_tree(root: int, adj: dict[int, list[int]]) -> list[tuple[int, int]]:
                 arcs.append((u, v))
                 queue.append(v)
     return arcs
+
+
+def forest_structure(
+    weights: NDArray[np.floating],
+    edges: Iterable[tuple[int, int]] | None,
+    features: Iterable[int],
+    n_features: int,
+    *,
+    root: str = "first",
+    random_state: int | np.random.RandomState | None = None,
+) -> Structure:
+    """The maximum weighted forest of ``edges`` as a structure over ``features``.
+
+    Node ``a`` is feature ``features[a]`` (``weights`` and ``edges`` index
+    the nodes; all pairs when ``edges`` is None); each tree is directed away
+    from its root (:func:`orient_forest`).
+    """
+    nodes = [(int(f),) for f in features]
+    forest = maximum_spanning_forest(weights, edges)
+    arcs = orient_forest(len(nodes), forest, root=root, random_state=random_state)
+    return Structure.from_arcs(nodes, arcs, n_features)
 
 
 TAN_SCORES = ("loglik", "aic", "bic")
@@ -252,6 +267,7 @@ def arc_scores_from_tables(
     return weights, admissible
 
 
+@with_snippets(SNIPPETS)
 def tan_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -270,12 +286,7 @@ def tan_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; pairs are counted on available cases).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {{class_parameters}}
     root : {"first", "random"}, default="first"
         Root rule.
     random_state : int, RandomState or None, default=None
@@ -297,20 +308,18 @@ def tan_structure(
         admissible arcs, each tree rooted by ``root``.
     """
     p = codes.shape[1]
+    admissible = None
     if score != "loglik":
         if weights is not None:
             raise ValueError("weights cannot be combined with a penalised score.")
         weights, admissible = ode_arc_scores(
             codes, y, cards, n_classes, score, sample_weight=sample_weight
         )
-        edges = maximum_spanning_forest(weights, admissible)
-        arcs = orient_forest(p, edges, root=root, random_state=random_state)
-        return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
-    if weights is None:
+    elif weights is None:
         weights = pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight)
-    edges = maximum_spanning_forest(weights)
-    arcs = orient_forest(p, edges, root=root, random_state=random_state)
-    return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+    return forest_structure(
+        weights, admissible, range(p), p, root=root, random_state=random_state
+    )
 
 
 def selective_tan_structure(
@@ -350,12 +359,33 @@ def selective_tan_structure(
     tables = pairwise_class_counts(
         sub, y, sub_cards, n_classes, sample_weight=sample_weight
     )
+    return selective_forest_from_tables(
+        tables, kept, p, significance, root=root, random_state=random_state
+    )
+
+
+def selective_forest_from_tables(
+    tables: dict[tuple[int, int], NDArray[np.floating]],
+    kept: Sequence[int],
+    n_features: int,
+    significance: float,
+    *,
+    root: str = "first",
+    random_state: int | np.random.RandomState | None = None,
+) -> Structure:
+    """Selective TAN's forest over the features ``kept`` from their pair tables.
+
+    ``tables[a, b]`` (``a < b``) is the (feature, feature, class) table of
+    ``kept[a]`` and ``kept[b]``; an edge joins the two when the test of
+    their independence given the class rejects it at ``significance``,
+    weighted by their conditional mutual information.
+    """
     weights = np.zeros((len(kept), len(kept)))
     edges = []
-    for (i, j), table in tables.items():
+    for (a, b), table in tables.items():
         if ci_test(table, significance).dependent:
-            weights[i, j] = weights[j, i] = cmi_from_counts(table)
-            edges.append((i, j))
-    forest = maximum_spanning_forest(weights, edges)
-    arcs = orient_forest(len(kept), forest, root=root, random_state=random_state)
-    return Structure.from_arcs([(f,) for f in kept], arcs, p)
+            weights[a, b] = weights[b, a] = cmi_from_counts(table)
+            edges.append((a, b))
+    return forest_structure(
+        weights, edges, kept, n_features, root=root, random_state=random_state
+    )

@@ -6,7 +6,7 @@ import functools
 import re
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from importlib.resources import files
 from types import MappingProxyType
 from typing import Any
@@ -89,6 +89,8 @@ class EstimatorSpec:
 class Suite:
     """A paper's experiment: data sets, algorithms, protocol and its numbers.
 
+    Every attribute after ``citation`` is keyword-only.
+
     Attributes
     ----------
     name : str
@@ -97,9 +99,10 @@ class Suite:
         One-line description.
     citation : str
         The paper and the tables reproduced.
-    datasets : mapping of str to str or None
+    datasets : mapping of str to str or None, default=None
         The paper's data set names, in the paper's order, mapped to the
-        bundled data set name, or None when augnb does not bundle it.
+        bundled data set name, or None when augnb does not bundle it. By
+        default the data sets of ``table_file`` (:func:`paper_datasets`).
     estimators : mapping of str to EstimatorSpec
         The paper's algorithm labels, in the paper's column order.
     protocol : {"paper", "nested"}, default="paper"
@@ -137,7 +140,8 @@ class Suite:
     name: str
     title: str
     citation: str
-    datasets: Mapping[str, str | None]
+    _: KW_ONLY
+    datasets: Mapping[str, str | None] = None  # type: ignore[assignment]
     estimators: Mapping[str, EstimatorSpec]
     protocol: str = "paper"
     n_splits: int = 5
@@ -155,9 +159,14 @@ class Suite:
     protocol_source: str = ""
 
     def __post_init__(self) -> None:
+        datasets = self.datasets
+        if datasets is None:
+            if self.table_file is None:
+                raise ValueError("a suite needs datasets or a table_file to read them")
+            datasets = paper_datasets(self.table_file)
         # Read-only views, so a registered suite cannot be altered by a caller;
         # dataclasses.replace() is the way to derive a variant.
-        object.__setattr__(self, "datasets", MappingProxyType(dict(self.datasets)))
+        object.__setattr__(self, "datasets", MappingProxyType(dict(datasets)))
         object.__setattr__(self, "estimators", MappingProxyType(dict(self.estimators)))
         unknown = [d for d in self.quick_datasets if d not in self.datasets]
         if unknown:

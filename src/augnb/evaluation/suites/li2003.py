@@ -94,7 +94,6 @@ def make_suite() -> Suite:
     >>> suite.paper_accuracy().loc["thyroid", "Mixed-NB SG"]
     np.float64(95.2)
     """
-    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name="li2003",
         title="Mixed-mode naive Bayes, ETAN and CAN on thyroid (ANN)",
@@ -102,14 +101,11 @@ def make_suite() -> Suite:
             'X. Li, "Augmented naive Bayesian classifiers for mixed-mode data", '
             "2003, Table 2"
         ),
-        datasets=datasets,
         estimators=dict(ESTIMATORS),
         protocol="nested",
         n_splits=5,
         n_repeats=1,
-        random_state=0,
-        quick_datasets=tuple(datasets),
-        quick_repeats=1,
+        quick_datasets=tuple(paper_datasets(TABLE_FILE)),
         table_file=TABLE_FILE,
         accuracy_table="Table 2",
         protocol_source="§5",

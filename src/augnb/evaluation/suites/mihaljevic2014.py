@@ -17,7 +17,7 @@ bundled; give them with ``data_dir`` as ``ionosphere.csv``,
 
 from __future__ import annotations
 
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
+from augnb.evaluation.suites._base import EstimatorSpec, Suite
 
 __all__ = ["make_bnclassify_suite", "make_suite"]
 
@@ -118,7 +118,6 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
     >>> suite.paper_accuracy().shape, len(suite.bundled)
     ((14, 7), 11)
     """
-    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name=name,
         title="Augmented semi-naive Bayes: 7 classifiers on 14 UCI data sets"
@@ -128,14 +127,11 @@ def make_suite(epsilon: float = 0.0, name: str = "mihaljevic2014") -> Suite:
             'Bayes classifier", CAEPIA 2013, LNCS 8109, 159-167, '
             "Tables 2 and 3"
         ),
-        datasets=datasets,
         estimators=_estimators(epsilon),
         protocol="paper",
         n_splits=5,
         n_repeats=5,
-        random_state=0,
         quick_datasets=QUICK_DATASETS,
-        quick_repeats=1,
         table_file=TABLE_FILE,
         ranks_file=RANKS_FILE,
         paper_tests=(

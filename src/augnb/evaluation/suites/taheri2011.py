@@ -44,7 +44,7 @@ from __future__ import annotations
 import pandas as pd
 
 from augnb.discretize.soac import SOACDiscretizer
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
+from augnb.evaluation.suites._base import EstimatorSpec, Suite
 
 __all__ = ["LABELS", "long_table", "make_suite"]
 
@@ -184,7 +184,6 @@ def make_suite() -> Suite:
     >>> suite.paper_accuracy().shape, suite.not_bundled
     ((10, 4), ['Svmguide3'])
     """
-    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name="taheri2011",
         title="Conditional-probability augmented NB vs NB on 10 data sets",
@@ -193,22 +192,17 @@ def make_suite() -> Suite:
             'classifier using conditional probabilities", AusDM 2011, CRPIT 121, '
             "Tables 2 (mean binarisation) and 3 (SOAC)"
         ),
-        datasets=datasets,
         estimators=_estimators(),
         protocol="nested",
         n_splits=10,
         n_repeats=1,
-        random_state=0,
         quick_datasets=QUICK_DATASETS,
-        quick_repeats=1,
         table_file=TABLE_FILE,
-        ranks_file=None,
         accuracy_table="Tables 2-3",
         paper_tests=(
             "none; the paper reports that the proposed method is more accurate "
             "than NB on 8 of 10 data sets with mean binarisation (equal on "
             "Fourclass and Svmguide1) and on all 10 with SOAC"
         ),
-        wilcoxon_pair=None,
         notes=(_IDENTICAL_NOTE, _DATA_NOTE, _SETTINGS_NOTE, _CEILING_NOTE),
     )

@@ -34,7 +34,7 @@ with ``data_dir`` as ``breast.csv``, ``cars.csv`` and ``import.csv``.
 
 from __future__ import annotations
 
-from augnb.evaluation.suites._base import EstimatorSpec, Suite, paper_datasets
+from augnb.evaluation.suites._base import EstimatorSpec, Suite
 
 __all__ = ["ESTIMATORS", "make_suite"]
 
@@ -89,7 +89,6 @@ def make_suite() -> Suite:
     >>> suite.not_bundled
     ['breast', 'cars', 'import']
     """
-    datasets = paper_datasets(TABLE_FILE)
     return Suite(
         name="zhang2005",
         title="ddr-ChowLiu vs ChowLiu (TAN) on 12 UCI data sets",
@@ -97,14 +96,11 @@ def make_suite() -> Suite:
             'H. Zhang, "Exploring conditions for the optimality of naive Bayes", '
             "IJPRAI 19(2), 183-198, 2005, Tables 1 and 2"
         ),
-        datasets=datasets,
         estimators=ESTIMATORS,
         protocol="paper",
         n_splits=5,
         n_repeats=20,
-        random_state=0,
         quick_datasets=QUICK_DATASETS,
-        quick_repeats=1,
         table_file=TABLE_FILE,
         paper_tests=(
             "unpaired two-tailed t-test at 95 % per data set: ddr-ChowLiu better "
