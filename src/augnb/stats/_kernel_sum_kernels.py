@@ -124,8 +124,8 @@ def _bisect(vals, a, b, x):
     return a
 
 
-@numba.njit(cache=True, nogil=True)
-def _window(query, points_t, starts, scale, mu, cutoff, r, g, ex):
+@numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
+def _window(query, points_t, starts, scale, mu, cutoff, r, g, ex, near):
     """Points of group ``g`` that can be within the cut-off of query ``r``.
 
     The group's points are sorted by their first coordinate. ``U``, the
@@ -134,32 +134,44 @@ def _window(query, points_t, starts, scale, mu, cutoff, r, g, ex):
     first coordinate alone gives ``scale * dx^2 >= U + cutoff / mu`` is
     therefore at least ``cutoff / mu`` above ``lo``, so outside the sum for
     ``mu`` and every larger multiplier. Returns the range ``[a, b)`` of the
-    others (the whole group when no bound is available).
+    others (the whole group when no bound is available). ``near`` is a
+    work buffer of 16 (the exponents, computed a dimension at a time so the
+    loops vectorise).
     """
     a = starts[g]
     b = starts[g + 1]
     q0 = query[r, 0]
-    pos = _bisect(points_t[0], a, b, q0)
+    col = points_t[0]
+    pos = _bisect(col, a, b, q0)
+    n0 = max(a, pos - 8)
+    n_near = min(b, pos + 8) - n0
+    sc = scale[g, 0]
+    for m in range(n_near):
+        t = q0 - col[n0 + m]
+        near[m] = sc * t * t
+    for s in range(1, points_t.shape[0]):
+        qs = query[r, s]
+        sc = scale[g, s]
+        pts = points_t[s]
+        for m in range(n_near):
+            t = qs - pts[n0 + m]
+            near[m] += sc * t * t
+    if n0 <= ex < n0 + n_near:
+        near[ex - n0] = _FAR
     upper = _FAR
-    for m in range(max(a, pos - 8), min(b, pos + 8)):
-        if m == ex:
-            continue
-        e = 0.0
-        for s in range(points_t.shape[0]):
-            t = query[r, s] - points_t[s, m]
-            e += scale[g, s] * t * t
-        upper = min(upper, e)
+    for m in range(n_near):
+        upper = min(upper, near[m])
     if not upper < _FAR or not scale[g, 0] > 0:
         return a, b
     half = np.sqrt((upper + cutoff / mu) / scale[g, 0])
     # Widened by a relative 1e-12 so rounding never drops a boundary point.
     half = half * (1.0 + 1e-12) + 1e-300
-    return _bisect(points_t[0], a, b, q0 - half), _bisect(points_t[0], a, b, q0 + half)
+    return _bisect(col, a, pos, q0 - half), _bisect(col, pos, b, q0 + half)
 
 
 @numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
 def _lse_rows(
-    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, r0, r1
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, shift, r0, r1
 ):
     """Rows ``r0 <= r < r1`` of :func:`_lse_grid`, serially."""
     d = points_t.shape[0]
@@ -170,10 +182,13 @@ def _lse_rows(
         width = max(width, starts[g + 1] - starts[g])
     dist = np.empty(width)
     wbuf = np.empty(width)
+    near = np.empty(16)
     for r in range(r0, r1):
         ex = exclude[r]
         for g in range(n_groups):
-            a, b = _window(query, points_t, starts, scale, mult[0], cutoff, r, g, ex)
+            a, b = _window(
+                query, points_t, starts, scale, mult[0], cutoff, r, g, ex, near
+            )
             n_g = b - a
             # Row slices: plain unit-stride loops that LLVM vectorises.
             qs = query[r, 0]
@@ -200,7 +215,8 @@ def _lse_rows(
             lo = _min_n(dist, n_g)
             if not lo < _FAR:
                 for k in range(n_h):
-                    out[k, r, g] = -np.inf
+                    out[k, r, g] = 0.0
+                    shift[k, r, g] = 0.0
                 continue
             for m in range(n_g):
                 dist[m] -= lo
@@ -235,45 +251,43 @@ def _lse_rows(
                     v = dist[m]
                     t = wbuf[m] * _exp_neg(min(v * mu, _CUTOFF))
                     tot += t if v < thr else 0.0
-                out[k, r, g] = np.log(tot) - lo * mu
+                # The logarithm is taken afterwards, vectorised, by the caller.
+                out[k, r, g] = tot
+                shift[k, r, g] = lo * mu
 
 
 @numba.njit(cache=True, nogil=True, parallel=True)
-def _lse_grid(query, points_t, starts, scale, mult, exclude, weights, cutoff, out):
+def _lse_grid(
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, shift
+):
     """Per-group log-sum-exp of kernel exponents for several multipliers.
 
-    ``out[k, r, g] = log sum_m w_m exp(-mult[k] sum_s scale[g, s] (query[r,
-    s] - pts[s, m])^2)`` over the points ``m`` of group ``g`` (``starts[g] <=
-    m < starts[g + 1]``), where ``w_m = weights[m]`` (a point standing for
-    that many equal rows), one less for ``m = exclude[r]`` (the point left out
-    when its weight is 1); ``-inf`` for an empty sum. ``mult`` must be
-    increasing; ``weights`` of all ones gives the plain sum bit for bit.
-    Points are stored dimension-major (``pts =
-    points_t``) so every loop over ``m`` is contiguous and vectorisable, and
-    sorted by their first coordinate within each group, so that only the
-    window of :func:`_window` is visited.
+    Arguments ``(query, points_t, starts, scale, mult, exclude, weights,
+    cutoff, out, shift)``. The log-sum ``log sum_m w_m exp(-mult[k] sum_s
+    scale[g, s] (query[r, s] - pts[s, m])^2)`` over the points ``m`` of
+    group ``g`` (``starts[g] <= m < starts[g + 1]``) is ``log(out[k, r, g])
+    - shift[k, r, g]``: the kernel leaves the logarithms to the caller, who
+    takes them all at once (vectorised); ``out = 0`` for an empty sum. ``w_m
+    = weights[m]`` (a point standing for that many equal rows), one less for
+    ``m = exclude[r]`` (the point left out when its weight is 1). ``mult``
+    must be increasing; ``weights`` of all ones gives the plain sum bit for
+    bit. Points are stored dimension-major (``pts = points_t``) so every loop
+    over ``m`` is contiguous and vectorisable, and sorted by their first
+    coordinate within each group, so that only the window of
+    :func:`_window` is visited. Parallel over blocks of query rows.
     """
     nq = query.shape[0]
     n_blocks = (nq + _BLOCK - 1) // _BLOCK
     for blk in numba.prange(n_blocks):
         _lse_rows(
-            query,
-            points_t,
-            starts,
-            scale,
-            mult,
-            exclude,
-            weights,
-            cutoff,
-            out,
-            blk * _BLOCK,
-            min(nq, (blk + 1) * _BLOCK),
+            query, points_t, starts, scale, mult, exclude, weights, cutoff, out,
+            shift, blk * _BLOCK, min(nq, (blk + 1) * _BLOCK),
         )
 
 
 @numba.njit(cache=True, nogil=True)
 def _lse_grid_serial(
-    query, points_t, starts, scale, mult, exclude, weights, cutoff, out
+    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, shift
 ):
     """:func:`_lse_grid` in the calling thread.
 
@@ -281,17 +295,8 @@ def _lse_grid_serial(
     parallel region to join.
     """
     _lse_rows(
-        query,
-        points_t,
-        starts,
-        scale,
-        mult,
-        exclude,
-        weights,
-        cutoff,
-        out,
-        0,
-        query.shape[0],
+        query, points_t, starts, scale, mult, exclude, weights, cutoff, out,
+        shift, 0, query.shape[0],
     )
 
 

@@ -150,6 +150,7 @@ def _group_lse(
         )
     else:
         kernel = _lse_grid if parallel else _lse_grid_serial
+        shift = np.empty_like(out)
         kernel(
             np.ascontiguousarray(query),
             np.ascontiguousarray(points[order].T),
@@ -160,7 +161,11 @@ def _group_lse(
             np.ones(len(points)) if weights is None else weights[order],
             cutoff,
             out,
+            shift,
         )
+        with np.errstate(divide="ignore"):
+            np.log(out, out=out)
+        out -= shift
     return out
 
 

@@ -57,6 +57,8 @@ class _LOOCache:
         self.n_used: NDArray[np.float64] | None = None
         self.pool: ThreadPoolExecutor | None = None
         self._lnu: tuple[NDArray, NDArray] | None = None
+        self._norms: dict[tuple[float, int], tuple[NDArray, NDArray, NDArray]] = {}
+        self._no_parents = np.empty((0, n_classes))
 
     def _lse(self, cols: tuple[int, ...], h: float) -> NDArray[np.float64]:
         if (h, cols) not in self.sums:
@@ -127,8 +129,15 @@ class _LOOCache:
 
         ``norm1`` (one column, :func:`density_from_sums`), ``norm_cond`` (the
         child's, :func:`conditional_from_sums`) and ``norm_par`` (the ``d - 1``
-        parents'), each per class.
+        parents'), each per class. Memoised: the search asks for the same few
+        thousands of times.
         """
+        key = (h, d)
+        if key not in self._norms:
+            self._norms[key] = self._compute_norms(h, d)
+        return self._norms[key]
+
+    def _compute_norms(self, h: float, d: int) -> tuple[NDArray, NDArray, NDArray]:
         hm = np.full((self.n_classes, d), h)
         log_h = np.log(hm)
         norm1 = np.sum(np.log(hm[:, :1]), axis=1) + 1 * _LOG_SQRT_2PI
@@ -156,7 +165,7 @@ class _LOOCache:
             full = self._lse(tuple(sorted(cols)), h)
             par = self._lse(tuple(parents), h)
         else:
-            full = par = np.empty((0, self.n_classes))
+            full = par = self._no_parents
         out = np.empty((len(self.y), self.n_classes))
         # As node_log_factor: no estimate at all (no point) drops the factor.
         _factor_into(own, full, par, self.log_n_used, *self.norms(h, len(cols)), out)
