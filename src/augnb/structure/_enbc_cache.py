@@ -57,7 +57,7 @@ class _LOOCache:
         self.n_used: NDArray[np.float64] | None = None
         self.pool: ThreadPoolExecutor | None = None
         self._lnu: tuple[NDArray, NDArray] | None = None
-        self._factors: dict[tuple[int, tuple[int, ...], float], NDArray] = {}
+        self._factors: dict[float, tuple[NDArray, list]] = {}
         self._norms: dict[tuple[float, int], tuple[NDArray, NDArray, NDArray]] = {}
         self._no_parents = np.empty((0, n_classes))
 
@@ -120,13 +120,10 @@ class _LOOCache:
         other candidates' sums at other bandwidths are not needed any more.
         """
         keep = set()
-        families = set()
         for k, i in enumerate(self.features):
-            ps = tuple(sorted(self.features[j] for j in parents[k]))
-            keep |= {(i,), ps, tuple(sorted([i, *ps]))}
-            families.add((i, ps))
+            ps = sorted(self.features[j] for j in parents[k])
+            keep |= {(i,), tuple(ps), tuple(sorted([i, *ps]))}
         self.sums = {k: v for k, v in self.sums.items() if k[0] == h or k[1] in keep}
-        self._factors = {k: v for k, v in self._factors.items() if k[:2] in families}
 
     def norms(self, h: float, d: int) -> tuple[NDArray, NDArray, NDArray]:
         """Log normalisers of a ``d``-column family at ``h``, as NumPy computes them.
@@ -237,19 +234,22 @@ class _LOOCache:
         return out
 
     def all_factors(self, parents: list[tuple[int, ...]], h: float) -> NDArray:
-        """Every node's LOO log factor at ``h``.
+        """Every node's LOO log factor at ``h``, as one array.
 
-        Memoised per (node, parents, ``h``): a tuning after one new arc
-        computes only the changed node's factors again.
+        One array per ``h`` is kept and only the nodes whose parents changed
+        since it was last asked for are rebuilt: a tuning after one new arc
+        computes just that node's factors again. The array returned is
+        therefore overwritten by a later call at the same ``h``.
         """
-        out = np.empty((len(self.features), len(self.y), self.n_classes))
+        if h not in self._factors:
+            shape = (len(self.features), len(self.y), self.n_classes)
+            self._factors[h] = (np.empty(shape), [None] * len(self.features))
+        out, families = self._factors[h]
         for k, i in enumerate(self.features):
             ps = tuple(sorted(self.features[j] for j in parents[k]))
-            key = (i, ps, h)
-            factor = self._factors.get(key)
-            if factor is None:
-                factor = self._factors[key] = self.factor(i, list(ps), h)
-            out[k] = factor
+            if families[k] != ps:
+                out[k] = self.factor(i, list(ps), h)
+                families[k] = ps
         return out
 
     def score(self, factors: NDArray, swap: int = -1, new: NDArray | None = None):
