@@ -279,10 +279,13 @@ class _LOOCache:
             if ps:
                 sets += [tuple(ps), tuple(sorted(cols))]
         self.fill_many(sets, grid)
+        factors_at = [self.all_factors(parents, h) for h in grid]
+        # The bandwidths are scored side by side on the search's threads (the
+        # kernel releases the GIL); the best is chosen in grid order.
         best = None
-        for h in grid:
-            factors = self.all_factors(parents, h)
-            correct, lp = self.score(factors)
+        for h, factors, (correct, lp) in zip(
+            grid, factors_at, self.map(self.score, factors_at), strict=True
+        ):
             key = (correct, lp, h)
             if best is None or key > best[0]:
                 best = (key, factors)
