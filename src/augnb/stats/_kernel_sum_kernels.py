@@ -300,6 +300,25 @@ def _lse_grid_serial(
     )
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _walk(tot, points, q, sc, best, cutoff, ex, m, step, a, b):
+    """``tot`` plus the terms of one side of a 1-d sum.
+
+    The terms ``exp(-(sc (q - points[m])^2 - best))`` from ``m`` outwards by
+    ``step`` within ``[a, b)``, up to the first one beyond the cut-off (``ex``
+    skipped).
+    """
+    while a <= m < b:
+        if m != ex:
+            t = q - points[m]
+            e = sc * t * t - best
+            if e >= cutoff:
+                break
+            tot += _exp_neg(e)
+        m += step
+    return tot
+
+
 @numba.njit(cache=True, nogil=True, fastmath=_FASTMATH)
 def _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r):
     """Row ``r`` of :func:`_lse_sorted_1d`."""
@@ -334,25 +353,8 @@ def _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r):
         if best == np.inf:
             out[r, g] = -np.inf
             continue
-        tot = 0.0
-        m = left
-        while m >= a:
-            if m != ex:
-                t = q - points[m]
-                e = sc * t * t - best
-                if e >= cutoff:
-                    break
-                tot += _exp_neg(e)
-            m -= 1
-        m = right
-        while m < b:
-            if m != ex:
-                t = q - points[m]
-                e = sc * t * t - best
-                if e >= cutoff:
-                    break
-                tot += _exp_neg(e)
-            m += 1
+        tot = _walk(0.0, points, q, sc, best, cutoff, ex, left, -1, a, b)
+        tot = _walk(tot, points, q, sc, best, cutoff, ex, right, 1, a, b)
         out[r, g] = np.log(tot) - best
 
 
