@@ -16,14 +16,13 @@ leave the finished data sets. Data sets run in the order given.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from _common import write_json
 from sklearn.model_selection import StratifiedKFold
 
 import augnb
@@ -59,16 +58,6 @@ DEFAULT_SETS = (
     "svmguide1",
     "ann_thyroid_train",
 )
-
-
-def write_json(obj: dict, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(obj, fh, indent=1)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
 
 
 def bandwidth_of(model: ENBC) -> object:

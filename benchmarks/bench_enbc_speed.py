@@ -29,11 +29,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from _common import write_json
 
 import augnb
 from augnb import ENBC
@@ -147,7 +147,7 @@ def main() -> None:
         worker(args.datasets)
         return
     if args.versions:
-        write(side_by_side(args), args.out)
+        write_json(side_by_side(args), args.out)
         return
     out = {"augnb": augnb.__file__, "loadavg": list(os.getloadavg()), "sets": {}}
     for name in args.datasets:
@@ -176,20 +176,7 @@ def main() -> None:
             f"h={res['h']}, {len(res['arcs'])} arcs, LOO {model.loo_accuracy_:.4f}",
             file=sys.stderr,
         )
-    write(out, args.out)
-
-
-def write(out: dict, name: str) -> None:
-    """Write ``out`` as JSON atomically (under benchmarks/results if relative)."""
-    path = Path(name)
-    path = path if path.is_absolute() else RESULTS / path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(out, fh, indent=1)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+    write_json(out, args.out)
 
 
 if __name__ == "__main__":
