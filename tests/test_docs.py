@@ -15,7 +15,7 @@ ALGORITHMS = ROOT / "docs" / "algorithms"
 #: Citations of documents that are not shipped: the internal specification,
 #: its section and choice ids, and the numbering of the source papers.
 UNSHIPPED = re.compile(
-    r"(?i:seed[ -]00[0-9])|ALGORITHMS\.md|\.\./shared|\bA-\d{2}\b"
+    r"(?i:seed[ -]00[0-9])|(?:ALGORITHMS|DESIGN|DEVELOPERS)\.md|\.\./shared|\bA-\d{2}\b"
 )
 
 

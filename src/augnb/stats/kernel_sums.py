@@ -5,28 +5,31 @@ training points ``t_m`` of class ``c`` (a row's own point left out for
 leave-one-out values), computed as a log-sum-exp shifted by its largest term,
 so a query far from every point gets a finite (very negative) value instead
 of ``log 0``. Terms smaller than ``exp(-c)`` times the largest, ``c = min(60,
-40 + log(n_points))``, are skipped without calling ``exp``: all of them
-together are below ``exp(-40)`` (4e-18) of the sum (up to 485 million
-points), a small fraction of an ulp, so the
-result equals the full sum to double precision while small bandwidths cost no
-exponentials for distant pairs.
+40 + log(n_points))``, are left out: all of them together are below
+``exp(-40)`` (4e-18) of the sum (up to 485 million points), a small fraction
+of an ulp, so the result equals the full sum to double precision while small
+bandwidths visit only the points near each query.
 
 Two Numba kernels do the sums (compiled on first use and cached on disk,
 nothing at import), each parallel over query rows:
 
 * ``_lse_grid`` for any dimension and a whole grid of bandwidth multipliers at
-  once: the squared distances of a query to the points of a class are computed
+  once: only a window of each class's points (sorted by one column) can hold
+  terms within the cut-off; their squared distances to a query are computed
   once and reused by every multiplier (the largest term is the same point for
-  all of them); the terms still within the cut-off are compacted as the
-  multiplier grows, so small bandwidths only visit the near points;
+  all of them). The terms beyond the cut-off are either masked out of a
+  vectorised sum of exponentials or, when that pays over the multipliers
+  still to come, dropped from the buffers first (a compaction); the
+  logarithms are taken afterwards, all at once;
 * ``_lse_sorted_1d`` for one dimension and one bandwidth, which bisects the
   sorted points and walks outwards from the nearest one only while terms
   still count.
 
 Exponentials go through ``_exp_neg``, a branch-free ``exp(-e)`` for
-``0 <= e <= 60`` (Cody-Waite reduction and a degree-13 Taylor polynomial, at
-most about 1 ulp from ``numpy.exp``, tested) that LLVM can vectorise; a call
-to the C library's ``exp`` cannot be.
+``0 <= e <= 60`` (Cody-Waite reduction, a degree-13 Taylor polynomial and
+``2^-k`` written as the bits of a double; at most about 1 ulp from
+``numpy.exp``, tested) that LLVM can vectorise; a call to the C library's
+``exp`` cannot be.
 
 Memory: the kernels keep one distance buffer of ``n_points`` doubles per
 block of query rows, never an ``n_query x n_points`` matrix, so large ``n``

@@ -7,7 +7,7 @@ greedily, each time the arc whose child's new conditional density gives the
 best LOO accuracy, while it strictly improves it, with at most ``max_parents``
 parents per attribute and ``h`` re-tuned after every accepted arc.
 
-Scoring by deltas (DESIGN.md): every node's LOO log factor (``n x n_classes``)
+Scoring by deltas: every node's LOO log factor (``n x n_classes``)
 is cached for the current structure and ``h``; an arc ``X_j -> X_i`` changes
 only the factor of ``X_i``, so a candidate costs one kernel evaluation of that
 family (``O(N^2 d)``) and a pass over the cached factors. The factors are
@@ -24,6 +24,9 @@ Where the time goes, and how it is kept down:
   missing ones side by side on the search's threads (serial kernels: no
   parallel region per sum to join, which on a loaded machine cost more than
   the sums); the re-tuning does the same with the new family over the grid;
+* every node's factor is kept per ``h`` (one array per ``h``), so a re-tuning
+  after one new arc rebuilds only that node's factors, and the grid's
+  bandwidths are scored side by side on the threads;
 * each node's candidates are then scored by one compiled call,
   :func:`_score_arcs`, that builds the new factor from the memoised sums and
   counts the LOO hits (no NumPy temporaries, no Python loop per candidate),
