@@ -114,13 +114,17 @@ def _min_n(buf, n):
 
 @numba.njit(cache=True, nogil=True)
 def _bisect(vals, a, b, x):
-    """First index ``m`` in ``[a, b)`` with ``vals[m] >= x`` (``b`` if none)."""
-    while a < b:
-        mid = (a + b) >> 1
-        if vals[mid] < x:
-            a = mid + 1
-        else:
-            b = mid
+    """First index ``m`` in ``[a, b)`` with ``vals[m] >= x`` (``b`` if none).
+
+    Branch-free steps (selects, not jumps): the comparisons of a search are
+    unpredictable, and a mispredicted jump per step costs more than the step.
+    """
+    n = b - a
+    while n > 0:
+        half = n >> 1
+        less = vals[a + half] < x
+        a = a + half + 1 if less else a
+        n = n - half - 1 if less else half
     return a
 
 
