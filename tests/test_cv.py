@@ -9,15 +9,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 import augnb.evaluation.cv as cv_module
-from augnb.evaluation.cv import (
-    RESULT_COLUMNS,
-    FoldError,
-    accuracy_matrix,
-    cross_validate,
-    load_datasets,
-    make_folds,
-    summarize,
-)
+from augnb.evaluation.cv import RESULT_COLUMNS, FoldError
 
 TIMING = ["fit_seconds", "predict_seconds"]
 
@@ -75,7 +67,7 @@ def _clear_probe_record():
 # --------------------------------------------------------------------------- #
 def test_make_folds_partitions_each_repeat_and_is_deterministic():
     y = np.array(["a"] * 12 + ["b"] * 8)
-    folds = make_folds(y, n_splits=4, n_repeats=3, random_state=7)
+    folds = cv_module.make_folds(y, n_splits=4, n_repeats=3, random_state=7)
     assert [(f.repeat, f.fold) for f in folds] == [
         (r, k) for r in range(3) for k in range(4)
     ]
@@ -88,16 +80,16 @@ def test_make_folds_partitions_each_repeat_and_is_deterministic():
     # Stratified: every test fold holds 3 a's and 2 b's.
     for f in folds:
         assert sorted(y[f.test].tolist()) == ["a"] * 3 + ["b"] * 2
-    again = make_folds(y, n_splits=4, n_repeats=3, random_state=7)
+    again = cv_module.make_folds(y, n_splits=4, n_repeats=3, random_state=7)
     for f, g in zip(folds, again, strict=True):
         np.testing.assert_array_equal(f.test, g.test)
-    other = make_folds(y, n_splits=4, n_repeats=3, random_state=8)
+    other = cv_module.make_folds(y, n_splits=4, n_repeats=3, random_state=8)
     assert any(not np.array_equal(f.test, g.test) for f, g in zip(folds, other))
 
 
 def test_estimators_are_evaluated_on_identical_folds():
     data = {"toy": _toy(), "toy2": _toy(31, seed=1)}
-    res = cross_validate(
+    res = cv_module.cross_validate(
         {"A": Probe("A"), "B": Probe("B")},
         data,
         n_splits=3,
@@ -112,12 +104,12 @@ def test_estimators_are_evaluated_on_identical_folds():
     for train, test in zip(fits, preds, strict=True):
         assert not set(train) & set(test)
     # The same folds as make_folds draws from the labels alone.
-    expected = make_folds(data["toy"][1], 3, 2, 0)
+    expected = cv_module.make_folds(data["toy"][1], 3, 2, 0)
     assert [tuple(f.test) for f in expected] == preds[:6]
 
 
 def test_nb_and_tan_share_folds_and_result_layout():
-    res = cross_validate(
+    res = cv_module.cross_validate(
         ["NB", "TAN"], ["car", "iris"], n_splits=3, n_repeats=1, progress=False
     )
     assert tuple(res.columns) == RESULT_COLUMNS
@@ -137,7 +129,7 @@ def test_nb_and_tan_share_folds_and_result_layout():
     assert res["accuracy"].between(0, 1).all()
     assert np.isfinite(res["log_loss"]).all()
     # TAN beats NB on car, as everywhere in the literature.
-    acc = accuracy_matrix(res)
+    acc = cv_module.accuracy_matrix(res)
     assert acc.loc["car", "TAN"] > acc.loc["car", "NB"]
 
 
@@ -145,7 +137,7 @@ def test_nb_and_tan_share_folds_and_result_layout():
 # Cache and resume
 # --------------------------------------------------------------------------- #
 def _cv(cache_dir=None, estimators=("NB", "TAN")):
-    return cross_validate(
+    return cv_module.cross_validate(
         list(estimators),
         ["iris", "balance_scale"],
         n_splits=3,
@@ -202,19 +194,19 @@ def test_cache_key_covers_parameters_and_data(tmp_path):
     cache = tmp_path / "c"
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False, "cache_dir": cache}
     X, y = _toy()
-    cross_validate({"P": Probe("P")}, {"d": (X, y)}, **kwargs)
-    cross_validate({"P": Probe("Q")}, {"d": (X, y)}, **kwargs)
+    cv_module.cross_validate({"P": Probe("P")}, {"d": (X, y)}, **kwargs)
+    cv_module.cross_validate({"P": Probe("Q")}, {"d": (X, y)}, **kwargs)
     assert len(SEEN["Q"]) == 6  # other params: not served from P's cache
     X2 = X.copy()
     X2.loc[0, "a"] = "y" if X.loc[0, "a"] == "x" else "x"
-    cross_validate({"P": Probe("P")}, {"d": (X2, y)}, **kwargs)
+    cv_module.cross_validate({"P": Probe("P")}, {"d": (X2, y)}, **kwargs)
     assert len(SEEN["P"]) == 12  # other data: recomputed
     assert len(list(cache.glob("*.json"))) == 9
 
 
 def test_cache_needs_an_integer_seed(tmp_path):
     with pytest.raises(ValueError, match="integer random_state"):
-        cross_validate(
+        cv_module.cross_validate(
             ["NB"], ["iris"], random_state=None, cache_dir=tmp_path, progress=False
         )
 
@@ -223,15 +215,15 @@ def test_cache_needs_an_integer_seed(tmp_path):
 # Protocols and data
 # --------------------------------------------------------------------------- #
 def test_paper_protocol_drops_incomplete_rows_and_discretises():
-    nested = load_datasets(["house_votes_84", "wine"])
-    paper = load_datasets(["house_votes_84", "wine"], protocol="paper")
+    nested = cv_module.load_datasets(["house_votes_84", "wine"])
+    paper = cv_module.load_datasets(["house_votes_84", "wine"], protocol="paper")
     assert nested["house_votes_84"][0].shape == (435, 16)
     assert paper["house_votes_84"][0].shape == (232, 16)
     assert len(paper["house_votes_84"][1]) == 232
     assert (nested["wine"][0].dtypes == "float64").all()
     X = paper["wine"][0]
     assert all(isinstance(t, pd.CategoricalDtype) for t in X.dtypes)
-    res = cross_validate(
+    res = cv_module.cross_validate(
         ["NB"],
         ["house_votes_84"],
         protocol="paper",
@@ -246,7 +238,7 @@ def test_paper_protocol_on_dict_data_drops_missing_rows():
     X, y = _toy(30)
     X["v"] = np.linspace(0, 1, 30)
     X.loc[[1, 5], "v"] = np.nan
-    data = load_datasets({"d": (X, y)}, protocol="paper")
+    data = cv_module.load_datasets({"d": (X, y)}, protocol="paper")
     Xp, yp = data["d"]
     assert len(Xp) == len(yp) == 28
     assert isinstance(Xp["v"].dtype, pd.CategoricalDtype)
@@ -254,21 +246,21 @@ def test_paper_protocol_on_dict_data_drops_missing_rows():
 
 def test_unknown_protocol_and_dataset():
     with pytest.raises(ValueError, match="protocol"):
-        load_datasets(["iris"], protocol="leaky")
+        cv_module.load_datasets(["iris"], protocol="leaky")
     with pytest.raises(ValueError, match="carr"):
-        load_datasets(["carr"])
+        cv_module.load_datasets(["carr"])
     with pytest.raises(ValueError, match="twice"):
-        load_datasets(["iris", "iris"])
+        cv_module.load_datasets(["iris", "iris"])
 
 
 def test_data_dir_and_csv_paths(tmp_path):
     frame = pd.DataFrame({"f": ["a", "b", "a", "b"] * 5, "class": ["p", "q"] * 10})
     frame.to_csv(tmp_path / "car.csv", index=False)
     frame.to_csv(tmp_path / "mine.csv", index=False)
-    data = load_datasets(["car", "iris"], data_dir=tmp_path)
+    data = cv_module.load_datasets(["car", "iris"], data_dir=tmp_path)
     assert data["car"][0].shape == (20, 1)  # the file in data_dir wins
     assert data["iris"][0].shape == (150, 4)  # not there: the bundled one
-    data = load_datasets([str(tmp_path / "mine.csv")])
+    data = cv_module.load_datasets([str(tmp_path / "mine.csv")])
     assert list(data) == ["mine"]
 
 
@@ -277,7 +269,7 @@ def test_log_loss_with_a_class_missing_from_a_training_fold():
     y = y.copy()
     y[7] = "rare"
     with pytest.warns(UserWarning, match="least populated class"):
-        res = cross_validate(
+        res = cv_module.cross_validate(
             {"NB": cv_module.resolve_estimators(["NB"])["NB"]},
             {"d": (X.drop(columns="row_id"), y)},
             n_splits=3,
@@ -295,7 +287,7 @@ def test_failing_estimator_names_the_fold():
     with pytest.raises(
         FoldError, match=r"bad on d, repeat 0 fold 0: RuntimeError: boom"
     ):
-        cross_validate(
+        cv_module.cross_validate(
             {"bad": Probe(fail=True)},
             {"d": (X, y)},
             n_splits=3,
@@ -306,7 +298,7 @@ def test_failing_estimator_names_the_fold():
 
 def test_progress_bar_can_be_forced():
     X, y = _toy()
-    res = cross_validate(
+    res = cv_module.cross_validate(
         {"P": Probe()}, {"d": (X, y)}, n_splits=3, n_repeats=1, progress="always"
     )
     assert len(res) == 3
@@ -316,16 +308,16 @@ def test_progress_bar_can_be_forced():
 # Summaries
 # --------------------------------------------------------------------------- #
 def test_summarize_uses_sample_sd_over_all_folds():
-    res = cross_validate(
+    res = cv_module.cross_validate(
         ["NB", "TAN"], ["iris"], n_splits=3, n_repeats=2, progress=False
     )
-    summary = summarize(res)
+    summary = cv_module.summarize(res)
     assert list(summary["n_folds"]) == [6, 6]
     nb = res.loc[res["estimator"] == "NB", "accuracy"].to_numpy()
     row = summary.iloc[0]
     assert row["accuracy_mean"] == pytest.approx(nb.mean())
     assert row["accuracy_sd"] == pytest.approx(nb.std(ddof=1))
-    matrix = accuracy_matrix(res)
+    matrix = cv_module.accuracy_matrix(res)
     assert matrix.shape == (1, 2)
     assert matrix.loc["iris", "NB"] == pytest.approx(nb.mean())
 
@@ -333,8 +325,12 @@ def test_summarize_uses_sample_sd_over_all_folds():
 @pytest.mark.slow
 def test_parallel_run_equals_serial_run():
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False}
-    serial = cross_validate(["NB", "TAN"], ["car", "iris"], n_jobs=1, **kwargs)
-    parallel = cross_validate(["NB", "TAN"], ["car", "iris"], n_jobs=2, **kwargs)
+    serial = cv_module.cross_validate(
+        ["NB", "TAN"], ["car", "iris"], n_jobs=1, **kwargs
+    )
+    parallel = cv_module.cross_validate(
+        ["NB", "TAN"], ["car", "iris"], n_jobs=2, **kwargs
+    )
     pd.testing.assert_frame_equal(
         serial.drop(columns=TIMING), parallel.drop(columns=TIMING)
     )
