@@ -381,3 +381,87 @@ def _lse_sorted_1d_serial(query, points, starts, scale, exclude, cutoff, out):
     """:func:`_lse_sorted_1d` in the calling thread."""
     for r in range(query.shape[0]):
         _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r)
+
+
+@numba.njit(cache=True, nogil=True)
+def _merge_equal_rows(x, y, n_classes):
+    """Rows sorted by class, then first column, equal neighbours merged.
+
+    The order is that of a stable sort on the first column followed by a
+    stable sort on the class (so ``numpy.lexsort((x[:, 0], y))``); rows equal
+    in every column and in class that the sort puts side by side become one
+    point. Returns the points ``ux``, their classes ``uy``, their weights
+    (rows merged) and each row's point ``inv``.
+    """
+    n, d = x.shape
+    by_value = np.argsort(x[:, 0], kind="mergesort")
+    start = np.zeros(n_classes + 1, dtype=np.int64)
+    for i in range(n):
+        start[y[i] + 1] += 1
+    for c in range(n_classes):
+        start[c + 1] += start[c]
+    idx = np.empty(n, dtype=np.int64)
+    for i in by_value:
+        idx[start[y[i]]] = i
+        start[y[i]] += 1
+    inv = np.empty(n, dtype=np.intp)
+    first = np.empty(n, dtype=np.int64)
+    w = np.zeros(n)
+    nu = 0
+    for t in range(n):
+        i = idx[t]
+        new = True
+        if t > 0:
+            j = idx[t - 1]
+            if y[i] == y[j]:
+                new = False
+                for s in range(d):
+                    if x[i, s] != x[j, s]:
+                        new = True
+                        break
+        if new:
+            first[nu] = i
+            nu += 1
+        inv[i] = nu - 1
+        w[nu - 1] += 1.0
+    ux = np.empty((nu, d))
+    uy = np.empty(nu, dtype=np.intp)
+    for u in range(nu):
+        ux[u] = x[first[u]]
+        uy[u] = y[first[u]]
+    return ux, uy, w[:nu].copy(), inv
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairs_within(x, rad):
+    """Estimated pairs of rows closer than ``rad[s]`` in each column ``s``.
+
+    Bins one radius wide; pairs in the same or adjacent bins. ``inf`` for a
+    column without a radius (``rad <= 0``), ``n`` when the bins would be
+    more than ``4 n`` (nearly every row alone within its radius).
+    """
+    n, d = x.shape
+    within = np.empty(d)
+    for s in range(d):
+        if not rad[s] > 0:
+            within[s] = np.inf
+            continue
+        lo = np.inf
+        hi = -np.inf
+        for i in range(n):
+            lo = min(lo, x[i, s])
+            hi = max(hi, x[i, s])
+        if hi - lo > 4.0 * n * rad[s]:
+            within[s] = n
+            continue
+        counts = np.zeros(int((hi - lo) / rad[s]) + 2)
+        for i in range(n):
+            counts[int((x[i, s] - lo) / rad[s])] += 1.0
+        tot = 0.0
+        for b in range(counts.shape[0]):
+            tot += counts[b] * counts[b]
+            if b > 0:
+                tot += 2.0 * counts[b] * counts[b - 1]
+        within[s] = tot
+    return within
+

@@ -54,6 +54,8 @@ from augnb.stats._kernel_sum_kernels import (
     _lse_grid_serial,
     _lse_sorted_1d,
     _lse_sorted_1d_serial,
+    _merge_equal_rows,
+    _pairs_within,
 )
 
 __all__ = [
@@ -295,24 +297,13 @@ def _window_first(
     ``O(n)``; ties keep the given order. The sums do not depend on the
     column order (up to rounding of the squared distance).
     """
-    n, d = x.shape
+    d = x.shape[1]
     if d == 1:
         return np.arange(1)
-    within = np.empty(d)
-    for s in range(d):
-        sc = float(np.min(scale[:, s]))
-        col = x[:, s]
-        lo, hi = float(col.min()), float(col.max())
-        if not sc > 0:
-            within[s] = np.inf
-            continue
-        rad = np.sqrt(_CUTOFF / (mult * sc))
-        if (hi - lo) > 4.0 * n * rad:
-            # Bins too many to count: nearly every point alone in its radius.
-            within[s] = n
-            continue
-        c = np.bincount(((col - lo) / rad).astype(np.intp)).astype(np.float64)
-        within[s] = c @ c + 2.0 * (c[1:] @ c[:-1])
+    sc = np.min(scale, axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rad = np.where(sc > 0, np.sqrt(_CUTOFF / (mult * sc)), 0.0)
+    within = _pairs_within(np.ascontiguousarray(x), rad)
     return np.argsort(within, kind="stable")
 
 
@@ -383,20 +374,9 @@ def loo_class_log_sums_grid(
     # kernel's order), equal neighbours become one point. Equal rows that
     # the sort leaves apart (other rows between them with the same window
     # value) stay separate points, which gives the same sums.
-    xp = x[:, perm]
-    idx = np.lexsort((xp[:, 0], y))
-    srt = xp[idx]
-    ys = y[idx]
-    new_key = np.empty(n, dtype=bool)
-    new_key[0] = True
-    new_key[1:] = (srt[1:] != srt[:-1]).any(axis=1) | (ys[1:] != ys[:-1])
-    starts = np.flatnonzero(new_key)
-    inv = np.empty(n, dtype=np.intp)
-    inv[idx] = np.cumsum(new_key) - 1
-    cnt = np.diff(np.append(starts, n))
-    ux = srt[starts]
-    uy = ys[starts]
-    w = cnt.astype(np.float64)
+    ux, uy, w, inv = _merge_equal_rows(
+        np.ascontiguousarray(x[:, perm]), y, n_classes
+    )
     nu = len(ux)
     sc = np.ascontiguousarray(scale[:, perm])
     own = np.arange(nu, dtype=np.int64)
