@@ -333,14 +333,7 @@ def _lse_sorted_1d_row(query, points, starts, scale, exclude, cutoff, out, r):
         a = starts[g]
         b = starts[g + 1]
         sc = scale[g]
-        lo = a
-        hi = b
-        while lo < hi:  # first point >= q
-            mid = (lo + hi) >> 1
-            if points[mid] < q:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = _bisect(points, a, b, q)  # first point >= q
         left = lo - 1
         if left == ex:
             left -= 1

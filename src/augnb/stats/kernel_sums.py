@@ -26,10 +26,10 @@ nothing at import), each parallel over query rows:
   still count.
 
 Exponentials go through ``_exp_neg``, a branch-free ``exp(-e)`` for
-``0 <= e <= 60`` (Cody-Waite reduction, a degree-13 Taylor polynomial and
-``2^-k`` written as the bits of a double; at most about 1 ulp from
-``numpy.exp``, tested) that LLVM can vectorise; a call to the C library's
-``exp`` cannot be.
+``0 <= e <= 60`` (Cody-Waite reduction, a degree-11 polynomial through the
+Chebyshev nodes and ``2^-k`` written as the bits of a double; at most about 1
+ulp from ``numpy.exp``, tested) that LLVM can vectorise; a call to the C
+library's ``exp`` cannot be.
 
 Memory: the kernels keep one distance buffer of ``n_points`` doubles per
 block of query rows, never an ``n_query x n_points`` matrix, so large ``n``
