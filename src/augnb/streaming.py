@@ -19,12 +19,7 @@ import numpy as np
 import pandas as pd
 
 from augnb._progress import ProgressOption, progress_enabled
-from augnb.classifiers._incremental import (
-    ChunkPlan,
-    frame_statistics,
-    keep_statistics,
-    second_pass_plan,
-)
+from augnb.sources import ChunkSource
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
@@ -184,44 +179,32 @@ def fit_files(
     5
     """
     read = None if columns is None else [*columns, target]
-    show = progress_enabled(progress)
-    estimator._forget_statistics()
-    plan: ChunkPlan | None = None
-    total = None
-    n_rows = 0
-    for frame in iter_batches(
-        paths, batch_rows=batch_rows, columns=read, format=format
-    ):
-        X, y = _split(frame, target)
-        if plan is None:
-            # Column kinds and discretiser cut points: first batch (docs/scaling.md).
-            plan = estimator._start_plan(X, y)
-        stats = frame_statistics(X, y, plan)
-        total = stats if total is None else total + stats
-        n_rows += len(frame)
-        if show:
-            import sys
 
-            print(f"\rfit_files: {n_rows:,} rows", end="", file=sys.stderr)
-    if show:
-        import sys
-
-        print(file=sys.stderr)
-    if total is None:
-        raise ValueError("The files hold no rows.")
-    structure = estimator._learn_structure_from_statistics(total)
-    plan2 = second_pass_plan(estimator, plan, structure, total)
-    if plan2 is not None:
-        extra = None
+    def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         for frame in iter_batches(
             paths, batch_rows=batch_rows, columns=read, format=format
         ):
-            X, y = _split(frame, target)
-            stats = frame_statistics(X, y, plan2)
-            extra = stats if extra is None else extra + stats
-        total = total.with_tables_of(extra)
-    estimator._fit_from_statistics(total, plan, structure)
-    keep_statistics(estimator, total, plan)
+            yield _split(frame, target)
+
+    report = None
+    if progress_enabled(progress):
+        import sys
+
+        def report(n_rows: int) -> None:
+            print(f"\rfit_files: {n_rows:,} rows", end="", file=sys.stderr)
+
+    estimator._forget_statistics()
+    try:
+        estimator._fit_source(ChunkSource(chunks, progress=report))
+    except ValueError as exc:
+        if str(exc) == "The source holds no rows.":
+            raise ValueError("The files hold no rows.") from None
+        raise
+    finally:
+        if report is not None:
+            import sys
+
+            print(file=sys.stderr)
     return estimator
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import inspect
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Sequence
@@ -18,21 +17,14 @@ except ImportError:  # Python 3.10: the decorator only informs type checkers
 
 import numba
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_docstrings
-from augnb.classifiers._incremental import IncrementalMixin
-from augnb.classifiers._inputs import FitInputs, TrainingData
 from augnb.classifiers._params import Param, declare_parameters, param
-from augnb.classifiers._weights import (
-    check_sample_weight,
-    discretizer_rows,
-    repeat_rows,
-)
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
@@ -41,63 +33,36 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
-from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
+from augnb.discretize.factory import DISCRETIZERS, make_discretizer
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.params.from_statistics import fit_model_from_statistics
 from augnb.params.mixed_model import MixedModel, fit_mixed_model
+from augnb.sources import (
+    PLAN_ATTRIBUTES,
+    ChunkPlan,
+    ChunkSource,
+    DaskSource,
+    MemorySource,
+    RowSource,
+    discretize_columns,
+    frame_statistics,
+    missing_tables,
+    predict_dask,
+    schema_of_statistics,
+)
+from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables, TrainingData
 from augnb.structure import Structure
 
 __all__ = [
     "DOCSTRING_SNIPPETS",
     "BaseAugmentedNB",
-    "FitInputs",
     "TrainingData",
-    "check_sample_weight",
-    "make_discretizer",
     "param",
 ]
-
-_DISCRETIZERS = ("mdlp", "equal_frequency", "equal_width", "mean", "soac")
-
-
-def make_discretizer(spec: object):
-    """Discretiser instance for a ``discretizer=`` parameter value.
-
-    Parameters
-    ----------
-    spec : {"mdlp", "equal_frequency", "equal_width", "mean", "soac"} or transformer
-        A name, or an unfitted transformer with ``fit(X, y)`` / ``transform(X)``
-        that returns a DataFrame of categorical columns.
-
-    Returns
-    -------
-    transformer
-        A fresh (cloned) discretiser.
-    """
-    from augnb import discretize
-
-    if isinstance(spec, str):
-        factories = {
-            "mdlp": discretize.MDLPDiscretizer,
-            "equal_frequency": discretize.EqualFrequencyDiscretizer,
-            "equal_width": discretize.EqualWidthDiscretizer,
-            "mean": discretize.MeanBinarizer,
-            "soac": discretize.SOACDiscretizer,
-        }
-        if spec not in factories:
-            raise ValueError(
-                f"Unknown discretizer {spec!r}; use one of {list(factories)}, a "
-                "transformer instance, or None."
-            )
-        return factories[spec]()
-    if hasattr(spec, "fit") and hasattr(spec, "transform"):
-        return clone(spec)
-    raise ValueError(
-        f"discretizer must be one of {list(_DISCRETIZERS)}, a transformer or None; "
-        f"got {spec!r}."
-    )
 
 
 @numba.njit(cache=True, nogil=True)
@@ -125,12 +90,19 @@ def _dask_chunks(method: Callable) -> Callable:
     @functools.wraps(method)
     def on_chunks(self: BaseAugmentedNB, X: object) -> object:
         if _is_dask(X):
-            from augnb.classifiers._dask import predict_dask
-
             return predict_dask(self, X, method.__name__)
         return method(self, X)
 
     return on_chunks
+
+
+def _remote_plan(estimator: BaseAugmentedNB, X: object, y: object) -> tuple:
+    """The plan of ``X, y`` and the attributes it sets (run where the rows are)."""
+    plan = estimator._start_plan(X, y)
+    fitted = {
+        a: getattr(estimator, a) for a in PLAN_ATTRIBUTES if hasattr(estimator, a)
+    }
+    return plan, fitted
 
 
 def _is_dask(obj: object) -> bool:
@@ -139,9 +111,7 @@ def _is_dask(obj: object) -> bool:
 
 
 @dataclass_transform(kw_only_default=True, field_specifiers=(param, Param))
-class BaseAugmentedNB(
-    IncrementalMixin, ClassifierMixin, BaseEstimator, metaclass=ABCMeta
-):
+class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
     Subclasses declare their hyperparameters with :func:`param` (the
@@ -158,33 +128,21 @@ class BaseAugmentedNB(
         1.0, Interval(numbers.Real, 0, closed="neither"), kw_only=False
     )
     discretizer: object = param(
-        "mdlp", AnyOf(Options(*_DISCRETIZERS, None), Transformer())
+        "mdlp", AnyOf(Options(*DISCRETIZERS, None), Transformer())
     )
     discrete_features: Sequence | None = param(None, ColumnList())
     continuous_features: Sequence | None = param(None, ColumnList())
 
     @abstractmethod
-    def _learn_structure(self, *training: object, **weights: object) -> Structure:
-        """Return the structure learned from encoded training data.
+    def _learn_structure(self, data: CountTables) -> Structure:
+        """Return the structure learned from the training counts.
 
-        A learner writes it with one argument, ``_learn_structure(self, data)``
-        with ``data`` a :class:`TrainingData`, or, in the older form, as
-        ``_learn_structure(self, codes, y, cards, n_classes)`` (plus a
-        ``sample_weight`` keyword for learners with ``_weighted_counts``).
+        ``data`` is :class:`~augnb.stats.training.TrainingData` (encoded rows
+        in memory, which also count on demand) or, for learners that fit from
+        sufficient statistics (``_needs_rows = None``),
+        :class:`~augnb.stats.sufficient.SufficientStatistics`; both read their
+        tables through :class:`~augnb.stats.training.CountTables`.
         """
-
-    def _structure_of(self, data: TrainingData) -> Structure:
-        """Call ``_learn_structure`` in the form the learner wrote it."""
-        if self._takes_training_data:
-            return self._learn_structure(data)
-        weights = (
-            {} if data.sample_weight is None else {"sample_weight": data.sample_weight}
-        )
-        return self._learn_structure(*data[:4], **weights)
-
-    #: Whether ``_learn_structure`` takes one :class:`TrainingData` (set for
-    #: each class from the signature of its ``_learn_structure``).
-    _takes_training_data: ClassVar[bool] = False
 
     # -- validation ---------------------------------------------------------
 
@@ -193,9 +151,6 @@ class BaseAugmentedNB(
         # One declaration per parameter: the __init__ and the constraint
         # table are generated from the param() class attributes.
         declare_parameters(cls)
-        if "_learn_structure" in vars(cls):
-            hook = inspect.signature(vars(cls)["_learn_structure"])
-            cls._takes_training_data = len(hook.parameters) == 2
         # The shared sections are written once: DOCSTRING_SNIPPETS and the
         # ``_docstring_snippets`` of the family's base class.
         expand_docstrings(cls)
@@ -227,117 +182,16 @@ class BaseAugmentedNB(
     # -- fitting ------------------------------------------------------------
 
     #: Whether the learner weighs rows natively (weighted counts in its
-    #: structure search and parameters): ``_learn_structure`` then takes a
-    #: ``sample_weight`` keyword. Other learners fit integer weights by
-    #: repeating rows and refuse fractional ones.
+    #: structure search and parameters). Other learners fit integer weights
+    #: by repeating rows and refuse fractional ones.
     _weighted_counts: ClassVar[bool] = False
 
-    def _prepare_fit(
-        self, X: object, y: object
-    ) -> tuple[EncodedData, NDArray[np.intp]]:
-        data, y_codes, _ = self._prepare_weighted_fit(X, y)
-        return data, y_codes
-
-    def _prepare_weighted_fit(
-        self, X: object, y: object, sample_weight: object = None
-    ) -> tuple[EncodedData, NDArray[np.intp], NDArray[np.float64] | None]:
-        """Validate, drop zero-weight rows, discretise and encode.
-
-        Returns the encoded data, the class codes and the row weights (None
-        when every row counts once).
-        """
-        self._check_params()
-        frame = as_frame(X)
-        classes, y_codes = encode_target(y, frame.shape[0])
-        self._fit_rows = (frame.shape[0], None)
-        weights = check_sample_weight(sample_weight, frame.shape[0])
-        if weights is not None:
-            # A row of weight 0 is a row removed: it declares no category and
-            # no class, so the model equals the one fitted without it.
-            rows = np.flatnonzero(weights > 0)
-            if not self._weighted_counts:
-                rows = repeat_rows(rows, weights, type(self).__name__)
-                weights = None
-            else:
-                weights = weights[rows]
-                if np.all(weights == 1.0):
-                    weights = None
-            if len(rows) != frame.shape[0] or not np.array_equal(
-                rows, np.arange(len(rows))
-            ):
-                # Which input row each training row is (explicit CV splits
-                # name input rows).
-                self._fit_rows = (frame.shape[0], rows)
-                frame = frame.iloc[rows]
-                classes, y_codes = encode_target(np.asarray(y)[rows], len(rows))
-        validate_data(self, frame, reset=True, skip_check_array=True)
-        if len(classes) < 2:
-            raise ValueError(
-                f"y has only one class ({classes.tolist()[0]!r}); a classifier "
-                "needs samples of at least 2 classes."
-            )
-        self.classes_ = classes
-        raw = Schema.infer(
-            frame,
-            discrete_features=self.discrete_features,
-            continuous_features=self.continuous_features,
-        )
-        continuous = raw.continuous_names
-        params = self.get_params(deep=False)
-        if not continuous:
-            # Every column is discrete already: the schema just inferred is
-            # the final one (inferring it again costs a pass over the table),
-            # and the audit reads the codes (a pass over pandas costs more
-            # than a small fit).
-            self.continuous_columns_ = []
-            self.discretizer_ = None
-            self.schema_ = raw
-            data = raw.encode(frame)
-            warn_data_problems(
-                frame,
-                params,
-                codes=data.codes,
-                categories=[c.categories for c in raw.columns],
-            )
-            return data, y_codes, weights
-        warn_data_problems(frame, params)
-        # Input columns read as numbers (before any discretisation).
-        self.continuous_columns_ = list(continuous)
-        self.discretizer_ = None
-        if self.continuous != "discretize":
-            # Continuous columns stay continuous: density CPDs model them.
-            self.schema_ = raw
-            return raw.encode(frame), y_codes, weights
-        if self.discretizer is None:
-            raise ValueError(
-                f"{type(self).__name__} models discrete features only, but columns "
-                f"{continuous} are continuous; pass discretizer='mdlp' (the "
-                "default), discretise them yourself, or list them in "
-                "discrete_features."
-            )
-        disc = make_discretizer(self.discretizer)
-        # Cut points from weighted rows: integer weights repeat the rows
-        # (exactly as if they were duplicated); fractional weights leave
-        # the cut points to the rows with positive weight, unweighted.
-        cut_rows = discretizer_rows(weights)
-        sub = frame.loc[:, continuous].astype(np.float64)
-        self.discretizer_ = disc.fit(
-            sub if cut_rows is None else sub.iloc[cut_rows],
-            y_codes if cut_rows is None else y_codes[cut_rows],
-        )
-        frame = self._apply_discretizer(frame)
-        self.schema_ = Schema.infer(
-            frame, discrete_features=list(range(frame.shape[1]))
-        )
-        return self.schema_.encode(frame), y_codes, weights
-
-    def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:
-        cols = self.continuous_columns_
-        binned = self.discretizer_.transform(frame.loc[:, cols].astype(np.float64))
-        out = frame.copy()
-        for c in cols:
-            out[c] = binned[c]
-        return out
+    #: Why the learner needs the training rows themselves, or None when it
+    #: learns from count tables alone (then ``partial_fit``, ``fit_files`` and
+    #: Dask input fit it from sufficient statistics).
+    _needs_rows: ClassVar[str | None] = (
+        "it learns its structure from the rows themselves"
+    )
 
     def fit(
         self, X: object, y: object, sample_weight: object = None
@@ -360,34 +214,318 @@ class BaseAugmentedNB(
         -------
         self
         """
+        self._forget_statistics()
         if _is_dask(X) or _is_dask(y):
             if sample_weight is not None:
                 raise ValueError(
                     "sample_weight is not supported with Dask input; add the "
                     "weights as repeated rows or fit in memory."
                 )
-            from augnb.classifiers._dask import fit_dask
-
-            return fit_dask(self, X, y)
-        self._forget_statistics()
-        try:
-            data, y_codes, weights = self._prepare_weighted_fit(X, y, sample_weight)
-            n_classes = len(self.classes_)
-            if weights is None:
-                structure = self._learn_structure_from(data, y_codes, n_classes)
-            else:
-                structure = self._structure_of(
-                    TrainingData(data.codes, y_codes, data.cards, n_classes, weights)
-                )
-        finally:
-            # Transient: the estimator keeps no reference to training rows.
-            self.__dict__.pop("_fit_rows", None)
-        self.n_categories_ = data.cards
-        self.model_ = self._fit_parameters(
-            structure, FitInputs(data, y_codes, n_classes, weights)
+            return self._fit_source(DaskSource(X, y))
+        self._check_params()
+        source = MemorySource(
+            X,
+            y,
+            sample_weight,
+            weighted_counts=self._weighted_counts,
+            learner=type(self).__name__,
+            audit_params=self.get_params(deep=False),
         )
+        return self._fit_source(source)
+
+    def _fit_source(
+        self,
+        source: RowSource,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+    ) -> BaseAugmentedNB:
+        """The one fit: a plan from the first rows, tables, structure, parameters.
+
+        Parameters
+        ----------
+        source : RowSource
+            Rows in memory, chunks, files or Dask partitions.
+        classes : sequence, default=None
+            Every class label (``partial_fit``'s first call).
+        incremental : bool, default=False
+            Whether the source can be read only once (``partial_fit``).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        if not source.in_memory and self._needs_rows is not None:
+            raise TypeError(self._unsupported_message())
+        if isinstance(source, DaskSource):
+            plan, fitted = source.plan(functools.partial(_remote_plan, clone(self)))
+            for name in PLAN_ATTRIBUTES:
+                if name in fitted:
+                    setattr(self, name, fitted[name])
+                else:
+                    self.__dict__.pop(name, None)
+        else:
+            X, y = source.first()
+            plan = self._start_plan(
+                X,
+                y,
+                classes=classes,
+                incremental=incremental,
+                in_memory=source.in_memory,
+                cut_rows=source.cut_rows() if source.in_memory else None,
+                y_encoded=(
+                    (source.classes, source.y_codes) if source.in_memory else None
+                ),
+            )
+        data, schema = source.tables(plan)
+        self._fit_tables(data, schema, plan, source)
+        if not source.in_memory:
+            self._keep_statistics(data, plan)
+        return self
+
+    def _start_plan(
+        self,
+        X: object,
+        y: object,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+        in_memory: bool = False,
+        cut_rows: NDArray[np.intp] | None = None,
+        y_encoded: tuple | None = None,
+    ) -> ChunkPlan:
+        """Column kinds, discretiser and classes, fixed from the first rows.
+
+        Sets ``n_features_in_`` (and ``feature_names_in_``),
+        ``continuous_columns_`` and ``discretizer_``.
+        """
+        frame = as_frame(X)
+        if y_encoded is None:
+            y_encoded = encode_target(y, frame.shape[0])
+        local_classes, y_codes = y_encoded
+        validate_data(self, frame, reset=True, skip_check_array=True)
+        fixed = None
+        class_dtype = local_classes.dtype
+        if classes is not None:
+            cls_arr, _ = encode_target(np.asarray(classes), len(classes))
+            fixed = tuple(cls_arr.tolist())
+            class_dtype = cls_arr.dtype
+        raw = Schema.infer(
+            frame,
+            discrete_features=self.discrete_features,
+            continuous_features=self.continuous_features,
+        )
+        continuous = raw.continuous_names
+        self.continuous_columns_ = list(continuous)
+        self.discretizer_ = None
+        if continuous and self.continuous != "discretize":
+            # Continuous columns stay continuous: density CPDs model them.
+            if not in_memory and self.continuous != "gaussian":
+                raise TypeError(
+                    f"{type(self).__name__}(continuous={self.continuous!r}) fits "
+                    "its densities by iterating over the rows (EM); only "
+                    "continuous='gaussian' (per-class moments) can be fitted from "
+                    "sufficient statistics."
+                )
+        elif continuous:
+            if self.discretizer is None:
+                raise ValueError(
+                    f"{type(self).__name__} models discrete features only, but "
+                    f"columns {continuous} are continuous; pass discretizer='mdlp' "
+                    "(the default), discretise them yourself, or list them in "
+                    "discrete_features."
+                )
+            # Cut points from weighted rows: integer weights repeat the rows
+            # (exactly as if they were duplicated); fractional weights leave
+            # the cut points to the rows with positive weight, unweighted.
+            sub = frame.loc[:, continuous].astype(np.float64)
+            self.discretizer_ = make_discretizer(self.discretizer).fit(
+                sub if cut_rows is None else sub.iloc[cut_rows],
+                y_codes if cut_rows is None else y_codes[cut_rows],
+            )
+        cards = np.array(
+            [
+                0 if (name in continuous and self.discretizer_ is None) else 1
+                for name in frame.columns
+            ],
+            dtype=np.int64,
+        )
+        # Rows in memory hold every table: nothing is counted ahead.
+        max_order, comoments = (
+            (2, ())
+            if in_memory
+            else self._tables_to_count(cards, incremental=incremental)
+        )
+        return ChunkPlan(
+            names=list(frame.columns),
+            continuous=list(continuous),
+            discretizer=self.discretizer_,
+            classes=fixed,
+            class_dtype=class_dtype,
+            max_order=max_order,
+            comoments=tuple(comoments),
+            schema=raw,
+            discretizer_param=self.discretizer,
+        )
+
+    def _tables_to_count(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple[int, tuple]:
+        """What a fit from statistics counts in its first pass.
+
+        Returns the largest feature subsets counted in full with the class
+        (2, all pairs, serves every structure whose families have at most two
+        features) and the co-moment families of continuous columns (none by
+        default). ``incremental`` is True for ``partial_fit``, which cannot
+        make a second pass over the data for larger families.
+        """
+        return 2, ()
+
+    def _fit_tables(
+        self,
+        data: CountTables,
+        schema: Schema,
+        plan: ChunkPlan,
+        source: RowSource | None = None,
+    ) -> None:
+        """Set every fitted attribute from the tables of all rows."""
+        if isinstance(data, SufficientStatistics):
+            classes = data.classes
+        else:
+            classes = source.classes
+        if len(classes) < 2:
+            raise ValueError(
+                f"y has only one class ({next(iter(classes))!r}); a classifier needs "
+                "samples of at least 2 classes. With partial_fit, list every "
+                "class on the first call: partial_fit(X, y, classes=[...])."
+            )
+        self.classes_ = (
+            classes
+            if isinstance(classes, np.ndarray)
+            else np.asarray(list(classes), dtype=plan.class_dtype)
+        )
+        self.schema_ = schema
+        structure = self._learn_structure(data)
+        subsets, comoments = missing_tables(structure, data)
+        if subsets or comoments:
+            if source is None:
+                raise ValueError(
+                    f"The statistics lack the family tables {(subsets + comoments)[:5]}"
+                    " of the learned structure; count them in a second pass."
+                )
+            extra, _ = source.tables(plan.second_pass(subsets, comoments))
+            data = data.with_tables_of(extra)
+        self.model_ = self._fit_parameters(structure, data)
+        self.n_categories_ = data.cards
         self.structure_ = self._named_structure(structure)
-        self._set_structure_attributes(structure, self.schema_.names)
+        self._set_structure_attributes(structure, list(schema.names))
+
+    # -- fitting from sufficient statistics ----------------------------------
+
+    def _unsupported_message(self) -> str:
+        name = type(self).__name__
+        reason = self._needs_rows or self._density_reason()
+        return (
+            f"{name} cannot be fitted from sufficient statistics (partial_fit, "
+            f"fit_files, Dask input): {reason}. Fit it in memory on the data or on "
+            "a sample that fits (e.g. `ddf.sample(frac=...).compute()`), or use a "
+            "count-based learner (NaiveBayes, TAN, SelectiveTAN, FFSS, KDB, AODE, "
+            "DDRChowLiu, TaheriANB, ETAN, CAN); see docs/scaling.md."
+        )
+
+    def _density_reason(self) -> str:
+        return (
+            f"continuous={self.continuous!r} fits its densities by iterating over "
+            "the rows (EM); only continuous='gaussian' (per-class moments) is "
+            "fitted from sufficient statistics"
+        )
+
+    def _forget_statistics(self) -> None:
+        """Drop the statistics of earlier ``partial_fit`` calls: ``fit`` starts over."""
+        self.__dict__.pop("statistics_", None)
+        self.__dict__.pop("_chunk_plan", None)
+
+    def _keep_statistics(self, stats: SufficientStatistics, plan: ChunkPlan) -> None:
+        """Keep the totals so that ``partial_fit`` can continue from them.
+
+        Only when they hold every table ``partial_fit`` counts (not for kDB
+        with ``k >= 2``, whose subsets of up to ``k + 1`` features were not
+        counted, nor for CAN, whose ``partial_fit`` keeps every family a clique
+        could need).
+        """
+        try:
+            wanted = self._tables_to_count(stats.cards, incremental=True)
+        except (TypeError, ValueError):  # too many families for partial_fit
+            return
+        if wanted[0] != plan.max_order or set(wanted[1]) != set(plan.comoments):
+            return
+        self.statistics_ = stats
+        self._chunk_plan = plan
+
+    def _check_partial_fit(self) -> bool:
+        """Whether ``partial_fit`` exists; raises the reason where it does not."""
+        if self._needs_rows is not None:
+            raise AttributeError(self._unsupported_message())
+        if self.continuous not in ("discretize", "gaussian"):
+            raise AttributeError(
+                f"{type(self).__name__}(continuous={self.continuous!r}) has no "
+                "partial_fit: its densities are fitted by iterating over the rows "
+                "(EM); only continuous='gaussian' (per-class moments) is fitted "
+                "from sufficient statistics."
+            )
+        return True
+
+    @available_if(_check_partial_fit)
+    def partial_fit(
+        self, X: object, y: object, classes: Sequence | None = None
+    ) -> BaseAugmentedNB:
+        """Update the model with one more chunk of rows.
+
+        The statistics of all chunks so far (``statistics_``) are summed, the
+        structure is re-learned from the totals and the parameters refitted,
+        so any chunking gives exactly the fit on all rows together. A
+        category first seen in a later chunk extends the tables. Column kinds
+        and discretisation cut points are fixed by the first chunk (see
+        docs/scaling.md); ``fit`` starts over.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The chunk's features.
+        y : array-like of shape (n_samples,)
+            The chunk's class labels.
+        classes : array-like, default=None
+            Every class label, on the first call (as scikit-learn's
+            ``partial_fit``). Needed when the first chunk holds fewer than 2
+            classes; if given, later labels must be among them. When None,
+            classes seen in later chunks are added.
+
+        Returns
+        -------
+        self
+        """
+        plan = getattr(self, "_chunk_plan", None)
+        source = ChunkSource(lambda: iter([(X, y)]))
+        if plan is None or not hasattr(self, "statistics_"):
+            return self._fit_source(source, classes=classes, incremental=True)
+        self._check_params()
+        if self.discretizer is not plan.discretizer_param:
+            raise ValueError(
+                "discretizer changed since the first partial_fit call; the cut "
+                "points are fixed by the first chunk. Call fit to start over."
+            )
+        if classes is not None:
+            given, _ = encode_target(np.asarray(classes), len(classes))
+            if plan.classes is None or tuple(given.tolist()) != plan.classes:
+                raise ValueError(
+                    f"classes={list(given)} differs from the first call's "
+                    f"{plan.classes}; give classes only on the first call."
+                )
+        validate_data(self, as_frame(X), reset=False, skip_check_array=True)
+        total = self.statistics_ + frame_statistics(X, y, plan)
+        self._fit_tables(total, schema_of_statistics(total), plan)
+        self.statistics_ = total
         return self
 
     def _set_structure_attributes(self, structure: Structure, names: list) -> None:
@@ -403,20 +541,36 @@ class BaseAugmentedNB(
         return structure.with_names([str(n) for n in self.schema_.names])
 
     def _fit_parameters(
-        self, structure: Structure, fit: FitInputs
+        self, structure: Structure, data: CountTables
     ) -> DiscreteModel | MixedModel:
-        """The fitted model of ``structure``: CPTs, and densities if kept."""
-        data, y, n_classes, sample_weight = fit
+        """The fitted model of ``structure``: CPTs, and densities if kept.
+
+        From the rows in memory (:class:`TrainingData`) or from summed
+        statistics; both give the same CPTs.
+        """
         smoothing = self._smoothing_options()
+        if isinstance(data, SufficientStatistics):
+            if smoothing:
+                raise ValueError(
+                    f"{type(self).__name__}: smoothing={self.smoothing!r} is "
+                    "fitted in memory only (fit); fits from sufficient statistics "
+                    "(partial_fit, fit_files, Dask input) use smoothing='lidstone'."
+                )
+            return fit_model_from_statistics(
+                structure,
+                data,
+                alpha=float(self.alpha),
+                var_smoothing=float(getattr(self, "var_smoothing", 1e-9)),
+            )
         if data.values is None:
             return fit_discrete_model(
                 structure,
                 data.codes,
-                y,
+                data.y,
                 data.cards,
-                n_classes,
+                data.n_classes,
                 float(self.alpha),
-                sample_weight=sample_weight,
+                sample_weight=data.sample_weight,
                 **smoothing,
             )
         if smoothing:
@@ -429,14 +583,14 @@ class BaseAugmentedNB(
             structure,
             data.codes,
             data.values,
-            y,
+            data.y,
             data.cards,
-            n_classes,
+            data.n_classes,
             alpha=float(self.alpha),
             var_smoothing=float(self.var_smoothing),
             continuous=self.continuous,
             n_components=int(self.n_components),
-            sample_weight=sample_weight,
+            sample_weight=data.sample_weight,
         )
 
     def _smoothing_options(self) -> dict[str, object]:
@@ -455,16 +609,6 @@ class BaseAugmentedNB(
             "hdp_iterations": int(self.hdp_iterations),
             "random_state": self.random_state,
         }
-
-    def _learn_structure_from(
-        self, data: EncodedData, y: NDArray[np.intp], n_classes: int
-    ) -> Structure:
-        """Structure from the encoded data.
-
-        Learners that weigh continuous values (``data.values``) override this
-        instead of ``_learn_structure``.
-        """
-        return self._structure_of(TrainingData(data.codes, y, data.cards, n_classes))
 
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         """Feature groups and the arcs between them, for the fitted attributes.
@@ -501,7 +645,9 @@ class BaseAugmentedNB(
             # discretiser can select its columns by name.
             frame = frame.set_axis(names, axis=1)
         if self.discretizer_ is not None:
-            frame = self._apply_discretizer(frame)
+            frame = discretize_columns(
+                frame, self.discretizer_, self.continuous_columns_
+            )
         return self.schema_.encode(frame)
 
     #: The name subclasses in this package use.

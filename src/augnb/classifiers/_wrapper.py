@@ -48,7 +48,7 @@ class GivenFolds(Constraint):
 class BaseWrapperNB(BaseAugmentedNB):
     """Base of the wrapper learners: CV parameters and the cached CV scorer."""
 
-    _no_statistics_reason = (
+    _needs_rows = (
         "its greedy search scores each candidate by cross-validated accuracy, "
         "which needs the rows of every fold at every step"
     )

@@ -13,13 +13,12 @@ from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers._base import param
-from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.aode import _NO_COUNTS, AODE, _draw_seeds, _hdp_cpt, _log_cpt
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
 from augnb.params.categorical import CategoricalCPD, DiscreteModel, NodeDomain
-from augnb.stats.counts import joint_counts, lidstone_log_prob
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.counts import lidstone_log_prob
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
 
 __all__ = ["AnDE", "pair_structure"]
@@ -143,47 +142,23 @@ class AnDE(AODE):
     # -- fitting ------------------------------------------------------------
 
     def _count_more_tables(
-        self,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        n_classes: int,
-        sample_weight: NDArray[np.float64] | None,
-        rng: np.random.RandomState | None = None,
+        self, data: CountTables, rng: np.random.RandomState | None
     ) -> None:
         """For ``n=2``, the pair tables (after AODE's tables and fallback)."""
         self._n = int(self.n)
         if self._n == 2:
-            codes, cards = data.codes, data.cards
-
-            def table(features: tuple[int, ...]) -> NDArray[np.float64]:
-                return joint_counts(
-                    [codes[:, f] for f in features] + [y],
-                    [int(cards[f]) for f in features] + [n_classes],
-                    sample_weight,
-                )
-
-            self._set_pair_tables(table, cards, n_classes, rng)
-
-    def _statistics_order(self, *, incremental: bool) -> int:
-        # A2DE's child tables are over feature triples.
-        return 3 if int(self.n) == 2 else 2
-
-    def _fit_from_statistics(
-        self,
-        stats: SufficientStatistics,
-        plan: ChunkPlan,
-        structure: Structure | None = None,
-    ) -> AnDE:
-        """AODE's tables and fallback; for ``n=2`` the pair tables too."""
-        super()._fit_from_statistics(stats, plan, structure)
-        self._n = int(self.n)
-        if self._n == 2:
             self._set_pair_tables(
-                lambda s: stats.table(s).astype(np.float64),
-                stats.cards,
-                stats.n_classes,
+                lambda s: np.asarray(data.table(s), dtype=np.float64),
+                data.cards,
+                data.n_classes,
+                rng,
             )
-        return self
+
+    def _tables_to_count(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple[int, tuple]:
+        # A2DE's child tables are over feature triples.
+        return (3 if int(self.n) == 2 else 2), ()
 
     def _set_pair_tables(
         self,

@@ -14,9 +14,8 @@ from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.classifiers._base import FitInputs, TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
-from augnb.classifiers._incremental import ChunkPlan
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
@@ -26,8 +25,8 @@ from augnb.params.categorical import (
     NodeDomain,
 )
 from augnb.params.hdp import hdp_log_cpt
-from augnb.stats.counts import joint_counts, lidstone_log_prob, pairwise_class_counts
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.counts import lidstone_log_prob
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
 from augnb.structure.aode import SPODEStructures, spode_structure
 from augnb.structure.naive import naive_bayes_structure
@@ -145,43 +144,44 @@ hdp_iterations : int, default=100
     }
 
     _weighted_counts = True
+    _needs_rows = None
 
     m: int = param(1, Interval(numbers.Integral, 0))
     alpha: float = param(kw_only=True)
     hdp_iterations: int = param(100)
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
+    def _learn_structure(self, data: CountTables) -> Structure:
         """Structure of the naive Bayes fallback model."""
-        return naive_bayes_structure(data.codes.shape[1])
+        return naive_bayes_structure(data.n_features)
 
-    def _fit_parameters(self, structure: Structure, fit: FitInputs) -> DiscreteModel:
-        """Count the SPODE tables; the model is the naive Bayes fallback."""
-        data, y, n_classes, sample_weight = fit
-        codes, cards = data.codes, data.cards
+    def _fit_parameters(
+        self, structure: Structure, data: CountTables
+    ) -> DiscreteModel:
+        """Count the SPODE tables; the model is the naive Bayes fallback.
+
+        Rows in memory and summed statistics give the same tables.
+        """
         # One generator for every HDP table of the fit, drawn in a fixed
         # order (the SPODE tables, then AnDE's pair tables), so a seed gives
         # one fit and AnDE(n=1) draws exactly what AODE draws.
         rng = check_random_state(self.random_state) if self.smoothing == "hdp" else None
         self._set_spode_tables(
-            lambda i: joint_counts(
-                [codes[:, i], y], [int(cards[i]), n_classes], sample_weight
-            ),
-            pairwise_class_counts(
-                codes, y, cards, n_classes, sample_weight=sample_weight
-            ).items(),
-            cards,
-            n_classes,
+            lambda i: np.asarray(data.table((i,)), dtype=np.float64),
+            data.pair_tables(range(data.n_features)).items(),
+            data.cards,
+            data.n_classes,
             rng,
         )
-        model = super()._fit_parameters(structure, fit)
-        self._count_more_tables(data, y, n_classes, sample_weight, rng)
+        model = super()._fit_parameters(structure, data)
+        self._count_more_tables(data, rng)
         return model
 
-    def _count_more_tables(self, *training: object) -> None:
+    def _count_more_tables(
+        self, data: CountTables, rng: np.random.RandomState | None
+    ) -> None:
         """Tables beyond the SPODEs' (AnDE's pair tables); AODE has none.
 
-        Called with the data, classes, class count, weights and the HDP
-        seed generator (None with Lidstone smoothing).
+        ``rng`` draws the HDP seeds (None with Lidstone smoothing).
         """
 
     def _set_spode_tables(
@@ -196,7 +196,7 @@ hdp_iterations : int, default=100
 
         ``singles(i)`` is the ``(r_i, n_classes)`` table of feature ``i``;
         ``pairs`` yields ``((i, j), table[x_i, x_j, c])`` for ``i < j``. Rows
-        or statistics give the same tables (``_fit_from_statistics``).
+        or statistics give the same tables.
         ``rng`` (``smoothing="hdp"`` only) draws the seeds of the HDP
         tables; None keeps Lidstone's formula.
         """
@@ -231,33 +231,6 @@ hdp_iterations : int, default=100
         self.value_counts_ = counts
         self.parent_log_prob_ = parent_lp
         self.child_log_prob_ = child_lp
-
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        """Structure of the naive Bayes fallback model."""
-        return naive_bayes_structure(stats.n_features)
-
-    def _fit_from_statistics(
-        self,
-        stats: SufficientStatistics,
-        plan: ChunkPlan,
-        structure: Structure | None = None,
-    ) -> AODE:
-        """The SPODE tables from feature and pair tables; the fallback too."""
-        super()._fit_from_statistics(stats, plan, structure)
-        p = stats.n_features
-        self._set_spode_tables(
-            lambda i: stats.table((i,)).astype(np.float64),
-            (
-                ((i, j), stats.table((i, j)).astype(np.float64))
-                for i in range(p)
-                for j in range(i + 1, p)
-            ),
-            stats.cards,
-            stats.n_classes,
-        )
-        return self
 
     def _named_structure(self, structure: Structure) -> SPODEStructures:
         names = [str(n) for n in self.schema_.names]

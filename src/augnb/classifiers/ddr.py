@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import Options
-from augnb.stats.dependence import pairwise_id
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.dependence import id_weight_matrix
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import (
-    ddr_weights_from_statistics,
-    tan_from_statistics,
-)
 from augnb.structure.tan import tan_structure
 
 __all__ = ["DDRChowLiu"]
@@ -70,28 +66,15 @@ class DDRChowLiu(_RootedTreeNB):
     _summary = "TAN whose tree maximises the dependence-derivative ratio (Zhang)"
 
     _weighted_counts = True
+    _needs_rows = None
 
     avg: str = param("cell", Options("cell", "literal"))
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        weights = pairwise_id(
-            *data.inputs,
-            alpha=float(self.alpha),
-            avg=self.avg,
-            sample_weight=data.sample_weight,
+    def _learn_structure(self, data: CountTables) -> Structure:
+        p = data.n_features
+        weights = id_weight_matrix(
+            data.pair_tables(range(p)), p, alpha=float(self.alpha), avg=self.avg
         )
         self.weights_ = weights
-        return tan_structure(
-            *data.inputs,
-            **self._rooting(),
-            weights=weights,
-        )
+        return tan_structure(data, **self._rooting(), weights=weights)
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        weights = ddr_weights_from_statistics(
-            stats, alpha=float(self.alpha), avg=self.avg
-        )
-        self.weights_ = weights
-        return tan_from_statistics(stats, weights=weights, **self._rooting())

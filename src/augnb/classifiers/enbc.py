@@ -9,8 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers.kernel_nb import _KernelNB
-from augnb.data.encoding import EncodedData
 from augnb.params.kde import KDEModel, fit_kde_model
+from augnb.stats.training import TrainingData
 from augnb.structure._structure import Structure
 from augnb.structure.enbc import DEFAULT_H_GRID, enbc_structure, loo_base_factors
 from augnb.structure.naive import naive_bayes_structure
@@ -196,42 +196,45 @@ class ENBC(_KernelNB):
         if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not eps >= 0:
             raise ValueError(f"epsilon must be a number >= 0; got {eps!r}.")
 
-    def _learn_structure(
-        self,
-        codes: NDArray[np.int32],
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-        values: NDArray[np.float64] | None = None,
-    ) -> Structure:
-        """ENBC search over the continuous columns of z-scored ``values``.
+    def _learn_structure(self, data: TrainingData) -> Structure:
+        """ENBC search over the continuous columns, z-scored.
 
-        Sets ``h_``, ``loo_accuracy_``, ``search_path_``, ``h_path_`` and
-        ``n_candidates_scored_``. Without continuous columns the structure is
-        naive Bayes and no search runs.
+        Sets ``loc_``, ``scale_``, ``h_``, ``loo_accuracy_``, ``search_path_``,
+        ``h_path_`` and ``n_candidates_scored_``. Without continuous columns
+        the structure is naive Bayes and no search runs.
         """
-        p = codes.shape[1]
-        cards = np.asarray(cards)
+        p = data.n_features
+        cards = np.asarray(data.cards)
         kernel = np.flatnonzero(cards == 0)
         discrete = np.flatnonzero(cards > 0)
+        loc = np.zeros(p)
+        scale = np.ones(p)
         self.h_ = None
         self.loo_accuracy_ = None
         self.search_path_ = []
         self.h_path_ = []
         self.n_candidates_scored_ = 0
+        self.loc_, self.scale_ = loc, scale
         if not kernel.size:
             return naive_bayes_structure(p)
-        if values is None:
-            raise ValueError(
-                "ENBC needs the z-scored values of its continuous columns."
-            )
+        cols = data.values[:, kernel]
+        loc[kernel] = np.nanmean(cols, axis=0)
+        sd = np.nanstd(cols, axis=0)
+        # A constant column has no scale; 1 keeps its (identical) z-scores 0.
+        scale[kernel] = np.where(sd > 0, sd, 1.0)
+        z = (data.values - loc) / scale
         base = loo_base_factors(
-            y, n_classes, float(self.alpha), codes, cards, discrete.tolist()
+            data.y,
+            data.n_classes,
+            float(self.alpha),
+            data.codes,
+            cards,
+            discrete.tolist(),
         )
         res = enbc_structure(
-            values,
-            y,
-            n_classes,
+            z,
+            data.y,
+            data.n_classes,
             features=kernel.tolist(),
             base=base,
             h_grid=self._grid(),
@@ -249,29 +252,18 @@ class ENBC(_KernelNB):
         return res.structure
 
     def _fit_kernels(
-        self, data: EncodedData, y_codes: NDArray[np.intp], kernel: NDArray[np.intp]
-    ) -> tuple[Structure, KDEModel | None]:
-        """Z-score, tune ``h``, search the parents and store the kernel densities."""
-        n_classes = len(self.classes_)
-        p = data.codes.shape[1]
-        loc = np.zeros(p)
-        scale = np.ones(p)
-        z = None
-        if kernel.size:
-            cols = data.values[:, kernel]
-            loc[kernel] = np.nanmean(cols, axis=0)
-            sd = np.nanstd(cols, axis=0)
-            # A constant column has no scale; 1 keeps its (identical) z-scores 0.
-            scale[kernel] = np.where(sd > 0, sd, 1.0)
-            z = (data.values - loc) / scale
-        self.loc_, self.scale_ = loc, scale
-        structure = self._learn_structure(
-            data.codes, y_codes, data.cards, n_classes, values=z
+        self, structure: Structure, data: TrainingData, kernel: NDArray[np.intp]
+    ) -> KDEModel | None:
+        """The kernel densities at the tuned bandwidth, on the z-scored values."""
+        if not kernel.size:
+            return None
+        families = [(int(f), tuple(structure.parents[f])) for f in kernel]
+        return fit_kde_model(
+            families,
+            data.values,
+            data.y,
+            data.n_classes,
+            self.h_,
+            loc=self.loc_,
+            scale=self.scale_,
         )
-        kde = None
-        if kernel.size:
-            families = [(int(f), tuple(structure.parents[f])) for f in kernel]
-            kde = fit_kde_model(
-                families, data.values, y_codes, n_classes, self.h_, loc=loc, scale=scale
-            )
-        return structure, kde

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import FitInputs, TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
     Interval,
@@ -17,6 +17,7 @@ from augnb.classifiers.constraints import (
 from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
+from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.eskdb import eskdb_structures
 from augnb.structure.skdb import CRITERIA
@@ -115,7 +116,7 @@ class ESKDB(_SmoothedNB):
     _aliases = ("ensemble_selective_kdb",)
     _summary = "ensemble of selective kDBs on random rankings, HDP-smoothed tables"
 
-    _no_statistics_reason = "its members' leave-one-out passes need the training rows"
+    _needs_rows = "its members' leave-one-out passes need the training rows"
 
     n_estimators: int = param(20, Interval(numbers.Integral, 1), kw_only=False)
     k: int = param(5, Interval(numbers.Integral, 0))
@@ -146,9 +147,11 @@ class ESKDB(_SmoothedNB):
         self.n_selected_ = np.array([s.n_selected for s in selections])
         return selections[0].structure
 
-    def _fit_parameters(self, structure: Structure, fit: FitInputs) -> DiscreteModel:
+    def _fit_parameters(
+        self, structure: Structure, data: TrainingData
+    ) -> DiscreteModel:
         """Every member's tables; the model is the first member's."""
-        data, y, n_classes, sample_weight = fit
+        y, n_classes, sample_weight = data.y, data.n_classes, data.sample_weight
         self.models_ = [
             fit_discrete_model(
                 sel.structure,

@@ -7,9 +7,10 @@ from typing import ClassVar
 
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import Interval
+from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.hill_climbing import (
     superparent_tan_structure,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numbers
 
-from augnb.classifiers._base import TrainingData, param
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import kdb_from_statistics
 from augnb.structure.kdb import kdb_structure
 
 __all__ = ["KDB"]
@@ -60,26 +62,20 @@ class KDB(_SmoothedNB):
     _summary = "k-dependence Bayes: each feature has up to k feature parents"
 
     _weighted_counts = True
+    _needs_rows = None
 
     k: int = param(1, Interval(numbers.Integral, 0), kw_only=False)
     theta: float = param(0.0, Interval(numbers.Real))
     alpha: float = param(kw_only=True)
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        return kdb_structure(
-            *data.inputs,
-            k=int(self.k),
-            theta=float(self.theta),
-            sample_weight=data.sample_weight,
-        )
+    def _learn_structure(self, data: CountTables) -> Structure:
+        return kdb_structure(data, k=int(self.k), theta=float(self.theta))
 
-    def _statistics_order(self, *, incremental: bool) -> int:
+    def _tables_to_count(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple[int, tuple]:
         # partial_fit cannot make a second pass for the (k+1)-feature families
         # of a structure that may change with every chunk, so it keeps every
         # subset of up to k + 1 features (cost: docs/scaling.md).
-        return max(2, int(self.k) + 1) if incremental else 2
+        return (max(2, int(self.k) + 1) if incremental else 2), ()
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        return kdb_from_statistics(stats, k=int(self.k), theta=float(self.theta))

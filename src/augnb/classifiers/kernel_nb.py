@@ -8,19 +8,19 @@ from __future__ import annotations
 import numbers
 from abc import abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar, Self
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData
-from augnb.data.encoding import EncodedData
+from augnb.classifiers._base import BaseAugmentedNB
 from augnb.inference import FactoredModel
 from augnb.params.categorical import (
     class_log_prior,
     fit_discrete_model,
 )
 from augnb.params.kde import KDEModel, fit_kde_model
+from augnb.stats.training import TrainingData
 from augnb.structure._structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
@@ -30,14 +30,14 @@ __all__ = ["FlexibleNB"]
 class _KernelNB(BaseAugmentedNB):
     """Shared input handling of the kernel classifiers.
 
-    ``continuous = "kde"`` makes ``_prepare_fit`` keep continuous columns
-    continuous. Discrete columns get naive-Bayes CPTs given the class
-    (Laplace/Lidstone, ``alpha``); the kernel part is built by the subclass.
+    ``continuous = "kde"`` keeps continuous columns continuous. Discrete
+    columns get naive-Bayes CPTs given the class (Laplace/Lidstone,
+    ``alpha``); the kernel part is built by the subclass.
     """
 
     # Kernel densities keep every training value: no compact sufficient
     # statistics, so no partial_fit, streaming or Dask fit.
-    _no_statistics_reason = (
+    _needs_rows = (
         "a kernel density keeps every training value, so it has no compact "
         "sufficient statistics"
     )
@@ -55,62 +55,37 @@ n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column (0 for continuous ones).""",
     }
 
-    def fit(self, X: object, y: object) -> Self:
-        """Fit the discrete CPTs and the kernel densities (see the class).
-
-        Parameters
-        ----------
-        {{fit_data_parameters}}
-
-        Returns
-        -------
-        self
-        """
-        data, y_codes = self._prepare_fit(X, y)
+    def _fit_parameters(
+        self, structure: Structure, data: TrainingData
+    ) -> FactoredModel:
+        """Naive Bayes CPTs of the discrete columns and the kernel densities."""
         cards = np.asarray(data.cards)
-        kernel = np.flatnonzero(cards == 0)
-        structure, kde = self._fit_kernels(data, y_codes, kernel)
-        self._finish_fit(data, y_codes, structure, np.flatnonzero(cards > 0), kde)
-        return self
-
-    @abstractmethod
-    def _fit_kernels(
-        self, data: EncodedData, y: NDArray[np.intp], kernel: NDArray[np.intp]
-    ) -> tuple[Structure, KDEModel | None]:
-        """The structure and the kernel densities of the ``kernel`` columns."""
-
-    def _finish_fit(
-        self,
-        data: EncodedData,
-        y: NDArray[np.intp],
-        structure: Structure,
-        discrete: NDArray[np.intp],
-        kde: KDEModel | None,
-    ) -> None:
-        n_classes = len(self.classes_)
+        kde = self._fit_kernels(structure, data, np.flatnonzero(cards == 0))
+        discrete = np.flatnonzero(cards > 0)
         alpha = float(self.alpha)
-        p = data.codes.shape[1]
         disc_model = None
         if discrete.size:
             disc_model = fit_discrete_model(
-                Structure.naive(discrete, p),
+                Structure.naive(discrete, data.n_features),
                 data.codes,
-                y,
+                data.y,
                 data.cards,
-                n_classes,
+                data.n_classes,
                 alpha,
             )
-        self.model_ = FactoredModel(
+        self.kde_ = kde
+        return FactoredModel(
             structure,
-            class_log_prior(y, n_classes, alpha),
+            class_log_prior(data.y, data.n_classes, alpha),
             disc_model,
             () if kde is None else kde.factors(),
         )
-        self.kde_ = kde
-        self.structure_ = self._named_structure(structure)
-        self.n_categories_ = data.cards
-        self._set_structure_attributes(structure, self.schema_.names)
 
+    @abstractmethod
+    def _fit_kernels(
+        self, structure: Structure, data: TrainingData, kernel: NDArray[np.intp]
+    ) -> KDEModel | None:
+        """The kernel densities of the ``kernel`` columns under ``structure``."""
 
 _BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
 
@@ -232,7 +207,7 @@ default="scaled"
             )
 
     def _learn_structure(self, data: TrainingData) -> Structure:
-        return naive_bayes_structure(data.codes.shape[1])
+        return naive_bayes_structure(data.n_features)
 
     def _bandwidths(
         self, values: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
@@ -277,21 +252,16 @@ default="scaled"
         return (4.0 / (3.0 * n_eff)) ** 0.2 * sd
 
     def _fit_kernels(
-        self, data: EncodedData, y_codes: NDArray[np.intp], kernel: NDArray[np.intp]
-    ) -> tuple[Structure, KDEModel | None]:
-        """Store the per-class kernel densities and fit the discrete CPTs."""
-        n_classes = len(self.classes_)
-        p = data.codes.shape[1]
-        structure = self._structure_of(
-            TrainingData(data.codes, y_codes, data.cards, n_classes)
-        )
-        kde = None
+        self, structure: Structure, data: TrainingData, kernel: NDArray[np.intp]
+    ) -> KDEModel | None:
+        """Store the per-class bandwidths and kernel densities."""
+        n_classes = data.n_classes
         self.bandwidth_ = np.empty((n_classes, 0))
-        if kernel.size:
-            bw = np.ones((n_classes, p))
-            bw[:, kernel] = self._bandwidths(data.values[:, kernel], y_codes, n_classes)
-            self.bandwidth_ = bw[:, kernel]
-            kde = fit_kde_model(
-                [(int(f), ()) for f in kernel], data.values, y_codes, n_classes, bw
-            )
-        return structure, kde
+        if not kernel.size:
+            return None
+        bw = np.ones((n_classes, data.n_features))
+        bw[:, kernel] = self._bandwidths(data.values[:, kernel], data.y, n_classes)
+        self.bandwidth_ = bw[:, kernel]
+        return fit_kde_model(
+            [(int(f), ()) for f in kernel], data.values, data.y, n_classes, bw
+        )

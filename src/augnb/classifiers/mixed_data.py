@@ -16,17 +16,12 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _DensityNB
 from augnb.classifiers.constraints import AnyOf, Interval, Options
-from augnb.data.encoding import EncodedData
-from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.mixed_information import CMI_METHODS, mixed_weight_families
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import (
-    mixed_cmi_from_statistics,
-    mixed_weight_families,
-)
 from augnb.structure.kdb import _DECIMALS
 from augnb.structure.mixed_data import (
     CLIQUE_REMOVALS,
@@ -64,6 +59,8 @@ class _MixedAugmentedNB(_DensityNB, metaclass=ABCMeta):
     co-moments, the conditional and linear Gaussians from the co-moments of
     their families (docs/scaling.md).
     """
+
+    _needs_rows = None
 
     #: Most co-moment families ``partial_fit`` keeps (CAN without
     #: ``max_clique_size`` counts every family it could need).
@@ -115,7 +112,9 @@ n_categories_ : ndarray of shape (n_features_in_,)
     ) -> Structure:
         """The structure a learner builds from its edge weights."""
 
-    def _check_statistics_params(self, cards: NDArray[np.int64]) -> None:
+    def _tables_to_count(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple[int, tuple]:
         # Without continuous columns both weight methods are the plug-in CMI.
         if self.cmi != "gaussian" and (np.asarray(cards) == 0).any():
             raise TypeError(
@@ -123,57 +122,15 @@ n_categories_ : ndarray of shape (n_features_in_,)
                 "columns at quantiles of all rows; only cmi='gaussian' is computed "
                 "from sufficient statistics. Use cmi='gaussian' or fit in memory."
             )
+        return 2, tuple(mixed_weight_families(cards))
 
-    def _statistics_comoments(
-        self, cards: NDArray[np.int64], *, incremental: bool
-    ) -> tuple:
-        self._check_statistics_params(cards)
-        return tuple(mixed_weight_families(cards))
-
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        self._check_statistics_params(stats.cards)
-        self._statistics_names = stats.names
-        self.weights_ = _tie_safe(
-            mixed_cmi_from_statistics(
-                stats, base=2.0, var_smoothing=float(self.var_smoothing)
-            )
-        )
-        return self._structure_from_weights(self.weights_, stats.cards == 0)
-
-    def _learn_mixed_structure(
-        self,
-        codes: NDArray[np.integer],
-        values: NDArray[np.float64] | None,
-        y: NDArray[np.intp],
-        cards: NDArray[np.int64],
-        n_classes: int,
-    ) -> Structure:
-        weights = pairwise_mixed_cmi(
-            codes,
-            values,
-            y,
-            cards,
-            n_classes,
-            method=self.cmi,
-            base=2.0,
-            var_smoothing=float(self.var_smoothing),
+    def _learn_structure(self, data: CountTables) -> Structure:
+        weights = data.mixed_cmi(
+            method=self.cmi, base=2.0, var_smoothing=float(self.var_smoothing)
         )
         self.weights_ = _tie_safe(weights)
-        return self._structure_from_weights(self.weights_, np.asarray(cards) == 0)
-
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        codes, y, cards, n_classes = data.inputs
-        return self._learn_mixed_structure(codes, None, y, cards, n_classes)
-
-    def _learn_structure_from(
-        self, data: EncodedData, y: NDArray[np.intp], n_classes: int
-    ) -> Structure:
-        return self._learn_mixed_structure(
-            data.codes, data.values, y, data.cards, n_classes
-        )
-
+        continuous = np.asarray(data.cards) == 0
+        return self._structure_from_weights(self.weights_, continuous)
 
 class ETAN(_MixedAugmentedNB):
     """Extended tree-augmented naive Bayes for mixed-mode data (Li 2003).
@@ -317,18 +274,17 @@ class CAN(_MixedAugmentedNB):
         cliques = can_cliques(
             weights, self.threshold_, clique_removal=self.clique_removal
         )
-        names = getattr(self, "_statistics_names", None) or self.schema_.names
-        self.__dict__.pop("_statistics_names", None)
+        names = self.schema_.names
         self.cliques_ = [tuple(names[f] for f in c) for c in cliques]
         return clique_structure(cliques, continuous, weights.shape[0])
 
-    def _statistics_comoments(
+    def _tables_to_count(
         self, cards: NDArray[np.int64], *, incremental: bool
-    ) -> tuple:
-        pairs = super()._statistics_comoments(cards, incremental=incremental)
+    ) -> tuple[int, tuple]:
+        order, pairs = super()._tables_to_count(cards, incremental=incremental)
         if not incremental:
             # Dask and fit_files count the cliques' families in a second pass.
-            return pairs
+            return order, pairs
         # partial_fit cannot read a chunk twice: keep every family a clique
         # of at most max_clique_size - 1 features could need.
         size = len(cards) if self.max_clique_size is None else self.max_clique_size - 1
@@ -352,4 +308,4 @@ class CAN(_MixedAugmentedNB):
                 for nd in range(0, size - nu + 1):
                     for d in itertools.combinations(disc, nd):
                         wanted.add((d, u))
-        return tuple(sorted(wanted))
+        return order, tuple(sorted(wanted))

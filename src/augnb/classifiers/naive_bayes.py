@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
-from augnb.classifiers._base import TrainingData
 from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING, _DensityNB
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import naive_from_statistics
 from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["NaiveBayes"]
@@ -67,6 +66,7 @@ class NaiveBayes(_DensityNB):
 
     _aliases = ("NB", "naive_bayes")
     _summary = "naive Bayes: features independent given the class"
+    _needs_rows = None
 
     smoothing: str = SMOOTHING
     hdp_iterations: int = HDP_ITERATIONS
@@ -78,13 +78,11 @@ class NaiveBayes(_DensityNB):
         # then repeat rows (the base class), fractional ones are refused.
         return self.continuous != "gmm"
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        return naive_bayes_structure(data.codes.shape[1])
+    def _learn_structure(self, data: CountTables) -> Structure:
+        return naive_bayes_structure(data.n_features)
 
-    def _statistics_order(self, *, incremental: bool) -> int:
-        return 1
+    def _tables_to_count(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple[int, tuple]:
+        return 1, ()
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        return naive_from_statistics(stats)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
+from numpy.typing import NDArray
+
 from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import ffss_from_statistics
 from augnb.structure.selection import ffss_features, fss_structure
 
 __all__ = ["FFSS", "FSS"]
@@ -100,18 +102,16 @@ class FFSS(_SmoothedNB):
     _summary = "filter forward selection: features added by a chi-square filter"
 
     _weighted_counts = True
+    _needs_rows = None
 
     significance: float = param(0.05, SIGNIFICANCE)
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        kept = ffss_features(*data.inputs, float(self.significance), data.sample_weight)
-        return Structure.naive(kept, data.codes.shape[1])
+    def _learn_structure(self, data: CountTables) -> Structure:
+        kept = ffss_features(data, float(self.significance))
+        return Structure.naive(kept, data.n_features)
 
-    def _statistics_order(self, *, incremental: bool) -> int:
-        return 1
+    def _tables_to_count(
+        self, cards: NDArray[np.int64], *, incremental: bool
+    ) -> tuple[int, tuple]:
+        return 1, ()
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        kept = ffss_from_statistics(stats, float(self.significance))
-        return Structure.naive(kept, stats.n_features)

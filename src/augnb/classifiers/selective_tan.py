@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import SIGNIFICANCE, Options
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import selective_tan_from_statistics
 from augnb.structure.tan import selective_tan_structure
 
 __all__ = ["SelectiveTAN"]
@@ -56,25 +55,16 @@ class SelectiveTAN(_RootedTreeNB):
     _summary = "selective TAN: the tree's arcs and features kept by chi-square tests"
 
     _weighted_counts = True
+    _needs_rows = None
 
     significance: float = param(0.05, SIGNIFICANCE)
     feature_filter: bool = param(True, Options(True, False))
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
+    def _learn_structure(self, data: CountTables) -> Structure:
         return selective_tan_structure(
-            *data.inputs,
+            data,
             significance=float(self.significance),
             feature_filter=bool(self.feature_filter),
             **self._rooting(),
-            sample_weight=data.sample_weight,
         )
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        return selective_tan_from_statistics(
-            stats,
-            significance=float(self.significance),
-            feature_filter=bool(self.feature_filter),
-            **self._rooting(),
-        )

@@ -6,9 +6,10 @@ import numbers
 import sys
 from typing import ClassVar
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
+from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.semi_naive import asb_arcs, bsej_subsets, supernode_structure
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numbers
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval, Options
+from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.skdb import CRITERIA, skdb_structure
 
@@ -80,7 +81,7 @@ class SKDB(_SmoothedNB):
     _aliases = ("selective_kdb",)
     _summary = "selective kDB: features and k chosen by one leave-one-out pass"
 
-    _no_statistics_reason = "its leave-one-out pass needs the training rows"
+    _needs_rows = "its leave-one-out pass needs the training rows"
 
     k: int = param(5, Interval(numbers.Integral, 0), kw_only=False)
     theta: float = param(0.0, Interval(numbers.Real))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Options
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import taheri_from_statistics
 from augnb.structure.taheri import (
     RELEVANCE_MEASURES,
     relevance_order,
@@ -108,26 +107,15 @@ class TaheriANB(_SmoothedNB):
     _summary = "correlation-ordered augmented naive Bayes (Taheri et al.)"
 
     _weighted_counts = True
+    _needs_rows = None
 
     relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
     discretizer: object = param("mean")
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        scores = relevance_scores(
-            data.codes,
-            data.y,
-            data.n_classes,
-            relevance=self.relevance,
-            sample_weight=data.sample_weight,
-        )
+    def _learn_structure(self, data: CountTables) -> Structure:
+        scores = relevance_scores(data, relevance=self.relevance)
         names = self.schema_.names
         self.relevance_ = scores
         self.feature_order_ = [names[f] for f in relevance_order(scores)]
-        return taheri_structure(
-            *data.inputs, relevance=self.relevance, sample_weight=data.sample_weight
-        )
+        return taheri_structure(data, relevance=self.relevance)
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        return taheri_from_statistics(stats, relevance=self.relevance)

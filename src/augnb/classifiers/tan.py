@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from augnb.classifiers._base import TrainingData, param
+from augnb.classifiers._base import param
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import Options
-from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables
 from augnb.structure import Structure
-from augnb.structure.from_counts import tan_from_statistics
 from augnb.structure.tan import TAN_SCORES, tan_structure
 
 __all__ = ["TAN"]
@@ -52,18 +51,10 @@ class TAN(_RootedTreeNB):
     _summary = "tree-augmented naive Bayes: a Chow-Liu tree over the features"
 
     _weighted_counts = True
+    _needs_rows = None
 
     criterion: str = param("loglik", Options(*TAN_SCORES))
 
-    def _learn_structure(self, data: TrainingData) -> Structure:
-        return tan_structure(
-            *data.inputs,
-            **self._rooting(),
-            sample_weight=data.sample_weight,
-            score=self.criterion,
-        )
+    def _learn_structure(self, data: CountTables) -> Structure:
+        return tan_structure(data, **self._rooting(), score=self.criterion)
 
-    def _learn_structure_from_statistics(
-        self, stats: SufficientStatistics
-    ) -> Structure:
-        return tan_from_statistics(stats, score=self.criterion, **self._rooting())

@@ -17,8 +17,6 @@ import numpy as np
 from augnb.classifiers._base import (
     DOCSTRING_SNIPPETS,
     BaseAugmentedNB,
-    FitInputs,
-    TrainingData,
     param,
 )
 from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
@@ -30,6 +28,7 @@ from augnb.params.attribute_weights import (
     weighted_model,
 )
 from augnb.params.categorical import DiscreteModel
+from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
 
@@ -71,15 +70,15 @@ class _NaiveBayesFamily(BaseAugmentedNB):
     random_state: int | np.random.RandomState | None = HDP_SEED
 
     def _learn_structure(self, data: TrainingData) -> Structure:
-        return naive_bayes_structure(data.codes.shape[1])
+        return naive_bayes_structure(data.n_features)
 
-    def _fit_parameters(self, structure: Structure, fit: FitInputs) -> DiscreteModel:
+    def _fit_parameters(self, structure: Structure, fit: TrainingData) -> DiscreteModel:
         # Naive Bayes' smoothed CPTs first, then the learner's transform.
         model = super()._fit_parameters(structure, fit)
         return self._transform_cpts(model, fit)
 
     @abstractmethod
-    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         """The fitted model: naive Bayes' CPTs weighted or averaged."""
 
 
@@ -150,7 +149,7 @@ class AWNB(_NaiveBayesFamily):
 
     # Bootstrap samples are drawn from rows: integer weights repeat them.
     _weighted_counts: ClassVar[bool] = False
-    _no_statistics_reason = "its weights come from decision trees grown on rows"
+    _needs_rows = "its weights come from decision trees grown on rows"
 
     n_trees: int = param(10, Interval(numbers.Integral, 1), kw_only=False)
     bootstrap_size: float = param(
@@ -160,11 +159,11 @@ class AWNB(_NaiveBayesFamily):
     random_state: int | np.random.RandomState | None = param(None, RandomState())
     normalize: bool = param(True, Options(True, False))
 
-    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         self.feature_weights_ = awnb_weights(
-            fit.data.codes,
+            fit.codes,
             fit.y,
-            fit.data.cards,
+            fit.cards,
             n_trees=int(self.n_trees),
             bootstrap_size=float(self.bootstrap_size),
             random_state=self.random_state,
@@ -238,12 +237,12 @@ class MANB(_NaiveBayesFamily):
     _aliases = ("model_averaged_naive_bayes",)
     _summary = "naive Bayes averaged over every subset of class arcs (Dash & Cooper)"
 
-    _no_statistics_reason = "its averaged CPTs are fitted in memory only"
+    _needs_rows = "its averaged CPTs are fitted in memory only"
 
     prior: float = param(0.5, Interval(numbers.Real, 0, 1), kw_only=False)
     alpha: float = param(kw_only=True)
 
-    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         averaged, self.arc_posterior_ = manb_model(
             model, float(self.alpha), float(self.prior)
         )
@@ -315,17 +314,17 @@ class WANBIA(_NaiveBayesFamily):
     _aliases = ("weighted_naive_bayes_cll",)
     _summary = "naive Bayes with weights maximising the conditional likelihood"
 
-    _no_statistics_reason = (
+    _needs_rows = (
         "its weights maximise the conditional log-likelihood of the rows"
     )
 
     max_iter: int = param(100, Interval(numbers.Integral, 1))
     normalize: bool = param(True, Options(True, False))
 
-    def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
+    def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         weights, result = wanbia_weights(
             model,
-            fit.data.codes,
+            fit.codes,
             fit.y,
             fit.sample_weight,
             max_iter=int(self.max_iter),

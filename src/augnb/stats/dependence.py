@@ -31,7 +31,12 @@ from numpy.typing import NDArray
 from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
-__all__ = ["id_weight", "log_dependence_derivatives", "pairwise_id"]
+__all__ = [
+    "id_weight",
+    "id_weight_matrix",
+    "log_dependence_derivatives",
+    "pairwise_id",
+]
 
 Avg = Literal["cell", "literal"]
 Form = Literal["auto", "eq17", "eq18"]
@@ -194,13 +199,40 @@ def pairwise_id(
     >>> w.shape, bool(np.allclose(w, w.T))
     ((3, 3), True)
     """
-    _check(alpha, avg, form)
     codes = np.asarray(codes)
-    p = codes.shape[1]
-    weights = np.zeros((p, p))
     tables = pairwise_class_counts(
         codes, y, cards, n_classes, sample_weight=sample_weight
     )
+    return id_weight_matrix(tables, codes.shape[1], alpha=alpha, avg=avg, form=form)
+
+
+def id_weight_matrix(
+    tables: dict[tuple[int, int], NDArray[np.floating]],
+    p: int,
+    *,
+    alpha: float = 1.0,
+    avg: Avg = "cell",
+    form: Form = "auto",
+) -> NDArray[np.float64]:
+    """I_D of every pair from its (feature, feature, class) table.
+
+    Parameters
+    ----------
+    tables : dict
+        ``(i, j) -> counts`` of shape ``(r_i, r_j, n_classes)`` for ``i < j``
+        (a count source's ``pair_tables``).
+    p : int
+        Number of features.
+    alpha, avg, form
+        As in :func:`id_weight`.
+
+    Returns
+    -------
+    ndarray of shape (p, p)
+        Symmetric, zero diagonal, all entries ``>= 0``.
+    """
+    _check(alpha, avg, form)
+    weights = np.zeros((p, p))
     for (i, j), table in tables.items():
         weights[i, j] = weights[j, i] = id_weight(table, alpha, avg, form=form)
     return weights

@@ -18,6 +18,7 @@ from augnb.stats.counts import joint_counts, pairwise_class_counts
 
 __all__ = [
     "cmi_from_counts",
+    "cmi_matrix_from_tables",
     "conditional_mutual_information",
     "entropy",
     "entropy_from_counts",
@@ -211,11 +212,45 @@ def pairwise_cmi(
     tables = pairwise_class_counts(
         codes, y, cards, n_classes, sample_weight=sample_weight
     )
-    p = codes.shape[1]
+    out = cmi_matrix_from_tables(tables, codes.shape[1], base)
+    if return_counts:
+        return out, tables
+    return out
+
+
+def cmi_matrix_from_tables(
+    tables: dict[tuple[int, int], NDArray[np.floating]],
+    p: int,
+    base: float | None = None,
+) -> NDArray[np.float64]:
+    """Matrix of ``I(X_a; X_b | C)`` from the pair tables ``tables[a, b]``.
+
+    Tables of one shape are scored together: the same operations as
+    :func:`cmi_from_counts`, row by row, so the values are the same to the bit
+    (a Python loop of four entropies per pair dominated small fits).
+
+    Parameters
+    ----------
+    tables : dict
+        ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)`` for ``a < b``.
+    p : int
+        Size of the matrix.
+    base : float, default=None
+        Logarithm base (natural log when None).
+
+    Returns
+    -------
+    ndarray of shape (p, p)
+        Symmetric, zero diagonal (0 for pairs without a table).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.zeros((2, 2, 1)); t[0, 0, 0] = t[1, 1, 0] = 5
+    >>> round(float(cmi_matrix_from_tables({(0, 1): t}, 2)[1, 0]), 4)
+    0.6931
+    """
     out = np.zeros((p, p))
-    # Tables of one shape are scored together: the same operations as
-    # cmi_from_counts, row by row, so the values are the same to the bit
-    # (a Python loop of four entropies per pair dominated small fits).
     by_shape: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for pair, table in tables.items():
         by_shape.setdefault(table.shape, []).append(pair)
@@ -224,6 +259,4 @@ def pairwise_cmi(
         rows, cols = (list(v) for v in zip(*pairs))
         out[rows, cols] = cmi
         out[cols, rows] = cmi
-    if return_counts:
-        return out, tables
     return out

@@ -28,16 +28,21 @@ every pair.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
 from augnb.discretize.simple import equal_frequency_cut_points
-from augnb.stats.information import pairwise_cmi
+from augnb.stats.information import cmi_from_counts, pairwise_cmi
+from augnb.stats.moments import reduce_comoments
 
 __all__ = [
     "CMI_METHODS",
     "continuous_pair_cmi",
+    "mixed_cmi_from_statistics",
     "mixed_pair_cmi",
+    "mixed_weight_families",
     "pairwise_mixed_cmi",
 ]
 
@@ -288,4 +293,112 @@ def pairwise_mixed_cmi(
                 var_smoothing,
             )
             out[i, j] = out[j, i] = w
+    return out
+
+
+_TINY = float(np.finfo(np.float64).tiny)
+_RHO2_MAX = 1.0 - 1e-12
+
+
+def mixed_weight_families(cards: NDArray[np.integer]) -> list[tuple]:
+    """Co-moment families the Gaussian edge weights of ETAN/CAN are computed from.
+
+    Parameters
+    ----------
+    cards : ndarray of shape (n_features,)
+        Cardinalities (0 = continuous).
+
+    Returns
+    -------
+    list of (tuple, tuple)
+        ``((k,), (j,))`` for every discrete ``k`` and continuous ``j``, and
+        ``((), (i, j))`` for every continuous pair.
+    """
+    cards = np.asarray(cards)
+    disc = [int(f) for f in np.flatnonzero(cards > 0)]
+    cont = [int(f) for f in np.flatnonzero(cards == 0)]
+    out: list[tuple] = [((k,), (j,)) for k in disc for j in cont]
+    out += [((), (i, j)) for a, i in enumerate(cont) for j in cont[a + 1 :]]
+    return out
+
+
+def mixed_cmi_from_statistics(
+    stats: Any,
+    *,
+    base: float | None = 2.0,
+    var_smoothing: float = 1e-9,
+) -> NDArray[np.float64]:
+    """Gaussian plug-in ``I(A_i; A_j | C)`` of every pair from statistics.
+
+    The same estimates as
+    :func:`augnb.stats.mixed_information.pairwise_mixed_cmi` (``method=
+    "gaussian"``), from the pair tables, the per-class moments and the
+    co-moments of :func:`mixed_weight_families`.
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds all pair tables and the co-moments of
+        :func:`mixed_weight_families`.
+    base : float or None, default=2.0
+        Logarithm base (None = natural log).
+    var_smoothing : float, default=1e-9
+        Fraction of the variance of the continuous member added to every
+        variance of a discrete-continuous term.
+
+    Returns
+    -------
+    ndarray of shape (n_features, n_features)
+        Symmetric, zero diagonal, non-negative.
+    """
+    cards = stats.cards
+    p = len(cards)
+    log_base = 1.0 if base is None else float(np.log(base))
+    disc = [int(f) for f in np.flatnonzero(cards > 0)]
+    cont = [int(f) for f in np.flatnonzero(cards == 0)]
+    out = np.zeros((p, p))
+    for a, i in enumerate(disc):
+        for j in disc[a + 1 :]:
+            pair = stats.table((i, j)).astype(np.float64)
+            out[i, j] = out[j, i] = cmi_from_counts(pair, base)
+    # Centre of each continuous column over all its observed rows: the
+    # row-based estimate checks spread against E[(x - centre)^2].
+    centre = {}
+    for f in cont:
+        n, mean, _ = stats.moments[f]
+        centre[f] = float(n @ mean / n.sum()) if n.sum() > 0 else 0.0
+    for a, i in enumerate(cont):
+        for j in cont[a + 1 :]:
+            co = stats.comoments[(), (i, j)]
+            n = co[:, 0]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                safe = np.where(n > 0, n, 1.0)
+                var_i, var_j = co[:, 3] / safe, co[:, 6] / safe
+                cov = co[:, 4] / safe
+                rho2 = cov * cov / (var_i * var_j)
+                sq_i = var_i + (co[:, 1] - centre[i]) ** 2
+                sq_j = var_j + (co[:, 2] - centre[j]) ** 2
+            ok = (n >= 3) & (var_i > 1e-10 * sq_i) & (var_j > 1e-10 * sq_j)
+            rho2 = np.clip(np.where(ok, rho2, 0.0), 0.0, _RHO2_MAX)
+            total = n.sum()
+            w = float((n * -0.5 * np.log1p(-rho2)).sum() / total) if total else 0.0
+            out[i, j] = out[j, i] = max(w / log_base, 0.0)
+    for k in disc:
+        for j in cont:
+            cell = stats.comoments[(k,), (j,)]  # (r_k, C, 3)
+            cls = reduce_comoments(cell, 0)  # (C, 3)
+            whole = reduce_comoments(cls, 0)  # (3,)
+            total = whole[0]
+            if total == 0:
+                continue
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cls_var = np.nan_to_num(cls[:, 2] / cls[:, 0])
+                cell_var = np.nan_to_num(cell[..., 2] / cell[..., 0])
+            cls_n, cell_n = cls[:, 0], cell[..., 0]
+            eps = var_smoothing * float(whole[2] / total) + _TINY
+            log_cls = np.log(cls_var + eps)
+            log_cell = np.where(cell_n >= 2, np.log(cell_var + eps), log_cls)
+            gain = log_cls - (cell_n * log_cell).sum(axis=0) / np.maximum(cls_n, 1)
+            w = 0.5 * float((cls_n * gain).sum()) / total / log_base
+            out[k, j] = out[j, k] = max(w, 0.0)
     return out

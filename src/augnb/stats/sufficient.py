@@ -28,6 +28,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
+from augnb.stats.mixed_information import mixed_cmi_from_statistics
 from augnb.stats.moments import (
     class_moments,
     group_comoments,
@@ -308,6 +310,93 @@ class SufficientStatistics:
             )
         axes = [key.index(f) for f in features] + [len(key)]
         return self.tables[key].transpose(axes)
+
+    # -- the count-table interface of structure learners ----------------------
+
+    def pair_tables(
+        self, features: Sequence[int]
+    ) -> dict[tuple[int, int], NDArray[np.float64]]:
+        """Tables of every pair of ``features`` with the class.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features; the keys index this sequence.
+
+        Returns
+        -------
+        dict
+            ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)``, ``a < b``.
+        """
+        features = [int(f) for f in features]
+        k = len(features)
+        return {
+            (a, b): self.table((features[a], features[b])).astype(np.float64)
+            for a in range(k)
+            for b in range(a + 1, k)
+        }
+
+    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
+        """``I(X_i; X_j | C)`` (nats) of every pair of ``features`` (all: None).
+
+        Returns
+        -------
+        ndarray of shape (k, k)
+            Symmetric, zero diagonal, in the order of ``features``.
+        """
+        feats = range(self.n_features) if features is None else features
+        feats = [int(f) for f in feats]
+        return cmi_matrix_from_tables(self.pair_tables(feats), len(feats))
+
+    def class_mi(self) -> NDArray[np.float64]:
+        """``I(X_i; C)`` (nats) of every feature (available cases).
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+        """
+        return np.array(
+            [
+                mi_from_counts(self.table((f,)).astype(np.float64))
+                for f in range(self.n_features)
+            ],
+            dtype=np.float64,
+        )
+
+    def mixed_cmi(
+        self,
+        *,
+        method: str = "gaussian",
+        base: float | None = 2.0,
+        var_smoothing: float = 1e-9,
+    ) -> NDArray[np.float64]:
+        """Gaussian plug-in ``I(A_i; A_j | C)`` of every pair.
+
+        From the pair tables, the moments and the co-moments of
+        :func:`~augnb.stats.mixed_information.mixed_weight_families`.
+
+        Parameters
+        ----------
+        method : {"gaussian"}, default="gaussian"
+            Only the Gaussian estimates are sums over rows.
+        base : float or None, default=2.0
+            Logarithm base (None = natural log).
+        var_smoothing : float, default=1e-9
+            Fraction of the variance added to every variance.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
+        """
+        if method != "gaussian" and (self.cards == 0).any():
+            raise TypeError(
+                f"cmi={method!r} bins the continuous columns at quantiles of all "
+                "rows; only cmi='gaussian' is computed from sufficient "
+                "statistics. Use cmi='gaussian' or fit in memory."
+            )
+        return mixed_cmi_from_statistics(
+            self, base=base, var_smoothing=var_smoothing
+        )
 
     # -- merging ------------------------------------------------------------
 

@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import SNIPPETS, with_snippets
-from augnb.stats.information import mutual_information, pairwise_cmi
+from augnb.stats.information import mutual_information
+from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -77,21 +78,8 @@ def kdb_order(
     return mi_order(mi), mi
 
 
-@with_snippets(SNIPPETS)
-def kdb_structure(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.integer],
-    n_classes: int,
-    *,
-    k: int = 1,
-    theta: float = 0.0,
-    sample_weight: NDArray[np.floating] | None = None,
-) -> Structure:
+def kdb_structure(data: CountTables, *, k: int = 1, theta: float = 0.0) -> Structure:
     """k-dependence Bayesian classifier structure (Sahami 1996).
-
-    ``sample_weight`` (n_samples,) weighs the rows of the mutual
-    informations (weighted counts).
 
     Features are ranked by ``I(X_i; C)`` (highest first, ties to the lowest
     index). Each feature takes as parents the ``min(k, #earlier)`` features
@@ -102,9 +90,9 @@ def kdb_structure(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing (available-case statistics).
-    {{class_parameters}}
+    data : CountTables
+        The training counts (rows in memory or summed statistics; row
+        weights, if any, are in the counts; available-case statistics).
     k : int, default=1
         Maximum number of feature parents per feature (>= 0).
     theta : float, default=0.0
@@ -133,17 +121,14 @@ def kdb_structure(
     >>> b = np.where(rng.random(500) < 0.9, a, 1 - a)  # depends on a given C
     >>> c = rng.integers(0, 2, 500)
     >>> X = np.column_stack([c, b, a])
-    >>> s = kdb_structure(X, y, np.array([2, 2, 2]), 2, k=1)
+    >>> from augnb.stats.training import TrainingData
+    >>> s = kdb_structure(TrainingData(X, y, np.array([2, 2, 2]), 2), k=1)
     >>> s.parents[1]
     (2,)
     """
-    codes = np.asarray(codes)
     return kdb_from_scores(
-        codes.shape[1],
-        lambda: (
-            kdb_order(codes, y, cards, n_classes, sample_weight)[1],
-            pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight),
-        ),
+        data.n_features,
+        lambda: (data.class_mi(), data.cmi_matrix()),
         k=k,
         theta=theta,
     )
@@ -158,9 +143,8 @@ def kdb_from_scores(
 ) -> Structure:
     """The kDB structure from its two scores, however they were counted.
 
-    The rule of :func:`kdb_structure` on precomputed statistics: rows
-    (:func:`kdb_structure`) and count tables
-    (:func:`augnb.structure.from_counts.kdb_from_statistics`) both end here.
+    The rule of :func:`kdb_structure` on precomputed scores (the selective
+    and ensemble kDB learners rank with it too).
 
     Parameters
     ----------

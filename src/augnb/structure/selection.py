@@ -5,33 +5,31 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
-from augnb.stats.counts import joint_counts
 from augnb.stats.independence import ind_test
+from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
 
 __all__ = ["ffss_features", "fss_structure"]
 
 
-def ffss_features(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: Sequence[int],
-    n_classes: int,
-    significance: float = 0.05,
-    sample_weight: NDArray[np.floating] | None = None,
-) -> list[int]:
+def ffss_features(data: CountTables, significance: float = 0.05) -> list[int]:
     """Features whose reliable chi-square test rejects independence from the class.
-
-    ``sample_weight`` (n_samples,) weighs the rows of the tables (weighted
-    counts, so an integer weight equals repeating the row).
 
     An unreliable test (average cell count below 5) assumes independence, so
     the feature is dropped.
+
+    Parameters
+    ----------
+    data : CountTables
+        The training counts (rows in memory or summed statistics); row
+        weights are in the counts, so an integer weight equals repeating
+        the row.
+    significance : float, default=0.05
+        Level of the test.
 
     Returns
     -------
@@ -41,17 +39,17 @@ def ffss_features(
     Examples
     --------
     >>> import numpy as np
+    >>> from augnb.stats.training import TrainingData
     >>> y = np.repeat([0, 1], 50)
     >>> X = np.stack([y, np.zeros(100, int)], axis=1)
-    >>> ffss_features(X, y, [2, 2], 2)
+    >>> ffss_features(TrainingData(X, y, np.array([2, 2]), 2))
     [0]
     """
-    kept = []
-    for f in range(codes.shape[1]):
-        table = joint_counts([codes[:, f], y], [cards[f], n_classes], sample_weight)
-        if ind_test(table, significance).dependent:
-            kept.append(f)
-    return kept
+    return [
+        f
+        for f in range(data.n_features)
+        if ind_test(np.asarray(data.table((f,)), np.float64), significance).dependent
+    ]
 
 
 @with_snippets(SNIPPETS)

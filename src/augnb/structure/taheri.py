@@ -7,8 +7,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
-from augnb.stats.counts import pairwise_class_counts
+from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
 
 __all__ = [
@@ -25,26 +24,19 @@ _TIE_TOL = 1e-9
 
 
 def relevance_scores(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    n_classes: int,
-    *,
-    relevance: str = "eta",
-    sample_weight: NDArray[np.floating] | None = None,
+    data: CountTables, *, relevance: str = "eta"
 ) -> NDArray[np.float64]:
     """Relevance of each feature to the class, computed on the feature codes.
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted sums of squares).
+    The codes are used as numbers (bin indices), so each feature x class
+    table gives the sums of squares of the rows (weighted, when the counts
+    are): the same scores from rows in memory and from summed statistics, up
+    to round-off, which :func:`relevance_order` treats as ties.
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Feature codes (``-1`` = missing: the row is left out for that
-        feature only). The codes are used as numbers (bin indices).
-    y : ndarray of shape (n_samples,)
-        Class codes ``0..n_classes-1``.
-    n_classes : int
-        Number of classes.
+    data : CountTables
+        The training counts; a feature's rows are those where it is observed.
     relevance : {"eta", "pearson_codes"}, default="eta"
         ``"eta"``: the correlation ratio ``eta(X | C) = sqrt(between-class
         sum of squares / total sum of squares)``, which equals the absolute
@@ -61,69 +53,46 @@ def relevance_scores(
     Examples
     --------
     >>> import numpy as np
+    >>> from augnb.stats.training import TrainingData
     >>> codes = np.array([[0, 1], [0, 0], [1, 1], [1, 0]])
-    >>> relevance_scores(codes, np.array([0, 0, 1, 1]), 2)
+    >>> data = TrainingData(codes, np.array([0, 0, 1, 1]), np.array([2, 2]), 2)
+    >>> relevance_scores(data)
     array([1., 0.])
     """
     if relevance not in RELEVANCE_MEASURES:
         raise ValueError(
             f"relevance must be one of {list(RELEVANCE_MEASURES)}; got {relevance!r}."
         )
-    codes = np.asarray(codes)
-    y = np.asarray(y, dtype=np.intp)
-    scores = np.zeros(codes.shape[1])
-    for f in range(codes.shape[1]):
-        keep = codes[:, f] >= 0
-        x = codes[keep, f].astype(float)
-        c = y[keep]
-        if sample_weight is None:
-            w = None
-            if x.size < 2:
-                continue
-            dx = x - x.mean()
-            total = float(dx @ dx)
-        else:
-            w = np.asarray(sample_weight, dtype=np.float64)[keep]
-            if w.sum() < 2:
-                continue
-            dx = x - float(w @ x) / float(w.sum())
-            total = float(w @ (dx * dx))
+    scores = np.zeros(data.n_features)
+    for f in range(data.n_features):
+        t = np.asarray(data.table((f,)), dtype=np.float64)  # (r, C), X_f observed
+        n = t.sum()
+        if n < 2:
+            continue
+        v = np.arange(t.shape[0], dtype=float)
+        n_v = t.sum(axis=1)
+        dx = v - (v @ n_v) / n
+        total = float((n_v * dx) @ dx)
         if not total > 0.0:
             continue
+        n_c = t.sum(axis=0)
         if relevance == "eta":
-            n_c = np.bincount(c, weights=w, minlength=n_classes)
-            sum_c = np.bincount(
-                c, weights=dx if w is None else w * dx, minlength=n_classes
-            )
+            sum_c = dx @ t
             seen = n_c > 0
             # sum_c / n_c is the class mean of the centred codes.
             between = float((sum_c[seen] ** 2 / n_c[seen]).sum())
             scores[f] = np.sqrt(min(between / total, 1.0))
         else:
-            if w is None:
-                dc = c - c.mean()
-                denom = total * float(dc @ dc)
-                num = float(dx @ dc)
-            else:
-                dc = c - float(w @ c) / float(w.sum())
-                denom = total * float(w @ (dc * dc))
-                num = float(w @ (dx * dc))
+            c = np.arange(t.shape[1], dtype=float)
+            dc = c - (c @ n_c) / n
+            denom = total * float((n_c * dc) @ dc)
             if denom > 0.0:
-                scores[f] = min(abs(num) / np.sqrt(denom), 1.0)
+                scores[f] = min(abs(float(dx @ t @ dc)) / np.sqrt(denom), 1.0)
     return scores
 
 
-@with_snippets(SNIPPETS)
-def influence_weights(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.integer],
-    n_classes: int,
-    sample_weight: NDArray[np.floating] | None = None,
-) -> NDArray[np.float64]:
+def influence_weights(data: CountTables) -> NDArray[np.float64]:
     """Pairwise weights ``W(i, j)`` of eq. (4) of Taheri et al. (2011).
-
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
 
     ``W(i, j) = sum_k |P(x_ki, x_kj | c_k) - P(x_ki, x_kj | not c_k)|`` over
     the training rows ``k``, with maximum-likelihood frequencies and
@@ -134,10 +103,9 @@ def influence_weights(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Feature codes (``-1`` = missing). A pair is counted on the rows where
-        both features are observed, and ``N_c`` on those rows too.
-    {{class_parameters}}
+    data : CountTables
+        The training counts. A pair is counted on the rows where both
+        features are observed, and ``N_c`` on those rows too.
 
     Returns
     -------
@@ -150,19 +118,17 @@ def influence_weights(
     other, so each of the 4 rows adds 1/2:
 
     >>> import numpy as np
+    >>> from augnb.stats.training import TrainingData
     >>> codes = np.array([[0, 0], [1, 1], [0, 1], [1, 0]])
-    >>> influence_weights(codes, np.array([0, 0, 1, 1]), np.array([2, 2]), 2)
+    >>> influence_weights(
+    ...     TrainingData(codes, np.array([0, 0, 1, 1]), np.array([2, 2]), 2))
     array([[0., 2.],
            [2., 0.]])
     """
-    p = codes.shape[1]
-    weights = np.zeros((p, p))
+    p = data.n_features
     if p < 2:
-        return weights
-    tables = pairwise_class_counts(
-        codes, y, cards, n_classes, sample_weight=sample_weight
-    )
-    return influence_weights_from_tables(tables, p, n_classes)
+        return np.zeros((p, p))
+    return influence_weights_from_tables(data.pair_tables(range(p)), p, data.n_classes)
 
 
 def influence_weights_from_tables(
@@ -214,19 +180,8 @@ def influence_weights_from_tables(
     return weights
 
 
-@with_snippets(SNIPPETS)
-def taheri_structure(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.integer],
-    n_classes: int,
-    *,
-    relevance: str = "eta",
-    sample_weight: NDArray[np.floating] | None = None,
-) -> Structure:
+def taheri_structure(data: CountTables, *, relevance: str = "eta") -> Structure:
     """Structure of Taheri, Mammadov and Bagirov's augmented naive Bayes.
-
-    ``sample_weight`` (n_samples,) weighs the rows of every statistic.
 
     The features are ordered by decreasing relevance to the class (ties:
     original index), ``X*_1 .. X*_n``. The arc ``X*_1 -> X*_2`` is added;
@@ -237,9 +192,9 @@ def taheri_structure(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Feature codes (``-1`` = missing, available-case counting).
-    {{class_parameters}}
+    data : CountTables
+        The training counts (rows in memory or summed statistics;
+        available-case counting, row weights in the counts).
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score of :func:`relevance_scores`.
 
@@ -249,25 +204,24 @@ def taheri_structure(
         One singleton node per feature (node ``f`` holds feature ``f``) and
         ``n_features - 1`` arcs.
 
-    {{taheri2011_references}}
+    References
+    ----------
+    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+       classifier using conditional probabilities", Proc. 9th Australasian
+       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
 
     Examples
     --------
     >>> import numpy as np
     >>> codes = np.array([[0, 0, 1], [1, 1, 1], [1, 0, 0], [0, 1, 0]])
-    >>> s = taheri_structure(codes, np.array([0, 0, 1, 1]), np.array([2, 2, 2]), 2)
+    >>> from augnb.stats.training import TrainingData
+    >>> data = TrainingData(codes, np.array([0, 0, 1, 1]), np.array([2, 2, 2]), 2)
+    >>> s = taheri_structure(data)
     >>> s.arcs
     ((2, 0), (2, 1))
     """
-    p = codes.shape[1]
-    scores = relevance_scores(
-        codes, y, n_classes, relevance=relevance, sample_weight=sample_weight
-    )
-    return taheri_arcs(
-        scores,
-        lambda: influence_weights(codes, y, cards, n_classes, sample_weight),
-        p,
-    )
+    scores = relevance_scores(data, relevance=relevance)
+    return taheri_arcs(scores, lambda: influence_weights(data), data.n_features)
 
 
 def taheri_arcs(

@@ -8,17 +8,16 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb._docstrings import SNIPPETS, with_snippets
-from augnb.stats.counts import pairwise_class_counts
 from augnb.stats.independence import ci_test
-from augnb.stats.information import cmi_from_counts, pairwise_cmi
+from augnb.stats.information import cmi_from_counts
+from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure, find_root
 from augnb.structure.selection import ffss_features
 
 __all__ = [
     "TAN_SCORES",
+    "arc_scores_from_tables",
     "maximum_spanning_forest",
-    "ode_arc_scores",
     "orient_forest",
     "orient_tree",
     "selective_tan_structure",
@@ -177,14 +176,12 @@ def forest_structure(
 TAN_SCORES = ("loglik", "aic", "bic")
 
 
-def ode_arc_scores(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
+def arc_scores_from_tables(
+    tables: dict[tuple[int, int], NDArray[np.floating]],
+    p: int,
     cards: NDArray[np.integer],
     n_classes: int,
     score: str,
-    *,
-    sample_weight: NDArray[np.floating] | None = None,
 ) -> tuple[NDArray[np.float64], list[tuple[int, int]]]:
     """Contribution of each feature arc to a decomposable ODE score.
 
@@ -195,38 +192,6 @@ def ode_arc_scores(
     ``df log(N) / 2``, with ``N`` the rows where both features are observed
     (natural logarithms throughout, as bnclassify's ``tan_cl``). With
     ``"loglik"`` the weight is the conditional mutual information itself.
-
-    Parameters
-    ----------
-    codes, y, cards, n_classes
-        Encoded training data (``-1`` = missing; pairs use available cases).
-    score : {"loglik", "aic", "bic"}
-        The score.
-    sample_weight : ndarray of shape (n_samples,), default=None
-        Row weights (weighted counts); ``N`` is then the summed weight.
-
-    Returns
-    -------
-    weights : ndarray of shape (n_features, n_features)
-        Symmetric arc scores, zero diagonal.
-    admissible : list of (i, j)
-        Arcs that do not lower the score (weight >= 0): with ``"loglik"``
-        every pair, with a penalised score those that pay for their parameters.
-    """
-    tables = pairwise_class_counts(
-        codes, y, cards, n_classes, sample_weight=sample_weight
-    )
-    return arc_scores_from_tables(tables, codes.shape[1], cards, n_classes, score)
-
-
-def arc_scores_from_tables(
-    tables: dict[tuple[int, int], NDArray[np.floating]],
-    p: int,
-    cards: NDArray[np.integer],
-    n_classes: int,
-    score: str,
-) -> tuple[NDArray[np.float64], list[tuple[int, int]]]:
-    """:func:`ode_arc_scores` from the pair tables ``tables[i, j][a, b, c]``.
 
     Parameters
     ----------
@@ -244,7 +209,10 @@ def arc_scores_from_tables(
     Returns
     -------
     weights : ndarray of shape (p, p)
+        Symmetric arc scores, zero diagonal.
     admissible : list of (i, j)
+        Arcs that do not lower the score (weight >= 0): with ``"loglik"``
+        every pair, with a penalised score those that pay for their parameters.
     """
     if score not in TAN_SCORES:
         raise ValueError(f"score must be one of {list(TAN_SCORES)}; got {score!r}.")
@@ -267,38 +235,33 @@ def arc_scores_from_tables(
     return weights, admissible
 
 
-@with_snippets(SNIPPETS)
 def tan_structure(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.integer],
-    n_classes: int,
+    data: CountTables,
     *,
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
     weights: NDArray[np.floating] | None = None,
-    sample_weight: NDArray[np.floating] | None = None,
     score: str = "loglik",
 ) -> Structure:
     """Tree-augmented naive Bayes structure (Friedman, Geiger & Goldszmidt 1997).
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Feature codes (``-1`` = missing; pairs are counted on available cases).
-    {{class_parameters}}
+    data : CountTables
+        The training counts: :class:`~augnb.stats.training.TrainingData`
+        (rows in memory, pairs counted on available cases) or
+        :class:`~augnb.stats.sufficient.SufficientStatistics`.
     root : {"first", "random"}, default="first"
         Root rule.
     random_state : int, RandomState or None, default=None
         Seed for ``root="random"``.
     weights : ndarray of shape (n_features, n_features), default=None
         Edge weights to use instead of I(X_i; X_j | C) (e.g. Zhang's I_D).
-    sample_weight : ndarray of shape (n_samples,), default=None
-        Row weights (weighted counts); None counts every row once.
     score : {"loglik", "aic", "bic"}, default="loglik"
-        Arc score (:func:`ode_arc_scores`). With a penalised score an arc that
-        does not pay for its parameters is left out, so the result may be a
-        forest (bnclassify's ``tan_cl``); ``"loglik"`` is the classic tree.
+        Arc score (:func:`arc_scores_from_tables`). With a penalised score an
+        arc that does not pay for its parameters is left out, so the result
+        may be a forest (bnclassify's ``tan_cl``); ``"loglik"`` is the classic
+        tree.
 
     Returns
     -------
@@ -306,33 +269,38 @@ def tan_structure(
         With ``score="loglik"`` a spanning tree over all features, even where
         some weights are 0; otherwise the maximum weighted forest of the
         admissible arcs, each tree rooted by ``root``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from augnb.stats.training import TrainingData
+    >>> y = np.array([0, 0, 1, 1, 0, 1])
+    >>> X = np.array([[0, 0, 1], [1, 1, 0], [0, 0, 0], [1, 1, 1], [0, 0, 1], [1, 1, 0]])
+    >>> tan_structure(TrainingData(X, y, np.array([2, 2, 2]), 2)).arcs
+    ((0, 1), (0, 2))
     """
-    p = codes.shape[1]
+    p = data.n_features
     admissible = None
     if score != "loglik":
         if weights is not None:
             raise ValueError("weights cannot be combined with a penalised score.")
-        weights, admissible = ode_arc_scores(
-            codes, y, cards, n_classes, score, sample_weight=sample_weight
+        weights, admissible = arc_scores_from_tables(
+            data.pair_tables(range(p)), p, data.cards, data.n_classes, score
         )
     elif weights is None:
-        weights = pairwise_cmi(codes, y, cards, n_classes, sample_weight=sample_weight)
+        weights = data.cmi_matrix()
     return forest_structure(
         weights, admissible, range(p), p, root=root, random_state=random_state
     )
 
 
 def selective_tan_structure(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.integer],
-    n_classes: int,
+    data: CountTables,
     *,
     significance: float = 0.05,
     feature_filter: bool = True,
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
-    sample_weight: NDArray[np.floating] | None = None,
 ) -> Structure:
     """Selective TAN (Blanco et al. 2005).
 
@@ -341,26 +309,35 @@ def selective_tan_structure(
     independence test given the class rejects independence (reliable test,
     ``p <= significance``); the maximum weighted forest of those edges, weighted
     by I(X_i; X_j | C), is rooted at each tree's smallest index.
-    ``sample_weight`` (n_samples,) weighs the rows of every count and test.
+
+    Parameters
+    ----------
+    data : CountTables
+        The training counts (rows in memory or summed statistics; row
+        weights, if any, are in the counts).
+    significance : float, default=0.05
+        Level of the chi-square tests.
+    feature_filter : bool, default=True
+        Filter the features by their test with the class first.
+    root : {"first", "random"}, default="first"
+        Root rule of each tree.
+    random_state : int, RandomState or None, default=None
+        Seed for ``root="random"``.
 
     Returns
     -------
     Structure
         Nodes are the kept features; features outside the filter are unused.
     """
-    p = codes.shape[1]
-    kept = (
-        ffss_features(codes, y, cards, n_classes, significance, sample_weight)
-        if feature_filter
-        else list(range(p))
-    )
-    sub = codes[:, kept]
-    sub_cards = np.asarray(cards)[kept]
-    tables = pairwise_class_counts(
-        sub, y, sub_cards, n_classes, sample_weight=sample_weight
-    )
+    p = data.n_features
+    kept = ffss_features(data, significance) if feature_filter else list(range(p))
     return selective_forest_from_tables(
-        tables, kept, p, significance, root=root, random_state=random_state
+        data.pair_tables(kept),
+        kept,
+        p,
+        significance,
+        root=root,
+        random_state=random_state,
     )
 
 

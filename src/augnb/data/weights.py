@@ -1,0 +1,94 @@
+"""Row weights: validation, and repetition for learners without weighted counts."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["check_sample_weight", "discretizer_rows", "repeat_rows"]
+
+#: Rows a fit may grow to when integer weights are applied by repetition.
+_MAX_REPEATED_ROWS = 50_000_000
+
+
+def check_sample_weight(
+    sample_weight: object, n_samples: int
+) -> NDArray[np.float64] | None:
+    """Validated row weights: 1-d, ``n_samples`` long, finite, >= 0, not all 0.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        Weights given to ``fit``.
+    n_samples : int
+        Number of rows of X.
+
+    Returns
+    -------
+    ndarray of float64 or None
+        A copy of the weights (the caller's array is never modified), or None.
+    """
+    if sample_weight is None:
+        return None
+    try:
+        w = np.array(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"sample_weight must hold numbers; could not read it as floats ({err})."
+        ) from None
+    if w.ndim == 0:
+        w = np.full(n_samples, float(w))
+    if w.ndim != 1:
+        raise ValueError(
+            f"sample_weight must be 1-d with one weight per row; got shape {w.shape}."
+        )
+    if w.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} weights but X has {n_samples} rows; "
+            "give one weight per row (sample_weight.shape == (n_samples,))."
+        )
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight holds NaN or infinite values.")
+    if np.any(w < 0):
+        rows = np.flatnonzero(w < 0)[:5].tolist()
+        raise ValueError(f"sample_weight must be >= 0; negative at rows {rows}.")
+    if not np.any(w > 0):
+        raise ValueError(
+            "Sample weights must contain at least one non-zero number: every "
+            "weight is zero, so there is nothing to fit."
+        )
+    return w
+
+
+def repeat_rows(
+    rows: NDArray[np.intp], weights: NDArray[np.float64], name: str
+) -> NDArray[np.intp]:
+    """Row indices repeated by their integer weights; fractional ones refused.
+
+    For learners without weighted counts.
+    """
+    w = weights[rows]
+    if np.any(w != np.round(w)):
+        raise ValueError(
+            f"{name} weighs rows by repeating them, so sample_weight must hold "
+            "integers (a weight of 3 = the row three times); it holds fractional "
+            "weights. Round or rescale them, or use a learner with weighted "
+            "counts (NaiveBayes, TAN, KDB, AODE, ...)."
+        )
+    total = float(w.sum())
+    if total > _MAX_REPEATED_ROWS:
+        raise ValueError(
+            f"sample_weight sums to {total:.0f} rows once repeated, more than "
+            f"{name} takes ({_MAX_REPEATED_ROWS}); rescale the weights."
+        )
+    return np.repeat(rows, w.astype(np.int64))
+
+
+def discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | None:
+    """Rows the discretiser is fitted on: integer weights repeat rows."""
+    if weights is None:
+        return None
+    rows = np.arange(len(weights))
+    if np.all(weights == np.round(weights)) and weights.sum() <= _MAX_REPEATED_ROWS:
+        return np.repeat(rows, weights.astype(np.int64))
+    return rows

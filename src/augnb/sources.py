@@ -1,0 +1,729 @@
+"""Sources of training rows: in memory, chunk by chunk, files, Dask.
+
+Every fit is the same three steps (``BaseAugmentedNB._fit_source``):
+
+1. a **plan** fixed from the first rows the source shows (all of them in
+   memory, the first chunk otherwise): column kinds, the discretiser's cut
+   points, the classes;
+2. the **count tables** of all rows under that plan: encoded rows in memory
+   (:class:`~augnb.stats.training.TrainingData`, which counts on demand), or
+   :class:`~augnb.stats.sufficient.SufficientStatistics` summed over chunks,
+   files or Dask partitions;
+3. the structure learned from the tables, then the parameters. A structure
+   with larger families than the first pass counted (kDB with ``k >= 2``)
+   gets a second pass over a source that can be read again.
+
+Since the sums do not depend on how the rows were split, any chunking gives
+exactly the fit of the rows together (with the plan of the first chunk: see
+the "Scaling out" page of the documentation).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from augnb.data.audit import warn_data_problems
+from augnb.data.encoding import as_frame, encode_target
+from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
+from augnb.data.weights import check_sample_weight, discretizer_rows, repeat_rows
+from augnb.params.from_statistics import comoment_families, families
+from augnb.stats.sufficient import SufficientStatistics
+from augnb.stats.training import CountTables, TrainingData
+from augnb.structure import Structure
+
+__all__ = [
+    "ChunkPlan",
+    "ChunkSource",
+    "DaskSource",
+    "MemorySource",
+    "RowSource",
+    "discretize_columns",
+    "frame_statistics",
+    "missing_tables",
+    "predict_dask",
+    "schema_of_statistics",
+    "tree_sum",
+]
+
+
+@dataclass
+class ChunkPlan:
+    """What every chunk is read with: fixed by the first chunk.
+
+    Attributes
+    ----------
+    names : list
+        Column names.
+    continuous : list
+        Columns read as continuous in the input.
+    discretizer : transformer or None
+        Fitted discretiser of ``continuous`` (None: they stay continuous).
+    classes : tuple or None
+        Fixed class labels (``partial_fit(classes=...)``), or None to take
+        the labels each chunk holds.
+    class_dtype : numpy dtype
+        dtype of ``classes_``.
+    max_order : int
+        Largest feature subsets counted in full (see ``SufficientStatistics``).
+    subsets : tuple of tuple of int
+        Further subsets to count.
+    singles : bool
+        Count feature x class tables and moments.
+    comoments : tuple of (tuple, tuple)
+        Co-moment families ``(D, U)`` to count (Gaussian nodes with feature
+        parents, Gaussian edge weights).
+    schema : Schema or None
+        The schema inferred from the first chunk's raw columns.
+    discretizer_param : object
+        The estimator's ``discretizer`` parameter when the plan was made
+        (``partial_fit`` refuses a change).
+    """
+
+    names: list
+    continuous: list
+    discretizer: object | None
+    classes: tuple | None
+    class_dtype: np.dtype
+    max_order: int = 2
+    subsets: tuple = ()
+    singles: bool = True
+    comoments: tuple = ()
+    schema: Schema | None = field(default=None, repr=False)
+    discretizer_param: object = field(default=None, repr=False)
+
+    def discretize(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` with the continuous columns binned by the fitted discretiser."""
+        if self.discretizer is None or not self.continuous:
+            return frame
+        return discretize_columns(frame, self.discretizer, self.continuous)
+
+    def second_pass(self, subsets: Sequence, comoments: Sequence) -> ChunkPlan:
+        """A plan that counts only the given family tables and co-moments."""
+        return replace(
+            self,
+            max_order=1,
+            subsets=tuple(subsets),
+            singles=False,
+            comoments=tuple(comoments),
+        )
+
+
+def discretize_columns(
+    frame: pd.DataFrame, discretizer: object, columns: Sequence
+) -> pd.DataFrame:
+    """A copy of ``frame`` whose ``columns`` are binned by a fitted discretiser.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Rows with the training columns.
+    discretizer : transformer
+        Fitted on ``columns``.
+    columns : sequence
+        The continuous columns.
+
+    Returns
+    -------
+    DataFrame
+    """
+    cols = list(columns)
+    binned = discretizer.transform(frame.loc[:, cols].astype(np.float64))
+    out = frame.copy()
+    for c in cols:
+        out[c] = binned[c]
+    return out
+
+
+def _y_array(y: object) -> object:
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"y must be one column; got {y.shape[1]} columns.")
+        return y.iloc[:, 0]
+    return y
+
+
+def _chunk_classes(
+    y: object, n: int, classes: tuple | None
+) -> tuple[tuple, NDArray[np.intp]]:
+    """The chunk's class labels and codes (against ``classes`` when fixed)."""
+    if classes is None:
+        labels, y_codes = encode_target(y, n)
+        return tuple(labels.tolist()), y_codes
+    labels, local = encode_target(y, n)
+    index = {v: k for k, v in enumerate(classes)}
+    unknown = [v for v in labels.tolist() if v not in index]
+    if unknown:
+        raise ValueError(
+            f"y holds labels {unknown[:5]} that are not in classes="
+            f"{list(classes)}; list every class on the first call."
+        )
+    return classes, np.array([index[v] for v in labels.tolist()], dtype=np.intp)[
+        local
+    ]
+
+
+def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
+    """Sufficient statistics of one chunk of raw rows.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The chunk's features (columns as at the first chunk).
+    y : array-like of shape (n_samples,)
+        The chunk's class labels.
+    plan : ChunkPlan
+        Column kinds, frozen discretiser and the tables to count.
+
+    Returns
+    -------
+    SufficientStatistics
+        Indexed by the chunk's own levels (``+`` aligns them).
+    """
+    frame = as_frame(X) if not isinstance(X, pd.DataFrame) else X
+    if list(frame.columns) != list(plan.names):
+        if frame.shape[1] != len(plan.names):
+            raise ValueError(
+                f"Chunk has {frame.shape[1]} columns; the first chunk had "
+                f"{len(plan.names)}: {list(plan.names)[:10]}."
+            )
+        frame = frame.set_axis(plan.names, axis=1)
+    classes, y_codes = _chunk_classes(_y_array(y), frame.shape[0], plan.classes)
+    frame = plan.discretize(frame)
+    cont = set() if plan.discretizer is not None else set(plan.continuous)
+    specs = []
+    for i, name in enumerate(plan.names):
+        if name in cont:
+            specs.append(ColumnSpec(name, "continuous"))
+        else:
+            specs.append(
+                ColumnSpec(name, "discrete", _sorted_categories(frame.iloc[:, i]))
+            )
+    schema = Schema(tuple(specs))
+    data = schema.encode(frame)
+    return SufficientStatistics.from_codes(
+        data.codes,
+        y_codes,
+        names=tuple(plan.names),
+        categories=tuple(c.categories for c in specs),
+        classes=classes,
+        values=data.values,
+        max_order=plan.max_order,
+        subsets=plan.subsets,
+        singles=plan.singles,
+        comoments=plan.comoments,
+    )
+
+
+def schema_of_statistics(stats: SufficientStatistics) -> Schema:
+    """The schema of summed statistics: their names, kinds and levels."""
+    return Schema(
+        tuple(
+            ColumnSpec(name, "continuous" if cats is None else "discrete", cats)
+            for name, cats in zip(stats.names, stats.categories)
+        )
+    )
+
+
+def missing_tables(structure: Structure, data: CountTables) -> tuple[list, list]:
+    """Family tables and co-moments the structure's parameters need, not held.
+
+    Parameters
+    ----------
+    structure : Structure
+        Singleton nodes (a structure fitted from statistics).
+    data : CountTables
+        The tables at hand (rows in memory hold every table).
+
+    Returns
+    -------
+    subsets : list of tuple of int
+    comoments : list of (tuple, tuple)
+    """
+    if isinstance(data, TrainingData):
+        return [], []
+    cards = data.cards
+    subsets = [
+        s for s in families(structure) if all(cards[f] > 0 for f in s) and not data.has(s)
+    ]
+    comoments = [
+        key for key in comoment_families(structure, cards) if key not in data.comoments
+    ]
+    return subsets, comoments
+
+
+class RowSource:
+    """A source of training rows (see the module docstring).
+
+    Subclasses give the first rows (:meth:`first`) and the count tables of
+    every row under a plan (:meth:`tables`).
+    """
+
+    #: Whether the rows themselves reach the learner (learners that need
+    #: them, such as the wrapper searches, take only such sources).
+    in_memory: bool = False
+
+    def first(self) -> tuple[pd.DataFrame, object]:
+        """The rows the plan is fixed from: ``(X, y)``."""
+        raise NotImplementedError
+
+    def tables(self, plan: ChunkPlan) -> tuple[CountTables, Schema]:
+        """Count tables of every row under ``plan``, and their schema."""
+        raise NotImplementedError
+
+
+class MemorySource(RowSource):
+    """Rows in memory, with optional row weights.
+
+    Rows of weight 0 are left out; for a learner without weighted counts,
+    integer weights repeat rows (fractional ones are refused).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        Features.
+    y : array-like of shape (n_samples,)
+        Class labels.
+    sample_weight : array-like of shape (n_samples,) or None
+        Row weights.
+    weighted_counts : bool
+        Whether the learner weighs counts natively.
+    learner : str
+        The learner's name, for messages.
+    audit_params : dict
+        The learner's parameters, for the data audit's advice.
+    """
+
+    in_memory = True
+
+    def __init__(
+        self,
+        X: object,
+        y: object,
+        sample_weight: object = None,
+        *,
+        weighted_counts: bool = True,
+        learner: str = "",
+        audit_params: dict | None = None,
+    ) -> None:
+        frame = as_frame(X)
+        n = frame.shape[0]
+        y = _y_array(y)
+        classes, y_codes = encode_target(y, n)
+        weights = check_sample_weight(sample_weight, n)
+        rows = None
+        if weights is not None:
+            # A row of weight 0 is a row removed: it declares no category and
+            # no class, so the model equals the one fitted without it.
+            kept = np.flatnonzero(weights > 0)
+            if not weighted_counts:
+                kept = repeat_rows(kept, weights, learner)
+                weights = None
+            else:
+                weights = weights[kept]
+                if np.all(weights == 1.0):
+                    weights = None
+            if len(kept) != n or not np.array_equal(kept, np.arange(len(kept))):
+                # Which input row each training row is (explicit CV splits
+                # name input rows).
+                rows = kept
+                frame = frame.iloc[kept]
+                y = np.asarray(y)[kept]
+                classes, y_codes = encode_target(y, len(kept))
+        self.frame = frame
+        self.y = y
+        #: The class labels (``classes_``) and the class code of every row.
+        self.classes = classes
+        self.y_codes = y_codes
+        self.sample_weight = weights
+        self.rows = rows
+        self.n_input = n
+        self.audit_params = {} if audit_params is None else audit_params
+
+    def first(self) -> tuple[pd.DataFrame, object]:
+        """All the rows (after the weights' rows were applied)."""
+        return self.frame, self.y
+
+    def cut_rows(self) -> NDArray[np.intp] | None:
+        """Rows the discretiser's cut points are learned from (None: all)."""
+        return discretizer_rows(self.sample_weight)
+
+    def tables(self, plan: ChunkPlan) -> tuple[TrainingData, Schema]:
+        """The encoded rows (with the audit of the data, once)."""
+        frame = self.frame
+        if list(frame.columns) != list(plan.names):
+            frame = frame.set_axis(plan.names, axis=1)
+        classes, y_codes = self.classes, self.y_codes
+        raw = plan.schema
+        if raw is None:
+            raw = Schema.infer(frame)
+        if not plan.continuous:
+            # Every column is discrete already: the schema just inferred is
+            # the final one (inferring it again costs a pass over the table),
+            # and the audit reads the codes (a pass over pandas costs more
+            # than a small fit).
+            schema = raw
+            data = schema.encode(frame)
+            warn_data_problems(
+                frame,
+                self.audit_params,
+                codes=data.codes,
+                categories=[c.categories for c in schema.columns],
+            )
+        else:
+            warn_data_problems(frame, self.audit_params)
+            if plan.discretizer is None:
+                # Continuous columns stay continuous: density CPDs model them.
+                schema = raw
+            else:
+                frame = plan.discretize(frame)
+                schema = Schema.infer(
+                    frame, discrete_features=list(range(frame.shape[1]))
+                )
+            data = schema.encode(frame)
+        training = TrainingData(
+            data.codes,
+            y_codes,
+            data.cards,
+            len(classes),
+            self.sample_weight,
+            data.values,
+            self.rows,
+        )
+        return training, schema
+
+
+class ChunkSource(RowSource):
+    """Chunks of rows ``(X, y)``, read again for a second pass.
+
+    Parameters
+    ----------
+    chunks : callable
+        Returns a fresh iterator of ``(X, y)`` chunks each time it is called.
+    progress : callable, default=None
+        Called with the number of rows read after each chunk.
+    """
+
+    def __init__(
+        self,
+        chunks: Callable[[], Iterator[tuple[pd.DataFrame, object]]],
+        *,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        self._chunks = chunks
+        self._pending: Iterator | None = None
+        self._first: tuple | None = None
+        self.progress = progress
+
+    def first(self) -> tuple[pd.DataFrame, object]:
+        """The first chunk (read once: the first pass continues after it)."""
+        if self._first is None:
+            self._pending = iter(self._chunks())
+            try:
+                self._first = next(self._pending)
+            except StopIteration:
+                raise ValueError("The source holds no rows.") from None
+        return self._first
+
+    def _all_chunks(self) -> Iterable[tuple[pd.DataFrame, object]]:
+        if self._pending is not None:
+            # The first pass: the chunk already read, then the rest.
+            first, rest = self._first, self._pending
+            self._pending = None
+            return itertools.chain([first], rest)
+        return self._chunks()
+
+    def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
+        """The statistics of every chunk, summed."""
+        total = None
+        n_rows = 0
+        for X, y in self._all_chunks():
+            stats = frame_statistics(X, y, plan)
+            total = stats if total is None else total + stats
+            n_rows += stats.n_samples
+            if self.progress is not None:
+                self.progress(n_rows)
+        if total is None:
+            raise ValueError("The source holds no rows.")
+        return total, schema_of_statistics(total)
+
+
+# -- Dask ---------------------------------------------------------------------
+
+#: Column name under which the target travels with the features.
+_TARGET = "__augnb_target__"
+
+#: Partition statistics summed per task of the reduction tree.
+SPLIT_EVERY = 8
+
+
+def _sum(*parts: SufficientStatistics) -> SufficientStatistics:
+    total = parts[0]
+    for s in parts[1:]:
+        total = total + s
+    return total
+
+
+def tree_sum(parts: Sequence, split_every: int = SPLIT_EVERY) -> object:
+    """Delayed sum of delayed statistics, ``split_every`` at a time.
+
+    Parameters
+    ----------
+    parts : sequence of dask.delayed.Delayed
+        One statistics object per partition.
+    split_every : int, default=8
+        Fan-in of each reduction task.
+
+    Returns
+    -------
+    dask.delayed.Delayed
+    """
+    from dask import delayed
+
+    parts = list(parts)
+    if not parts:
+        raise ValueError("No partitions to fit on.")
+    while len(parts) > 1:
+        parts = [
+            delayed(_sum, pure=True)(*parts[i : i + split_every])
+            for i in range(0, len(parts), split_every)
+        ]
+    return parts[0]
+
+
+def _register_sizeof() -> None:
+    from dask.sizeof import sizeof
+
+    @sizeof.register(SufficientStatistics)
+    def _sizeof_statistics(stats: SufficientStatistics) -> int:
+        # What travels between workers: the compact serialised form
+        # (``__reduce__``), so the scheduler's transfer accounting counts
+        # real bytes.
+        try:
+            return len(stats.to_bytes())
+        except TypeError:
+            return stats.nbytes
+
+
+def _split_target(x: object, y: object, names: list | None = None) -> tuple:
+    if y is None:
+        x, y = x.drop(columns=[_TARGET]), x[_TARGET]
+    if isinstance(x, np.ndarray):
+        x = pd.DataFrame(x, columns=names)
+    return x, y
+
+
+#: map_partitions options for tasks that return Python objects, not frames.
+_NO_META = {
+    "meta": pd.Series([], dtype=object),
+    "enforce_metadata": False,
+    "transform_divisions": False,
+    "align_dataframes": False,
+}
+
+#: Attributes the plan sets on the estimator (on the worker that makes it).
+PLAN_ATTRIBUTES = (
+    "n_features_in_",
+    "feature_names_in_",
+    "continuous_columns_",
+    "discretizer_",
+)
+
+
+def _plan_task(make_plan: Callable, x: object, y: object) -> tuple:
+    x, y = _split_target(x, y)
+    return make_plan(x, y)
+
+
+def _plan_task_frame(x: object, make_plan: Callable) -> tuple:
+    return _plan_task(make_plan, x, None)
+
+
+def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
+    x, y = _split_target(x, y, plan.names)
+    return frame_statistics(x, y, plan)
+
+
+class DaskSource(RowSource):
+    """The partitions of a Dask DataFrame or array, counted where they live.
+
+    Only count tables travel between workers, never rows; the plan is made
+    on the first partition's worker.
+
+    Parameters
+    ----------
+    X : dask DataFrame or 2-d dask array
+        Features.
+    y : dask Series, dask array or array-like
+        Class labels, partitioned like ``X``.
+    """
+
+    def __init__(self, X: object, y: object) -> None:
+        import dask.array as da
+        import dask.dataframe as dd
+
+        _register_sizeof()
+        self.frame = None
+        self.xs: list = []
+        self.ys: list = []
+        if isinstance(X, da.Array):
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-d; got a {X.ndim}-d dask array.")
+            X = X.rechunk({1: -1})
+            self.xs = list(X.to_delayed().ravel())
+            if isinstance(y, da.Array):
+                y = y.rechunk((X.chunks[0],))
+                self.ys = list(y.to_delayed().ravel())
+            elif isinstance(y, (dd.Series, dd.DataFrame)):
+                self.ys = list(y.to_delayed())
+            else:
+                y = np.asarray(y)
+                bounds = np.cumsum((0, *X.chunks[0]))
+                self.ys = [y[a:b] for a, b in itertools.pairwise(bounds)]
+            if len(self.ys) != len(self.xs):
+                raise ValueError(
+                    f"X has {len(self.xs)} row blocks but y has {len(self.ys)}; "
+                    "chunk them alike."
+                )
+            return
+        if isinstance(X, dd.DataFrame):
+            if isinstance(y, dd.DataFrame):
+                if len(y.columns) != 1:
+                    raise ValueError(f"y must be one column; got {len(y.columns)}.")
+                y = y[y.columns[0]]
+            if not isinstance(y, dd.Series):
+                raise TypeError(
+                    "With a dask DataFrame X, y must be a dask Series of the same "
+                    "frame (y = ddf[target])."
+                )
+            if _TARGET in X.columns:
+                raise ValueError(f"X has a column named {_TARGET!r}; rename it.")
+            # One frame for both, so that the optimiser cannot partition the
+            # feature columns and the target differently (it may merge the
+            # partitions of a narrow column projection).
+            try:
+                self.frame = X.assign(**{_TARGET: y})
+            except ValueError as exc:
+                raise ValueError(
+                    f"y cannot be aligned with X's partitions ({exc}); take both "
+                    "from one dask DataFrame (X = ddf.drop(columns=t), y = ddf[t])."
+                ) from None
+            return
+        raise TypeError(
+            f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame "
+            "or a 2-d dask array."
+        )
+
+    def plan(self, make_plan: Callable) -> tuple:
+        """``make_plan(X, y)`` run on the first partition, where it lives.
+
+        Only its result comes back (the plan and the attributes it set), not
+        the rows.
+        """
+        import dask
+        from dask import delayed
+
+        if self.frame is not None:
+            first = self.frame.partitions[0].map_partitions(
+                _plan_task_frame, make_plan, **_NO_META
+            )
+            return dask.compute(first.to_delayed()[0])[0]
+        return dask.compute(
+            delayed(_plan_task, pure=True)(make_plan, self.xs[0], self.ys[0])
+        )[0]
+
+    def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
+        """Every partition's statistics, summed by a tree reduction."""
+        import dask
+        from dask import delayed
+
+        if self.frame is not None:
+            # Fused with the partition's own tasks: rows never leave a worker.
+            mapped = self.frame.map_partitions(
+                _frame_stats_task, None, plan, **_NO_META
+            )
+            parts = list(mapped.to_delayed())
+        else:
+            task = delayed(_frame_stats_task, pure=True)
+            parts = [task(x, yy, plan) for x, yy in zip(self.xs, self.ys)]
+        (stats,) = dask.compute(tree_sum(parts))
+        return stats, schema_of_statistics(stats)
+
+
+def _apply(part: object, estimator: object, method: str, columns: list) -> object:
+    if isinstance(part, np.ndarray):
+        part = pd.DataFrame(part, columns=columns)
+    return getattr(estimator, method)(part)
+
+
+def predict_dask(estimator: object, X: object, method: str) -> object:
+    """Lazy prediction over the partitions of a Dask collection.
+
+    Parameters
+    ----------
+    estimator : BaseAugmentedNB
+        A fitted estimator.
+    X : dask DataFrame or 2-d dask array
+        Rows to predict.
+    method : str
+        ``"predict"``, ``"predict_proba"``, ``"predict_log_proba"`` or
+        ``"predict_joint_log_proba"``.
+
+    Returns
+    -------
+    dask Series (``predict`` on a DataFrame) or dask array
+        Nothing is computed until ``.compute()`` (or ``to_parquet`` ...).
+    """
+    import dask.array as da
+    import dask.dataframe as dd
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(estimator, "classes_")
+    n_classes = len(estimator.classes_)
+    names = list(estimator.schema_.names)
+    if isinstance(X, da.Array):
+        X = X.rechunk({1: -1})
+        if method == "predict":
+            return X.map_blocks(
+                _apply,
+                estimator,
+                method,
+                names,
+                drop_axis=1,
+                dtype=estimator.classes_.dtype,
+                meta=np.empty((0,), dtype=estimator.classes_.dtype),
+            )
+        return X.map_blocks(
+            _apply,
+            estimator,
+            method,
+            names,
+            chunks=(X.chunks[0], (n_classes,)),
+            dtype=np.float64,
+            meta=np.empty((0, 0), dtype=np.float64),
+        )
+    if isinstance(X, dd.DataFrame):
+        if method == "predict":
+
+            def labels(part: pd.DataFrame) -> pd.Series:
+                return pd.Series(estimator.predict(part), index=part.index)
+
+            meta = pd.Series(np.empty(0, dtype=estimator.classes_.dtype))
+            return X.map_partitions(labels, meta=meta)
+        cols = [str(c) for c in estimator.classes_]
+
+        def scores(part: pd.DataFrame) -> pd.DataFrame:
+            out = getattr(estimator, method)(part)
+            return pd.DataFrame(out, index=part.index, columns=cols)
+
+        meta = pd.DataFrame({c: np.empty(0) for c in cols})
+        return X.map_partitions(scores, meta=meta).to_dask_array()
+    raise TypeError(
+        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
+        "a 2-d dask array."
+    )

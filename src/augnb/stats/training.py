@@ -1,0 +1,250 @@
+"""The count tables a structure learner reads, from rows held in memory.
+
+Every count-based structure learner reads its statistics through one
+interface, :class:`CountTables`: feature x class tables, pair tables, the
+conditional mutual information of every pair, the mutual information of each
+feature with the class. Two classes implement it:
+
+* :class:`TrainingData`: encoded rows in memory. It counts on demand with
+  the fast kernels of :mod:`augnb.stats.counts` (one pass for all pairs), and
+  it still holds the rows, for learners that need them (wrapper searches,
+  leave-one-out passes, kernel densities);
+* :class:`~augnb.stats.sufficient.SufficientStatistics`: tables summed over
+  chunks of rows (``partial_fit``, files, Dask), which holds no rows.
+
+So a learner has one structure function, and any source of rows gives it the
+same tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
+from augnb.stats.mixed_information import pairwise_mixed_cmi
+
+__all__ = ["CountTables", "TrainingData"]
+
+
+@runtime_checkable
+class CountTables(Protocol):
+    """What a structure learner reads: counts of features with the class.
+
+    Attributes
+    ----------
+    n_features : int
+        Number of features.
+    n_classes : int
+        Number of classes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities (0 marks a continuous column).
+    """
+
+    @property
+    def n_features(self) -> int:
+        """Number of features."""
+        ...
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes."""
+        ...
+
+    @property
+    def cards(self) -> NDArray[np.int64]:
+        """Declared cardinalities (0 = continuous)."""
+        ...
+
+    def has(self, features: Sequence[int]) -> bool:
+        """Whether the table of these features can be read."""
+        ...
+
+    def table(self, features: Sequence[int]) -> NDArray:
+        """Counts of the features (axes in the given order) and the class."""
+        ...
+
+    def pair_tables(
+        self, features: Sequence[int]
+    ) -> dict[tuple[int, int], NDArray[np.float64]]:
+        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class."""
+        ...
+
+    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
+        """``I(X_i; X_j | C)`` (nats) of every pair of ``features``."""
+        ...
+
+    def class_mi(self) -> NDArray[np.float64]:
+        """``I(X_i; C)`` (nats) of every feature."""
+        ...
+
+    def mixed_cmi(
+        self, *, method: str, base: float | None, var_smoothing: float
+    ) -> NDArray[np.float64]:
+        """``I(A_i; A_j | C)`` of every pair, discrete and continuous."""
+        ...
+
+
+class TrainingData(NamedTuple):
+    """Encoded training rows in memory, read through :class:`CountTables`.
+
+    Attributes
+    ----------
+    codes : ndarray of int32, shape (n_samples, n_features)
+        Category codes (``-1`` = missing).
+    y : ndarray of intp, shape (n_samples,)
+        Class codes.
+    cards : ndarray of int64, shape (n_features,)
+        Declared number of categories per column (0 = continuous).
+    n_classes : int
+        Number of classes.
+    sample_weight : ndarray of float64 or None
+        Row weights, only for learners with weighted counts (others get
+        integer weights as repeated rows); None when every row counts once.
+    values : ndarray of float64 or None
+        Values of the continuous columns kept as such (NaN elsewhere); None
+        when every column is discrete.
+    rows : ndarray of intp or None
+        Which input row each training row is, when rows were dropped (zero
+        weight) or repeated (integer weights); None when they are the input
+        rows. Explicit cross-validation folds name input rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = TrainingData(np.array([[0, 1], [1, 1], [1, 0]]), np.array([0, 1, 1]),
+    ...                     np.array([2, 2]), 2)
+    >>> data.table((0,)).tolist()
+    [[1.0, 0.0], [0.0, 2.0]]
+    """
+
+    codes: NDArray[np.int32]
+    y: NDArray[np.intp]
+    cards: NDArray[np.int64]
+    n_classes: int
+    sample_weight: NDArray[np.float64] | None = None
+    values: NDArray[np.float64] | None = None
+    rows: NDArray[np.intp] | None = None
+
+    @property
+    def inputs(
+        self,
+    ) -> tuple[NDArray[np.int32], NDArray[np.intp], NDArray[np.int64], int]:
+        """``(codes, y, cards, n_classes)``, as the row kernels take them."""
+        return self.codes, self.y, self.cards, self.n_classes
+
+    @property
+    def n_features(self) -> int:
+        """Number of features."""
+        return int(self.codes.shape[1])
+
+    def has(self, features: Sequence[int]) -> bool:
+        """Always True: any table can be counted from the rows."""
+        return True
+
+    def table(self, features: Sequence[int]) -> NDArray[np.float64]:
+        """Counts (weighted) of the features and the class, available cases.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features, in the axis order wanted.
+
+        Returns
+        -------
+        ndarray of shape (r_f1, ..., r_fk, n_classes)
+        """
+        features = [int(f) for f in features]
+        return joint_counts(
+            [*(self.codes[:, f] for f in features), self.y],
+            [*(int(self.cards[f]) for f in features), int(self.n_classes)],
+            self.sample_weight,
+        )
+
+    def pair_tables(
+        self, features: Sequence[int]
+    ) -> dict[tuple[int, int], NDArray[np.float64]]:
+        """Tables of every pair of ``features`` with the class, in one pass.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features; the keys index this sequence.
+
+        Returns
+        -------
+        dict
+            ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)``, ``a < b``.
+        """
+        features = [int(f) for f in features]
+        everything = features == list(range(self.n_features))
+        return pairwise_class_counts(
+            self.codes if everything else self.codes[:, features],
+            self.y,
+            self.cards if everything else np.asarray(self.cards)[features],
+            self.n_classes,
+            sample_weight=self.sample_weight,
+        )
+
+    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
+        """``I(X_i; X_j | C)`` (nats) of every pair of ``features`` (all: None).
+
+        Returns
+        -------
+        ndarray of shape (k, k)
+            Symmetric, zero diagonal, in the order of ``features``.
+        """
+        feats = range(self.n_features) if features is None else features
+        feats = [int(f) for f in feats]
+        return cmi_matrix_from_tables(self.pair_tables(feats), len(feats))
+
+    def class_mi(self) -> NDArray[np.float64]:
+        """``I(X_i; C)`` (nats) of every feature (available cases).
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+        """
+        return np.array(
+            [mi_from_counts(self.table((f,))) for f in range(self.n_features)],
+            dtype=np.float64,
+        )
+
+    def mixed_cmi(
+        self,
+        *,
+        method: str = "gaussian",
+        base: float | None = 2.0,
+        var_smoothing: float = 1e-9,
+    ) -> NDArray[np.float64]:
+        """``I(A_i; A_j | C)`` of every pair, discrete and continuous.
+
+        As :func:`augnb.stats.mixed_information.pairwise_mixed_cmi`.
+
+        Parameters
+        ----------
+        method : {"gaussian", "discretize"}, default="gaussian"
+            Estimator of the continuous terms.
+        base : float or None, default=2.0
+            Logarithm base (None = natural log).
+        var_smoothing : float, default=1e-9
+            Fraction of the variance added to every variance.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
+        """
+        return pairwise_mixed_cmi(
+            self.codes,
+            self.values,
+            self.y,
+            self.cards,
+            self.n_classes,
+            method=method,
+            base=base,
+            var_smoothing=var_smoothing,
+        )
