@@ -12,7 +12,7 @@ from augnb import TAN
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.datasets import load
 from augnb.stats.dependence import pairwise_id
-from augnb.stats.information import pairwise_cmi
+from augnb.stats.information import cmi_matrix_from_tables
 
 # scikit-learn's estimator checks run in tests/test_common.py.
 
@@ -68,10 +68,8 @@ def test_equals_tan_when_weights_coincide(monkeypatch, car):
     X, y = car
     monkeypatch.setattr(
         ddr_module,
-        "pairwise_id",
-        lambda codes, y, cards, n_classes, **kw: pairwise_cmi(
-            codes, y, cards, n_classes
-        ),
+        "id_weight_matrix",
+        lambda tables, p, **kw: cmi_matrix_from_tables(tables, p),
     )
     ddr = DDRChowLiu().fit(X, y)
     tan = TAN().fit(X, y)

@@ -294,7 +294,7 @@ def test_tan_without_arcs_equals_naive_bayes(monkeypatch):
     monkeypatch.setattr(
         tan_module,
         "tan_structure",
-        lambda codes, *a, **k: Structure.naive(range(codes.shape[1]), codes.shape[1]),
+        lambda data, *a, **k: Structure.naive(range(data.n_features), data.n_features),
     )
     tan = TAN().fit(X, y)
     assert tan.structure_.arcs == ()

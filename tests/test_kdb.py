@@ -13,6 +13,7 @@ from augnb import TAN, NaiveBayes
 from augnb.classifiers.kdb import KDB
 from augnb.datasets import load
 from augnb.stats.information import conditional_mutual_information
+from augnb.stats.training import TrainingData
 from augnb.structure.kdb import kdb_order, kdb_structure
 
 
@@ -98,7 +99,7 @@ def test_structure_equals_brute_force(seed, k):
     got_order, mi = kdb_order(X, y, cards, 3)
     assert got_order.tolist() == order
     np.testing.assert_allclose(mi, [_mi(X[:, i], y) for i in range(6)], atol=1e-12)
-    s = kdb_structure(X, y, cards, 3, k=k, theta=theta)
+    s = kdb_structure(TrainingData(X, y, cards, 3), k=k, theta=theta)
     assert s.nodes == tuple((i,) for i in range(6))
     assert list(s.parents) == parents
 
@@ -154,7 +155,7 @@ def test_k1_is_a_forest_oriented_along_the_mi_order():
     cards = np.array([len(X[c].cat.categories) for c in X.columns])
     order, _ = kdb_order(codes, yc, cards, 2)
     pos = {int(f): t for t, f in enumerate(order)}
-    s = kdb_structure(codes, yc, cards, 2, k=1, theta=-1.0)
+    s = kdb_structure(TrainingData(codes, yc, cards, 2), k=1, theta=-1.0)
     assert sum(len(ps) for ps in s.parents) == codes.shape[1] - 1  # spanning tree
     assert all(len(ps) <= 1 for ps in s.parents)
     assert all(pos[a] < pos[b] for a, b in s.arcs)
@@ -170,18 +171,18 @@ def test_theta_prunes_weak_parents():
     rng = np.random.default_rng(7)
     cards = np.array([3, 3, 4, 2, 3])
     X, y = _dependent_data(rng, 500, cards, 2)
-    w = kdb_structure(X, y, cards, 2, k=4, theta=-1.0)
+    w = kdb_structure(TrainingData(X, y, cards, 2), k=4, theta=-1.0)
     assert sorted(len(ps) for ps in w.parents) == [0, 1, 2, 3, 4]
     from augnb.stats.information import pairwise_cmi
 
     cmi = pairwise_cmi(X, y, cards, 2)
     theta = float(np.median(cmi[np.triu_indices(5, 1)]))
-    s = kdb_structure(X, y, cards, 2, k=4, theta=theta)
+    s = kdb_structure(TrainingData(X, y, cards, 2), k=4, theta=theta)
     for child in range(5):
         assert set(s.parents[child]) == {
             j for j in w.parents[child] if cmi[child, j] > theta
         }
-    assert kdb_structure(X, y, cards, 2, k=4, theta=10.0).arcs == ()
+    assert kdb_structure(TrainingData(X, y, cards, 2), k=4, theta=10.0).arcs == ()
 
 
 def test_column_order_invariance(car):

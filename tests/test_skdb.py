@@ -12,6 +12,7 @@ from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.stats.information import pairwise_cmi
+from augnb.stats.training import TrainingData
 from augnb.structure.kdb import kdb_order, kdb_structure
 from augnb.structure.skdb import (
     kdb_ranked_parents,
@@ -37,7 +38,9 @@ def test_all_features_and_maximal_k_is_kdb(name, k, theta):
     cmi = pairwise_cmi(codes, y, cards, n_classes)
     ranked = kdb_ranked_parents(order, cmi, k, theta)
     full = nested_kdb_structure(order, ranked, k, codes.shape[1])
-    assert full == kdb_structure(codes, y, cards, n_classes, k=k, theta=theta)
+    assert full == kdb_structure(
+        TrainingData(codes, y, cards, n_classes), k=k, theta=theta
+    )
 
 
 def test_full_selection_predicts_like_kdb(car):

@@ -10,6 +10,7 @@ from augnb import NaiveBayes
 from augnb.classifiers.taheri import TaheriANB
 from augnb.datasets import load
 from augnb.discretize.soac import SOACDiscretizer
+from augnb.stats.training import TrainingData
 from augnb.structure.taheri import (
     influence_weights,
     relevance_order,
@@ -96,7 +97,7 @@ def _random_codes(rng, n, p, n_classes, missing=0.0):
 def test_influence_weights_match_row_loop(seed, n_classes):
     rng = np.random.default_rng(seed)
     codes, y, cards = _random_codes(rng, 40, 5, n_classes, missing=0.1 * (seed % 2))
-    w = influence_weights(codes, y, cards, n_classes)
+    w = influence_weights(TrainingData(codes, y, cards, n_classes))
     for i in range(5):
         assert w[i, i] == 0
         for j in range(5):
@@ -107,7 +108,9 @@ def test_influence_weights_match_row_loop(seed, n_classes):
 def test_influence_weights_single_class_present_is_zero():
     # Class 1 is declared but absent: N_(not 0) = 0, so every term is 0.
     codes = np.array([[0, 1], [1, 1], [1, 0]])
-    w = influence_weights(codes, np.zeros(3, dtype=int), np.array([2, 2]), 2)
+    w = influence_weights(
+        TrainingData(codes, np.zeros(3, dtype=int), np.array([2, 2]), 2)
+    )
     np.testing.assert_array_equal(w, np.zeros((2, 2)))
 
 
@@ -117,7 +120,7 @@ def test_taheri_structure_matches_brute_force(seed, n_classes):
     rng = np.random.default_rng(10 + seed)
     p = int(rng.integers(3, 7))
     codes, y, cards = _random_codes(rng, 50, p, n_classes, missing=0.05 * (seed % 2))
-    s = taheri_structure(codes, y, cards, n_classes)
+    s = taheri_structure(TrainingData(codes, y, cards, n_classes))
     assert set(s.arcs) == brute_structure(codes, y)
     assert s.nodes == tuple((f,) for f in range(p))
     assert len(s.arcs) == p - 1
@@ -128,8 +131,13 @@ def test_taheri_structure_matches_brute_force(seed, n_classes):
 def test_eta_matches_definition_and_abs_pearson_for_two_classes(seed):
     rng = np.random.default_rng(seed)
     codes, y, _ = _random_codes(rng, 80, 4, 2)
-    eta = relevance_scores(codes, y, 2)
-    pearson = relevance_scores(codes, y, 2, relevance="pearson_codes")
+    eta = relevance_scores(
+        TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 2)
+    )
+    pearson = relevance_scores(
+        TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 2),
+        relevance="pearson_codes",
+    )
     for f in range(4):
         r = np.corrcoef(codes[:, f], y)[0, 1]
         assert eta[f] == pytest.approx(abs(r), abs=1e-12)
@@ -142,10 +150,24 @@ def test_eta_ignores_class_numbering_pearson_codes_does_not():
     codes, y, _ = _random_codes(rng, 200, 4, 3)
     relabel = np.array([2, 0, 1])[y]
     np.testing.assert_allclose(
-        relevance_scores(codes, y, 3), relevance_scores(codes, relabel, 3), atol=1e-12
+        relevance_scores(
+            TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 3)
+        ),
+        relevance_scores(
+            TrainingData(
+                codes, relabel, np.full(codes.shape[1], int(codes.max()) + 1), 3
+            )
+        ),
+        atol=1e-12,
     )
-    lit = relevance_scores(codes, y, 3, relevance="pearson_codes")
-    lit2 = relevance_scores(codes, relabel, 3, relevance="pearson_codes")
+    lit = relevance_scores(
+        TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 3),
+        relevance="pearson_codes",
+    )
+    lit2 = relevance_scores(
+        TrainingData(codes, relabel, np.full(codes.shape[1], int(codes.max()) + 1), 3),
+        relevance="pearson_codes",
+    )
     assert not np.allclose(lit, lit2)
     for f in range(4):
         assert lit[f] == pytest.approx(abs(np.corrcoef(codes[:, f], y)[0, 1]))
@@ -154,12 +176,17 @@ def test_eta_ignores_class_numbering_pearson_codes_does_not():
 def test_relevance_missing_and_constant_features():
     codes = np.array([[0, 1, 1], [1, 1, -1], [0, 1, 0], [1, 1, 1], [-1, 1, 0]])
     y = np.array([0, 1, 0, 1, 1])
-    s = relevance_scores(codes, y, 2)
+    s = relevance_scores(
+        TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 2)
+    )
     assert s[1] == 0.0  # constant
     assert s[0] == pytest.approx(1.0)  # perfect on its 4 observed rows
     assert s[2] == pytest.approx(brute_eta(codes[:, 2], y))
     with pytest.raises(ValueError, match="relevance"):
-        relevance_scores(codes, y, 2, relevance="spearman")
+        relevance_scores(
+            TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 2),
+            relevance="spearman",
+        )
 
 
 def test_ordering_ties_are_stable():
@@ -169,9 +196,13 @@ def test_ordering_ties_are_stable():
     b = rng.integers(0, 2, size=60)
     # Features 1 and 3 are copies of a: tied first; 0 and 2 copies of b.
     codes = np.column_stack([b, a, b, a])
-    order = relevance_order(relevance_scores(codes, y, 2))
+    order = relevance_order(
+        relevance_scores(
+            TrainingData(codes, y, np.full(codes.shape[1], int(codes.max()) + 1), 2)
+        )
+    )
     assert order.tolist() == [1, 3, 0, 2]
-    s = taheri_structure(codes, y, np.full(4, 2), 2)
+    s = taheri_structure(TrainingData(codes, y, np.full(4, 2), 2))
     # X*_1 -> X*_2 is 1 -> 3. For feature 0, W(1, 0) = W(3, 0) exactly (same
     # columns): the tie goes to the earlier candidate, 1.
     assert s.parents[3] == (1,)
@@ -189,10 +220,12 @@ def brute_parent(codes, y, order, feature):
 
 def test_small_feature_counts():
     y = np.array([0, 1, 0, 1])
-    one = taheri_structure(np.array([[0], [1], [0], [1]]), y, np.array([2]), 2)
+    one = taheri_structure(
+        TrainingData(np.array([[0], [1], [0], [1]]), y, np.array([2]), 2)
+    )
     assert one.arcs == ()
     codes = np.array([[0, 1], [1, 1], [0, 0], [1, 0]])
-    two = taheri_structure(codes, y, np.array([2, 2]), 2)
+    two = taheri_structure(TrainingData(codes, y, np.array([2, 2]), 2))
     assert two.arcs == ((0, 1),)  # feature 0 is the more relevant one
 
 
@@ -220,10 +253,10 @@ def test_fit_predict_on_real_data_with_both_discretizers():
 def test_structure_is_the_function_on_the_fitted_codes():
     X, y = load("pima_diabetes")
     clf = TaheriANB(relevance="pearson_codes").fit(X, y)
-    codes = clf.schema_.encode(clf._apply_discretizer(X)).codes
+    codes = clf.encode(X).codes
     y_codes = np.searchsorted(clf.classes_, y)
     s = taheri_structure(
-        codes, y_codes, clf.n_categories_, 2, relevance="pearson_codes"
+        TrainingData(codes, y_codes, clf.n_categories_, 2), relevance="pearson_codes"
     )
     assert s.arcs == clf.structure_.arcs
 

@@ -235,12 +235,19 @@ def _brute_arc_score(x, z, y, r_x, r_z, n_classes, score):
 
 @pytest.mark.parametrize("score", ["loglik", "aic", "bic"])
 def test_arc_scores_match_brute_force(score):
-    from augnb.structure.tan import ode_arc_scores
+    from augnb.stats.training import TrainingData
+    from augnb.structure.tan import arc_scores_from_tables
 
     rng = np.random.default_rng(3)
     cards = [2, 3, 4]
     X, y = _sample_tan(rng, 300, cards, 2, [None, 0, 1], strength=0.4)
-    weights, admissible = ode_arc_scores(X, y, np.array(cards), 2, score)
+    weights, admissible = arc_scores_from_tables(
+        TrainingData(X, y, np.array(cards), 2).pair_tables(range(X.shape[1])),
+        X.shape[1],
+        np.array(cards),
+        2,
+        score,
+    )
     for i, j in itertools.combinations(range(3), 2):
         expected = _brute_arc_score(X[:, i], X[:, j], y, cards[i], cards[j], 2, score)
         assert weights[i, j] == pytest.approx(expected, rel=1e-10, abs=1e-10)
@@ -259,7 +266,8 @@ def test_loglik_score_equals_default_tan():
 @pytest.mark.parametrize("score", ["aic", "bic"])
 def test_penalised_forest_is_the_best_forest_of_paying_arcs(score):
     """Brute force over every edge subset: the learned forest has maximal score."""
-    from augnb.structure.tan import ode_arc_scores
+    from augnb.stats.training import TrainingData
+    from augnb.structure.tan import arc_scores_from_tables
 
     rng = np.random.default_rng(11)
     p = 5
@@ -269,7 +277,13 @@ def test_penalised_forest_is_the_best_forest_of_paying_arcs(score):
     X[:, 3] = rng.integers(0, 2, size=len(y))
     X[:, 4] = rng.integers(0, 3, size=len(y))
     tan = TAN(criterion=score).fit(X, y)
-    weights, admissible = ode_arc_scores(X, y, np.array(cards), 2, score)
+    weights, admissible = arc_scores_from_tables(
+        TrainingData(X, y, np.array(cards), 2).pair_tables(range(X.shape[1])),
+        X.shape[1],
+        np.array(cards),
+        2,
+        score,
+    )
     learned = {tuple(sorted(a)) for a in tan.structure_.arcs}
     assert learned <= set(admissible)
 
@@ -326,9 +340,9 @@ def test_integer_array_and_categorical_frame_fit_the_same_model(order):
     n, p = 400, 9
     cards = rng.integers(2, 5, size=p)
     y = rng.integers(0, 3, size=n)
-    X = np.column_stack(
-        [(y + rng.integers(0, c, n)) % c for c in cards]
-    ).astype(np.int64)
+    X = np.column_stack([(y + rng.integers(0, c, n)) % c for c in cards]).astype(
+        np.int64
+    )
     X = np.asarray(X, order=order)
     frame = pd.DataFrame(
         {j: pd.Categorical(X[:, j], categories=sorted(set(X[:, j]))) for j in range(p)}

@@ -154,7 +154,7 @@ def test_no_partial_fit_and_the_reason_is_given(cls):
     # fit_files and Dask input raise a TypeError with this text
     message = est._unsupported_message()
     assert "cannot be fitted from sufficient statistics" in message
-    assert cls._no_statistics_reason in message
+    assert cls._needs_rows in message
 
 
 def test_unnormalised_weights_score_the_papers_posterior():
