@@ -28,7 +28,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.stats.counts import joint_counts, pairwise_class_counts
-from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
 from augnb.stats.mixed_information import mixed_cmi_from_statistics
 from augnb.stats.moments import (
     class_moments,
@@ -37,6 +36,7 @@ from augnb.stats.moments import (
     merge_moments,
     reduce_comoments,
 )
+from augnb.stats.training import TableReader
 
 # reduce_comoments lives in augnb.stats.moments; re-exported here (its former
 # import path).
@@ -88,7 +88,7 @@ def _scatter(
 
 
 @dataclass(eq=False)
-class SufficientStatistics:
+class SufficientStatistics(TableReader):
     """Count tables and Gaussian moments of a set of rows; ``+`` merges two sets.
 
     Attributes
@@ -335,33 +335,6 @@ class SufficientStatistics:
             for a in range(k)
             for b in range(a + 1, k)
         }
-
-    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
-        """``I(X_i; X_j | C)`` (nats) of every pair of ``features`` (all: None).
-
-        Returns
-        -------
-        ndarray of shape (k, k)
-            Symmetric, zero diagonal, in the order of ``features``.
-        """
-        feats = range(self.n_features) if features is None else features
-        feats = [int(f) for f in feats]
-        return cmi_matrix_from_tables(self.pair_tables(feats), len(feats))
-
-    def class_mi(self) -> NDArray[np.float64]:
-        """``I(X_i; C)`` (nats) of every feature (available cases).
-
-        Returns
-        -------
-        ndarray of shape (n_features,)
-        """
-        return np.array(
-            [
-                mi_from_counts(self.table((f,)).astype(np.float64))
-                for f in range(self.n_features)
-            ],
-            dtype=np.float64,
-        )
 
     def mixed_cmi(
         self,

@@ -28,7 +28,7 @@ from augnb.stats.counts import joint_counts, pairwise_class_counts
 from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
 from augnb.stats.mixed_information import pairwise_mixed_cmi
 
-__all__ = ["CountTables", "TrainingData"]
+__all__ = ["CountTables", "TableReader", "TrainingData"]
 
 
 @runtime_checkable
@@ -89,7 +89,69 @@ class CountTables(Protocol):
         ...
 
 
-class TrainingData(NamedTuple):
+class TableReader:
+    """The scores every count source derives from its ``table`` and ``pair_tables``.
+
+    A base of both count sources, so the scores are computed once, the same
+    way, whatever holds the counts.
+    """
+
+    n_features: int
+
+    def table(self, features: Sequence[int]) -> NDArray:
+        """Counts of the features (axes in the given order) and the class."""
+        raise NotImplementedError
+
+    def pair_tables(
+        self, features: Sequence[int]
+    ) -> dict[tuple[int, int], NDArray[np.float64]]:
+        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class."""
+        raise NotImplementedError
+
+    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
+        """``I(X_i; X_j | C)`` (nats) of every pair of ``features`` (all: None).
+
+        Parameters
+        ----------
+        features : sequence of int, default=None
+            Discrete features; all of them when None.
+
+        Returns
+        -------
+        ndarray of shape (k, k)
+            Symmetric, zero diagonal, in the order of ``features``.
+        """
+        feats = range(self.n_features) if features is None else features
+        feats = [int(f) for f in feats]
+        return cmi_matrix_from_tables(self.pair_tables(feats), len(feats))
+
+    def class_mi(self) -> NDArray[np.float64]:
+        """``I(X_i; C)`` (nats) of every feature (available cases).
+
+        Returns
+        -------
+        ndarray of shape (n_features,)
+        """
+        return np.array(
+            [
+                mi_from_counts(np.asarray(self.table((f,)), dtype=np.float64))
+                for f in range(self.n_features)
+            ],
+            dtype=np.float64,
+        )
+
+
+class _Rows(NamedTuple):
+    codes: NDArray[np.int32]
+    y: NDArray[np.intp]
+    cards: NDArray[np.int64]
+    n_classes: int
+    sample_weight: NDArray[np.float64] | None = None
+    values: NDArray[np.float64] | None = None
+    rows: NDArray[np.intp] | None = None
+
+
+class TrainingData(_Rows, TableReader):
     """Encoded training rows in memory, read through :class:`CountTables`.
 
     Attributes
@@ -122,13 +184,7 @@ class TrainingData(NamedTuple):
     [[1.0, 0.0], [0.0, 2.0]]
     """
 
-    codes: NDArray[np.int32]
-    y: NDArray[np.intp]
-    cards: NDArray[np.int64]
-    n_classes: int
-    sample_weight: NDArray[np.float64] | None = None
-    values: NDArray[np.float64] | None = None
-    rows: NDArray[np.intp] | None = None
+    __slots__ = ()
 
     @property
     def inputs(
@@ -188,30 +244,6 @@ class TrainingData(NamedTuple):
             self.cards if everything else np.asarray(self.cards)[features],
             self.n_classes,
             sample_weight=self.sample_weight,
-        )
-
-    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
-        """``I(X_i; X_j | C)`` (nats) of every pair of ``features`` (all: None).
-
-        Returns
-        -------
-        ndarray of shape (k, k)
-            Symmetric, zero diagonal, in the order of ``features``.
-        """
-        feats = range(self.n_features) if features is None else features
-        feats = [int(f) for f in feats]
-        return cmi_matrix_from_tables(self.pair_tables(feats), len(feats))
-
-    def class_mi(self) -> NDArray[np.float64]:
-        """``I(X_i; C)`` (nats) of every feature (available cases).
-
-        Returns
-        -------
-        ndarray of shape (n_features,)
-        """
-        return np.array(
-            [mi_from_counts(self.table((f,))) for f in range(self.n_features)],
-            dtype=np.float64,
         )
 
     def mixed_cmi(
