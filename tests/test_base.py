@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import augnb
-from augnb.classifiers._base import check_sample_weight
+from augnb.data.weights import check_sample_weight
 from augnb.datasets import load
 
 #: Learners with weighted counts: integer weights equal repeated rows.

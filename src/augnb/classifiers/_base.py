@@ -28,11 +28,6 @@ from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_docstrings
 from augnb.classifiers._incremental import IncrementalMixin
 from augnb.classifiers._inputs import FitInputs, TrainingData
 from augnb.classifiers._params import Param, declare_parameters, param
-from augnb.classifiers._weights import (
-    check_sample_weight,
-    discretizer_rows,
-    repeat_rows,
-)
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
@@ -44,6 +39,11 @@ from augnb.classifiers.constraints import (
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
+from augnb.data.weights import (
+    check_sample_weight,
+    discretizer_rows,
+    repeat_rows,
+)
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.mixed_model import MixedModel, fit_mixed_model
