@@ -40,6 +40,7 @@ from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import EncodedData, as_frame, encode_target
 from augnb.data.schema import Schema
 from augnb.data.weights import (
+    InputRows,
     check_sample_weight,
     discretizer_rows,
     repeat_rows,
@@ -235,21 +236,24 @@ class BaseAugmentedNB(
     def _prepare_fit(
         self, X: object, y: object
     ) -> tuple[EncodedData, NDArray[np.intp]]:
-        data, y_codes, _ = self._prepare_weighted_fit(X, y)
+        data, y_codes, _, _ = self._prepare_weighted_fit(X, y)
         return data, y_codes
 
     def _prepare_weighted_fit(
         self, X: object, y: object, sample_weight: object = None
-    ) -> tuple[EncodedData, NDArray[np.intp], NDArray[np.float64] | None]:
+    ) -> tuple[
+        EncodedData, NDArray[np.intp], NDArray[np.float64] | None, InputRows | None
+    ]:
         """Validate, drop zero-weight rows, discretise and encode.
 
-        Returns the encoded data, the class codes and the row weights (None
-        when every row counts once).
+        Returns the encoded data, the class codes, the row weights (None
+        when every row counts once) and which input row each training row
+        is (None when they are the input rows).
         """
         self._check_params()
         frame = as_frame(X)
         classes, y_codes = encode_target(y, frame.shape[0])
-        self._fit_rows = (frame.shape[0], None)
+        input_rows = None
         weights = check_sample_weight(sample_weight, frame.shape[0])
         if weights is not None:
             # A row of weight 0 is a row removed: it declares no category and
@@ -267,7 +271,7 @@ class BaseAugmentedNB(
             ):
                 # Which input row each training row is (explicit CV splits
                 # name input rows).
-                self._fit_rows = (frame.shape[0], rows)
+                input_rows = InputRows(frame.shape[0], rows)
                 frame = frame.iloc[rows]
                 classes, y_codes = encode_target(np.asarray(y)[rows], len(rows))
         validate_data(self, frame, reset=True, skip_check_array=True)
@@ -299,7 +303,7 @@ class BaseAugmentedNB(
                 codes=data.codes,
                 categories=[c.categories for c in raw.columns],
             )
-            return data, y_codes, weights
+            return data, y_codes, weights, input_rows
         warn_data_problems(frame, params)
         # Input columns read as numbers (before any discretisation).
         self.continuous_columns_ = list(continuous)
@@ -307,7 +311,7 @@ class BaseAugmentedNB(
         if self.continuous != "discretize":
             # Continuous columns stay continuous: density CPDs model them.
             self.schema_ = raw
-            return raw.encode(frame), y_codes, weights
+            return raw.encode(frame), y_codes, weights, input_rows
         if self.discretizer is None:
             raise ValueError(
                 f"{type(self).__name__} models discrete features only, but columns "
@@ -329,7 +333,7 @@ class BaseAugmentedNB(
         self.schema_ = Schema.infer(
             frame, discrete_features=list(range(frame.shape[1]))
         )
-        return self.schema_.encode(frame), y_codes, weights
+        return self.schema_.encode(frame), y_codes, weights, input_rows
 
     def _apply_discretizer(self, frame: pd.DataFrame) -> pd.DataFrame:
         cols = self.continuous_columns_
@@ -370,18 +374,14 @@ class BaseAugmentedNB(
 
             return fit_dask(self, X, y)
         self._forget_statistics()
-        try:
-            data, y_codes, weights = self._prepare_weighted_fit(X, y, sample_weight)
-            n_classes = len(self.classes_)
-            if weights is None:
-                structure = self._learn_structure_from(data, y_codes, n_classes)
-            else:
-                structure = self._structure_of(
-                    TrainingData(data.codes, y_codes, data.cards, n_classes, weights)
-                )
-        finally:
-            # Transient: the estimator keeps no reference to training rows.
-            self.__dict__.pop("_fit_rows", None)
+        data, y_codes, weights, rows = self._prepare_weighted_fit(X, y, sample_weight)
+        n_classes = len(self.classes_)
+        if weights is None:
+            structure = self._learn_structure_from(data, y_codes, n_classes, rows)
+        else:
+            structure = self._structure_of(
+                TrainingData(data.codes, y_codes, data.cards, n_classes, weights, rows)
+            )
         self.n_categories_ = data.cards
         self.model_ = self._fit_parameters(
             structure, FitInputs(data, y_codes, n_classes, weights)
@@ -457,14 +457,21 @@ class BaseAugmentedNB(
         }
 
     def _learn_structure_from(
-        self, data: EncodedData, y: NDArray[np.intp], n_classes: int
+        self,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        n_classes: int,
+        rows: InputRows | None = None,
     ) -> Structure:
         """Structure from the encoded data.
 
         Learners that weigh continuous values (``data.values``) override this
-        instead of ``_learn_structure``.
+        instead of ``_learn_structure``. ``rows``: which input row each
+        training row is (:attr:`TrainingData.rows`).
         """
-        return self._structure_of(TrainingData(data.codes, y, data.cards, n_classes))
+        return self._structure_of(
+            TrainingData(data.codes, y, data.cards, n_classes, rows=rows)
+        )
 
     def _subsets_and_arcs(self, structure: Structure) -> tuple[tuple, tuple]:
         """Feature groups and the arcs between them, for the fitted attributes.

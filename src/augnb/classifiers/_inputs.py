@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.data.encoding import EncodedData
+from augnb.data.weights import InputRows
 
 __all__ = ["FitInputs", "TrainingData"]
 
@@ -28,6 +29,10 @@ class TrainingData(NamedTuple):
     sample_weight : ndarray of float64 or None
         Row weights, only for learners with ``_weighted_counts`` (others get
         integer weights as repeated rows); None when every row counts once.
+    rows : InputRows or None
+        Which input row of ``fit`` each training row is, when weights have
+        dropped or repeated rows (explicit cross-validation folds name input
+        rows); None when the training rows are the input rows.
     """
 
     codes: NDArray[np.int32]
@@ -35,6 +40,7 @@ class TrainingData(NamedTuple):
     cards: NDArray[np.int64]
     n_classes: int
     sample_weight: NDArray[np.float64] | None = None
+    rows: InputRows | None = None
 
     @property
     def inputs(

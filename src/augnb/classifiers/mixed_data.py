@@ -20,6 +20,7 @@ from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _DensityNB
 from augnb.classifiers.constraints import AnyOf, Interval, Options
 from augnb.data.encoding import EncodedData
+from augnb.data.weights import InputRows
 from augnb.stats.mixed_information import CMI_METHODS, pairwise_mixed_cmi
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
@@ -168,8 +169,14 @@ n_categories_ : ndarray of shape (n_features_in_,)
         return self._learn_mixed_structure(codes, None, y, cards, n_classes)
 
     def _learn_structure_from(
-        self, data: EncodedData, y: NDArray[np.intp], n_classes: int
+        self,
+        data: EncodedData,
+        y: NDArray[np.intp],
+        n_classes: int,
+        rows: InputRows | None = None,
     ) -> Structure:
+        # rows (the input row of each training row) serves searches over
+        # given folds; these learners search none.
         return self._learn_mixed_structure(
             data.codes, data.values, y, data.cards, n_classes
         )

@@ -2,18 +2,48 @@
 
 A ``sample_weight`` given to ``fit`` is checked here; learners that do not
 weigh their counts fit integer weights as repeated rows, and the discretiser
-is fitted on the rows the weights repeat.
+is fitted on the rows the weights repeat. :class:`InputRows` records which
+input row each training row is, for what names input rows (explicit folds).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["check_sample_weight", "discretizer_rows", "repeat_rows"]
+__all__ = ["InputRows", "check_sample_weight", "discretizer_rows", "repeat_rows"]
 
 #: Rows a fit may grow to when integer weights are applied by repetition.
 _MAX_REPEATED_ROWS = 50_000_000
+
+
+class InputRows(NamedTuple):
+    """Which input row each training row is, once weights are applied.
+
+    Rows of weight 0 are dropped before a fit, and learners without weighted
+    counts repeat a row by its integer weight; whatever names rows of the
+    ``X`` given to ``fit`` (explicit cross-validation folds) follows the
+    training rows through this map.
+
+    Attributes
+    ----------
+    n_input : int
+        Number of rows of the ``X`` given to ``fit``.
+    index : ndarray of intp, shape (n_training_rows,)
+        Input row of each training row (ascending; repeated rows repeat it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows = InputRows(3, repeat_rows(np.array([0, 2]), np.array([1.0, 0, 2]), "FSS"))
+    >>> rows.index.tolist()
+    [0, 2, 2]
+    """
+
+    n_input: int
+    index: NDArray[np.intp]
 
 
 def check_sample_weight(
