@@ -7,10 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
-from augnb.classifiers.ande import AnDE, pair_structure
+from augnb.classifiers.ande import AnDE
 from augnb.classifiers.aode import AODE
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
+from augnb.structure.aode import pair_structure
 
 
 def _brute_a2de(Xtr, ytr, Xte, cards, n_classes, m, alpha):
@@ -157,6 +158,31 @@ def test_pair_model_equals_prediction_path(smoothing, coded):
     np.testing.assert_allclose(
         clf.predict_joint_log_proba(coded.as_frame(Xte)), total - np.log(6), atol=1e-12
     )
+
+
+def test_pair_summed_out_equals_pair_model_over_the_inference_routine(coded):
+    # The vectorised sum over a missing super-parent's values of the
+    # inference layer, against the pair model of the parameter layer.
+    from augnb.averaged_inference import pair_summed_out
+    from augnb.params.averaged import pair_model
+
+    rng = np.random.default_rng(8)
+    cards = np.array([3, 2, 4, 3])
+    Xtr, ytr = coded.random(rng, 120, cards, 3)
+    coded.all_levels(Xtr, cards)
+    Xte, _ = coded.random(rng, 40, cards, 3)
+    Xte[rng.random(Xte.shape) < 0.3] = -1
+    clf = AnDE(n=2).fit(coded.as_frame(Xtr), ytr)
+    tables = clf._pair_packed
+    codes = clf.encode(coded.as_frame(Xte)).codes
+    for i, j in itertools.combinations(range(4), 2):
+        model = pair_model(tables.pair_log_prob, tables.child_log_prob, cards, i, j)
+        np.testing.assert_allclose(
+            pair_summed_out(tables, i, j, codes),
+            joint_log_likelihood(model, codes),
+            rtol=0,
+            atol=1e-12,
+        )
 
 
 def test_joint_sums_to_one_over_all_inputs(coded):

@@ -8,8 +8,9 @@ import pytest
 from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 
 from augnb import NaiveBayes
-from augnb.classifiers.aode import AODE, spode_structure
+from augnb.classifiers.aode import AODE
 from augnb.datasets import load
+from augnb.structure.aode import spode_structure
 
 
 def _brute_aode(Xtr, ytr, Xte, cards, n_classes, m, alpha):
@@ -242,6 +243,44 @@ def test_kernel_equals_average_of_spode_models_over_the_inference_routine(
     some = used.any(axis=0)
     got = clf.predict_joint_log_proba(coded.as_frame(Xte))
     np.testing.assert_allclose(got[some], want[some], rtol=0, atol=1e-12)
+
+
+def test_spode_tables_and_mixture_are_the_lower_layers(coded):
+    # AODE only calls the parameter and inference layers: tables fitted by
+    # fit_spode_tables and scored by spode_log_mixture / spode_model are its.
+    from augnb.averaged_inference import spode_log_mixture
+    from augnb.inference import joint_log_likelihood
+    from augnb.params.averaged import fit_spode_tables, spode_model
+    from augnb.stats.counts import joint_counts, pairwise_class_counts
+
+    rng = np.random.default_rng(5)
+    cards = np.array([3, 2, 4])
+    Xtr, ytr = coded.random(rng, 90, cards, 3)
+    coded.all_levels(Xtr, cards)
+    Xte, _ = coded.random(rng, 30, cards, 3)
+    Xte[rng.random(Xte.shape) < 0.2] = -1
+    clf = AODE(m=2, alpha=0.5).fit(coded.as_frame(Xtr), ytr)
+    codes = clf.encode(coded.as_frame(Xtr)).codes
+    y = np.searchsorted(clf.classes_, ytr)
+    tables = fit_spode_tables(
+        lambda i: joint_counts([codes[:, i], y], [int(cards[i]), 3]),
+        pairwise_class_counts(codes, y, cards, 3).items(),
+        cards,
+        3,
+        alpha=0.5,
+    )
+    for name in ("counts", "parent", "child"):
+        np.testing.assert_array_equal(getattr(tables, name), getattr(clf._packed, name))
+    test_codes = clf.encode(coded.as_frame(Xte)).codes
+    got, n_used = spode_log_mixture(tables, test_codes, 2)
+    want, want_used = clf._spode_log_mixture(test_codes)
+    np.testing.assert_array_equal(n_used, want_used)
+    np.testing.assert_array_equal(got, want)
+    model = spode_model(tables.parent_views(), tables.child_views(), cards, 1)
+    np.testing.assert_array_equal(
+        joint_log_likelihood(model, test_codes),
+        joint_log_likelihood(clf.spode_model(1), test_codes),
+    )
 
 
 # -- smoothing="hdp" -------------------------------------------------------------

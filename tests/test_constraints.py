@@ -6,11 +6,13 @@ import numbers
 
 import numpy as np
 import pytest
+from sklearn.model_selection import KFold
 from sklearn.preprocessing import KBinsDiscretizer
 
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
+    CrossValidation,
     InstanceOf,
     Interval,
     Options,
@@ -38,6 +40,16 @@ from augnb.classifiers.constraints import (
         (Transformer(), [KBinsDiscretizer()], ["mdlp", 3]),
         (ColumnList(), [None, ["a"], (0, 1), np.array([2])], ["a", {"a": 1}, 3]),
         (InstanceOf(tuple), [(), (1,)], [[1], None]),
+        (
+            CrossValidation(),
+            [2, np.int64(5), "loo", [0, 1, 0], np.array([3, 4]), KFold(3)],
+            [1, True, 2.0, "lo", b"x", [], np.zeros((2, 2), int), [0.5], [[0]]],
+        ),
+        (
+            CrossValidation(),
+            [[([1], [0]), ([0], [1])], (((1,), (0,)),)],
+            [[(1, 2, 3)], [np.arange(2)]],
+        ),
         (AnyOf(Options(None), Interval(numbers.Integral, 2)), [None, 2], [1, "x"]),
     ],
 )

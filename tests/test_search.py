@@ -681,6 +681,49 @@ def test_fold_ids_from_ids_splitter_and_int():
         fold_ids(np.linspace(0, 1, 20), y)
 
 
+def test_resolve_folds_every_form_of_cv():
+    from sklearn.model_selection import KFold
+
+    from augnb.search.folds import fold_ids, resolve_folds
+
+    y = np.repeat([0, 1], 10)
+    np.testing.assert_array_equal(resolve_folds("loo", y), np.arange(20))
+    np.testing.assert_array_equal(resolve_folds(4, y, 3), stratified_folds(y, 4, 3))
+    # More folds than rows: one row per fold.
+    np.testing.assert_array_equal(resolve_folds(50, y, 3), stratified_folds(y, 20, 3))
+    np.testing.assert_array_equal(resolve_folds(KFold(4), y), fold_ids(KFold(4), y))
+    ids = np.arange(20) % 3
+    np.testing.assert_array_equal(resolve_folds(ids + 5, y), ids)
+    splits = [(np.flatnonzero(ids != k), np.flatnonzero(ids == k)) for k in range(3)]
+    np.testing.assert_array_equal(resolve_folds(splits, y), ids)
+    with pytest.raises(ValueError, match="int >= 2 or 'loo'"):
+        resolve_folds("lo", y)
+
+
+def test_resolve_folds_follows_the_input_rows():
+    """Folds that name input rows follow rows dropped or repeated by weights."""
+    from augnb.data.weights import InputRows
+    from augnb.search.folds import resolve_folds
+
+    # Input rows 0..5; row 1 dropped (weight 0), rows 4 and 5 repeated.
+    rows = InputRows(6, np.array([0, 2, 3, 4, 4, 5, 5]))
+    y = np.array([0, 1, 0, 1, 1, 0, 0])
+    given = np.array([0, 1, 0, 1, 2, 2])
+    want = [0, 0, 1, 2, 2, 2, 2]
+    np.testing.assert_array_equal(resolve_folds(given, y, rows=rows), want)
+    splits = [
+        (np.flatnonzero(given != k), np.flatnonzero(given == k)) for k in range(3)
+    ]
+    np.testing.assert_array_equal(resolve_folds(splits, y, rows=rows), want)
+    # Fold ids given per training row are taken as they are.
+    per_row = np.array([1, 1, 0, 0, 0, 1, 1])
+    np.testing.assert_array_equal(resolve_folds(per_row, y, rows=rows), per_row)
+    with pytest.raises(ValueError, match=r"outside 0\.\.5"):
+        resolve_folds([(np.arange(3), np.arange(3, 7))], y, rows=rows)
+    with pytest.raises(ValueError, match="5 fold ids"):
+        resolve_folds(np.zeros(5, dtype=int), y, rows=rows)
+
+
 @pytest.mark.parametrize("cls", [FSS, BSEJ])
 def test_wrappers_accept_given_folds(cls):
     X, y = load("car")

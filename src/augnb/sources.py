@@ -31,7 +31,12 @@ from numpy.typing import NDArray
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import as_frame, encode_target
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
-from augnb.data.weights import check_sample_weight, discretizer_rows, repeat_rows
+from augnb.data.weights import (
+    InputRows,
+    check_sample_weight,
+    discretizer_rows,
+    repeat_rows,
+)
 from augnb.params.from_statistics import comoment_families, families
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.stats.training import CountTables, TrainingData
@@ -249,7 +254,9 @@ def missing_tables(structure: Structure, data: CountTables) -> tuple[list, list]
         return [], []
     cards = data.cards
     subsets = [
-        s for s in families(structure) if all(cards[f] > 0 for f in s) and not data.has(s)
+        s
+        for s in families(structure)
+        if all(cards[f] > 0 for f in s) and not data.has(s)
     ]
     comoments = [
         key for key in comoment_families(structure, cards) if key not in data.comoments
@@ -331,7 +338,7 @@ class MemorySource(RowSource):
             if len(kept) != n or not np.array_equal(kept, np.arange(len(kept))):
                 # Which input row each training row is (explicit CV splits
                 # name input rows).
-                rows = kept
+                rows = InputRows(n, kept)
                 frame = frame.iloc[kept]
                 y = np.asarray(y)[kept]
                 classes, y_codes = encode_target(y, len(kept))

@@ -6,40 +6,22 @@ import itertools
 import numbers
 from collections.abc import Callable
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 from sklearn.utils.validation import check_is_fitted
 
+from augnb.averaged_inference import pair_log_mixture, pair_summed_out
 from augnb.classifiers._base import param
-from augnb.classifiers.aode import _NO_COUNTS, AODE, _draw_seeds, _hdp_cpt, _log_cpt
+from augnb.classifiers.aode import AODE
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
-from augnb.params.categorical import CategoricalCPD, DiscreteModel, NodeDomain
-from augnb.stats.counts import lidstone_log_prob
+from augnb.params.averaged import fit_pair_tables, pair_model
+from augnb.params.categorical import DiscreteModel
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
+from augnb.structure.aode import pair_structure
 
-__all__ = ["AnDE", "pair_structure"]
-
-
-def pair_structure(first: int, second: int, n_features: int) -> Structure:
-    """Super-parent-pair structure: ``first -> second`` and both -> every other feature.
-
-    Examples
-    --------
-    >>> pair_structure(0, 2, 3).parents
-    ((), (0, 2), (0,))
-    """
-    nodes = [(f,) for f in range(n_features)]
-    arcs = [(first, second)] + [
-        (s, f)
-        for f in range(n_features)
-        if f not in (first, second)
-        for s in (first, second)
-    ]
-    return Structure.from_arcs(nodes, arcs, n_features)
+__all__ = ["AnDE"]
 
 
 class AnDE(AODE):
@@ -174,79 +156,19 @@ class AnDE(AODE):
         (``smoothing="hdp"`` only) draws the seeds of the HDP tables, after
         AODE's; None keeps Lidstone's formula.
         """
-        alpha = float(self.alpha)
-        p = len(cards)
-        r = np.asarray(cards, dtype=np.int64)
-        # Every table lives in one of three flat arrays (the dicts hold
-        # reshaped views) so the prediction kernel reads them by offset.
-        pairs = list(itertools.combinations(range(p), 2))
-        pair_size = np.array([r[i] * r[j] for i, j in pairs], np.int64)
-        pair_offsets = np.full(p * p, -1, np.int64)
-        starts = np.concatenate([[0], np.cumsum(pair_size)]).astype(np.int64)
-        counts_flat = np.zeros(int(starts[-1]))
-        lp_flat = np.zeros(int(starts[-1]) * n_classes)
-        child_sizes = [
-            (i, j, k, int(r[i] * r[j] * r[k]) * n_classes)
-            for i, j in pairs
-            for k in range(p)
-            if k not in (i, j)
-        ]
-        child_offsets = np.full(p * p * p, -1, np.int64)
-        child_flat = np.zeros(sum(size for *_, size in child_sizes))
-        pair_counts, pair_lp, child_lp = {}, {}, {}
-        at = 0
-        for i, j, k, size in child_sizes:
-            child_offsets[(i * p + j) * p + k] = at
-            child_lp[i, j, k] = child_flat[at : at + size].reshape(
-                int(r[i]), int(r[j]), int(r[k]), n_classes
-            )
-            at += size
-        for (i, j), a, b in zip(pairs, starts[:-1], starts[1:]):
-            pair_offsets[i * p + j] = a
-            n_cij = table((i, j))
-            pair_counts[i, j] = counts_flat[a:b].reshape(int(r[i]), int(r[j]))
-            pair_counts[i, j][:] = n_cij.sum(axis=2)
-            # P(c, x_i, x_j) is one distribution over r_i r_j r_C joint values,
-            # over the rows with X_i and X_j observed (available cases).
-            pair_lp[i, j] = lp_flat[a * n_classes : b * n_classes].reshape(
-                int(r[i]), int(r[j]), n_classes
-            )
-            pair_lp[i, j][:] = lidstone_log_prob(
-                n_cij, n_cij.sum(), alpha, n_classes * float(cards[i] * cards[j])
-            )
-        self._pair_packed = (
-            counts_flat,
-            lp_flat,
-            pair_offsets,
-            child_flat,
-            child_offsets,
+        packed = fit_pair_tables(
+            table,
+            cards,
+            n_classes,
+            alpha=float(self.alpha),
+            rng=rng,
+            hdp_iterations=int(self.hdp_iterations),
         )
-        triples = list(itertools.combinations(range(p), 3))
-        # One seed per HDP table: the three CPTs of each triple, in order.
-        seeds = None if rng is None else _draw_seeds(rng, (len(triples), 3))
-        for t_at, (a, b, c) in enumerate(triples):
-            t = table((a, b, c))
-            # Each of the three CPTs normalises over its child's axis (axis 1
-            # after moving the parents to the front and the child behind).
-            for s_at, ((i, j), k) in enumerate((((a, b), c), ((a, c), b), ((b, c), a))):
-                axes = [(a, b, c).index(f) for f in (i, j, k)] + [3]
-                moved = t.transpose(axes)
-                ri, rj = int(cards[i]), int(cards[j])
-                flat = moved.reshape(ri * rj, int(cards[k]), n_classes)
-                if seeds is None:
-                    cpt = _log_cpt(flat, alpha=alpha, r=int(cards[k]))
-                else:
-                    # The HDP tree branches on the class, then x_i, then x_j.
-                    cpt = _hdp_cpt(
-                        flat,
-                        (ri, rj),
-                        int(self.hdp_iterations),
-                        seeds[t_at, s_at],
-                    )
-                child_lp[i, j, k][:] = cpt.reshape(moved.shape)
-        self.pair_counts_ = pair_counts
-        self.pair_log_prob_ = pair_lp
-        self.pair_child_log_prob_ = child_lp
+        self._pair_packed = packed
+        # The fitted attributes are views of the packed tables.
+        self.pair_counts_ = packed.pair_counts
+        self.pair_log_prob_ = packed.pair_log_prob
+        self.pair_child_log_prob_ = packed.child_log_prob
 
     def _named_structure(self, structure: Structure) -> tuple:
         if int(self.n) == 1:
@@ -270,17 +192,10 @@ class AnDE(AODE):
         if self._n == 1:
             return super()._joint_log_likelihood(data)
         codes = data.codes
-        n, p = codes.shape
-        log_sum = np.full((n, len(self.classes_)), -np.inf)
-        n_used = np.zeros(n, dtype=np.int64)
+        p = codes.shape[1]
         observed = codes >= 0
-        _pair_mixture_kernel(
-            np.ascontiguousarray(codes, dtype=np.int32),
-            np.asarray(data.cards, dtype=np.int64),
-            self._m,
-            self._pair_packed,
-            log_sum,
-            n_used,
+        log_sum, n_used = pair_log_mixture(
+            self._pair_packed, codes, self._m, len(self.classes_)
         )
         for i, j in itertools.combinations(range(p), 2):
             both = observed[:, i] & observed[:, j]
@@ -314,24 +229,7 @@ class AnDE(AODE):
         observed value), missing children dropped. The same sums as
         :meth:`pair_model` through the inference routine, vectorised.
         """
-        observed = codes >= 0
-        safe = np.where(observed, codes, 0)
-        term = np.broadcast_to(
-            self.pair_log_prob_[i, j], (len(codes), *self.pair_log_prob_[i, j].shape)
-        ).copy()  # (rows, r_i, r_j, C)
-        for k in range(codes.shape[1]):
-            if k == i or k == j:
-                continue
-            # child[v, w, x_k, c] for each row's x_k: (rows, r_i, r_j, C).
-            factor = self.pair_child_log_prob_[i, j, k][:, :, safe[:, k]]
-            factor = factor.transpose(2, 0, 1, 3)
-            term += np.where(observed[:, k, None, None, None], factor, 0.0)
-        ri, rj = term.shape[1:3]
-        allowed = (~observed[:, i, None] | (safe[:, i, None] == np.arange(ri)))[
-            :, :, None
-        ] & (~observed[:, j, None] | (safe[:, j, None] == np.arange(rj)))[:, None, :]
-        term[~allowed] = -np.inf
-        return logsumexp(term, axis=(1, 2))
+        return pair_summed_out(self._pair_packed, i, j, codes)
 
     def pair_model(self, first: int, second: int) -> DiscreteModel:
         """The A2DE model with super-parents ``first < second`` as a model of factors.
@@ -356,77 +254,6 @@ class AnDE(AODE):
         i, j = int(first), int(second)
         if not i < j:
             raise ValueError(f"pair_model needs first < second, got ({i}, {j}).")
-        cards = [int(r) for r in self.n_categories_]
-        p = len(cards)
-        domains = tuple(NodeDomain((f,), (r,), r, None) for f, r in enumerate(cards))
-        joint = self.pair_log_prob_[i, j]  # (r_i, r_j, C)
-        prior = logsumexp(joint, axis=(0, 1))
-        with_i = logsumexp(joint, axis=1)  # log P(c, x_i), (r_i, C)
-        cpds = []
-        for f in range(p):
-            if f == i:
-                log_prob = (with_i - prior).T[None]
-                cpds.append(CategoricalCPD((), (), None, log_prob, _NO_COUNTS))
-            elif f == j:
-                log_prob = (joint - with_i[:, None, :]).transpose(0, 2, 1)
-                cpds.append(
-                    CategoricalCPD((i,), (cards[i],), None, log_prob, _NO_COUNTS)
-                )
-            else:
-                table = self.pair_child_log_prob_[i, j, f]  # (r_i, r_j, r_f, C)
-                log_prob = table.reshape(cards[i] * cards[j], cards[f], -1)
-                cpds.append(
-                    CategoricalCPD(
-                        (i, j),
-                        (cards[i], cards[j]),
-                        None,
-                        log_prob.transpose(0, 2, 1),
-                        _NO_COUNTS,
-                    )
-                )
-        return DiscreteModel(pair_structure(i, j, p), domains, tuple(cpds), prior)
-
-
-@numba.njit(cache=True, nogil=True)
-def _pair_mixture_kernel(codes, cards, m, tables, log_sum, n_used):
-    """Add the qualifying observed pair models to ``log_sum`` and ``n_used``.
-
-    ``log_sum[r] = log sum`` over pairs ``i < j`` with both values observed
-    and ``F(x_i, x_j) >= m`` of ``P(c, x_i, x_j) prod_k P(x_k | c, x_i,
-    x_j)``, missing children skipped (their factor sums to one). ``tables``
-    are the packed pair tables (``AnDE._pair_packed``).
-    """
-    counts, parent, pair_offsets, child, child_offsets = tables
-    n, p = codes.shape
-    n_classes = log_sum.shape[1]
-    term = np.empty(n_classes)
-    for r in range(n):
-        for i in range(p):
-            xi = codes[r, i]
-            if xi < 0:
-                continue
-            for j in range(i + 1, p):
-                xj = codes[r, j]
-                if xj < 0:
-                    continue
-                cell = xi * cards[j] + xj
-                base = pair_offsets[i * p + j]
-                if counts[base + cell] < m:
-                    continue
-                for c in range(n_classes):
-                    term[c] = parent[(base + cell) * n_classes + c]
-                for k in range(p):
-                    xk = codes[r, k]
-                    if k == i or k == j or xk < 0:
-                        continue
-                    at = (
-                        child_offsets[(i * p + j) * p + k]
-                        + (cell * cards[k] + xk) * n_classes
-                    )
-                    for c in range(n_classes):
-                        term[c] += child[at + c]
-                for c in range(n_classes):
-                    a, b = log_sum[r, c], term[c]
-                    top = max(a, b)
-                    log_sum[r, c] = top + np.log(np.exp(a - top) + np.exp(b - top))
-                n_used[r] += 1
+        return pair_model(
+            self.pair_log_prob_, self.pair_child_log_prob_, self.n_categories_, i, j
+        )

@@ -4,37 +4,27 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import ClassVar
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from augnb.averaged_inference import spode_log_mixture
 from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
-from augnb.params.categorical import (
-    CategoricalCPD,
-    DiscreteModel,
-    NodeDomain,
-)
-from augnb.params.hdp import hdp_log_cpt
-from augnb.stats.counts import lidstone_log_prob
+from augnb.params.averaged import fit_spode_tables, spode_model
+from augnb.params.categorical import DiscreteModel
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
 from augnb.structure.aode import SPODEStructures, spode_structure
 from augnb.structure.naive import naive_bayes_structure
 
-__all__ = ["AODE", "spode_structure"]
-
-#: Counts of the SPODE CPDs: AODE keeps log probabilities only.
-_NO_COUNTS = np.empty((0, 0, 0))
+__all__ = ["AODE"]
 
 
 class AODE(_SmoothedNB):
@@ -200,37 +190,21 @@ hdp_iterations : int, default=100
         ``rng`` (``smoothing="hdp"`` only) draws the seeds of the HDP
         tables; None keeps Lidstone's formula.
         """
-        alpha = float(self.alpha)
-        p = len(cards)
-        # seeds[i, j] seeds P(x_j | c, x_i); drawn at once, before any table.
-        seeds = None if rng is None else _draw_seeds(rng, (p, p))
-        packed = _SpodeTables.allocate(cards, n_classes)
-        counts, parent_lp = packed.count_views(), packed.parent_views()
-        for i in range(len(cards)):
-            n_ci = singles(i)
-            counts[i][:] = n_ci.sum(axis=1)
-            # N_i counts the rows with X_i observed (available cases).
-            # P(x_i, c) is one distribution over r_i * r_C joint values.
-            parent_lp[i][:] = lidstone_log_prob(
-                n_ci, n_ci.sum(), alpha, n_classes * float(cards[i])
-            )
-        child_lp = packed.child_views()
-        for (i, j), table in pairs:
-            # table[x_i, x_j, c]; each CPT normalises over its child's axis.
-            ri, rj = int(cards[i]), int(cards[j])
-            flipped = table.transpose(1, 0, 2)
-            if seeds is None:
-                child_lp[i, j][:] = _log_cpt(table, alpha=alpha, r=rj)
-                child_lp[j, i][:] = _log_cpt(flipped, alpha=alpha, r=ri)
-            else:
-                n_iter = int(self.hdp_iterations)
-                child_lp[i, j][:] = _hdp_cpt(table, (ri,), n_iter, seeds[i, j])
-                child_lp[j, i][:] = _hdp_cpt(flipped, (rj,), n_iter, seeds[j, i])
+        packed = fit_spode_tables(
+            singles,
+            pairs,
+            cards,
+            n_classes,
+            alpha=float(self.alpha),
+            rng=rng,
+            hdp_iterations=int(self.hdp_iterations),
+        )
         self._packed = packed
         self._m = int(self.m)  # frozen at fit, like every other parameter
-        self.value_counts_ = counts
-        self.parent_log_prob_ = parent_lp
-        self.child_log_prob_ = child_lp
+        # The fitted attributes are views of the packed tables.
+        self.value_counts_ = packed.count_views()
+        self.parent_log_prob_ = packed.parent_views()
+        self.child_log_prob_ = packed.child_views()
 
     def _named_structure(self, structure: Structure) -> SPODEStructures:
         names = [str(n) for n in self.schema_.names]
@@ -286,25 +260,12 @@ hdp_iterations : int, default=100
         DiscreteModel
         """
         check_is_fitted(self, "model_")
-        cards = [int(r) for r in self.n_categories_]
-        p = len(cards)
-        i = int(super_parent)
-        domains = tuple(NodeDomain((j,), (r,), r, None) for j, r in enumerate(cards))
-        # P(c, x_i) = P_i(c) P(x_i | c): a normalised CPT, so the routine's
-        # rule that a barren missing node sums to one holds for it too.
-        joint = self.parent_log_prob_[i]
-        prior = logsumexp(joint, axis=0)
-        cpds = []
-        for j in range(p):
-            if j == i:
-                log_prob = (joint - prior).T[None]
-                cpds.append(CategoricalCPD((), (), None, log_prob, _NO_COUNTS))
-            else:
-                log_prob = self.child_log_prob_[i, j].transpose(0, 2, 1)
-                cpds.append(
-                    CategoricalCPD((i,), (cards[i],), None, log_prob, _NO_COUNTS)
-                )
-        return DiscreteModel(spode_structure(i, p), domains, tuple(cpds), prior)
+        return spode_model(
+            self.parent_log_prob_,
+            self.child_log_prob_,
+            self.n_categories_,
+            super_parent,
+        )
 
     def _spode_log_mixture(
         self, codes: NDArray[np.integer]
@@ -314,168 +275,4 @@ hdp_iterations : int, default=100
         Returns the log-mixture (``-inf`` where none qualifies) and the number
         of SPODEs used per row.
         """
-        n = codes.shape[0]
-        acc = np.empty((n, len(self.classes_)))
-        n_used = np.empty(n, dtype=np.int64)
-        _spode_mixture_kernel(
-            np.ascontiguousarray(codes, dtype=np.int32),
-            np.asarray(self.n_categories_, dtype=np.int64),
-            self._m,
-            self._packed.arrays(),
-            acc,
-            n_used,
-        )
-        return acc, n_used
-
-
-def _log_cpt(
-    table: NDArray[np.float64], *, alpha: float, r: int
-) -> NDArray[np.float64]:
-    """``log (N + alpha) / (sum_x N + alpha r)``, child on axis 1 of ``(u, x, c)``."""
-    return lidstone_log_prob(table, table.sum(axis=1, keepdims=True), alpha, r)
-
-
-def _hdp_cpt(
-    table: NDArray[np.float64], radix: tuple[int, ...], n_iter: int, seed: int
-) -> NDArray[np.float64]:
-    """HDP estimate of the CPT of ``table[u, x, c]``, child on axis 1.
-
-    ``u`` is the mixed-radix key of the parents (``radix``, first parent
-    slowest); the tree is ``P(x) -> P(x | c) -> P(x | c, u_1) -> ...``.
-    """
-    log_prob = hdp_log_cpt(
-        table.transpose(0, 2, 1),
-        table.shape[1],
-        radix,
-        n_iter=n_iter,
-        random_state=int(seed),
-    )
-    return log_prob.transpose(0, 2, 1)
-
-
-def _draw_seeds(
-    rng: np.random.RandomState, shape: tuple[int, ...]
-) -> NDArray[np.int64]:
-    """One seed per HDP table, drawn as ``fit_discrete_model`` draws its own."""
-    return rng.randint(np.iinfo(np.int32).max, size=shape).astype(np.int64)
-
-
-@dataclass(frozen=True, eq=False)
-class _SpodeTables:
-    """All SPODE tables packed in three flat arrays for the prediction kernel.
-
-    The fitted attributes ``value_counts_``, ``parent_log_prob_`` and
-    ``child_log_prob_`` are reshaped views into these arrays, so nothing is
-    stored twice. Offsets index the start of each feature's (or ordered
-    pair's) C-ordered table; ``child_offsets[i * p + j]`` is -1 for ``i == j``.
-    """
-
-    cards: tuple[int, ...]
-    n_classes: int
-    counts: NDArray[np.float64]
-    count_offsets: NDArray[np.int64]
-    parent: NDArray[np.float64]
-    parent_offsets: NDArray[np.int64]
-    child: NDArray[np.float64]
-    child_offsets: NDArray[np.int64]
-
-    @classmethod
-    def allocate(cls, cards: NDArray[np.integer], n_classes: int) -> _SpodeTables:
-        r = np.asarray(cards, dtype=np.int64)
-        p = len(r)
-        count_offsets = np.concatenate([[0], np.cumsum(r)]).astype(np.int64)
-        parent_offsets = count_offsets * n_classes
-        sizes = np.outer(r, r) * n_classes
-        np.fill_diagonal(sizes, 0)
-        flat = sizes.ravel()
-        child_offsets = np.concatenate([[0], np.cumsum(flat)[:-1]]).astype(np.int64)
-        child_offsets[np.arange(p) * (p + 1)] = -1
-        return cls(
-            tuple(int(c) for c in r),
-            int(n_classes),
-            np.zeros(int(count_offsets[-1])),
-            count_offsets,
-            np.zeros(int(parent_offsets[-1])),
-            parent_offsets,
-            np.zeros(int(flat.sum())),
-            child_offsets,
-        )
-
-    def arrays(self) -> tuple[NDArray, ...]:
-        """The tables and their offsets, in the prediction kernel's order."""
-        return (
-            self.counts,
-            self.count_offsets,
-            self.parent,
-            self.parent_offsets,
-            self.child,
-            self.child_offsets,
-        )
-
-    def count_views(self) -> list[NDArray[np.float64]]:
-        o = self.count_offsets
-        return [self.counts[o[i] : o[i + 1]] for i in range(len(self.cards))]
-
-    def parent_views(self) -> list[NDArray[np.float64]]:
-        o, c = self.parent_offsets, self.n_classes
-        return [
-            self.parent[o[i] : o[i + 1]].reshape(r, c) for i, r in enumerate(self.cards)
-        ]
-
-    def child_views(self) -> dict[tuple[int, int], NDArray[np.float64]]:
-        p, c = len(self.cards), self.n_classes
-        out = {}
-        for i, ri in enumerate(self.cards):
-            for j, rj in enumerate(self.cards):
-                if i != j:
-                    start = int(self.child_offsets[i * p + j])
-                    size = ri * rj * c
-                    out[i, j] = self.child[start : start + size].reshape(ri, rj, c)
-        return out
-
-
-@numba.njit(cache=True, nogil=True)
-def _spode_mixture_kernel(codes, cards, m, tables, acc, n_used):
-    """acc[r] = log mean over qualifying super-parents i of SPODE_i(c, x_r).
-
-    ``tables`` are the packed SPODE tables (:meth:`_SpodeTables.arrays`). A
-    missing child's factor is skipped (it sums to one); a super-parent that
-    is missing or below the frequency limit is left out; rows with none get
-    ``-inf`` and ``n_used = 0``.
-    """
-    counts, count_offsets, parent, parent_offsets, child, child_offsets = tables
-    n, p = codes.shape
-    n_classes = acc.shape[1]
-    terms = np.empty((p, n_classes))
-    for r in range(n):
-        used = 0
-        for i in range(p):
-            xi = codes[r, i]
-            if xi < 0 or counts[count_offsets[i] + xi] < m:
-                continue
-            base = parent_offsets[i] + xi * n_classes
-            for c in range(n_classes):
-                terms[used, c] = parent[base + c]
-            for j in range(p):
-                xj = codes[r, j]
-                if j == i or xj < 0:
-                    continue
-                base = child_offsets[i * p + j] + (xi * cards[j] + xj) * n_classes
-                for c in range(n_classes):
-                    terms[used, c] += child[base + c]
-            used += 1
-        n_used[r] = used
-        if used == 0:
-            for c in range(n_classes):
-                acc[r, c] = -np.inf
-            continue
-        # log mean exp over the SPODEs (all terms are finite).
-        shift = np.log(used)
-        for c in range(n_classes):
-            top = terms[0, c]
-            for u in range(1, used):
-                top = max(top, terms[u, c])
-            total = 0.0
-            for u in range(used):
-                total += np.exp(terms[u, c] - top)
-            acc[r, c] = top + np.log(total) - shift
+        return spode_log_mixture(self._packed, codes, self._m)

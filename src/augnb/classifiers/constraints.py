@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from augnb.search.folds import cv_kind
+
 __all__ = [
     "DENSITY_PARAMETERS",
     "ROOT",
@@ -24,9 +26,9 @@ __all__ = [
     "SMOOTHING_PARAMETERS",
     "VERBOSE",
     "AnyOf",
-    "CVSplits",
     "ColumnList",
     "Constraint",
+    "CrossValidation",
     "InstanceOf",
     "Interval",
     "Options",
@@ -206,20 +208,29 @@ class AnyOf(Constraint):
         return " or ".join(c.describe() for c in self.options)
 
 
-class CVSplits(Constraint):
-    """An explicit list of ``(train, test)`` index pairs (one per fold)."""
+class CrossValidation(Constraint):
+    """A ``cv=`` argument of a wrapper search, in any of its forms.
+
+    An integer >= 2, ``"loo"``, a list of ``(train, test)`` index pairs, an
+    array of integer fold ids (one per input row) or a CV splitter; the forms
+    are told apart by :func:`augnb.search.folds.cv_kind`, and resolved to
+    folds by :func:`augnb.search.folds.resolve_folds` (which checks what
+    needs the data: lengths, partitions).
+    """
 
     def accepts(self, value: object) -> bool:
         """Whether ``value`` is valid."""
-        if not isinstance(value, (list, tuple)) or not value:
-            return False
-        return all(
-            isinstance(split, (list, tuple)) and len(split) == 2 for split in value
-        )
+        kind = cv_kind(value)
+        if kind == "n_folds":
+            return value >= 2
+        return kind is not None
 
     def describe(self) -> str:
         """What valid values are, for the error message."""
-        return "a list of (train, test) index pairs"
+        return (
+            "an integer >= 2 or 'loo' or a list of (train, test) index pairs or "
+            "an array of integer fold ids (one per training row) or a CV splitter"
+        )
 
 
 def check_parameters(

@@ -84,7 +84,7 @@ References
     def _learn_structure(self, data: TrainingData) -> Structure:
         # One generator for the folds and the tie breaks: one seed, one search.
         rng = check_random_state(self.random_state)
-        scorer = self._scorer(*data.inputs, random_state=rng)
+        scorer = self._scorer(data, random_state=rng)
         structure, path = type(self)._search(
             scorer,
             data.codes.shape[1],

@@ -56,7 +56,7 @@ class FSS(BaseWrapperNB):
     _summary = "forward sequential selection: naive Bayes on features chosen by CV"
 
     def _learn_structure(self, data: TrainingData) -> Structure:
-        scorer = self._scorer(*data.inputs)
+        scorer = self._scorer(data)
         structure, path = fss_structure(
             scorer,
             data.codes.shape[1],

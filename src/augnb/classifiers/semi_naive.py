@@ -85,11 +85,11 @@ alpha : float, default=1.0
     )
     supernode_cpt: str = param("joint", Options("joint", "dag"), before="random_state")
 
-    def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
-        scorer = self._scorer(codes, y, cards, n_classes, self.supernode_cpt)
+    def _bsej(self, data: TrainingData) -> tuple[tuple[int, ...], ...]:
+        scorer = self._scorer(data, self.supernode_cpt)
         subsets, path = bsej_subsets(
             scorer,
-            codes.shape[1],
+            data.codes.shape[1],
             epsilon=float(self.epsilon),
             max_joint_cells=float(self.max_joint_cells),
             verbose=self.verbose,
@@ -106,7 +106,7 @@ alpha : float, default=1.0
         return self._groups
 
     def _learn_structure(self, data: TrainingData) -> Structure:
-        subsets = self._bsej(*data.inputs)
+        subsets = self._bsej(data)
         return self._semi_naive(subsets, (), data.codes.shape[1])
 
 
@@ -177,7 +177,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
     root: str = param("first", ROOT, before="random_state")
 
     def _learn_structure(self, data: TrainingData) -> Structure:
-        subsets = self._bsej(*data.inputs)
+        subsets = self._bsej(data)
         arcs = asb_arcs(
             *data.inputs,
             subsets,

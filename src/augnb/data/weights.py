@@ -1,14 +1,49 @@
-"""Row weights: validation, and repetition for learners without weighted counts."""
+"""Row weights of a fit: validation, and repetition for unweighted learners.
+
+A ``sample_weight`` given to ``fit`` is checked here; learners that do not
+weigh their counts fit integer weights as repeated rows, and the discretiser
+is fitted on the rows the weights repeat. :class:`InputRows` records which
+input row each training row is, for what names input rows (explicit folds).
+"""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["check_sample_weight", "discretizer_rows", "repeat_rows"]
+__all__ = ["InputRows", "check_sample_weight", "discretizer_rows", "repeat_rows"]
 
 #: Rows a fit may grow to when integer weights are applied by repetition.
 _MAX_REPEATED_ROWS = 50_000_000
+
+
+class InputRows(NamedTuple):
+    """Which input row each training row is, once weights are applied.
+
+    Rows of weight 0 are dropped before a fit, and learners without weighted
+    counts repeat a row by its integer weight; whatever names rows of the
+    ``X`` given to ``fit`` (explicit cross-validation folds) follows the
+    training rows through this map.
+
+    Attributes
+    ----------
+    n_input : int
+        Number of rows of the ``X`` given to ``fit``.
+    index : ndarray of intp, shape (n_training_rows,)
+        Input row of each training row (ascending; repeated rows repeat it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows = InputRows(3, repeat_rows(np.array([0, 2]), np.array([1.0, 0, 2]), "FSS"))
+    >>> rows.index.tolist()
+    [0, 2, 2]
+    """
+
+    n_input: int
+    index: NDArray[np.intp]
 
 
 def check_sample_weight(
@@ -65,7 +100,34 @@ def repeat_rows(
 ) -> NDArray[np.intp]:
     """Row indices repeated by their integer weights; fractional ones refused.
 
-    For learners without weighted counts.
+    For learners without weighted counts: a weight of 3 is the row three
+    times.
+
+    Parameters
+    ----------
+    rows : ndarray of intp
+        Indices of the rows to keep (those with positive weight).
+    weights : ndarray of float64, shape (n_samples,)
+        Weights of every input row (indexed by ``rows``).
+    name : str
+        The learner's name, for the error messages.
+
+    Returns
+    -------
+    ndarray of intp
+        ``rows``, each repeated by its weight.
+
+    Raises
+    ------
+    ValueError
+        If a weight is fractional, or the repeated rows would exceed the
+        limit on the size of a fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> repeat_rows(np.array([0, 2]), np.array([2.0, 0.0, 1.0]), "FSS").tolist()
+    [0, 0, 2]
     """
     w = weights[rows]
     if np.any(w != np.round(w)):
@@ -85,7 +147,28 @@ def repeat_rows(
 
 
 def discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | None:
-    """Rows the discretiser is fitted on: integer weights repeat rows."""
+    """Rows the discretiser is fitted on: integer weights repeat rows.
+
+    Parameters
+    ----------
+    weights : ndarray of float64, shape (n_samples,) or None
+        Row weights of the fit.
+
+    Returns
+    -------
+    ndarray of intp or None
+        Every row repeated by its weight when the weights are integers (and
+        the repetition stays within the size limit of a fit), else every
+        row once; None without weights (every row once, unindexed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> discretizer_rows(np.array([1.0, 0.0, 2.0])).tolist()
+    [0, 2, 2]
+    >>> discretizer_rows(np.array([0.5, 1.0])).tolist()
+    [0, 1]
+    """
     if weights is None:
         return None
     rows = np.arange(len(weights))

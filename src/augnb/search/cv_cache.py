@@ -19,12 +19,13 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 
+from augnb.data.weights import InputRows
 from augnb.search._cv_kernels import (
     correct_per_fold,
     one_parent_log_factor,
     parentless_train_counts,
 )
-from augnb.search.folds import fold_ids, stratified_folds
+from augnb.search.folds import cv_kind, fold_ids, resolve_folds, stratified_folds
 from augnb.stats.counts import family_index, lidstone_log_prob
 
 # fold_ids and stratified_folds live in augnb.search.folds; re-exported here so
@@ -69,9 +70,9 @@ class CachedCV:
         int) and number of classes.
     alpha : float, default=1.0
         Lidstone smoothing, as in the final model.
-    cv : int, "loo", array-like of fold ids or CV splitter, default=5
-        Number of stratified folds, leave-one-out, or a given partition
-        (see :func:`fold_ids`).
+    cv : int, "loo", array-like, list of (train, test) pairs or splitter, default=5
+        Number of stratified folds (at most one per row), leave-one-out, or a
+        given partition (see :func:`~augnb.search.folds.resolve_folds`).
     random_state : int, RandomState or None, default=None
         Seed of the fold partition (one partition per search).
     max_cache_bytes : int, default=512 MiB
@@ -80,6 +81,10 @@ class CachedCV:
         How :meth:`subset_factor` models a joined subset: one CPT over the
         Cartesian product, or a complete DAG of its members, each with
         its own CPT given the earlier members (bnclassify's parameterisation).
+    rows : InputRows or None, default=None
+        Which input row each training row is, when weights dropped or
+        repeated rows: given folds name input rows (see
+        :func:`~augnb.search.folds.resolve_folds`).
     """
 
     def __init__(
@@ -90,10 +95,11 @@ class CachedCV:
         n_classes: int,
         *,
         alpha: float = 1.0,
-        cv: int | str | NDArray[np.integer] = 5,
+        cv: object = 5,
         random_state: int | np.random.RandomState | None = None,
         max_cache_bytes: int = 512 << 20,
         supernode_cpt: str = "joint",
+        rows: InputRows | None = None,
     ) -> None:
         if supernode_cpt not in ("joint", "dag"):
             raise ValueError(
@@ -107,19 +113,11 @@ class CachedCV:
         self.n_classes = int(n_classes)
         self.alpha = float(alpha)
         n = len(self.y)
-        self.loo = isinstance(cv, str) and cv == "loo"
-        if self.loo:
-            self.folds = np.arange(n, dtype=np.intp)
-            self.n_folds = n
-        elif isinstance(cv, str) or isinstance(cv, bool):
-            raise ValueError(f"cv must be an int >= 2 or 'loo'; got {cv!r}.")
-        elif isinstance(cv, (int, np.integer)):
-            self.folds = stratified_folds(self.y, int(cv), random_state)
-            self.n_folds = int(cv)
-        else:
-            # a given partition: fold ids or a splitter (see fold_ids)
-            self.folds = fold_ids(cv, self.y)
-            self.n_folds = int(self.folds.max()) + 1
+        # Every form of cv (and the row map of weighted fits) is resolved in
+        # one place; leave-one-out keeps its own faster count subtraction.
+        self.loo = cv_kind(cv) == "loo"
+        self.folds = resolve_folds(cv, self.y, random_state, rows=rows)
+        self.n_folds = n if self.loo else int(self.folds.max()) + 1
         self.fold_sizes = np.bincount(self.folds, minlength=self.n_folds).astype(
             np.float64
         )

@@ -24,6 +24,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb.data.weights import InputRows
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
 from augnb.stats.mixed_information import pairwise_mixed_cmi
@@ -148,7 +149,7 @@ class _Rows(NamedTuple):
     n_classes: int
     sample_weight: NDArray[np.float64] | None = None
     values: NDArray[np.float64] | None = None
-    rows: NDArray[np.intp] | None = None
+    rows: InputRows | None = None
 
 
 class TrainingData(_Rows, TableReader):
@@ -170,10 +171,10 @@ class TrainingData(_Rows, TableReader):
     values : ndarray of float64 or None
         Values of the continuous columns kept as such (NaN elsewhere); None
         when every column is discrete.
-    rows : ndarray of intp or None
-        Which input row each training row is, when rows were dropped (zero
-        weight) or repeated (integer weights); None when they are the input
-        rows. Explicit cross-validation folds name input rows.
+    rows : InputRows or None
+        Which input row of ``fit`` each training row is, when weights have
+        dropped or repeated rows (explicit cross-validation folds name input
+        rows); None when the training rows are the input rows.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""AODE's structures: one super-parent one-dependence estimator per feature."""
+"""The structures AODE and AnDE average: one per super-parent or super-parent pair."""
 
 from __future__ import annotations
 
@@ -6,11 +6,24 @@ from collections.abc import Iterable
 
 from augnb.structure._structure import Structure
 
-__all__ = ["SPODEStructures", "spode_structure"]
+__all__ = ["SPODEStructures", "pair_structure", "spode_structure"]
 
 
 def spode_structure(super_parent: int, n_features: int) -> Structure:
     """Super-parent one-dependence structure: ``super_parent`` -> every other feature.
+
+    The SPODE of one super-parent of AODE.
+
+    Parameters
+    ----------
+    super_parent : int
+        The super-parent feature.
+    n_features : int
+        Number of features.
+
+    Returns
+    -------
+    Structure
 
     Examples
     --------
@@ -19,6 +32,37 @@ def spode_structure(super_parent: int, n_features: int) -> Structure:
     """
     nodes = [(j,) for j in range(n_features)]
     arcs = [(super_parent, j) for j in range(n_features) if j != super_parent]
+    return Structure.from_arcs(nodes, arcs, n_features)
+
+
+def pair_structure(first: int, second: int, n_features: int) -> Structure:
+    """Super-parent-pair structure: ``first -> second`` and both -> every other feature.
+
+    The model of one super-parent pair of A2DE (AnDE with ``n=2``).
+
+    Parameters
+    ----------
+    first, second : int
+        The two super-parent features.
+    n_features : int
+        Number of features.
+
+    Returns
+    -------
+    Structure
+
+    Examples
+    --------
+    >>> pair_structure(0, 2, 3).parents
+    ((), (0, 2), (0,))
+    """
+    nodes = [(f,) for f in range(n_features)]
+    arcs = [(first, second)] + [
+        (s, f)
+        for f in range(n_features)
+        if f not in (first, second)
+        for s in (first, second)
+    ]
     return Structure.from_arcs(nodes, arcs, n_features)
 
 
