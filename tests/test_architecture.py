@@ -83,3 +83,14 @@ def test_registry_is_imported_from_above_the_classifiers_only(import_graph):
     # lists must not import it back.
     importers = set(import_graph.predecessors("augnb.classifiers.registry"))
     assert not {m for m in importers if m.startswith("augnb.classifiers")}
+
+
+def test_no_module_fills_its_namespace_at_run_time():
+    # The exports are explicit imports, visible to type checkers and readers.
+    package = Path(__file__).resolve().parent.parent / "src" / "augnb"
+    writers = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if "globals()" in path.read_text(encoding="utf-8")
+    ]
+    assert not writers
