@@ -3,26 +3,75 @@
 The class is a parent of every selected (possibly compound) feature node, and
 nodes may have further parents among the features: naive Bayes, TAN and their
 relatives are one model with different structures. The estimator classes are
-exported from :mod:`augnb.classifiers.registry`, which discovers them.
+those :mod:`augnb.classifiers` exports, listed again here; the estimator
+registry (:func:`estimators`) reads them from there.
 """
 
 from __future__ import annotations
 
-from augnb.classifiers import BaseAugmentedNB
-from augnb.classifiers.registry import estimators, exported_names
+from augnb._version import __version__
+from augnb.classifiers import (
+    AODE,
+    ASB,
+    AWNB,
+    BSEJ,
+    CAN,
+    ENBC,
+    ESKDB,
+    ETAN,
+    FFSS,
+    FSS,
+    KDB,
+    MANB,
+    SKDB,
+    TAN,
+    WANBIA,
+    AnDE,
+    AugmentedSemiNaiveBayes,
+    BaseAugmentedNB,
+    DDRChowLiu,
+    FlexibleNB,
+    HillClimbingTAN,
+    NaiveBayes,
+    SelectiveTAN,
+    SuperParentTAN,
+    TaheriANB,
+    WrapperKDB,
+)
+from augnb.classifiers.registry import estimators
 from augnb.streaming import fit_files, predict_files
 from augnb.structure import Structure
 
-__version__ = "0.1.0"
-
-globals().update(exported_names())
-
 __all__ = [
+    "AODE",
+    "ASB",
+    "AWNB",
+    "BSEJ",
+    "CAN",
+    "ENBC",
+    "ESKDB",
+    "ETAN",
+    "FFSS",
+    "FSS",
+    "KDB",
+    "MANB",
+    "SKDB",
+    "TAN",
+    "WANBIA",
+    "AnDE",
+    "AugmentedSemiNaiveBayes",
     "BaseAugmentedNB",
+    "DDRChowLiu",
+    "FlexibleNB",
+    "HillClimbingTAN",
+    "NaiveBayes",
+    "SelectiveTAN",
     "Structure",
+    "SuperParentTAN",
+    "TaheriANB",
+    "WrapperKDB",
     "__version__",
     "estimators",
     "fit_files",
     "predict_files",
-    *exported_names(),
 ]

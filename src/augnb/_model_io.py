@@ -35,7 +35,7 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
     -------
     Path
     """
-    from augnb import __version__
+    from augnb._version import __version__
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

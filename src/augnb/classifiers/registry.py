@@ -1,13 +1,16 @@
-"""The one registry of estimators, discovered from the classifier modules.
+"""The one registry of estimators, read from the classifiers' exports.
 
 Every public, concrete subclass of :class:`~augnb.classifiers.BaseAugmentedNB`
-defined in a module of :mod:`augnb.classifiers` is an estimator: the package
-exports, the command line, the paper suites and the common estimator tests
-all read this registry, so a learner added in a new module is picked up
-everywhere without being listed anywhere. What the command line shows about
+named in ``augnb.classifiers.__all__`` is an estimator: the command line, the
+paper suites and the common estimator tests all read this registry, so a
+learner exported by :mod:`augnb.classifiers` is named on the command line and
+tested without being listed anywhere else. What the command line shows about
 a learner is on its class too: ``_aliases`` (other accepted names, e.g. R
 bnclassify's function names) and ``_summary`` (one line; the docstring's
 first line when empty).
+
+This module imports :mod:`augnb.classifiers`, never the other way round: the
+package's modules do not know the registry.
 
 Examples
 --------
@@ -24,17 +27,13 @@ TAN(alpha=0.5)
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 import re
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from sklearn.base import BaseEstimator
-
+import augnb.classifiers as _package
 from augnb.classifiers._base import BaseAugmentedNB
 
 __all__ = [
@@ -60,31 +59,22 @@ _NOT_AVAILABLE: dict[str, str] = {
 }
 
 
-@cache
-def _discover() -> tuple[dict[str, type], dict[str, type]]:
-    import augnb.classifiers as package
-
-    classes: dict[str, type] = {}
-    names: dict[str, type] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name.startswith("_") or info.name in ("registry", "constraints"):
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        for name, obj in vars(module).items():
-            if (
-                not name.startswith("_")
-                and inspect.isclass(obj)
-                and issubclass(obj, BaseAugmentedNB)
-                and not inspect.isabstract(obj)
-                and obj.__module__ == module.__name__
-            ):
-                classes[obj.__name__] = obj
-                names[name] = obj  # the class name, or an alias such as ASB
-    order = sorted(classes)
-    return {n: classes[n] for n in order}, {n: names[n] for n in sorted(names)}
+def _exported() -> dict[str, type[BaseAugmentedNB]]:
+    # Read from the package on every call, not cached: what the package exports
+    # now is what can be made (a test may take a name out of the exports).
+    found: dict[str, type[BaseAugmentedNB]] = {}
+    for name in _package.__all__:
+        obj = getattr(_package, name)
+        if (
+            inspect.isclass(obj)
+            and issubclass(obj, BaseAugmentedNB)
+            and not inspect.isabstract(obj)
+        ):
+            found[name] = obj  # the class name, or an alias such as ASB
+    return dict(sorted(found.items()))
 
 
-def estimators() -> MappingProxyType:
+def estimators() -> MappingProxyType[str, type[BaseAugmentedNB]]:
     """Every estimator class, by class name (sorted).
 
     Returns
@@ -92,10 +82,11 @@ def estimators() -> MappingProxyType:
     mappingproxy of str -> type
         Read-only ``{class name: class}``.
     """
-    return MappingProxyType(_discover()[0])
+    classes = {cls.__name__: cls for cls in _exported().values()}
+    return MappingProxyType(dict(sorted(classes.items())))
 
 
-def exported_names() -> MappingProxyType:
+def exported_names() -> MappingProxyType[str, type[BaseAugmentedNB]]:
     """Every public name bound to an estimator class, aliases included.
 
     Returns
@@ -104,7 +95,7 @@ def exported_names() -> MappingProxyType:
         Read-only ``{name: class}``, e.g. both ``"AugmentedSemiNaiveBayes"``
         and its literature name ``"ASB"``.
     """
-    return MappingProxyType(_discover()[1])
+    return MappingProxyType(_exported())
 
 
 def _normalize(name: str) -> str:
@@ -125,11 +116,10 @@ def _summary(cls: type) -> str:
     return text
 
 
-class _AliasTable(Mapping):
+class _AliasTable(Mapping[str, str]):
     """``{normalised name or alias: class name}``, read from the classes.
 
-    Computed on first use: the classes are discovered when it is read, not
-    when this module is imported.
+    Computed when read, from the exports of that moment.
     """
 
     def _table(self) -> dict[str, str]:
@@ -142,7 +132,7 @@ class _AliasTable(Mapping):
     def __getitem__(self, key: str) -> str:
         return self._table()[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._table())
 
     def __len__(self) -> int:
@@ -156,31 +146,14 @@ class _AliasTable(Mapping):
 ESTIMATOR_ALIASES: Mapping[str, str] = _AliasTable()
 
 
-def _lookup(canonical: str) -> type | None:
-    """The class ``augnb`` exports under ``canonical`` (or its other names).
-
-    Read from :mod:`augnb` when asked, so that what the package exports is
-    what can be made.
-    """
-    import augnb
-
-    cls = estimators()[canonical]
-    names = [canonical] + [n for n, c in exported_names().items() if c is cls]
-    for name in names:
-        found = getattr(augnb, name, None)
-        if isinstance(found, type):
-            return found
-    return None
-
-
 def available_estimators() -> list[str]:
     """Canonical names of the estimators that can be made now.
 
     Returns
     -------
     names : list of str
-        The class names of the registry that :mod:`augnb` exports: the
-        baselines (NaiveBayes, TAN) first, then by name.
+        The class names of the registry: the baselines (NaiveBayes, TAN)
+        first, then by name.
 
     Examples
     --------
@@ -189,8 +162,7 @@ def available_estimators() -> list[str]:
     True
     """
     names = [n for n in _FIRST if n in estimators()]
-    names += [n for n in estimators() if n not in _FIRST]
-    return [n for n in names if _lookup(n) is not None]
+    return names + [n for n in estimators() if n not in _FIRST]
 
 
 def describe_estimators() -> list[tuple[str, tuple[str, ...], str]]:
@@ -208,7 +180,7 @@ def describe_estimators() -> list[tuple[str, tuple[str, ...], str]]:
     >>> name, "tan_cl" in aliases
     ('TAN', True)
     """
-    rows = []
+    rows: list[tuple[str, tuple[str, ...], str]] = []
     for name in available_estimators():
         cls = estimators()[name]
         rows.append((name, _aliases(cls), _summary(cls)))
@@ -220,7 +192,7 @@ def not_available_names() -> dict[str, str]:
     return dict(_NOT_AVAILABLE)
 
 
-def estimator_class(name: str) -> type:
+def estimator_class(name: str) -> type[BaseAugmentedNB]:
     """The estimator class a name or alias stands for.
 
     Parameters
@@ -238,9 +210,8 @@ def estimator_class(name: str) -> type:
     Raises
     ------
     ValueError
-        If the name is unknown, names an algorithm augnb does not have, or an
-        estimator that :mod:`augnb` does not export; the message lists the
-        available names.
+        If the name is unknown or names an algorithm augnb does not have; the
+        message lists the available names.
 
     Examples
     --------
@@ -258,16 +229,10 @@ def estimator_class(name: str) -> type:
             f"unknown estimator {name!r}; available: "
             f"{', '.join(available_estimators())}"
         )
-    cls = _lookup(canonical)
-    if cls is None:
-        raise ValueError(
-            f"estimator {name!r} ({canonical}) is not available in this version "
-            f"of augnb; available: {', '.join(available_estimators())}"
-        )
-    return cls
+    return estimators()[canonical]
 
 
-def make_estimator(name: str, **params: Any) -> BaseEstimator:
+def make_estimator(name: str, **params: Any) -> BaseAugmentedNB:
     """A new, unfitted estimator from its name and hyperparameters.
 
     Parameters
@@ -279,8 +244,8 @@ def make_estimator(name: str, **params: Any) -> BaseEstimator:
 
     Returns
     -------
-    estimator : sklearn.base.BaseEstimator
-        ``estimator_class(name)(**params)``.
+    estimator : BaseAugmentedNB
+        ``estimator_class(name)(**params)``, a scikit-learn estimator.
 
     Raises
     ------

@@ -118,7 +118,7 @@ def _sub(sub: argparse._SubParsersAction, name: str, **kw: object) -> _Parser:
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    from augnb import __version__
+    from augnb._version import __version__
     from augnb.cli._compare import (
         DEFAULT_SUITE,
         cmd_compare,

@@ -74,10 +74,10 @@ def _versions() -> str:
     import scipy
     import sklearn
 
-    import augnb
+    from augnb._version import __version__
 
     return (
-        f"augnb {augnb.__version__}, Python {platform.python_version()}, "
+        f"augnb {__version__}, Python {platform.python_version()}, "
         f"NumPy {np.__version__}, SciPy {scipy.__version__}, "
         f"pandas {pd.__version__}, scikit-learn {sklearn.__version__}"
     )

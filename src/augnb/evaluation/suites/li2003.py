@@ -148,13 +148,8 @@ class FixedSplitResult:
 
 
 def _make(spec: EstimatorSpec) -> BaseEstimator:
-    """An estimator from its spec, through the registry when it knows the name."""
-    if spec.available():
-        return spec.make()
-    # ETAN and CAN before they are exported: build them from their module.
-    from augnb.classifiers import mixed
-
-    return getattr(mixed, spec.name)(**dict(spec.params))
+    """An estimator from its spec, through the registry."""
+    return spec.make()
 
 
 def _load(data: str | tuple[pd.DataFrame, object]) -> tuple[pd.DataFrame, object]:

@@ -35,8 +35,8 @@ standard deviations, so ``sd`` is NaN). Svmguide3 is not bundled; give it
 with ``data_dir`` as ``svmguide3.csv``.
 
 The proposed method runs only when :class:`TaheriANB` is exported from
-:mod:`augnb` (the estimator registry resolves names there); otherwise the
-suite skips it with a warning.
+:mod:`augnb.classifiers` (the estimator registry reads its exports); otherwise
+the suite skips it with a warning.
 """
 
 from __future__ import annotations
