@@ -29,16 +29,6 @@ def test_example_learner_runs(capsys, monkeypatch):
     assert module.TopArcsNB.__mro__[1].__name__ == "BaseAugmentedNB"
 
 
-#: Import cycles the package has today, each given by the one edge that closes
-#: it: (importer, imported). Both cycles run through the function-level import
-#: of ``make_discretizer`` in ``_incremental`` (``_base -> _incremental ->
-#: _base`` and ``_base -> _dask -> _incremental -> _base``); the rewrite of
-#: ``_base``, ``_incremental`` and ``_dask`` removes them, and empties this list.
-KNOWN_CYCLE_EDGES = [
-    ("augnb.classifiers._incremental", "augnb.classifiers._base"),
-]
-
-
 def _import_graph() -> nx.DiGraph:
     # grimp (import-linter's graph) sees every import, function-level and
     # TYPE_CHECKING ones included; no cache, so parallel test workers never
@@ -60,8 +50,7 @@ def import_graph() -> nx.DiGraph:
 
 
 def test_no_import_cycles(import_graph):
-    graph = import_graph.copy()
-    graph.remove_edges_from(KNOWN_CYCLE_EDGES)
+    graph = import_graph
     cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     described = [
         f"{a} -> {b} ({'; '.join(graph.edges[a, b]['lines'])})"
@@ -69,13 +58,6 @@ def test_no_import_cycles(import_graph):
         for a, b in graph.subgraph(cycle).edges
     ]
     assert not cycles, "import cycles, through:\n" + "\n".join(described)
-
-
-@pytest.mark.parametrize(("importer", "imported"), KNOWN_CYCLE_EDGES)
-def test_known_cycle_edges_still_close_a_cycle(import_graph, importer, imported):
-    # Once the import is gone (or no longer closes a cycle), its entry goes too.
-    assert import_graph.has_edge(importer, imported)
-    assert nx.has_path(import_graph, imported, importer)
 
 
 def test_registry_is_imported_from_above_the_classifiers_only(import_graph):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -92,7 +93,7 @@ class ChunkPlan:
 
     names: list
     continuous: list
-    discretizer: object | None
+    discretizer: Any
     classes: tuple | None
     class_dtype: np.dtype
     max_order: int = 2
@@ -120,7 +121,7 @@ class ChunkPlan:
 
 
 def discretize_columns(
-    frame: pd.DataFrame, discretizer: object, columns: Sequence
+    frame: pd.DataFrame, discretizer: Any, columns: Sequence
 ) -> pd.DataFrame:
     """A copy of ``frame`` whose ``columns`` are binned by a fitted discretiser.
 
@@ -259,7 +260,9 @@ def missing_tables(structure: Structure, data: CountTables) -> tuple[list, list]
         if all(cards[f] > 0 for f in s) and not data.has(s)
     ]
     comoments = [
-        key for key in comoment_families(structure, cards) if key not in data.comoments
+        key
+        for key in comoment_families(structure, cards)
+        if key not in getattr(data, "comoments", {})
     ]
     return subsets, comoments
 
@@ -517,7 +520,7 @@ def _register_sizeof() -> None:
             return stats.nbytes
 
 
-def _split_target(x: object, y: object, names: list | None = None) -> tuple:
+def _split_target(x: Any, y: Any, names: list | None = None) -> tuple:
     if y is None:
         x, y = x.drop(columns=[_TARGET]), x[_TARGET]
     if isinstance(x, np.ndarray):
@@ -570,7 +573,7 @@ class DaskSource(RowSource):
         Class labels, partitioned like ``X``.
     """
 
-    def __init__(self, X: object, y: object) -> None:
+    def __init__(self, X: Any, y: Any) -> None:
         import dask.array as da
         import dask.dataframe as dd
 
@@ -590,7 +593,7 @@ class DaskSource(RowSource):
                 self.ys = list(y.to_delayed())
             else:
                 y = np.asarray(y)
-                bounds = np.cumsum((0, *X.chunks[0]))
+                bounds = np.cumsum([0, *X.chunks[0]])
                 self.ys = [y[a:b] for a, b in itertools.pairwise(bounds)]
             if len(self.ys) != len(self.xs):
                 raise ValueError(
@@ -668,7 +671,7 @@ def _apply(part: object, estimator: object, method: str, columns: list) -> objec
     return getattr(estimator, method)(part)
 
 
-def predict_dask(estimator: object, X: object, method: str) -> object:
+def predict_dask(estimator: Any, X: Any, method: str) -> Any:
     """Lazy prediction over the partitions of a Dask collection.
 
     Parameters

@@ -97,7 +97,10 @@ class TableReader:
     way, whatever holds the counts.
     """
 
-    n_features: int
+    @property
+    def n_features(self) -> int:
+        """Number of features."""
+        raise NotImplementedError
 
     def table(self, features: Sequence[int]) -> NDArray:
         """Counts of the features (axes in the given order) and the class."""
@@ -124,7 +127,8 @@ class TableReader:
         """
         feats = range(self.n_features) if features is None else features
         feats = [int(f) for f in feats]
-        return cmi_matrix_from_tables(self.pair_tables(feats), len(feats))
+        tables: dict = self.pair_tables(feats)
+        return cmi_matrix_from_tables(tables, len(feats))
 
     def class_mi(self) -> NDArray[np.float64]:
         """``I(X_i; C)`` (nats) of every feature (available cases).
