@@ -249,8 +249,8 @@ class OldStyle(BaseAugmentedNB):
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
 
-    def _learn_structure(self, codes, y, cards, n_classes):
-        return naive_bayes_structure(codes.shape[1])
+    def _learn_structure(self, data):
+        return naive_bayes_structure(data.n_features)
 
 
 def test_declarations_generate_signature_and_table():
@@ -294,30 +294,6 @@ def test_old_style_works_beside_the_declarations():
     )
     with pytest.raises(ValueError, match="OldStyle: depth must be an integer >= 0"):
         OldStyle(depth=-1).fit(X, Y)
-
-
-def test_both_hook_forms_see_the_same_data():
-    seen = {}
-
-    class New(Declared):
-        def _learn_structure(self, data: TrainingData):
-            seen["new"] = data
-            return super()._learn_structure(data)
-
-    class Old(OldStyle):
-        _weighted_counts = True
-
-        def _learn_structure(self, codes, y, cards, n_classes, sample_weight=None):
-            seen["old"] = (codes, y, cards, n_classes, sample_weight)
-            return naive_bayes_structure(codes.shape[1])
-
-    w = np.array([1.0, 2.0, 0.5, 1.0, 1.0, 3.0])
-    New().fit(X, Y)
-    Old().fit(X, Y, sample_weight=w)
-    assert New._takes_training_data and not Old._takes_training_data
-    assert seen["new"].sample_weight is None
-    assert np.array_equal(seen["new"].codes, seen["old"][0])
-    assert np.array_equal(seen["old"][4], w)
 
 
 @pytest.mark.parametrize(
