@@ -201,7 +201,7 @@ def one(task: dict) -> dict:
             ddf = dd.read_parquet(files)
             X, y = ddf.drop(columns="y"), ddf["y"]
             # Warm-up: import augnb and load the Numba kernels on both workers.
-            client.run(lambda: __import__("augnb.classifiers._dask"))
+            client.run(lambda: __import__("augnb.sources"))
             est = _estimator(name)
             before = client.run(_sent)
             lo0 = _loopback_bytes()
