@@ -156,23 +156,7 @@ def _partial_fit(est, X, y, bounds):
     return est
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True,
-                raises=ValueError,
-                reason="CAN.partial_fit keeps no count table of three or more "
-                "discrete features, so a clique of them cannot be fitted",
-            ),
-        )
-        if name == "CAN"
-        else name
-        for name in STATISTICS_LEARNERS
-    ],
-)
+@pytest.mark.parametrize("name", list(STATISTICS_LEARNERS))
 @_settings(max_examples=4)
 @given(data=chunked_tables())
 @example(data=_CLIQUE_TABLE)

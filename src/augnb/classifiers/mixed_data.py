@@ -286,7 +286,9 @@ class CAN(_MixedAugmentedNB):
             # Dask and fit_files count the cliques' families in a second pass.
             return order, pairs
         # partial_fit cannot read a chunk twice: keep every family a clique
-        # of at most max_clique_size - 1 features could need.
+        # of at most max_clique_size - 1 features could need: the co-moments
+        # of those with a continuous member, the count tables of the
+        # all-discrete ones.
         size = len(cards) if self.max_clique_size is None else self.max_clique_size - 1
         disc = [int(f) for f in np.flatnonzero(cards > 0)]
         cont = [int(f) for f in np.flatnonzero(cards == 0)]
@@ -295,10 +297,10 @@ class CAN(_MixedAugmentedNB):
             math.comb(len(cont), nu) * math.comb(len(disc), nd)
             for nu in range(1, size + 1)
             for nd in range(0, size - nu + 1)
-        )
+        ) + sum(math.comb(len(disc), nd) for nd in range(3, size + 1))
         if n_families > self._MAX_INCREMENTAL_FAMILIES:
             raise ValueError(
-                f"CAN.partial_fit would keep the co-moments of {n_families} feature "
+                f"CAN.partial_fit would keep the tables of {n_families} feature "
                 "families (every family a clique could need); set max_clique_size "
                 "(e.g. 3 or 4) to bound them, or fit with fit_files / Dask input, "
                 "which count only the learned cliques' families in a second pass."
@@ -308,4 +310,6 @@ class CAN(_MixedAugmentedNB):
                 for nd in range(0, size - nu + 1):
                     for d in itertools.combinations(disc, nd):
                         wanted.add((d, u))
+        # Count tables of every subset of up to `size` discrete features.
+        order = max(order, min(size, len(disc)))
         return order, tuple(sorted(wanted))
