@@ -7,7 +7,7 @@ finds.
 
 from __future__ import annotations
 
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData
 from augnb.classifiers.registry import estimators, exported_names
 
 globals().update(exported_names())
@@ -17,5 +17,4 @@ __all__ = [
     "TrainingData",
     *exported_names(),
     "estimators",
-    "param",
 ]

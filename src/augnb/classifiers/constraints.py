@@ -31,6 +31,7 @@ __all__ = [
     "Interval",
     "Options",
     "RandomState",
+    "SequenceOf",
     "Transformer",
     "check_parameters",
 ]
@@ -204,6 +205,31 @@ class AnyOf(Constraint):
     def describe(self) -> str:
         """What valid values are, for the error message."""
         return " or ".join(c.describe() for c in self.options)
+
+
+@dataclass(frozen=True)
+class SequenceOf(Constraint):
+    """A non-empty one-dimensional sequence (list, tuple, array) of valid items.
+
+    Parameters
+    ----------
+    item : Constraint
+        The constraint every item must meet.
+    """
+
+    item: Constraint
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid."""
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
+            return False
+        if isinstance(value, np.ndarray) and value.ndim != 1:
+            return False
+        return len(value) > 0 and all(self.item.accepts(v) for v in value)
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return f"a non-empty sequence of which each item is {self.item.describe()}"
 
 
 class CVSplits(Constraint):

@@ -37,7 +37,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 from augnb.evaluation.wilcoxon import (
     WilcoxonResult,
@@ -155,9 +154,6 @@ def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     values = -frame.to_numpy() if higher_is_better else frame.to_numpy()
     ranks = stats.rankdata(values, method="average", axis=1)
     return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
-
-
-@with_snippets(SNIPPETS)
 def average_ranks(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     *,
@@ -191,7 +187,10 @@ def average_ranks(
     ValueError
         With fewer than 2 algorithms or 2 data sets, or a NaN score.
 
-    {{demsar2006_ranks}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
 
     Examples
     --------
@@ -287,9 +286,6 @@ def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
     return ImanDavenportResult(
         float(f_stat), float(stats.f.sf(f_stat, df1, df2)), df1, df2
     )
-
-
-@with_snippets(SNIPPETS)
 def friedman_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -352,7 +348,10 @@ default=None
     When every data set is a complete tie, the tie-corrected statistic is
     0/0; it is reported as 0 with p-value 1 (no evidence of a difference).
 
-    {{demsar2006_ranks}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
     .. [2] S. García et al., "Advanced nonparametric tests for multiple
        comparisons in the design of experiments in computational intelligence
        and data mining", Information Sciences 180:2044-2064, 2010.
@@ -405,7 +404,6 @@ default=None
 # --------------------------------------------------------------------------- #
 # Nemenyi
 # --------------------------------------------------------------------------- #
-@with_snippets(SNIPPETS)
 def nemenyi_critical_difference(
     n_algorithms: int, n_datasets: int, alpha: float = 0.05
 ) -> float:
@@ -435,7 +433,10 @@ def nemenyi_critical_difference(
     ValueError
         With fewer than 2 algorithms or data sets, or ``alpha`` outside (0, 1).
 
-    {{demsar2006_nemenyi_cd}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Table 5(a).
 
     Examples
     --------
@@ -452,9 +453,6 @@ def nemenyi_critical_difference(
     check_alpha(alpha)
     q_alpha = stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0)
     return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
-
-
-@with_snippets(SNIPPETS)
 def nemenyi_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -494,7 +492,10 @@ default=None
     ValueError
         As for :func:`friedman_test` and :func:`nemenyi_critical_difference`.
 
-    {{demsar2006_ranks}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
 
     Examples
     --------
@@ -520,9 +521,6 @@ default=None
     return NemenyiResult(
         ranks=mean_ranks, critical_difference=cd, alpha=alpha, significant=significant
     )
-
-
-@with_snippets(SNIPPETS)
 def cd_groups(
     ranks: pd.Series | Mapping[str, float],
     critical_difference: float,
@@ -554,7 +552,10 @@ def cd_groups(
     ValueError
         If ``critical_difference`` is negative or NaN, or a rank is NaN.
 
-    {{demsar2006_cd_diagram}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
 
     Examples
     --------

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 
 __all__ = [
@@ -69,7 +68,6 @@ class WilcoxonResult:
 # --------------------------------------------------------------------------- #
 # Wilcoxon signed-rank
 # --------------------------------------------------------------------------- #
-@with_snippets(SNIPPETS)
 def wilcoxon_test(
     a: Sequence[float] | np.ndarray | pd.Series,
     b: Sequence[float] | np.ndarray | pd.Series,
@@ -125,7 +123,10 @@ def wilcoxon_test(
     ValueError
         If ``a`` and ``b`` differ in length, are empty or contain NaN.
 
-    {{demsar2006_wilcoxon}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
     .. [2] M. Hollander and D. A. Wolfe, Nonparametric Statistical Methods,
        Wiley, 1973 (the example below, also R's ``?wilcox.test``).
 
@@ -172,9 +173,6 @@ def wilcoxon_test(
     return WilcoxonResult(
         statistic=float(res.statistic), pvalue=float(res.pvalue), n=n, n_zero=n_zero
     )
-
-
-@with_snippets(SNIPPETS)
 def wilcoxon_across_datasets(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     a: str | int,
@@ -210,7 +208,10 @@ def wilcoxon_across_datasets(
     ValueError
         If ``a`` or ``b`` is not a column, or a score is NaN.
 
-    {{demsar2006_wilcoxon}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
 
     Examples
     --------
@@ -232,9 +233,6 @@ def wilcoxon_across_datasets(
         zero_method=zero_method,
         alternative=alternative,
     )
-
-
-@with_snippets(SNIPPETS)
 def wilcoxon_per_dataset(
     frame: pd.DataFrame,
     a: str,
@@ -292,7 +290,10 @@ def wilcoxon_per_dataset(
         fold appears twice for one estimator, the folds of ``a`` and ``b`` do
         not match, or a score is NaN.
 
-    {{demsar2006_wilcoxon}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
 
     Examples
     --------

@@ -28,7 +28,6 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
 __all__ = ["id_weight", "log_dependence_derivatives", "pairwise_id"]
@@ -154,9 +153,6 @@ def id_weight(
     else:
         centre = L.sum() / n_classes
     return float((p_xy[:, :, None] * (L - centre) ** 2).sum())
-
-
-@with_snippets(SNIPPETS)
 def pairwise_id(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -177,7 +173,12 @@ def pairwise_id(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; each pair is counted on the rows
         where both features are observed).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     alpha, avg, form
         As in :func:`id_weight`.
 

@@ -13,7 +13,6 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 
 __all__ = [
@@ -176,9 +175,6 @@ def conditional_mutual_information(
     0.0
     """
     return cmi_from_counts(joint_counts([x, y, c], [r_x, r_y, r_c]), base)
-
-
-@with_snippets(SNIPPETS)
 def pairwise_cmi(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -195,7 +191,12 @@ def pairwise_cmi(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     base : float, default=None
         Logarithm base (natural log when None).
     return_counts : bool, default=False

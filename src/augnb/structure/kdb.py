@@ -8,7 +8,6 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.information import mutual_information, pairwise_cmi
 from augnb.structure._structure import Structure
 
@@ -25,9 +24,6 @@ __all__ = [
 # same counts summed in another order) tie and go to the lowest index, which
 # keeps the structure deterministic under column relabelling.
 _DECIMALS = 12
-
-
-@with_snippets(SNIPPETS)
 def kdb_order(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -43,7 +39,12 @@ def kdb_order(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available cases per feature).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
 
     Returns
     -------
@@ -75,9 +76,6 @@ def kdb_order(
         dtype=np.float64,
     )
     return mi_order(mi), mi
-
-
-@with_snippets(SNIPPETS)
 def kdb_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -104,7 +102,12 @@ def kdb_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available-case statistics).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     k : int, default=1
         Maximum number of feature parents per feature (>= 0).
     theta : float, default=0.0

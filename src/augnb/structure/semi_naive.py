@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import compound_codes, joint_counts
@@ -46,9 +45,6 @@ def bsej_structure(
     """
     subsets, path = bsej_subsets(scorer, n_features, **options)
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
-
-
-@with_snippets(SNIPPETS)
 def bsej_subsets(
     scorer: CachedCV,
     n_features: int,
@@ -67,13 +63,20 @@ def bsej_subsets(
 
     Parameters
     ----------
-    {{scorer_parameters}}
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
     epsilon : float, default=0.0
         Minimum accuracy gain for a step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would have more than this many cells
         (declared values x classes) are not considered.
-    {{trace_parameters}}
+    verbose : int, default=0
+        Print the steps.
+    feature_names : sequence, default=None
+        Column names used in the trace and the verbose lines (``X<i>`` when
+        None).
 
     Returns
     -------

@@ -7,7 +7,6 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import pairwise_class_counts
 from augnb.structure._structure import Structure
 
@@ -111,9 +110,6 @@ def relevance_scores(
             if denom > 0.0:
                 scores[f] = min(abs(num) / np.sqrt(denom), 1.0)
     return scores
-
-
-@with_snippets(SNIPPETS)
 def influence_weights(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -137,7 +133,12 @@ def influence_weights(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing). A pair is counted on the rows where
         both features are observed, and ``N_c`` on those rows too.
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
 
     Returns
     -------
@@ -212,9 +213,6 @@ def influence_weights_from_tables(
     weights[rows, cols] = w
     weights[cols, rows] = w
     return weights
-
-
-@with_snippets(SNIPPETS)
 def taheri_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -239,7 +237,12 @@ def taheri_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing, available-case counting).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score of :func:`relevance_scores`.
 
@@ -249,7 +252,11 @@ def taheri_structure(
         One singleton node per feature (node ``f`` holds feature ``f``) and
         ``n_features - 1`` arcs.
 
-    {{taheri2011_references}}
+    References
+    ----------
+    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+       classifier using conditional probabilities", Proc. 9th Australasian
+       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
 
     Examples
     --------

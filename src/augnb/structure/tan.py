@@ -8,7 +8,6 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import pairwise_class_counts
 from augnb.stats.independence import ci_test
 from augnb.stats.information import cmi_from_counts, pairwise_cmi
@@ -265,9 +264,6 @@ def arc_scores_from_tables(
         if w >= 0:
             admissible.append((i, j))
     return weights, admissible
-
-
-@with_snippets(SNIPPETS)
 def tan_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -286,7 +282,12 @@ def tan_structure(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; pairs are counted on available cases).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     root : {"first", "random"}, default="first"
         Root rule.
     random_state : int, RandomState or None, default=None
