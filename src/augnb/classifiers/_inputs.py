@@ -15,7 +15,7 @@ __all__ = ["FitInputs", "TrainingData"]
 class TrainingData(NamedTuple):
     """The encoded training data a structure learner reads.
 
-    Attributes
+    Parameters
     ----------
     codes : ndarray of int32, shape (n_samples, n_features)
         Category codes (``-1`` = missing).
@@ -47,7 +47,7 @@ class TrainingData(NamedTuple):
 class FitInputs(NamedTuple):
     """The encoded training data a parameter fitter reads (``_fit_parameters``).
 
-    Attributes
+    Parameters
     ----------
     data : EncodedData
         Codes (and the continuous values kept as such), with cardinalities.

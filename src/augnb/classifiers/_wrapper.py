@@ -28,7 +28,17 @@ class GivenFolds(Constraint):
     """
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         if isinstance(value, (str, bytes, numbers.Number)):
             return False
         if hasattr(value, "split") and hasattr(value, "get_n_splits"):

@@ -28,6 +28,17 @@ __all__ = ["AnDE", "pair_structure"]
 def pair_structure(first: int, second: int, n_features: int) -> Structure:
     """Super-parent-pair structure: ``first -> second`` and both -> every other feature.
 
+    Parameters
+    ----------
+    first, second : int
+        The two super-parents; ``first`` is a parent of ``second``.
+    n_features : int
+        Number of features.
+
+    Returns
+    -------
+    Structure
+
     Examples
     --------
     >>> pair_structure(0, 2, 3).parents

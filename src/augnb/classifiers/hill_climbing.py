@@ -73,10 +73,21 @@ class HillClimbingTAN(_ArcSearch):
         A step is taken when its CV accuracy minus ``epsilon`` is at least the
         current accuracy (bnclassify's rule and default).
     random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition and of the random tie breaks
-        between equally accurate candidates.
+        Seed of the internal fold partition, of the random tie breaks
+        between equally accurate candidates and of the sampler of
+        ``smoothing="hdp"``.
     verbose : int, default=0
         Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
         "equal_width", "mean", "soac" or a transformer.
@@ -180,10 +191,21 @@ class SuperParentTAN(_ArcSearch):
         A step is taken when its CV accuracy minus ``epsilon`` is at least the
         current accuracy (bnclassify's rule and default).
     random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition and of the random tie breaks
-        between equally accurate candidates.
+        Seed of the internal fold partition, of the random tie breaks
+        between equally accurate candidates and of the sampler of
+        ``smoothing="hdp"``.
     verbose : int, default=0
         Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
         "equal_width", "mean", "soac" or a transformer.
@@ -294,10 +316,21 @@ class WrapperKDB(_ArcSearch):
         A step is taken when its CV accuracy minus ``epsilon`` is at least the
         current accuracy (bnclassify's rule and default).
     random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition and of the random tie breaks
-        between equally accurate candidates.
+        Seed of the internal fold partition, of the random tie breaks
+        between equally accurate candidates and of the sampler of
+        ``smoothing="hdp"``.
     verbose : int, default=0
         Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
         "equal_width", "mean", "soac" or a transformer.

@@ -38,7 +38,17 @@ class SelectiveTAN(_RootedTreeNB):
     root : {"first", "random"}, default="first"
         Root of each tree.
     random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+        Seed for ``root="random"`` and for the sampler of ``smoothing="hdp"``.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
         "equal_width", "mean", "soac" or a transformer.

@@ -208,9 +208,20 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Root of each tree of subsets: the one with the smallest feature
         index, or one drawn with ``random_state`` (the paper's choice).
     random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition (and of random roots).
+        Seed of the internal fold partition (and of random roots and of the
+        sampler of ``smoothing="hdp"``).
     verbose : int, default=0
         Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
         "equal_width", "mean", "soac" or a transformer.

@@ -40,6 +40,11 @@ class TaheriANB(_SmoothedNB):
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction; the paper
         does not give its estimator).
+    relevance : {"eta", "pearson_codes"}, default="eta"
+        Relevance score used for the ranking: the correlation ratio of the
+        feature codes given the class (equal to the paper's ``|Pearson r|``
+        for two classes, independent of the class numbering), or the
+        absolute Pearson correlation with the class codes (literal eq. 3).
     smoothing : {"lidstone", "hdp"}, default="lidstone"
         Estimator of the conditional probability tables: Lidstone's
         ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
@@ -52,11 +57,6 @@ class TaheriANB(_SmoothedNB):
         Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     random_state : int, RandomState or None, default=None
         Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    relevance : {"eta", "pearson_codes"}, default="eta"
-        Relevance score used for the ranking: the correlation ratio of the
-        feature codes given the class (equal to the paper's ``|Pearson r|``
-        for two classes, independent of the class numbering), or the
-        absolute Pearson correlation with the class codes (literal eq. 3).
     discretizer : str, transformer or None, default="mean"
         How continuous columns are discretised, inside ``fit``: "mean" (the
         paper's binarisation at the training mean, Table 2), "soac" (the

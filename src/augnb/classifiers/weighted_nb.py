@@ -77,15 +77,12 @@ class AWNB(_NaiveBayesFamily):
     bootstrap_size : float, default=0.5
         Size of each bootstrap sample (drawn with replacement) relative to the
         training set.
-    alpha : float, default=1.0
-        Smoothing constant of the CPTs (1 = Laplace's correction).
-    random_state : int, RandomState or None, default=None
-        Draws the bootstrap samples, breaks the trees' ties and seeds the
-        sampler of ``smoothing="hdp"``.
     normalize : bool, default=True
         Renormalise each weighted CPT over the feature's values (R's
         bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
         in the paper.
+    alpha : float, default=1.0
+        Smoothing constant of the CPTs (1 = Laplace's correction).
     smoothing : {"lidstone", "hdp"}, default="lidstone"
         Estimator of the conditional probability tables: Lidstone's
         ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
@@ -96,6 +93,9 @@ class AWNB(_NaiveBayesFamily):
         seeded by ``random_state``.
     hdp_iterations : int, default=500
         Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Draws the bootstrap samples, breaks the trees' ties and seeds the
+        sampler of ``smoothing="hdp"``.
     discretizer : str, transformer or None, default="mdlp"
         How continuous columns are discretised: "mdlp", "equal_frequency",
         "equal_width", "mean", "soac" or a transformer.

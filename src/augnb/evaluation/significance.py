@@ -68,7 +68,7 @@ __all__ = [
 class ImanDavenportResult:
     """Iman-Davenport F statistic derived from Friedman's chi-square.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``.
@@ -90,7 +90,7 @@ class ImanDavenportResult:
 class FriedmanResult:
     """Friedman test of k algorithms over N data sets.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Friedman's ``chi2_F``.
@@ -121,7 +121,7 @@ class FriedmanResult:
 class NemenyiResult:
     """Nemenyi post-hoc test: all pairs against one critical difference.
 
-    Attributes
+    Parameters
     ----------
     ranks : pandas.Series
         Average rank of each algorithm (1 = best), indexed by algorithm name.

@@ -44,7 +44,7 @@ _DIFF_DIGITS = 10
 class WilcoxonResult:
     """Wilcoxon signed-rank test of paired samples.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         For a two-sided test ``min(R+, R-)`` (Demšar's ``T``); for a one-sided

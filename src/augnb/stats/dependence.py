@@ -166,8 +166,6 @@ def pairwise_id(
 ) -> NDArray[np.float64]:
     """I_D of every feature pair, from one counting pass.
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
-
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
@@ -181,6 +179,8 @@ def pairwise_id(
         Number of classes.
     alpha, avg, form
         As in :func:`id_weight`.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts).
 
     Returns
     -------

@@ -12,6 +12,17 @@ __all__ = ["SPODEStructures", "spode_structure"]
 def spode_structure(super_parent: int, n_features: int) -> Structure:
     """Super-parent one-dependence structure: ``super_parent`` -> every other feature.
 
+    Parameters
+    ----------
+    super_parent : int
+        The feature that is a parent of every other.
+    n_features : int
+        Number of features.
+
+    Returns
+    -------
+    Structure
+
     Examples
     --------
     >>> spode_structure(1, 3).parents

@@ -89,7 +89,17 @@ def cmi_matrix(
 
 
 def naive_from_statistics(stats: SufficientStatistics) -> Structure:
-    """Naive Bayes structure over every feature."""
+    """Naive Bayes structure over every feature.
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Statistics of the training data (only the number of features is read).
+
+    Returns
+    -------
+    Structure
+    """
     return Structure.naive(range(stats.n_features), stats.n_features)
 
 
@@ -151,7 +161,20 @@ def ddr_weights_from_statistics(
 def ffss_from_statistics(
     stats: SufficientStatistics, significance: float = 0.05
 ) -> list[int]:
-    """Features kept by FFSS's class-independence test (as ``ffss_features``)."""
+    """Features kept by FFSS's class-independence test (as ``ffss_features``).
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds the feature x class tables.
+    significance : float, default=0.05
+        Level of the chi-square tests.
+
+    Returns
+    -------
+    list of int
+        Kept feature indices, ascending.
+    """
     return [
         f
         for f in range(stats.n_features)
@@ -167,7 +190,25 @@ def selective_tan_from_statistics(
     root: str = "first",
     random_state: int | np.random.RandomState | None = None,
 ) -> Structure:
-    """Selective TAN (as :func:`~augnb.structure.tan.selective_tan_structure`)."""
+    """Selective TAN (as :func:`~augnb.structure.tan.selective_tan_structure`).
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds the feature x class and the pair tables.
+    significance : float, default=0.05
+        Level of the chi-square tests.
+    feature_filter : bool, default=True
+        Drop class-independent features first.
+    root : {"first", "random"}, default="first"
+        Root rule.
+    random_state : int, RandomState or None, default=None
+        Seed for ``root="random"``.
+
+    Returns
+    -------
+    Structure
+    """
     p = stats.n_features
     kept = (
         ffss_from_statistics(stats, significance) if feature_filter else list(range(p))
@@ -185,7 +226,21 @@ def selective_tan_from_statistics(
 def kdb_from_statistics(
     stats: SufficientStatistics, *, k: int = 1, theta: float = 0.0
 ) -> Structure:
-    """KDB structure (as :func:`~augnb.structure.kdb.kdb_structure`)."""
+    """KDB structure (as :func:`~augnb.structure.kdb.kdb_structure`).
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds the feature x class and the pair tables.
+    k : int, default=1
+        Maximum number of feature parents per feature (>= 0).
+    theta : float, default=0.0
+        A parent's CMI (nats) must be strictly greater than ``theta``.
+
+    Returns
+    -------
+    Structure
+    """
     p = stats.n_features
     return kdb_from_scores(
         p,
@@ -206,6 +261,17 @@ def relevance_from_statistics(
     The codes are used as numbers, so a feature x class table gives the same
     sums of squares as the rows (up to round-off, which the structure learner
     treats as ties).
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds the feature x class tables.
+    relevance : {"eta", "pearson_codes"}, default="eta"
+        Relevance score of ``relevance_scores``.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
     """
     if relevance not in ("eta", "pearson_codes"):
         raise ValueError(
@@ -241,7 +307,19 @@ def relevance_from_statistics(
 def taheri_from_statistics(
     stats: SufficientStatistics, *, relevance: str = "eta"
 ) -> Structure:
-    """Taheri et al.'s structure (as ``taheri_structure``) from count tables."""
+    """Taheri et al.'s structure (as ``taheri_structure``) from count tables.
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Holds the feature x class and the pair tables.
+    relevance : {"eta", "pearson_codes"}, default="eta"
+        Relevance score of ``relevance_scores``.
+
+    Returns
+    -------
+    Structure
+    """
     p = stats.n_features
     scores = relevance_from_statistics(stats, relevance=relevance)
 

@@ -34,7 +34,17 @@ State = tuple[tuple[int, ...], ...]
 
 
 def state_structure(state: State) -> Structure:
-    """Structure of a search state (every feature its own node)."""
+    """Structure of a search state (every feature its own node).
+
+    Parameters
+    ----------
+    state : tuple of tuple of int
+        The feature parents of each feature.
+
+    Returns
+    -------
+    Structure
+    """
     p = len(state)
     arcs = [(u, v) for v, ps in enumerate(state) for u in ps]
     return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
@@ -173,12 +183,14 @@ def tan_hc_structure(
         Cached cross-validation over the training data.
     n_features : int
         Number of features.
-    epsilon : float, default=0.01
-        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-    random_state : RandomState, default=None
-        Generator of the tie breaks (a fresh unseeded one when None).
-    verbose : int, default=0
-        Print the steps.
+    **options
+        Keywords of the search:
+
+        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+          (bnclassify's rule: ``>=``);
+        - ``random_state`` (RandomState, default=None): generator of the tie
+          breaks (a fresh unseeded one when None);
+        - ``verbose`` (int, default=0): print the steps.
 
     Returns
     -------
@@ -213,12 +225,14 @@ def superparent_tan_structure(
         Cached cross-validation over the training data.
     n_features : int
         Number of features.
-    epsilon : float, default=0.01
-        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-    random_state : RandomState, default=None
-        Generator of the tie breaks (a fresh unseeded one when None).
-    verbose : int, default=0
-        Print the steps.
+    **options
+        Keywords of the search:
+
+        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+          (bnclassify's rule: ``>=``);
+        - ``random_state`` (RandomState, default=None): generator of the tie
+          breaks (a fresh unseeded one when None);
+        - ``verbose`` (int, default=0): print the steps.
 
     Returns
     -------
@@ -299,12 +313,14 @@ def wrapper_kdb_structure(
         Number of features.
     k : int
         Maximum number of feature parents per feature (>= 1).
-    epsilon : float, default=0.01
-        Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-    random_state : RandomState, default=None
-        Generator of the tie breaks (a fresh unseeded one when None).
-    verbose : int, default=0
-        Print the steps.
+    **options
+        Keywords of the search:
+
+        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+          (bnclassify's rule: ``>=``);
+        - ``random_state`` (RandomState, default=None): generator of the tie
+          breaks (a fresh unseeded one when None);
+        - ``verbose`` (int, default=0): print the steps.
 
     Returns
     -------

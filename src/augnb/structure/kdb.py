@@ -33,8 +33,6 @@ def kdb_order(
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Features ranked by mutual information with the class, highest first.
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
-
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
@@ -45,6 +43,8 @@ def kdb_order(
         Declared cardinalities.
     n_classes : int
         Number of classes.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts).
 
     Returns
     -------
@@ -88,9 +88,6 @@ def kdb_structure(
 ) -> Structure:
     """k-dependence Bayesian classifier structure (Sahami 1996).
 
-    ``sample_weight`` (n_samples,) weighs the rows of the mutual
-    informations (weighted counts).
-
     Features are ranked by ``I(X_i; C)`` (highest first, ties to the lowest
     index). Each feature takes as parents the ``min(k, #earlier)`` features
     ranked before it with the highest ``I(X_i; X_j | C)``, among those whose
@@ -115,6 +112,8 @@ def kdb_structure(
         default, a candidate with zero CMI (e.g. a constant feature) is never a
         parent; a negative ``theta`` admits every candidate, so each feature
         gets exactly ``min(k, #earlier)`` parents.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights of the mutual informations (weighted counts).
 
     Returns
     -------
@@ -198,6 +197,15 @@ def mi_order(mi: NDArray[np.floating]) -> NDArray[np.int64]:
     """Feature indices by decreasing ``I(X_i; C)``, ties to the lowest index.
 
     Scores are rounded to 12 decimals first (see ``_DECIMALS``).
+
+    Parameters
+    ----------
+    mi : ndarray of shape (n_features,)
+        ``I(X_i; C)`` of each feature.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
     """
     p = len(mi)
     # lexsort sorts by the last key first: rank by -MI, then by index.
@@ -214,6 +222,17 @@ def kdb_ranked_parents(
     in :func:`kdb_structure`, ties to the lowest index), listed from the
     highest CMI down, so its first ``k'`` entries are its parents in kDB with
     ``k'``.
+
+    Parameters
+    ----------
+    order : ndarray of shape (n_features,)
+        Features ranked by ``I(X_i; C)`` (:func:`mi_order`).
+    cmi : ndarray of shape (n_features, n_features)
+        ``I(X_i; X_j | C)`` of every pair.
+    k : int
+        Maximum number of feature parents per feature.
+    theta : float
+        A parent's CMI must be strictly greater than ``theta``.
 
     Returns
     -------

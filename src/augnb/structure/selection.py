@@ -26,11 +26,24 @@ def ffss_features(
 ) -> list[int]:
     """Features whose reliable chi-square test rejects independence from the class.
 
-    ``sample_weight`` (n_samples,) weighs the rows of the tables (weighted
-    counts, so an integer weight equals repeating the row).
-
     An unreliable test (average cell count below 5) assumes independence, so
     the feature is dropped.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Feature codes (``-1`` = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : sequence of int
+        Declared cardinality of each feature.
+    n_classes : int
+        Number of classes.
+    significance : float, default=0.05
+        Level of the tests.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights of the tables (weighted counts, so an integer weight
+        equals repeating the row).
 
     Returns
     -------

@@ -33,10 +33,18 @@ def bsej_structure(
 ) -> tuple[Structure, list[SearchStep]]:
     """Backward sequential elimination and joining: the structure it learns.
 
-    Runs :func:`bsej_subsets` (which takes the keyword ``options``:
-    ``epsilon``, ``max_joint_cells``, ``verbose``, ``feature_names``) and
-    builds the semi-naive structure with :func:`supernode_structure` in the
-    scorer's ``supernode_cpt`` mode.
+    Runs :func:`bsej_subsets` and builds the semi-naive structure with
+    :func:`supernode_structure` in the scorer's ``supernode_cpt`` mode.
+
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    **options
+        Keywords of :func:`bsej_subsets`: ``epsilon``, ``max_joint_cells``,
+        ``verbose``, ``feature_names``.
 
     Returns
     -------
@@ -201,6 +209,26 @@ def asb_arcs(
     run on the compound variables (declared cardinalities); dependent pairs
     become edges weighted by their CMI; a maximum weighted forest of those
     edges is rooted per tree and directed away from the root.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Feature codes (``-1`` = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : sequence of int
+        Declared cardinality of each feature.
+    n_classes : int
+        Number of classes.
+    subsets : sequence of tuple of int
+        The subsets (joined features) of the semi-naive Bayes.
+    significance : float, default=0.05
+        Level of the conditional independence tests.
+    root : {"first", "random"}, default="first"
+        Root of each tree of subsets: its smallest index, or one drawn with
+        ``random_state``.
+    random_state : int, RandomState or None, default=None
+        Seed for ``root="random"``.
 
     Returns
     -------

@@ -32,7 +32,7 @@ CRITERIA = ("rmse", "zero_one")
 class SKDBSelection:
     """The selected nested kDB model and the leave-one-out loss of every one.
 
-    Attributes
+    Parameters
     ----------
     structure : Structure
         The selected model: the first ``n_selected`` features by mutual

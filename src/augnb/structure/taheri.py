@@ -33,8 +33,6 @@ def relevance_scores(
 ) -> NDArray[np.float64]:
     """Relevance of each feature to the class, computed on the feature codes.
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted sums of squares).
-
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
@@ -51,6 +49,8 @@ def relevance_scores(
         classes are numbered. ``"pearson_codes"``: the absolute
         Pearson correlation with the class codes (the paper's eq. 3 taken
         literally; for more than two classes it depends on the class order).
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted sums of squares).
 
     Returns
     -------
@@ -119,8 +119,6 @@ def influence_weights(
 ) -> NDArray[np.float64]:
     """Pairwise weights ``W(i, j)`` of eq. (4) of Taheri et al. (2011).
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
-
     ``W(i, j) = sum_k |P(x_ki, x_kj | c_k) - P(x_ki, x_kj | not c_k)|`` over
     the training rows ``k``, with maximum-likelihood frequencies and
     ``not c`` = every other class (one-vs-rest; the paper's complement
@@ -139,6 +137,8 @@ def influence_weights(
         Declared cardinalities.
     n_classes : int
         Number of classes.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts).
 
     Returns
     -------
@@ -224,8 +224,6 @@ def taheri_structure(
 ) -> Structure:
     """Structure of Taheri, Mammadov and Bagirov's augmented naive Bayes.
 
-    ``sample_weight`` (n_samples,) weighs the rows of every statistic.
-
     The features are ordered by decreasing relevance to the class (ties:
     original index), ``X*_1 .. X*_n``. The arc ``X*_1 -> X*_2`` is added;
     then each ``X*_j``, ``j >= 3``, receives the parent ``X*_i``, ``i < j``,
@@ -245,6 +243,8 @@ def taheri_structure(
         Number of classes.
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score of :func:`relevance_scores`.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights of every statistic (weighted counts).
 
     Returns
     -------

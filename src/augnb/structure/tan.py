@@ -342,7 +342,28 @@ def selective_tan_structure(
     independence test given the class rejects independence (reliable test,
     ``p <= significance``); the maximum weighted forest of those edges, weighted
     by I(X_i; X_j | C), is rooted at each tree's smallest index.
-    ``sample_weight`` (n_samples,) weighs the rows of every count and test.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Feature codes (``-1`` = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    significance : float, default=0.05
+        Level of the chi-square tests.
+    feature_filter : bool, default=True
+        Filter the features like FFSS first; False keeps every feature.
+    root : {"first", "random"}, default="first"
+        Root of each tree: its smallest feature index, or one drawn with
+        ``random_state``.
+    random_state : int, RandomState or None, default=None
+        Seed for ``root="random"``.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights of every count and test (weighted counts).
 
     Returns
     -------
