@@ -194,7 +194,8 @@ def group_comoments(
 
     Returns
     -------
-    ndarray of shape (*radix, n_classes, 1 + q + q * q)
+    ndarray
+        Shape ``(*radix, n_classes, 1 + q + q * q)``.
     """
     n_conf = int(np.prod(radix, dtype=np.int64)) if d else 1
     n_groups = n_conf * n_classes
