@@ -43,6 +43,7 @@ ESTIMATORS = [cls() for cls in REGISTRY.values()] + [
 #: check name -> reason, per estimator class.
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
 
+
 def _expected_failed_checks(estimator):
     return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
 

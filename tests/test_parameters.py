@@ -264,6 +264,14 @@ def test_every_estimator_writes_its_own_init():
         assert "__init__" in vars(cls), name
 
 
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_init_stores_the_parameters_in_the_order_of_the_table(name):
+    # The body and _parameter_constraints list the same names in one order:
+    # the shared groups (the base's first), then the class's own.
+    cls = estimators()[name]
+    assert list(vars(cls())) == list(cls._parameter_constraints)
+
+
 def test_a_hand_written_learner_is_a_scikit_learn_estimator():
     est = Depth(5, mode="b")
     assert est.get_params() == {

@@ -206,15 +206,15 @@ class AnDE(AODE):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.n = n
-        self.m = m
         self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.m = m
+        self.n = n
 
     # -- fitting ------------------------------------------------------------
 

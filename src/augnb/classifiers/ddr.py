@@ -136,14 +136,14 @@ class DDRChowLiu(_RootedTreeNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.avg = avg
-        self.root = root
-        self.random_state = random_state
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.root = root
+        self.avg = avg
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         weights = pairwise_id(

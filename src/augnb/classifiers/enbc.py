@@ -188,13 +188,13 @@ class ENBC(_KernelNB):
         continuous_features: Sequence | None = None,
         verbose: int = 0,
     ) -> None:
+        self.alpha = alpha
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
         self.h_grid = h_grid
         self.h_min = h_min
         self.max_parents = max_parents
         self.epsilon = epsilon
-        self.alpha = alpha
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
         self.verbose = verbose
 
     def _grid(self) -> tuple[float, ...]:

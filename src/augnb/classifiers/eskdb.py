@@ -168,17 +168,17 @@ class ESKDB(_SmoothedNB):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
         self.n_estimators = n_estimators
         self.k = k
         self.theta = theta
         self.criterion = criterion
-        self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         rng = check_random_state(self.random_state)

@@ -157,15 +157,15 @@ class HillClimbingTAN(_ArcSearch):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
 
 
 class SuperParentTAN(_ArcSearch):
@@ -279,15 +279,15 @@ class SuperParentTAN(_ArcSearch):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
 
 
 class WrapperKDB(_ArcSearch):
@@ -409,17 +409,17 @@ class WrapperKDB(_ArcSearch):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.k = k
         self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
+        self.k = k
 
     def _search_kwargs(self) -> dict:
         return {"k": int(self.k)}

@@ -127,15 +127,15 @@ class KDB(_SmoothedNB):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.k = k
-        self.theta = theta
         self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.k = k
+        self.theta = theta
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return kdb_structure(

@@ -230,10 +230,10 @@ default="scaled"
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.bandwidth = bandwidth
         self.alpha = alpha
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.bandwidth = bandwidth
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return naive_bayes_structure(data.codes.shape[1])

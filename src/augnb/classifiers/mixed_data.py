@@ -240,13 +240,13 @@ class ETAN(_MixedAugmentedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
         self.continuous = continuous
         self.n_components = n_components
         self.var_smoothing = var_smoothing
         self.cmi = cmi
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
@@ -372,16 +372,16 @@ class CAN(_MixedAugmentedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.threshold = threshold
-        self.max_clique_size = max_clique_size
-        self.clique_removal = clique_removal
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
         self.continuous = continuous
         self.n_components = n_components
         self.var_smoothing = var_smoothing
         self.cmi = cmi
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+        self.threshold = threshold
+        self.max_clique_size = max_clique_size
+        self.clique_removal = clique_removal
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]

@@ -121,15 +121,15 @@ class NaiveBayes(_DensityNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
-        self.continuous = continuous
-        self.n_components = n_components
-        self.var_smoothing = var_smoothing
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.continuous = continuous
+        self.n_components = n_components
+        self.var_smoothing = var_smoothing
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
 
     @property
     def _weighted_counts(self) -> bool:

@@ -111,15 +111,15 @@ class FSS(BaseWrapperNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.random_state = random_state
-        self.verbose = verbose
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         scorer = self._scorer(*data.inputs)
@@ -219,13 +219,13 @@ class FFSS(_SmoothedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.significance = significance
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.significance = significance
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         kept = ffss_features(*data.inputs, float(self.significance), data.sample_weight)

@@ -115,15 +115,15 @@ class SelectiveTAN(_RootedTreeNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.significance = significance
-        self.feature_filter = feature_filter
-        self.root = root
-        self.random_state = random_state
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.root = root
+        self.significance = significance
+        self.feature_filter = feature_filter
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return selective_tan_structure(

@@ -134,17 +134,17 @@ class BSEJ(BaseWrapperNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.cv = cv
-        self.epsilon = epsilon
-        self.max_joint_cells = max_joint_cells
-        self.supernode_cpt = supernode_cpt
-        self.random_state = random_state
-        self.verbose = verbose
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
+        self.max_joint_cells = max_joint_cells
+        self.supernode_cpt = supernode_cpt
 
     def _bsej(self, codes, y, cards, n_classes) -> tuple[tuple[int, ...], ...]:
         scorer = self._scorer(codes, y, cards, n_classes, self.supernode_cpt)
@@ -297,19 +297,19 @@ class AugmentedSemiNaiveBayes(BSEJ):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
         self.cv = cv
         self.epsilon = epsilon
+        self.verbose = verbose
         self.max_joint_cells = max_joint_cells
         self.supernode_cpt = supernode_cpt
         self.significance = significance
         self.root = root
-        self.random_state = random_state
-        self.verbose = verbose
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         subsets = self._bsej(*data.inputs)

@@ -151,16 +151,16 @@ class SKDB(_SmoothedNB):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.k = k
-        self.theta = theta
-        self.criterion = criterion
         self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.k = k
+        self.theta = theta
+        self.criterion = criterion
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         selection = skdb_structure(

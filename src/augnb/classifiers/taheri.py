@@ -153,13 +153,13 @@ class TaheriANB(_SmoothedNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.relevance = relevance
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.relevance = relevance
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         scores = relevance_scores(

@@ -119,14 +119,14 @@ class TAN(_RootedTreeNB):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.criterion = criterion
-        self.root = root
-        self.random_state = random_state
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.root = root
+        self.criterion = criterion
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return tan_structure(

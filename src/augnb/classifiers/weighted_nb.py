@@ -186,16 +186,16 @@ class AWNB(_NaiveBayesFamily):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.n_trees = n_trees
-        self.bootstrap_size = bootstrap_size
-        self.normalize = normalize
         self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.n_trees = n_trees
+        self.bootstrap_size = bootstrap_size
+        self.normalize = normalize
 
     def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         self.feature_weights_ = awnb_weights(
@@ -326,14 +326,14 @@ class MANB(_NaiveBayesFamily):
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.prior = prior
         self.alpha = alpha
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.prior = prior
 
     def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         averaged, self.arc_posterior_ = manb_model(
@@ -477,14 +477,14 @@ class WANBIA(_NaiveBayesFamily):
         continuous_features: Sequence | None = None,
     ) -> None:
         self.alpha = alpha
-        self.max_iter = max_iter
-        self.normalize = normalize
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
         self.discretizer = discretizer
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.max_iter = max_iter
+        self.normalize = normalize
 
     def _transform_cpts(self, model: DiscreteModel, fit: FitInputs) -> DiscreteModel:
         weights, result = wanbia_weights(

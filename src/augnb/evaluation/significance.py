@@ -154,6 +154,8 @@ def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     values = -frame.to_numpy() if higher_is_better else frame.to_numpy()
     ranks = stats.rankdata(values, method="average", axis=1)
     return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
+
+
 def average_ranks(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     *,
@@ -286,6 +288,8 @@ def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
     return ImanDavenportResult(
         float(f_stat), float(stats.f.sf(f_stat, df1, df2)), df1, df2
     )
+
+
 def friedman_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -453,6 +457,8 @@ def nemenyi_critical_difference(
     check_alpha(alpha)
     q_alpha = stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0)
     return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
+
+
 def nemenyi_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -521,6 +527,8 @@ default=None
     return NemenyiResult(
         ranks=mean_ranks, critical_difference=cd, alpha=alpha, significant=significant
     )
+
+
 def cd_groups(
     ranks: pd.Series | Mapping[str, float],
     critical_difference: float,

@@ -173,6 +173,8 @@ def wilcoxon_test(
     return WilcoxonResult(
         statistic=float(res.statistic), pvalue=float(res.pvalue), n=n, n_zero=n_zero
     )
+
+
 def wilcoxon_across_datasets(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     a: str | int,
@@ -233,6 +235,8 @@ def wilcoxon_across_datasets(
         zero_method=zero_method,
         alternative=alternative,
     )
+
+
 def wilcoxon_per_dataset(
     frame: pd.DataFrame,
     a: str,

@@ -46,6 +46,8 @@ def _require_matplotlib() -> type[Figure]:
     except ImportError as exc:
         raise ImportError(_MISSING_MATPLOTLIB) from exc
     return Figure
+
+
 def plot_critical_difference(
     ranks: object,
     critical_difference: float | None = None,

@@ -202,6 +202,8 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
             return np.asarray(starts, dtype=np.int64)
         limit //= 2
     return best
+
+
 def pairwise_class_counts(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

@@ -153,6 +153,8 @@ def id_weight(
     else:
         centre = L.sum() / n_classes
     return float((p_xy[:, :, None] * (L - centre) ** 2).sum())
+
+
 def pairwise_id(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

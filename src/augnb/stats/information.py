@@ -251,6 +251,8 @@ def conditional_mutual_information(
     0.0
     """
     return cmi_from_counts(joint_counts([x, y, c], [r_x, r_y, r_c]), base)
+
+
 def pairwise_cmi(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

@@ -54,6 +54,8 @@ def mi_weighted_order(
         key = np.where(w > 0, np.log(u) / np.where(w > 0, w, 1.0), -np.inf)
     tie = rng.random_sample(len(w))
     return np.lexsort((tie, -key)).astype(np.int64)
+
+
 def eskdb_structures(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

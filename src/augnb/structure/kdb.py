@@ -24,6 +24,8 @@ __all__ = [
 # same counts summed in another order) tie and go to the lowest index, which
 # keeps the structure deterministic under column relabelling.
 _DECIMALS = 12
+
+
 def kdb_order(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -76,6 +78,8 @@ def kdb_order(
         dtype=np.float64,
     )
     return mi_order(mi), mi
+
+
 def kdb_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

@@ -64,6 +64,8 @@ def ffss_features(
         if ind_test(table, significance).dependent:
             kept.append(f)
     return kept
+
+
 def fss_structure(
     scorer: CachedCV,
     n_features: int,

@@ -53,6 +53,8 @@ def bsej_structure(
     """
     subsets, path = bsej_subsets(scorer, n_features, **options)
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
+
+
 def bsej_subsets(
     scorer: CachedCV,
     n_features: int,

@@ -128,6 +128,8 @@ def _loss(jll: NDArray[np.float64], y: NDArray[np.intp], criterion: str) -> floa
     post /= post.sum(axis=1, keepdims=True)
     post[np.arange(n), y] -= 1.0
     return float(np.sqrt(np.sum(post**2) / (n * n_classes)))
+
+
 def skdb_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

@@ -110,6 +110,8 @@ def relevance_scores(
             if denom > 0.0:
                 scores[f] = min(abs(num) / np.sqrt(denom), 1.0)
     return scores
+
+
 def influence_weights(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -213,6 +215,8 @@ def influence_weights_from_tables(
     weights[rows, cols] = w
     weights[cols, rows] = w
     return weights
+
+
 def taheri_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],

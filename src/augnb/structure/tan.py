@@ -264,6 +264,8 @@ def arc_scores_from_tables(
         if w >= 0:
             admissible.append((i, j))
     return weights, admissible
+
+
 def tan_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
