@@ -165,7 +165,7 @@ def test_fused_softmax_equals_the_array_formula():
     np.testing.assert_array_equal(jll, before)  # the input is left as it was
 
 
-def test_docstring_snippets_are_expanded_in_classes_and_methods():
+def test_shared_docstring_sections_are_written_in_classes_and_methods():
     import inspect
 
     for cls in [augnb.BaseAugmentedNB, *augnb.estimators().values()]:

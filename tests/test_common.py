@@ -43,10 +43,6 @@ ESTIMATORS = [cls() for cls in REGISTRY.values()] + [
 #: check name -> reason, per estimator class.
 EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {}
 
-#: Estimators whose parameters are checked by their own module for now (the
-#: kernel-density module is being rewritten); they must move to the table.
-UNDECLARED_OK = {"FlexibleNB", "ENBC"}
-
 
 def _expected_failed_checks(estimator):
     return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
@@ -80,12 +76,10 @@ def test_every_parameter_has_a_declared_constraint(name):
     cls = REGISTRY[name]
     params = set(cls().get_params(deep=False))
     declared = set(cls._parameter_constraints)
-    if name in UNDECLARED_OK:
-        pytest.skip(f"{name} still checks its parameters in its own module")
     assert params == declared
 
 
-@pytest.mark.parametrize("name", sorted(set(REGISTRY) - UNDECLARED_OK))
+@pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_invalid_parameter_gives_a_clear_error(name):
     cls = REGISTRY[name]
     est = cls(alpha=-1.0)

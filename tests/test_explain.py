@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -10,7 +12,7 @@ import pytest
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import BSEJ, TAN, NaiveBayes
-from augnb.classifiers import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers import BaseAugmentedNB, TrainingData
 from augnb.classifiers.constraints import AnyOf, InstanceOf, Options
 from augnb.classifiers.ddr import DDRChowLiu
 from augnb.datasets import load
@@ -202,9 +204,25 @@ def test_tidy_frame_and_summary(car, car_tan):
 class _FixedStructure(BaseAugmentedNB):
     """A test model with compound nodes and arcs between them."""
 
-    structure: Structure | None = param(
-        None, AnyOf(Options(None), InstanceOf(Structure))
-    )
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "structure": AnyOf(Options(None), InstanceOf(Structure)),
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        structure: Structure | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.structure = structure
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
 
     def _learn_structure(self, data: TrainingData):
         return self.structure

@@ -1,9 +1,10 @@
-"""Declared parameters: generated ``__init__``, inheritance, old style alongside."""
+"""Estimator parameters: every signature as it is, and a learner written by hand."""
 
 from __future__ import annotations
 
 import inspect
 import numbers
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from sklearn.base import clone
 
 from augnb import BaseAugmentedNB
-from augnb.classifiers import TrainingData, param
+from augnb.classifiers import TrainingData
 from augnb.classifiers.constraints import Interval, Options
 from augnb.classifiers.registry import estimators
 from augnb.structure.naive import naive_bayes_structure
@@ -68,9 +69,8 @@ TAN_SEARCH = [
 ]
 
 #: The public signature of every estimator (names, order, defaults,
-#: keyword-only marker and annotations), first taken when each one still
-#: wrote its own ``__init__``; the declarations must reproduce it, and a
-#: change to it must be deliberate (update this table).
+#: keyword-only marker and annotations), as each class's ``__init__`` writes
+#: it; a change to it must be deliberate (update this table).
 SIGNATURES = {
     "AODE": ["*", *AVERAGED],
     "AWNB": [
@@ -214,57 +214,66 @@ def test_signature_is_unchanged(name):
     assert inspect.signature(cls).return_annotation == "None"
 
 
-# -- the declarations -------------------------------------------------------
+# -- a learner written by hand ----------------------------------------------
 
 
 X = np.array([[0, 1], [1, 0], [0, 0], [1, 1], [0, 1], [1, 0]])
 Y = np.array([0, 1, 0, 1, 0, 1])
 
 
-class Declared(BaseAugmentedNB):
-    """A learner written in the declaration style."""
+class Depth(BaseAugmentedNB):
+    """A learner in the estimators' style: its __init__ and its table."""
 
-    depth: int = param(3, Interval(numbers.Integral, 0), kw_only=False)
-    mode: str = param("a", Options("a", "b"), before="discretizer")
-    alpha: float = param(2.0, kw_only=True)
-    discretizer: object = param("mean")
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseAugmentedNB._parameter_constraints,
+        "depth": Interval(numbers.Integral, 0),
+        "mode": Options("a", "b"),
+    }
+
+    def __init__(
+        self,
+        depth: int = 3,
+        *,
+        alpha: float = 2.0,
+        mode: str = "a",
+        discretizer: object = "mean",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.depth = depth
+        self.alpha = alpha
+        self.mode = mode
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
 
     def _learn_structure(self, data: TrainingData):
         return naive_bayes_structure(data.codes.shape[1])
 
 
-class OldStyle(BaseAugmentedNB):
-    """A learner written in the older style: its own __init__ and table."""
-
-    _parameter_constraints: ClassVar[dict] = {
-        **BaseAugmentedNB._parameter_constraints,
-        "depth": Interval(numbers.Integral, 0),
-    }
-
-    def __init__(self, depth=3, *, alpha=1.0, discretizer="mdlp",
-                 discrete_features=None, continuous_features=None):  # fmt: skip
-        self.depth = depth
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
+class OldHook(BaseAugmentedNB):
+    """A learner with only the base's parameters."""
 
     def _learn_structure(self, data):
         return naive_bayes_structure(data.n_features)
 
 
-def test_declarations_generate_signature_and_table():
-    assert _tokens(Declared) == [
-        "depth: 'int' = 3",
-        "*",
-        "alpha: 'float' = 2.0",
-        "mode: 'str' = 'a'",
-        "discretizer: 'object' = 'mean'",
-        "discrete_features: 'Sequence | None' = None",
-        "continuous_features: 'Sequence | None' = None",
-    ]
-    assert list(Declared._parameter_constraints) == list(Declared._parameters)
-    est = Declared(5, mode="b")
+def test_every_estimator_writes_its_own_init():
+    # The signature is the class's own, readable where the class is written.
+    for name, cls in estimators().items():
+        assert "__init__" in vars(cls), name
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_init_stores_the_parameters_in_the_order_of_the_table(name):
+    # The body and _parameter_constraints list the same names in one order:
+    # the shared groups (the base's first), then the class's own.
+    cls = estimators()[name]
+    assert list(vars(cls())) == list(cls._parameter_constraints)
+
+
+def test_a_hand_written_learner_is_a_scikit_learn_estimator():
+    est = Depth(5, mode="b")
     assert est.get_params() == {
         "depth": 5,
         "alpha": 2.0,
@@ -273,51 +282,19 @@ def test_declarations_generate_signature_and_table():
         "discrete_features": None,
         "continuous_features": None,
     }
-    assert repr(est) == "Declared(depth=5, mode='b')"
+    assert repr(est) == "Depth(depth=5, mode='b')"
     assert clone(est).get_params() == est.get_params()
-    assert Declared.depth == 3  # the class attribute is the default
     with pytest.raises(TypeError):
-        Declared(1, 2)  # keyword-only stays keyword-only
+        Depth(1, 2)  # keyword-only stays keyword-only
 
 
-def test_declared_parameters_are_validated():
-    with pytest.raises(ValueError, match="Declared: mode must be 'a' or 'b'"):
-        Declared(mode="c").fit(X, Y)
-    assert Declared().fit(X, Y).predict(X).shape == (6,)
+def test_parameters_are_validated_against_the_table():
+    with pytest.raises(ValueError, match="Depth: mode must be 'a' or 'b'"):
+        Depth(mode="c").fit(X, Y)
+    with pytest.raises(ValueError, match="Depth: depth must be an integer >= 0"):
+        Depth(depth=-1).fit(X, Y)
+    with pytest.raises(ValueError, match="OldHook: alpha must be a number > 0"):
+        OldHook(alpha=0.0).fit(X, Y)
+    assert Depth().fit(X, Y).predict(X).shape == (6,)
 
 
-def test_old_style_works_beside_the_declarations():
-    est = OldStyle(depth=2).fit(X, Y)
-    assert est.get_params()["depth"] == 2
-    assert np.allclose(
-        est.predict_proba(X), Declared(alpha=1.0).fit(X, Y).predict_proba(X)
-    )
-    with pytest.raises(ValueError, match="OldStyle: depth must be an integer >= 0"):
-        OldStyle(depth=-1).fit(X, Y)
-
-
-@pytest.mark.parametrize(
-    ("body", "message"),
-    [
-        ({"k": param(constraint=Options(1))}, "needs a default and a constraint"),
-        ({"k": param(1, Options(1), before="nope")}, "names no inherited"),
-        ({"alpha": param(before="discretizer")}, "for new parameters"),
-        (
-            {"k": param(1, Options(1)), "__init__": lambda self: None},
-            "use one style",
-        ),
-    ],
-)
-def test_bad_declarations_are_refused(body, message):
-    namespace = {"__annotations__": {"k": "int"}, **body}
-    with pytest.raises(TypeError, match=message):
-        type("Bad", (BaseAugmentedNB,), namespace)
-
-
-def test_declarations_cannot_extend_an_old_style_class():
-    with pytest.raises(TypeError, match="writes __init__ itself"):
-        type(
-            "Bad",
-            (OldStyle,),
-            {"__annotations__": {"k": "int"}, "k": param(1, Options(1))},
-        )

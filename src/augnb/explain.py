@@ -61,7 +61,7 @@ class DependenceExplanation:
     Logs are natural logs. Row ``r`` is the ``r``-th row of the explained
     ``X`` (by position); node ``k`` is ``model.structure_.nodes[k]``.
 
-    Attributes
+    Parameters
     ----------
     classes : ndarray of shape (n_classes,)
         The model's ``classes_``.

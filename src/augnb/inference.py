@@ -64,14 +64,26 @@ class Factor(Protocol):
     def log_factor(
         self, codes: NDArray[np.integer], values: NDArray[np.float64] | None
     ) -> NDArray[np.float64]:
-        """Per-row log factor, shape (n_samples, n_classes)."""
+        """Per-row log factor, shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Category codes of the encoded input (``-1`` = missing).
+        values : ndarray of shape (n_samples, n_features) or None
+            The continuous values (NaN = missing), None without any.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
 
 
 @dataclass(frozen=True, eq=False)
 class FactoredModel:
     """A class prior, categorical CPTs and further factors.
 
-    Attributes
+    Parameters
     ----------
     structure : Structure
         The structure the factors belong to.

@@ -62,7 +62,7 @@ __all__ = [
 class ChunkPlan:
     """What every chunk is read with: fixed by the first chunk.
 
-    Attributes
+    Parameters
     ----------
     names : list
         Column names.
@@ -104,13 +104,27 @@ class ChunkPlan:
     discretizer_param: object = field(default=None, repr=False)
 
     def discretize(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """``frame`` with the continuous columns binned by the fitted discretiser."""
+        """``frame`` with the continuous columns binned by the fitted discretiser.
+
+        Parameters
+        ----------
+        frame : DataFrame
+            Rows with the training columns.
+        """
         if self.discretizer is None or not self.continuous:
             return frame
         return discretize_columns(frame, self.discretizer, self.continuous)
 
     def second_pass(self, subsets: Sequence, comoments: Sequence) -> ChunkPlan:
-        """A plan that counts only the given family tables and co-moments."""
+        """A plan that counts only the given family tables and co-moments.
+
+        Parameters
+        ----------
+        subsets : sequence of tuple of int
+            Feature subsets whose count tables to count.
+        comoments : sequence of (tuple, tuple)
+            Co-moment families to count.
+        """
         return replace(
             self,
             max_order=1,
@@ -227,7 +241,13 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
 
 
 def schema_of_statistics(stats: SufficientStatistics) -> Schema:
-    """The schema of summed statistics: their names, kinds and levels."""
+    """The schema of summed statistics: their names, kinds and levels.
+
+    Parameters
+    ----------
+    stats : SufficientStatistics
+        Summed statistics.
+    """
     return Schema(
         tuple(
             ColumnSpec(name, "continuous" if cats is None else "discrete", cats)
@@ -283,7 +303,13 @@ class RowSource:
         raise NotImplementedError
 
     def tables(self, plan: ChunkPlan) -> tuple[CountTables, Schema]:
-        """Count tables of every row under ``plan``, and their schema."""
+        """Count tables of every row under ``plan``, and their schema.
+
+        Parameters
+        ----------
+        plan : ChunkPlan
+            How the rows are read.
+        """
         raise NotImplementedError
 
 
@@ -364,7 +390,13 @@ class MemorySource(RowSource):
         return discretizer_rows(self.sample_weight)
 
     def tables(self, plan: ChunkPlan) -> tuple[TrainingData, Schema]:
-        """The encoded rows (with the audit of the data, once)."""
+        """The encoded rows (with the audit of the data, once).
+
+        Parameters
+        ----------
+        plan : ChunkPlan
+            Column kinds and the fitted discretiser.
+        """
         frame = self.frame
         if list(frame.columns) != list(plan.names):
             frame = frame.set_axis(plan.names, axis=1)
@@ -449,7 +481,13 @@ class ChunkSource(RowSource):
         return self._chunks()
 
     def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
-        """The statistics of every chunk, summed."""
+        """The statistics of every chunk, summed.
+
+        Parameters
+        ----------
+        plan : ChunkPlan
+            How every chunk is read and what it counts.
+        """
         total = None
         n_rows = 0
         for X, y in self._all_chunks():
@@ -634,6 +672,11 @@ class DaskSource(RowSource):
 
         Only its result comes back (the plan and the attributes it set), not
         the rows.
+
+        Parameters
+        ----------
+        make_plan : callable
+            Returns ``(plan, fitted attributes)`` from ``(X, y)``.
         """
         import dask
         from dask import delayed
@@ -648,7 +691,13 @@ class DaskSource(RowSource):
         )[0]
 
     def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
-        """Every partition's statistics, summed by a tree reduction."""
+        """Every partition's statistics, summed by a tree reduction.
+
+        Parameters
+        ----------
+        plan : ChunkPlan
+            How every partition is read and what it counts.
+        """
         import dask
         from dask import delayed
 

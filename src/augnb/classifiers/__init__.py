@@ -9,7 +9,7 @@ named in ``__all__``.
 
 from __future__ import annotations
 
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
+from augnb.classifiers._base import BaseAugmentedNB, TrainingData
 from augnb.classifiers.ande import AnDE
 from augnb.classifiers.aode import AODE
 from augnb.classifiers.ddr import DDRChowLiu
@@ -56,5 +56,4 @@ __all__ = [
     "TaheriANB",
     "TrainingData",
     "WrapperKDB",
-    "param",
 ]

@@ -8,13 +8,6 @@ from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-try:
-    from typing import dataclass_transform
-except ImportError:  # Python 3.10: the decorator only informs type checkers
-
-    def dataclass_transform(**_kwargs):
-        return lambda cls: cls
-
 import numba
 import numpy as np
 from numpy.typing import NDArray
@@ -23,8 +16,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from augnb.classifiers._docstrings import DOCSTRING_SNIPPETS, expand_docstrings
-from augnb.classifiers._params import Param, declare_parameters, param
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
@@ -58,10 +49,8 @@ from augnb.stats.training import CountTables, TrainingData
 from augnb.structure import Structure
 
 __all__ = [
-    "DOCSTRING_SNIPPETS",
     "BaseAugmentedNB",
     "TrainingData",
-    "param",
 ]
 
 
@@ -110,28 +99,51 @@ def _is_dask(obj: object) -> bool:
     return hasattr(obj, "dask") and hasattr(obj, "compute")
 
 
-@dataclass_transform(kw_only_default=True, field_specifiers=(param, Param))
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
-    Subclasses declare their hyperparameters with :func:`param` (the
-    ``__init__`` is generated from the declarations, see
-    ``augnb.classifiers._params``) and implement :meth:`_learn_structure`;
-    validation, fitting parameters, inference and the prediction methods live
-    here, once.
+    A subclass writes an ``__init__`` that only stores its arguments (as
+    scikit-learn requires), lists the valid values of every parameter in
+    ``_parameter_constraints`` (this class's table merged with its own
+    entries) and implements :meth:`_learn_structure`; validation, fitting
+    parameters, inference and the prediction methods live here, once.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
     """
 
-    # The parameters every estimator shares: the smoothing constant and how
-    # the input columns are read. A subclass overrides one in one line, e.g.
-    # ``alpha: float = param(kw_only=True)`` or ``discretizer = param("mean")``.
-    alpha: float = param(
-        1.0, Interval(numbers.Real, 0, closed="neither"), kw_only=False
-    )
-    discretizer: object = param(
-        "mdlp", AnyOf(Options(*DISCRETIZERS, None), Transformer())
-    )
-    discrete_features: Sequence | None = param(None, ColumnList())
-    continuous_features: Sequence | None = param(None, ColumnList())
+    #: Valid values of each parameter, checked when ``fit`` starts: the
+    #: smoothing constant and how the input columns are read, which every
+    #: estimator shares. A subclass's table is ``{**Base._parameter_constraints,
+    #: ...}`` with an entry for each of its parameters.
+    _parameter_constraints: ClassVar[dict] = {
+        "alpha": Interval(numbers.Real, 0, closed="neither"),
+        "discretizer": AnyOf(Options(*DISCRETIZERS, None), Transformer()),
+        "discrete_features": ColumnList(),
+        "continuous_features": ColumnList(),
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
 
     @abstractmethod
     def _learn_structure(self, data: CountTables) -> Structure:
@@ -146,22 +158,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     # -- validation ---------------------------------------------------------
 
-    def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
-        # One declaration per parameter: the __init__ and the constraint
-        # table are generated from the param() class attributes.
-        declare_parameters(cls)
-        # The shared sections are written once: DOCSTRING_SNIPPETS and the
-        # ``_docstring_snippets`` of the family's base class.
-        expand_docstrings(cls)
-
     #: Other names the command line accepts for the class (not inherited).
     _aliases: ClassVar[tuple[str, ...]] = ()
     #: One line for ``augnb estimators`` (default: the docstring's first line).
     _summary: ClassVar[str] = ""
-
-    #: Docstring sections of this family (``{{name}}`` lines).
-    _docstring_snippets: ClassVar[dict[str, str]] = DOCSTRING_SNIPPETS
 
     #: How continuous columns are modelled: "discretize" (the default) or a
     #: density family; estimators with a ``continuous`` parameter set it.
@@ -200,7 +200,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         Parameters
         ----------
-        {{fit_data_parameters}}
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Training features; missing values (None, NaN, pd.NA) allowed.
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable values, no missing values).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights. Every count is a sum of weights, so an
             integer weight equals repeating the row and a weight of 0 equals
@@ -366,7 +369,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             max_order=max_order,
             comoments=tuple(comoments),
             schema=raw,
-            discretizer_param=self.discretizer,
+            discretizer_param=getattr(self, "discretizer", None),
         )
 
     def _tables_to_count(
@@ -660,7 +663,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         Missing values and categories unseen at ``fit`` are marginalised out
         exactly.
 
-        {{class_scores_sections}}
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
         """
         data = self.encode(X)  # raises NotFittedError before model_ is read
         return self._joint_log_likelihood(data)
@@ -673,7 +682,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log posterior class probabilities, columns ordered as ``classes_``.
 
-        {{class_scores_sections}}
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
         """
         jll = self.predict_joint_log_proba(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
@@ -689,7 +704,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def predict_proba(self, X: object) -> NDArray[np.float64]:
         """Posterior class probabilities, columns ordered as ``classes_``.
 
-        {{class_scores_sections}}
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
         """
         return self._softmax(self.predict_joint_log_proba(X))
 
@@ -707,7 +728,3 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
-
-
-declare_parameters(BaseAugmentedNB)
-expand_docstrings(BaseAugmentedNB)

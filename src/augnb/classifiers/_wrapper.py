@@ -7,15 +7,15 @@ from typing import ClassVar
 
 import numpy as np
 
-from augnb.classifiers._base import BaseAugmentedNB, TrainingData, param
-from augnb.classifiers._families import HDP_ITERATIONS, SMOOTHING
+from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
     VERBOSE,
     CrossValidation,
     Interval,
-    RandomState,
 )
 from augnb.search.cv_cache import CachedCV
+from augnb.stats.training import TrainingData
 
 
 class BaseWrapperNB(BaseAugmentedNB):
@@ -26,38 +26,14 @@ class BaseWrapperNB(BaseAugmentedNB):
         "which needs the rows of every fold at every step"
     )
 
-    _docstring_snippets: ClassVar[dict[str, str]] = {
-        **BaseAugmentedNB._docstring_snippets,
-        "search_parameters": (
-            "epsilon : float, default=0.0\n"
-            "    Minimum CV accuracy gain for a step (strict improvement when 0)."
-        ),
-        "search_tail_parameters": (
-            "random_state : int, RandomState or None, default=None\n"
-            "    Seed of the internal fold partition (and of the sampler of\n"
-            "    ``smoothing=\"hdp\"``).\n"
-            "verbose : int, default=0\n"
-            "    Print each search step to stderr.\n"
-            "{{smoothing_parameters}}"
-        ),
-        # The end of the parameters and the start of the attributes.
-        "search_tail_sections": """\
-{{search_tail_parameters}}
-{{input_sections}}""",
-        "search_attributes": (
-            "search_path_ : list of SearchStep\n"
-            "    Accepted steps with their CV accuracy.\n"
-            "n_candidates_scored_ : int\n"
-            "    Number of candidate structures scored."
-        ),
+    # The search's cross-validation and trace; ``random_state`` seeds its
+    # folds (and the HDP sampler of ``smoothing="hdp"``).
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "cv": CrossValidation(),
+        "epsilon": Interval(numbers.Real, 0, 1, closed="left"),
+        "verbose": VERBOSE,
     }
-
-    cv: int | str | object = param(5, CrossValidation())
-    epsilon: float = param(0.0, Interval(numbers.Real, 0, 1, closed="left"))
-    random_state: int | np.random.RandomState | None = param(None, RandomState())
-    verbose: int = param(0, VERBOSE)
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
 
     def _scorer(
         self,

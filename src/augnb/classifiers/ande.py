@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.averaged_inference import pair_log_mixture, pair_summed_out
-from augnb.classifiers._base import param
 from augnb.classifiers.aode import AODE
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
@@ -72,8 +72,37 @@ class AnDE(AODE):
         Frequency limit: a model takes part for a row only if the training
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
-    {{alpha_parameter}}
-    {{hdp_tail_sections}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional tables: Lidstone's formula above, or the
+        hierarchical Dirichlet process estimate (Petitjean et al. 2018;
+        :mod:`augnb.params.hdp`), in which each row backs off to the rows
+        sharing its class. The joint tables and the class prior are
+        Lidstone-smoothed either way.
+    hdp_iterations : int, default=100
+        Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
+        than the single-structure learners' 500, since every ordered feature
+        pair has a table; 5-fold accuracy on car, kr_vs_kp, splice and vehicle
+        was within 0.1 point of 500 sweeps' (see the AODE page of the documentation).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : tuple of Structure
         One structure per super-parent set: the SPODEs of AODE for ``n=1``
         (see :class:`~augnb.classifiers.aode.AODE`), for ``n=2`` the models
@@ -93,7 +122,14 @@ class AnDE(AODE):
         ``n=2`` only: ``pair_child_log_prob_[i, j, k][v, w, u, c] = log P(X_k
         = u | c, X_i = v, X_j = w)`` for ``i < j`` and every ``k`` not in
         ``{i, j}``.
-    {{encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -107,7 +143,10 @@ class AnDE(AODE):
     distributions: decreasingly naive Bayesian classification. Machine
     Learning 86, 233-272.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb.classifiers.ande import AnDE
     >>> a2de = AnDE(n=2).fit(X, y)
     >>> len(a2de.structure_)
@@ -119,7 +158,33 @@ class AnDE(AODE):
     _aliases = ("averaged_n_dependence_estimators",)
     _summary = "averaged n-dependence estimators: mean of models with n super-parents"
 
-    n: int = param(1, Interval(numbers.Integral, 1, 2), kw_only=False)
+    _parameter_constraints: ClassVar[dict] = {
+        **AODE._parameter_constraints,
+        "n": Interval(numbers.Integral, 1, 2),
+    }
+
+    def __init__(
+        self,
+        n: int = 1,
+        *,
+        m: int = 1,
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 100,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.m = m
+        self.n = n
 
     # -- fitting ------------------------------------------------------------
 

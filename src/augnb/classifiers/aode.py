@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -12,7 +12,6 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.averaged_inference import spode_log_mixture
-from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
@@ -75,8 +74,37 @@ class AODE(_SmoothedNB):
         frequency of its super-parent's value is at least ``m`` (Weka's
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
-    {{alpha_parameter}}
-    {{hdp_tail_sections}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional tables: Lidstone's formula above, or the
+        hierarchical Dirichlet process estimate (Petitjean et al. 2018;
+        :mod:`augnb.params.hdp`), in which each row backs off to the rows
+        sharing its class. The joint tables and the class prior are
+        Lidstone-smoothed either way.
+    hdp_iterations : int, default=100
+        Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
+        than the single-structure learners' 500, since every ordered feature
+        pair has a table; 5-fold accuracy on car, kr_vs_kp, splice and vehicle
+        was within 0.1 point of 500 sweeps' (see the AODE page of the documentation).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : SPODEStructures
         A tuple of Structure: ``structure_[i]`` is the SPODE with
         super-parent feature ``i`` (exportable with ``to_networkx`` /
@@ -93,7 +121,14 @@ class AODE(_SmoothedNB):
         ``child_log_prob_[i, j][v, w, c] = log P(X_j = w | c, X_i = v)`` for
         every ordered pair ``i != j``, shape (n_categories_[i],
         n_categories_[j], n_classes).
-    {{encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -104,7 +139,10 @@ class AODE(_SmoothedNB):
     Webb, G. I., Boughton, J. R. and Wang, Z. (2005). Not so naive Bayes:
     aggregating one-dependence estimators. Machine Learning 58, 5-24.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb.classifiers.aode import AODE
     >>> aode = AODE().fit(X, y)
     >>> len(aode.structure_)
@@ -116,29 +154,34 @@ class AODE(_SmoothedNB):
     _aliases = ("averaged_one_dependence_estimators",)
     _summary = "averaged one-dependence estimators: mean of one-parent models"
 
-    _docstring_snippets: ClassVar[dict[str, str]] = {
-        **_SmoothedNB._docstring_snippets,
-        "hdp_parameters": """\
-smoothing : {"lidstone", "hdp"}, default="lidstone"
-    Estimator of the conditional tables: Lidstone's formula above, or the
-    hierarchical Dirichlet process estimate (Petitjean et al. 2018;
-    :mod:`augnb.params.hdp`), in which each row backs off to the rows
-    sharing its class. The joint tables and the class prior are
-    Lidstone-smoothed either way.
-hdp_iterations : int, default=100
-    Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
-    than the single-structure learners' 500, since every ordered feature
-    pair has a table; 5-fold accuracy on car, kr_vs_kp, splice and vehicle
-    was within 0.1 point of 500 sweeps' (see the AODE page of the documentation).
-{{hdp_random_state_parameter}}""",
-    }
-
     _weighted_counts = True
     _needs_rows = None
 
-    m: int = param(1, Interval(numbers.Integral, 0))
-    alpha: float = param(kw_only=True)
-    hdp_iterations: int = param(100)
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "m": Interval(numbers.Integral, 0),
+    }
+
+    def __init__(
+        self,
+        *,
+        m: int = 1,
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 100,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.m = m
 
     def _learn_structure(self, data: CountTables) -> Structure:
         """Structure of the naive Bayes fallback model."""

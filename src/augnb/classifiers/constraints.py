@@ -33,6 +33,7 @@ __all__ = [
     "Interval",
     "Options",
     "RandomState",
+    "SequenceOf",
     "Transformer",
     "check_parameters",
 ]
@@ -43,7 +44,17 @@ class Constraint(ABC):
 
     @abstractmethod
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
 
     @abstractmethod
     def describe(self) -> str:
@@ -54,7 +65,18 @@ class Constraint(ABC):
 class Interval(Constraint):
     """Integers or reals within ``[low, high]`` (each end open or closed).
 
-    ``None`` for an end means unbounded. Booleans are never numbers here.
+    Booleans are never numbers here.
+
+    Parameters
+    ----------
+    kind : type
+        ``numbers.Integral`` or ``numbers.Real``.
+    low, high : float or None, default=None
+        The ends; None for an end means unbounded.
+    closed : {"both", "left", "right", "neither"}, default="both"
+        Which ends are included.
+    finite : bool, default=True
+        Whether infinite values are refused (NaN always is).
     """
 
     kind: type
@@ -64,7 +86,17 @@ class Interval(Constraint):
     finite: bool = True
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
         if self.finite and not np.isfinite(value):
@@ -100,7 +132,13 @@ class Interval(Constraint):
 
 @dataclass(frozen=True)
 class Options(Constraint):
-    """One of a fixed set of values (strings, booleans or None)."""
+    """One of a fixed set of values (strings, booleans or None).
+
+    Parameters
+    ----------
+    *values : object
+        The valid values.
+    """
 
     values: tuple
 
@@ -108,7 +146,17 @@ class Options(Constraint):
         object.__setattr__(self, "values", values)
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         for v in self.values:
             if v is None:
                 if value is None:
@@ -133,12 +181,28 @@ class Options(Constraint):
 
 @dataclass(frozen=True)
 class InstanceOf(Constraint):
-    """An instance of a given type."""
+    """An instance of a given type.
+
+    Parameters
+    ----------
+    kind : type
+        The type.
+    """
 
     kind: type
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         return isinstance(value, self.kind)
 
     def describe(self) -> str:
@@ -150,7 +214,17 @@ class Transformer(Constraint):
     """An unfitted transformer with ``fit`` and ``transform``."""
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         return hasattr(value, "fit") and hasattr(value, "transform")
 
     def describe(self) -> str:
@@ -162,7 +236,17 @@ class RandomState(Constraint):
     """A seed: None, an integer or a ``numpy.random.RandomState``."""
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         return (
             value is None
             or isinstance(value, np.random.RandomState)
@@ -178,7 +262,17 @@ class ColumnList(Constraint):
     """None or a list-like of column names or indices (not a string)."""
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         if value is None:
             return True
         if isinstance(value, (str, bytes, Mapping)):
@@ -192,7 +286,13 @@ class ColumnList(Constraint):
 
 @dataclass(frozen=True)
 class AnyOf(Constraint):
-    """Valid when any of several constraints accepts the value."""
+    """Valid when any of several constraints accepts the value.
+
+    Parameters
+    ----------
+    *options : Constraint
+        The constraints, in the order the error message names them.
+    """
 
     options: tuple[Constraint, ...]
 
@@ -200,12 +300,57 @@ class AnyOf(Constraint):
         object.__setattr__(self, "options", options)
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         return any(c.accepts(value) for c in self.options)
 
     def describe(self) -> str:
         """What valid values are, for the error message."""
         return " or ".join(c.describe() for c in self.options)
+
+
+@dataclass(frozen=True)
+class SequenceOf(Constraint):
+    """A non-empty one-dimensional sequence (list, tuple, array) of valid items.
+
+    Parameters
+    ----------
+    item : Constraint
+        The constraint every item must meet.
+    """
+
+    item: Constraint
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
+            return False
+        if isinstance(value, np.ndarray) and value.ndim != 1:
+            return False
+        return len(value) > 0 and all(self.item.accepts(v) for v in value)
+
+    def describe(self) -> str:
+        """What valid values are, for the error message."""
+        return f"a non-empty sequence of which each item is {self.item.describe()}"
 
 
 class CrossValidation(Constraint):
@@ -219,7 +364,17 @@ class CrossValidation(Constraint):
     """
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid."""
+        """Whether ``value`` is valid.
+
+        Parameters
+        ----------
+        value : object
+            A value of the parameter.
+
+        Returns
+        -------
+        bool
+        """
         kind = cv_kind(value)
         if kind == "n_folds":
             return value >= 2

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb.classifiers.constraints import (
+    VERBOSE,
+    AnyOf,
+    Interval,
+    Options,
+    SequenceOf,
+)
 from augnb.classifiers.kernel_nb import _KernelNB
 from augnb.params.kde import KDEModel, fit_kde_model
 from augnb.stats.training import TrainingData
@@ -84,13 +92,21 @@ class ENBC(_KernelNB):
         ``epsilon`` (conventions.md).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
-    {{column_kind_parameters}}
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
     verbose : int, default=0
         Print the search steps to stderr when > 0.
 
     Attributes
     ----------
-    {{input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         One node per feature (node ``k`` is feature ``k``); continuous nodes
         carry their chosen attribute parents.
@@ -113,7 +129,12 @@ class ENBC(_KernelNB):
         ``h`` after each step of ``search_path_``.
     n_candidates_scored_ : int
         Number of candidate arcs scored.
-    {{kernel_encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories.
+    continuous_columns_ : list
+        Columns modelled by kernel densities.
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column (0 for continuous ones).
 
     See Also
     --------
@@ -129,7 +150,10 @@ class ENBC(_KernelNB):
     kernel density estimation: flexible classifiers. International Journal of
     Approximate Reasoning 50, 341-362.
 
-    {{iris_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("iris")
     >>> from augnb.classifiers.enbc import ENBC
     >>> clf = ENBC(h_grid=(0.2, 0.5), max_parents=1).fit(X, y)
     >>> clf.h_ in (0.2, 0.5), clf.loo_accuracy_ > 0.9
@@ -140,6 +164,17 @@ class ENBC(_KernelNB):
 
     _aliases = ("extended_naive_bayes_kde",)
     _summary = "extended naive Bayes: kernel-density features merged by CV"
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_KernelNB._parameter_constraints,
+        "h_grid": AnyOf(
+            Options(None), SequenceOf(Interval(numbers.Real, 0, closed="neither"))
+        ),
+        "h_min": AnyOf(Options(None), Interval(numbers.Real, 0, closed="neither")),
+        "max_parents": Interval(numbers.Integral, 0),
+        "epsilon": Interval(numbers.Real, 0, finite=False),
+        "verbose": VERBOSE,
+    }
 
     def __init__(
         self,
@@ -153,48 +188,17 @@ class ENBC(_KernelNB):
         continuous_features: Sequence | None = None,
         verbose: int = 0,
     ) -> None:
+        self.alpha = alpha
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
         self.h_grid = h_grid
         self.h_min = h_min
         self.max_parents = max_parents
         self.epsilon = epsilon
-        self.alpha = alpha
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
         self.verbose = verbose
 
     def _grid(self) -> tuple[float, ...]:
         return DEFAULT_H_GRID if self.h_grid is None else tuple(self.h_grid)
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        grid = self.h_grid
-        if grid is not None:
-            try:
-                arr = np.asarray(grid, dtype=np.float64)
-            except (TypeError, ValueError):
-                arr = np.empty(0)
-            if (
-                arr.ndim != 1
-                or arr.size == 0
-                or not np.all(np.isfinite(arr) & (arr > 0))
-            ):
-                raise ValueError(
-                    "h_grid must be None or a non-empty sequence of numbers > 0; "
-                    f"got {grid!r}."
-                )
-        h_min = self.h_min
-        if h_min is not None and (
-            isinstance(h_min, bool)
-            or not isinstance(h_min, numbers.Real)
-            or not (np.isfinite(h_min) and h_min > 0)
-        ):
-            raise ValueError(f"h_min must be None or a number > 0; got {h_min!r}.")
-        t = self.max_parents
-        if isinstance(t, bool) or not isinstance(t, numbers.Integral) or t < 0:
-            raise ValueError(f"max_parents must be an integer >= 0; got {t!r}.")
-        eps = self.epsilon
-        if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or not eps >= 0:
-            raise ValueError(f"epsilon must be a number >= 0; got {eps!r}.")
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         """ENBC search over the continuous columns, z-scored.

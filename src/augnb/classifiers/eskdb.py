@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
     Interval,
@@ -49,7 +50,11 @@ class ESKDB(_SmoothedNB):
     ----------
     n_estimators : int, default=20
         Number of members (20 in the authors' experiment scripts).
-    {{skdb_k_theta_parameters}}
+    k : int, default=5
+        Largest number of feature parents per feature (>= 0).
+    theta : float, default=0.0
+        CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
+        theta``. A negative value admits every candidate.
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss of each member's model selection (as in SKDB).
     alpha : float, default=1.0
@@ -64,7 +69,22 @@ class ESKDB(_SmoothedNB):
         documentation page).
     random_state : int, RandomState or None, default=None
         Draws the rankings and seeds each member's sampler.
-    {{input_sections}}
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structures_ : list of Structure
         Each member's selected model.
     feature_orders_ : list of list
@@ -79,7 +99,14 @@ class ESKDB(_SmoothedNB):
         The first member's model (the mutual-information ranking);
         ``arcs_``, ``selected_features_`` and ``model_`` are the first
         member's too.
-    {{encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -118,13 +145,40 @@ class ESKDB(_SmoothedNB):
 
     _needs_rows = "its members' leave-one-out passes need the training rows"
 
-    n_estimators: int = param(20, Interval(numbers.Integral, 1), kw_only=False)
-    k: int = param(5, Interval(numbers.Integral, 0))
-    theta: float = param(0.0, Interval(numbers.Real))
-    criterion: str = param("rmse", Options(*CRITERIA))
-    alpha: float = param(kw_only=True)
-    smoothing: str = param("hdp")
-    hdp_iterations: int = param(100)
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "n_estimators": Interval(numbers.Integral, 1),
+        "k": Interval(numbers.Integral, 0),
+        "theta": Interval(numbers.Real),
+        "criterion": Options(*CRITERIA),
+    }
+
+    def __init__(
+        self,
+        n_estimators: int = 20,
+        *,
+        k: int = 5,
+        theta: float = 0.0,
+        criterion: str = "rmse",
+        alpha: float = 1.0,
+        smoothing: str = "hdp",
+        hdp_iterations: int = 100,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.n_estimators = n_estimators
+        self.k = k
+        self.theta = theta
+        self.criterion = criterion
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         rng = check_random_state(self.random_state)
@@ -139,8 +193,7 @@ class ESKDB(_SmoothedNB):
         )
         # One sampler seed per member, drawn after the rankings.
         self._member_seeds = [
-            int(s)
-            for s in rng.randint(np.iinfo(np.int32).max, size=len(selections))
+            int(s) for s in rng.randint(np.iinfo(np.int32).max, size=len(selections))
         ]
         self._selections = selections
         self.k_selected_ = np.array([s.k_selected for s in selections])

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from typing import ClassVar
 
+import numpy as np
 from sklearn.utils import check_random_state
 
-from augnb.classifiers._base import param
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import Interval
 from augnb.stats.training import TrainingData
@@ -22,59 +23,11 @@ __all__ = ["HillClimbingTAN", "SuperParentTAN", "WrapperKDB"]
 
 
 class _ArcSearch(BaseWrapperNB):
-    """Shared constructor and fit of the arc-adding wrapper searches."""
+    """Shared fit of the arc-adding wrapper searches.
 
-    _docstring_snippets: ClassVar[dict[str, str]] = {
-        **BaseWrapperNB._docstring_snippets,
-        "arc_search_parameters": """\
-alpha : float, default=1.0
-    Smoothing constant (1 = Laplace's correction), in the search's scores
-    and in the final model.
-cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
-    Internal cross-validation of the search: a number of stratified folds,
-    leave-one-out, explicit (train, test) index pairs, the fold id of every
-    training row (e.g. the folds another implementation used), or a
-    scikit-learn splitter whose test sets partition the rows.
-epsilon : float, default=0.01
-    A step is taken when its CV accuracy minus ``epsilon`` is at least the
-    current accuracy (bnclassify's rule and default).
-random_state : int, RandomState or None, default=None
-    Seed of the internal fold partition and of the random tie breaks
-    between equally accurate candidates.
-verbose : int, default=0
-    Print each search step to stderr.""",
-        # Attributes and reference shared by the two Keogh-Pazzani searches.
-        "arc_search_attributes": (
-            "structure_ : Structure\n"
-            "    The learned structure (``structure_.arcs``).\n"
-            "arcs_ : list of tuple\n"
-            "    Arcs between feature groups, by name.\n"
-            + BaseWrapperNB._docstring_snippets["search_attributes"]
-            + "\nmodel_ : DiscreteModel\n"
-            "    Fitted CPDs."
-        ),
-        # Everything from the parameters to the attributes, for the three.
-        "arc_search_sections": """\
-{{arc_search_parameters}}
-{{input_sections}}
-{{arc_search_attributes}}
-{{encoding_attributes}}""",
-        "keogh_pazzani_sections": """\
-Parameters
-----------
-{{arc_search_sections}}
-
-References
-----------
-{{keogh_pazzani_reference}}""",
-        "keogh_pazzani_reference": (
-            "Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of "
-            "augmented\nBayesian classifiers. International Journal on Artificial "
-            "Intelligence\nTools 11(4), 587-601."
-        ),
-    }
-
-    epsilon: float = param(0.01)
+    Their ``epsilon`` defaults to 0.01 (bnclassify's), not the 0.0 of the
+    other wrapper searches.
+    """
 
     _search = staticmethod(tan_hc_structure)
 
@@ -106,9 +59,80 @@ class HillClimbingTAN(_ArcSearch):
     pays ``epsilon``; bnclassify's ``tan_hc``. Candidates are scored by the
     cached engine of :mod:`augnb.search` (only the child's factor changes).
 
-    {{keogh_pazzani_sections}}
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction), in the search's scores
+        and in the final model.
+    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
+        Internal cross-validation of the search: a number of stratified folds,
+        leave-one-out, explicit (train, test) index pairs, the fold id of every
+        training row (e.g. the folds another implementation used), or a
+        scikit-learn splitter whose test sets partition the rows.
+    epsilon : float, default=0.01
+        A step is taken when its CV accuracy minus ``epsilon`` is at least the
+        current accuracy (bnclassify's rule and default).
+    random_state : int, RandomState or None, default=None
+        Seed of the internal fold partition, of the random tie breaks
+        between equally accurate candidates and of the sampler of
+        ``smoothing="hdp"``.
+    verbose : int, default=0
+        Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
-    {{car_example}}
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : Structure
+        The learned structure (``structure_.arcs``).
+    arcs_ : list of tuple
+        Arcs between feature groups, by name.
+    search_path_ : list of SearchStep
+        Accepted steps with their CV accuracy.
+    n_candidates_scored_ : int
+        Number of candidate structures scored.
+    model_ : DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
+
+    References
+    ----------
+    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+    Bayesian classifiers. International Journal on Artificial Intelligence
+    Tools 11(4), 587-601.
+
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import HillClimbingTAN
     >>> clf = HillClimbingTAN(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
@@ -117,6 +141,31 @@ class HillClimbingTAN(_ArcSearch):
 
     _aliases = ("tan_hc",)
     _summary = "hill-climbing TAN: augmenting arcs added one at a time by CV accuracy"
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        cv: int | str | object = 5,
+        epsilon: float = 0.01,
+        random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
 
 
 class SuperParentTAN(_ArcSearch):
@@ -128,9 +177,80 @@ class SuperParentTAN(_ArcSearch):
     are then candidates, which makes a step cheaper; bnclassify's
     ``tan_hcsp``.
 
-    {{keogh_pazzani_sections}}
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction), in the search's scores
+        and in the final model.
+    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
+        Internal cross-validation of the search: a number of stratified folds,
+        leave-one-out, explicit (train, test) index pairs, the fold id of every
+        training row (e.g. the folds another implementation used), or a
+        scikit-learn splitter whose test sets partition the rows.
+    epsilon : float, default=0.01
+        A step is taken when its CV accuracy minus ``epsilon`` is at least the
+        current accuracy (bnclassify's rule and default).
+    random_state : int, RandomState or None, default=None
+        Seed of the internal fold partition, of the random tie breaks
+        between equally accurate candidates and of the sampler of
+        ``smoothing="hdp"``.
+    verbose : int, default=0
+        Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
-    {{car_example}}
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : Structure
+        The learned structure (``structure_.arcs``).
+    arcs_ : list of tuple
+        Arcs between feature groups, by name.
+    search_path_ : list of SearchStep
+        Accepted steps with their CV accuracy.
+    n_candidates_scored_ : int
+        Number of candidate structures scored.
+    model_ : DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
+
+    References
+    ----------
+    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+    Bayesian classifiers. International Journal on Artificial Intelligence
+    Tools 11(4), 587-601.
+
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import SuperParentTAN
     >>> clf = SuperParentTAN(random_state=0).fit(X, y)
     >>> max(len(parents) for parents in clf.structure_.parents)  # a forest
@@ -143,6 +263,31 @@ class SuperParentTAN(_ArcSearch):
     )
 
     _search = staticmethod(superparent_tan_structure)
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        cv: int | str | object = 5,
+        epsilon: float = 0.01,
+        random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
 
 
 class WrapperKDB(_ArcSearch):
@@ -159,7 +304,67 @@ class WrapperKDB(_ArcSearch):
     k : int, default=2
         Maximum number of feature parents of a feature (bnclassify's
         ``kdbk``).
-    {{arc_search_sections}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction), in the search's scores
+        and in the final model.
+    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
+        Internal cross-validation of the search: a number of stratified folds,
+        leave-one-out, explicit (train, test) index pairs, the fold id of every
+        training row (e.g. the folds another implementation used), or a
+        scikit-learn splitter whose test sets partition the rows.
+    epsilon : float, default=0.01
+        A step is taken when its CV accuracy minus ``epsilon`` is at least the
+        current accuracy (bnclassify's rule and default).
+    random_state : int, RandomState or None, default=None
+        Seed of the internal fold partition, of the random tie breaks
+        between equally accurate candidates and of the sampler of
+        ``smoothing="hdp"``.
+    verbose : int, default=0
+        Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : Structure
+        The learned structure (``structure_.arcs``).
+    arcs_ : list of tuple
+        Arcs between feature groups, by name.
+    search_path_ : list of SearchStep
+        Accepted steps with their CV accuracy.
+    n_candidates_scored_ : int
+        Number of candidate structures scored.
+    model_ : DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     References
     ----------
@@ -169,7 +374,10 @@ class WrapperKDB(_ArcSearch):
     Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
     Bayesian network classifiers. The R Journal 10(2), 455-468.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import WrapperKDB
     >>> clf = WrapperKDB(k=2, random_state=0).fit(X, y)
     >>> max(len(ps) for ps in clf.structure_.parents) <= 2
@@ -181,8 +389,37 @@ class WrapperKDB(_ArcSearch):
 
     _search = staticmethod(wrapper_kdb_structure)
 
-    k: int = param(2, Interval(numbers.Integral, 1), kw_only=False)
-    alpha: float = param(kw_only=True)
+    _parameter_constraints: ClassVar[dict] = {
+        **_ArcSearch._parameter_constraints,
+        "k": Interval(numbers.Integral, 1),
+    }
+
+    def __init__(
+        self,
+        k: int = 2,
+        *,
+        alpha: float = 1.0,
+        cv: int | str | object = 5,
+        epsilon: float = 0.01,
+        random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
+        self.k = k
 
     def _search_kwargs(self) -> dict:
         return {"k": int(self.k)}

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval
 from augnb.stats.training import CountTables
@@ -32,14 +33,54 @@ class KDB(_SmoothedNB):
     ----------
     k : int, default=1
         Maximum number of feature parents per feature (>= 0).
-    {{kdb_theta_parameter}}
-    {{alpha_parameter}}
-    {{hdp_tail_sections}}
+    theta : float, default=0.0
+        CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
+        theta``. A negative value admits every candidate.
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Node ``i`` is feature ``i``; ``structure_.parents[i]`` are its feature
         parents.
-    {{arcs_model_attributes}}
-    {{encoding_attributes}}
+    arcs_ : list of (tuple, tuple)
+        Arcs between features, as ``(parent names, child names)``.
+    model_ : DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -51,7 +92,10 @@ class KDB(_SmoothedNB):
     Proc. 2nd Int. Conf. on Knowledge Discovery and Data Mining (KDD-96),
     335-338.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb.classifiers.kdb import KDB
     >>> kdb = KDB(k=2).fit(X, y)
     >>> [len(ps) for ps in kdb.structure_.parents]
@@ -64,9 +108,34 @@ class KDB(_SmoothedNB):
     _weighted_counts = True
     _needs_rows = None
 
-    k: int = param(1, Interval(numbers.Integral, 0), kw_only=False)
-    theta: float = param(0.0, Interval(numbers.Real))
-    alpha: float = param(kw_only=True)
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "k": Interval(numbers.Integral, 0),
+        "theta": Interval(numbers.Real),
+    }
+
+    def __init__(
+        self,
+        k: int = 1,
+        *,
+        theta: float = 0.0,
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.k = k
+        self.theta = theta
 
     def _learn_structure(self, data: CountTables) -> Structure:
         return kdb_structure(data, k=int(self.k), theta=float(self.theta))

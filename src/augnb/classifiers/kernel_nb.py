@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers.constraints import AnyOf, ColumnList, Interval, Options
 from augnb.inference import FactoredModel
 from augnb.params.categorical import (
     class_log_prior,
@@ -44,15 +45,11 @@ class _KernelNB(BaseAugmentedNB):
 
     continuous = "kde"
 
-    _docstring_snippets: ClassVar[dict[str, str]] = {
-        **BaseAugmentedNB._docstring_snippets,
-        "kernel_encoding_attributes": """\
-schema_ : Schema
-    Column kinds and categories.
-continuous_columns_ : list
-    Columns modelled by kernel densities.
-n_categories_ : ndarray of shape (n_features_in_,)
-    Declared number of categories per column (0 for continuous ones).""",
+    # No discretizer: continuous columns keep their values.
+    _parameter_constraints: ClassVar[dict] = {
+        "alpha": Interval(numbers.Real, 0, closed="neither"),
+        "discrete_features": ColumnList(),
+        "continuous_features": ColumnList(),
     }
 
     def _fit_parameters(
@@ -135,11 +132,19 @@ default="scaled"
         is 0 or undefined, 1 for a constant feature).
     alpha : float, default=1.0
         Smoothing constant of the class prior and of discrete CPTs.
-    {{column_kind_parameters}}
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
-    {{input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Naive Bayes: every feature a node with only the class as parent.
     model_ : FactoredModel
@@ -150,7 +155,12 @@ default="scaled"
     bandwidth_ : ndarray of shape (n_classes, n_continuous)
         Bandwidth per class and continuous feature (order of
         ``continuous_columns_``).
-    {{kernel_encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories.
+    continuous_columns_ : list
+        Columns modelled by kernel densities.
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column (0 for continuous ones).
 
     See Also
     --------
@@ -162,7 +172,10 @@ default="scaled"
     John, G. H. and Langley, P. (1995). Estimating continuous distributions in
     Bayesian classifiers. Proc. UAI, 338-345.
 
-    {{iris_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("iris")
     >>> from augnb.classifiers.kernel_nb import FlexibleNB
     >>> clf = FlexibleNB().fit(X, y)
     >>> clf.bandwidth_.shape
@@ -174,6 +187,13 @@ default="scaled"
     _aliases = ("FNB", "flexible_naive_bayes")
     _summary = "flexible naive Bayes: kernel densities for continuous features"
 
+    _parameter_constraints: ClassVar[dict] = {
+        **_KernelNB._parameter_constraints,
+        "bandwidth": AnyOf(
+            Options(*_BANDWIDTHS), Interval(numbers.Real, 0, closed="neither")
+        ),
+    }
+
     def __init__(
         self,
         bandwidth: str | float = "scaled",
@@ -182,29 +202,10 @@ default="scaled"
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
     ) -> None:
-        self.bandwidth = bandwidth
         self.alpha = alpha
         self.discrete_features = discrete_features
         self.continuous_features = continuous_features
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        bw = self.bandwidth
-        if isinstance(bw, str):
-            if bw not in _BANDWIDTHS:
-                raise ValueError(
-                    f"bandwidth must be one of {list(_BANDWIDTHS)} or a number > 0; "
-                    f"got {bw!r}."
-                )
-        elif (
-            not isinstance(bw, numbers.Real)
-            or isinstance(bw, bool)
-            or not (np.isfinite(bw) and bw > 0)
-        ):
-            raise ValueError(
-                f"bandwidth must be one of {list(_BANDWIDTHS)} or a number > 0; "
-                f"got {bw!r}."
-            )
+        self.bandwidth = bandwidth
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return naive_bayes_structure(data.n_features)

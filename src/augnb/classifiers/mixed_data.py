@@ -11,12 +11,12 @@ import itertools
 import math
 import numbers
 from abc import ABCMeta, abstractmethod
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import param
 from augnb.classifiers._families import _DensityNB
 from augnb.classifiers.constraints import AnyOf, Interval, Options
 from augnb.stats.mixed_information import CMI_METHODS, mixed_weight_families
@@ -66,45 +66,12 @@ class _MixedAugmentedNB(_DensityNB, metaclass=ABCMeta):
     #: ``max_clique_size`` counts every family it could need).
     _MAX_INCREMENTAL_FAMILIES: ClassVar[int] = 4096
 
-    _docstring_snippets: ClassVar[dict[str, str]] = {
-        **_DensityNB._docstring_snippets,
-        "mixed_parameters": """\
-continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
-    Continuous columns: one Gaussian per (discrete parent value, class),
-    a mixture of ``n_components`` Gaussians fitted by EM, or discretised
-    with ``discretizer`` (and the model is TAN).
-n_components : int, default=2
-    Mixture components with ``continuous="gmm"`` (the paper's 2).
-var_smoothing : float, default=1e-9
-    Fraction of the largest feature variance added to every Gaussian and
-    regression variance.
-cmi : {"gaussian", "discretize"}, default="gaussian"
-    Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
-    5-bin equal-frequency binning of the continuous columns.
-discretizer : str, transformer or None, default="mdlp"
-    With ``continuous="discretize"``: how continuous columns are
-    discretised.
-{{column_kind_parameters}}""",
-        "mixed_input_attributes": """\
-{{input_attributes}}
-weights_ : ndarray of shape (n_features_in_, n_features_in_)
-    Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-    that every fit path breaks ties alike).""",
-        "mixed_attributes": """\
-model_ : MixedModel or DiscreteModel
-    Fitted CPDs.
-schema_ : Schema
-    Column kinds and categories.
-discretizer_ : transformer or None
-    Fitted discretiser (``continuous="discretize"`` only).
-continuous_columns_ : list
-    Input columns read as continuous.
-n_categories_ : ndarray of shape (n_features_in_,)
-    Declared number of categories per column (0 = continuous).""",
+    # The density family of _DensityNB, with its default Gaussian, and how
+    # the edge weights are computed.
+    _parameter_constraints: ClassVar[dict] = {
+        **_DensityNB._parameter_constraints,
+        "cmi": Options(*CMI_METHODS),
     }
-
-    continuous: str = param("gaussian")
-    cmi: str = param("gaussian", Options(*CMI_METHODS), before="discretizer")
 
     @abstractmethod
     def _structure_from_weights(
@@ -149,14 +116,49 @@ class ETAN(_MixedAugmentedNB):
     ----------
     alpha : float, default=1.0
         Smoothing of the CPTs (1 = Laplace's correction).
-    {{mixed_parameters}}
+    continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
+        Continuous columns: one Gaussian per (discrete parent value, class),
+        a mixture of ``n_components`` Gaussians fitted by EM, or discretised
+        with ``discretizer`` (and the model is TAN).
+    n_components : int, default=2
+        Mixture components with ``continuous="gmm"`` (the paper's 2).
+    var_smoothing : float, default=1e-9
+        Fraction of the largest feature variance added to every Gaussian and
+        regression variance.
+    cmi : {"gaussian", "discretize"}, default="gaussian"
+        Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
+        5-bin equal-frequency binning of the continuous columns.
+    discretizer : str, transformer or None, default="mdlp"
+        With ``continuous="discretize"``: how continuous columns are
+        discretised.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
-    {{mixed_input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    weights_ : ndarray of shape (n_features_in_, n_features_in_)
+        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
+        that every fit path breaks ties alike).
     structure_ : Structure
         The arborescence (``structure_.arcs``).
-    {{mixed_attributes}}
+    model_ : MixedModel or DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories.
+    discretizer_ : transformer or None
+        Fitted discretiser (``continuous="discretize"`` only).
+    continuous_columns_ : list
+        Input columns read as continuous.
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column (0 = continuous).
 
     See Also
     --------
@@ -165,10 +167,13 @@ class ETAN(_MixedAugmentedNB):
 
     References
     ----------
-    {{li2003_reference}}
+    Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
     Section 4.1.
 
-    {{iris_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("iris")
     >>> from augnb.classifiers.mixed_data import ETAN
     >>> etan = ETAN().fit(X, y)
     >>> len(etan.structure_.arcs), round(etan.score(X, y), 2)
@@ -177,6 +182,27 @@ class ETAN(_MixedAugmentedNB):
 
     _aliases = ("extended_tan",)
     _summary = "extended TAN for mixed discrete and continuous features"
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        continuous: str = "gaussian",
+        n_components: int = 2,
+        var_smoothing: float = 1e-9,
+        cmi: str = "gaussian",
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.continuous = continuous
+        self.n_components = n_components
+        self.var_smoothing = var_smoothing
+        self.cmi = cmi
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
@@ -222,18 +248,38 @@ class CAN(_MixedAugmentedNB):
     discretizer : str, transformer or None, default="mdlp"
         With ``continuous="discretize"``: how continuous columns are
         discretised.
-    {{column_kind_parameters}}
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
-    {{mixed_input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    weights_ : ndarray of shape (n_features_in_, n_features_in_)
+        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
+        that every fit path breaks ties alike).
     threshold_ : float
         The ``w*`` used.
     cliques_ : list of tuple
         Feature names of each augmenting clique, in the order chosen.
     structure_ : Structure
         Nodes and arcs.
-    {{mixed_attributes}}
+    model_ : MixedModel or DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories.
+    discretizer_ : transformer or None
+        Fitted discretiser (``continuous="discretize"`` only).
+    continuous_columns_ : list
+        Input columns read as continuous.
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column (0 = continuous).
 
     See Also
     --------
@@ -241,10 +287,13 @@ class CAN(_MixedAugmentedNB):
 
     References
     ----------
-    {{li2003_reference}}
+    Li, X. (2003). Augmented naive Bayesian classifiers for mixed-mode data.
     Section 4.2.
 
-    {{iris_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("iris")
     >>> from augnb.classifiers.mixed_data import CAN
     >>> can = CAN(max_clique_size=3).fit(X, y)
     >>> can.cliques_
@@ -256,11 +305,39 @@ class CAN(_MixedAugmentedNB):
     _aliases = ("clique_augmented_naive_bayes",)
     _summary = "clique-augmented naive Bayes for mixed discrete and continuous features"
 
-    threshold: float = param(0.01, Interval(numbers.Real, finite=False))
-    max_clique_size: int | None = param(
-        None, AnyOf(Options(None), Interval(numbers.Integral, 2))
-    )
-    clique_removal: str = param("nodes", Options(*CLIQUE_REMOVALS))
+    _parameter_constraints: ClassVar[dict] = {
+        **_MixedAugmentedNB._parameter_constraints,
+        "threshold": Interval(numbers.Real, finite=False),
+        "max_clique_size": AnyOf(Options(None), Interval(numbers.Integral, 2)),
+        "clique_removal": Options(*CLIQUE_REMOVALS),
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        threshold: float = 0.01,
+        max_clique_size: int | None = None,
+        clique_removal: str = "nodes",
+        continuous: str = "gaussian",
+        n_components: int = 2,
+        var_smoothing: float = 1e-9,
+        cmi: str = "gaussian",
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.continuous = continuous
+        self.n_components = n_components
+        self.var_smoothing = var_smoothing
+        self.cmi = cmi
+        self.threshold = threshold
+        self.max_clique_size = max_clique_size
+        self.clique_removal = clique_removal
 
     def _structure_from_weights(
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar
+
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING, _DensityNB
+from augnb.classifiers._families import _DensityNB, _SmoothedNB
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
 from augnb.structure.naive import naive_bayes_structure
@@ -24,8 +27,20 @@ class NaiveBayes(_DensityNB):
 
     Parameters
     ----------
-    {{alpha_parameter}}
-    {{hdp_parameters}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
@@ -38,16 +53,31 @@ class NaiveBayes(_DensityNB):
         With ``continuous="discretize"``: how continuous columns are
         discretised: "mdlp", "equal_frequency", "equal_width", "mean" or a
         transformer; None raises an error if any column is continuous.
-    {{column_kind_parameters}}
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
-    {{input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Every feature a node with only the class as parent.
     model_ : DiscreteModel or MixedModel
         Fitted CPDs (a ``MixedModel`` when Gaussian nodes are present).
-    {{encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -57,7 +87,10 @@ class NaiveBayes(_DensityNB):
     ----------
     Duda, R. O. and Hart, P. E. (1973). Pattern Classification and Scene Analysis.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import NaiveBayes
     >>> clf = NaiveBayes().fit(X, y)
     >>> clf.predict(X.iloc[:2]).tolist()
@@ -68,9 +101,35 @@ class NaiveBayes(_DensityNB):
     _summary = "naive Bayes: features independent given the class"
     _needs_rows = None
 
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
-    random_state: int | np.random.RandomState | None = HDP_SEED
+    _parameter_constraints: ClassVar[dict] = {
+        **_DensityNB._parameter_constraints,
+        **_SmoothedNB._parameter_constraints,
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        continuous: str = "discretize",
+        n_components: int = 2,
+        var_smoothing: float = 1e-9,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.continuous = continuous
+        self.n_components = n_components
+        self.var_smoothing = var_smoothing
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
 
     @property
     def _weighted_counts(self) -> bool:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar
+
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.classifiers._base import TrainingData, param
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
-from augnb.stats.training import CountTables
+from augnb.stats.training import CountTables, TrainingData
 from augnb.structure import Structure
 from augnb.structure.selection import ffss_features, fss_structure
 
@@ -26,18 +28,53 @@ class FSS(BaseWrapperNB):
 
     Parameters
     ----------
-    {{alpha_parameter}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal stratified folds, leave-one-out (Langley & Sage's protocol),
         the fold id of every training row, or a splitter whose test sets
         partition the rows.
-    {{search_parameters}}
-    {{search_tail_sections}}
+    epsilon : float, default=0.0
+        Minimum CV accuracy gain for a step (strict improvement when 0).
+    random_state : int, RandomState or None, default=None
+        Seed of the internal fold partition (and of the sampler of
+        ``smoothing="hdp"``).
+    verbose : int, default=0
+        Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Naive Bayes over the selected features.
     selected_features_ : list
         Names of the selected features, in column order.
-    {{search_attributes}}
+    search_path_ : list of SearchStep
+        Accepted steps with their CV accuracy.
+    n_candidates_scored_ : int
+        Number of candidate structures scored.
     model_ : DiscreteModel
         Fitted CPDs.
 
@@ -46,7 +83,10 @@ class FSS(BaseWrapperNB):
     Langley, P. and Sage, S. (1994). Induction of selective Bayesian
     classifiers. UAI 1994, 399-406.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import FSS
     >>> FSS(random_state=0).fit(X, y).selected_features_
     []
@@ -54,6 +94,31 @@ class FSS(BaseWrapperNB):
 
     _aliases = ("ForwardSequentialSelection",)
     _summary = "forward sequential selection: naive Bayes on features chosen by CV"
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        cv: int | str | object = 5,
+        epsilon: float = 0.0,
+        random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         scorer = self._scorer(data)
@@ -77,10 +142,38 @@ class FFSS(_SmoothedNB):
 
     Parameters
     ----------
-    {{alpha_parameter}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction).
     significance : float, default=0.05
         Level of the chi-square tests.
-    {{hdp_tail_sections}}
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Naive Bayes over the kept features.
     selected_features_ : list
@@ -90,9 +183,13 @@ class FFSS(_SmoothedNB):
 
     References
     ----------
-    {{mihaljevic2013_reference}}
+    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
+    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import FFSS
     >>> len(FFSS().fit(X, y).selected_features_)
     5
@@ -104,7 +201,31 @@ class FFSS(_SmoothedNB):
     _weighted_counts = True
     _needs_rows = None
 
-    significance: float = param(0.05, SIGNIFICANCE)
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "significance": SIGNIFICANCE,
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        significance: float = 0.05,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.significance = significance
 
     def _learn_structure(self, data: CountTables) -> Structure:
         kept = ffss_features(data, float(self.significance))

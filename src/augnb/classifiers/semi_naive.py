@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numbers
 import sys
+from collections.abc import Sequence
 from typing import ClassVar
 
-from augnb.classifiers._base import param
+import numpy as np
+
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
 from augnb.stats.training import TrainingData
@@ -27,24 +29,66 @@ class BSEJ(BaseWrapperNB):
 
     Parameters
     ----------
-    {{joined_alpha_parameter}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
+        smoothed over its declared Cartesian product.
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal stratified folds, leave-one-out (Pazzani's protocol), the
         fold id of every training row, or a splitter whose test sets
         partition the rows.
-    {{search_parameters}}
+    epsilon : float, default=0.0
+        Minimum CV accuracy gain for a step (strict improvement when 0).
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
-    {{supernode_cpt_parameter}}
-    {{search_tail_sections}}
+    supernode_cpt : {"joint", "dag"}, default="joint"
+        How a joined subset is parameterised: one Laplace-smoothed CPT over the
+        Cartesian product (Pazzani 1996), or a complete DAG of its members, one
+        CPT per member given the earlier ones (as bnclassify represents a
+        supernode). Equal under maximum likelihood, different under smoothing.
+        Either way the search scores exactly the model that is fitted, missing
+        values included.
+    random_state : int, RandomState or None, default=None
+        Seed of the internal fold partition (and of the sampler of
+        ``smoothing="hdp"``).
+    verbose : int, default=0
+        Print each search step to stderr.
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Naive Bayes over the joined subsets.
     selected_features_ : list
         Names of the features still in the model.
     feature_subsets_ : list of tuple
         The joined subsets (compound nodes), as tuples of names.
-    {{search_attributes}}
+    search_path_ : list of SearchStep
+        Accepted steps with their CV accuracy.
+    n_candidates_scored_ : int
+        Number of candidate structures scored.
     model_ : DiscreteModel
         Fitted CPDs.
 
@@ -53,7 +97,10 @@ class BSEJ(BaseWrapperNB):
     Pazzani, M. J. (1996). Constructive induction of Cartesian product
     attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import BSEJ
     >>> clf = BSEJ(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
@@ -64,26 +111,40 @@ class BSEJ(BaseWrapperNB):
         "backward sequential elimination and joining: drop or merge features by CV"
     )
 
-    _docstring_snippets: ClassVar[dict[str, str]] = {
-        **BaseWrapperNB._docstring_snippets,
-        "supernode_cpt_parameter": """\
-supernode_cpt : {"joint", "dag"}, default="joint"
-    How a joined subset is parameterised: one Laplace-smoothed CPT over the
-    Cartesian product (Pazzani 1996), or a complete DAG of its members, one
-    CPT per member given the earlier ones (as bnclassify represents a
-    supernode). Equal under maximum likelihood, different under smoothing.
-    Either way the search scores exactly the model that is fitted, missing
-    values included.""",
-        "joined_alpha_parameter": """\
-alpha : float, default=1.0
-    Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-    smoothed over its declared Cartesian product.""",
+    _parameter_constraints: ClassVar[dict] = {
+        **BaseWrapperNB._parameter_constraints,
+        "max_joint_cells": Interval(numbers.Real, 1),
+        "supernode_cpt": Options("joint", "dag"),
     }
 
-    max_joint_cells: float = param(
-        1e6, Interval(numbers.Real, 1), before="random_state"
-    )
-    supernode_cpt: str = param("joint", Options("joint", "dag"), before="random_state")
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        cv: int | str | object = 5,
+        epsilon: float = 0.0,
+        max_joint_cells: float = 1e6,
+        supernode_cpt: str = "joint",
+        random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
+        self.max_joint_cells = max_joint_cells
+        self.supernode_cpt = supernode_cpt
 
     def _bsej(self, data: TrainingData) -> tuple[tuple[int, ...], ...]:
         scorer = self._scorer(data, self.supernode_cpt)
@@ -123,7 +184,9 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     Parameters
     ----------
-    {{joined_alpha_parameter}}
+    alpha : float, default=1.0
+        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
+        smoothed over its declared Cartesian product.
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal folds of the BSEJ search: stratified folds, leave-one-out,
         the fold id of every training row, or a splitter whose test sets
@@ -132,17 +195,49 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Minimum CV accuracy gain for a BSEJ step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells are not considered.
-    {{supernode_cpt_parameter}}
+    supernode_cpt : {"joint", "dag"}, default="joint"
+        How a joined subset is parameterised: one Laplace-smoothed CPT over the
+        Cartesian product (Pazzani 1996), or a complete DAG of its members, one
+        CPT per member given the earlier ones (as bnclassify represents a
+        supernode). Equal under maximum likelihood, different under smoothing.
+        Either way the search scores exactly the model that is fitted, missing
+        values included.
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
         Root of each tree of subsets: the one with the smallest feature
         index, or one drawn with ``random_state`` (the paper's choice).
     random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition (and of random roots).
+        Seed of the internal fold partition (and of random roots and of the
+        sampler of ``smoothing="hdp"``).
     verbose : int, default=0
         Print each search step to stderr.
-    {{input_sections}}
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Compound nodes (the subsets) and the arcs between them.
     selected_features_ : list
@@ -161,9 +256,13 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     References
     ----------
-    {{mihaljevic2013_reference}}
+    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
+    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import ASB
     >>> clf = ASB(random_state=0).fit(X, y)
     >>> clf.score(X, y) > 0.9
@@ -173,8 +272,44 @@ class AugmentedSemiNaiveBayes(BSEJ):
     _aliases = ("ASB", "augmented_semi_naive_bayes")
     _summary = "augmented semi-naive Bayes: BSEJ's merged features joined by a tree"
 
-    significance: float = param(0.05, SIGNIFICANCE, before="random_state")
-    root: str = param("first", ROOT, before="random_state")
+    _parameter_constraints: ClassVar[dict] = {
+        **BSEJ._parameter_constraints,
+        "significance": SIGNIFICANCE,
+        "root": ROOT,
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        cv: int | str | object = 5,
+        epsilon: float = 0.0,
+        max_joint_cells: float = 1e6,
+        supernode_cpt: str = "joint",
+        significance: float = 0.05,
+        root: str = "first",
+        random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.cv = cv
+        self.epsilon = epsilon
+        self.verbose = verbose
+        self.max_joint_cells = max_joint_cells
+        self.supernode_cpt = supernode_cpt
+        self.significance = significance
+        self.root = root
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         subsets = self._bsej(data)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
+from typing import ClassVar
 
-from augnb.classifiers._base import param
+import numpy as np
+
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval, Options
 from augnb.stats.training import TrainingData
@@ -36,7 +39,11 @@ class SKDB(_SmoothedNB):
 
     Parameters
     ----------
-    {{skdb_k_theta_parameters}}
+    k : int, default=5
+        Largest number of feature parents per feature (>= 0).
+    theta : float, default=0.0
+        CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
+        theta``. A negative value admits every candidate.
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss that selects the model: the root mean squared
         error of the class posteriors (over rows and classes; the paper's
@@ -44,7 +51,34 @@ class SKDB(_SmoothedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
-    {{hdp_tail_sections}}
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         The selected model: one node per selected feature.
     k_selected_ : int
@@ -56,8 +90,18 @@ class SKDB(_SmoothedNB):
         with ``k'`` parents and the first ``s`` features.
     feature_order_ : list
         Feature names by decreasing mutual information with the class.
-    {{arcs_model_attributes}}
-    {{encoding_attributes}}
+    arcs_ : list of (tuple, tuple)
+        Arcs between features, as ``(parent names, child names)``.
+    model_ : DiscreteModel
+        Fitted CPDs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -69,7 +113,10 @@ class SKDB(_SmoothedNB):
     learning of Bayesian network classifiers. Journal of Machine Learning
     Research 17(44), 1-35.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb.classifiers.skdb import SKDB
     >>> skdb = SKDB(k=2).fit(X, y)
     >>> skdb.loo_losses_.shape
@@ -83,10 +130,37 @@ class SKDB(_SmoothedNB):
 
     _needs_rows = "its leave-one-out pass needs the training rows"
 
-    k: int = param(5, Interval(numbers.Integral, 0), kw_only=False)
-    theta: float = param(0.0, Interval(numbers.Real))
-    criterion: str = param("rmse", Options(*CRITERIA))
-    alpha: float = param(kw_only=True)
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "k": Interval(numbers.Integral, 0),
+        "theta": Interval(numbers.Real),
+        "criterion": Options(*CRITERIA),
+    }
+
+    def __init__(
+        self,
+        k: int = 5,
+        *,
+        theta: float = 0.0,
+        criterion: str = "rmse",
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.k = k
+        self.theta = theta
+        self.criterion = criterion
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         selection = skdb_structure(

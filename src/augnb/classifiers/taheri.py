@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from augnb.classifiers._base import param
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.training import CountTables
@@ -34,22 +38,41 @@ class TaheriANB(_SmoothedNB):
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction; the paper
         does not give its estimator).
-    {{hdp_parameters}}
     relevance : {"eta", "pearson_codes"}, default="eta"
         Relevance score used for the ranking: the correlation ratio of the
         feature codes given the class (equal to the paper's ``|Pearson r|``
         for two classes, independent of the class numbering), or the
         absolute Pearson correlation with the class codes (literal eq. 3).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
     discretizer : str, transformer or None, default="mean"
         How continuous columns are discretised, inside ``fit``: "mean" (the
         paper's binarisation at the training mean, Table 2), "soac" (the
         paper's Table 3; ``SOACDiscretizer(theta=...)`` to set theta),
         "mdlp", "equal_frequency", "equal_width", or a transformer instance.
-    {{column_kind_parameters}}
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
-    {{input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         One node per feature, each with at most one feature parent
         (``structure_.arcs``: ``n_features_in_ - 1`` arcs).
@@ -89,7 +112,9 @@ class TaheriANB(_SmoothedNB):
 
     References
     ----------
-    {{taheri2011_reference}}
+    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+       classifier using conditional probabilities", Proc. 9th Australasian
+       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
 
     Examples
     --------
@@ -109,8 +134,31 @@ class TaheriANB(_SmoothedNB):
     _weighted_counts = True
     _needs_rows = None
 
-    relevance: str = param("eta", Options(*RELEVANCE_MEASURES))
-    discretizer: object = param("mean")
+    _parameter_constraints: ClassVar[dict] = {
+        **_SmoothedNB._parameter_constraints,
+        "relevance": Options(*RELEVANCE_MEASURES),
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        relevance: str = "eta",
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mean",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.relevance = relevance
 
     def _learn_structure(self, data: CountTables) -> Structure:
         scores = relevance_scores(data, relevance=self.relevance)

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import numbers
 from abc import abstractmethod
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 
-from augnb.classifiers._base import (
-    DOCSTRING_SNIPPETS,
-    BaseAugmentedNB,
-    param,
-)
-from augnb.classifiers._families import HDP_ITERATIONS, HDP_SEED, SMOOTHING
-from augnb.classifiers.constraints import Interval, Options, RandomState
+from augnb.classifiers._base import BaseAugmentedNB
+from augnb.classifiers._families import _SmoothedNB
+from augnb.classifiers.constraints import Interval, Options
 from augnb.params.attribute_weights import (
     awnb_weights,
     manb_model,
@@ -34,40 +31,14 @@ from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["AWNB", "MANB", "WANBIA"]
 
-_SNIPPETS = {
-    **DOCSTRING_SNIPPETS,
-    "weighted_cpts": """\
-A weighted CPT is ``P(x_i | c)^w_i / sum_v P(v | c)^w_i``: raised to the
-feature's weight and renormalised over its values, as in R's bnclassify. With
-``normalize=False`` it is the papers' unnormalised ``P(x_i | c)^w_i``, which
-shifts each class's score by a constant per feature. A weight of 1 keeps the
-naive Bayes CPT, 0 ignores the feature. A missing feature contributes
-nothing (a renormalised CPT sums out to one; the unnormalised form skips
-it).""",
-    "weighted_nb_attributes": """\
-{{input_attributes}}
-structure_ : Structure
-    Naive Bayes: the class the only parent of every feature.
-model_ : DiscreteModel
-    The weighted CPTs.
-{{encoding_attributes}}""",
-    "normalize_parameter": """\
-normalize : bool, default=True
-    Renormalise each weighted CPT over the feature's values (R's
-    bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
-    in the paper.""",
-}
-
 
 class _NaiveBayesFamily(BaseAugmentedNB):
     """Naive Bayes structure; subclasses transform the fitted CPTs."""
 
-    _docstring_snippets: ClassVar[dict[str, str]] = _SNIPPETS
     _weighted_counts: ClassVar[bool] = True
 
-    smoothing: str = SMOOTHING
-    hdp_iterations: int = HDP_ITERATIONS
-    random_state: int | np.random.RandomState | None = HDP_SEED
+    # The CPTs they transform are estimated as the single-structure learners'.
+    _parameter_constraints: ClassVar[dict] = {**_SmoothedNB._parameter_constraints}
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         return naive_bayes_structure(data.n_features)
@@ -92,7 +63,13 @@ class AWNB(_NaiveBayesFamily):
     trees keep most of their naive Bayes influence; features the trees do not
     need lose it. The class posterior is naive Bayes' with weighted CPTs.
 
-    {{weighted_cpts}}
+    A weighted CPT is ``P(x_i | c)^w_i / sum_v P(v | c)^w_i``: raised to the
+    feature's weight and renormalised over its values, as in R's bnclassify. With
+    ``normalize=False`` it is the papers' unnormalised ``P(x_i | c)^w_i``, which
+    shifts each class's score by a constant per feature. A weight of 1 keeps the
+    naive Bayes CPT, 0 ignores the feature. A missing feature contributes
+    nothing (a renormalised CPT sums out to one; the unnormalised form skips
+    it).
 
     Parameters
     ----------
@@ -101,20 +78,55 @@ class AWNB(_NaiveBayesFamily):
     bootstrap_size : float, default=0.5
         Size of each bootstrap sample (drawn with replacement) relative to the
         training set.
+    normalize : bool, default=True
+        Renormalise each weighted CPT over the feature's values (R's
+        bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
+        in the paper.
     alpha : float, default=1.0
         Smoothing constant of the CPTs (1 = Laplace's correction).
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
     random_state : int, RandomState or None, default=None
         Draws the bootstrap samples, breaks the trees' ties and seeds the
         sampler of ``smoothing="hdp"``.
-    {{normalize_parameter}}
-    {{smoothing_parameters}}
-    {{input_parameters}}
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
     feature_weights_ : ndarray of shape (n_features_in_,)
         Weight of each feature, in ``[0, 1]``.
-    {{weighted_nb_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : Structure
+        Naive Bayes: the class the only parent of every feature.
+    model_ : DiscreteModel
+        The weighted CPTs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -137,7 +149,10 @@ class AWNB(_NaiveBayesFamily):
     Hall, M. (2007). A decision tree-based attribute weighting filter for
     naive Bayes. Knowledge-Based Systems, 20(2), 120-126.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import AWNB
     >>> clf = AWNB(random_state=0).fit(X, y)
     >>> bool(((clf.feature_weights_ >= 0) & (clf.feature_weights_ <= 1)).all())
@@ -151,13 +166,37 @@ class AWNB(_NaiveBayesFamily):
     _weighted_counts: ClassVar[bool] = False
     _needs_rows = "its weights come from decision trees grown on rows"
 
-    n_trees: int = param(10, Interval(numbers.Integral, 1), kw_only=False)
-    bootstrap_size: float = param(
-        0.5, Interval(numbers.Real, 0, None, closed="neither"), kw_only=False
-    )
-    alpha: float = param(kw_only=True)
-    random_state: int | np.random.RandomState | None = param(None, RandomState())
-    normalize: bool = param(True, Options(True, False))
+    _parameter_constraints: ClassVar[dict] = {
+        **_NaiveBayesFamily._parameter_constraints,
+        "n_trees": Interval(numbers.Integral, 1),
+        "bootstrap_size": Interval(numbers.Real, 0, None, closed="neither"),
+        "normalize": Options(True, False),
+    }
+
+    def __init__(
+        self,
+        n_trees: int = 10,
+        bootstrap_size: float = 0.5,
+        *,
+        normalize: bool = True,
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.n_trees = n_trees
+        self.bootstrap_size = bootstrap_size
+        self.normalize = normalize
 
     def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         self.feature_weights_ = awnb_weights(
@@ -194,19 +233,48 @@ class MANB(_NaiveBayesFamily):
     alpha : float, default=1.0
         Smoothing constant of the CPTs and Dirichlet hyperparameter of the
         marginal likelihoods (1 = Laplace's correction).
-    {{hdp_parameters}}
-    {{input_parameters}}
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
     arc_posterior_ : ndarray of shape (n_features_in_,)
         Posterior probability of each arc ``class -> feature``.
-    {{input_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
     structure_ : Structure
         Naive Bayes: the class the only parent of every feature.
     model_ : DiscreteModel
         The averaged CPTs.
-    {{encoding_attributes}}
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -227,7 +295,10 @@ class MANB(_NaiveBayesFamily):
     Bayesian classifiers. Proceedings of the 19th International Conference on
     Machine Learning (ICML 2002), 91-98.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import MANB
     >>> clf = MANB().fit(X, y)
     >>> clf.arc_posterior_.shape
@@ -239,8 +310,31 @@ class MANB(_NaiveBayesFamily):
 
     _needs_rows = "its averaged CPTs are fitted in memory only"
 
-    prior: float = param(0.5, Interval(numbers.Real, 0, 1), kw_only=False)
-    alpha: float = param(kw_only=True)
+    _parameter_constraints: ClassVar[dict] = {
+        **_NaiveBayesFamily._parameter_constraints,
+        "prior": Interval(numbers.Real, 0, 1),
+    }
+
+    def __init__(
+        self,
+        prior: float = 0.5,
+        *,
+        alpha: float = 1.0,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.prior = prior
 
     def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         averaged, self.arc_posterior_ = manb_model(
@@ -261,7 +355,13 @@ class WANBIA(_NaiveBayesFamily):
     Correlated features share their evidence through lower weights instead of
     counting it twice.
 
-    {{weighted_cpts}}
+    A weighted CPT is ``P(x_i | c)^w_i / sum_v P(v | c)^w_i``: raised to the
+    feature's weight and renormalised over its values, as in R's bnclassify. With
+    ``normalize=False`` it is the papers' unnormalised ``P(x_i | c)^w_i``, which
+    shifts each class's score by a constant per feature. A weight of 1 keeps the
+    naive Bayes CPT, 0 ignores the feature. A missing feature contributes
+    nothing (a renormalised CPT sums out to one; the unnormalised form skips
+    it).
 
     Parameters
     ----------
@@ -269,10 +369,30 @@ class WANBIA(_NaiveBayesFamily):
         Smoothing constant of the CPTs (1 = Laplace's correction).
     max_iter : int, default=100
         Maximum number of L-BFGS-B iterations.
-    {{normalize_parameter}}
+    normalize : bool, default=True
+        Renormalise each weighted CPT over the feature's values (R's
+        bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
+        in the paper.
         The weights maximise the CLL of the model that is fitted.
-    {{hdp_parameters}}
-    {{input_parameters}}
+    smoothing : {"lidstone", "hdp"}, default="lidstone"
+        Estimator of the conditional probability tables: Lidstone's
+        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
+        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
+        CPT row backs off to the rows sharing its class and first parents. The
+        class prior is Lidstone-smoothed either way; structure searches score
+        with Lidstone, the HDP applies to the fitted model. The sampler is
+        seeded by ``random_state``.
+    hdp_iterations : int, default=500
+        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    discretizer : str, transformer or None, default="mdlp"
+        How continuous columns are discretised: "mdlp", "equal_frequency",
+        "equal_width", "mean", "soac" or a transformer.
+    discrete_features : sequence of str or int, default=None
+        Columns to treat as discrete whatever their dtype.
+    continuous_features : sequence of str or int, default=None
+        Columns to treat as continuous whatever their dtype.
 
     Attributes
     ----------
@@ -280,7 +400,24 @@ class WANBIA(_NaiveBayesFamily):
         Weight of each feature, in ``[0, 1]``.
     n_iter_ : int
         L-BFGS-B iterations run.
-    {{weighted_nb_attributes}}
+    classes_ : ndarray of shape (n_classes,)
+        Sorted class labels.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names (only when X has string column names).
+    structure_ : Structure
+        Naive Bayes: the class the only parent of every feature.
+    model_ : DiscreteModel
+        The weighted CPTs.
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column.
 
     See Also
     --------
@@ -304,7 +441,10 @@ class WANBIA(_NaiveBayesFamily):
     Alleviating naive Bayes attribute independence assumption by attribute
     weighting. Journal of Machine Learning Research, 14, 1947-1988.
 
-    {{car_example}}
+    Examples
+    --------
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
     >>> from augnb import WANBIA
     >>> clf = WANBIA().fit(X, y)
     >>> clf.feature_weights_.shape
@@ -318,8 +458,34 @@ class WANBIA(_NaiveBayesFamily):
         "its weights maximise the conditional log-likelihood of the rows"
     )
 
-    max_iter: int = param(100, Interval(numbers.Integral, 1))
-    normalize: bool = param(True, Options(True, False))
+    _parameter_constraints: ClassVar[dict] = {
+        **_NaiveBayesFamily._parameter_constraints,
+        "max_iter": Interval(numbers.Integral, 1),
+        "normalize": Options(True, False),
+    }
+
+    def __init__(
+        self,
+        alpha: float = 1.0,
+        *,
+        max_iter: int = 100,
+        normalize: bool = True,
+        smoothing: str = "lidstone",
+        hdp_iterations: int = 500,
+        random_state: int | np.random.RandomState | None = None,
+        discretizer: object = "mdlp",
+        discrete_features: Sequence | None = None,
+        continuous_features: Sequence | None = None,
+    ) -> None:
+        self.alpha = alpha
+        self.discretizer = discretizer
+        self.discrete_features = discrete_features
+        self.continuous_features = continuous_features
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.random_state = random_state
+        self.max_iter = max_iter
+        self.normalize = normalize
 
     def _transform_cpts(self, model: DiscreteModel, fit: TrainingData) -> DiscreteModel:
         weights, result = wanbia_weights(

@@ -67,7 +67,7 @@ class DataAuditWarning(UserWarning):
 class Finding:
     """One problem found in one column.
 
-    Attributes
+    Parameters
     ----------
     column : hashable
         The column's name.

@@ -16,7 +16,7 @@ __all__ = ["EncodedData", "as_frame", "column_arrays", "encode_target"]
 class EncodedData:
     """Encoded features.
 
-    Attributes
+    Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features), int32, Fortran order
         Codes of discrete columns (``-1`` = missing or unseen); ``-1`` in
@@ -45,6 +45,15 @@ def column_arrays(X: pd.DataFrame) -> list | None:
     the fit reads every column several times (kinds, codes, audit); a
     categorical column needs only its ``Categorical``. None when this pandas
     does not offer the per-column array.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The table.
+
+    Returns
+    -------
+    list of array-like or None
     """
     get = getattr(X, "_get_column_array", None)
     if get is None:

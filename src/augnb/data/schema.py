@@ -27,7 +27,7 @@ Kind = Literal["discrete", "continuous"]
 class ColumnSpec:
     """One input column.
 
-    Attributes
+    Parameters
     ----------
     name : hashable
         Column name as given by the user (an int position for arrays).
@@ -132,7 +132,7 @@ def _sorted_categories(series: pd.Series) -> tuple:
 class Schema:
     """Kinds and categories of every input column, learned at ``fit``.
 
-    Attributes
+    Parameters
     ----------
     columns : tuple of ColumnSpec
         One spec per column, in input order.

@@ -27,7 +27,7 @@ class InputRows(NamedTuple):
     ``X`` given to ``fit`` (explicit cross-validation folds) follows the
     training rows through this map.
 
-    Attributes
+    Parameters
     ----------
     n_input : int
         Number of rows of the ``X`` given to ``fit``.

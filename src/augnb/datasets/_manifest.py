@@ -48,7 +48,7 @@ _CLASS_COUNT = re.compile(r"\s*(?P<label>.+?):\s+(?P<count>\d+)\s*(?:,|$)")
 class DatasetInfo:
     """Facts about one bundled data set, as recorded in its manifest.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Name accepted by :func:`load`.

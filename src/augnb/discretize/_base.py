@@ -16,8 +16,6 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from augnb._docstrings import SNIPPETS, expand_snippets
-
 
 def _as_frame(X: Any) -> pd.DataFrame:
     if isinstance(X, pd.DataFrame):
@@ -77,57 +75,6 @@ def _encode_target(y: Any, n_samples: int) -> np.ndarray:
     return np.asarray(codes, dtype=np.intp)
 
 
-#: Docstring sections the discretisers share (``{{name}}`` lines, expanded
-#: when a subclass is created; functions use ``with_snippets``).
-DOCSTRING_SNIPPETS: dict[str, str] = {
-    **SNIPPETS,
-    "columns_parameter": """\
-columns : list of str or int, default=None
-    Columns to discretise, by name or by integer position (a name takes
-    precedence when an integer is also a column name). ``None`` selects
-    every float-dtype column. Other columns pass through unchanged.""",
-    "attributes": """\
-Attributes
-----------
-cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-    Sorted cut points of each discretised column.
-n_bins_ : dict of {column name: int}
-    Number of bins (declared categories) of each discretised column: one
-    more than its cut points, so 1 for a constant or all-missing column.
-columns_ : list
-    Names of the discretised columns, in input order.
-feature_names_in_ : ndarray of shape (n_features_in_,)
-    Column names seen during fit (``0..p-1`` for an ndarray).
-n_features_in_ : int
-    Number of columns seen during fit.""",
-    # The discretisers given a number of bins (equal frequency, equal width).
-    "n_bins_sections": """\
-Parameters
-----------
-n_bins : int, default=5
-    Requested number of bins (at least 1).
-{{columns_parameter}}
-
-{{attributes}}""",
-    "mdlp_references": """\
-References
-----------
-.. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
-   continuous-valued attributes for classification learning", Proc. 13th
-   Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
-   1993.""",
-    "soac_references": """\
-References
-----------
-.. [1] A. Yatsko, A. M. Bagirov and A. Stranieri, "On the discretization
-   of continuous features for classification", University of Ballarat,
-   2010.
-.. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-   classifier using conditional probabilities", Proc. 9th Australasian
-   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.""",
-}
-
-
 class _BaseDiscretizer(
     TransformerMixin, BaseEstimator, metaclass=ABCMeta, auto_wrap_output_keys=None
 ):
@@ -136,10 +83,6 @@ class _BaseDiscretizer(
     # wrapper would otherwise rewrite them when transform_output is configured.
 
     _requires_y: ClassVar[bool] = False
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.__doc__ = expand_snippets(cls.__doc__, DOCSTRING_SNIPPETS)
 
     def __init__(self, *, columns: Any = None) -> None:
         self.columns = columns

@@ -8,8 +8,7 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
-from augnb._docstrings import with_snippets
-from augnb.discretize._base import DOCSTRING_SNIPPETS, _BaseDiscretizer
+from augnb.discretize._base import _BaseDiscretizer
 
 __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
 
@@ -17,7 +16,6 @@ __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
 _LN2 = math.log(2.0)
 
 
-@with_snippets(DOCSTRING_SNIPPETS)
 def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Cut points of one continuous feature by Fayyad–Irani MDLP.
 
@@ -49,7 +47,12 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     counts of the sorted data, so the cost is
     ``O(N log N + N * depth * n_classes)``.
 
-    {{mdlp_references}}
+    References
+    ----------
+    .. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
+       continuous-valued attributes for classification learning", Proc. 13th
+       Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
+       1993.
 
     Examples
     --------
@@ -178,9 +181,24 @@ class MDLPDiscretizer(_BaseDiscretizer):
 
     Parameters
     ----------
-    {{columns_parameter}}
+    columns : list of str or int, default=None
+        Columns to discretise, by name or by integer position (a name takes
+        precedence when an integer is also a column name). ``None`` selects
+        every float-dtype column. Other columns pass through unchanged.
 
-    {{attributes}}
+    Attributes
+    ----------
+    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
+        Sorted cut points of each discretised column.
+    n_bins_ : dict of {column name: int}
+        Number of bins (declared categories) of each discretised column: one
+        more than its cut points, so 1 for a constant or all-missing column.
+    columns_ : list
+        Names of the discretised columns, in input order.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names seen during fit (``0..p-1`` for an ndarray).
+    n_features_in_ : int
+        Number of columns seen during fit.
 
     See Also
     --------
@@ -193,7 +211,12 @@ class MDLPDiscretizer(_BaseDiscretizer):
     is missing are ignored for that column only. Missing values stay
     missing after ``transform``.
 
-    {{mdlp_references}}
+    References
+    ----------
+    .. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
+       continuous-valued attributes for classification learning", Proc. 13th
+       Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
+       1993.
 
     Examples
     --------

@@ -124,7 +124,28 @@ class EqualFrequencyDiscretizer(_NBinsDiscretizer):
     each bin receives about the same number of training values, which
     maximises the entropy of the discretised variable.
 
-    {{n_bins_sections}}
+    Parameters
+    ----------
+    n_bins : int, default=5
+        Requested number of bins (at least 1).
+    columns : list of str or int, default=None
+        Columns to discretise, by name or by integer position (a name takes
+        precedence when an integer is also a column name). ``None`` selects
+        every float-dtype column. Other columns pass through unchanged.
+
+    Attributes
+    ----------
+    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
+        Sorted cut points of each discretised column.
+    n_bins_ : dict of {column name: int}
+        Number of bins (declared categories) of each discretised column: one
+        more than its cut points, so 1 for a constant or all-missing column.
+    columns_ : list
+        Names of the discretised columns, in input order.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names seen during fit (``0..p-1`` for an ndarray).
+    n_features_in_ : int
+        Number of columns seen during fit.
 
     See Also
     --------
@@ -165,7 +186,28 @@ class EqualWidthDiscretizer(_NBinsDiscretizer):
     ``n_bins`` intervals of equal width. Test values outside the training
     range go to the first or last bin. Bins may be empty.
 
-    {{n_bins_sections}}
+    Parameters
+    ----------
+    n_bins : int, default=5
+        Requested number of bins (at least 1).
+    columns : list of str or int, default=None
+        Columns to discretise, by name or by integer position (a name takes
+        precedence when an integer is also a column name). ``None`` selects
+        every float-dtype column. Other columns pass through unchanged.
+
+    Attributes
+    ----------
+    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
+        Sorted cut points of each discretised column.
+    n_bins_ : dict of {column name: int}
+        Number of bins (declared categories) of each discretised column: one
+        more than its cut points, so 1 for a constant or all-missing column.
+    columns_ : list
+        Names of the discretised columns, in input order.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names seen during fit (``0..p-1`` for an ndarray).
+    n_features_in_ : int
+        Number of columns seen during fit.
 
     See Also
     --------
@@ -214,7 +256,11 @@ class MeanBinarizer(_BaseDiscretizer):
     n_features_in_ : int
         Number of columns seen during fit.
 
-    {{taheri2011_references}}
+    References
+    ----------
+    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+       classifier using conditional probabilities", Proc. 9th Australasian
+       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
 
     Examples
     --------

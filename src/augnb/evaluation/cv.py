@@ -86,7 +86,7 @@ class FoldError(RuntimeError):
 class Fold:
     """One train/test split of a repeated k-fold partition.
 
-    Attributes
+    Parameters
     ----------
     repeat : int
         Repetition index, ``0..n_repeats-1``.

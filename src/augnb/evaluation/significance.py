@@ -37,7 +37,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 from augnb.evaluation.wilcoxon import (
     WilcoxonResult,
@@ -69,7 +68,7 @@ __all__ = [
 class ImanDavenportResult:
     """Iman-Davenport F statistic derived from Friedman's chi-square.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         ``F_F = (N - 1) chi2_F / (N (k - 1) - chi2_F)``.
@@ -91,7 +90,7 @@ class ImanDavenportResult:
 class FriedmanResult:
     """Friedman test of k algorithms over N data sets.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Friedman's ``chi2_F``.
@@ -122,7 +121,7 @@ class FriedmanResult:
 class NemenyiResult:
     """Nemenyi post-hoc test: all pairs against one critical difference.
 
-    Attributes
+    Parameters
     ----------
     ranks : pandas.Series
         Average rank of each algorithm (1 = best), indexed by algorithm name.
@@ -157,7 +156,6 @@ def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
 
 
-@with_snippets(SNIPPETS)
 def average_ranks(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     *,
@@ -191,7 +189,10 @@ def average_ranks(
     ValueError
         With fewer than 2 algorithms or 2 data sets, or a NaN score.
 
-    {{demsar2006_ranks}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
 
     Examples
     --------
@@ -289,7 +290,6 @@ def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
     )
 
 
-@with_snippets(SNIPPETS)
 def friedman_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -352,7 +352,10 @@ default=None
     When every data set is a complete tie, the tie-corrected statistic is
     0/0; it is reported as 0 with p-value 1 (no evidence of a difference).
 
-    {{demsar2006_ranks}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
     .. [2] S. García et al., "Advanced nonparametric tests for multiple
        comparisons in the design of experiments in computational intelligence
        and data mining", Information Sciences 180:2044-2064, 2010.
@@ -405,7 +408,6 @@ default=None
 # --------------------------------------------------------------------------- #
 # Nemenyi
 # --------------------------------------------------------------------------- #
-@with_snippets(SNIPPETS)
 def nemenyi_critical_difference(
     n_algorithms: int, n_datasets: int, alpha: float = 0.05
 ) -> float:
@@ -435,7 +437,10 @@ def nemenyi_critical_difference(
     ValueError
         With fewer than 2 algorithms or data sets, or ``alpha`` outside (0, 1).
 
-    {{demsar2006_nemenyi_cd}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Table 5(a).
 
     Examples
     --------
@@ -454,7 +459,6 @@ def nemenyi_critical_difference(
     return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
 
 
-@with_snippets(SNIPPETS)
 def nemenyi_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -494,7 +498,10 @@ default=None
     ValueError
         As for :func:`friedman_test` and :func:`nemenyi_critical_difference`.
 
-    {{demsar2006_ranks}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2.
 
     Examples
     --------
@@ -522,7 +529,6 @@ default=None
     )
 
 
-@with_snippets(SNIPPETS)
 def cd_groups(
     ranks: pd.Series | Mapping[str, float],
     critical_difference: float,
@@ -554,7 +560,10 @@ def cd_groups(
     ValueError
         If ``critical_difference`` is negative or NaN, or a rank is NaN.
 
-    {{demsar2006_cd_diagram}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
 
     Examples
     --------

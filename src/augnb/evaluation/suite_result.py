@@ -30,7 +30,7 @@ ALPHA = 0.05
 class SuiteResult:
     """What :func:`run_suite` produced.
 
-    Attributes
+    Parameters
     ----------
     suite : Suite
         The suite that ran.
@@ -113,12 +113,33 @@ def markdown_table(
 
 
 def pm_text(mean: float, sd: float) -> str:
-    """``"mean ± sd"`` with one decimal; ``"—"`` for a missing mean."""
+    """``"mean ± sd"`` with one decimal; ``"—"`` for a missing mean.
+
+    Parameters
+    ----------
+    mean, sd : float
+        The mean (None or not finite: missing) and the standard deviation
+        (left out when not finite).
+
+    Returns
+    -------
+    str
+    """
     if mean is None or not np.isfinite(mean):
         return "—"
     return f"{mean:.1f} ± {sd:.1f}" if np.isfinite(sd) else f"{mean:.1f}"
 
 
 def p_text(p: float) -> str:
-    """A p-value with three decimals, or in scientific notation below 0.001."""
+    """A p-value with three decimals, or in scientific notation below 0.001.
+
+    Parameters
+    ----------
+    p : float
+        The p-value.
+
+    Returns
+    -------
+    str
+    """
     return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 
 __all__ = [
@@ -45,7 +44,7 @@ _DIFF_DIGITS = 10
 class WilcoxonResult:
     """Wilcoxon signed-rank test of paired samples.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         For a two-sided test ``min(R+, R-)`` (Demšar's ``T``); for a one-sided
@@ -69,7 +68,6 @@ class WilcoxonResult:
 # --------------------------------------------------------------------------- #
 # Wilcoxon signed-rank
 # --------------------------------------------------------------------------- #
-@with_snippets(SNIPPETS)
 def wilcoxon_test(
     a: Sequence[float] | np.ndarray | pd.Series,
     b: Sequence[float] | np.ndarray | pd.Series,
@@ -125,7 +123,10 @@ def wilcoxon_test(
     ValueError
         If ``a`` and ``b`` differ in length, are empty or contain NaN.
 
-    {{demsar2006_wilcoxon}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
     .. [2] M. Hollander and D. A. Wolfe, Nonparametric Statistical Methods,
        Wiley, 1973 (the example below, also R's ``?wilcox.test``).
 
@@ -174,7 +175,6 @@ def wilcoxon_test(
     )
 
 
-@with_snippets(SNIPPETS)
 def wilcoxon_across_datasets(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     a: str | int,
@@ -210,7 +210,10 @@ def wilcoxon_across_datasets(
     ValueError
         If ``a`` or ``b`` is not a column, or a score is NaN.
 
-    {{demsar2006_wilcoxon}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
 
     Examples
     --------
@@ -234,7 +237,6 @@ def wilcoxon_across_datasets(
     )
 
 
-@with_snippets(SNIPPETS)
 def wilcoxon_per_dataset(
     frame: pd.DataFrame,
     a: str,
@@ -292,7 +294,10 @@ def wilcoxon_per_dataset(
         fold appears twice for one estimator, the folds of ``a`` and ``b`` do
         not match, or a score is NaN.
 
-    {{demsar2006_wilcoxon}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.1.3.
 
     Examples
     --------

@@ -138,7 +138,7 @@ class SpodeTables:
     Offsets index the start of each feature's (or ordered pair's) C-ordered
     table; ``child_offsets[i * p + j]`` is -1 for ``i == j``.
 
-    Attributes
+    Parameters
     ----------
     cards : tuple of int
         Number of values of each feature.
@@ -309,7 +309,7 @@ class PairTables:
     The dicts are reshaped views into the flat arrays, which the prediction
     kernel reads by offset (:meth:`arrays`).
 
-    Attributes
+    Parameters
     ----------
     cards : tuple of int
         Number of values of each feature.

@@ -53,7 +53,7 @@ HDP_ITERATIONS = 500
 class CategoricalCPD:
     """``P(node | parent nodes, class)`` as a table of log probabilities.
 
-    Attributes
+    Parameters
     ----------
     parent_nodes : tuple of int
         Parent node indices (class excluded).
@@ -75,7 +75,19 @@ class CategoricalCPD:
     counts: NDArray[np.float64]
 
     def config_index(self, key: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Row of ``log_prob`` for mixed-radix parent-configuration keys."""
+        """Row of ``log_prob`` for mixed-radix parent-configuration keys.
+
+        Parameters
+        ----------
+        key : ndarray of int64
+            Mixed-radix keys of parent configurations (radix ``parent_radix``).
+
+        Returns
+        -------
+        ndarray of int64, the shape of ``key``
+            The configuration's row; the last row (the unobserved
+            configurations') for a key a sparse table does not hold.
+        """
         if self.config_keys is None:
             return key
         ck = self.config_keys
@@ -111,7 +123,20 @@ def class_log_prior(
 ) -> NDArray[np.float64]:
     """Smoothed log class prior ``log (N_c + alpha) / (N + alpha r_C)``.
 
-    ``sample_weight`` (n_samples,) makes ``N_c`` the weighted class counts.
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_classes : int
+        Number of classes ``r_C``.
+    alpha : float
+        Smoothing constant.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights: ``N_c`` is then the weighted class count.
+
+    Returns
+    -------
+    ndarray of shape (n_classes,)
     """
     counts = np.bincount(y, weights=sample_weight, minlength=n_classes).astype(
         np.float64
@@ -270,7 +295,7 @@ def cpd_from_counts(
 class DiscreteModel:
     """A fitted augmented naive Bayes over discrete nodes.
 
-    Attributes
+    Parameters
     ----------
     structure : Structure
         The structure the parameters belong to.
@@ -297,6 +322,16 @@ class DiscreteModel:
 
         int32 in Fortran order: slots are at most ``n_samples + 1`` (sparse) or
         ``DENSE_LIMIT`` (dense), and kernels read one node's column at a time.
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Feature codes (``-1`` = missing).
+
+        Returns
+        -------
+        ndarray of int32, shape (n_samples, n_nodes)
+            ``-1`` where a member of the node is missing.
         """
         n = codes.shape[0]
         if (

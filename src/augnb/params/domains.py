@@ -29,7 +29,7 @@ _MAX_KEY = 1 << 62
 class NodeDomain:
     """Index of the values of one (possibly compound) node.
 
-    Attributes
+    Parameters
     ----------
     members : tuple of int
         Feature indices of the node.
@@ -60,7 +60,20 @@ class NodeDomain:
     def key(
         self, codes: NDArray[np.integer]
     ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-        """Mixed-radix key of each row and whether every member is observed."""
+        """Mixed-radix key of each row and whether every member is observed.
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Feature codes (``-1`` = missing).
+
+        Returns
+        -------
+        key : ndarray of int64, shape (n_samples,)
+            The key of the members' codes (radix ``member_cards``).
+        observed : ndarray of bool, shape (n_samples,)
+            Whether every member is observed (the key is valid).
+        """
         return family_index([codes[:, f] for f in self.members], self.member_cards)
 
     def index(self, codes: NDArray[np.integer]) -> NDArray[np.int64]:
@@ -101,6 +114,11 @@ class NodeDomain:
         Used to marginalise a missing or partly missing node exactly: a slot
         inconsistent with an observed member gets weight 0; the bucket stands
         for all unseen combinations still consistent with the row.
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Feature codes (``-1`` = missing).
 
         Returns
         -------

@@ -59,7 +59,7 @@ __all__ = [
 class GaussianCPD:
     """``p(x | c)``: one Gaussian per class (the naive Bayes case).
 
-    Attributes
+    Parameters
     ----------
     feature : int
         Column index of the continuous feature.
@@ -87,7 +87,17 @@ class GaussianCPD:
         return 1
 
     def config_rows(self, slots: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Parameter row of each sample: always 0 (there are no discrete parents)."""
+        """Parameter row of each sample: always 0 (there are no discrete parents).
+
+        Parameters
+        ----------
+        slots : ndarray of shape (n_samples, n_nodes)
+            Domain slots of the discrete nodes (only their number is read).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples,)
+        """
         return np.zeros(slots.shape[0], dtype=np.int64)
 
     def parameters(self, rows: NDArray[np.integer]) -> tuple[NDArray[np.float64], ...]:
@@ -95,6 +105,15 @@ class GaussianCPD:
 
         Shapes ``(n, n_classes, 1)`` except ``coef``, ``(n, n_classes, 0)``;
         see :meth:`ConditionalGaussianCPD.parameters`.
+
+        Parameters
+        ----------
+        rows : ndarray of shape (n,)
+            Parameter rows of the samples (from :meth:`config_rows`).
+
+        Returns
+        -------
+        tuple of ndarray
         """
         n, c = len(rows), self.mean.shape[0]
         return (
@@ -113,8 +132,21 @@ class GaussianCPD:
         """Log density of each value under each class, shape (n, n_classes).
 
         A missing value (NaN) gets 0: a childless node is marginalised out by
-        dropping its factor. ``rows`` and ``parent_values`` are ignored (the
-        signature of :meth:`ConditionalGaussianCPD.log_density`).
+        dropping its factor.
+
+        Parameters
+        ----------
+        x : ndarray of shape (n,)
+            Values of the feature (NaN = missing).
+        rows : ndarray of shape (n,), default=None
+            Ignored (the signature of
+            :meth:`ConditionalGaussianCPD.log_density`).
+        parent_values : ndarray, default=None
+            Ignored, as ``rows``.
+
+        Returns
+        -------
+        ndarray of shape (n, n_classes)
         """
         out = _normal_logpdf(x[:, None], self.mean[None, :], self.var[None, :])
         out[np.isnan(x)] = 0.0
@@ -130,7 +162,7 @@ class ConditionalGaussianCPD:
     component; a mixture has ``M``; a linear Gaussian has one component and
     ``len(continuous_parents)`` slopes.
 
-    Attributes
+    Parameters
     ----------
     feature : int
         Column index of the continuous feature.
@@ -260,9 +292,25 @@ def fit_gaussian_cpd(
     """Per-class mean, variance (+ ``epsilon``) and count of the observed values.
 
     A class with no observed value gets the mean and variance of all observed
-    values, so its density is defined and uninformative. With
-    ``sample_weight`` the moments and counts are weighted (an integer weight
-    equals repeating the row).
+    values, so its density is defined and uninformative.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n_samples,)
+        Values of the feature (NaN = missing, left out).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_classes : int
+        Number of classes.
+    epsilon : float
+        Added to every variance.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights: the moments and counts are weighted (an integer weight
+        equals repeating the row).
+
+    Returns
+    -------
+    mean, var, counts : ndarray of shape (n_classes,)
     """
     ok = ~np.isnan(x)
     xo, yo = x[ok], y[ok]
@@ -289,7 +337,19 @@ def fit_gaussian_cpd(
 def weighted_moments(
     x: NDArray[np.float64], weights: NDArray[np.floating]
 ) -> tuple[float, float]:
-    """Weighted mean and (biased) variance of observed values (0, 0 if none)."""
+    """Weighted mean and (biased) variance of observed values (0, 0 if none).
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+        Observed values.
+    weights : ndarray of shape (n,)
+        Their weights (0, 0 when they sum to 0 or less).
+
+    Returns
+    -------
+    mean, var : float
+    """
     total = float(weights.sum())
     if not x.size or total <= 0:
         return 0.0, 0.0

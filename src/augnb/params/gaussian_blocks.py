@@ -31,6 +31,27 @@ def gaussian_block_log_integral(
     b_jp x_p + e_j``), parents outside the block entering as observed
     constants. The observed block members are then scored under their
     Gaussian marginal, and the mixture components are summed out.
+
+    Parameters
+    ----------
+    cpds : sequence of GaussianCPD or ConditionalGaussianCPD
+        The continuous CPDs of the model (one per continuous node).
+    parents : list of list of int
+        Continuous parents of each CPD (indices into ``cpds``).
+    block : list of int
+        The block's CPDs, in topological order.
+    hidden : ndarray of bool, shape (len(block),)
+        Which block members are missing (integrated out).
+    x : ndarray of shape (n_samples, len(cpds))
+        Values of the continuous nodes (NaN = missing).
+    conf : list of ndarray of int64
+        Parameter row of each block member for each sample (``config_rows``).
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
     """
     n = x.shape[0]
     mixed = [i for i, j in enumerate(block) if cpds[j].n_components > 1]

@@ -225,6 +225,17 @@ def log_stirling(n: int, m: int) -> float:
     Exact (tabulated) for ``n <= STIRLING_TABLE_MAX``; above, exact for
     ``m`` in {0, 1, 2, n - 1, n} and a saddle-point approximation otherwise.
 
+    Parameters
+    ----------
+    n : int
+        Number of elements.
+    m : int
+        Number of cycles.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> round(float(np.exp(log_stirling(5, 2))))

@@ -45,7 +45,7 @@ class KDEModel:
 
     The model keeps its training points: a kernel estimate is the data.
 
-    Attributes
+    Parameters
     ----------
     families : tuple of (int, tuple of int)
         ``(child, parents)`` feature indices of each kernel node.
@@ -70,7 +70,18 @@ class KDEModel:
     scale: NDArray[np.float64]
 
     def transform(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Input values in model units."""
+        """Input values in model units.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, n_features)
+            Input values.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            ``(values - loc) / scale``.
+        """
         return (np.asarray(values, dtype=np.float64) - self.loc) / self.scale
 
     def log_factors(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -78,6 +89,15 @@ class KDEModel:
 
         The log-Jacobian of the affine map (``-log scale`` per observed child
         value) is included, so the factors are densities of the input values.
+
+        Parameters
+        ----------
+        values : ndarray of shape (n_samples, n_features)
+            Input values (NaN = missing).
+
+        Returns
+        -------
+        ndarray of shape (n_nodes, n_samples, n_classes)
         """
         values = np.asarray(values, dtype=np.float64)
         out = np.empty((len(self.families), values.shape[0], self.n_classes))
@@ -88,7 +108,19 @@ class KDEModel:
     def node_log_factor(
         self, k: int, values: NDArray[np.float64]
     ) -> NDArray[np.float64]:
-        """Log factor of kernel node ``k`` for input rows, with the log-Jacobian."""
+        """Log factor of kernel node ``k`` for input rows, with the log-Jacobian.
+
+        Parameters
+        ----------
+        k : int
+            Index of the node in ``families``.
+        values : ndarray of shape (n_samples, n_features)
+            Input values (NaN = missing).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
         z = self.transform(values)
         child, parents = self.families[k]
         f = node_log_factor(
@@ -187,7 +219,7 @@ class KernelNodeFactor:
     from the conditioning set, see
     :func:`augnb.stats.kernel_density.node_log_factor`).
 
-    Attributes
+    Parameters
     ----------
     model : KDEModel
         The fitted kernel densities (training points and bandwidths).
@@ -207,7 +239,19 @@ class KernelNodeFactor:
     def log_factor(
         self, codes: NDArray[np.integer], values: NDArray[np.float64] | None
     ) -> NDArray[np.float64]:
-        """Per-row log factor, shape (n_samples, n_classes); ``codes`` unused."""
+        """Per-row log factor, shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        codes : ndarray of shape (n_samples, n_features)
+            Unused (the signature of :class:`augnb.inference.Factor`).
+        values : ndarray of shape (n_samples, n_features)
+            Input values (NaN = missing); None raises ``ValueError``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
         if values is None:
             raise ValueError("a kernel density factor needs the continuous values.")
         return self.model.node_log_factor(self.index, values)

@@ -34,7 +34,7 @@ CONTINUOUS_MODES = ("gaussian", "gmm")
 class MixedModel:
     """A fitted model whose nodes are categorical CPTs and continuous densities.
 
-    Attributes
+    Parameters
     ----------
     structure : Structure
         The whole structure (all nodes).

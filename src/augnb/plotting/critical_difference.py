@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb._io import atomic_open
 
 if TYPE_CHECKING:
@@ -49,7 +48,6 @@ def _require_matplotlib() -> type[Figure]:
     return Figure
 
 
-@with_snippets(SNIPPETS)
 def plot_critical_difference(
     ranks: object,
     critical_difference: float | None = None,
@@ -110,7 +108,10 @@ def plot_critical_difference(
         ``critical_difference`` and ``groups``, or a group naming an unknown
         algorithm.
 
-    {{demsar2006_cd_diagram}}
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
 
     Examples
     --------

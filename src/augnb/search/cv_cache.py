@@ -141,6 +141,21 @@ class CachedCV:
 
         Joins are built from the codes of their parts and re-factorised to the
         observed values, so no Cartesian product is ever allocated.
+
+        Parameters
+        ----------
+        members : tuple of int
+            Features of the node (in any order).
+
+        Returns
+        -------
+        codes : ndarray of int64, shape (n_samples,)
+            Code of each row's value (``-1`` = missing).
+        n_codes : int
+            Number of codes: the declared cardinality of a single feature,
+            the number of observed values of a join.
+        size : int
+            Declared number of values.
         """
         members = tuple(sorted(members))
         hit = self._node_codes.get(members)
@@ -160,7 +175,18 @@ class CachedCV:
         return out
 
     def declared_size(self, members: Sequence[int]) -> int:
-        """Declared number of values of a (compound) node."""
+        """Declared number of values of a (compound) node.
+
+        Parameters
+        ----------
+        members : sequence of int
+            Features of the node.
+
+        Returns
+        -------
+        int
+            The product of the members' declared cardinalities.
+        """
         size = 1
         for f in members:
             size *= self.cards[f]
@@ -232,6 +258,17 @@ class CachedCV:
         A node with no children is marginalised out exactly, as the final model
         does: a row missing every member (or a parent) gets 0, and a row missing
         some members of a compound node gets the sum over their values.
+
+        Parameters
+        ----------
+        members : tuple of int
+            Features of the node.
+        parents : tuple of int, default=()
+            Parent features (besides the class).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
         """
         key = (tuple(sorted(members)), tuple(sorted(parents)))
         hit = self._factors.get(key)
@@ -294,6 +331,15 @@ class CachedCV:
 
         With ``supernode_cpt="dag"`` it is the sum of the members' factors, each
         given the members before it (ascending feature index).
+
+        Parameters
+        ----------
+        subset : tuple of int
+            Features of the joined subset.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
         """
         subset = tuple(sorted(subset))
         if self.supernode_cpt == "joint" or len(subset) == 1:
@@ -465,6 +511,15 @@ class CachedCV:
         """Mean of the fold accuracies of the posterior scores ``total`` (n, C).
 
         Ties between classes go to the lowest class index.
+
+        Parameters
+        ----------
+        total : ndarray of shape (n_samples, n_classes)
+            Cross-validated log posterior scores (up to a constant per row).
+
+        Returns
+        -------
+        float
         """
         return self.accuracy_delta(total)
 
@@ -529,7 +584,17 @@ class CachedCV:
         return weights, float(total)
 
     def total(self, nodes: Sequence[tuple[int, ...]]) -> NDArray[np.float64]:
-        """Posterior scores of an NB over ``nodes`` (no arcs), shape (n, C)."""
+        """Posterior scores of an NB over ``nodes`` (no arcs), shape (n, C).
+
+        Parameters
+        ----------
+        nodes : sequence of tuple of int
+            The nodes (joined subsets of features).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
         out = self.prior.copy()
         for node in nodes:
             out += self.subset_factor(node)

@@ -13,6 +13,16 @@ __all__ = ["SearchStep", "feature_namer", "greedy_search"]
 def feature_namer(feature_names: Sequence[Hashable] | None) -> Callable[[int], str]:
     """Name of feature ``f`` in traces: its column name, else ``X<f>``.
 
+    Parameters
+    ----------
+    feature_names : sequence or None
+        Column names, by feature index.
+
+    Returns
+    -------
+    callable
+        ``f -> str``.
+
     Examples
     --------
     >>> feature_namer(["age", "sex"])(1), feature_namer(None)(1)
@@ -28,7 +38,7 @@ def feature_namer(feature_names: Sequence[Hashable] | None) -> Callable[[int], s
 class SearchStep:
     """One accepted step of a greedy search.
 
-    Attributes
+    Parameters
     ----------
     step : int
         0 for the initial state, then 1, 2, ...

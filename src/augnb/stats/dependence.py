@@ -28,7 +28,6 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
 __all__ = [
@@ -161,7 +160,6 @@ def id_weight(
     return float((p_xy[:, :, None] * (L - centre) ** 2).sum())
 
 
-@with_snippets(SNIPPETS)
 def pairwise_id(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -175,16 +173,21 @@ def pairwise_id(
 ) -> NDArray[np.float64]:
     """I_D of every feature pair, from one counting pass.
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
-
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; each pair is counted on the rows
         where both features are observed).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     alpha, avg, form
         As in :func:`id_weight`.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts).
 
     Returns
     -------

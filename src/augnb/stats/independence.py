@@ -28,7 +28,7 @@ MIN_AVERAGE_CELL_COUNT = 5.0
 class TestResult:
     """Outcome of a chi-square (G) independence test.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         ``G = 2 N I`` (nats).

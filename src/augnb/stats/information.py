@@ -13,7 +13,6 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 
 __all__ = [
@@ -77,12 +76,38 @@ def _information_from_counts(
 
 
 def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
-    """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y)."""
+    """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y).
+
+    Parameters
+    ----------
+    counts : ndarray of shape (r_X, r_Y)
+        Non-negative counts.
+    base : float, default=None
+        Logarithm base; natural log when None.
+
+    Returns
+    -------
+    float
+        Non-negative; 0 for an empty table.
+    """
     return _information_from_counts(counts, base, conditional=False)
 
 
 def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
-    """Conditional mutual information I(X;Y|C) from a table of shape (r_X, r_Y, r_C)."""
+    """Conditional mutual information I(X;Y|C) from a table of shape (r_X, r_Y, r_C).
+
+    Parameters
+    ----------
+    counts : ndarray of shape (r_X, r_Y, r_C)
+        Non-negative counts.
+    base : float, default=None
+        Logarithm base; natural log when None.
+
+    Returns
+    -------
+    float
+        Non-negative; 0 for an empty table.
+    """
     return _information_from_counts(counts, base, conditional=True)
 
 
@@ -108,6 +133,17 @@ def stacked_cmi_from_counts(
 
     Equal to the bit to ``[cmi_from_counts(t) for t in counts]``; one pass
     of NumPy operations instead of four entropies per table.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (k, r_X, r_Y, r_C)
+        Non-negative counts.
+    base : float, default=None
+        Logarithm base; natural log when None.
+
+    Returns
+    -------
+    ndarray of shape (k,)
     """
     counts = np.ascontiguousarray(counts, dtype=np.float64)
     cmi = (
@@ -125,6 +161,19 @@ def entropy(
     base: float | None = None,
 ) -> float:
     """Joint entropy H(V_1, ..., V_k) of code columns (available cases).
+
+    Parameters
+    ----------
+    columns : sequence of ndarray of shape (n_samples,)
+        Code columns (``-1`` = missing: the row is left out).
+    cards : sequence of int
+        Declared cardinality of each column.
+    base : float, default=None
+        Logarithm base; natural log when None.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -146,7 +195,20 @@ def mutual_information(
 ) -> float:
     """Mutual information I(X;Y) of two code columns (available cases).
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
+    Parameters
+    ----------
+    x, y : ndarray of shape (n_samples,)
+        Code columns (``-1`` = missing: the row is left out).
+    r_x, r_y : int
+        Their declared cardinalities.
+    base : float, default=None
+        Logarithm base; natural log when None.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts).
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -169,6 +231,19 @@ def conditional_mutual_information(
 ) -> float:
     """Conditional mutual information I(X;Y|C) of three code columns (available cases).
 
+    Parameters
+    ----------
+    x, y, c : ndarray of shape (n_samples,)
+        Code columns (``-1`` = missing: the row is left out).
+    r_x, r_y, r_c : int
+        Their declared cardinalities.
+    base : float, default=None
+        Logarithm base; natural log when None.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> import numpy as np
@@ -179,7 +254,6 @@ def conditional_mutual_information(
     return cmi_from_counts(joint_counts([x, y, c], [r_x, r_y, r_c]), base)
 
 
-@with_snippets(SNIPPETS)
 def pairwise_cmi(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -196,7 +270,12 @@ def pairwise_cmi(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     base : float, default=None
         Logarithm base (natural log when None).
     return_counts : bool, default=False

@@ -71,7 +71,21 @@ _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 def density_from_sums(
     lse: NDArray[np.float64], n_used: NDArray[np.float64], h: NDArray[np.float64]
 ) -> NDArray[np.float64]:
-    """``log rho = lse - log n_used - sum_s log(sqrt(2 pi) h[c, s])``."""
+    """``log rho = lse - log n_used - sum_s log(sqrt(2 pi) h[c, s])``.
+
+    Parameters
+    ----------
+    lse : ndarray of shape (n_query, n_classes)
+        :func:`class_log_sums` of the query rows.
+    n_used : ndarray of shape (n_query, n_classes)
+        Points per class used by those sums (0 gives ``-inf``).
+    h : ndarray of shape (n_classes, d)
+        Bandwidths.
+
+    Returns
+    -------
+    ndarray of shape (n_query, n_classes)
+    """
     log_norm = np.sum(np.log(h), axis=1) + h.shape[1] * _LOG_SQRT_2PI
     with np.errstate(divide="ignore"):
         return lse - np.log(n_used) - log_norm[None, :]

@@ -71,8 +71,24 @@ def bandwidth_matrix(
 ) -> NDArray[np.float64]:
     """Bandwidth per (class, dimension) from a scalar, per-class or full array.
 
-    Raises ValueError for a wrong shape, a non-positive or non-finite value,
-    or one too small to square.
+    Parameters
+    ----------
+    bandwidth : float or ndarray of shape (n_classes,) or (n_classes, d)
+        The bandwidths.
+    n_classes : int
+        Number of classes.
+    d : int
+        Number of dimensions.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, d)
+
+    Raises
+    ------
+    ValueError
+        For a wrong shape, a non-positive or non-finite value, or one too
+        small to square.
     """
     h = np.asarray(bandwidth, dtype=np.float64)
     if h.ndim == 0:

@@ -31,6 +31,16 @@ def merge_comoments(
 
     Chan et al.'s update for a mean vector and a matrix of centred cross
     products: ``M = M_a + M_b + n_a n_b / n (m_b - m_a)(m_b - m_a)'``.
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (..., 1 + q + q * q)
+        Packed co-moments of two disjoint sets of rows (broadcastable).
+
+    Returns
+    -------
+    ndarray of shape (..., 1 + q + q * q)
+        The co-moments of the union.
     """
     q = comoment_dim(a.shape[-1])
     na, nb = a[..., :1], b[..., :1]
@@ -49,7 +59,22 @@ def merge_comoments(
 
 
 def comoment_dim(width: int) -> int:
-    """``q`` of a packed co-moment row of width ``1 + q + q * q``."""
+    """``q`` of a packed co-moment row of width ``1 + q + q * q``.
+
+    Parameters
+    ----------
+    width : int
+        Length of the packed row.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        When no ``q`` gives that width.
+    """
     q = round(float(np.sqrt(4 * width - 3) - 1) / 2)
     if 1 + q + q * q != width:
         raise ValueError(f"Bad co-moment width {width}.")
@@ -85,6 +110,16 @@ def merge_moments(
 
     Numerically stable: no sum of squares is ever formed, so the merged
     variance agrees with a two-pass variance to round-off.
+
+    Parameters
+    ----------
+    a, b : ndarray of shape (3, ...)
+        ``(count, mean, M2)`` of two disjoint sets of rows.
+
+    Returns
+    -------
+    ndarray of shape (3, ...)
+        ``(count, mean, M2)`` of the union.
     """
     na, ma, sa = a
     nb, mb, sb = b
@@ -100,7 +135,21 @@ def merge_moments(
 def class_moments(
     x: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
 ) -> NDArray[np.float64]:
-    """Per-class (count, mean, M2) of the observed values, two-pass."""
+    """Per-class (count, mean, M2) of the observed values, two-pass.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n_samples,)
+        Values (NaN = missing, left out).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    ndarray of shape (3, n_classes)
+    """
     ok = ~np.isnan(x)
     xo, yo = x[ok], y[ok]
     n = np.bincount(yo, minlength=n_classes).astype(np.float64)
@@ -121,7 +170,33 @@ def group_comoments(
     radix: list[int],
     n_classes: int,
 ) -> NDArray[np.float64]:
-    """Packed per-(configuration of ``d``, class) co-moments of ``u``, two-pass."""
+    """Packed per-(configuration of ``d``, class) co-moments of ``u``, two-pass.
+
+    A row counts where every feature of ``d`` and every value of ``u`` is
+    observed.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Feature codes (``-1`` = missing).
+    values : ndarray of shape (n_samples, n_features)
+        Continuous values (NaN = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    d : tuple of int
+        Discrete features whose configurations group the rows.
+    u : tuple of int
+        Continuous features of the co-moments (``q = len(u)``).
+    radix : list of int
+        Declared cardinality of each feature of ``d``.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    ndarray
+        Shape ``(*radix, n_classes, 1 + q + q * q)``.
+    """
     n_conf = int(np.prod(radix, dtype=np.int64)) if d else 1
     n_groups = n_conf * n_classes
     q = len(u)

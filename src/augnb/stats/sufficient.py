@@ -52,6 +52,15 @@ def merge_levels(a: tuple, b: tuple) -> tuple:
     orders survive; otherwise the union is sorted, with the same fallback for
     mixed types as :class:`augnb.data.Schema`.
 
+    Parameters
+    ----------
+    a, b : tuple
+        Levels of one column in two parts of the data.
+
+    Returns
+    -------
+    tuple
+
     Examples
     --------
     >>> merge_levels(("b", "c"), ("a", "c"))
@@ -91,7 +100,7 @@ def _scatter(
 class SufficientStatistics(TableReader):
     """Count tables and Gaussian moments of a set of rows; ``+`` merges two sets.
 
-    Attributes
+    Parameters
     ----------
     names : tuple
         Feature names, in column order.
@@ -283,7 +292,17 @@ class SufficientStatistics(TableReader):
         )
 
     def has(self, features: Sequence[int]) -> bool:
-        """Whether the table of this feature subset is held."""
+        """Whether the table of this feature subset is held.
+
+        Parameters
+        ----------
+        features : sequence of int
+            The subset (in any order).
+
+        Returns
+        -------
+        bool
+        """
         return tuple(sorted(int(f) for f in features)) in self.tables
 
     def table(self, features: Sequence[int]) -> NDArray[np.int64]:
@@ -482,6 +501,15 @@ class SufficientStatistics(TableReader):
 
         For a second pass over the same rows that counts only the families of
         a learned structure.
+
+        Parameters
+        ----------
+        other : SufficientStatistics
+            Statistics of the same rows.
+
+        Returns
+        -------
+        SufficientStatistics
         """
         a, b = self._aligned_pair(other)
         tables = dict(a.tables)

@@ -62,21 +62,45 @@ class CountTables(Protocol):
         ...
 
     def has(self, features: Sequence[int]) -> bool:
-        """Whether the table of these features can be read."""
+        """Whether the table of these features can be read.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features.
+        """
         ...
 
     def table(self, features: Sequence[int]) -> NDArray:
-        """Counts of the features (axes in the given order) and the class."""
+        """Counts of the features (axes in the given order) and the class.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features.
+        """
         ...
 
     def pair_tables(
         self, features: Sequence[int]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
-        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class."""
+        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features.
+        """
         ...
 
     def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
-        """``I(X_i; X_j | C)`` (nats) of every pair of ``features``."""
+        """``I(X_i; X_j | C)`` (nats) of every pair of ``features``.
+
+        Parameters
+        ----------
+        features : sequence of int, default=None
+            Discrete features; all of them when None.
+        """
         ...
 
     def class_mi(self) -> NDArray[np.float64]:
@@ -86,7 +110,17 @@ class CountTables(Protocol):
     def mixed_cmi(
         self, *, method: str, base: float | None, var_smoothing: float
     ) -> NDArray[np.float64]:
-        """``I(A_i; A_j | C)`` of every pair, discrete and continuous."""
+        """``I(A_i; A_j | C)`` of every pair, discrete and continuous.
+
+        Parameters
+        ----------
+        method : str
+            Estimator of the continuous terms.
+        base : float or None
+            Logarithm base (None = natural log).
+        var_smoothing : float
+            Fraction of the variance added to every variance.
+        """
         ...
 
 
@@ -103,13 +137,25 @@ class TableReader:
         raise NotImplementedError
 
     def table(self, features: Sequence[int]) -> NDArray:
-        """Counts of the features (axes in the given order) and the class."""
+        """Counts of the features (axes in the given order) and the class.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features.
+        """
         raise NotImplementedError
 
     def pair_tables(
         self, features: Sequence[int]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
-        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class."""
+        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features.
+        """
         raise NotImplementedError
 
     def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
@@ -159,7 +205,7 @@ class _Rows(NamedTuple):
 class TrainingData(_Rows, TableReader):
     """Encoded training rows in memory, read through :class:`CountTables`.
 
-    Attributes
+    Parameters
     ----------
     codes : ndarray of int32, shape (n_samples, n_features)
         Category codes (``-1`` = missing).
@@ -204,7 +250,13 @@ class TrainingData(_Rows, TableReader):
         return int(self.codes.shape[1])
 
     def has(self, features: Sequence[int]) -> bool:
-        """Always True: any table can be counted from the rows."""
+        """Always True: any table can be counted from the rows.
+
+        Parameters
+        ----------
+        features : sequence of int
+            Discrete features.
+        """
         return True
 
     def table(self, features: Sequence[int]) -> NDArray[np.float64]:

@@ -97,7 +97,21 @@ class Structure:
 
     @classmethod
     def naive(cls, features: Iterable[int], n_features: int, **kw: object) -> Structure:
-        """Naive Bayes over ``features`` (each its own node, no arcs)."""
+        """Naive Bayes over ``features`` (each its own node, no arcs).
+
+        Parameters
+        ----------
+        features : iterable of int
+            The features the model uses.
+        n_features : int
+            Number of features of the data.
+        **kw
+            Further fields of the structure (``feature_names``).
+
+        Returns
+        -------
+        Structure
+        """
         nodes = tuple((int(f),) for f in features)
         return cls(nodes, tuple(() for _ in nodes), n_features, **kw)
 
@@ -109,7 +123,23 @@ class Structure:
         n_features: int,
         **kw: object,
     ) -> Structure:
-        """Build from nodes and ``(parent_node, child_node)`` arcs."""
+        """Build from nodes and ``(parent_node, child_node)`` arcs.
+
+        Parameters
+        ----------
+        nodes : sequence of sequence of int
+            The features of each node.
+        arcs : iterable of (int, int)
+            ``(parent_node, child_node)`` indices into ``nodes``.
+        n_features : int
+            Number of features of the data.
+        **kw
+            Further fields of the structure (``feature_names``).
+
+        Returns
+        -------
+        Structure
+        """
         parents: list[list[int]] = [[] for _ in nodes]
         for a, b in arcs:
             parents[b].append(a)
@@ -143,7 +173,17 @@ class Structure:
         )
 
     def children(self, node: int) -> tuple[int, ...]:
-        """Nodes that have ``node`` as a parent."""
+        """Nodes that have ``node`` as a parent.
+
+        Parameters
+        ----------
+        node : int
+            A node index.
+
+        Returns
+        -------
+        tuple of int
+        """
         return tuple(k for k, ps in enumerate(self.parents) if node in ps)
 
     def topological_order(self) -> tuple[int, ...]:
@@ -169,7 +209,17 @@ class Structure:
         return tuple(order)
 
     def with_names(self, names: Sequence[Hashable]) -> Structure:
-        """Copy of the structure carrying feature names for display."""
+        """Copy of the structure carrying feature names for display.
+
+        Parameters
+        ----------
+        names : sequence
+            Name of each feature, by feature index.
+
+        Returns
+        -------
+        Structure
+        """
         return Structure(self.nodes, self.parents, self.n_features, tuple(names))
 
     def _class_label(self, class_name: str) -> str:
@@ -188,6 +238,12 @@ class Structure:
 
     def to_networkx(self, class_name: str = "class"):
         """Directed graph with the class node, node labels and ``members`` attributes.
+
+        Parameters
+        ----------
+        class_name : str, default="class"
+            Label of the class node (marked until it differs from every
+            node label).
 
         Returns
         -------
@@ -209,7 +265,18 @@ class Structure:
         return g
 
     def to_dot(self, class_name: str = "class") -> str:
-        """Graphviz DOT text of the structure (class arcs dashed)."""
+        """Graphviz DOT text of the structure (class arcs dashed).
+
+        Parameters
+        ----------
+        class_name : str, default="class"
+            Label of the class node (marked until it differs from every
+            node label).
+
+        Returns
+        -------
+        str
+        """
         class_name = self._class_label(class_name)
 
         def q(s: str) -> str:

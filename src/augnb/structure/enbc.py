@@ -170,7 +170,7 @@ def loo_accuracy(
 class ENBCSearch:
     """Result of :func:`enbc_structure`.
 
-    Attributes
+    Parameters
     ----------
     structure : Structure
         One node per feature (node ``k`` is feature ``k``); kernel nodes carry

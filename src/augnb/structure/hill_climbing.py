@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, greedy_search
 from augnb.structure._structure import Structure
@@ -35,7 +34,17 @@ State = tuple[tuple[int, ...], ...]
 
 
 def state_structure(state: State) -> Structure:
-    """Structure of a search state (every feature its own node)."""
+    """Structure of a search state (every feature its own node).
+
+    Parameters
+    ----------
+    state : tuple of tuple of int
+        The feature parents of each feature.
+
+    Returns
+    -------
+    Structure
+    """
     p = len(state)
     arcs = [(u, v) for v, ps in enumerate(state) for u in ps]
     return Structure.from_arcs([(f,) for f in range(p)], arcs, p)
@@ -156,32 +165,6 @@ def _search(
     return state_structure(state), path
 
 
-_SNIPPETS = {
-    **SNIPPETS,
-    # The keyword options every search passes on to ``_search``.
-    "hill_climbing_parameters": """\
-epsilon : float, default=0.01
-    Minimum accuracy gain of a step (bnclassify's rule: ``>=``).
-random_state : RandomState, default=None
-    Generator of the tie breaks (a fresh unseeded one when None).
-verbose : int, default=0
-    Print the steps.""",
-    # The parameters and returns of the two one-dependence searches.
-    "forest_search_sections": """\
-Parameters
-----------
-{{scorer_parameters}}
-{{hill_climbing_parameters}}
-
-Returns
--------
-structure : Structure
-    A one-dependence forest over all features.
-path : list of SearchStep""",
-}
-
-
-@with_snippets(_SNIPPETS)
 def tan_hc_structure(
     scorer: CachedCV,
     n_features: int,
@@ -194,7 +177,26 @@ def tan_hc_structure(
     accuracy minus ``epsilon`` is at least the current one. Ties between
     candidates are broken at random.
 
-    {{forest_search_sections}}
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    **options
+        Keywords of the search:
+
+        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+          (bnclassify's rule: ``>=``);
+        - ``random_state`` (RandomState, default=None): generator of the tie
+          breaks (a fresh unseeded one when None);
+        - ``verbose`` (int, default=0): print the steps.
+
+    Returns
+    -------
+    structure : Structure
+        A one-dependence forest over all features.
+    path : list of SearchStep
     """
 
     def candidates(state: State, rng: np.random.RandomState) -> Iterator:
@@ -203,7 +205,6 @@ def tan_hc_structure(
     return _search(scorer, n_features, candidates, "TAN-HC", **options)
 
 
-@with_snippets(_SNIPPETS)
 def superparent_tan_structure(
     scorer: CachedCV,
     n_features: int,
@@ -218,7 +219,26 @@ def superparent_tan_structure(
     best is taken while its accuracy minus ``epsilon`` is at least the
     current one.
 
-    {{forest_search_sections}}
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    **options
+        Keywords of the search:
+
+        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+          (bnclassify's rule: ``>=``);
+        - ``random_state`` (RandomState, default=None): generator of the tie
+          breaks (a fresh unseeded one when None);
+        - ``verbose`` (int, default=0): print the steps.
+
+    Returns
+    -------
+    structure : Structure
+        A one-dependence forest over all features.
+    path : list of SearchStep
     """
     # sums[f] = sum over the counted orphans v != f of the change
     # factor(v | f) - factor(v): what making f every orphan's parent adds.
@@ -272,7 +292,6 @@ def superparent_tan_structure(
     return _search(scorer, n_features, candidates, "TAN-SP", **options)
 
 
-@with_snippets(_SNIPPETS)
 def wrapper_kdb_structure(
     scorer: CachedCV,
     n_features: int,
@@ -288,10 +307,20 @@ def wrapper_kdb_structure(
 
     Parameters
     ----------
-    {{scorer_parameters}}
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
     k : int
         Maximum number of feature parents per feature (>= 1).
-    {{hill_climbing_parameters}}
+    **options
+        Keywords of the search:
+
+        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+          (bnclassify's rule: ``>=``);
+        - ``random_state`` (RandomState, default=None): generator of the tie
+          breaks (a fresh unseeded one when None);
+        - ``verbose`` (int, default=0): print the steps.
 
     Returns
     -------

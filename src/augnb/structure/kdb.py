@@ -8,7 +8,6 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.information import mutual_information
 from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
@@ -28,7 +27,6 @@ __all__ = [
 _DECIMALS = 12
 
 
-@with_snippets(SNIPPETS)
 def kdb_order(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -38,13 +36,18 @@ def kdb_order(
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Features ranked by mutual information with the class, highest first.
 
-    ``sample_weight`` (n_samples,) weighs the rows (weighted counts).
-
     Parameters
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available cases per feature).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    sample_weight : ndarray of shape (n_samples,), default=None
+        Row weights (weighted counts).
 
     Returns
     -------
@@ -179,6 +182,15 @@ def mi_order(mi: NDArray[np.floating]) -> NDArray[np.int64]:
     """Feature indices by decreasing ``I(X_i; C)``, ties to the lowest index.
 
     Scores are rounded to 12 decimals first (see ``_DECIMALS``).
+
+    Parameters
+    ----------
+    mi : ndarray of shape (n_features,)
+        ``I(X_i; C)`` of each feature.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
     """
     p = len(mi)
     # lexsort sorts by the last key first: rank by -MI, then by index.
@@ -195,6 +207,17 @@ def kdb_ranked_parents(
     in :func:`kdb_structure`, ties to the lowest index), listed from the
     highest CMI down, so its first ``k'`` entries are its parents in kDB with
     ``k'``.
+
+    Parameters
+    ----------
+    order : ndarray of shape (n_features,)
+        Features ranked by ``I(X_i; C)`` (:func:`mi_order`).
+    cmi : ndarray of shape (n_features, n_features)
+        ``I(X_i; X_j | C)`` of every pair.
+    k : int
+        Maximum number of feature parents per feature.
+    theta : float
+        A parent's CMI must be strictly greater than ``theta``.
 
     Returns
     -------

@@ -10,6 +10,15 @@ __all__ = ["naive_bayes_structure"]
 def naive_bayes_structure(n_features: int) -> Structure:
     """Every feature its own node, the class the only parent.
 
+    Parameters
+    ----------
+    n_features : int
+        Number of features.
+
+    Returns
+    -------
+    Structure
+
     Examples
     --------
     >>> naive_bayes_structure(3).nodes

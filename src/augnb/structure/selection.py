@@ -6,7 +6,6 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.independence import ind_test
@@ -52,7 +51,6 @@ def ffss_features(data: CountTables, significance: float = 0.05) -> list[int]:
     ]
 
 
-@with_snippets(SNIPPETS)
 def fss_structure(
     scorer: CachedCV,
     n_features: int,
@@ -69,10 +67,17 @@ def fss_structure(
 
     Parameters
     ----------
-    {{scorer_parameters}}
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
     epsilon : float, default=0.0
         Minimum accuracy gain for a step.
-    {{trace_parameters}}
+    verbose : int, default=0
+        Print the steps.
+    feature_names : sequence, default=None
+        Column names used in the trace and the verbose lines (``X<i>`` when
+        None).
 
     Returns
     -------

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import compound_codes, joint_counts
@@ -34,10 +33,18 @@ def bsej_structure(
 ) -> tuple[Structure, list[SearchStep]]:
     """Backward sequential elimination and joining: the structure it learns.
 
-    Runs :func:`bsej_subsets` (which takes the keyword ``options``:
-    ``epsilon``, ``max_joint_cells``, ``verbose``, ``feature_names``) and
-    builds the semi-naive structure with :func:`supernode_structure` in the
-    scorer's ``supernode_cpt`` mode.
+    Runs :func:`bsej_subsets` and builds the semi-naive structure with
+    :func:`supernode_structure` in the scorer's ``supernode_cpt`` mode.
+
+    Parameters
+    ----------
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
+    **options
+        Keywords of :func:`bsej_subsets`: ``epsilon``, ``max_joint_cells``,
+        ``verbose``, ``feature_names``.
 
     Returns
     -------
@@ -48,7 +55,6 @@ def bsej_structure(
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
 
 
-@with_snippets(SNIPPETS)
 def bsej_subsets(
     scorer: CachedCV,
     n_features: int,
@@ -67,13 +73,20 @@ def bsej_subsets(
 
     Parameters
     ----------
-    {{scorer_parameters}}
+    scorer : CachedCV
+        Cached cross-validation over the training data.
+    n_features : int
+        Number of features.
     epsilon : float, default=0.0
         Minimum accuracy gain for a step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would have more than this many cells
         (declared values x classes) are not considered.
-    {{trace_parameters}}
+    verbose : int, default=0
+        Print the steps.
+    feature_names : sequence, default=None
+        Column names used in the trace and the verbose lines (``X<i>`` when
+        None).
 
     Returns
     -------
@@ -198,6 +211,26 @@ def asb_arcs(
     run on the compound variables (declared cardinalities); dependent pairs
     become edges weighted by their CMI; a maximum weighted forest of those
     edges is rooted per tree and directed away from the root.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Feature codes (``-1`` = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : sequence of int
+        Declared cardinality of each feature.
+    n_classes : int
+        Number of classes.
+    subsets : sequence of tuple of int
+        The subsets (joined features) of the semi-naive Bayes.
+    significance : float, default=0.05
+        Level of the conditional independence tests.
+    root : {"first", "random"}, default="first"
+        Root of each tree of subsets: its smallest index, or one drawn with
+        ``random_state``.
+    random_state : int, RandomState or None, default=None
+        Seed for ``root="random"``.
 
     Returns
     -------

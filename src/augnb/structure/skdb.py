@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb._docstrings import SNIPPETS, with_snippets
 from augnb.stats.counts import family_index, lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
 from augnb.structure._structure import Structure
@@ -33,7 +32,7 @@ CRITERIA = ("rmse", "zero_one")
 class SKDBSelection:
     """The selected nested kDB model and the leave-one-out loss of every one.
 
-    Attributes
+    Parameters
     ----------
     structure : Structure
         The selected model: the first ``n_selected`` features by mutual
@@ -131,7 +130,6 @@ def _loss(jll: NDArray[np.float64], y: NDArray[np.intp], criterion: str) -> floa
     return float(np.sqrt(np.sum(post**2) / (n * n_classes)))
 
 
-@with_snippets(SNIPPETS)
 def skdb_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -167,7 +165,12 @@ def skdb_structure(
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (a factor with a missing value in
         its family is left out of that row's score).
-    {{class_parameters}}
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
     k : int, default=5
         Largest number of parents per feature.
     theta : float, default=0.0

@@ -22,6 +22,15 @@ def dataset_slug(name: str) -> str:
 
     A data set a suite does not bundle is looked up as ``DATA_DIR/<slug>.csv``
     when ``data_dir`` is given.
+
+    Parameters
+    ----------
+    name : str
+        The data set's name in the paper.
+
+    Returns
+    -------
+    str
     """
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
@@ -52,7 +61,7 @@ def paper_datasets(file_name: str) -> dict[str, str | None]:
 class EstimatorSpec:
     """How a suite builds one of its paper's algorithms.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Registry name or alias (:func:`augnb.evaluation.registry.make_estimator`).
@@ -91,7 +100,7 @@ class Suite:
 
     Every attribute after ``citation`` is keyword-only.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Registry key, e.g. ``"mihaljevic2014"``.
@@ -239,7 +248,17 @@ class Suite:
         return [p for p, b in self.datasets.items() if not b]
 
     def selected_datasets(self, quick: bool = False) -> list[str]:
-        """Paper names of the data sets of the full or quick version."""
+        """Paper names of the data sets of the full or quick version.
+
+        Parameters
+        ----------
+        quick : bool, default=False
+            The quick version's data sets instead of all.
+
+        Returns
+        -------
+        list of str
+        """
         return list(self.quick_datasets) if quick else list(self.datasets)
 
     def make_estimators(self, *, warn: bool = True) -> dict[str, BaseEstimator]:

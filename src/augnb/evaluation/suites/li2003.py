@@ -117,7 +117,7 @@ def make_suite() -> Suite:
 class FixedSplitResult:
     """What :func:`run_li2003` produced.
 
-    Attributes
+    Parameters
     ----------
     table : pandas.DataFrame
         One row per model: ``model``, ``ours`` and ``paper`` (test accuracy
