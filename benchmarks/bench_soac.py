@@ -2,7 +2,7 @@
 
 Run: python benchmarks/bench_soac.py [--large 100000] [--small 5000] [--repeats 3]
 
-The reference is the one the tests use (``tests/test_soac.py``: after each
+The reference is the one the tests use (``tests/discretize/test_soac.py``: after each
 merge, recompute every adjacent pair's Ward cost with NumPy and take the
 leftmost minimum). Both are timed in the same run on the same ``--small``
 values, after a warm-up that compiles or loads the Numba kernel, and must

@@ -76,3 +76,22 @@ def test_no_module_fills_its_namespace_at_run_time():
         if "globals()" in path.read_text(encoding="utf-8")
     ]
     assert not writers
+
+
+#: Tests of the project as a whole rather than of one module.
+PROJECT_TESTS = {"architecture", "docs", "docstring_parameters", "guide", "properties"}
+
+
+def test_tests_are_laid_out_like_the_source():
+    root = Path(__file__).resolve().parent
+    package = root.parent / "src" / "augnb"
+    subpackages = {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    modules = {p.stem.lstrip("_") for p in package.glob("*.py")} - {"_init_"}
+    for folder in root.iterdir():
+        if folder.is_dir() and folder.name not in ("typing", "__pycache__"):
+            assert folder.name in subpackages, f"tests/{folder.name} mirrors no package"
+    for test in root.glob("test_*.py"):
+        name = test.stem.removeprefix("test_")
+        assert name in PROJECT_TESTS or any(
+            name == m or name.startswith(f"{m}_") for m in modules
+        ), f"{test.name} mirrors no module of augnb (and is no project test)"
