@@ -4,7 +4,8 @@ Nothing here is a test that pytest runs: the module only defines functions
 (pytest imports it for doctests, and importing it runs nothing). mypy fails on
 a name the package stops exporting (``from augnb import TAN`` is resolved from
 the explicit imports of ``augnb/__init__.py``), on a changed return type of
-the registry, and on a ``fit`` it cannot see the signature of.
+the registry, on a keyword an estimator does not take, and on a ``fit`` or
+``predict_proba`` it cannot see the signature of.
 """
 
 from __future__ import annotations
@@ -44,14 +45,15 @@ def exports() -> None:
 
 
 def fit_and_predict(X: NDArray[np.float64], y: NDArray[np.int64]) -> None:
-    # PEP 681 reads a field's default only from a ``default=`` keyword, so the
-    # generated __init__ shows ``param("first", ...)`` parameters as required:
-    # the ignore goes once the estimators' __init__s are written out.
-    tan = TAN(alpha=0.5)  # type: ignore[call-arg, unused-ignore]
+    # Every estimator writes its __init__: its keywords are checked.
+    tan = TAN(alpha=0.5, criterion="bic", root="random", random_state=0)
     assert_type(tan, TAN)
+    TAN(bogus=1)  # type: ignore[call-arg]
     fitted: BaseAugmentedNB = tan.fit(X, y)
-    proba: NDArray[np.float64] = fitted.predict_proba(X)
-    labels: NDArray = fitted.predict(X)
+    proba = fitted.predict_proba(X)
+    assert_type(proba, NDArray[np.float64])
+    labels = fitted.predict(X)
+    assert_type(labels, NDArray)
     nb: BaseAugmentedNB = make_estimator("nb").fit(X, y, sample_weight=None)
     # ``fit`` is typed: leaving out ``y`` is an error (this ignore is used).
     NaiveBayes.fit(nb, X)  # type: ignore[call-arg]

@@ -6,7 +6,7 @@ import functools
 import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar, cast
 
 import numba
 import numpy as np
@@ -73,8 +73,15 @@ def _softmax_rows(jll, out):
     return out
 
 
-def _dask_chunks(method: Callable) -> Callable:
-    """``method(self, X)``, applied chunk by chunk when X is a Dask collection."""
+_Method = TypeVar("_Method", bound=Callable)
+
+
+def _dask_chunks(method: _Method) -> _Method:
+    """``method(self, X)``, applied chunk by chunk when X is a Dask collection.
+
+    The signature type checkers see is the method's own (a Dask input gives
+    the lazy Dask collection of the same values).
+    """
 
     @functools.wraps(method)
     def on_chunks(self: BaseAugmentedNB, X: object) -> object:
@@ -82,7 +89,7 @@ def _dask_chunks(method: Callable) -> Callable:
             return predict_dask(self, X, method.__name__)
         return method(self, X)
 
-    return on_chunks
+    return cast(_Method, on_chunks)
 
 
 def _remote_plan(estimator: BaseAugmentedNB, X: object, y: object) -> tuple:
