@@ -325,6 +325,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             frame,
             discrete_features=self.discrete_features,
             continuous_features=self.continuous_features,
+            first_chunk=not in_memory,
         )
         continuous = raw.continuous_names
         self.continuous_columns_ = list(continuous)

@@ -182,6 +182,7 @@ class Schema:
         *,
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
+        first_chunk: bool = False,
     ) -> Schema:
         """Learn column kinds and categories from a training frame.
 
@@ -195,6 +196,11 @@ class Schema:
             Training features.
         discrete_features, continuous_features : sequence, default=None
             Columns to force to one kind.
+        first_chunk : bool, default=False
+            ``X`` is the first chunk of a longer stream: a categorical column
+            missing in every one of its rows is kept with its declared
+            categories (later chunks may hold its values) instead of being
+            refused.
 
         Returns
         -------
@@ -226,7 +232,7 @@ class Schema:
             if isinstance(arr, pd.Categorical) and i not in force_c:
                 # A categorical is discrete and declares its levels: read from
                 # its codes, no Series needed.
-                if (arr.codes < 0).all():
+                if (arr.codes < 0).all() and not first_chunk:
                     raise ValueError(
                         f"Feature {name!r} is missing in every row; drop the "
                         "column before fitting."
@@ -239,6 +245,13 @@ class Schema:
                 series = [c for _, c in X.items()]
             col = series[i]
             if _all_missing(col):
+                if first_chunk:
+                    raise ValueError(
+                        f"Feature {name!r} is missing in every row of the first "
+                        "chunk, so its kind and levels cannot be read from it; give "
+                        "the column a pandas categorical dtype that declares its "
+                        "categories, or start with a chunk that holds a value of it."
+                    )
                 raise ValueError(
                     f"Feature {name!r} is missing in every row; drop the column "
                     "before fitting."
