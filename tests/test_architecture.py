@@ -95,3 +95,19 @@ def test_tests_are_laid_out_like_the_source():
         assert name in PROJECT_TESTS or any(
             name == m or name.startswith(f"{m}_") for m in modules
         ), f"{test.name} mirrors no module of augnb (and is no project test)"
+
+
+def test_no_merge_conflict_markers_are_left():
+    root = Path(__file__).resolve().parent.parent
+    marker = re.compile(r"^(<{7}|>{7}) ", re.M)
+    found = []
+    for folder in ("src", "tests", "docs", "benchmarks", ".ci"):
+        for path in (root / folder).rglob("*"):
+            if path.is_file() and path.suffix in ("", ".py", ".md", ".toml", ".txt"):
+                text = path.read_text(encoding="utf-8", errors="ignore")
+                if marker.search(text):
+                    found.append(str(path.relative_to(root)))
+    for name in ("README.md", "pyproject.toml"):
+        if marker.search((root / name).read_text(encoding="utf-8")):
+            found.append(name)
+    assert not found, f"merge conflict markers in {found}"
