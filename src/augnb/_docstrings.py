@@ -1,19 +1,21 @@
 """Docstring entries shared by several public objects, each written once.
 
 Many learners take the same parameters (``alpha``, ``smoothing``, the input
-columns ...) and set the same fitted attributes. Their numpydoc entries are
-written here once. A docstring names one by a line holding only ``{key}``
-inside its Parameters or Attributes section, and :func:`shared_entries`
-replaces that line by the entry, indented like the line.
+columns ...) and set the same fitted attributes, and many functions on codes
+take the same arguments. Their numpydoc entries are written here once. A
+docstring names one by a line holding only ``{key}`` in one of its sections
+(Parameters, Attributes, or References for a citation), and
+:func:`shared_entries` replaces that line by the entry, indented like it.
 
-The substitution is flat: a key stands for one parameter or attribute entry
-(its name line and description) of :data:`ENTRIES`, or for a few entries that
-always go together (:data:`GROUPS`); never for a section header, and no entry
-holds a placeholder, so every docstring's sections stay visible where it is
-written. A key is the name it documents, with a suffix where learners
-describe the name differently; attribute keys end with ``_`` as attributes do.
-Only whole ``{key}`` lines are replaced: unlike ``str.format``, the other
-braces of the docstrings (sets of options, ``dict of {...}``) need no escaping.
+The substitution is flat: a key stands for one entry (its name line and
+description) or for a few entries that always go together, such as
+``discrete_features`` and ``continuous_features``; never for a section
+header, and no entry holds a placeholder. So each docstring keeps its
+sections, in order, where it is written. A key is named after what it
+documents, with a suffix where learners describe it differently; the keys of
+attributes end with ``_``. Only whole ``{key}`` lines are replaced: unlike
+``str.format``, the other braces of the docstrings (sets of options,
+``dict of {...}``) need no escaping.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from typing import TypeVar
 
 __all__ = ["ENTRIES", "GROUPS", "shared_entries", "substitute"]
 
-#: One numpydoc entry per key, unindented: the name line, then the description.
+#: Unindented numpydoc text: one entry (the name line, then its description
+#: indented by four spaces), or a few that always go together.
 ENTRIES: dict[str, str] = {
+    # The estimators' parameters.
     "alpha": """\
 alpha : float, default=1.0
     Smoothing constant (1 = Laplace's correction).""",
@@ -45,7 +49,7 @@ alpha : float, default=1.0
 alpha : float, default=1.0
     Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
     smoothed over its declared Cartesian product.""",
-    "smoothing": """\
+    "smoothing_and_hdp_iterations": """\
 smoothing : {"lidstone", "hdp"}, default="lidstone"
     Estimator of the conditional probability tables: Lidstone's
     ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
@@ -53,18 +57,16 @@ smoothing : {"lidstone", "hdp"}, default="lidstone"
     CPT row backs off to the rows sharing its class and first parents. The
     class prior is Lidstone-smoothed either way; structure searches score
     with Lidstone, the HDP applies to the fitted model. The sampler is
-    seeded by ``random_state``.""",
-    "hdp_iterations": """\
+    seeded by ``random_state``.
 hdp_iterations : int, default=500
     Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).""",
-    "smoothing_averaged": """\
+    "smoothing_and_hdp_iterations_aode": """\
 smoothing : {"lidstone", "hdp"}, default="lidstone"
     Estimator of the conditional tables: Lidstone's formula above, or the
     hierarchical Dirichlet process estimate (Petitjean et al. 2018;
     :mod:`augnb.params.hdp`), in which each row backs off to the rows
     sharing its class. The joint tables and the class prior are
-    Lidstone-smoothed either way.""",
-    "hdp_iterations_averaged": """\
+    Lidstone-smoothed either way.
 hdp_iterations : int, default=100
     Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
     than the single-structure learners' 500, since every ordered feature
@@ -93,10 +95,9 @@ discretizer : str, transformer or None, default="mdlp"
 discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are
     discretised.""",
-    "discrete_features": """\
+    "feature_kinds": """\
 discrete_features : sequence of str or int, default=None
-    Columns to treat as discrete whatever their dtype.""",
-    "continuous_features": """\
+    Columns to treat as discrete whatever their dtype.
 continuous_features : sequence of str or int, default=None
     Columns to treat as continuous whatever their dtype.""",
     "cv": """\
@@ -140,13 +141,12 @@ supernode_cpt : {"joint", "dag"}, default="joint"
 var_smoothing : float, default=1e-9
     Fraction of the largest feature variance added to every Gaussian and
     regression variance.""",
-    "classes_": """\
+    # The estimators' fitted attributes.
+    "fitted_input_": """\
 classes_ : ndarray of shape (n_classes,)
-    Sorted class labels.""",
-    "n_features_in_": """\
+    Sorted class labels.
 n_features_in_ : int
-    Number of input columns.""",
-    "feature_names_in_": """\
+    Number of input columns.
 feature_names_in_ : ndarray of shape (n_features_in_,)
     Column names (only when X has string column names).""",
     "structure_search_": """\
@@ -164,10 +164,9 @@ arcs_ : list of (tuple, tuple)
     "arcs_groups_": """\
 arcs_ : list of tuple
     Arcs between feature groups, by name.""",
-    "search_path_": """\
+    "search_trace_": """\
 search_path_ : list of SearchStep
-    Accepted steps with their CV accuracy.""",
-    "n_candidates_scored_": """\
+    Accepted steps with their CV accuracy.
 n_candidates_scored_ : int
     Number of candidate structures scored.""",
     "model_": """\
@@ -202,33 +201,31 @@ weights_ : ndarray of shape (n_features_in_, n_features_in_)
     "schema_": """\
 schema_ : Schema
     Column kinds and categories after discretisation.""",
-    "schema_mixed_": """\
-schema_ : Schema
-    Column kinds and categories.""",
     "discretizer_": """\
 discretizer_ : transformer or None
     Fitted discretiser of the continuous columns.""",
-    "discretizer_mixed_": """\
-discretizer_ : transformer or None
-    Fitted discretiser (``continuous="discretize"`` only).""",
     "continuous_columns_": """\
 continuous_columns_ : list
     Input columns read as continuous (discretised, or Gaussian nodes).""",
-    "continuous_columns_kernel_": """\
-continuous_columns_ : list
-    Columns modelled by kernel densities.""",
-    "continuous_columns_mixed_": """\
-continuous_columns_ : list
-    Input columns read as continuous.""",
     "n_categories_": """\
 n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column.""",
-    "n_categories_kernel_": """\
+    "schema_continuous_": """\
+schema_ : Schema
+    Column kinds and categories.""",
+    "kernel_columns_": """\
+continuous_columns_ : list
+    Columns modelled by kernel densities.
 n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column (0 for continuous ones).""",
-    "n_categories_mixed_": """\
+    "mixed_columns_": """\
+discretizer_ : transformer or None
+    Fitted discretiser (``continuous="discretize"`` only).
+continuous_columns_ : list
+    Input columns read as continuous.
 n_categories_ : ndarray of shape (n_features_in_,)
     Declared number of categories per column (0 = continuous).""",
+    # The discretisers'.
     "columns": """\
 columns : list of str or int, default=None
     Columns to discretise, by name or by integer position (a name takes
@@ -237,54 +234,133 @@ columns : list of str or int, default=None
     "n_bins": """\
 n_bins : int, default=5
     Requested number of bins (at least 1).""",
-    "cut_points_": """\
+    "bins_": """\
 cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-    Sorted cut points of each discretised column.""",
-    "n_bins_": """\
+    Sorted cut points of each discretised column.
 n_bins_ : dict of {column name: int}
     Number of bins (declared categories) of each discretised column: one
-    more than its cut points, so 1 for a constant or all-missing column.""",
-    "columns_": """\
+    more than its cut points, so 1 for a constant or all-missing column.
 columns_ : list
     Names of the discretised columns, in input order.""",
-    "feature_names_in_discretizer_": """\
+    "columns_seen_": """\
 feature_names_in_ : ndarray of shape (n_features_in_,)
-    Column names seen during fit (``0..p-1`` for an ndarray).""",
-    "n_features_in_discretizer_": """\
+    Column names seen during fit (``0..p-1`` for an ndarray).
 n_features_in_ : int
     Number of columns seen during fit.""",
+    # Functions on codes, the wrapper searches, data sets and tests.
+    "y": """\
+y : ndarray of shape (n_samples,)
+    Class codes.""",
+    "cards": """\
+cards : ndarray of shape (n_features,)
+    Declared cardinalities.""",
+    "n_classes": """\
+n_classes : int
+    Number of classes.""",
+    "codes": """\
+codes : ndarray of shape (n_samples, n_features)
+    Feature codes (``-1`` = missing).""",
+    "scorer_parameters": """\
+scorer : CachedCV
+    Cached cross-validation over the training data.
+n_features : int
+    Number of features.""",
+    "search_options": """\
+**options
+    Keywords of the search:
+
+    - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
+      (bnclassify's rule: ``>=``);
+    - ``random_state`` (RandomState, default=None): generator of the tie
+      breaks (a fresh unseeded one when None);
+    - ``verbose`` (int, default=0): print the steps.""",
+    "epsilon_step": """\
+epsilon : float, default=0.0
+    Minimum accuracy gain for a step.""",
+    "trace_parameters": """\
+verbose : int, default=0
+    Print the steps.
+feature_names : sequence, default=None
+    Column names used in the trace and the verbose lines (``X<i>`` when
+    None).""",
+    "base": """\
+base : float, default=None
+    Logarithm base; natural log when None.""",
+    "n_features_data": """\
+n_features : int
+    Number of features of the data.""",
+    "kw": """\
+**kw
+    Further fields of the structure (``feature_names``).""",
+    "class_name": """\
+class_name : str, default="class"
+    Label of the class node (marked until it differs from every
+    node label).""",
+    "kernel_points": """\
+query : ndarray of shape (n_query, d)
+points : ndarray of shape (n_points, d)
+y_points : ndarray of shape (n_points,)
+n_classes : int""",
+    "table_options": """\
+target : str, default=None
+    Name of the class column, anywhere in the table; by default the column
+    named ``class``.
+drop : iterable of str, default=None
+    Columns to leave out (identifiers, free text, ...).
+sep : str, default=None
+    CSV delimiter; detected when not given.
+encoding : str, default=None
+    CSV text encoding; UTF-8 (with or without BOM) when not given.
+complete_only : bool, default=False
+    Drop every row with a missing cell and renumber the rows from 0 (the
+    protocol of the "complete rows" experiments). Categories still come from
+    the whole file, so the encoding does not depend on this flag.
+continuous : iterable of str, optional
+    Columns to load as continuous, overriding their default kind.
+discrete : iterable of str, optional
+    Columns to load as discrete, overriding their default kind.""",
+    "scores_or_ranks": """\
+scores : DataFrame or array-like of shape (n_datasets, n_algorithms), \
+default=None
+    Performance of each algorithm on each data set; see
+    :func:`average_ranks`.
+ranks : Series, mapping or sequence of float, default=None
+    Average ranks (1 = best) instead of ``scores``.""",
+    # Citations: one entry of a References section each.
+    "taheri2011": """\
+.. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+   classifier using conditional probabilities", Proc. 9th Australasian
+   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.""",
+    "fayyad1993": """\
+.. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
+   continuous-valued attributes for classification learning", Proc. 13th
+   Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
+   1993.""",
+    "soac_references": """\
+.. [1] A. Yatsko, A. M. Bagirov and A. Stranieri, "On the discretization
+   of continuous features for classification", University of Ballarat,
+   2010.
+.. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
+   classifier using conditional probabilities", Proc. 9th Australasian
+   Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.""",
+    "demsar2006_ranks": """\
+.. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+   data sets", JMLR 7:1-30, 2006, section 3.2.2.""",
+    "demsar2006_wilcoxon": """\
+.. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+   data sets", JMLR 7:1-30, 2006, section 3.1.3.""",
+    "demsar2006_cd_diagram": """\
+.. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+   data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.""",
 }
 
-#: Entries that always go together, named by one placeholder.
+#: Placeholders for entries that also stand alone: their texts, joined.
 GROUPS: dict[str, tuple[str, ...]] = {
-    "smoothing_and_hdp_iterations": ("smoothing", "hdp_iterations"),
-    "smoothing_and_hdp_iterations_averaged": (
-        "smoothing_averaged",
-        "hdp_iterations_averaged",
-    ),
-    "input_columns": ("discretizer", "discrete_features", "continuous_features"),
-    "feature_kinds": ("discrete_features", "continuous_features"),
-    "fitted_input_": ("classes_", "n_features_in_", "feature_names_in_"),
-    "search_trace_": ("search_path_", "n_candidates_scored_"),
-    "column_encoding_": (
-        "schema_",
-        "discretizer_",
-        "continuous_columns_",
-        "n_categories_",
-    ),
-    "column_encoding_kernel_": (
-        "schema_mixed_",
-        "continuous_columns_kernel_",
-        "n_categories_kernel_",
-    ),
-    "column_encoding_mixed_": (
-        "schema_mixed_",
-        "discretizer_mixed_",
-        "continuous_columns_mixed_",
-        "n_categories_mixed_",
-    ),
-    "bins_": ("cut_points_", "n_bins_", "columns_"),
-    "columns_seen_": ("feature_names_in_discretizer_", "n_features_in_discretizer_"),
+    "input_columns": ("discretizer", "feature_kinds"),
+    "encoding_": ("schema_", "discretizer_", "continuous_columns_", "n_categories_"),
+    "encoding_kernel_": ("schema_continuous_", "kernel_columns_"),
+    "encoding_mixed_": ("schema_continuous_", "mixed_columns_"),
+    "class_parameters": ("y", "cards", "n_classes"),
 }
 
 _PLACEHOLDER = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.MULTILINE)

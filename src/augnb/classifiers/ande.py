@@ -75,7 +75,7 @@ class AnDE(AODE):
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
     {alpha}
-    {smoothing_and_hdp_iterations_averaged}
+    {smoothing_and_hdp_iterations_aode}
     {random_state}
     {input_columns}
 
@@ -100,7 +100,7 @@ class AnDE(AODE):
         ``n=2`` only: ``pair_child_log_prob_[i, j, k][v, w, u, c] = log P(X_k
         = u | c, X_i = v, X_j = w)`` for ``i < j`` and every ``k`` not in
         ``{i, j}``.
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

@@ -77,7 +77,7 @@ class AODE(_SmoothedNB):
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
     {alpha}
-    {smoothing_and_hdp_iterations_averaged}
+    {smoothing_and_hdp_iterations_aode}
     {random_state}
     {input_columns}
 
@@ -99,7 +99,7 @@ class AODE(_SmoothedNB):
         ``child_log_prob_[i, j][v, w, c] = log P(X_j = w | c, X_i = v)`` for
         every ordered pair ``i != j``, shape (n_categories_[i],
         n_categories_[j], n_classes).
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

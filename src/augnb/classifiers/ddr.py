@@ -54,7 +54,7 @@ class DDRChowLiu(_RootedTreeNB):
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         The I_D edge weights the tree was built on (symmetric, zero diagonal).
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

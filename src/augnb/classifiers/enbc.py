@@ -119,7 +119,7 @@ class ENBC(_KernelNB):
         ``h`` after each step of ``search_path_``.
     n_candidates_scored_ : int
         Number of candidate arcs scored.
-    {column_encoding_kernel_}
+    {encoding_kernel_}
 
     See Also
     --------

@@ -87,7 +87,7 @@ class ESKDB(_SmoothedNB):
         The first member's model (the mutual-information ranking);
         ``arcs_``, ``selected_features_`` and ``model_`` are the first
         member's too.
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

@@ -78,7 +78,7 @@ class HillClimbingTAN(_ArcSearch):
     {arcs_groups_}
     {search_trace_}
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     References
     ----------
@@ -152,7 +152,7 @@ class SuperParentTAN(_ArcSearch):
     {arcs_groups_}
     {search_trace_}
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     References
     ----------
@@ -233,7 +233,7 @@ class WrapperKDB(_ArcSearch):
     {arcs_groups_}
     {search_trace_}
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     References
     ----------

@@ -49,7 +49,7 @@ class KDB(_SmoothedNB):
         parents.
     {arcs_}
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

@@ -145,7 +145,7 @@ default="scaled"
     bandwidth_ : ndarray of shape (n_classes, n_continuous)
         Bandwidth per class and continuous feature (order of
         ``continuous_columns_``).
-    {column_encoding_kernel_}
+    {encoding_kernel_}
 
     See Also
     --------

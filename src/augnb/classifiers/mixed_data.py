@@ -137,7 +137,7 @@ class ETAN(_MixedAugmentedNB):
     structure_ : Structure
         The arborescence (``structure_.arcs``).
     {model_mixed_}
-    {column_encoding_mixed_}
+    {encoding_mixed_}
 
     See Also
     --------
@@ -236,7 +236,7 @@ class CAN(_MixedAugmentedNB):
     structure_ : Structure
         Nodes and arcs.
     {model_mixed_}
-    {column_encoding_mixed_}
+    {encoding_mixed_}
 
     See Also
     --------

@@ -53,7 +53,7 @@ class NaiveBayes(_DensityNB):
         Every feature a node with only the class as parent.
     model_ : DiscreteModel or MixedModel
         Fitted CPDs (a ``MixedModel`` when Gaussian nodes are present).
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

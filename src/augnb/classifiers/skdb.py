@@ -70,7 +70,7 @@ class SKDB(_SmoothedNB):
         Feature names by decreasing mutual information with the class.
     {arcs_}
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

@@ -46,7 +46,7 @@ class TAN(_RootedTreeNB):
     {fitted_input_}
     {structure_tree_}
     {model_}
-    {column_encoding_}
+    {encoding_}
 
     References
     ----------

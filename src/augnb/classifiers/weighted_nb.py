@@ -97,7 +97,7 @@ class AWNB(_NaiveBayesFamily):
     {fitted_input_}
     {structure_naive_}
     {model_weighted_}
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------
@@ -217,7 +217,7 @@ class MANB(_NaiveBayesFamily):
     {structure_naive_}
     model_ : DiscreteModel
         The averaged CPTs.
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------
@@ -329,7 +329,7 @@ class WANBIA(_NaiveBayesFamily):
     {fitted_input_}
     {structure_naive_}
     {model_weighted_}
-    {column_encoding_}
+    {encoding_}
 
     See Also
     --------

@@ -17,6 +17,7 @@ __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
 _LN2 = math.log(2.0)
 
 
+@shared_entries
 def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Cut points of one continuous feature by Fayyad–Irani MDLP.
 
@@ -50,10 +51,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
-       continuous-valued attributes for classification learning", Proc. 13th
-       Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
-       1993.
+    {fayyad1993}
 
     Examples
     --------
@@ -203,10 +201,7 @@ class MDLPDiscretizer(_BaseDiscretizer):
 
     References
     ----------
-    .. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
-       continuous-valued attributes for classification learning", Proc. 13th
-       Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
-       1993.
+    {fayyad1993}
 
     Examples
     --------

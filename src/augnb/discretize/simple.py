@@ -233,9 +233,7 @@ class MeanBinarizer(_BaseDiscretizer):
 
     References
     ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {taheri2011}
 
     Examples
     --------

@@ -140,6 +140,7 @@ def _soac_starts(xs, threshold):
     return np.flatnonzero(alive)
 
 
+@shared_entries
 def soac_cut_points(
     x: NDArray[np.floating], theta: float = 0.05
 ) -> NDArray[np.float64]:
@@ -182,12 +183,7 @@ def soac_cut_points(
 
     References
     ----------
-    .. [1] A. Yatsko, A. M. Bagirov and A. Stranieri, "On the discretization
-       of continuous features for classification", University of Ballarat,
-       2010.
-    .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.
+    {soac_references}
 
     Examples
     --------
@@ -270,12 +266,7 @@ class SOACDiscretizer(_RuleDiscretizer):
 
     References
     ----------
-    .. [1] A. Yatsko, A. M. Bagirov and A. Stranieri, "On the discretization
-       of continuous features for classification", University of Ballarat,
-       2010.
-    .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.
+    {soac_references}
 
     Examples
     --------
