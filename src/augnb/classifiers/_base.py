@@ -16,6 +16,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
@@ -106,6 +107,7 @@ def _is_dask(obj: object) -> bool:
     return hasattr(obj, "dask") and hasattr(obj, "compute")
 
 
+@shared_entries
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
 
@@ -117,15 +119,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha}
+    {input_columns}
     """
 
     #: Valid values of each parameter, checked when ``fit`` starts: the

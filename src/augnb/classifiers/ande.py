@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils.validation import check_is_fitted
 
+from augnb._docstrings import shared_entries
 from augnb.averaged_inference import pair_log_mixture, pair_summed_out
 from augnb.classifiers.aode import AODE
 from augnb.classifiers.constraints import Interval
@@ -24,6 +25,7 @@ from augnb.structure.aode import pair_structure
 __all__ = ["AnDE"]
 
 
+@shared_entries
 class AnDE(AODE):
     """Averaged n-dependence estimators (Webb, Boughton, Zheng, Ting & Salem 2012).
 
@@ -72,43 +74,19 @@ class AnDE(AODE):
         Frequency limit: a model takes part for a row only if the training
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional tables: Lidstone's formula above, or the
-        hierarchical Dirichlet process estimate (Petitjean et al. 2018;
-        :mod:`augnb.params.hdp`), in which each row backs off to the rows
-        sharing its class. The joint tables and the class prior are
-        Lidstone-smoothed either way.
-    hdp_iterations : int, default=100
-        Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
-        than the single-structure learners' 500, since every ordered feature
-        pair has a table; 5-fold accuracy on car, kr_vs_kp, splice and vehicle
-        was within 0.1 point of 500 sweeps' (see the AODE page of the documentation).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha}
+    {smoothing_and_hdp_iterations_aode}
+    {random_state}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : tuple of Structure
         One structure per super-parent set: the SPODEs of AODE for ``n=1``
         (see :class:`~augnb.classifiers.aode.AODE`), for ``n=2`` the models
         of the feature pairs ``(i, j)``, ``i < j``, in lexicographic order.
-    model_ : DiscreteModel
-        The naive Bayes fallback model.
+    {model_fallback_}
     value_counts_, parent_log_prob_, child_log_prob_
         The AODE (n=1) tables, see :class:`~augnb.classifiers.aode.AODE`;
         they score the rows where no pair qualifies when ``n=2``.
@@ -122,14 +100,7 @@ class AnDE(AODE):
         ``n=2`` only: ``pair_child_log_prob_[i, j, k][v, w, u, c] = log P(X_k
         = u | c, X_i = v, X_j = w)`` for ``i < j`` and every ``k`` not in
         ``{i, j}``.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {encoding_}
 
     See Also
     --------

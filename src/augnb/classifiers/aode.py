@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from augnb._docstrings import shared_entries
 from augnb.averaged_inference import spode_log_mixture
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval
@@ -26,6 +27,7 @@ from augnb.structure.naive import naive_bayes_structure
 __all__ = ["AODE"]
 
 
+@shared_entries
 class AODE(_SmoothedNB):
     """Averaged one-dependence estimators (Webb, Boughton & Wang 2005).
 
@@ -74,43 +76,19 @@ class AODE(_SmoothedNB):
         frequency of its super-parent's value is at least ``m`` (Weka's
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional tables: Lidstone's formula above, or the
-        hierarchical Dirichlet process estimate (Petitjean et al. 2018;
-        :mod:`augnb.params.hdp`), in which each row backs off to the rows
-        sharing its class. The joint tables and the class prior are
-        Lidstone-smoothed either way.
-    hdp_iterations : int, default=100
-        Gibbs sweeps per table with ``smoothing="hdp"`` (10% burn-in): fewer
-        than the single-structure learners' 500, since every ordered feature
-        pair has a table; 5-fold accuracy on car, kr_vs_kp, splice and vehicle
-        was within 0.1 point of 500 sweeps' (see the AODE page of the documentation).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha}
+    {smoothing_and_hdp_iterations_aode}
+    {random_state}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : SPODEStructures
         A tuple of Structure: ``structure_[i]`` is the SPODE with
         super-parent feature ``i`` (exportable with ``to_networkx`` /
         ``to_dot``); printed, it lists the super-parents by column name.
-    model_ : DiscreteModel
-        The naive Bayes fallback model.
+    {model_fallback_}
     value_counts_ : list of ndarray
         ``value_counts_[i][v]`` is the training frequency ``F`` of value ``v``
         of feature ``i``, shape (n_categories_[i],).
@@ -121,14 +99,7 @@ class AODE(_SmoothedNB):
         ``child_log_prob_[i, j][v, w, c] = log P(X_j = w | c, X_i = v)`` for
         every ordered pair ``i != j``, shape (n_categories_[i],
         n_categories_[j], n_classes).
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {encoding_}
 
     See Also
     --------

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.dependence import id_weight_matrix
@@ -19,6 +20,7 @@ __all__ = ["DDRChowLiu"]
 _AVGS = ("cell", "literal")
 
 
+@shared_entries
 class DDRChowLiu(_RootedTreeNB):
     """Tree-augmented naive Bayes on dependence distribution (Zhang 2005).
 
@@ -40,50 +42,19 @@ class DDRChowLiu(_RootedTreeNB):
         The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
-    root : {"first", "random"}, default="first"
-        Tree root: feature 0 or one drawn with ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"`` and for the sampler of ``smoothing="hdp"``.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {root}
+    {random_state_root}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
+    {fitted_input_}
+    {structure_tree_}
     weights_ : ndarray of shape (n_features_in_, n_features_in_)
         The I_D edge weights the tree was built on (symmetric, zero diagonal).
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {model_}
+    {encoding_}
 
     See Also
     --------

@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers.constraints import (
     VERBOSE,
     AnyOf,
@@ -26,6 +27,7 @@ from augnb.structure.naive import naive_bayes_structure
 __all__ = ["ENBC"]
 
 
+@shared_entries
 class ENBC(_KernelNB):
     """Extended naive Bayes with Gaussian kernel densities (Wang, Gao & Wang 2016).
 
@@ -90,31 +92,19 @@ class ENBC(_KernelNB):
     epsilon : float, default=0.0
         An arc is accepted only if it raises the LOO accuracy by more than
         ``epsilon`` (conventions.md).
-    alpha : float, default=1.0
-        Smoothing constant of the class prior and of discrete CPTs.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha_kernel}
+    {feature_kinds}
     verbose : int, default=0
         Print the search steps to stderr when > 0.
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         One node per feature (node ``k`` is feature ``k``); continuous nodes
         carry their chosen attribute parents.
-    model_ : FactoredModel
-        Class prior, CPTs and one kernel-density factor per continuous
-        feature, scored by :func:`augnb.inference.joint_log_likelihood`.
-    kde_ : KDEModel or None
-        The kernel densities (with the training points).
+    {model_kernel_}
+    {kde_}
     h_ : float or None
         Chosen bandwidth in standard deviations (None without continuous
         columns).
@@ -129,12 +119,7 @@ class ENBC(_KernelNB):
         ``h`` after each step of ``search_path_``.
     n_candidates_scored_ : int
         Number of candidate arcs scored.
-    schema_ : Schema
-        Column kinds and categories.
-    continuous_columns_ : list
-        Columns modelled by kernel densities.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 for continuous ones).
+    {encoding_kernel_}
 
     See Also
     --------

@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
     Interval,
@@ -26,6 +27,7 @@ from augnb.structure.skdb import CRITERIA
 __all__ = ["ESKDB"]
 
 
+@shared_entries
 class ESKDB(_SmoothedNB):
     """Ensemble of selective kDBs (Zhang, Petitjean & Buntine 2020).
 
@@ -50,11 +52,8 @@ class ESKDB(_SmoothedNB):
     ----------
     n_estimators : int, default=20
         Number of members (20 in the authors' experiment scripts).
-    k : int, default=5
-        Largest number of feature parents per feature (>= 0).
-    theta : float, default=0.0
-        CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
-        theta``. A negative value admits every candidate.
+    {k_selective}
+    {theta}
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss of each member's model selection (as in SKDB).
     alpha : float, default=1.0
@@ -69,22 +68,11 @@ class ESKDB(_SmoothedNB):
         documentation page).
     random_state : int, RandomState or None, default=None
         Draws the rankings and seeds each member's sampler.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structures_ : list of Structure
         Each member's selected model.
     feature_orders_ : list of list
@@ -99,14 +87,7 @@ class ESKDB(_SmoothedNB):
         The first member's model (the mutual-information ranking);
         ``arcs_``, ``selected_features_`` and ``model_`` are the first
         member's too.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {encoding_}
 
     See Also
     --------

@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import Interval
 from augnb.stats.training import TrainingData
@@ -50,6 +51,7 @@ class _ArcSearch(BaseWrapperNB):
         return structure
 
 
+@shared_entries
 class HillClimbingTAN(_ArcSearch):
     """Hill-climbing tree-augmented naive Bayes (Keogh & Pazzani 2002).
 
@@ -61,67 +63,22 @@ class HillClimbingTAN(_ArcSearch):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), in the search's scores
-        and in the final model.
-    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
-        Internal cross-validation of the search: a number of stratified folds,
-        leave-one-out, explicit (train, test) index pairs, the fold id of every
-        training row (e.g. the folds another implementation used), or a
-        scikit-learn splitter whose test sets partition the rows.
-    epsilon : float, default=0.01
-        A step is taken when its CV accuracy minus ``epsilon`` is at least the
-        current accuracy (bnclassify's rule and default).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition, of the random tie breaks
-        between equally accurate candidates and of the sampler of
-        ``smoothing="hdp"``.
-    verbose : int, default=0
-        Print each search step to stderr.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha_search}
+    {cv}
+    {epsilon_arc_search}
+    {random_state_arc_search}
+    {verbose}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {fitted_input_}
+    {structure_search_}
+    {arcs_groups_}
+    {search_trace_}
+    {model_}
+    {encoding_}
 
     References
     ----------
@@ -168,6 +125,7 @@ class HillClimbingTAN(_ArcSearch):
         self.verbose = verbose
 
 
+@shared_entries
 class SuperParentTAN(_ArcSearch):
     """Super-parent tree-augmented naive Bayes (Keogh & Pazzani 2002).
 
@@ -179,67 +137,22 @@ class SuperParentTAN(_ArcSearch):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), in the search's scores
-        and in the final model.
-    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
-        Internal cross-validation of the search: a number of stratified folds,
-        leave-one-out, explicit (train, test) index pairs, the fold id of every
-        training row (e.g. the folds another implementation used), or a
-        scikit-learn splitter whose test sets partition the rows.
-    epsilon : float, default=0.01
-        A step is taken when its CV accuracy minus ``epsilon`` is at least the
-        current accuracy (bnclassify's rule and default).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition, of the random tie breaks
-        between equally accurate candidates and of the sampler of
-        ``smoothing="hdp"``.
-    verbose : int, default=0
-        Print each search step to stderr.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha_search}
+    {cv}
+    {epsilon_arc_search}
+    {random_state_arc_search}
+    {verbose}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {fitted_input_}
+    {structure_search_}
+    {arcs_groups_}
+    {search_trace_}
+    {model_}
+    {encoding_}
 
     References
     ----------
@@ -290,6 +203,7 @@ class SuperParentTAN(_ArcSearch):
         self.verbose = verbose
 
 
+@shared_entries
 class WrapperKDB(_ArcSearch):
     """k-dependence Bayesian classifier by greedy wrapper search.
 
@@ -304,67 +218,22 @@ class WrapperKDB(_ArcSearch):
     k : int, default=2
         Maximum number of feature parents of a feature (bnclassify's
         ``kdbk``).
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction), in the search's scores
-        and in the final model.
-    cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
-        Internal cross-validation of the search: a number of stratified folds,
-        leave-one-out, explicit (train, test) index pairs, the fold id of every
-        training row (e.g. the folds another implementation used), or a
-        scikit-learn splitter whose test sets partition the rows.
-    epsilon : float, default=0.01
-        A step is taken when its CV accuracy minus ``epsilon`` is at least the
-        current accuracy (bnclassify's rule and default).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition, of the random tie breaks
-        between equally accurate candidates and of the sampler of
-        ``smoothing="hdp"``.
-    verbose : int, default=0
-        Print each search step to stderr.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha_search}
+    {cv}
+    {epsilon_arc_search}
+    {random_state_arc_search}
+    {verbose}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        The learned structure (``structure_.arcs``).
-    arcs_ : list of tuple
-        Arcs between feature groups, by name.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {fitted_input_}
+    {structure_search_}
+    {arcs_groups_}
+    {search_trace_}
+    {model_}
+    {encoding_}
 
     References
     ----------

@@ -13,6 +13,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers.constraints import AnyOf, ColumnList, Interval, Options
 from augnb.inference import FactoredModel
@@ -87,6 +88,7 @@ class _KernelNB(BaseAugmentedNB):
 _BANDWIDTHS = ("scaled", "john_langley", "normal_reference")
 
 
+@shared_entries
 class FlexibleNB(_KernelNB):
     """Flexible naive Bayes: one Gaussian kernel density per class and feature.
 
@@ -130,37 +132,20 @@ default="scaled"
         normal-reference rule of Pérez et al. 2009 for one dimension;
         ``sigma_cj`` the class's standard deviation, the pooled one when that
         is 0 or undefined, 1 for a constant feature).
-    alpha : float, default=1.0
-        Smoothing constant of the class prior and of discrete CPTs.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha_kernel}
+    {feature_kinds}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         Naive Bayes: every feature a node with only the class as parent.
-    model_ : FactoredModel
-        Class prior, CPTs and one kernel-density factor per continuous
-        feature, scored by :func:`augnb.inference.joint_log_likelihood`.
-    kde_ : KDEModel or None
-        The kernel densities (with the training points).
+    {model_kernel_}
+    {kde_}
     bandwidth_ : ndarray of shape (n_classes, n_continuous)
         Bandwidth per class and continuous feature (order of
         ``continuous_columns_``).
-    schema_ : Schema
-        Column kinds and categories.
-    continuous_columns_ : list
-        Columns modelled by kernel densities.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 for continuous ones).
+    {encoding_kernel_}
 
     See Also
     --------

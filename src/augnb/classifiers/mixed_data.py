@@ -17,6 +17,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _DensityNB
 from augnb.classifiers.constraints import AnyOf, Interval, Options
 from augnb.stats.mixed_information import CMI_METHODS, mixed_weight_families
@@ -99,6 +100,7 @@ class _MixedAugmentedNB(_DensityNB, metaclass=ABCMeta):
         continuous = np.asarray(data.cards) == 0
         return self._structure_from_weights(self.weights_, continuous)
 
+@shared_entries
 class ETAN(_MixedAugmentedNB):
     """Extended tree-augmented naive Bayes for mixed-mode data (Li 2003).
 
@@ -114,51 +116,28 @@ class ETAN(_MixedAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing of the CPTs (1 = Laplace's correction).
+    {alpha_mixed}
     continuous : {"gaussian", "gmm", "discretize"}, default="gaussian"
         Continuous columns: one Gaussian per (discrete parent value, class),
         a mixture of ``n_components`` Gaussians fitted by EM, or discretised
         with ``discretizer`` (and the model is TAN).
     n_components : int, default=2
         Mixture components with ``continuous="gmm"`` (the paper's 2).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest feature variance added to every Gaussian and
-        regression variance.
+    {var_smoothing}
     cmi : {"gaussian", "discretize"}, default="gaussian"
         Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
         5-bin equal-frequency binning of the continuous columns.
-    discretizer : str, transformer or None, default="mdlp"
-        With ``continuous="discretize"``: how continuous columns are
-        discretised.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {discretizer_mixed}
+    {feature_kinds}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-        that every fit path breaks ties alike).
+    {fitted_input_}
+    {weights_}
     structure_ : Structure
         The arborescence (``structure_.arcs``).
-    model_ : MixedModel or DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories.
-    discretizer_ : transformer or None
-        Fitted discretiser (``continuous="discretize"`` only).
-    continuous_columns_ : list
-        Input columns read as continuous.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 = continuous).
+    {model_mixed_}
+    {encoding_mixed_}
 
     See Also
     --------
@@ -210,6 +189,7 @@ class ETAN(_MixedAugmentedNB):
         return etan_structure(weights, continuous)
 
 
+@shared_entries
 class CAN(_MixedAugmentedNB):
     """Clique-augmented naive Bayes for mixed-mode data (Li 2003).
 
@@ -222,8 +202,7 @@ class CAN(_MixedAugmentedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing of the CPTs (1 = Laplace's correction).
+    {alpha_mixed}
     threshold : float, default=0.01
         ``w*`` in bits. The paper notes that only 3 attribute pairs of its
         thyroid data exceed 0.01 bits.
@@ -240,46 +219,24 @@ class CAN(_MixedAugmentedNB):
         continuous parents; or discretised with ``discretizer``.
     n_components : int, default=2
         Mixture components with ``continuous="gmm"``.
-    var_smoothing : float, default=1e-9
-        Fraction of the largest feature variance added to every Gaussian and
-        regression variance.
+    {var_smoothing}
     cmi : {"gaussian", "discretize"}, default="gaussian"
         Edge weights (see :class:`ETAN`).
-    discretizer : str, transformer or None, default="mdlp"
-        With ``continuous="discretize"``: how continuous columns are
-        discretised.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {discretizer_mixed}
+    {feature_kinds}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    weights_ : ndarray of shape (n_features_in_, n_features_in_)
-        Edge weights I(A_i; A_j | C) in bits (rounded to 12 decimals, so
-        that every fit path breaks ties alike).
+    {fitted_input_}
+    {weights_}
     threshold_ : float
         The ``w*`` used.
     cliques_ : list of tuple
         Feature names of each augmenting clique, in the order chosen.
     structure_ : Structure
         Nodes and arcs.
-    model_ : MixedModel or DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories.
-    discretizer_ : transformer or None
-        Fitted discretiser (``continuous="discretize"`` only).
-    continuous_columns_ : list
-        Input columns read as continuous.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column (0 = continuous).
+    {model_mixed_}
+    {encoding_mixed_}
 
     See Also
     --------

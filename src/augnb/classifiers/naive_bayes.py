@@ -8,6 +8,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _DensityNB, _SmoothedNB
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
@@ -16,6 +17,7 @@ from augnb.structure.naive import naive_bayes_structure
 __all__ = ["NaiveBayes"]
 
 
+@shared_entries
 class NaiveBayes(_DensityNB):
     """Naive Bayes classifier with Lidstone-smoothed categorical CPDs.
 
@@ -27,20 +29,9 @@ class NaiveBayes(_DensityNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    {alpha}
+    {smoothing_and_hdp_iterations}
+    {random_state}
     continuous : {"discretize", "gaussian", "gmm"}, default="discretize"
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
@@ -53,31 +44,16 @@ class NaiveBayes(_DensityNB):
         With ``continuous="discretize"``: how continuous columns are
         discretised: "mdlp", "equal_frequency", "equal_width", "mean" or a
         transformer; None raises an error if any column is continuous.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {feature_kinds}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         Every feature a node with only the class as parent.
     model_ : DiscreteModel or MixedModel
         Fitted CPDs (a ``MixedModel`` when Gaussian nodes are present).
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {encoding_}
 
     See Also
     --------

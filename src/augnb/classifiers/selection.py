@@ -8,6 +8,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
@@ -18,6 +19,7 @@ from augnb.structure.selection import ffss_features, fss_structure
 __all__ = ["FFSS", "FSS"]
 
 
+@shared_entries
 class FSS(BaseWrapperNB):
     """Forward sequential selection naive Bayes (Langley & Sage 1994).
 
@@ -28,55 +30,26 @@ class FSS(BaseWrapperNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {alpha}
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal stratified folds, leave-one-out (Langley & Sage's protocol),
         the fold id of every training row, or a splitter whose test sets
         partition the rows.
-    epsilon : float, default=0.0
-        Minimum CV accuracy gain for a step (strict improvement when 0).
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition (and of the sampler of
-        ``smoothing="hdp"``).
-    verbose : int, default=0
-        Print each search step to stderr.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {epsilon_search}
+    {random_state_search}
+    {verbose}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         Naive Bayes over the selected features.
     selected_features_ : list
         Names of the selected features, in column order.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {search_trace_}
+    {model_}
 
     References
     ----------
@@ -133,6 +106,7 @@ class FSS(BaseWrapperNB):
         return structure
 
 
+@shared_entries
 class FFSS(_SmoothedNB):
     """Filter forward sequential selection naive Bayes.
 
@@ -142,44 +116,19 @@ class FFSS(_SmoothedNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
-    significance : float, default=0.05
-        Level of the chi-square tests.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {alpha}
+    {significance}
+    {smoothing_and_hdp_iterations}
+    {random_state}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         Naive Bayes over the kept features.
-    selected_features_ : list
-        Names of the kept features.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {selected_features_}
+    {model_}
 
     References
     ----------

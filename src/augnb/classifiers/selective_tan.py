@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import SIGNIFICANCE, Options
 from augnb.stats.training import CountTables
@@ -16,6 +17,7 @@ from augnb.structure.tan import selective_tan_structure
 __all__ = ["SelectiveTAN"]
 
 
+@shared_entries
 class SelectiveTAN(_RootedTreeNB):
     """Selective tree-augmented naive Bayes (Blanco et al. 2005).
 
@@ -26,51 +28,25 @@ class SelectiveTAN(_RootedTreeNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
-    significance : float, default=0.05
-        Level of the chi-square tests.
+    {alpha}
+    {significance}
     feature_filter : bool, default=True
         Drop class-independent features first; False gives a CI-filtered
         forest over all features.
     root : {"first", "random"}, default="first"
         Root of each tree.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"`` and for the sampler of ``smoothing="hdp"``.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {random_state_root}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         The forest over the kept features.
-    selected_features_ : list
-        Names of the kept features.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {selected_features_}
+    {arcs_}
+    {model_}
 
     References
     ----------

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
 from augnb.stats.training import TrainingData
@@ -18,6 +19,7 @@ from augnb.structure.semi_naive import asb_arcs, bsej_subsets, supernode_structu
 __all__ = ["ASB", "BSEJ", "AugmentedSemiNaiveBayes"]
 
 
+@shared_entries
 class BSEJ(BaseWrapperNB):
     """Backward sequential elimination and joining (Pazzani 1996).
 
@@ -29,68 +31,32 @@ class BSEJ(BaseWrapperNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-        smoothed over its declared Cartesian product.
+    {alpha_joined}
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal stratified folds, leave-one-out (Pazzani's protocol), the
         fold id of every training row, or a splitter whose test sets
         partition the rows.
-    epsilon : float, default=0.0
-        Minimum CV accuracy gain for a step (strict improvement when 0).
+    {epsilon_search}
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells (declared values x
         classes) are not considered.
-    supernode_cpt : {"joint", "dag"}, default="joint"
-        How a joined subset is parameterised: one Laplace-smoothed CPT over the
-        Cartesian product (Pazzani 1996), or a complete DAG of its members, one
-        CPT per member given the earlier ones (as bnclassify represents a
-        supernode). Equal under maximum likelihood, different under smoothing.
-        Either way the search scores exactly the model that is fitted, missing
-        values included.
-    random_state : int, RandomState or None, default=None
-        Seed of the internal fold partition (and of the sampler of
-        ``smoothing="hdp"``).
-    verbose : int, default=0
-        Print each search step to stderr.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {supernode_cpt}
+    {random_state_search}
+    {verbose}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         Naive Bayes over the joined subsets.
     selected_features_ : list
         Names of the features still in the model.
     feature_subsets_ : list of tuple
         The joined subsets (compound nodes), as tuples of names.
-    search_path_ : list of SearchStep
-        Accepted steps with their CV accuracy.
-    n_candidates_scored_ : int
-        Number of candidate structures scored.
-    model_ : DiscreteModel
-        Fitted CPDs.
+    {search_trace_}
+    {model_}
 
     References
     ----------
@@ -171,6 +137,7 @@ class BSEJ(BaseWrapperNB):
         return self._semi_naive(subsets, (), data.codes.shape[1])
 
 
+@shared_entries
 class AugmentedSemiNaiveBayes(BSEJ):
     """Augmented semi-naive Bayes (Mihaljevic, Larrañaga & Bielza 2013).
 
@@ -184,9 +151,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction); a joined subset's CPT is
-        smoothed over its declared Cartesian product.
+    {alpha_joined}
     cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
         Internal folds of the BSEJ search: stratified folds, leave-one-out,
         the fold id of every training row, or a splitter whose test sets
@@ -195,13 +160,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
         Minimum CV accuracy gain for a BSEJ step.
     max_joint_cells : float, default=1e6
         Joins whose CPT would exceed this many cells are not considered.
-    supernode_cpt : {"joint", "dag"}, default="joint"
-        How a joined subset is parameterised: one Laplace-smoothed CPT over the
-        Cartesian product (Pazzani 1996), or a complete DAG of its members, one
-        CPT per member given the earlier ones (as bnclassify represents a
-        supernode). Equal under maximum likelihood, different under smoothing.
-        Either way the search scores exactly the model that is fitted, missing
-        values included.
+    {supernode_cpt}
     significance : float, default=0.05
         Level of the conditional independence tests; 0 adds no arcs (= BSEJ).
     root : {"first", "random"}, default="first"
@@ -210,34 +169,13 @@ class AugmentedSemiNaiveBayes(BSEJ):
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition (and of random roots and of the
         sampler of ``smoothing="hdp"``).
-    verbose : int, default=0
-        Print each search step to stderr.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {verbose}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         Compound nodes (the subsets) and the arcs between them.
     selected_features_ : list

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval, Options
 from augnb.stats.training import TrainingData
@@ -17,6 +18,7 @@ from augnb.structure.skdb import CRITERIA, skdb_structure
 __all__ = ["SKDB"]
 
 
+@shared_entries
 class SKDB(_SmoothedNB):
     """Selective kDB (Martinez, Webb, Chen & Zaidi 2016).
 
@@ -39,11 +41,8 @@ class SKDB(_SmoothedNB):
 
     Parameters
     ----------
-    k : int, default=5
-        Largest number of feature parents per feature (>= 0).
-    theta : float, default=0.0
-        CMI threshold (nats): a candidate parent needs ``I(X_i; X_j | C) >
-        theta``. A negative value admits every candidate.
+    {k_selective}
+    {theta}
     criterion : {"rmse", "zero_one"}, default="rmse"
         Leave-one-out loss that selects the model: the root mean squared
         error of the class posteriors (over rows and classes; the paper's
@@ -51,34 +50,13 @@ class SKDB(_SmoothedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {smoothing_and_hdp_iterations}
+    {random_state}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         The selected model: one node per selected feature.
     k_selected_ : int
@@ -90,18 +68,9 @@ class SKDB(_SmoothedNB):
         with ``k'`` parents and the first ``s`` features.
     feature_order_ : list
         Feature names by decreasing mutual information with the class.
-    arcs_ : list of (tuple, tuple)
-        Arcs between features, as ``(parent names, child names)``.
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {arcs_}
+    {model_}
+    {encoding_}
 
     See Also
     --------

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.training import CountTables
@@ -21,6 +22,7 @@ from augnb.structure.taheri import (
 __all__ = ["TaheriANB"]
 
 
+@shared_entries
 class TaheriANB(_SmoothedNB):
     """Correlation-ordered augmented naive Bayes of Taheri, Mammadov & Bagirov.
 
@@ -43,36 +45,18 @@ class TaheriANB(_SmoothedNB):
         feature codes given the class (equal to the paper's ``|Pearson r|``
         for two classes, independent of the class numbering), or the
         absolute Pearson correlation with the class codes (literal eq. 3).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
+    {smoothing_and_hdp_iterations}
+    {random_state}
     discretizer : str, transformer or None, default="mean"
         How continuous columns are discretised, inside ``fit``: "mean" (the
         paper's binarisation at the training mean, Table 2), "soac" (the
         paper's Table 3; ``SOACDiscretizer(theta=...)`` to set theta),
         "mdlp", "equal_frequency", "equal_width", or a transformer instance.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {feature_kinds}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
+    {fitted_input_}
     structure_ : Structure
         One node per feature, each with at most one feature parent
         (``structure_.arcs``: ``n_features_in_ - 1`` arcs).
@@ -81,14 +65,10 @@ class TaheriANB(_SmoothedNB):
     feature_order_ : list
         Feature names in decreasing relevance (ties: input order), the
         paper's ``X*``.
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {model_}
+    {schema_}
+    {discretizer_}
+    {n_categories_}
     selected_features_ : list
         Names of the features used (all of them).
     feature_subsets_ : list of tuple
@@ -112,9 +92,7 @@ class TaheriANB(_SmoothedNB):
 
     References
     ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {taheri2011}
 
     Examples
     --------

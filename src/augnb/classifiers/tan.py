@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _RootedTreeNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.training import CountTables
@@ -16,6 +17,7 @@ from augnb.structure.tan import TAN_SCORES, tan_structure
 __all__ = ["TAN"]
 
 
+@shared_entries
 class TAN(_RootedTreeNB):
     """Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt 1997).
 
@@ -26,8 +28,7 @@ class TAN(_RootedTreeNB):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant (1 = Laplace's correction).
+    {alpha}
     criterion : {"loglik", "aic", "bic"}, default="loglik"
         Arc score of the Chow-Liu step (bnclassify's ``score``, renamed because
         ``score`` is the estimator's accuracy method). ``"loglik"`` weighs arcs
@@ -35,48 +36,17 @@ class TAN(_RootedTreeNB):
         subtract each arc's extra parameters (``(r_i - 1)(r_j - 1) r_C``, times
         ``log(N) / 2`` for BIC) from ``N I(X_i; X_j | C)`` and drop arcs that do
         not pay, so the result may be a forest (bnclassify's ``tan_cl``).
-    root : {"first", "random"}, default="first"
-        Tree root: feature 0 or one drawn with ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"`` and for the sampler of ``smoothing="hdp"``.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {root}
+    {random_state_root}
+    {smoothing_and_hdp_iterations}
+    {input_columns}
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        The tree (``structure_.arcs``), exportable with ``to_networkx`` / ``to_dot``.
-    model_ : DiscreteModel
-        Fitted CPDs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {fitted_input_}
+    {structure_tree_}
+    {model_}
+    {encoding_}
 
     References
     ----------

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.classifiers._base import BaseAugmentedNB
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import Interval, Options
@@ -53,6 +54,7 @@ class _NaiveBayesFamily(BaseAugmentedNB):
         """The fitted model: naive Bayes' CPTs weighted or averaged."""
 
 
+@shared_entries
 class AWNB(_NaiveBayesFamily):
     """Attribute-weighted naive Bayes with weights from decision trees (AWNB).
 
@@ -82,51 +84,20 @@ class AWNB(_NaiveBayesFamily):
         Renormalise each weighted CPT over the feature's values (R's
         bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
         in the paper.
-    alpha : float, default=1.0
-        Smoothing constant of the CPTs (1 = Laplace's correction).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
+    {alpha_cpts}
+    {smoothing_and_hdp_iterations}
     random_state : int, RandomState or None, default=None
         Draws the bootstrap samples, breaks the trees' ties and seeds the
         sampler of ``smoothing="hdp"``.
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {input_columns}
 
     Attributes
     ----------
-    feature_weights_ : ndarray of shape (n_features_in_,)
-        Weight of each feature, in ``[0, 1]``.
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        Naive Bayes: the class the only parent of every feature.
-    model_ : DiscreteModel
-        The weighted CPTs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {feature_weights_}
+    {fitted_input_}
+    {structure_naive_}
+    {model_weighted_}
+    {encoding_}
 
     See Also
     --------
@@ -210,6 +181,7 @@ class AWNB(_NaiveBayesFamily):
         return weighted_model(model, self.feature_weights_, normalize=self.normalize)
 
 
+@shared_entries
 class MANB(_NaiveBayesFamily):
     """Model-averaged naive Bayes (MANB): CPTs averaged over feature subsets.
 
@@ -233,48 +205,19 @@ class MANB(_NaiveBayesFamily):
     alpha : float, default=1.0
         Smoothing constant of the CPTs and Dirichlet hyperparameter of the
         marginal likelihoods (1 = Laplace's correction).
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {smoothing_and_hdp_iterations}
+    {random_state}
+    {input_columns}
 
     Attributes
     ----------
     arc_posterior_ : ndarray of shape (n_features_in_,)
         Posterior probability of each arc ``class -> feature``.
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        Naive Bayes: the class the only parent of every feature.
+    {fitted_input_}
+    {structure_naive_}
     model_ : DiscreteModel
         The averaged CPTs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {encoding_}
 
     See Also
     --------
@@ -343,6 +286,7 @@ class MANB(_NaiveBayesFamily):
         return averaged
 
 
+@shared_entries
 class WANBIA(_NaiveBayesFamily):
     """Weighting attributes to alleviate naive Bayes' independence assumption.
 
@@ -365,8 +309,7 @@ class WANBIA(_NaiveBayesFamily):
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Smoothing constant of the CPTs (1 = Laplace's correction).
+    {alpha_cpts}
     max_iter : int, default=100
         Maximum number of L-BFGS-B iterations.
     normalize : bool, default=True
@@ -374,50 +317,19 @@ class WANBIA(_NaiveBayesFamily):
         bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
         in the paper.
         The weights maximise the CLL of the model that is fitted.
-    smoothing : {"lidstone", "hdp"}, default="lidstone"
-        Estimator of the conditional probability tables: Lidstone's
-        ``(N_x + alpha) / (N + alpha r)``, or the hierarchical Dirichlet process
-        estimate (Petitjean et al. 2018; :mod:`augnb.params.hdp`), in which each
-        CPT row backs off to the rows sharing its class and first parents. The
-        class prior is Lidstone-smoothed either way; structure searches score
-        with Lidstone, the HDP applies to the fitted model. The sampler is
-        seeded by ``random_state``.
-    hdp_iterations : int, default=500
-        Gibbs sweeps per CPT with ``smoothing="hdp"`` (10% burn-in).
-    random_state : int, RandomState or None, default=None
-        Seeds the sampler of ``smoothing="hdp"`` (unused otherwise).
-    discretizer : str, transformer or None, default="mdlp"
-        How continuous columns are discretised: "mdlp", "equal_frequency",
-        "equal_width", "mean", "soac" or a transformer.
-    discrete_features : sequence of str or int, default=None
-        Columns to treat as discrete whatever their dtype.
-    continuous_features : sequence of str or int, default=None
-        Columns to treat as continuous whatever their dtype.
+    {smoothing_and_hdp_iterations}
+    {random_state}
+    {input_columns}
 
     Attributes
     ----------
-    feature_weights_ : ndarray of shape (n_features_in_,)
-        Weight of each feature, in ``[0, 1]``.
+    {feature_weights_}
     n_iter_ : int
         L-BFGS-B iterations run.
-    classes_ : ndarray of shape (n_classes,)
-        Sorted class labels.
-    n_features_in_ : int
-        Number of input columns.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names (only when X has string column names).
-    structure_ : Structure
-        Naive Bayes: the class the only parent of every feature.
-    model_ : DiscreteModel
-        The weighted CPTs.
-    schema_ : Schema
-        Column kinds and categories after discretisation.
-    discretizer_ : transformer or None
-        Fitted discretiser of the continuous columns.
-    continuous_columns_ : list
-        Input columns read as continuous (discretised, or Gaussian nodes).
-    n_categories_ : ndarray of shape (n_features_in_,)
-        Declared number of categories per column.
+    {fitted_input_}
+    {structure_naive_}
+    {model_weighted_}
+    {encoding_}
 
     See Also
     --------

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 import pandas as pd
 
+from augnb._docstrings import shared_entries
 from augnb.data.tables import read_table
 from augnb.datasets._registry import (
     CELL_FIXES,
@@ -50,6 +51,7 @@ _MAX_REPORTED = 5
 _F = TypeVar("_F", bound=Callable[..., object])
 
 
+@shared_entries
 def load_dataframe(
     name_or_path: str | os.PathLike[str] | pd.DataFrame,
     *,
@@ -70,23 +72,7 @@ def load_dataframe(
     ----------
     name_or_path : str, path-like or DataFrame
         A bundled name, a path to a table file or a DataFrame; see :func:`load`.
-    target : str, default=None
-        Name of the class column, anywhere in the table; by default the column
-        named ``class``.
-    drop : iterable of str, default=None
-        Columns to leave out (identifiers, free text, ...).
-    sep : str, default=None
-        CSV delimiter; detected when not given.
-    encoding : str, default=None
-        CSV text encoding; UTF-8 (with or without BOM) when not given.
-    complete_only : bool, default=False
-        Drop every row with a missing cell and renumber the rows from 0 (the
-        protocol of the "complete rows" experiments). Categories still come from
-        the whole file, so the encoding does not depend on this flag.
-    continuous : iterable of str, optional
-        Columns to load as continuous, overriding their default kind.
-    discrete : iterable of str, optional
-        Columns to load as discrete, overriding their default kind.
+    {table_options}
 
     Returns
     -------
@@ -159,6 +145,7 @@ def _with_options_of(source: Callable[..., object]) -> Callable[[_F], _F]:
 
 
 @_with_options_of(load_dataframe)
+@shared_entries
 def load(
     name_or_path: str | os.PathLike[str] | pd.DataFrame, **options: Any
 ) -> tuple[pd.DataFrame, pd.Series]:
@@ -217,23 +204,7 @@ def load(
         or contains a path separator; otherwise a bundled name wins over a
         file of the same name, which is read only if no data set matches. A
         DataFrame is read as a table. The file needs a header row.
-    target : str, default=None
-        Name of the class column, anywhere in the table; by default the column
-        named ``class``.
-    drop : iterable of str, default=None
-        Columns to leave out (identifiers, free text, ...).
-    sep : str, default=None
-        CSV delimiter; detected when not given.
-    encoding : str, default=None
-        CSV text encoding; UTF-8 (with or without BOM) when not given.
-    complete_only : bool, default=False
-        Drop every row with a missing cell and renumber the rows from 0 (the
-        protocol of the "complete rows" experiments). Categories still come from
-        the whole file, so the encoding does not depend on this flag.
-    continuous : iterable of str, optional
-        Columns to load as continuous, overriding their default kind.
-    discrete : iterable of str, optional
-        Columns to load as discrete, overriding their default kind.
+    {table_options}
 
     Returns
     -------

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from scipy.special import xlogy
 
+from augnb._docstrings import shared_entries
 from augnb.discretize._base import _BaseDiscretizer
 
 __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
@@ -16,6 +17,7 @@ __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
 _LN2 = math.log(2.0)
 
 
+@shared_entries
 def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Cut points of one continuous feature by Fayyad–Irani MDLP.
 
@@ -49,10 +51,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    .. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
-       continuous-valued attributes for classification learning", Proc. 13th
-       Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
-       1993.
+    {fayyad1993}
 
     Examples
     --------
@@ -173,6 +172,7 @@ def _best_split(
     return None
 
 
+@shared_entries
 class MDLPDiscretizer(_BaseDiscretizer):
     """Supervised discretisation by Fayyad–Irani entropy / MDL splitting.
 
@@ -181,24 +181,12 @@ class MDLPDiscretizer(_BaseDiscretizer):
 
     Parameters
     ----------
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {columns}
 
     Attributes
     ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column: one
-        more than its cut points, so 1 for a constant or all-missing column.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {bins_}
+    {columns_seen_}
 
     See Also
     --------
@@ -213,10 +201,7 @@ class MDLPDiscretizer(_BaseDiscretizer):
 
     References
     ----------
-    .. [1] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
-       continuous-valued attributes for classification learning", Proc. 13th
-       Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
-       1993.
+    {fayyad1993}
 
     Examples
     --------

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.discretize._base import _BaseDiscretizer, _RuleDiscretizer
 
 __all__ = ["EqualFrequencyDiscretizer", "EqualWidthDiscretizer", "MeanBinarizer"]
@@ -117,6 +118,7 @@ class _NBinsDiscretizer(_RuleDiscretizer):
         self.columns = columns
 
 
+@shared_entries
 class EqualFrequencyDiscretizer(_NBinsDiscretizer):
     """Unsupervised equal-frequency (maximum-entropy) binning.
 
@@ -126,26 +128,13 @@ class EqualFrequencyDiscretizer(_NBinsDiscretizer):
 
     Parameters
     ----------
-    n_bins : int, default=5
-        Requested number of bins (at least 1).
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {n_bins}
+    {columns}
 
     Attributes
     ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column: one
-        more than its cut points, so 1 for a constant or all-missing column.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {bins_}
+    {columns_seen_}
 
     See Also
     --------
@@ -179,6 +168,7 @@ class EqualFrequencyDiscretizer(_NBinsDiscretizer):
     _cut_points = staticmethod(equal_frequency_cut_points)
 
 
+@shared_entries
 class EqualWidthDiscretizer(_NBinsDiscretizer):
     """Unsupervised equal-width binning.
 
@@ -188,26 +178,13 @@ class EqualWidthDiscretizer(_NBinsDiscretizer):
 
     Parameters
     ----------
-    n_bins : int, default=5
-        Requested number of bins (at least 1).
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {n_bins}
+    {columns}
 
     Attributes
     ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column: one
-        more than its cut points, so 1 for a constant or all-missing column.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {bins_}
+    {columns_seen_}
 
     See Also
     --------
@@ -228,6 +205,7 @@ class EqualWidthDiscretizer(_NBinsDiscretizer):
     _cut_points = staticmethod(equal_width_cut_points)
 
 
+@shared_entries
 class MeanBinarizer(_BaseDiscretizer):
     """Binarise each column at its training mean.
 
@@ -251,16 +229,11 @@ class MeanBinarizer(_BaseDiscretizer):
         2, or 1 for a constant or all-missing column.
     columns_ : list
         Names of the binarised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {columns_seen_}
 
     References
     ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {taheri2011}
 
     Examples
     --------

@@ -12,6 +12,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.discretize._base import _RuleDiscretizer
 
 __all__ = ["SOACDiscretizer", "soac_cut_points"]
@@ -139,6 +140,7 @@ def _soac_starts(xs, threshold):
     return np.flatnonzero(alive)
 
 
+@shared_entries
 def soac_cut_points(
     x: NDArray[np.floating], theta: float = 0.05
 ) -> NDArray[np.float64]:
@@ -181,12 +183,7 @@ def soac_cut_points(
 
     References
     ----------
-    .. [1] A. Yatsko, A. M. Bagirov and A. Stranieri, "On the discretization
-       of continuous features for classification", University of Ballarat,
-       2010.
-    .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.
+    {soac_references}
 
     Examples
     --------
@@ -230,6 +227,7 @@ def _check_theta(theta: Any) -> None:
         raise ValueError(f"theta must be a number with 0 < theta < 1; got {theta!r}.")
 
 
+@shared_entries
 class SOACDiscretizer(_RuleDiscretizer):
     """Unsupervised discretisation by sub-optimal agglomerative clustering.
 
@@ -246,24 +244,12 @@ class SOACDiscretizer(_RuleDiscretizer):
         (docs/algorithms/soac.md); 0.05 yields about 4-5 bins on uniform data
         (``b`` equal-width bins leave the fraction ``1 / b**2``). Larger values
         give fewer bins.
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {columns}
 
     Attributes
     ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column: one
-        more than its cut points, so 1 for a constant or all-missing column.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {bins_}
+    {columns_seen_}
 
     See Also
     --------
@@ -280,12 +266,7 @@ class SOACDiscretizer(_RuleDiscretizer):
 
     References
     ----------
-    .. [1] A. Yatsko, A. M. Bagirov and A. Stranieri, "On the discretization
-       of continuous features for classification", University of Ballarat,
-       2010.
-    .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.
+    {soac_references}
 
     Examples
     --------

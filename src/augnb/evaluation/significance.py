@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from augnb._docstrings import shared_entries
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 from augnb.evaluation.wilcoxon import (
     WilcoxonResult,
@@ -156,6 +157,7 @@ def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
 
 
+@shared_entries
 def average_ranks(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     *,
@@ -191,8 +193,7 @@ def average_ranks(
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    {demsar2006_ranks}
 
     Examples
     --------
@@ -290,6 +291,7 @@ def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
     )
 
 
+@shared_entries
 def friedman_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -313,12 +315,7 @@ def friedman_test(
 
     Parameters
     ----------
-    scores : DataFrame or array-like of shape (n_datasets, n_algorithms), \
-default=None
-        Performance of each algorithm on each data set; see
-        :func:`average_ranks`.
-    ranks : Series, mapping or sequence of float, default=None
-        Average ranks (1 = best) instead of ``scores``.
+    {scores_or_ranks}
     n_datasets : int, default=None
         Number of data sets the ``ranks`` were averaged over; required with
         ``ranks``.
@@ -354,8 +351,7 @@ default=None
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    {demsar2006_ranks}
     .. [2] S. García et al., "Advanced nonparametric tests for multiple
        comparisons in the design of experiments in computational intelligence
        and data mining", Information Sciences 180:2044-2064, 2010.
@@ -459,6 +455,7 @@ def nemenyi_critical_difference(
     return float(q_alpha * np.sqrt(k * (k + 1) / (6.0 * n)))
 
 
+@shared_entries
 def nemenyi_test(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]] | None = None,
     *,
@@ -474,12 +471,7 @@ def nemenyi_test(
 
     Parameters
     ----------
-    scores : DataFrame or array-like of shape (n_datasets, n_algorithms), \
-default=None
-        Performance of each algorithm on each data set; see
-        :func:`average_ranks`.
-    ranks : Series, mapping or sequence of float, default=None
-        Average ranks (1 = best) instead of ``scores``.
+    {scores_or_ranks}
     n_datasets : int, default=None
         Number of data sets behind ``ranks``; required with ``ranks``.
     alpha : float, default=0.05
@@ -500,8 +492,7 @@ default=None
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2.
+    {demsar2006_ranks}
 
     Examples
     --------
@@ -529,6 +520,7 @@ default=None
     )
 
 
+@shared_entries
 def cd_groups(
     ranks: pd.Series | Mapping[str, float],
     critical_difference: float,
@@ -562,8 +554,7 @@ def cd_groups(
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
+    {demsar2006_cd_diagram}
 
     Examples
     --------

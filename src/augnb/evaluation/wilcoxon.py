@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from augnb._docstrings import shared_entries
 from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
 
 __all__ = [
@@ -68,6 +69,7 @@ class WilcoxonResult:
 # --------------------------------------------------------------------------- #
 # Wilcoxon signed-rank
 # --------------------------------------------------------------------------- #
+@shared_entries
 def wilcoxon_test(
     a: Sequence[float] | np.ndarray | pd.Series,
     b: Sequence[float] | np.ndarray | pd.Series,
@@ -125,8 +127,7 @@ def wilcoxon_test(
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.1.3.
+    {demsar2006_wilcoxon}
     .. [2] M. Hollander and D. A. Wolfe, Nonparametric Statistical Methods,
        Wiley, 1973 (the example below, also R's ``?wilcox.test``).
 
@@ -175,6 +176,7 @@ def wilcoxon_test(
     )
 
 
+@shared_entries
 def wilcoxon_across_datasets(
     scores: pd.DataFrame | np.ndarray | Sequence[Sequence[float]],
     a: str | int,
@@ -212,8 +214,7 @@ def wilcoxon_across_datasets(
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.1.3.
+    {demsar2006_wilcoxon}
 
     Examples
     --------
@@ -237,6 +238,7 @@ def wilcoxon_across_datasets(
     )
 
 
+@shared_entries
 def wilcoxon_per_dataset(
     frame: pd.DataFrame,
     a: str,
@@ -296,8 +298,7 @@ def wilcoxon_per_dataset(
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.1.3.
+    {demsar2006_wilcoxon}
 
     Examples
     --------

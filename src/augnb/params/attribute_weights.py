@@ -40,6 +40,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
+from augnb._docstrings import shared_entries
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.stats.counts import lidstone_log_prob
 
@@ -190,6 +191,7 @@ def min_testing_depths(
     return out
 
 
+@shared_entries
 def awnb_weights(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -208,10 +210,8 @@ def awnb_weights(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Feature codes (``-1`` = missing).
-    y : ndarray of shape (n_samples,)
-        Class codes.
+    {codes}
+    {y}
     cards : sequence of int
         Number of categories of each feature.
     n_trees : int, default=10

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.params.domains import DENSE_LIMIT, NodeDomain, build_domain
 from augnb.params.hdp import hdp_log_cpt
 from augnb.stats.counts import (
@@ -317,6 +318,7 @@ class DiscreteModel:
         """Number of classes."""
         return int(self.class_log_prior.shape[0])
 
+    @shared_entries
     def slots(self, codes: NDArray[np.integer]) -> NDArray[np.int32]:
         """Domain slot of every node for every row, shape (n_samples, n_nodes).
 
@@ -325,8 +327,7 @@ class DiscreteModel:
 
         Parameters
         ----------
-        codes : ndarray of shape (n_samples, n_features)
-            Feature codes (``-1`` = missing).
+        {codes}
 
         Returns
         -------

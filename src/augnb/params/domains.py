@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats.counts import family_index
 
 __all__ = ["DENSE_LIMIT", "NodeDomain", "build_domain"]
@@ -57,6 +58,7 @@ class NodeDomain:
         """Number of slots (observed values + bucket when sparse)."""
         return self.size if self.keys is None else len(self.keys) + 1
 
+    @shared_entries
     def key(
         self, codes: NDArray[np.integer]
     ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
@@ -64,8 +66,7 @@ class NodeDomain:
 
         Parameters
         ----------
-        codes : ndarray of shape (n_samples, n_features)
-            Feature codes (``-1`` = missing).
+        {codes}
 
         Returns
         -------
@@ -108,6 +109,7 @@ class NodeDomain:
         )
         return np.stack(np.unravel_index(flat, self.member_cards), axis=1)
 
+    @shared_entries
     def log_weights(self, codes: NDArray[np.integer]) -> NDArray[np.float64]:
         """Log multiplicity of each slot given the observed members of each row.
 
@@ -117,8 +119,7 @@ class NodeDomain:
 
         Parameters
         ----------
-        codes : ndarray of shape (n_samples, n_features)
-            Feature codes (``-1`` = missing).
+        {codes}
 
         Returns
         -------

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from augnb._docstrings import shared_entries
 from augnb._io import atomic_open
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ def _require_matplotlib() -> type[Figure]:
     return Figure
 
 
+@shared_entries
 def plot_critical_difference(
     ranks: object,
     critical_difference: float | None = None,
@@ -110,8 +112,7 @@ def plot_critical_difference(
 
     References
     ----------
-    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
-       data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.
+    {demsar2006_cd_diagram}
 
     Examples
     --------

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats._count_kernels import (
     _families_class_counts_kernel,
     _family_class_counts_kernel,
@@ -204,6 +205,7 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
     return best
 
 
+@shared_entries
 def pairwise_class_counts(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -218,12 +220,7 @@ def pairwise_class_counts(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (int32 or narrower is read as is).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {class_parameters}
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts); None counts every row once.
 

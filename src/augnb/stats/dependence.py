@@ -28,6 +28,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats.counts import lidstone_log_prob, pairwise_class_counts
 
 __all__ = [
@@ -160,6 +161,7 @@ def id_weight(
     return float((p_xy[:, :, None] * (L - centre) ** 2).sum())
 
 
+@shared_entries
 def pairwise_id(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -178,12 +180,7 @@ def pairwise_id(
     codes : ndarray of shape (n_samples, n_features)
         Feature codes (``-1`` = missing; each pair is counted on the rows
         where both features are observed).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {class_parameters}
     alpha, avg, form
         As in :func:`id_weight`.
     sample_weight : ndarray of shape (n_samples,), default=None

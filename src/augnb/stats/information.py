@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import xlogy
 
+from augnb._docstrings import shared_entries
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 
+@shared_entries
 def entropy_from_counts(
     counts: NDArray[np.floating], base: float | None = None
 ) -> float:
@@ -37,8 +39,7 @@ def entropy_from_counts(
     ----------
     counts : ndarray
         Non-negative counts of any shape (the joint over all axes).
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
 
     Returns
     -------
@@ -75,6 +76,7 @@ def _information_from_counts(
     return float(max(info, 0.0))
 
 
+@shared_entries
 def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
     """Mutual information I(X;Y) from a 2-d table of counts (rows X, columns Y).
 
@@ -82,8 +84,7 @@ def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> f
     ----------
     counts : ndarray of shape (r_X, r_Y)
         Non-negative counts.
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
 
     Returns
     -------
@@ -93,6 +94,7 @@ def mi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> f
     return _information_from_counts(counts, base, conditional=False)
 
 
+@shared_entries
 def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> float:
     """Conditional mutual information I(X;Y|C) from a table of shape (r_X, r_Y, r_C).
 
@@ -100,8 +102,7 @@ def cmi_from_counts(counts: NDArray[np.floating], base: float | None = None) -> 
     ----------
     counts : ndarray of shape (r_X, r_Y, r_C)
         Non-negative counts.
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
 
     Returns
     -------
@@ -126,6 +127,7 @@ def _stacked_entropy(
     return np.where(total > 0, np.maximum(h, 0.0), 0.0)
 
 
+@shared_entries
 def stacked_cmi_from_counts(
     counts: NDArray[np.floating], base: float | None = None
 ) -> NDArray[np.float64]:
@@ -138,8 +140,7 @@ def stacked_cmi_from_counts(
     ----------
     counts : ndarray of shape (k, r_X, r_Y, r_C)
         Non-negative counts.
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
 
     Returns
     -------
@@ -155,6 +156,7 @@ def stacked_cmi_from_counts(
     return np.maximum(cmi, 0.0)
 
 
+@shared_entries
 def entropy(
     columns: Sequence[NDArray[np.integer]],
     cards: Sequence[int],
@@ -168,8 +170,7 @@ def entropy(
         Code columns (``-1`` = missing: the row is left out).
     cards : sequence of int
         Declared cardinality of each column.
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
 
     Returns
     -------
@@ -184,6 +185,7 @@ def entropy(
     return entropy_from_counts(joint_counts(columns, cards), base)
 
 
+@shared_entries
 def mutual_information(
     x: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -201,8 +203,7 @@ def mutual_information(
         Code columns (``-1`` = missing: the row is left out).
     r_x, r_y : int
         Their declared cardinalities.
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts).
 
@@ -220,6 +221,7 @@ def mutual_information(
     return mi_from_counts(joint_counts([x, y], [r_x, r_y], sample_weight), base)
 
 
+@shared_entries
 def conditional_mutual_information(
     x: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -237,8 +239,7 @@ def conditional_mutual_information(
         Code columns (``-1`` = missing: the row is left out).
     r_x, r_y, r_c : int
         Their declared cardinalities.
-    base : float, default=None
-        Logarithm base; natural log when None.
+    {base}
 
     Returns
     -------
@@ -254,6 +255,7 @@ def conditional_mutual_information(
     return cmi_from_counts(joint_counts([x, y, c], [r_x, r_y, r_c]), base)
 
 
+@shared_entries
 def pairwise_cmi(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -270,12 +272,7 @@ def pairwise_cmi(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {class_parameters}
     base : float, default=None
         Logarithm base (natural log when None).
     return_counts : bool, default=False

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats._kernel_sum_kernels import (
     _CUTOFF,
     _MARGIN,
@@ -190,6 +191,7 @@ def _group_lse(
     return out
 
 
+@shared_entries
 def class_log_sums_grid(
     query: NDArray[np.float64],
     points: NDArray[np.float64],
@@ -208,10 +210,7 @@ def class_log_sums_grid(
 
     Parameters
     ----------
-    query : ndarray of shape (n_query, d)
-    points : ndarray of shape (n_points, d)
-    y_points : ndarray of shape (n_points,)
-    n_classes : int
+    {kernel_points}
     h : ndarray of shape (n_classes, d)
         Base bandwidth per class and dimension.
     factors : sequence of float
@@ -264,6 +263,7 @@ def class_log_sums_grid(
     return lse, n_used
 
 
+@shared_entries
 def class_log_sums(
     query: NDArray[np.float64],
     points: NDArray[np.float64],
@@ -282,10 +282,7 @@ def class_log_sums(
 
     Parameters
     ----------
-    query : ndarray of shape (n_query, d)
-    points : ndarray of shape (n_points, d)
-    y_points : ndarray of shape (n_points,)
-    n_classes : int
+    {kernel_points}
     h : ndarray of shape (n_classes, d)
         Bandwidth per class and dimension.
     exclude : ndarray of shape (n_query,), default=None

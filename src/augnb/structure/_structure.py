@@ -12,6 +12,8 @@ from collections.abc import (
 )
 from dataclasses import dataclass, field
 
+from augnb._docstrings import shared_entries
+
 __all__ = ["Structure", "find_root"]
 
 
@@ -96,6 +98,7 @@ class Structure:
         self.topological_order()  # raises on a cycle
 
     @classmethod
+    @shared_entries
     def naive(cls, features: Iterable[int], n_features: int, **kw: object) -> Structure:
         """Naive Bayes over ``features`` (each its own node, no arcs).
 
@@ -103,10 +106,8 @@ class Structure:
         ----------
         features : iterable of int
             The features the model uses.
-        n_features : int
-            Number of features of the data.
-        **kw
-            Further fields of the structure (``feature_names``).
+        {n_features_data}
+        {kw}
 
         Returns
         -------
@@ -116,6 +117,7 @@ class Structure:
         return cls(nodes, tuple(() for _ in nodes), n_features, **kw)
 
     @classmethod
+    @shared_entries
     def from_arcs(
         cls,
         nodes: Sequence[Sequence[int]],
@@ -131,10 +133,8 @@ class Structure:
             The features of each node.
         arcs : iterable of (int, int)
             ``(parent_node, child_node)`` indices into ``nodes``.
-        n_features : int
-            Number of features of the data.
-        **kw
-            Further fields of the structure (``feature_names``).
+        {n_features_data}
+        {kw}
 
         Returns
         -------
@@ -236,14 +236,13 @@ class Structure:
         ]
         return " × ".join(members) if len(members) > 1 else members[0]
 
+    @shared_entries
     def to_networkx(self, class_name: str = "class"):
         """Directed graph with the class node, node labels and ``members`` attributes.
 
         Parameters
         ----------
-        class_name : str, default="class"
-            Label of the class node (marked until it differs from every
-            node label).
+        {class_name}
 
         Returns
         -------
@@ -264,14 +263,13 @@ class Structure:
             g.add_edge(self._label(p), self._label(k))
         return g
 
+    @shared_entries
     def to_dot(self, class_name: str = "class") -> str:
         """Graphviz DOT text of the structure (class arcs dashed).
 
         Parameters
         ----------
-        class_name : str, default="class"
-            Label of the class node (marked until it differs from every
-            node label).
+        {class_name}
 
         Returns
         -------

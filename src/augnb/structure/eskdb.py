@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.stats.information import pairwise_cmi
 from augnb.structure.kdb import kdb_order
 from augnb.structure.skdb import SKDBSelection, skdb_structure
@@ -56,6 +57,7 @@ def mi_weighted_order(
     return np.lexsort((tie, -key)).astype(np.int64)
 
 
+@shared_entries
 def eskdb_structures(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -81,12 +83,7 @@ def eskdb_structures(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {class_parameters}
     n_estimators : int, default=20
         Number of members.
     k : int, default=5

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, greedy_search
 from augnb.structure._structure import Structure
@@ -165,6 +166,7 @@ def _search(
     return state_structure(state), path
 
 
+@shared_entries
 def tan_hc_structure(
     scorer: CachedCV,
     n_features: int,
@@ -179,18 +181,8 @@ def tan_hc_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
-    **options
-        Keywords of the search:
-
-        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
-          (bnclassify's rule: ``>=``);
-        - ``random_state`` (RandomState, default=None): generator of the tie
-          breaks (a fresh unseeded one when None);
-        - ``verbose`` (int, default=0): print the steps.
+    {scorer_parameters}
+    {search_options}
 
     Returns
     -------
@@ -205,6 +197,7 @@ def tan_hc_structure(
     return _search(scorer, n_features, candidates, "TAN-HC", **options)
 
 
+@shared_entries
 def superparent_tan_structure(
     scorer: CachedCV,
     n_features: int,
@@ -221,18 +214,8 @@ def superparent_tan_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
-    **options
-        Keywords of the search:
-
-        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
-          (bnclassify's rule: ``>=``);
-        - ``random_state`` (RandomState, default=None): generator of the tie
-          breaks (a fresh unseeded one when None);
-        - ``verbose`` (int, default=0): print the steps.
+    {scorer_parameters}
+    {search_options}
 
     Returns
     -------
@@ -292,6 +275,7 @@ def superparent_tan_structure(
     return _search(scorer, n_features, candidates, "TAN-SP", **options)
 
 
+@shared_entries
 def wrapper_kdb_structure(
     scorer: CachedCV,
     n_features: int,
@@ -307,20 +291,10 @@ def wrapper_kdb_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
+    {scorer_parameters}
     k : int
         Maximum number of feature parents per feature (>= 1).
-    **options
-        Keywords of the search:
-
-        - ``epsilon`` (float, default=0.01): minimum accuracy gain of a step
-          (bnclassify's rule: ``>=``);
-        - ``random_state`` (RandomState, default=None): generator of the tie
-          breaks (a fresh unseeded one when None);
-        - ``verbose`` (int, default=0): print the steps.
+    {search_options}
 
     Returns
     -------

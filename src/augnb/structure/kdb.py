@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats.information import mutual_information
 from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
@@ -27,6 +28,7 @@ __all__ = [
 _DECIMALS = 12
 
 
+@shared_entries
 def kdb_order(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -40,12 +42,7 @@ def kdb_order(
     ----------
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (available cases per feature).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {class_parameters}
     sample_weight : ndarray of shape (n_samples,), default=None
         Row weights (weighted counts).
 

@@ -6,6 +6,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.independence import ind_test
@@ -51,6 +52,7 @@ def ffss_features(data: CountTables, significance: float = 0.05) -> list[int]:
     ]
 
 
+@shared_entries
 def fss_structure(
     scorer: CachedCV,
     n_features: int,
@@ -67,17 +69,9 @@ def fss_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
-    epsilon : float, default=0.0
-        Minimum accuracy gain for a step.
-    verbose : int, default=0
-        Print the steps.
-    feature_names : sequence, default=None
-        Column names used in the trace and the verbose lines (``X<i>`` when
-        None).
+    {scorer_parameters}
+    {epsilon_step}
+    {trace_parameters}
 
     Returns
     -------

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import compound_codes, joint_counts
@@ -28,6 +29,7 @@ def _name(subset: tuple[int, ...], name: Callable[[int], str]) -> str:
     return "(" + ", ".join(name(f) for f in subset) + ")"
 
 
+@shared_entries
 def bsej_structure(
     scorer: CachedCV, n_features: int, **options: Any
 ) -> tuple[Structure, list[SearchStep]]:
@@ -38,10 +40,7 @@ def bsej_structure(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
+    {scorer_parameters}
     **options
         Keywords of :func:`bsej_subsets`: ``epsilon``, ``max_joint_cells``,
         ``verbose``, ``feature_names``.
@@ -55,6 +54,7 @@ def bsej_structure(
     return supernode_structure(subsets, (), n_features, scorer.supernode_cpt), path
 
 
+@shared_entries
 def bsej_subsets(
     scorer: CachedCV,
     n_features: int,
@@ -73,20 +73,12 @@ def bsej_subsets(
 
     Parameters
     ----------
-    scorer : CachedCV
-        Cached cross-validation over the training data.
-    n_features : int
-        Number of features.
-    epsilon : float, default=0.0
-        Minimum accuracy gain for a step.
+    {scorer_parameters}
+    {epsilon_step}
     max_joint_cells : float, default=1e6
         Joins whose CPT would have more than this many cells
         (declared values x classes) are not considered.
-    verbose : int, default=0
-        Print the steps.
-    feature_names : sequence, default=None
-        Column names used in the trace and the verbose lines (``X<i>`` when
-        None).
+    {trace_parameters}
 
     Returns
     -------
@@ -194,6 +186,7 @@ def supernode_structure(
     return Structure(tuple(nodes), tuple(parents), n_features)
 
 
+@shared_entries
 def asb_arcs(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -214,10 +207,8 @@ def asb_arcs(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Feature codes (``-1`` = missing).
-    y : ndarray of shape (n_samples,)
-        Class codes.
+    {codes}
+    {y}
     cards : sequence of int
         Declared cardinality of each feature.
     n_classes : int

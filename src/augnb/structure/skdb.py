@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats.counts import family_index, lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
 from augnb.structure._structure import Structure
@@ -130,6 +131,7 @@ def _loss(jll: NDArray[np.float64], y: NDArray[np.intp], criterion: str) -> floa
     return float(np.sqrt(np.sum(post**2) / (n * n_classes)))
 
 
+@shared_entries
 def skdb_structure(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -165,12 +167,7 @@ def skdb_structure(
     codes : ndarray of shape (n_samples, n_features)
         Integer codes, ``-1`` for missing (a factor with a missing value in
         its family is left out of that row's score).
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {class_parameters}
     k : int, default=5
         Largest number of parents per feature.
     theta : float, default=0.0

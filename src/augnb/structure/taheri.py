@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb._docstrings import shared_entries
 from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
 
@@ -180,6 +181,7 @@ def influence_weights_from_tables(
     return weights
 
 
+@shared_entries
 def taheri_structure(data: CountTables, *, relevance: str = "eta") -> Structure:
     """Structure of Taheri, Mammadov and Bagirov's augmented naive Bayes.
 
@@ -206,9 +208,7 @@ def taheri_structure(data: CountTables, *, relevance: str = "eta") -> Structure:
 
     References
     ----------
-    .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
-       classifier using conditional probabilities", Proc. 9th Australasian
-       Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011.
+    {taheri2011}
 
     Examples
     --------
