@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import warnings
 import zipfile
 from collections.abc import Mapping
@@ -173,6 +174,13 @@ class _Encoder:
             return self._array(obj, where)
         if isinstance(obj, np.generic):
             return self._scalar(obj, where)
+        if type(obj) is np.random.RandomState:
+            # A random_state parameter: its state is a tuple of plain values
+            # and one array, restored by set_state.
+            return {
+                "t": "random_state",
+                "v": self.encode(obj.get_state(legacy=True), f"{where} state"),
+            }
         if isinstance(obj, np.dtype):
             if obj.kind not in "biufUO" or obj.fields is not None:
                 raise _Unencodable(f"{where} is a dtype {obj} the format cannot hold")
@@ -393,7 +401,11 @@ class _Decoder:
         self.table[node_id] = obj
 
     def decode(self, node: Any) -> Any:
-        if node is None or isinstance(node, (bool, str, int, float)):
+        if isinstance(node, str):
+            # Interned: a parameter and the copy a fitted attribute keeps of it
+            # stay one object (partial_fit checks `discretizer` by identity).
+            return sys.intern(node)
+        if node is None or isinstance(node, (bool, int, float)):
             return node
         if isinstance(node, list):
             return [self.decode(v) for v in node]
@@ -421,6 +433,14 @@ class _Decoder:
                 )
                 out[self.decode(pair[0])] = self.decode(pair[1])
             return out
+        if kind == "random_state":
+            state = self.decode(node.get("v"))
+            generator = np.random.RandomState()
+            try:
+                generator.set_state(state)
+            except (TypeError, ValueError):
+                raise _Damaged("bad random_state") from None
+            return generator
         if kind == "dtype":
             return self._dtype(node.get("v"), "biufUO")
         if kind == "scalar":
@@ -578,12 +598,13 @@ def _kind_of_file(head: bytes) -> str:
         return "pickle"
     if _looks_like_text(head):
         return "text"
-    # joblib's compressed pickles: zlib, gzip, bz2, xz, lzma, lz4.
+    # joblib's compressed pickles: zlib (any level), gzip, bz2, xz, lzma, lz4.
+    # After the text test: "x^" also starts a text file.
     if (
-        head[:2] in (b"x\x9c", b"x\xda", b"\x1f\x8b")
+        head[:2] in (b"x\x01", b"x^", b"x\x9c", b"x\xda", b"\x1f\x8b")
         or head[:3] in (b"BZh", b"\x5d\x00\x00")
         or head[:6] == b"\xfd7zXZ\x00"
-        or head[:4] == (b"\x04\x22\x4d\x18")
+        or head[:4] == b"\x04\x22\x4d\x18"
     ):
         return "compressed"
     return "other"

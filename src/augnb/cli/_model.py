@@ -179,16 +179,17 @@ def cmd_predict(args: argparse.Namespace) -> int:
     """Predict the rows of a table with a saved model."""
     import pandas as pd
 
-    from augnb._model_io import load_model, read_features
+    from augnb._model_io import read_features, read_model
     from augnb.data.tables import read_table
 
     if args.output:
         check_output_file(args.output, "--output")
     try:
-        record = load_model(args.model)
-        estimator = record["estimator"]
-        target = args.target or record.get("target") or "class"
-        id_column = args.id_column or record.get("id_column")
+        estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        # Provenance is only ever a name: anything else in it is ignored.
+        saved = {k: v for k, v in info.items() if isinstance(v, str)}
+        target = args.target or saved.get("target") or "class"
+        id_column = args.id_column or saved.get("id_column")
         raw = read_table(args.data, sep=args.sep, encoding=args.encoding)
         if id_column and id_column not in raw.columns:
             if args.id_column:
