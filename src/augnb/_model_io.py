@@ -394,10 +394,8 @@ class _Decoder:
 
     def _register(self, node: dict[str, Any], obj: Any) -> None:
         node_id = node.get("id")
-        _expect(
-            type(node_id) is int and node_id not in self.table,
-            f"an object has a missing or repeated id {node_id!r}",
-        )
+        if not isinstance(node_id, int) or node_id in self.table:
+            raise _Damaged(f"an object has a missing or repeated id {node_id!r:.60}")
         self.table[node_id] = obj
 
     def decode(self, node: Any) -> Any:
@@ -482,16 +480,17 @@ class _Decoder:
     @staticmethod
     def _list(node: dict[str, Any], key: str) -> list[Any]:
         value = node.get(key)
-        _expect(isinstance(value, list), f"a {node.get('t')} node has no list {key!r}")
+        if not isinstance(value, list):
+            raise _Damaged(f"a {node.get('t')!r:.60} node has no list {key!r}")
         return value
 
     @staticmethod
     def _shape(node: dict[str, Any]) -> tuple[int, ...]:
         shape = node.get("shape")
-        _expect(
-            isinstance(shape, list) and all(type(n) is int and n >= 0 for n in shape),
-            f"bad array shape {shape!r:.60}",
-        )
+        if not isinstance(shape, list) or not all(
+            type(n) is int and n >= 0 for n in shape
+        ):
+            raise _Damaged(f"bad array shape {shape!r:.60}")
         return tuple(shape)
 
     @staticmethod
@@ -511,10 +510,8 @@ class _Decoder:
         shape = self._shape(node)
         dtype = self._dtype(node.get("dtype"), "biufcUSmM")
         member = node.get("member")
-        _expect(
-            isinstance(member, str) and member.startswith(_ARRAYS),
-            f"bad array member {member!r:.60}",
-        )
+        if not isinstance(member, str) or not member.startswith(_ARRAYS):
+            raise _Damaged(f"bad array member {member!r:.60}")
         _expect(member in self.members, f"the array {member} is missing")
         with self.archive.open(member) as handle:
             try:
@@ -538,7 +535,8 @@ class _Decoder:
 
     def _attributes(self, node: dict[str, Any]) -> dict[str, Any]:
         state = node.get("v")
-        _expect(isinstance(state, dict), f"a {node.get('class')} has no attributes")
+        if not isinstance(state, dict):
+            raise _Damaged(f"{node.get('class')} has no attributes")
         out = {}
         for name, value in state.items():
             _expect(
@@ -560,7 +558,7 @@ class _Decoder:
         else:
             # object.__new__ and object.__setattr__: no __init__,
             # __post_init__ or __setattr__ of the class runs.
-            obj = object.__new__(cls)
+            obj = object.__new__(cls)  # type: ignore[arg-type]
             self._register(node, obj)
         for name, value in self._attributes(node).items():
             try:
@@ -575,7 +573,8 @@ class _Decoder:
         obj = cls()
         self._register(node, obj)
         params = node.get("params")
-        _expect(isinstance(params, dict), f"{cls.__name__} has no parameters")
+        if not isinstance(params, dict):
+            raise _Damaged(f"{cls.__name__} has no parameters")
         values = {name: self.decode(value) for name, value in params.items()}
         try:
             obj.set_params(**values)
