@@ -199,6 +199,11 @@ def _unknown_param(document):
     document["model"]["params"]["shell"] = "rm -rf"
 
 
+def _huge_shape(document):
+    node = _first(document, lambda n: isinstance(n, dict) and n.get("t") == "array")
+    node["shape"] = [10**12]
+
+
 def _wrong_type(document):
     document["model"]["v"] = ["not", "a", "dict"]
 
@@ -216,6 +221,7 @@ _DAMAGE = {
     "parameter value": (_bad_param, "bad parameters of TAN"),
     "parameter name": (_unknown_param, "bad parameters of TAN"),
     "types": (_wrong_type, "TAN has no attributes"),
+    "huge shape": (_huge_shape, "smaller than its declared shape"),
 }
 
 

@@ -513,6 +513,12 @@ class _Decoder:
         if not isinstance(member, str) or not member.startswith(_ARRAYS):
             raise _Damaged(f"bad array member {member!r:.60}")
         _expect(member in self.members, f"the array {member} is missing")
+        # Checked before reading: a forged header must not make numpy
+        # allocate more than the member can hold.
+        _expect(
+            dtype.itemsize * math.prod(shape) <= self.archive.getinfo(member).file_size,
+            f"the array {member} is smaller than its declared shape {shape}",
+        )
         with self.archive.open(member) as handle:
             try:
                 arr = np.lib.format.read_array(handle, allow_pickle=False)

@@ -94,14 +94,17 @@ def _save(
     """Save the fitted model with what it was fitted on; its path."""
     from augnb._model_io import save_model
 
-    return save_model(
-        estimator,
-        model_path,
-        dataset=str(args.dataset),
-        n_rows=n_rows,
-        target=target,
-        id_column=args.id_column,
-    )
+    try:
+        return save_model(
+            estimator,
+            model_path,
+            dataset=str(args.dataset),
+            n_rows=n_rows,
+            target=target,
+            id_column=args.id_column,
+        )
+    except ValueError as exc:  # a fitted attribute the format cannot hold
+        raise UsageError(str(exc)) from None
 
 
 def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
