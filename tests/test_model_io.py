@@ -1,37 +1,317 @@
 from __future__ import annotations
 
+import io
+import json
+import pickle
+import warnings
+import zipfile
+from pathlib import Path
+
+import joblib
 import numpy as np
 import pandas as pd
 import pytest
 
+import augnb
 from augnb import TAN, NaiveBayes
-from augnb._model_io import load_model, read_features, save_model
+from augnb._model_io import (
+    ALLOWED_CLASSES,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    load_model,
+    read_features,
+    read_model,
+    save_model,
+)
+from augnb.classifiers.registry import estimators
 from augnb.cli import main
 from augnb.datasets import load
 
+# Beyond each estimator's defaults: other density families, a second order
+# AnDE, BSEJ's DAG supernode CPTs and the HDP estimator of the CPTs.
+_VARIANTS = {
+    "NaiveBayes-gaussian": lambda: NaiveBayes(continuous="gaussian"),
+    "NaiveBayes-gmm": lambda: NaiveBayes(continuous="gmm"),
+    "AnDE-2": lambda: augnb.AnDE(n=2),
+    "BSEJ-dag": lambda: augnb.BSEJ(supernode_cpt="dag"),
+    "TAN-hdp": lambda: TAN(smoothing="hdp", hdp_iterations=20),
+}
 
-def test_save_and_load_round_trip(tmp_path):
+
+@pytest.fixture(scope="module")
+def mixed_data():
+    # Continuous and discrete columns, with missing values in both kinds.
+    X, y = load("credit_approval")
+    return X.iloc[:200], y.iloc[:200]
+
+
+def _make(name):
+    return _VARIANTS[name]() if name in _VARIANTS else estimators()[name]()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", [*estimators(), *_VARIANTS])
+def test_every_estimator_round_trips_exactly(name, mixed_data, tmp_path):
+    X, y = mixed_data
+    model = _make(name).fit(X, y)
+    path = save_model(model, tmp_path / "m.augnb", dataset="credit_approval")
+    assert zipfile.is_zipfile(path)
+    again = load_model(path)
+    assert type(again) is type(model)
+    assert again.get_params() == model.get_params()
+    assert np.array_equal(again.predict_proba(X), model.predict_proba(X))
+    assert np.array_equal(again.classes_, model.classes_)
+    assert again.classes_.dtype == model.classes_.dtype
+    # Objects shared between attributes stay shared.
+    if getattr(model, "model_", None) is not None and hasattr(
+        model.model_, "structure"
+    ):
+        assert (again.model_.structure is again.structure_) == (
+            model.model_.structure is model.structure_
+        )
+
+
+def test_save_and_read_model_with_provenance(tmp_path):
     X, y = load("car")
     model = TAN().fit(X, y)
-    path = save_model(model, tmp_path / "sub" / "tan.joblib", dataset="car")
-    record = load_model(path)
-    assert record["dataset"] == "car" and record["augnb"]
-    np.testing.assert_array_equal(
-        record["estimator"].predict_proba(X), model.predict_proba(X)
-    )
+    path = save_model(model, tmp_path / "sub" / "tan.augnb", dataset="car", n=3)
+    estimator, info = read_model(path)
+    assert info["dataset"] == "car" and info["n"] == 3
+    assert info["augnb"] == augnb.__version__
+    np.testing.assert_array_equal(estimator.predict_proba(X), model.predict_proba(X))
     assert not list(path.parent.glob(".*.tmp"))
+    with zipfile.ZipFile(path) as archive:
+        document = json.loads(archive.read("model.json"))
+        names = archive.namelist()
+    assert document["format"] == FORMAT_NAME and document["version"] == FORMAT_VERSION
+    assert document["estimator"] == "TAN"
+    assert all(n == "model.json" or n.endswith(".npy") for n in names)
+
+
+def test_partial_fit_resumes_after_loading(tmp_path):
+    X, y = load("car")
+    first, second = slice(0, 800), slice(800, None)
+    classes = sorted(y.unique())
+    straight = NaiveBayes().partial_fit(X.iloc[first], y.iloc[first], classes=classes)
+    straight.partial_fit(X.iloc[second], y.iloc[second])
+    half = NaiveBayes().partial_fit(X.iloc[first], y.iloc[first], classes=classes)
+    resumed = load_model(save_model(half, tmp_path / "half.augnb"))
+    assert resumed.statistics_.n_samples == 800
+    resumed.partial_fit(X.iloc[second], y.iloc[second])
+    assert np.array_equal(resumed.predict_proba(X), straight.predict_proba(X))
+
+
+def test_random_state_instance_round_trips(tmp_path):
+    X, y = load("car")
+    model = TAN(random_state=np.random.RandomState(3)).fit(X, y)
+    again = load_model(save_model(model, tmp_path / "m.augnb"))
+    assert again.random_state.randint(1000) == model.random_state.randint(1000)
+
+
+def test_save_refuses_what_the_format_cannot_hold(tmp_path):
+    X, y = load("car")
+    model = TAN().fit(X, y)
+    model.extra_ = [1, object()]
+    with pytest.raises(ValueError, match=r"cannot save TAN: extra_\[1\] is a builtins"):
+        save_model(model, tmp_path / "m.augnb")
+    del model.extra_
+    with pytest.raises(ValueError, match="provenance"):
+        save_model(model, tmp_path / "m.augnb", when=object())
+    from sklearn.naive_bayes import GaussianNB
+
+    with pytest.raises(ValueError, match="saves augnb classifiers"):
+        save_model(GaussianNB(), tmp_path / "m.augnb")
+    assert not (tmp_path / "m.augnb").exists()
+
+
+def test_allow_list_is_explicit():
+    assert ALLOWED_CLASSES["TAN"] is TAN
+    assert "Popen" not in ALLOWED_CLASSES and "BaseEstimator" not in ALLOWED_CLASSES
+    for name, cls in ALLOWED_CLASSES.items():
+        assert cls.__name__ == name and cls.__module__.startswith("augnb.")
 
 
 def test_load_rejects_foreign_and_missing_files(tmp_path):
-    other = tmp_path / "x.joblib"
+    other = tmp_path / "x.augnb"
     other.write_bytes(b"not a model")
     with pytest.raises(ValueError, match=r"text file .*not a model"):
         load_model(other)
-    other.write_bytes(b"\x80\x04 truncated pickle")
-    with pytest.raises(ValueError, match="not a readable augnb model"):
+    other.write_bytes(b"\x00\x01\x02 binary")
+    with pytest.raises(ValueError, match="not an augnb model file"):
         load_model(other)
     with pytest.raises(FileNotFoundError, match="does not exist"):
-        load_model(tmp_path / "nothing.joblib")
+        load_model(tmp_path / "nothing.augnb")
+
+
+@pytest.fixture(scope="module")
+def saved_archive(tmp_path_factory):
+    X, y = load("car")
+    path = tmp_path_factory.mktemp("model") / "tan.augnb"
+    save_model(TAN().fit(X, y), path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _write_archive(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _edit_document(members, edit):
+    document = json.loads(members["model.json"])
+    edit(document)
+    return {**members, "model.json": json.dumps(document).encode()}
+
+
+def _first(node, predicate):
+    """The first JSON node (depth first) for which ``predicate`` holds."""
+    if predicate(node):
+        return node
+    children = node.values() if isinstance(node, dict) else node
+    if isinstance(node, (dict, list)):
+        for child in children:
+            found = _first(child, predicate)
+            if found is not None:
+                return found
+    return None
+
+
+def _set_class(document, name):
+    document["model"]["v"]["structure_"]["class"] = name
+
+
+def _declare_shape(document):
+    node = _first(document, lambda n: isinstance(n, dict) and n.get("t") == "array")
+    node["shape"] = [*node["shape"], 1]
+
+
+def _dunder(document):
+    document["model"]["v"]["structure_"]["v"]["__class__"] = 1
+
+
+def _bad_param(document):
+    document["model"]["params"]["alpha"] = "a lot"
+
+
+def _unknown_param(document):
+    document["model"]["params"]["shell"] = "rm -rf"
+
+
+def _huge_shape(document):
+    node = _first(document, lambda n: isinstance(n, dict) and n.get("t") == "array")
+    node["shape"] = [10**12]
+
+
+def _wrong_type(document):
+    document["model"]["v"] = ["not", "a", "dict"]
+
+
+_DAMAGE = {
+    "format": (lambda d: d.update(format="pickle"), "its format is 'pickle'"),
+    "newer": (lambda d: d.update(version=FORMAT_VERSION + 1), "newer augnb"),
+    "root class": (
+        lambda d: d["model"].update({"class": "Popen"}),
+        "not an augnb classifier",
+    ),
+    "class": (lambda d: _set_class(d, "system"), "class 'system' is not one"),
+    "shape": (_declare_shape, "declared"),
+    "attribute name": (_dunder, "bad attribute name '__class__'"),
+    "parameter value": (_bad_param, "bad parameters of TAN"),
+    "parameter name": (_unknown_param, "bad parameters of TAN"),
+    "types": (_wrong_type, "TAN has no attributes"),
+    "huge shape": (_huge_shape, "smaller than its declared shape"),
+}
+
+
+@pytest.mark.parametrize("case", list(_DAMAGE))
+def test_load_rejects_a_tampered_document(case, saved_archive, tmp_path):
+    edit, message = _DAMAGE[case]
+    path = _write_archive(tmp_path / "m.augnb", _edit_document(saved_archive, edit))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
+def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
+    whole = _write_archive(tmp_path / "whole.augnb", saved_archive)
+    cases = {
+        "truncated": whole.read_bytes()[: whole.stat().st_size // 2],
+        "bad json": {**saved_archive, "model.json": b"{not json"},
+        "no document": {k: v for k, v in saved_archive.items() if k != "model.json"},
+        "no array": {k: v for k, v in saved_archive.items() if k != "arrays/0.npy"},
+        "bad array": {**saved_archive, "arrays/0.npy": b"\x93NUMPY garbage"},
+    }
+    for case, content in cases.items():
+        path = tmp_path / f"{case}.augnb"
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            _write_archive(path, content)
+        with pytest.raises(ValueError, match="not a readable augnb model") as info:
+            load_model(path)
+        assert "\n" not in str(info.value), case
+
+
+def test_an_object_array_of_pickles_is_refused(saved_archive, tmp_path):
+    # .npy members are read with allow_pickle=False: an object array is refused.
+    buffer = io.BytesIO()
+    np.save(buffer, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    members = {**saved_archive, "arrays/0.npy": buffer.getvalue()}
+    path = _write_archive(tmp_path / "m.augnb", members)
+    with pytest.raises(ValueError, match=r"arrays/0\.npy"):
+        load_model(path)
+
+
+class _Trap:
+    """Unpickling it creates a marker file: proof that code ran."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_a_pickle_runs_nothing_without_allow_pickle(tmp_path):
+    marker = tmp_path / "marker"
+    trap = tmp_path / "trap.augnb"
+    trap.write_bytes(pickle.dumps(_Trap(marker), protocol=4))
+    with pytest.raises(ValueError, match=r"is a pickle.*allow_pickle=True") as info:
+        load_model(trap)
+    assert "\n" not in str(info.value)
+    assert main(["predict", str(trap), str(trap)]) == 2
+    assert not marker.exists()
+    # Allowed, it runs (which is why it must be asked for), then is refused.
+    with pytest.warns(UserWarning, match="save_model"):
+        with pytest.raises(ValueError, match="not a readable augnb model"):
+            load_model(trap, allow_pickle=True)
+    assert marker.exists()
+
+
+def test_an_old_joblib_model_loads_with_allow_pickle(tmp_path):
+    X, y = load("car")
+    model = TAN().fit(X, y)
+    old = tmp_path / "old.joblib"
+    record = {"format": "augnb-model-1", "augnb": "0.1", "estimator": model}
+    joblib.dump({**record, "target": "class"}, old)
+    with pytest.raises(ValueError, match="allow_pickle"):
+        load_model(old)
+    with pytest.warns(UserWarning, match=r"save_model\(load_model"):
+        estimator, info = read_model(old, allow_pickle=True)
+    assert info["target"] == "class"
+    converted = save_model(estimator, tmp_path / "new.augnb")
+    np.testing.assert_array_equal(
+        load_model(converted).predict_proba(X), model.predict_proba(X)
+    )
+    compressed = tmp_path / "old.gz.joblib"
+    joblib.dump(model, compressed, compress=3)
+    with pytest.raises(ValueError, match="is a pickle"):
+        load_model(compressed)
+    with pytest.warns(UserWarning):
+        assert type(load_model(compressed, allow_pickle=True)) is TAN
 
 
 def test_read_features_types_columns_like_the_model(tmp_path):
@@ -66,7 +346,7 @@ def test_read_features_errors_name_the_column(tmp_path):
 
 
 def test_cli_fit_then_predict(tmp_path, capsys):
-    model_path = tmp_path / "car.joblib"
+    model_path = tmp_path / "car.augnb"
     dot = tmp_path / "car.dot"
     code = main(
         [
@@ -82,9 +362,9 @@ def test_cli_fit_then_predict(tmp_path, capsys):
             str(dot),
         ]
     )
-    assert code == 0 and model_path.is_file()
+    assert code == 0 and zipfile.is_zipfile(model_path)
     assert dot.read_text().startswith("digraph augnb")
-    assert load_model(model_path)["estimator"].alpha == 0.5
+    assert load_model(model_path).alpha == 0.5
     X, y = load("car")
     rows = X.iloc[:6].astype(object)
     rows.loc[rows.index[0], "safety"] = "unheard-of"  # unseen category
@@ -103,11 +383,33 @@ def test_cli_fit_then_predict(tmp_path, capsys):
     assert "accuracy on the 6 labelled rows" in capsys.readouterr().err
 
 
+def test_cli_old_name_writes_the_safe_format(tmp_path, capsys):
+    # An old-style .joblib name still works; the file is the data-only format.
+    model_path = tmp_path / "car.joblib"
+    assert main(["fit", "car", "--estimator", "NB", "--output", str(model_path)]) == 0
+    assert zipfile.is_zipfile(model_path)
+    X, _ = load("car")
+    old = tmp_path / "old.joblib"
+    joblib.dump({"format": "augnb-model-1", "estimator": load_model(model_path)}, old)
+    data = tmp_path / "rows.csv"
+    X.iloc[:4].to_csv(data, index=False)
+    capsys.readouterr()
+    assert main(["predict", str(old), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "--allow-pickle" in err and err.count("\n") == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert main(["predict", str(old), str(data), "--allow-pickle"]) == 0
+    captured = capsys.readouterr()
+    assert "save_model" in captured.err
+    assert captured.out.startswith("prediction,")
+
+
 def test_cli_fit_and_predict_usage_errors(tmp_path, capsys):
     assert (
         main(["fit", "car", "--param", "alpha", "--output", str(tmp_path / "m")]) == 2
     )
     assert "NAME=VALUE" in capsys.readouterr().err
     assert main(["fit", "nosuch", "--output", str(tmp_path / "m")]) == 2
-    assert main(["predict", str(tmp_path / "none.joblib"), "x.csv"]) == 2
+    assert main(["predict", str(tmp_path / "none.augnb"), "x.csv"]) == 2
     assert "does not exist" in capsys.readouterr().err

@@ -9,6 +9,7 @@ registry (:func:`estimators`) reads them from there.
 
 from __future__ import annotations
 
+from augnb._model_io import load_model, save_model
 from augnb._version import __version__
 from augnb.classifiers import (
     AODE,
@@ -73,5 +74,7 @@ __all__ = [
     "__version__",
     "estimators",
     "fit_files",
+    "load_model",
     "predict_files",
+    "save_model",
 ]

@@ -1,63 +1,644 @@
-"""Saving and loading fitted models, and reading tables to predict."""
+"""Saving and loading fitted models, and reading tables to predict.
+
+A model file is data only: a zip archive holding one JSON document
+(``model.json``) and the model's NumPy arrays as ``.npy`` members written
+without pickling. The JSON document names the format and its version, the
+augnb version that wrote it, the estimator's class and parameters, and a tree
+of its fitted attributes. Loading rebuilds objects only of the classes in
+:data:`ALLOWED_CLASSES`, looked up by name in that table, and sets their
+attributes without calling any of their methods: reading a model file runs
+no code from it. Pickles (the joblib files of older augnb versions) are read
+only when the caller says the file is trusted (``allow_pickle=True``).
+"""
 
 from __future__ import annotations
 
+import json
+import math
 import os
+import sys
+import warnings
+import zipfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-import joblib
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator
 
 from augnb._io import atomic_open
+from augnb.classifiers.registry import estimators as _estimators
+from augnb.data.schema import ColumnSpec, Schema
+from augnb.discretize import (
+    EqualFrequencyDiscretizer,
+    EqualWidthDiscretizer,
+    MDLPDiscretizer,
+    MeanBinarizer,
+    SOACDiscretizer,
+)
+from augnb.inference import FactoredModel
+from augnb.params.averaged import PairTables, SpodeTables
+from augnb.params.categorical import CategoricalCPD, DiscreteModel
+from augnb.params.domains import NodeDomain
+from augnb.params.gaussian import ConditionalGaussianCPD, GaussianCPD
+from augnb.params.kde import KDEModel, KernelNodeFactor
+from augnb.params.mixed_model import MixedModel
+from augnb.search.greedy import SearchStep
+from augnb.sources import ChunkPlan
+from augnb.stats.sufficient import SufficientStatistics
+from augnb.structure import Structure
+from augnb.structure.aode import SPODEStructures
 
-__all__ = ["load_model", "read_features", "save_model"]
+__all__ = [
+    "ALLOWED_CLASSES",
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "SavedModel",
+    "load_model",
+    "read_features",
+    "read_model",
+    "save_model",
+]
 
-_FORMAT = "augnb-model-1"
+#: The format's name and version, written in every model file's JSON document.
+FORMAT_NAME = "augnb-model"
+FORMAT_VERSION = 1
+
+# Member names inside the zip archive.
+_DOCUMENT = "model.json"
+_ARRAYS = "arrays/"
+
+# The record of augnb's joblib model files (read with allow_pickle=True).
+_PICKLE_FORMAT = "augnb-model-1"
+
+#: Every class a model file may hold, by name. A name read from a file is
+#: looked up here and nowhere else; any other name is refused. The
+#: estimators are those of the registry (the classes augnb.classifiers
+#: exports); the discretisers are augnb's scikit-learn transformers; the rest
+#: are the structures, schemas, parameter tables and statistics the
+#: estimators keep as fitted attributes.
+ALLOWED_CLASSES: Mapping[str, type] = {
+    **{cls.__name__: cls for cls in _estimators().values()},
+    **{
+        cls.__name__: cls
+        for cls in (
+            # discretisers (scikit-learn estimators: parameters + fitted state)
+            EqualFrequencyDiscretizer,
+            EqualWidthDiscretizer,
+            MDLPDiscretizer,
+            MeanBinarizer,
+            SOACDiscretizer,
+            # structures and schemas
+            Structure,
+            SPODEStructures,
+            Schema,
+            ColumnSpec,
+            SearchStep,
+            # parameters
+            DiscreteModel,
+            CategoricalCPD,
+            NodeDomain,
+            MixedModel,
+            GaussianCPD,
+            ConditionalGaussianCPD,
+            KDEModel,
+            KernelNodeFactor,
+            FactoredModel,
+            SpodeTables,
+            PairTables,
+            # statistics kept for partial_fit
+            SufficientStatistics,
+            ChunkPlan,
+        )
+    },
+}
+
+_ESTIMATOR_NAMES = frozenset(cls.__name__ for cls in _estimators().values())
+
+# Element kinds an object array may hold (encoded one by one in the JSON).
+_PLAIN = (str, int, float, bool, type(None))
+_NUMPY_SCALAR_KINDS = "biufU"
+
+
+class SavedModel(NamedTuple):
+    """A model read by :func:`read_model`: the estimator and its provenance.
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        The model.
+    info : dict
+        What :func:`save_model` stored beside it (data set, class column...)
+        and ``augnb``, the version that wrote the file.
+    """
+
+    estimator: Any
+    info: dict[str, Any]
+
+
+class _Unencodable(ValueError):
+    """A fitted attribute the format cannot hold (names where it is)."""
+
+
+# -- writing ------------------------------------------------------------------
+
+
+class _Encoder:
+    """Turns an object tree into JSON-ready nodes and a list of arrays."""
+
+    def __init__(self) -> None:
+        self.arrays: list[np.ndarray] = []
+        # Shared objects (the same Structure in model_ and structure_) are
+        # written once and referenced: loading keeps them shared.
+        self.memo: dict[int, int] = {}
+        self.keep: list[object] = []  # holds what memo's ids point at
+        self.count = 0
+
+    def _new_id(self, obj: object) -> int:
+        self.count += 1
+        self.memo[id(obj)] = self.count
+        self.keep.append(obj)
+        return self.count
+
+    def encode(self, obj: Any, where: str) -> Any:
+        if obj is None or isinstance(obj, (bool, str)):
+            return obj
+        if isinstance(obj, int) and type(obj) is int:
+            return obj
+        if type(obj) is float:
+            return obj if math.isfinite(obj) else {"t": "float", "v": repr(obj)}
+        if id(obj) in self.memo:
+            return {"t": "ref", "id": self.memo[id(obj)]}
+        if isinstance(obj, np.ndarray):
+            return self._array(obj, where)
+        if isinstance(obj, np.generic):
+            return self._scalar(obj, where)
+        if type(obj) is np.random.RandomState:
+            # A random_state parameter: its state is a tuple of plain values
+            # and one array, restored by set_state.
+            return {
+                "t": "random_state",
+                "v": self.encode(obj.get_state(legacy=True), f"{where} state"),
+            }
+        if isinstance(obj, np.dtype):
+            if obj.kind not in "biufUO" or obj.fields is not None:
+                raise _Unencodable(f"{where} is a dtype {obj} the format cannot hold")
+            return {"t": "dtype", "v": obj.str}
+        if type(obj) is list:
+            return [self.encode(v, f"{where}[{k}]") for k, v in enumerate(obj)]
+        if type(obj) is tuple:
+            return {
+                "t": "tuple",
+                "v": [self.encode(v, f"{where}[{k}]") for k, v in enumerate(obj)],
+            }
+        if type(obj) in (set, frozenset):
+            items = sorted(obj, key=repr)  # a stable file for the same model
+            return {
+                "t": type(obj).__name__,
+                "v": [self.encode(v, f"{where}{{}}") for v in items],
+            }
+        if type(obj) is dict:
+            return {
+                "t": "dict",
+                "v": [
+                    [self.encode(k, f"{where} key"), self.encode(v, f"{where}[{k!r}]")]
+                    for k, v in obj.items()
+                ],
+            }
+        cls = type(obj)
+        if ALLOWED_CLASSES.get(cls.__name__) is not cls:
+            raise _Unencodable(
+                f"{where} is a {cls.__module__}.{cls.__qualname__}, which a model "
+                "file cannot hold"
+            )
+        if isinstance(obj, BaseEstimator):
+            return self._estimator(obj, where)
+        node: dict[str, Any] = {"t": "object", "class": cls.__name__}
+        node["id"] = self._new_id(obj)
+        if isinstance(obj, tuple):
+            node["items"] = [self.encode(v, f"{where}[{k}]") for k, v in enumerate(obj)]
+        node["v"] = {
+            name: self.encode(value, f"{where}.{name}")
+            for name, value in _attributes(obj).items()
+        }
+        return node
+
+    def _estimator(self, obj: BaseEstimator, where: str) -> dict[str, Any]:
+        params = obj.get_params(deep=False)
+        node: dict[str, Any] = {"t": "estimator", "class": type(obj).__name__}
+        node["id"] = self._new_id(obj)
+        prefix = f"{where}." if where else ""
+        node["params"] = {
+            name: self.encode(value, f"{prefix}{name}")
+            for name, value in params.items()
+        }
+        node["v"] = {
+            name: self.encode(value, f"{prefix}{name}")
+            for name, value in vars(obj).items()
+            if name not in params
+        }
+        return node
+
+    def _array(self, arr: np.ndarray, where: str) -> dict[str, Any]:
+        if arr.dtype.kind == "O":
+            items = list(arr.ravel())  # C order; numpy scalars keep their type
+            for v in items:
+                if not isinstance(v, _PLAIN) and not (
+                    isinstance(v, np.generic) and v.dtype.kind in _NUMPY_SCALAR_KINDS
+                ):
+                    raise _Unencodable(
+                        f"{where} is an object array holding a "
+                        f"{type(v).__qualname__}; a model file holds object arrays "
+                        "of strings, numbers, booleans and None only"
+                    )
+            node = {"t": "objects", "id": self._new_id(arr), "shape": list(arr.shape)}
+            node["v"] = [self.encode(v, f"{where}[{k}]") for k, v in enumerate(items)]
+            return node
+        if arr.dtype.kind not in "biufcUSmM" or arr.dtype.fields is not None:
+            raise _Unencodable(f"{where} is an array of dtype {arr.dtype}")
+        node_id = self._new_id(arr)
+        self.arrays.append(arr)
+        return {
+            "t": "array",
+            "id": node_id,
+            "member": f"{_ARRAYS}{len(self.arrays) - 1}.npy",
+            "dtype": arr.dtype.str,
+            "shape": list(arr.shape),
+        }
+
+    def _scalar(self, value: np.generic, where: str) -> dict[str, Any]:
+        if value.dtype.kind not in _NUMPY_SCALAR_KINDS:
+            raise _Unencodable(f"{where} is a NumPy {value.dtype} scalar")
+        return {
+            "t": "scalar",
+            "dtype": value.dtype.str,
+            "v": self.encode(value.item(), where),
+        }
+
+
+def _attributes(obj: object) -> dict[str, Any]:
+    """An object's attributes: its slots (dataclasses with slots) and __dict__."""
+    found: dict[str, Any] = {}
+    for klass in reversed(type(obj).__mro__):
+        slots = klass.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(obj, name):
+                found[name] = getattr(obj, name)
+    found.update(getattr(obj, "__dict__", {}))
+    return found
 
 
 def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Path:
     """Write a fitted estimator and a little provenance to ``path`` (atomically).
 
-    The file is a joblib pickle: load it only from sources you trust.
+    The file holds data only (see :func:`load_model`): a zip archive of a JSON
+    document and NumPy arrays. Whatever the file's name, it is written in
+    this format; ``.augnb`` is the conventional suffix.
 
     Parameters
     ----------
     estimator : fitted augnb classifier
         The model to save.
     path : str or path-like
-        Target file (conventionally ``.joblib``).
+        Target file.
     **info
-        Extra provenance stored beside the model (data set, command line...).
+        Extra provenance stored beside the model (data set, command line...):
+        strings, numbers, booleans, None, and lists and dicts of them.
 
     Returns
     -------
     Path
+        ``path``.
+
+    Raises
+    ------
+    ValueError
+        If the estimator is no augnb classifier, or holds something the
+        format cannot (a parameter set to an object of another library); the
+        message names the attribute.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from augnb import TAN, load_model, save_model
+    >>> from augnb.datasets import load
+    >>> X, y = load("car")
+    >>> model = TAN().fit(X, y)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = save_model(model, pathlib.Path(tmp) / "car.augnb")
+    ...     again = load_model(path)
+    >>> bool((again.predict_proba(X) == model.predict_proba(X)).all())
+    True
     """
     from augnb._version import __version__
 
+    name = type(estimator).__name__
+    if name not in _ESTIMATOR_NAMES or ALLOWED_CLASSES[name] is not type(estimator):
+        raise ValueError(
+            f"save_model saves augnb classifiers; got a {type(estimator).__qualname__}"
+        )
+    encoder = _Encoder()
+    try:
+        root = encoder.encode(estimator, "")
+    except _Unencodable as exc:
+        raise ValueError(f"cannot save {name}: {exc}") from None
+    try:
+        # Provenance is plain JSON: it is read without the decoder.
+        json.dumps(info, allow_nan=False)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "save_model's provenance (**info) holds strings, numbers, booleans, "
+            "None, and lists and dicts of them only"
+        ) from None
+    document = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "augnb": __version__,
+        "estimator": name,
+        "info": info,
+        "model": root,
+    }
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    record = {"format": _FORMAT, "augnb": __version__, "estimator": estimator, **info}
     with atomic_open(target, "wb") as handle:
-        joblib.dump(record, handle)
+        with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(
+                _DOCUMENT, json.dumps(document, allow_nan=False, separators=(",", ":"))
+            )
+            for k, arr in enumerate(encoder.arrays):
+                with archive.open(f"{_ARRAYS}{k}.npy", "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, arr, allow_pickle=False)
     return target
 
 
-def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a file written by :func:`save_model`.
+# -- reading ------------------------------------------------------------------
+
+
+class _Damaged(ValueError):
+    """What is wrong with a model file (the caller adds the file's name)."""
+
+
+def _expect(condition: bool, what: str) -> None:
+    if not condition:
+        raise _Damaged(what)
+
+
+class _Decoder:
+    """Rebuilds the object tree from the JSON nodes and the archive's arrays."""
+
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.archive = archive
+        self.members = set(archive.namelist())
+        self.table: dict[int, Any] = {}
+
+    def _register(self, node: dict[str, Any], obj: Any) -> None:
+        node_id = node.get("id")
+        if not isinstance(node_id, int) or node_id in self.table:
+            raise _Damaged(f"an object has a missing or repeated id {node_id!r:.60}")
+        self.table[node_id] = obj
+
+    def decode(self, node: Any) -> Any:
+        if isinstance(node, str):
+            # Interned: a parameter and the copy a fitted attribute keeps of it
+            # stay one object (partial_fit checks `discretizer` by identity).
+            return sys.intern(node)
+        if node is None or isinstance(node, (bool, int, float)):
+            return node
+        if isinstance(node, list):
+            return [self.decode(v) for v in node]
+        _expect(isinstance(node, dict), f"unexpected JSON value {node!r:.60}")
+        kind = node.get("t")
+        if kind == "float":
+            value = node.get("v")
+            _expect(value in ("nan", "inf", "-inf"), f"bad float {value!r:.60}")
+            return float(value)
+        if kind == "ref":
+            _expect(
+                node.get("id") in self.table,
+                f"a reference to no object {node.get('id')!r:.60}",
+            )
+            return self.table[node["id"]]
+        if kind in ("tuple", "set", "frozenset"):
+            items = [self.decode(v) for v in self._list(node, "v")]
+            return {"tuple": tuple, "set": set, "frozenset": frozenset}[kind](items)
+        if kind == "dict":
+            out = {}
+            for pair in self._list(node, "v"):
+                _expect(
+                    isinstance(pair, list) and len(pair) == 2,
+                    "a dict entry is not a pair",
+                )
+                out[self.decode(pair[0])] = self.decode(pair[1])
+            return out
+        if kind == "random_state":
+            state = self.decode(node.get("v"))
+            generator = np.random.RandomState()
+            try:
+                generator.set_state(state)
+            except (TypeError, ValueError):
+                raise _Damaged("bad random_state") from None
+            return generator
+        if kind == "dtype":
+            return self._dtype(node.get("v"), "biufUO")
+        if kind == "scalar":
+            dtype = self._dtype(node.get("dtype"), _NUMPY_SCALAR_KINDS)
+            value = self.decode(node.get("v"))
+            _expect(
+                isinstance(value, _PLAIN[:-1]), "a scalar holds no number or string"
+            )
+            return dtype.type(value)
+        if kind == "array":
+            return self._array(node)
+        if kind == "objects":
+            shape = self._shape(node)
+            items = [self.decode(v) for v in self._list(node, "v")]
+            _expect(
+                len(items) == math.prod(shape),
+                "an object array's size is not its shape's",
+            )
+            for v in items:
+                _expect(
+                    isinstance(v, _PLAIN)
+                    or (
+                        isinstance(v, np.generic)
+                        and v.dtype.kind in _NUMPY_SCALAR_KINDS
+                    ),
+                    "an object array holds something other than strings and numbers",
+                )
+            arr = np.empty(len(items), dtype=object)
+            arr[:] = items
+            arr = arr.reshape(shape)
+            self._register(node, arr)
+            return arr
+        if kind == "object":
+            return self._object(node)
+        if kind == "estimator":
+            return self._estimator(node)
+        raise _Damaged(f"unknown node type {kind!r:.60}")
+
+    @staticmethod
+    def _list(node: dict[str, Any], key: str) -> list[Any]:
+        value = node.get(key)
+        if not isinstance(value, list):
+            raise _Damaged(f"a {node.get('t')!r:.60} node has no list {key!r}")
+        return value
+
+    @staticmethod
+    def _shape(node: dict[str, Any]) -> tuple[int, ...]:
+        shape = node.get("shape")
+        if not isinstance(shape, list) or not all(
+            type(n) is int and n >= 0 for n in shape
+        ):
+            raise _Damaged(f"bad array shape {shape!r:.60}")
+        return tuple(shape)
+
+    @staticmethod
+    def _dtype(text: Any, kinds: str) -> np.dtype:
+        _expect(isinstance(text, str) and len(text) <= 16, f"bad dtype {text!r:.60}")
+        try:
+            dtype = np.dtype(text)
+        except (TypeError, ValueError):
+            raise _Damaged(f"bad dtype {text!r}") from None
+        _expect(
+            dtype.kind in kinds and dtype.fields is None,
+            f"dtype {text!r} is not allowed",
+        )
+        return dtype
+
+    def _array(self, node: dict[str, Any]) -> np.ndarray:
+        shape = self._shape(node)
+        dtype = self._dtype(node.get("dtype"), "biufcUSmM")
+        member = node.get("member")
+        if not isinstance(member, str) or not member.startswith(_ARRAYS):
+            raise _Damaged(f"bad array member {member!r:.60}")
+        _expect(member in self.members, f"the array {member} is missing")
+        # Checked before reading: a forged header must not make numpy
+        # allocate more than the member can hold.
+        _expect(
+            dtype.itemsize * math.prod(shape) <= self.archive.getinfo(member).file_size,
+            f"the array {member} is smaller than its declared shape {shape}",
+        )
+        with self.archive.open(member) as handle:
+            try:
+                arr = np.lib.format.read_array(handle, allow_pickle=False)
+            except (ValueError, OSError, EOFError) as exc:
+                raise _Damaged(f"the array {member} is unreadable ({exc})") from None
+        _expect(
+            arr.shape == shape and arr.dtype == dtype,
+            f"the array {member} is {arr.dtype.str} {arr.shape}, declared "
+            f"{dtype.str} {shape}",
+        )
+        self._register(node, arr)
+        return arr
+
+    def _class(self, node: dict[str, Any]) -> type:
+        name = node.get("class")
+        cls = ALLOWED_CLASSES.get(name) if isinstance(name, str) else None
+        _expect(cls is not None, f"class {name!r:.60} is not one a model file may hold")
+        assert cls is not None
+        return cls
+
+    def _attributes(self, node: dict[str, Any]) -> dict[str, Any]:
+        state = node.get("v")
+        if not isinstance(state, dict):
+            raise _Damaged(f"{node.get('class')} has no attributes")
+        out = {}
+        for name, value in state.items():
+            _expect(
+                name.isidentifier() and not name.startswith("__"),
+                f"bad attribute name {name!r:.60}",
+            )
+            out[name] = self.decode(value)
+        return out
+
+    def _object(self, node: dict[str, Any]) -> Any:
+        cls = self._class(node)
+        _expect(
+            not issubclass(cls, BaseEstimator), f"{cls.__name__} is an estimator node"
+        )
+        if issubclass(cls, tuple):
+            items = [self.decode(v) for v in self._list(node, "items")]
+            obj = tuple.__new__(cls, items)
+            self._register(node, obj)
+        else:
+            # object.__new__ and object.__setattr__: no __init__,
+            # __post_init__ or __setattr__ of the class runs.
+            obj = object.__new__(cls)  # type: ignore[arg-type]
+            self._register(node, obj)
+        for name, value in self._attributes(node).items():
+            try:
+                object.__setattr__(obj, name, value)
+            except AttributeError:
+                raise _Damaged(f"{cls.__name__} has no attribute {name!r}") from None
+        return obj
+
+    def _estimator(self, node: dict[str, Any]) -> Any:
+        cls = self._class(node)
+        _expect(issubclass(cls, BaseEstimator), f"{cls.__name__} is not an estimator")
+        obj = cls()
+        self._register(node, obj)
+        params = node.get("params")
+        if not isinstance(params, dict):
+            raise _Damaged(f"{cls.__name__} has no parameters")
+        values = {name: self.decode(value) for name, value in params.items()}
+        try:
+            obj.set_params(**values)
+            if hasattr(obj, "_check_params"):
+                obj._check_params()
+        except (ValueError, TypeError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise _Damaged(f"bad parameters of {cls.__name__}: {first}") from None
+        for name, value in self._attributes(node).items():
+            _expect(name not in values, f"{name} is both a parameter and an attribute")
+            object.__setattr__(obj, name, value)
+        return obj
+
+
+def _kind_of_file(head: bytes) -> str:
+    """What a file is, from its first bytes: never by reading it further."""
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        return "zip"
+    if len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5:
+        return "pickle"
+    if _looks_like_text(head):
+        return "text"
+    # joblib's compressed pickles: zlib (any level), gzip, bz2, xz, lzma, lz4.
+    # After the text test: "x^" also starts a text file.
+    if (
+        head[:2] in (b"x\x01", b"x^", b"x\x9c", b"x\xda", b"\x1f\x8b")
+        or head[:3] in (b"BZh", b"\x5d\x00\x00")
+        or head[:6] == b"\xfd7zXZ\x00"
+        or head[:4] == b"\x04\x22\x4d\x18"
+    ):
+        return "compressed"
+    return "other"
+
+
+def read_model(
+    path: str | os.PathLike[str], *, allow_pickle: bool = False
+) -> SavedModel:
+    """Read a model file and the provenance :func:`save_model` stored with it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file written by :func:`save_model`.
+    allow_pickle : bool, default=False
+        Also read a pickle (a joblib file of augnb before the data-only
+        format). Unpickling runs code the file names: allow it only for a
+        file you trust. A warning says how to convert the file.
 
     Returns
     -------
-    dict
-        ``{"estimator": ..., "augnb": version, ...}``.
+    SavedModel
+        ``(estimator, info)``.
 
     Raises
     ------
     ValueError
         If the file is not an augnb model (a data table, a damaged or foreign
-        file); the message names the file.
+        file, a pickle without ``allow_pickle``); one line naming the file.
     FileNotFoundError
         If there is no file at ``path``.
     """
@@ -67,25 +648,143 @@ def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise FileNotFoundError(f"model file {str(target)!r} {what}")
     with target.open("rb") as handle:
         head = handle.read(512)
-    if _looks_like_text(head):
+    kind = _kind_of_file(head)
+    label = repr(str(target))
+    if kind == "text":
         raise ValueError(
-            f"{str(target)!r} is a text file (a data table?), not a model; the "
+            f"{label} is a text file (a data table?), not a model; the "
             "model written by `augnb fit` comes first: augnb predict MODEL DATA"
         )
+    if kind in ("pickle", "compressed"):
+        if not allow_pickle:
+            raise ValueError(
+                f"{label} is a pickle (a joblib model file of an older augnb?); "
+                "loading it would run code it holds: if you trust it, pass "
+                "allow_pickle=True (augnb predict --allow-pickle) and save it "
+                "again with save_model"
+            )
+        return _read_pickle(target, label)
+    if kind != "zip":
+        raise ValueError(
+            f"{label} is not an augnb model file (neither a model archive nor a "
+            "pickle); fit it again with `augnb fit`"
+        )
+    try:
+        return _read_archive(target)
+    except _Damaged as exc:
+        raise ValueError(f"{label} is not a readable augnb model: {exc}") from None
+
+
+def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> Any:
+    """Read a fitted estimator from a file written by :func:`save_model`.
+
+    The file is data only: loading builds objects of the classes in
+    :data:`ALLOWED_CLASSES` and sets their attributes, checking the format's
+    name and version, the estimator's parameters and every array's declared
+    shape and dtype; it runs no code from the file. :func:`read_model` also
+    returns the provenance saved beside the model.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file written by :func:`save_model`.
+    allow_pickle : bool, default=False
+        Also read a pickle (the joblib files of augnb before the data-only
+        format). Unpickling runs code the file names: allow it only for a
+        file you trust; then convert it with ``save_model(load_model(path,
+        allow_pickle=True), new_path)``.
+
+    Returns
+    -------
+    estimator
+        The fitted classifier.
+
+    Raises
+    ------
+    ValueError
+        If the file is not an augnb model (a data table, a damaged or foreign
+        file, a pickle without ``allow_pickle``); one line naming the file.
+    FileNotFoundError
+        If there is no file at ``path``.
+    """
+    return read_model(path, allow_pickle=allow_pickle).estimator
+
+
+def _read_archive(target: Path) -> SavedModel:
+    try:
+        with zipfile.ZipFile(target) as archive:
+            try:
+                raw = archive.read(_DOCUMENT)
+            except KeyError:
+                raise _Damaged(f"the archive has no {_DOCUMENT}") from None
+            try:
+                document = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise _Damaged(f"{_DOCUMENT} is not JSON ({exc})") from None
+            _expect(isinstance(document, dict), f"{_DOCUMENT} is not a JSON object")
+            _expect(
+                document.get("format") == FORMAT_NAME,
+                f"its format is {document.get('format')!r:.60}, not {FORMAT_NAME!r}",
+            )
+            version = document.get("version")
+            _expect(type(version) is int, f"bad format version {version!r:.60}")
+            _expect(
+                version <= FORMAT_VERSION,
+                f"it is format version {version}, written by a newer augnb "
+                f"({document.get('augnb')}); this one reads version "
+                f"{FORMAT_VERSION}: upgrade augnb",
+            )
+            root = document.get("model")
+            _expect(
+                isinstance(root, dict)
+                and root.get("t") == "estimator"
+                and root.get("class") in _ESTIMATOR_NAMES,
+                f"its model is not an augnb classifier "
+                f"({root.get('class') if isinstance(root, dict) else root!r:.60})",
+            )
+            decoder = _Decoder(archive)
+            estimator = decoder.decode(root)
+            info = document.get("info", {})
+            _expect(isinstance(info, dict), "its provenance is not a JSON object")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
+        raise _Damaged(f"a damaged archive ({exc})") from None
+    except RecursionError:
+        raise _Damaged("its JSON document is nested too deeply") from None
+    except (TypeError, KeyError, AttributeError) as exc:
+        # A JSON value of the wrong type where the format expects another.
+        raise _Damaged(f"a malformed document ({type(exc).__name__}: {exc})") from None
+    return SavedModel(estimator, {**info, "augnb": document.get("augnb")})
+
+
+def _read_pickle(target: Path, label: str) -> SavedModel:
+    import joblib
+
+    warnings.warn(
+        f"{label} is a pickle: reading it ran the code it names. Convert it to "
+        "augnb's data-only format: save_model(load_model(path, "
+        "allow_pickle=True), 'model.augnb')",
+        UserWarning,
+        stacklevel=3,
+    )
     try:
         record = joblib.load(target)
     except Exception:  # a truncated or foreign pickle: any error means the same
         record = None
-    if not isinstance(record, dict) or record.get("format") != _FORMAT:
+    if isinstance(record, dict) and record.get("format") == _PICKLE_FORMAT:
+        info = {k: v for k, v in record.items() if k not in ("format", "estimator")}
+        record = record.get("estimator")
+    else:
+        info = {}
+    if type(record).__name__ not in _ESTIMATOR_NAMES:
         raise ValueError(
-            f"{str(target)!r} is not a readable augnb model (damaged, or written "
-            "by another program); fit it again with `augnb fit`"
+            f"{label} is not a readable augnb model (damaged, or written by "
+            "another program); fit it again with `augnb fit`"
         )
-    return record
+    return SavedModel(record, info)
 
 
 def _looks_like_text(head: bytes) -> bool:
-    if not head or head[:1] in (b"\x80", b"\x1f", b"P"):  # pickle, gzip, zip
+    if not head:
         return False
     try:
         head.decode("utf-8")

@@ -203,14 +203,14 @@ def test_same_model_from_every_table_format(tmp_path, capsys):
     }
     predictions = {}
     for name, argv in runs.items():
-        model = tmp_path / f"{name}.joblib"
+        model = tmp_path / f"{name}.augnb"
         assert main(["fit", *argv, "--output", str(model)]) == 0, name
         predictions[name] = _predict(tmp_path, model, clean)
     for name, pred in predictions.items():
         pd.testing.assert_frame_equal(pred, predictions["clean"], obj=name)
     # Without --encoding the latin-1 file is refused with the fix.
     capsys.readouterr()
-    assert main(["fit", str(latin), "--output", str(tmp_path / "x.joblib")]) == 2
+    assert main(["fit", str(latin), "--output", str(tmp_path / "x.augnb")]) == 2
     err = capsys.readouterr().err
     assert "latin.csv" in err and "--encoding latin-1" in err
     assert err.count("\n") == 1
@@ -221,7 +221,7 @@ def test_id_column_warned_then_kept_out_and_copied(tmp_path, capsys):
     frame.insert(0, "patient", [f"P{i:04d}" for i in range(len(frame))])
     data = tmp_path / "ids.csv"
     frame.to_csv(data, index=False)
-    model = tmp_path / "m.joblib"
+    model = tmp_path / "m.augnb"
     assert main(["fit", str(data), "--output", str(model)]) == 0
     err = capsys.readouterr().err
     assert "warning: column 'patient' has a different value in every row" in err
@@ -232,7 +232,7 @@ def test_id_column_warned_then_kept_out_and_copied(tmp_path, capsys):
     assert "patient" not in captured.err
     from augnb._model_io import load_model
 
-    assert "patient" not in load_model(model)["estimator"].feature_names_in_
+    assert "patient" not in load_model(model).feature_names_in_
     pred = _predict(tmp_path, model, data)
     assert pred.columns[0] == "patient"
     assert pred["patient"].tolist() == frame["patient"].tolist()
@@ -253,7 +253,7 @@ def test_inspect_reports_kinds_and_audit(tmp_path, capsys):
     assert "warning: column 'same' has the same value" in out
     line = next(ln for ln in out.splitlines() if ln.startswith("safety"))
     assert line.split()[:3] == ["safety", "discrete", "3"]
-    assert main(["fit", str(data), "--output", str(tmp_path / "m.joblib")]) == 2
+    assert main(["fit", str(data), "--output", str(tmp_path / "m.augnb")]) == 2
     assert "'when' holds dates" in capsys.readouterr().err
 
 
@@ -264,7 +264,7 @@ def _write(path, text):
 
 def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
     good = _write(tmp_path / "good.csv", "a,b,class\nx,1,P\ny,2,N\nx,1,N\ny,2,P\n")
-    model = tmp_path / "m.joblib"
+    model = tmp_path / "m.augnb"
     folder = tmp_path / "folder"
     folder.mkdir()
     cases = [
@@ -283,11 +283,11 @@ def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
         assert message in err and err.count("\n") == 1 and "Traceback" not in err
     outputs = [
         (["--output", str(folder)], "is a folder"),
-        (["--output", str(tmp_path / "no" / "m.joblib")], "does not exist"),
+        (["--output", str(tmp_path / "no" / "m.augnb")], "does not exist"),
         (["--output", str(model), "--plot", str(tmp_path / "s.jpg")], "'.jpg'"),
     ]
     if Path("/proc/self").is_dir():  # a place even root cannot create files
-        outputs.append((["--output", "/proc/m.joblib"], "no permission"))
+        outputs.append((["--output", "/proc/m.augnb"], "no permission"))
     for extra, message in outputs:
         assert main(["fit", good, *extra]) == 2, extra
         err = capsys.readouterr().err
@@ -296,10 +296,13 @@ def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
     assert main(["compare", "car", "--n-jobs", "0"]) == 2
     err = capsys.readouterr().err
     assert "--n-jobs" in err and err.count("\n") == 1
-    corrupt = tmp_path / "c.joblib"
-    corrupt.write_bytes(b"\x80\x04\x95garbage")
+    corrupt = tmp_path / "c.augnb"
+    corrupt.write_bytes(b"PK\x03\x04garbage")
+    pickled = tmp_path / "p.augnb"
+    pickled.write_bytes(b"\x80\x04\x95garbage")
     for model_file, message in [
         (corrupt, "not a readable augnb model"),
+        (pickled, "--allow-pickle"),
         (good, "text file"),
     ]:
         assert main(["predict", str(model_file), good]) == 2
@@ -355,19 +358,19 @@ def test_fit_batch_rows_streams_the_same_model(tmp_path, capsys):
                 "--batch-rows",
                 "250",
                 "--output",
-                str(tmp_path / "s.joblib"),
+                str(tmp_path / "s.augnb"),
             ]
         )
         == 0
     )
     assert "by streaming (1728 rows in batches of 250" in capsys.readouterr().out
-    assert main(["fit", str(csv), *common, "--output", str(tmp_path / "m.joblib")]) == 0
+    assert main(["fit", str(csv), *common, "--output", str(tmp_path / "m.augnb")]) == 0
     for name in ("s", "m"):
         assert (
             main(
                 [
                     "predict",
-                    str(tmp_path / f"{name}.joblib"),
+                    str(tmp_path / f"{name}.augnb"),
                     str(csv),
                     "--output",
                     str(tmp_path / f"{name}.csv"),
@@ -396,12 +399,12 @@ def test_fit_batch_rows_refuses_wrapper_learners(tmp_path, capsys):
             "--batch-rows",
             "500",
             "--output",
-            str(tmp_path / "m.joblib"),
+            str(tmp_path / "m.augnb"),
         ]
     )
     err = capsys.readouterr().err
     assert code == 2 and "cannot be fitted from sufficient statistics" in err
-    assert not (tmp_path / "m.joblib").exists()
+    assert not (tmp_path / "m.augnb").exists()
 
 
 def test_parameter_error_names_the_estimator_once(tmp_path, capsys):

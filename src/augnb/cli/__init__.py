@@ -14,8 +14,8 @@ Examples
     augnb compare car iris --estimators NB TAN --repeats 1
     augnb compare --suite mihaljevic2014 --output-dir results/
     augnb inspect patients.csv --target Outcome
-    augnb fit patients.csv.gz --target Outcome --id-column patient --output m.joblib
-    augnb predict m.joblib new_patients.parquet --output predictions.csv
+    augnb fit patients.csv.gz --target Outcome --id-column patient --output m.augnb
+    augnb predict m.augnb new_patients.parquet --output predictions.csv
     augnb estimators
 """
 
@@ -39,22 +39,22 @@ _EXAMPLES = {
   augnb compare --suite mihaljevic2014 --format markdown > results.md
   augnb compare --suite taheri2011 --output-dir results/taheri2011""",
     "fit": """examples:
-  augnb fit car --estimator TAN --output car-tan.joblib --plot car-tan.png
-  augnb fit data.csv.gz --target Outcome --sep ';' --output m.joblib
+  augnb fit car --estimator TAN --output car-tan.augnb --plot car-tan.png
+  augnb fit data.csv.gz --target Outcome --sep ';' --output m.augnb
   augnb fit data.csv --id-column patient --drop notes --param alpha=0.5 \\
-      --output m.joblib
-  augnb fit data.parquet --estimator BSEJ --seed 3 --output m.joblib""",
+      --output m.augnb
+  augnb fit data.parquet --estimator BSEJ --seed 3 --output m.augnb""",
     "predict": """examples:
-  augnb predict m.joblib new.csv                  predictions on stdout
-  augnb predict m.joblib new.parquet --output predictions.csv
-  augnb predict m.joblib new.csv --encoding latin-1 --id-column patient""",
+  augnb predict m.augnb new.csv                  predictions on stdout
+  augnb predict m.augnb new.parquet --output predictions.csv
+  augnb predict m.augnb new.csv --encoding latin-1 --id-column patient""",
     "inspect": """examples:
   augnb inspect car
   augnb inspect data.csv --target Outcome
   augnb inspect data.tsv.gz --target y --drop comments""",
     "estimators": """examples:
   augnb estimators
-  augnb fit car --estimator tan_cl --output m.joblib   (an alias)""",
+  augnb fit car --estimator tan_cl --output m.augnb   (an alias)""",
     "datasets": """examples:
   augnb datasets
   augnb compare car iris""",
@@ -232,7 +232,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "fit",
         help="fit a classifier on a table and save it",
         description="Fit one classifier on a bundled data set or a table file "
-        "and save it with joblib (load it only from sources you trust). The data "
+        "and save it as a model file (data only: loading it runs no code). The data "
         "are audited first: ID-like, constant and very high-cardinality columns "
         "are warned about, date columns refused.",
     )
@@ -260,7 +260,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="a row identifier: not a feature; `augnb predict` copies it to its output",
     )
     fit.add_argument(
-        "--output", required=True, metavar="MODEL.joblib", help="where to save"
+        "--output",
+        required=True,
+        metavar="MODEL.augnb",
+        help="where to save (augnb's model format whatever the suffix)",
     )
     fit.add_argument(
         "--batch-rows",
@@ -286,13 +289,20 @@ def _build_parser() -> argparse.ArgumentParser:
         "the id column if the model has one. A class column, if present, is "
         "used to report accuracy.",
     )
-    predict.add_argument("model", metavar="MODEL.joblib")
+    predict.add_argument("model", metavar="MODEL.augnb")
     predict.add_argument("data", metavar="DATA_FILE")
     predict.add_argument("--output", metavar="FILE.csv", help="default: stdout")
     predict.add_argument(
         "--id-column",
         metavar="COL",
         help="copy this column to the output (default: the model's --id-column)",
+    )
+    predict.add_argument(
+        "--allow-pickle",
+        action="store_true",
+        help="also read a joblib pickle written by an older augnb; unpickling runs "
+        "code the file names: only for a file you trust (then convert it with "
+        "augnb.save_model)",
     )
     _add_data_arguments(predict, dataset=False, drop=None)
     predict.set_defaults(handler=cmd_predict)

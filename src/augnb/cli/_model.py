@@ -94,14 +94,17 @@ def _save(
     """Save the fitted model with what it was fitted on; its path."""
     from augnb._model_io import save_model
 
-    return save_model(
-        estimator,
-        model_path,
-        dataset=str(args.dataset),
-        n_rows=n_rows,
-        target=target,
-        id_column=args.id_column,
-    )
+    try:
+        return save_model(
+            estimator,
+            model_path,
+            dataset=str(args.dataset),
+            n_rows=n_rows,
+            target=target,
+            id_column=args.id_column,
+        )
+    except ValueError as exc:  # a fitted attribute the format cannot hold
+        raise UsageError(str(exc)) from None
 
 
 def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
@@ -179,16 +182,17 @@ def cmd_predict(args: argparse.Namespace) -> int:
     """Predict the rows of a table with a saved model."""
     import pandas as pd
 
-    from augnb._model_io import load_model, read_features
+    from augnb._model_io import read_features, read_model
     from augnb.data.tables import read_table
 
     if args.output:
         check_output_file(args.output, "--output")
     try:
-        record = load_model(args.model)
-        estimator = record["estimator"]
-        target = args.target or record.get("target") or "class"
-        id_column = args.id_column or record.get("id_column")
+        estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        # Provenance is only ever a name: anything else in it is ignored.
+        saved = {k: v for k, v in info.items() if isinstance(v, str)}
+        target = args.target or saved.get("target") or "class"
+        id_column = args.id_column or saved.get("id_column")
         raw = read_table(args.data, sep=args.sep, encoding=args.encoding)
         if id_column and id_column not in raw.columns:
             if args.id_column:
