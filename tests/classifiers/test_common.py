@@ -33,6 +33,7 @@ EXTRA_CONFIGURATIONS = {
     "DDRChowLiu": [{"avg": "literal", "root": "random", "random_state": 0}],
     "ETAN": [{"continuous": "gmm"}],
     "AWNB": [{"normalize": False, "random_state": 0}],
+    "ESKDB": [{"discretization": "per_member", "n_estimators": 3, "random_state": 0}],
     "WANBIA": [{"normalize": False}],
 }
 

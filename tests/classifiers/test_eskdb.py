@@ -34,9 +34,7 @@ def test_mi_weighted_order_draws_in_proportion_to_mi():
 
 def test_first_member_is_skdb_and_members_vary():
     codes, y, cards, nc = _encoded("car")
-    members = eskdb_structures(
-        codes, y, cards, nc, n_estimators=6, k=2, random_state=0
-    )
+    members = eskdb_structures(codes, y, cards, nc, n_estimators=6, k=2, random_state=0)
     assert len(members) == 6
     single = skdb_structure(codes, y, cards, nc, k=2)
     assert members[0].structure == single.structure
@@ -106,3 +104,113 @@ def test_small_fit_is_fast_and_string_labels():
     clf = ESKDB(random_state=0).fit(X, y)
     assert len(clf.models_) == 20
     assert set(clf.predict(X)) <= {"a", "b"}
+
+
+# -- discretization: shared or per member ---------------------------------------
+
+#: ``predict_proba`` of ESKDB before ``discretization`` existed (one shared MDL
+#: discretiser), on the first three test rows of the setting below.
+_SHARED_SNAPSHOT = np.array(
+    [
+        [2.0254942125026570e-01, 1.1227833913336481e-01, 3.4999969566390764e-04,
+         3.5935832301431717e-04, 1.4320512009085684e-04, 6.8431967647760039e-01],
+        [4.7048696273173184e-04, 3.6208555246072077e-01, 6.3257743925126930e-01,
+         1.7668987338747329e-03, 2.5367036578737034e-03, 5.6291893352996127e-04],
+        [8.7500283434603288e-01, 3.6636646861559308e-04, 3.4534736286025217e-05,
+         8.8616601831776502e-06, 4.9287599505035771e-06, 1.2458247402893186e-01],
+    ]
+)  # fmt: skip
+
+
+def _glass(**params):
+    X, y = load("glass")
+    kw = {"n_estimators": 3, "k": 2, "hdp_iterations": 20, "random_state": 0}
+    clf = ESKDB(**{**kw, **params}).fit(X.iloc[::2], y.iloc[::2])
+    return clf, X.iloc[1::20]
+
+
+def test_shared_discretization_is_the_earlier_eskdb():
+    default, test = _glass()
+    shared, _ = _glass(discretization="shared")
+    p = shared.predict_proba(test)
+    np.testing.assert_array_equal(p, default.predict_proba(test))
+    np.testing.assert_allclose(p[:3], _SHARED_SNAPSHOT, rtol=1e-9, atol=1e-15)
+    assert shared.discretizers_ is None
+    assert shared.discretizer_ is not None
+
+
+def test_per_member_discretization_differs_between_members():
+    clf, test = _glass(discretization="per_member", n_estimators=4)
+    assert clf.discretizer_ is None
+    assert len(clf.discretizers_) == len(clf.models_) == 4
+    cuts = [d.cut_points_ for d in clf.discretizers_]
+    # Every member cuts every continuous column (keyed by position) at least once.
+    assert all(set(c) == set(range(9)) for c in cuts)
+    assert all(len(v) >= 1 for c in cuts for v in c.values())
+    assert any(
+        not np.array_equal(cuts[0][j], cuts[m][j]) for m in range(1, 4) for j in cuts[0]
+    )
+    bins = [tuple(d.n_bins_.values()) for d in clf.discretizers_]
+    assert len(set(bins)) > 1
+    assert clf.n_categories_.tolist() == [0] * 9
+    p = clf.predict_proba(test)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    shared, _ = _glass()
+    assert not np.allclose(p, shared.predict_proba(test))
+
+
+def test_per_member_is_reproducible_with_random_state():
+    a, test = _glass(discretization="per_member")
+    b, _ = _glass(discretization="per_member")
+    c, _ = _glass(discretization="per_member", random_state=1)
+    np.testing.assert_array_equal(a.predict_proba(test), b.predict_proba(test))
+    for da, db in zip(a.discretizers_, b.discretizers_):
+        assert all(
+            np.array_equal(da.cut_points_[j], db.cut_points_[j]) for j in da.cut_points_
+        )
+    assert not np.array_equal(a.predict_proba(test), c.predict_proba(test))
+
+
+def test_per_member_one_member_is_skdb_on_its_discretisation():
+    X, y = load("glass")
+    clf = ESKDB(
+        n_estimators=1,
+        k=2,
+        smoothing="lidstone",
+        discretization="per_member",
+        random_state=0,
+    ).fit(X, y)
+    disc = clf.discretizers_[0]
+    Xd = disc.transform(X.set_axis(range(9), axis=1)).set_axis(X.columns, axis=1)
+    ref = SKDB(k=2, discretizer=None).fit(Xd, y)
+    np.testing.assert_allclose(clf.predict_proba(X), ref.predict_proba(Xd), atol=1e-12)
+
+
+def test_per_member_mixed_columns_and_missing_values():
+    X, y = load("glass")
+    X = X.assign(size=pd.Categorical(np.where(X["RI"] > X["RI"].median(), "L", "S")))
+    clf = ESKDB(
+        n_estimators=3,
+        k=2,
+        hdp_iterations=20,
+        discretization="per_member",
+        random_state=0,
+    ).fit(X, y)
+    assert set(clf.discretizers_[0].cut_points_) == set(range(9))
+    rows = X.iloc[:4].copy()
+    rows.iloc[0, :3] = np.nan
+    rows.iloc[1, :] = np.nan
+    rows.iloc[2, 0] = 1e6  # beyond every training value: the last bin
+    p = clf.predict_proba(rows)
+    assert np.all(np.isfinite(p))
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    prior = np.exp(clf.models_[0].class_log_prior)
+    np.testing.assert_allclose(p[1], prior, rtol=1e-10)
+
+
+def test_per_member_needs_the_mdlp_discretizer():
+    X, y = load("glass")
+    with pytest.raises(ValueError, match="discretizer must be 'mdlp'"):
+        ESKDB(discretization="per_member", discretizer="equal_width").fit(X, y)
+    with pytest.raises(ValueError, match="discretization"):
+        ESKDB(discretization="each").fit(X, y)

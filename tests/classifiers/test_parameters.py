@@ -124,6 +124,7 @@ SIGNATURES = {
         "alpha: 'float' = 1.0",
         "smoothing: 'str' = 'hdp'",
         "hdp_iterations: 'int' = 100",
+        "discretization: 'str' = 'shared'",
         RANDOM_STATE,
         *INPUT,
     ],

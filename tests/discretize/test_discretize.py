@@ -14,16 +14,26 @@ from augnb.discretize import (
     EqualWidthDiscretizer,
     MDLPDiscretizer,
     MeanBinarizer,
+    RandomMDLPDiscretizer,
     mdlp_cut_points,
 )
 
 IRIS = "/work/shared/datasets/iris.csv"
+
+
+class SeededRandomMDLP(RandomMDLPDiscretizer):
+    """RandomMDLPDiscretizer seeded by default, so that two fits agree."""
+
+    def __init__(self, *, columns=None, random_state=0):
+        super().__init__(columns=columns, random_state=random_state)
+
 
 ALL_DISCRETIZERS = [
     MDLPDiscretizer,
     EqualFrequencyDiscretizer,
     EqualWidthDiscretizer,
     MeanBinarizer,
+    SeededRandomMDLP,
 ]
 
 

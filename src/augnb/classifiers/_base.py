@@ -170,6 +170,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     #: (Not annotated: it is no parameter of the base class.)
     continuous = "discretize"
 
+    def _keeps_continuous(self) -> bool:
+        """Whether continuous columns reach the learner undiscretised.
+
+        True for density models; a learner that discretises the raw values
+        itself (ESKDB, one discretiser per member) overrides this.
+        """
+        return self.continuous != "discretize"
+
     def _check_params(self) -> None:
         """Validate every parameter against ``_parameter_constraints``."""
         check_parameters(self, self.get_params(deep=False), self._parameter_constraints)
@@ -325,8 +333,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         continuous = raw.continuous_names
         self.continuous_columns_ = list(continuous)
         self.discretizer_ = None
-        if continuous and self.continuous != "discretize":
-            # Continuous columns stay continuous: density CPDs model them.
+        if continuous and self._keeps_continuous():
+            # Continuous columns stay continuous: density CPDs model them, or
+            # the learner discretises the raw values itself.
             if not in_memory and self.continuous != "gaussian":
                 raise TypeError(
                     f"{type(self).__name__}(continuous={self.continuous!r}) fits "

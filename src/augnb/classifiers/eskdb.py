@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
@@ -17,14 +18,19 @@ from augnb.classifiers.constraints import (
     Options,
 )
 from augnb.data.encoding import EncodedData
+from augnb.discretize import RandomMDLPDiscretizer
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.stats.training import TrainingData
 from augnb.structure import Structure
-from augnb.structure.eskdb import eskdb_structures
+from augnb.structure.eskdb import eskdb_member, eskdb_structures
 from augnb.structure.skdb import CRITERIA
 
 __all__ = ["ESKDB"]
+
+#: Values of ``discretization``: one discretiser for the ensemble, or one
+#: random MDL discretiser per member (the published method).
+DISCRETIZATIONS = ("shared", "per_member")
 
 
 @shared_entries
@@ -46,7 +52,17 @@ class ESKDB(_SmoothedNB):
     The members' structures are selected with Lidstone-smoothed leave-one-out
     estimates (``alpha``); the HDP applies to the fitted tables. The class
     prior is Lidstone-smoothed. Every random choice (the rankings, each
-    member's sampler) is drawn from ``random_state``.
+    member's sampler, with ``discretization="per_member"`` each member's
+    cut points) is drawn from ``random_state``.
+
+    With ``discretization="per_member"``, the method as its authors
+    published it, every member discretises the raw continuous columns with
+    its own :class:`~augnb.discretize.RandomMDLPDiscretizer` (MDL cut points
+    drawn at random, at least one per column), ranks the features by its own
+    mutual information (the first member by mutual information, the others
+    drawn in proportion to it), fits its selective kDB on the whole training
+    set and predicts through its own discretiser. The default ``"shared"``
+    fits one ``discretizer`` for the ensemble.
 
     Parameters
     ----------
@@ -66,6 +82,11 @@ class ESKDB(_SmoothedNB):
         runs 1000; 100 keeps a 20-member fit within seconds on data sets of
         a few thousand rows, at a small cost in accuracy (see the
         documentation page).
+    discretization : {"shared", "per_member"}, default="shared"
+        ``"shared"``: every member sees the columns discretised by
+        ``discretizer``. ``"per_member"``: each member draws its own cut
+        points with :class:`~augnb.discretize.RandomMDLPDiscretizer` (then
+        ``discretizer`` must be ``"mdlp"``, the deterministic counterpart).
     random_state : int, RandomState or None, default=None
         Draws the rankings and seeds each member's sampler.
     {input_columns}
@@ -87,7 +108,20 @@ class ESKDB(_SmoothedNB):
         The first member's model (the mutual-information ranking);
         ``arcs_``, ``selected_features_`` and ``model_`` are the first
         member's too.
-    {encoding_}
+    schema_ : Schema
+        Column kinds and categories after discretisation.
+    discretizer_ : transformer or None
+        Fitted discretiser of the continuous columns (None with
+        ``discretization="per_member"``).
+    discretizers_ : list of RandomMDLPDiscretizer or None
+        Each member's fitted discretiser of the continuous columns (keyed by
+        column position), with ``discretization="per_member"``; else None.
+    continuous_columns_ : list
+        Input columns read as continuous (discretised, or Gaussian nodes).
+    n_categories_ : ndarray of shape (n_features_in_,)
+        Declared number of categories per column (0 for a continuous
+        column with ``discretization="per_member"``: each member has its
+        own).
 
     See Also
     --------
@@ -97,9 +131,9 @@ class ESKDB(_SmoothedNB):
     -----
     ``predict_joint_log_proba`` returns the log of the averaged posteriors
     (each row sums to one in probability space), the ensemble having no
-    single joint distribution. The paper also discretises numeric columns
-    stochastically for each member; here every member shares the estimator's
-    discretiser.
+    single joint distribution. ``discretization="shared"`` (the default)
+    keeps the behaviour of earlier versions; ``"per_member"`` follows the
+    paper, which discretises numeric columns stochastically for each member.
 
     References
     ----------
@@ -132,6 +166,7 @@ class ESKDB(_SmoothedNB):
         "k": Interval(numbers.Integral, 0),
         "theta": Interval(numbers.Real),
         "criterion": Options(*CRITERIA),
+        "discretization": Options(*DISCRETIZATIONS),
     }
 
     def __init__(
@@ -144,6 +179,7 @@ class ESKDB(_SmoothedNB):
         alpha: float = 1.0,
         smoothing: str = "hdp",
         hdp_iterations: int = 100,
+        discretization: str = "shared",
         random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
@@ -160,9 +196,30 @@ class ESKDB(_SmoothedNB):
         self.k = k
         self.theta = theta
         self.criterion = criterion
+        self.discretization = discretization
+
+    def _keeps_continuous(self) -> bool:
+        # Each member discretises the raw values itself.
+        return self.discretization == "per_member"
+
+    def _check_params(self) -> None:
+        super()._check_params()
+        if self.discretization == "per_member" and not (
+            isinstance(self.discretizer, str) and self.discretizer == "mdlp"
+        ):
+            raise ValueError(
+                "ESKDB(discretization='per_member') discretises each member with "
+                "its own RandomMDLPDiscretizer; discretizer must be 'mdlp' (got "
+                f"{self.discretizer!r}). Use discretization='shared' for another "
+                "discretiser."
+            )
 
     def _learn_structure(self, data: TrainingData) -> Structure:
         rng = check_random_state(self.random_state)
+        if self.discretization == "per_member":
+            return self._learn_members(data, rng)
+        self.discretizers_ = None
+        self._member_data = None
         selections = eskdb_structures(
             *data.inputs,
             n_estimators=int(self.n_estimators),
@@ -181,17 +238,88 @@ class ESKDB(_SmoothedNB):
         self.n_selected_ = np.array([s.n_selected for s in selections])
         return selections[0].structure
 
+    def _learn_members(
+        self, data: TrainingData, rng: np.random.RandomState
+    ) -> Structure:
+        """Each member's discretisation and selective kDB (``per_member``)."""
+        cont = [
+            i for i, col in enumerate(self.schema_.columns) if col.kind == "continuous"
+        ]
+        raw = pd.DataFrame(
+            data.values[:, cont]
+            if cont and data.values is not None
+            else np.empty((data.codes.shape[0], 0)),
+            columns=cont,
+        )
+        options = {
+            "theta": float(self.theta),
+            "alpha": float(self.alpha),
+            "criterion": self.criterion,
+        }
+        discretizers, member_data, selections = [], [], []
+        for m in range(int(self.n_estimators)):
+            # A seed per member keeps each member's cut points independent of
+            # how many draws the other members' searches make.
+            seed = int(rng.randint(np.iinfo(np.int32).max))
+            disc = RandomMDLPDiscretizer(random_state=seed).fit(raw, data.y)
+            codes, cards = self._member_codes(data.codes, data.values, disc)
+            sel = eskdb_member(
+                codes,
+                data.y,
+                cards,
+                data.n_classes,
+                k=int(self.k),
+                random_order=m > 0,
+                random_state=rng,
+                **options,
+            )
+            discretizers.append(disc)
+            member_data.append((codes, cards))
+            selections.append(sel)
+        self._member_seeds = [
+            int(s) for s in rng.randint(np.iinfo(np.int32).max, size=len(selections))
+        ]
+        self._selections = selections
+        self._member_data = member_data
+        self.discretizers_ = discretizers
+        self.k_selected_ = np.array([s.k_selected for s in selections])
+        self.n_selected_ = np.array([s.n_selected for s in selections])
+        return selections[0].structure
+
+    def _member_codes(
+        self,
+        codes: NDArray[np.int32],
+        values: NDArray[np.float64] | None,
+        disc: RandomMDLPDiscretizer,
+    ) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
+        """Codes and cardinalities with the continuous columns cut by ``disc``."""
+        codes = codes.copy()
+        cards = np.array(self.schema_.cardinalities, dtype=np.int64)
+        for j, cuts in disc.cut_points_.items():
+            assert values is not None  # a discretised column is continuous
+            x = values[:, j]
+            # The discretiser's own encoding (bin = number of cuts < v),
+            # without building a DataFrame per member and call.
+            col = np.searchsorted(cuts, x, side="left").astype(np.int32)
+            col[np.isnan(x)] = -1
+            codes[:, j] = col
+            cards[j] = len(cuts) + 1
+        return codes, cards
+
     def _fit_parameters(
         self, structure: Structure, data: TrainingData
     ) -> DiscreteModel:
         """Every member's tables; the model is the first member's."""
         y, n_classes, sample_weight = data.y, data.n_classes, data.sample_weight
+        member_data = self._member_data or [(data.codes, data.cards)] * len(
+            self._selections
+        )
         self.models_ = [
             fit_discrete_model(
                 sel.structure,
-                data.codes,
+                codes,
                 y,
-                data.cards,
+                cards,
                 n_classes,
                 float(self.alpha),
                 sample_weight=sample_weight,
@@ -200,8 +328,11 @@ class ESKDB(_SmoothedNB):
                 random_state=seed,
                 parent_order=sel.parent_ranks() if self.smoothing == "hdp" else None,
             )
-            for sel, seed in zip(self._selections, self._member_seeds)
+            for sel, seed, (codes, cards) in zip(
+                self._selections, self._member_seeds, member_data
+            )
         ]
+        del self._member_data
         return self.models_[0]
 
     def _named_structure(self, structure: Structure) -> Structure:
@@ -216,8 +347,14 @@ class ESKDB(_SmoothedNB):
     def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
         """Log of the members' averaged class posteriors."""
         post = np.zeros((data.codes.shape[0], len(self.classes_)))
-        for model in self.models_:
-            post += self._softmax(joint_log_likelihood(model, data.codes))
+        discretizers = self.discretizers_ or [None] * len(self.models_)
+        for model, disc in zip(self.models_, discretizers):
+            codes = (
+                data.codes
+                if disc is None
+                else self._member_codes(data.codes, data.values, disc)[0]
+            )
+            post += self._softmax(joint_log_likelihood(model, codes))
         post /= len(self.models_)
         with np.errstate(divide="ignore"):
             return np.log(post)

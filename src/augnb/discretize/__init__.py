@@ -5,16 +5,22 @@ DataFrame with the same columns and index; each discretised column becomes a
 pandas Categorical whose categories ``0..B-1`` are its declared levels.
 
 - :class:`MDLPDiscretizer`: supervised Fayyad–Irani entropy / MDL cuts.
+- :class:`RandomMDLPDiscretizer`: MDL cuts drawn at random (ESKDB's members).
 - :class:`EqualFrequencyDiscretizer`: equal-count (maximum-entropy) bins.
 - :class:`EqualWidthDiscretizer`: equal-width bins over the training range.
 - :class:`MeanBinarizer`: two bins split at the training mean.
 - :class:`SOACDiscretizer`: sub-optimal agglomerative clustering (Yatsko et al.).
-- :func:`mdlp_cut_points`, :func:`soac_cut_points`: the searches on one array.
+- :func:`mdlp_cut_points`, :func:`random_mdlp_cut_points`,
+  :func:`soac_cut_points`: the searches on one array.
 """
 
 from __future__ import annotations
 
 from augnb.discretize.mdlp import MDLPDiscretizer, mdlp_cut_points
+from augnb.discretize.random_mdlp import (
+    RandomMDLPDiscretizer,
+    random_mdlp_cut_points,
+)
 from augnb.discretize.simple import (
     EqualFrequencyDiscretizer,
     EqualWidthDiscretizer,
@@ -27,7 +33,9 @@ __all__ = [
     "EqualWidthDiscretizer",
     "MDLPDiscretizer",
     "MeanBinarizer",
+    "RandomMDLPDiscretizer",
     "SOACDiscretizer",
     "mdlp_cut_points",
+    "random_mdlp_cut_points",
     "soac_cut_points",
 ]

@@ -13,7 +13,7 @@ from augnb.stats.information import pairwise_cmi
 from augnb.structure.kdb import kdb_order
 from augnb.structure.skdb import SKDBSelection, skdb_structure
 
-__all__ = ["eskdb_structures", "mi_weighted_order"]
+__all__ = ["eskdb_member", "eskdb_structures", "mi_weighted_order"]
 
 #: Draws tried for a ranking no earlier member has, before a repeat is kept.
 _MAX_REDRAWS = 10
@@ -125,3 +125,72 @@ def eskdb_structures(
         skdb_structure(codes, y, cards, n_classes, k=k, order=o, cmi=cmi, **options)
         for o in orders
     ]
+
+
+def eskdb_member(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    *,
+    k: int = 5,
+    random_order: bool = True,
+    random_state: object = None,
+    **options: Any,
+) -> SKDBSelection:
+    """One member of ESKDB, on the member's own encoding of the data.
+
+    With one discretisation per member, each member ranks the features by
+    its own mutual information with the class: the ranking by mutual
+    information (``random_order=False``) or one drawn with
+    :func:`mi_weighted_order`. It then gives every feature up to ``k``
+    parents among the features ranked before it, by its own conditional
+    mutual information, and selects its nested model by leave-one-out as
+    SKDB does.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Integer codes, ``-1`` for missing.
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    k : int, default=5
+        Largest number of parents per feature.
+    random_order : bool, default=True
+        Whether the ranking is drawn (else: by mutual information).
+    random_state : int, RandomState or None
+        Draws the ranking.
+    **options
+        ``theta``, ``alpha`` and ``criterion``, as in
+        :func:`augnb.structure.skdb.skdb_structure`.
+
+    Returns
+    -------
+    SKDBSelection
+
+    References
+    ----------
+    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
+    classifiers using ensembles and smoothing. Knowledge and Information
+    Systems 62, 3457-3480.
+    """
+    codes = np.asarray(codes)
+    p = codes.shape[1]
+    order, mi = kdb_order(codes, y, cards, n_classes)
+    if random_order:
+        order = mi_weighted_order(mi, random_state)
+    cmi = pairwise_cmi(codes, y, cards, n_classes) if p >= 2 and k > 0 else None
+    return skdb_structure(
+        codes,
+        y,
+        cards,
+        n_classes,
+        k=k,
+        order=np.asarray(order, dtype=np.int64),
+        cmi=cmi,
+        **options,
+    )

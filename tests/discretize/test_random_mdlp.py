@@ -1,0 +1,258 @@
+"""Random MDL discretisation: the draw, its support and MDLP as a special case."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb.datasets import load
+from augnb.discretize import (
+    MDLPDiscretizer,
+    RandomMDLPDiscretizer,
+    mdlp_cut_points,
+    random_mdlp_cut_points,
+)
+from augnb.discretize.random_mdlp import (
+    _candidate_scores,
+    _random_choice,
+    _recursive_cuts,
+)
+
+DATASETS = ["glass", "vehicle", "ecoli", "iris"]
+
+
+def _xy(name):
+    X, y = load(name)
+    return X.astype(float), np.unique(y, return_inverse=True)[1]
+
+
+def _midpoints(x):
+    v = np.unique(x[np.isfinite(x)])
+    return set(((v[:-1] + v[1:]) / 2).tolist())
+
+
+def _mdlp_choice(n_gain, margin, root):
+    """MDLP's own rule: the largest gain (leftmost on ties), kept iff it passes."""
+    best = n_gain.max()
+    i = int(np.flatnonzero(n_gain >= best - 1e-9 * max(1.0, abs(best)))[0])
+    return i if margin[i] > 0.0 else None
+
+
+# -- the scores of one split ---------------------------------------------------
+
+
+def _ent(counts):
+    n = sum(counts)
+    return -sum(c / n * math.log2(c / n) for c in counts if c)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_candidate_scores_match_the_formulas(seed):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 12, size=60).astype(float)
+    y = (x + rng.integers(0, 6, size=60)) % 3
+    order = np.argsort(x, kind="stable")
+    xs, ys = x[order], y[order]
+    cum = np.zeros((3, 61))
+    for c in range(3):
+        np.cumsum(ys == c, out=cum[c, 1:])
+    boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+    lo, hi = 5, 55
+    cand, n_gain, margin = _candidate_scores(cum, boundaries, lo, hi)
+    assert cand.tolist() == [b for b in boundaries.tolist() if lo < b < hi]
+    n = hi - lo
+    whole = [int(np.sum(ys[lo:hi] == c)) for c in range(3)]
+    for p, g, m in zip(cand.tolist(), n_gain, margin):
+        left = [int(np.sum(ys[lo:p] == c)) for c in range(3)]
+        right = [a - b for a, b in zip(whole, left)]
+        n1, n2 = p - lo, hi - p
+        gain = _ent(whole) - n1 / n * _ent(left) - n2 / n * _ent(right)
+        k, k1, k2 = (sum(1 for c in s if c) for s in (whole, left, right))
+        delta = math.log2(3**k - 2) - (
+            k * _ent(whole) - k1 * _ent(left) - k2 * _ent(right)
+        )
+        assert g / n == pytest.approx(gain, abs=1e-12)
+        assert m / n == pytest.approx(gain - (math.log2(n - 1) + delta) / n, abs=1e-12)
+
+
+# -- MDLP is the rule with the draw replaced by MDL's own choice -----------------
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_mdlp_choice_gives_mdlp_cut_points(name):
+    X, y = _xy(name)
+    for col in X.columns:
+        x = X[col].to_numpy()
+        ours = _recursive_cuts(x, y, _mdlp_choice)
+        np.testing.assert_array_equal(ours, mdlp_cut_points(x, y))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_mdlp_choice_gives_mdlp_cut_points_on_random_data(seed):
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.normal(size=300), 1)
+    y = (x + rng.normal(scale=0.7, size=300) > 0).astype(int) + (x > 1)
+    np.testing.assert_array_equal(
+        _recursive_cuts(x, y, _mdlp_choice), mdlp_cut_points(x, y)
+    )
+
+
+# -- the draw --------------------------------------------------------------------
+
+
+def test_draw_is_proportional_to_the_positive_margins():
+    choose = _random_choice(np.random.RandomState(0))
+    margin = np.array([-1.0, 3.0, 0.0, 1.0, -2.0])
+    gain = np.array([5.0, 4.0, 3.0, 2.0, 1.0])
+    picks = np.array([choose(gain, margin, True) for _ in range(20000)])
+    freq = np.bincount(picks, minlength=5) / picks.size
+    assert freq[[0, 2, 4]].tolist() == [0.0, 0.0, 0.0]
+    assert freq[1] == pytest.approx(0.75, abs=0.015)
+    assert freq[3] == pytest.approx(0.25, abs=0.015)
+
+
+def test_forced_cut_is_drawn_by_gain_at_the_root_only():
+    choose = _random_choice(np.random.RandomState(1))
+    margin = np.array([-1.0, -3.0, 0.0])
+    gain = np.array([1.0, 0.0, 3.0])
+    assert choose(gain, margin, False) is None
+    picks = np.array([choose(gain, margin, True) for _ in range(20000)])
+    freq = np.bincount(picks, minlength=3) / picks.size
+    assert freq[1] == 0.0
+    assert freq[0] == pytest.approx(0.25, abs=0.015)
+    # Every gain zero: uniform.
+    picks = np.array([choose(np.zeros(4), -np.ones(4), True) for _ in range(8000)])
+    assert np.all(np.abs(np.bincount(picks, minlength=4) / 8000 - 0.25) < 0.025)
+
+
+def test_separable_column_has_mdlps_single_cut():
+    x = np.arange(8.0)
+    y = (x >= 4).astype(int)
+    # The only candidate that passes the MDL test is MDLP's.
+    for seed in range(10):
+        assert random_mdlp_cut_points(x, y, seed).tolist() == [3.5]
+    # On more rows, cuts near the class boundary pass the test too.
+    x = np.arange(20.0)
+    y = (x >= 10).astype(int)
+    cuts = {tuple(random_mdlp_cut_points(x, y, s).tolist()) for s in range(30)}
+    assert (9.5,) in cuts
+    assert len(cuts) > 1
+
+
+def test_noise_column_gets_exactly_one_forced_cut():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=200)
+    y = rng.integers(0, 2, size=200)
+    assert mdlp_cut_points(x, y).size == 0
+    cuts = {tuple(random_mdlp_cut_points(x, y, s).tolist()) for s in range(20)}
+    assert all(len(c) == 1 for c in cuts)
+    assert len(cuts) > 1
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "n_cuts"),
+    [
+        ([], [], 0),
+        ([1.0], [0], 0),
+        ([2.0, 2.0, 2.0], [0, 1, 0], 0),
+        ([1.0, 2.0], [0, 0], 1),
+        ([1.0, 2.0, 3.0], [1, 1, 1], 1),
+    ],
+)
+def test_degenerate_inputs(x, y, n_cuts):
+    cuts = random_mdlp_cut_points(np.array(x), np.array(y, dtype=int), 0)
+    assert cuts.size == n_cuts
+
+
+def test_validation():
+    with pytest.raises(ValueError, match="one-dimensional"):
+        random_mdlp_cut_points(np.zeros((2, 2)), np.zeros(2, dtype=int))
+    with pytest.raises(ValueError, match="different lengths"):
+        random_mdlp_cut_points(np.zeros(3), np.zeros(2, dtype=int))
+    with pytest.raises(ValueError, match="finite"):
+        random_mdlp_cut_points(np.array([1.0, np.nan]), np.array([0, 1]))
+    with pytest.raises(ValueError, match="integer class codes"):
+        random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match="random_state"):
+        RandomMDLPDiscretizer(random_state="x").fit(pd.DataFrame({"a": [1.0]}), [0])
+
+
+# -- the transformer -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_every_column_is_cut_at_mdl_candidates(name):
+    X, y = _xy(name)
+    for seed in range(3):
+        disc = RandomMDLPDiscretizer(random_state=seed).fit(X, y)
+        for col in X.columns:
+            cuts = disc.cut_points_[col]
+            assert cuts.size >= 1
+            assert np.all(np.diff(cuts) > 0)
+            assert set(cuts.tolist()) <= _midpoints(X[col].to_numpy())
+
+
+def test_at_least_one_cut_on_any_column_with_two_values():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(
+        {
+            "noise": rng.normal(size=80),
+            "two": rng.integers(0, 2, size=80).astype(float),
+            "const": np.full(80, 3.0),
+            "gappy": np.where(rng.random(80) < 0.9, np.nan, rng.normal(size=80)),
+        }
+    )
+    y = rng.integers(0, 3, size=80)
+    for seed in range(10):
+        disc = RandomMDLPDiscretizer(random_state=seed).fit(X, y)
+        assert disc.n_bins_["const"] == 1
+        for col in ["noise", "two", "gappy"]:
+            assert disc.n_bins_[col] >= 2
+
+
+def test_same_seed_same_cuts_and_seeds_differ():
+    X, y = _xy("vehicle")
+    a = RandomMDLPDiscretizer(random_state=3).fit(X, y).cut_points_
+    b = RandomMDLPDiscretizer(random_state=3).fit(X, y).cut_points_
+    assert all(np.array_equal(a[c], b[c]) for c in X.columns)
+    rs = np.random.RandomState(3)
+    c = RandomMDLPDiscretizer(random_state=rs).fit(X, y).cut_points_
+    assert all(np.array_equal(a[k], c[k]) for k in X.columns)
+    d = RandomMDLPDiscretizer(random_state=4).fit(X, y).cut_points_
+    assert any(not np.array_equal(a[k], d[k]) for k in X.columns)
+    # The draws differ from MDLP's choice too.
+    m = MDLPDiscretizer().fit(X, y).cut_points_
+    assert any(not np.array_equal(a[k], m[k]) for k in X.columns)
+
+
+def test_mdlps_cuts_are_in_the_support():
+    # Each of MDLP's root cuts has a positive probability: it passes the test.
+    X, y = _xy("glass")
+    for col in X.columns:
+        x = X[col].to_numpy()
+        mdl = mdlp_cut_points(x, y)
+        seen = set()
+        for seed in range(100):
+            seen.update(random_mdlp_cut_points(x, y, seed).tolist())
+        assert set(mdl.tolist()) <= seen or mdl.size > 1
+
+
+def test_missing_values_and_unseen_rows_encode_like_mdlp():
+    X, y = _xy("iris")
+    X = X.copy()
+    X.iloc[::7, 0] = np.nan
+    disc = RandomMDLPDiscretizer(random_state=0).fit(X, y)
+    Xt = disc.transform(pd.DataFrame({c: [np.nan, 1e6, -1e6] for c in X.columns}))
+    for col in X.columns:
+        assert pd.isna(Xt[col].iloc[0])
+        assert Xt[col].iloc[1] == disc.n_bins_[col] - 1
+        assert Xt[col].iloc[2] == 0
+        assert Xt[col].cat.categories.tolist() == list(range(disc.n_bins_[col]))
+
+
+def test_sklearn_api_checks(sklearn_api_checks):
+    sklearn_api_checks(RandomMDLPDiscretizer)
+    assert RandomMDLPDiscretizer().__sklearn_tags__().target_tags.required
