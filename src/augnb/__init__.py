@@ -95,14 +95,18 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Called only for names not in the module's namespace: the exports are
-    # imported on first use and not stored here (the submodule's own import
-    # cache makes a second lookup cheap).
-    if name not in __all__:
-        raise AttributeError(f"module 'augnb' has no attribute {name!r}")
-    module = importlib.import_module(_SOURCES.get(name, "augnb.classifiers"))
-    return getattr(module, name)
+# Hidden from type checkers: a module-level __getattr__ would make them accept
+# any name as an export; they read the TYPE_CHECKING imports instead.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        # Called only for names not in the module's namespace: the exports are
+        # imported on first use and not stored here (the submodule's own import
+        # cache makes a second lookup cheap).
+        if name not in __all__:
+            raise AttributeError(f"module 'augnb' has no attribute {name!r}")
+        module = importlib.import_module(_SOURCES.get(name, "augnb.classifiers"))
+        return getattr(module, name)
 
 
 def __dir__() -> list[str]:

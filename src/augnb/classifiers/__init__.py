@@ -103,12 +103,18 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    # Called only for names not in the module's namespace: the class is
-    # imported on first use and not stored here (its module's import is cached).
-    if name not in _SOURCES:
-        raise AttributeError(f"module 'augnb.classifiers' has no attribute {name!r}")
-    return getattr(importlib.import_module(_SOURCES[name]), name)
+# Hidden from type checkers: a module-level __getattr__ would make them accept
+# any name as an export; they read the TYPE_CHECKING imports instead.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        # Called only for names not in the module's namespace: the class is
+        # imported on first use and not stored here (its module's import is cached).
+        if name not in _SOURCES:
+            raise AttributeError(
+                f"module 'augnb.classifiers' has no attribute {name!r}"
+            )
+        return getattr(importlib.import_module(_SOURCES[name]), name)
 
 
 def __dir__() -> list[str]:
