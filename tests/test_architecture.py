@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 import types
@@ -111,3 +112,26 @@ def test_no_merge_conflict_markers_are_left():
         if marker.search((root / name).read_text(encoding="utf-8")):
             found.append(name)
     assert not found, f"merge conflict markers in {found}"
+@pytest.mark.parametrize("package", ["augnb", "augnb.classifiers", "augnb.datasets"])
+def test_lazy_exports_resolve(package):
+    # The packages load their exports on first use (PEP 562): every name of
+    # __all__ must resolve, to the object of the module it is loaded from.
+    module = importlib.import_module(package)
+    sources = getattr(module, "_SOURCES", {})
+    if package != "augnb":
+        assert sorted(sources) == sorted(module.__all__)
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if name in sources:
+            assert getattr(importlib.import_module(sources[name]), name) is obj
+    assert sorted(module.__all__) == [n for n in dir(module) if n in module.__all__]
+    with pytest.raises(AttributeError, match="no attribute 'not_an_export'"):
+        module.not_an_export  # noqa: B018
+
+
+def test_top_level_exports_are_the_classifiers_and_their_helpers():
+    import augnb
+    import augnb.classifiers
+
+    estimator_names = set(augnb.__all__) - set(augnb._SOURCES) - {"__version__"}
+    assert estimator_names <= set(augnb.classifiers.__all__)

@@ -5,43 +5,52 @@ nodes may have further parents among the features: naive Bayes, TAN and their
 relatives are one model with different structures. The estimator classes are
 those :mod:`augnb.classifiers` exports, listed again here; the estimator
 registry (:func:`estimators`) reads them from there.
+
+The exports are loaded when first used (PEP 562): ``import augnb`` imports no
+NumPy, Numba, scikit-learn or pyarrow, so the command line starts quickly.
+Type checkers read the explicit imports under ``TYPE_CHECKING`` below.
 """
 
 from __future__ import annotations
 
-from augnb._model_io import load_model, save_model
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from augnb._version import __version__
-from augnb.classifiers import (
-    AODE,
-    ASB,
-    AWNB,
-    BSEJ,
-    CAN,
-    ENBC,
-    ESKDB,
-    ETAN,
-    FFSS,
-    FSS,
-    KDB,
-    MANB,
-    SKDB,
-    TAN,
-    WANBIA,
-    AnDE,
-    AugmentedSemiNaiveBayes,
-    BaseAugmentedNB,
-    DDRChowLiu,
-    FlexibleNB,
-    HillClimbingTAN,
-    NaiveBayes,
-    SelectiveTAN,
-    SuperParentTAN,
-    TaheriANB,
-    WrapperKDB,
-)
-from augnb.classifiers.registry import estimators
-from augnb.streaming import fit_files, predict_files
-from augnb.structure import Structure
+
+if TYPE_CHECKING:
+    from augnb.classifiers import (
+        AODE,
+        ASB,
+        AWNB,
+        BSEJ,
+        CAN,
+        ENBC,
+        ESKDB,
+        ETAN,
+        FFSS,
+        FSS,
+        KDB,
+        MANB,
+        SKDB,
+        TAN,
+        WANBIA,
+        AnDE,
+        AugmentedSemiNaiveBayes,
+        BaseAugmentedNB,
+        DDRChowLiu,
+        FlexibleNB,
+        HillClimbingTAN,
+        NaiveBayes,
+        SelectiveTAN,
+        SuperParentTAN,
+        TaheriANB,
+        WrapperKDB,
+    )
+    from augnb.classifiers.registry import estimators
+    from augnb._model_io import load_model, save_model
+    from augnb.streaming import fit_files, predict_files
+    from augnb.structure import Structure
 
 __all__ = [
     "AODE",
@@ -78,3 +87,33 @@ __all__ = [
     "predict_files",
     "save_model",
 ]
+
+# Where each export other than the estimator classes lives; every other name of
+# __all__ is one of augnb.classifiers' exports.
+_SOURCES = {
+    "estimators": "augnb.classifiers.registry",
+    "fit_files": "augnb.streaming",
+    "load_model": "augnb._model_io",
+    "save_model": "augnb._model_io",
+    "predict_files": "augnb.streaming",
+    "Structure": "augnb.structure",
+}
+
+
+# Hidden from type checkers: a module-level __getattr__ would make them accept
+# any name as an export; they read the TYPE_CHECKING imports instead.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        # Called only for names not in the module's namespace: the exports are
+        # imported on first use and not stored here (the submodule's own import
+        # cache makes a second lookup cheap).
+        if name not in __all__:
+            raise AttributeError(f"module 'augnb' has no attribute {name!r}")
+        module = importlib.import_module(_SOURCES.get(name, "augnb.classifiers"))
+        return getattr(module, name)
+
+
+def __dir__() -> list[str]:
+    # The exports, loaded or not, for tab completion (as lazy_loader does).
+    return sorted(__all__)

@@ -58,3 +58,13 @@ def fit_and_predict(X: NDArray[np.float64], y: NDArray[np.int64]) -> None:
     # ``fit`` is typed: leaving out ``y`` is an error (this ignore is used).
     NaiveBayes.fit(nb, X)  # type: ignore[call-arg]
     assert proba.shape[0] == labels.shape[0]
+
+
+def missing_names() -> None:
+    # The packages load their exports lazily (PEP 562) with __getattr__ hidden
+    # from type checkers: a name that is no export stays an error (this ignore
+    # is used; an unused one fails mypy).
+    from augnb import NotAnExport  # type: ignore[attr-defined]
+    from augnb.classifiers import NotAClassifier  # type: ignore[attr-defined]
+
+    assert NotAnExport is not NotAClassifier

@@ -332,6 +332,17 @@ def _show_warning(
     print(f"augnb: warning: {message}", file=sys.stderr)
 
 
+def _fold_errors() -> tuple[type[Exception], ...]:
+    """:class:`augnb.evaluation.cv.FoldError` if it was imported, for ``except``.
+
+    Importing it up front would load the evaluation code (scikit-learn, pandas)
+    for every command; only a command that imported it can raise one, and an
+    ``except`` clause evaluates its classes when an exception reaches it.
+    """
+    cv = sys.modules.get("augnb.evaluation.cv")
+    return (cv.FoldError,) if cv is not None else ()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``augnb`` command line.
 
@@ -363,8 +374,6 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    from augnb.evaluation.cv import FoldError
-
     try:
         with warnings.catch_warnings():
             # One line per warning, without the source line Python would quote.
@@ -373,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"augnb: error: {exc}", file=sys.stderr)
         return 2
-    except FoldError as exc:
+    except _fold_errors() as exc:
         print(f"augnb: error: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:

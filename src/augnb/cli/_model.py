@@ -275,12 +275,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def cmd_estimators(args: argparse.Namespace) -> int:
     """List estimator names, aliases and a one-line description each."""
-    from augnb.evaluation.registry import describe_estimators, not_available_names
+    # A static copy of the registry's descriptions (checked against it by a
+    # test): reading the registry would import every estimator class.
+    from augnb.cli._listing import ESTIMATORS, NOT_AVAILABLE
 
-    rows = [
-        [name, ", ".join(aliases), text]
-        for name, aliases, text in describe_estimators()
-    ]
+    rows = [[name, ", ".join(aliases), text] for name, aliases, text in ESTIMATORS]
     print_table(
         ["name", "aliases", "description"],
         rows,
@@ -291,6 +290,6 @@ def cmd_estimators(args: argparse.Namespace) -> int:
         "(case is ignored); kdb is augnb's filter KDB, bnclassify's greedy kdb "
         "is WrapperKDB."
     )
-    for name, why in not_available_names().items():
+    for name, why in NOT_AVAILABLE.items():
         print(f"not available: {name}: {why}")
     return 0

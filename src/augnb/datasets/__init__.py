@@ -22,9 +22,13 @@ Examples
 
 from __future__ import annotations
 
-from augnb.datasets._loader import TABLE_SUFFIXES, load, load_dataframe
-from augnb.datasets._manifest import DatasetInfo, info
-from augnb.datasets._registry import list_datasets
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from augnb.datasets._loader import TABLE_SUFFIXES, load, load_dataframe
+    from augnb.datasets._manifest import DatasetInfo, info
+    from augnb.datasets._registry import list_datasets
 
 __all__ = [
     "TABLE_SUFFIXES",
@@ -34,3 +38,29 @@ __all__ = [
     "load",
     "load_dataframe",
 ]
+
+# The module of each export, imported on first use (PEP 562): listing the data
+# sets (`augnb datasets`) reads the manifest without importing pandas.
+_SOURCES = {
+    "TABLE_SUFFIXES": "augnb.datasets._loader",
+    "DatasetInfo": "augnb.datasets._manifest",
+    "info": "augnb.datasets._manifest",
+    "list_datasets": "augnb.datasets._registry",
+    "load": "augnb.datasets._loader",
+    "load_dataframe": "augnb.datasets._loader",
+}
+
+
+# Hidden from type checkers: a module-level __getattr__ would make them accept
+# any name as an export; they read the TYPE_CHECKING imports instead.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        if name not in _SOURCES:
+            raise AttributeError(f"module 'augnb.datasets' has no attribute {name!r}")
+        return getattr(importlib.import_module(_SOURCES[name]), name)
+
+
+def __dir__() -> list[str]:
+    # The exports, loaded or not, for tab completion (as lazy_loader does).
+    return sorted(__all__)
