@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from augnb._version import __version__
 
 if TYPE_CHECKING:
+    from augnb._model_io import load_model, save_model
     from augnb.classifiers import (
         AODE,
         ASB,
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
         WrapperKDB,
     )
     from augnb.classifiers.registry import estimators
-    from augnb._model_io import load_model, save_model
     from augnb.streaming import fit_files, predict_files
     from augnb.structure import Structure
 
