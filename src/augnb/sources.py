@@ -21,6 +21,7 @@ the "Scaling out" page of the documentation).
 from __future__ import annotations
 
 import itertools
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -287,21 +288,20 @@ def missing_tables(structure: Structure, data: CountTables) -> tuple[list, list]
     return subsets, comoments
 
 
-class RowSource:
+class RowSource(ABC):
     """A source of training rows (see the module docstring).
 
-    Subclasses give the first rows (:meth:`first`) and the count tables of
-    every row under a plan (:meth:`tables`).
+    Subclasses give the count tables of every row under a plan
+    (:meth:`tables`); the plan is fixed from the first rows, which the
+    memory and chunk sources show through ``first()`` and the Dask source
+    reads where they live (``DaskSource.plan``).
     """
 
     #: Whether the rows themselves reach the learner (learners that need
     #: them, such as the wrapper searches, take only such sources).
     in_memory: bool = False
 
-    def first(self) -> tuple[pd.DataFrame, object]:
-        """The rows the plan is fixed from: ``(X, y)``."""
-        raise NotImplementedError
-
+    @abstractmethod
     def tables(self, plan: ChunkPlan) -> tuple[CountTables, Schema]:
         """Count tables of every row under ``plan``, and their schema.
 
@@ -310,7 +310,6 @@ class RowSource:
         plan : ChunkPlan
             How the rows are read.
         """
-        raise NotImplementedError
 
 
 class MemorySource(RowSource):

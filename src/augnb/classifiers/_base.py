@@ -279,6 +279,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 else:
                     self.__dict__.pop(name, None)
         else:
+            assert isinstance(source, MemorySource | ChunkSource)
             X, y = source.first()
             plan = self._start_plan(
                 X,

@@ -36,7 +36,7 @@ from augnb.stats.moments import (
     merge_moments,
     reduce_comoments,
 )
-from augnb.stats.training import TableReader
+from augnb.stats.training import CountTables
 
 # reduce_comoments lives in augnb.stats.moments; re-exported here (its former
 # import path).
@@ -97,7 +97,7 @@ def _scatter(
 
 
 @dataclass(eq=False)
-class SufficientStatistics(TableReader):
+class SufficientStatistics(CountTables):
     """Count tables and Gaussian moments of a set of rows; ``+`` merges two sets.
 
     Parameters

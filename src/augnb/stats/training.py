@@ -18,8 +18,9 @@ same tables.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,38 +30,34 @@ from augnb.stats.counts import joint_counts, pairwise_class_counts
 from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
 from augnb.stats.mixed_information import pairwise_mixed_cmi
 
-__all__ = ["CountTables", "TableReader", "TrainingData"]
+__all__ = ["CountTables", "TrainingData"]
 
 
-@runtime_checkable
-class CountTables(Protocol):
+class CountTables(ABC):
     """What a structure learner reads: counts of features with the class.
 
-    Attributes
-    ----------
-    n_features : int
-        Number of features.
-    n_classes : int
-        Number of classes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities (0 marks a continuous column).
+    The abstract base of both count sources. A source gives its tables
+    (``table``, ``pair_tables``); the scores derived from them
+    (``cmi_matrix``, ``class_mi``) are computed here, once, the same way
+    whatever holds the counts.
     """
 
     @property
+    @abstractmethod
     def n_features(self) -> int:
         """Number of features."""
-        ...
 
     @property
+    @abstractmethod
     def n_classes(self) -> int:
         """Number of classes."""
-        ...
 
     @property
+    @abstractmethod
     def cards(self) -> NDArray[np.int64]:
         """Declared cardinalities (0 = continuous)."""
-        ...
 
+    @abstractmethod
     def has(self, features: Sequence[int]) -> bool:
         """Whether the table of these features can be read.
 
@@ -69,8 +66,8 @@ class CountTables(Protocol):
         features : sequence of int
             Discrete features.
         """
-        ...
 
+    @abstractmethod
     def table(self, features: Sequence[int]) -> NDArray:
         """Counts of the features (axes in the given order) and the class.
 
@@ -79,8 +76,8 @@ class CountTables(Protocol):
         features : sequence of int
             Discrete features.
         """
-        ...
 
+    @abstractmethod
     def pair_tables(
         self, features: Sequence[int]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
@@ -91,22 +88,8 @@ class CountTables(Protocol):
         features : sequence of int
             Discrete features.
         """
-        ...
 
-    def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
-        """``I(X_i; X_j | C)`` (nats) of every pair of ``features``.
-
-        Parameters
-        ----------
-        features : sequence of int, default=None
-            Discrete features; all of them when None.
-        """
-        ...
-
-    def class_mi(self) -> NDArray[np.float64]:
-        """``I(X_i; C)`` (nats) of every feature."""
-        ...
-
+    @abstractmethod
     def mixed_cmi(
         self, *, method: str, base: float | None, var_smoothing: float
     ) -> NDArray[np.float64]:
@@ -121,42 +104,6 @@ class CountTables(Protocol):
         var_smoothing : float
             Fraction of the variance added to every variance.
         """
-        ...
-
-
-class TableReader:
-    """The scores every count source derives from its ``table`` and ``pair_tables``.
-
-    A base of both count sources, so the scores are computed once, the same
-    way, whatever holds the counts.
-    """
-
-    @property
-    def n_features(self) -> int:
-        """Number of features."""
-        raise NotImplementedError
-
-    def table(self, features: Sequence[int]) -> NDArray:
-        """Counts of the features (axes in the given order) and the class.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features.
-        """
-        raise NotImplementedError
-
-    def pair_tables(
-        self, features: Sequence[int]
-    ) -> dict[tuple[int, int], NDArray[np.float64]]:
-        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features.
-        """
-        raise NotImplementedError
 
     def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
         """``I(X_i; X_j | C)`` (nats) of every pair of ``features`` (all: None).
@@ -202,7 +149,7 @@ class _Rows(NamedTuple):
     rows: InputRows | None = None
 
 
-class TrainingData(_Rows, TableReader):
+class TrainingData(_Rows, CountTables):
     """Encoded training rows in memory, read through :class:`CountTables`.
 
     Parameters
