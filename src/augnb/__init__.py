@@ -3,8 +3,8 @@
 The class is a parent of every selected (possibly compound) feature node, and
 nodes may have further parents among the features: naive Bayes, TAN and their
 relatives are one model with different structures. The estimator classes are
-those :mod:`augnb.classifiers` exports, listed again here; the estimator
-registry (:func:`estimators`) reads them from there.
+those :mod:`augnb.classifiers` exports (listed there once); the estimator
+registry (:func:`estimators`) reads them from there too.
 
 The exports are loaded when first used (PEP 562): ``import augnb`` imports no
 NumPy, Numba, scikit-learn or pyarrow, so the command line starts quickly.
@@ -16,70 +16,20 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from augnb import classifiers as _classifiers
 from augnb._version import __version__
 
 if TYPE_CHECKING:
     from augnb._model_io import load_model, save_model
-    from augnb.classifiers import (
-        AODE,
-        ASB,
-        AWNB,
-        BSEJ,
-        CAN,
-        ENBC,
-        ESKDB,
-        ETAN,
-        FFSS,
-        FSS,
-        KDB,
-        MANB,
-        SKDB,
-        TAN,
-        WANBIA,
-        AnDE,
-        AugmentedSemiNaiveBayes,
-        BaseAugmentedNB,
-        DDRChowLiu,
-        FlexibleNB,
-        HillClimbingTAN,
-        NaiveBayes,
-        SelectiveTAN,
-        SuperParentTAN,
-        TaheriANB,
-        WrapperKDB,
-    )
+
+    # The estimator classes: every name augnb.classifiers exports.
+    from augnb.classifiers import *  # noqa: F403
     from augnb.classifiers.registry import estimators
     from augnb.streaming import fit_files, predict_files
     from augnb.structure import Structure
 
 __all__ = [
-    "AODE",
-    "ASB",
-    "AWNB",
-    "BSEJ",
-    "CAN",
-    "ENBC",
-    "ESKDB",
-    "ETAN",
-    "FFSS",
-    "FSS",
-    "KDB",
-    "MANB",
-    "SKDB",
-    "TAN",
-    "WANBIA",
-    "AnDE",
-    "AugmentedSemiNaiveBayes",
-    "BaseAugmentedNB",
-    "DDRChowLiu",
-    "FlexibleNB",
-    "HillClimbingTAN",
-    "NaiveBayes",
-    "SelectiveTAN",
     "Structure",
-    "SuperParentTAN",
-    "TaheriANB",
-    "WrapperKDB",
     "__version__",
     "estimators",
     "fit_files",
@@ -87,6 +37,9 @@ __all__ = [
     "predict_files",
     "save_model",
 ]
+# The estimator classes, listed once in augnb.classifiers; type checkers read
+# this form of __all__ (and the star import above) as they read a literal.
+__all__ += _classifiers.__all__
 
 # Where each export other than the estimator classes lives; every other name of
 # __all__ is one of augnb.classifiers' exports.

@@ -71,6 +71,9 @@ __all__ = [
     "WrapperKDB",
 ]
 
+#: The baselines, listed first by the registry and ``augnb estimators``.
+_BASELINES = ("NaiveBayes", "TAN")
+
 # The module of each export, for __getattr__.
 _SOURCES = {
     "AODE": "augnb.classifiers.aode",

@@ -47,9 +47,8 @@ __all__ = [
     "not_available_names",
 ]
 
-#: Listed first by :func:`available_estimators` (the baselines); the others
-#: follow by name.
-_FIRST = ("NaiveBayes", "TAN")
+# Listed first by available_estimators(); the others follow by name.
+_FIRST = _package._BASELINES
 
 # Names a user may know from other packages, for algorithms augnb does not have:
 # resolving them fails with this explanation rather than with "unknown".

@@ -1,143 +1,83 @@
-"""What ``augnb estimators`` and ``augnb suites`` list, as static tables.
+"""What ``augnb estimators`` and ``augnb suites`` list, without the heavy imports.
 
 Listing the estimators from the registry imports every estimator class, and
 listing the suites reads the papers' tables; both import NumPy, pandas,
-scikit-learn and Numba, seconds of start-up for a few lines of text. These
-tables are copies, checked against the registry and the suites by
-``tests/cli/test_listing.py``: a learner or suite added, renamed or
-re-described there fails that test until it is copied here.
+scikit-learn and Numba, seconds of start-up for a few lines of text. The
+estimators are therefore read from the classifiers' source with :mod:`ast`
+(a learner added to ``augnb.classifiers`` is listed with no other change);
+the suites are a static copy. ``tests/cli/test_listing.py`` checks both
+against the registry and the suites.
 """
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["ESTIMATORS", "NOT_AVAILABLE", "SUITES", "SuiteRow"]
+__all__ = ["NOT_AVAILABLE", "SUITES", "SuiteRow", "estimator_rows"]
 
-#: (name, aliases, one-line summary) of every estimator, in the order of
-#: :func:`augnb.classifiers.registry.describe_estimators`.
-ESTIMATORS: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    (
-        "NaiveBayes",
-        ("NB", "naive_bayes"),
-        "naive Bayes: features independent given the class",
-    ),
-    (
-        "TAN",
-        ("tan_cl", "ChowLiu"),
-        "tree-augmented naive Bayes: a Chow-Liu tree over the features",
-    ),
-    (
-        "AODE",
-        ("averaged_one_dependence_estimators",),
-        "averaged one-dependence estimators: mean of one-parent models",
-    ),
-    (
-        "AWNB",
-        ("attribute_weighted_naive_bayes",),
-        "naive Bayes with attribute weights from decision-tree depths (Hall)",
-    ),
-    (
-        "AnDE",
-        ("averaged_n_dependence_estimators",),
-        "averaged n-dependence estimators: mean of models with n super-parents",
-    ),
-    (
-        "AugmentedSemiNaiveBayes",
-        ("ASB", "augmented_semi_naive_bayes"),
-        "augmented semi-naive Bayes: BSEJ's merged features joined by a tree",
-    ),
-    (
-        "BSEJ",
-        (),
-        "backward sequential elimination and joining: drop or merge features by CV",
-    ),
-    (
-        "CAN",
-        ("clique_augmented_naive_bayes",),
-        "clique-augmented naive Bayes for mixed discrete and continuous features",
-    ),
-    (
-        "DDRChowLiu",
-        ("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN"),
-        "TAN whose tree maximises the dependence-derivative ratio (Zhang)",
-    ),
-    (
-        "ENBC",
-        ("extended_naive_bayes_kde",),
-        "extended naive Bayes: kernel-density features merged by CV",
-    ),
-    (
-        "ESKDB",
-        ("ensemble_selective_kdb",),
-        "ensemble of selective kDBs on random rankings, HDP-smoothed tables",
-    ),
-    (
-        "ETAN",
-        ("extended_tan",),
-        "extended TAN for mixed discrete and continuous features",
-    ),
-    (
-        "FFSS",
-        ("FilterForwardSequentialSelection",),
-        "filter forward selection: features added by a chi-square filter",
-    ),
-    (
-        "FSS",
-        ("ForwardSequentialSelection",),
-        "forward sequential selection: naive Bayes on features chosen by CV",
-    ),
-    (
-        "FlexibleNB",
-        ("FNB", "flexible_naive_bayes"),
-        "flexible naive Bayes: kernel densities for continuous features",
-    ),
-    (
-        "HillClimbingTAN",
-        ("tan_hc",),
-        "hill-climbing TAN: augmenting arcs added one at a time by CV accuracy",
-    ),
-    (
-        "KDB",
-        ("kDB", "k_dependence_bayes"),
-        "k-dependence Bayes: each feature has up to k feature parents",
-    ),
-    (
-        "MANB",
-        ("model_averaged_naive_bayes",),
-        "naive Bayes averaged over every subset of class arcs (Dash & Cooper)",
-    ),
-    (
-        "SKDB",
-        ("selective_kdb",),
-        "selective kDB: features and k chosen by one leave-one-out pass",
-    ),
-    (
-        "SelectiveTAN",
-        ("STAN", "selective_tan"),
-        "selective TAN: the tree's arcs and features kept by chi-square tests",
-    ),
-    (
-        "SuperParentTAN",
-        ("tan_hcsp",),
-        "super-parent TAN: hill climbing that picks a super-parent, then its child",
-    ),
-    (
-        "TaheriANB",
-        ("taheri", "conditional_probability_nb"),
-        "correlation-ordered augmented naive Bayes (Taheri et al.)",
-    ),
-    (
-        "WANBIA",
-        ("weighted_naive_bayes_cll",),
-        "naive Bayes with weights maximising the conditional likelihood",
-    ),
-    (
-        "WrapperKDB",
-        ("kdb_wrapper", "greedy_kdb"),
-        "k-dependence Bayes by greedy wrapper search (bnclassify's kdb)",
-    ),
-)
+
+def _module_file(module: str) -> Path:
+    # The source file of a module of this package, found without importing it
+    # (this file is augnb/cli/_listing.py).
+    parts = module.split(".")[1:]
+    return Path(__file__).parents[1].joinpath(*parts).with_suffix(".py")
+
+
+def _literal(node: ast.AST) -> object:
+    # A str, or a tuple of str, written in the class body (implicitly joined
+    # strings included); anything else is not read.
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return None
+
+
+def _class_rows(module: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    # {class name: (aliases, summary)} of the classes of one module that
+    # declare ``_summary`` in their own body: what the registry shows of a
+    # concrete estimator (a test checks that each declares it).
+    tree = ast.parse(_module_file(module).read_text(encoding="utf-8"))
+    rows: dict[str, tuple[tuple[str, ...], str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        found: dict[str, object] = {}
+        for item in node.body:
+            if isinstance(item, ast.Assign) and len(item.targets) == 1:
+                target = item.targets[0]
+                if isinstance(target, ast.Name):
+                    found[target.id] = _literal(item.value)
+        summary = found.get("_summary")
+        aliases = found.get("_aliases", ())
+        if isinstance(summary, str) and summary and isinstance(aliases, tuple):
+            rows[node.name] = (tuple(str(alias) for alias in aliases), summary)
+    return rows
+
+
+def estimator_rows() -> list[tuple[str, tuple[str, ...], str]]:
+    """(name, aliases, one-line summary) of every estimator, from the source.
+
+    Read with :mod:`ast` from the modules that ``augnb.classifiers`` names for
+    its exports, in the order of
+    :func:`augnb.classifiers.registry.describe_estimators` (which imports
+    every class; ``tests/cli/test_listing.py`` checks that the two agree).
+
+    Returns
+    -------
+    rows : list of (str, tuple of str, str)
+    """
+    import augnb.classifiers as package
+
+    rows: dict[str, tuple[tuple[str, ...], str]] = {}
+    for module in sorted(set(package._SOURCES.values())):
+        rows.update(_class_rows(module))
+    exported = {name: rows[name] for name in package.__all__ if name in rows}
+    first = [name for name in package._BASELINES if name in exported]
+    order = first + sorted(name for name in exported if name not in first)
+    return [(name, *exported[name]) for name in order]
+
 
 #: :func:`augnb.classifiers.registry.not_available_names`.
 NOT_AVAILABLE: dict[str, str] = {

@@ -275,11 +275,13 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 def cmd_estimators(args: argparse.Namespace) -> int:
     """List estimator names, aliases and a one-line description each."""
-    # A static copy of the registry's descriptions (checked against it by a
-    # test): reading the registry would import every estimator class.
-    from augnb.cli._listing import ESTIMATORS, NOT_AVAILABLE
+    # Read from the classifiers' source (checked against the registry by a
+    # test): the registry would import every estimator class.
+    from augnb.cli._listing import NOT_AVAILABLE, estimator_rows
 
-    rows = [[name, ", ".join(aliases), text] for name, aliases, text in ESTIMATORS]
+    rows = [
+        [name, ", ".join(aliases), text] for name, aliases, text in estimator_rows()
+    ]
     print_table(
         ["name", "aliases", "description"],
         rows,
