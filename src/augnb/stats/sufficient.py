@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import override
 
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 from augnb.stats.mixed_information import mixed_cmi_from_statistics
@@ -291,32 +292,13 @@ class SufficientStatistics(CountTables):
             + sum(m.nbytes for m in self.comoments.values())
         )
 
+    @override
     def has(self, features: Sequence[int]) -> bool:
-        """Whether the table of this feature subset is held.
-
-        Parameters
-        ----------
-        features : sequence of int
-            The subset (in any order).
-
-        Returns
-        -------
-        bool
-        """
         return tuple(sorted(int(f) for f in features)) in self.tables
 
+    @override
     def table(self, features: Sequence[int]) -> NDArray[np.int64]:
-        """Count table of features (in the given order) and the class.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features, in the axis order wanted.
-
-        Returns
-        -------
-        ndarray of shape (r_f1, ..., r_fk, n_classes), int64
-        """
+        # Read from the table of the sorted subset, axes transposed.
         features = [int(f) for f in features]
         key = tuple(sorted(features))
         if len(set(key)) != len(key):
@@ -332,21 +314,11 @@ class SufficientStatistics(CountTables):
 
     # -- the count-table interface of structure learners ----------------------
 
+    @override
     def pair_tables(
         self, features: Sequence[int]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
-        """Tables of every pair of ``features`` with the class.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features; the keys index this sequence.
-
-        Returns
-        -------
-        dict
-            ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)``, ``a < b``.
-        """
+        # Read from the pair tables held.
         features = [int(f) for f in features]
         k = len(features)
         return {
@@ -355,6 +327,7 @@ class SufficientStatistics(CountTables):
             for b in range(a + 1, k)
         }
 
+    @override
     def mixed_cmi(
         self,
         *,
@@ -362,24 +335,9 @@ class SufficientStatistics(CountTables):
         base: float | None = 2.0,
         var_smoothing: float = 1e-9,
     ) -> NDArray[np.float64]:
-        """Gaussian plug-in ``I(A_i; A_j | C)`` of every pair.
-
-        From the pair tables, the moments and the co-moments of
-        :func:`~augnb.stats.mixed_information.mixed_weight_families`.
-
-        Parameters
-        ----------
-        method : {"gaussian"}, default="gaussian"
-            Only the Gaussian estimates are sums over rows.
-        base : float or None, default=2.0
-            Logarithm base (None = natural log).
-        var_smoothing : float, default=1e-9
-            Fraction of the variance added to every variance.
-
-        Returns
-        -------
-        ndarray of shape (n_features, n_features)
-        """
+        # The Gaussian plug-in estimate, from the pair tables, the moments and
+        # the co-moments (mixed_weight_families); the other estimator bins the
+        # continuous columns at quantiles of all rows, which no sum over chunks gives.
         if method != "gaussian" and (self.cards == 0).any():
             raise TypeError(
                 f"cmi={method!r} bins the continuous columns at quantiles of all "

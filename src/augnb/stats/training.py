@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import override
 
 from augnb.data.weights import InputRows
 from augnb.stats.counts import joint_counts, pairwise_class_counts
@@ -61,32 +62,52 @@ class CountTables(ABC):
     def has(self, features: Sequence[int]) -> bool:
         """Whether the table of these features can be read.
 
+        Rows in memory can count any table; sufficient statistics hold the
+        tables of the subsets they were asked to sum.
+
         Parameters
         ----------
         features : sequence of int
-            Discrete features.
+            Discrete features, in any order.
+
+        Returns
+        -------
+        bool
         """
 
     @abstractmethod
     def table(self, features: Sequence[int]) -> NDArray:
         """Counts of the features (axes in the given order) and the class.
 
+        Weighted counts over the rows where every one of the features is
+        observed (available cases).
+
         Parameters
         ----------
         features : sequence of int
-            Discrete features.
+            Discrete features, in the axis order wanted.
+
+        Returns
+        -------
+        ndarray of shape (r_f1, ..., r_fk, n_classes)
         """
 
     @abstractmethod
     def pair_tables(
         self, features: Sequence[int]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
-        """``(a, b) ->`` table of ``features[a]``, ``features[b]`` and the class.
+        """Tables of every pair of ``features`` with the class.
 
         Parameters
         ----------
         features : sequence of int
-            Discrete features.
+            Discrete features; the keys index this sequence.
+
+        Returns
+        -------
+        dict
+            ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)``, ``a < b``:
+            the table of ``features[a]``, ``features[b]`` and the class.
         """
 
     @abstractmethod
@@ -95,14 +116,21 @@ class CountTables(ABC):
     ) -> NDArray[np.float64]:
         """``I(A_i; A_j | C)`` of every pair, discrete and continuous.
 
+        As :func:`augnb.stats.mixed_information.pairwise_mixed_cmi`.
+
         Parameters
         ----------
-        method : str
-            Estimator of the continuous terms.
+        method : {"gaussian", "discretize"}
+            Estimator of the continuous terms: Gaussian plug-in, or the
+            columns binned at quantiles of all rows (rows in memory only).
         base : float or None
             Logarithm base (None = natural log).
         var_smoothing : float
             Fraction of the variance added to every variance.
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
         """
 
     def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
@@ -191,33 +219,19 @@ class TrainingData(_Rows, CountTables):
         """``(codes, y, cards, n_classes)``, as the row kernels take them."""
         return self.codes, self.y, self.cards, self.n_classes
 
+    @override
     @property
     def n_features(self) -> int:
-        """Number of features."""
         return int(self.codes.shape[1])
 
+    @override
     def has(self, features: Sequence[int]) -> bool:
-        """Always True: any table can be counted from the rows.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features.
-        """
+        # Any table can be counted from the rows.
         return True
 
+    @override
     def table(self, features: Sequence[int]) -> NDArray[np.float64]:
-        """Counts (weighted) of the features and the class, available cases.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features, in the axis order wanted.
-
-        Returns
-        -------
-        ndarray of shape (r_f1, ..., r_fk, n_classes)
-        """
+        # Weighted counts over the available cases.
         features = [int(f) for f in features]
         return joint_counts(
             [*(self.codes[:, f] for f in features), self.y],
@@ -225,21 +239,11 @@ class TrainingData(_Rows, CountTables):
             self.sample_weight,
         )
 
+    @override
     def pair_tables(
         self, features: Sequence[int]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
-        """Tables of every pair of ``features`` with the class, in one pass.
-
-        Parameters
-        ----------
-        features : sequence of int
-            Discrete features; the keys index this sequence.
-
-        Returns
-        -------
-        dict
-            ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)``, ``a < b``.
-        """
+        # Every pair in one pass over the rows.
         features = [int(f) for f in features]
         everything = features == list(range(self.n_features))
         return pairwise_class_counts(
@@ -250,6 +254,7 @@ class TrainingData(_Rows, CountTables):
             sample_weight=self.sample_weight,
         )
 
+    @override
     def mixed_cmi(
         self,
         *,
@@ -257,23 +262,7 @@ class TrainingData(_Rows, CountTables):
         base: float | None = 2.0,
         var_smoothing: float = 1e-9,
     ) -> NDArray[np.float64]:
-        """``I(A_i; A_j | C)`` of every pair, discrete and continuous.
-
-        As :func:`augnb.stats.mixed_information.pairwise_mixed_cmi`.
-
-        Parameters
-        ----------
-        method : {"gaussian", "discretize"}, default="gaussian"
-            Estimator of the continuous terms.
-        base : float or None, default=2.0
-            Logarithm base (None = natural log).
-        var_smoothing : float, default=1e-9
-            Fraction of the variance added to every variance.
-
-        Returns
-        -------
-        ndarray of shape (n_features, n_features)
-        """
+        # As augnb.stats.mixed_information.pairwise_mixed_cmi.
         return pairwise_mixed_cmi(
             self.codes,
             self.values,
