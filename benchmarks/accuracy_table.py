@@ -41,14 +41,25 @@ import os
 import time
 from pathlib import Path
 
-import pandas as pd
-from _common import ROOT, machine_info, parser, random_forest, write_json
-from sklearn.ensemble import HistGradientBoostingClassifier
+# Every fit single-threaded (the folds run in parallel processes), so that fit
+# times compare learners, not thread counts; set before Numba and the BLAS load.
+for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-from augnb._io import write_text_atomic
-from augnb.classifiers.registry import estimators as registry
-from augnb.evaluation.cv import accuracy_matrix, cross_validate
-from augnb.evaluation.significance import friedman_test
+import pandas as pd  # noqa: E402
+from _common import (  # noqa: E402
+    ROOT,
+    machine_info,
+    parser,
+    random_forest,
+    write_json,
+)
+from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
+
+from augnb._io import write_text_atomic  # noqa: E402
+from augnb.classifiers.registry import estimators as registry  # noqa: E402
+from augnb.evaluation.cv import accuracy_matrix, cross_validate  # noqa: E402
+from augnb.evaluation.significance import friedman_test  # noqa: E402
 
 OVERVIEW_DATASETS = [
     "car",
@@ -77,24 +88,90 @@ def hist_gradient_boosting(seed: int) -> object:
     )
 
 
+def _split(columns: list[str], width: int) -> list[list[str]]:
+    # Tables no wider than `width` columns of values, so they fit a page.
+    return [columns[i : i + width] for i in range(0, len(columns), width)]
+
+
+def _per_dataset_tables(
+    matrix: pd.DataFrame, sd: pd.DataFrame | None, order: list[str], higher: bool
+) -> list[str]:
+    """Learners as rows, data sets as columns (8 a table), the best in bold."""
+    best = matrix.max(axis=1) if higher else matrix.min(axis=1)
+    lines: list[str] = []
+    for chunk in _split(list(matrix.index), 8):
+        lines += ["| learner | " + " | ".join(chunk) + " |"]
+        lines += ["|:---|" + "---:|" * len(chunk)]
+        for name in order:
+            cells = []
+            for ds in chunk:
+                value = matrix.loc[ds, name]
+                text = f"{value:.3f}" if sd is None else (
+                    f"{value:.2f}\u00a0±\u00a0{sd.loc[ds, name]:.2f}"
+                )
+                cells.append(f"**{text}**" if abs(value - best[ds]) < 1e-9 else text)
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
+def _head_to_head(results: pd.DataFrame, ours: str, theirs: str) -> list[str]:
+    """``ours`` against ``theirs`` per data set: accuracy, log-loss, fit time."""
+    mean = results.groupby(["dataset", "estimator"], sort=False)[
+        ["accuracy", "log_loss", "brier", "fit_seconds"]
+    ].mean()
+    total = results.groupby(["dataset", "estimator"], sort=False)["fit_seconds"].sum()
+    lines = [
+        f"| data set | {ours} acc. | {theirs} acc. | {ours} log-loss | "
+        f"{theirs} log-loss | {ours} fit s | {theirs} fit s |",
+        "|:---|---:|---:|---:|---:|---:|---:|",
+    ]
+    datasets = list(dict.fromkeys(results["dataset"]))
+    for ds in datasets:
+        a, b = mean.loc[(ds, ours)], mean.loc[(ds, theirs)]
+        lines.append(
+            f"| {ds} | {100 * a.accuracy:.2f} | {100 * b.accuracy:.2f} | "
+            f"{a.log_loss:.3f} | {b.log_loss:.3f} | {total[(ds, ours)]:.1f} | "
+            f"{total[(ds, theirs)]:.1f} |"
+        )
+    a = mean.xs(ours, level="estimator").mean()
+    b = mean.xs(theirs, level="estimator").mean()
+    ta = total.xs(ours, level="estimator").sum()
+    tb = total.xs(theirs, level="estimator").sum()
+    lines.append(
+        f"| **mean / total** | **{100 * a.accuracy:.2f}** | **{100 * b.accuracy:.2f}**"
+        f" | **{a.log_loss:.3f}** | **{b.log_loss:.3f}** | **{ta:.1f}** | "
+        f"**{tb:.1f}** |"
+    )
+    return lines
+
+
 def _markdown(
     results: pd.DataFrame, args: argparse.Namespace, seconds: float
 ) -> tuple[str, dict]:
     matrix = accuracy_matrix(results) * 100
-    sd = (
-        results.groupby(["dataset", "estimator"], sort=False)["accuracy"].std() * 100
-    ).unstack("estimator")
+    grouped = results.groupby(["dataset", "estimator"], sort=False)
+    sd = (grouped["accuracy"].std() * 100).unstack("estimator")
+    loss = grouped["log_loss"].mean().unstack("estimator").loc[matrix.index]
     ranks = matrix.rank(axis=1, ascending=False).mean()
     means = matrix.mean()
     order = means.sort_values(ascending=False).index.tolist()
     friedman = friedman_test(matrix[order])
+    by_learner = results.groupby("estimator")
     summary = {
         name: {
             "mean_accuracy": round(float(means[name]), 3),
             "mean_rank": round(float(ranks[name]), 3),
             "wins": int((matrix[name] >= matrix.max(axis=1) - 1e-9).sum()),
+            "mean_log_loss": round(float(loss[name].mean()), 4),
+            "mean_brier": round(
+                float(grouped["brier"].mean().unstack("estimator")[name].mean()), 4
+            ),
             "fit_seconds_total": round(
-                float(results.loc[results.estimator == name, "fit_seconds"].sum()), 2
+                float(by_learner.get_group(name)["fit_seconds"].sum()), 2
+            ),
+            "predict_seconds_total": round(
+                float(by_learner.get_group(name)["predict_seconds"].sum()), 2
             ),
         }
         for name in order
@@ -108,19 +185,28 @@ def _markdown(
         f"kept), {args.repeats} x {args.splits} stratified CV, seed {args.seed}, "
         "default hyperparameters. RandomForest has 500 trees on ordinal-encoded "
         "categories; HistGradientBoosting uses its native categorical splits. "
-        f"The run took {seconds / 60:.1f} min on {os.cpu_count()} cores. "
-        "Regenerate with `python benchmarks/accuracy_table.py`.",
+        "Every fit is single-threaded (folds run in parallel processes). "
+        f"The run took {seconds / 60:.1f} min on {os.cpu_count()} cores "
+        f"({machine_info().get('processor') or 'CPU unknown'}). "
+        "Regenerate with `python benchmarks/accuracy_table.py`; the per-fold "
+        "results are in [folds.csv](folds.csv).",
         "",
         "## Summary (sorted by mean accuracy)",
         "",
-        "| learner | mean accuracy (%) | mean rank | best on | fit seconds |",
-        "|:---|---:|---:|---:|---:|",
+        "Log-loss in nats and Brier score (summed over the classes; 0 is "
+        "perfect) are means over data sets of the mean over folds; times are "
+        "totals over every fold of every data set.",
+        "",
+        "| learner | accuracy (%) | mean rank | best on | log-loss | Brier | "
+        "fit s | predict s |",
+        "|:---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name in order:
         s = summary[name]
         lines.append(
             f"| {name} | {s['mean_accuracy']:.2f} | {s['mean_rank']:.2f} | "
-            f"{s['wins']} | {s['fit_seconds_total']:.1f} |"
+            f"{s['wins']} | {s['mean_log_loss']:.3f} | {s['mean_brier']:.3f} | "
+            f"{s['fit_seconds_total']:.1f} | {s['predict_seconds_total']:.1f} |"
         )
     lines += [
         "",
@@ -129,15 +215,42 @@ def _markdown(
         f"Iman-Davenport F = {friedman.iman_davenport.statistic:.2f}, "
         f"p = {friedman.iman_davenport.pvalue:.3g}.",
         "",
-        "## Accuracy per data set (%, mean ± sd over the folds)",
-        "",
-        "| data set | " + " | ".join(order) + " |",
-        "|:---|" + "---:|" * len(order),
     ]
-    for ds in matrix.index:
-        cells = [f"{matrix.loc[ds, n]:.2f} ± {sd.loc[ds, n]:.2f}" for n in order]
-        lines.append(f"| {ds} | " + " | ".join(cells) + " |")
-    lines.append("")
+    ensembles = [n for n in ("RandomForest", "HistGradientBoosting") if n in order]
+    bayes = [n for n in order if n not in ensembles]
+    if ensembles and bayes:
+        best_bn = matrix[bayes].max(axis=1)
+        best_tree = matrix[ensembles].max(axis=1)
+        gap = (best_bn - best_tree).sort_values()
+        ahead = [f"{ds} ({g:+.1f})" for ds, g in gap.items() if g > 1]
+        behind = [f"{ds} ({g:+.1f})" for ds, g in gap.items() if g < -1]
+        lines += [
+            "## Where Bayesian network classifiers win and where they lose",
+            "",
+            "The best augnb learner of each data set against the better of the "
+            f"tree ensembles ({', '.join(ensembles)}), in accuracy points: ahead "
+            f"by more than 1 point on {len(ahead)} data sets"
+            + (f" ({', '.join(ahead)})" if ahead else "")
+            + f", behind by more than 1 point on {len(behind)}"
+            + (f" ({', '.join(behind)})" if behind else "")
+            + f", within 1 point on {len(gap) - len(ahead) - len(behind)}.",
+            "",
+        ]
+    if {"ESKDB", "RandomForest"} <= set(order):
+        lines += [
+            "## ESKDB against RandomForest",
+            "",
+            *_head_to_head(results, "ESKDB", "RandomForest"),
+            "",
+        ]
+    lines += [
+        "## Accuracy per data set (%, mean ± sd over the folds; best in bold)",
+        "",
+        *_per_dataset_tables(matrix, sd, order, higher=True),
+        "## Log-loss per data set (nats, mean over the folds; best in bold)",
+        "",
+        *_per_dataset_tables(loss, None, order, higher=False),
+    ]
     return "\n".join(lines), summary
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "Fold",
     "FoldError",
     "accuracy_matrix",
+    "brier_score",
     "cross_validate",
     "load_datasets",
     "make_folds",
@@ -70,6 +71,7 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "fold",
     "accuracy",
     "log_loss",
+    "brier",
     "fit_seconds",
     "predict_seconds",
     "n_train",
@@ -249,6 +251,38 @@ def _aligned_proba(
     return full
 
 
+def brier_score(
+    y: NDArray[Any], proba: NDArray[np.float64], labels: NDArray[Any]
+) -> float:
+    """Multi-class Brier score: mean squared distance to the one-hot truth.
+
+    ``mean_i sum_k (p_ik - [y_i = k])^2``, Brier's original definition over
+    all classes (0 is perfect, 2 the worst); for two classes it is twice
+    :func:`sklearn.metrics.brier_score_loss`.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        True labels, each one of ``labels``.
+    proba : ndarray of shape (n_samples, n_labels)
+        Predicted probabilities, columns in the order of ``labels``.
+    labels : ndarray of shape (n_labels,)
+        Every label.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> brier_score(np.array(["a", "b"]), np.array([[1.0, 0.0], [0.5, 0.5]]),
+    ...             np.array(["a", "b"]))
+    0.25
+    """
+    truth = np.asarray(y)[:, None] == np.asarray(labels)[None, :]
+    return float(np.mean(np.sum((proba - truth) ** 2, axis=1)))
+
+
 def _evaluate_fold(
     estimator: BaseEstimator,
     X: pd.DataFrame,
@@ -270,18 +304,20 @@ def _evaluate_fold(
         pred = est.predict(X_test)
         predict_seconds = time.perf_counter() - start
         accuracy = float(np.mean(np.asarray(pred) == y_test))
-        loss = float("nan")
+        loss = brier = float("nan")
         if hasattr(est, "predict_proba"):
             proba = _aligned_proba(est.predict_proba(X_test), est.classes_, labels)
             # sklearn clips probabilities to [eps, 1 - eps] (float64 eps), so a
             # test row of a class absent from the training fold costs
             # -log(eps) ~ 36.04 nats instead of making the mean infinite.
             loss = float(log_loss(y_test, proba, labels=labels))
+            brier = brier_score(y_test, proba, labels)
     except Exception as exc:
         raise FoldError(f"{where}: {type(exc).__name__}: {exc}") from exc
     return {
         "accuracy": accuracy,
         "log_loss": loss,
+        "brier": brier,
         "fit_seconds": fit_seconds,
         "predict_seconds": predict_seconds,
         "n_train": int(train.shape[0]),
@@ -354,7 +390,9 @@ def cross_validate(
         One row per (data set, estimator, repeat, fold), in that order, with
         the columns of :data:`RESULT_COLUMNS`: ``accuracy`` (fraction correct
         on the test fold), ``log_loss`` (mean negative log-likelihood in nats,
-        NaN for an estimator without ``predict_proba``), ``fit_seconds`` and
+        NaN for an estimator without ``predict_proba``), ``brier`` (the
+        multi-class Brier score of :func:`brier_score`, NaN likewise),
+        ``fit_seconds`` and
         ``predict_seconds`` (wall time of ``fit`` and of ``predict``; taken
         from the cache for cached tasks), ``n_train``, ``n_test``.
 
@@ -380,7 +418,7 @@ def cross_validate(
     >>> res = cross_validate(["NB", "TAN"], ["iris"], n_splits=3, n_repeats=1,
     ...                      progress=False)
     >>> res.shape
-    (6, 10)
+    (6, 11)
     >>> summarize(res)[["dataset", "estimator", "n_folds"]]
       dataset estimator  n_folds
     0    iris        NB        3
@@ -433,7 +471,13 @@ def cross_validate(
                         "fold": f.fold,
                     }
                     hit = read_cache(cache_path(cache, key), key)
-                    if hit is not None:
+                    # A result cached before a column was added is run again.
+                    if hit is not None and set(RESULT_COLUMNS) <= set(hit) | {
+                        "dataset",
+                        "estimator",
+                        "repeat",
+                        "fold",
+                    }:
                         rows[index] = hit
                         continue
                 where = f"{ename} on {dname}, repeat {f.repeat} fold {f.fold}"
@@ -476,7 +520,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
         frame[col] = frame[col].astype(object)
     for col in ("repeat", "fold", "n_train", "n_test"):
         frame[col] = frame[col].astype(np.int64)
-    for col in ("accuracy", "log_loss", *_TIMING_COLUMNS):
+    for col in ("accuracy", "log_loss", "brier", *_TIMING_COLUMNS):
         frame[col] = frame[col].astype(np.float64)
     return frame.reset_index(drop=True)
 
@@ -498,7 +542,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         One row per (data set, estimator) in order of first appearance, with
         ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
         ``r * k`` fold accuracies: the caret / bnclassify
-        convention; NaN for a single fold), ``log_loss_mean``,
+        convention; NaN for a single fold), ``log_loss_mean``, ``brier_mean``,
         ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``.
 
     Examples
@@ -506,6 +550,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     >>> tidy = pd.DataFrame({"dataset": ["d"] * 2, "estimator": ["NB"] * 2,
     ...                      "repeat": [0, 0], "fold": [0, 1],
     ...                      "accuracy": [0.8, 0.9], "log_loss": [0.5, 0.3],
+    ...                      "brier": [0.3, 0.2],
     ...                      "fit_seconds": [0.1, 0.1],
     ...                      "predict_seconds": [0.0, 0.0],
     ...                      "n_train": [5, 5], "n_test": [5, 5]})
@@ -518,6 +563,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         accuracy_mean=("accuracy", "mean"),
         accuracy_sd=("accuracy", lambda s: s.std(ddof=1)),
         log_loss_mean=("log_loss", "mean"),
+        brier_mean=("brier", "mean"),
         fit_seconds_mean=("fit_seconds", "mean"),
         predict_seconds_mean=("predict_seconds", "mean"),
         n_folds=("accuracy", "size"),
