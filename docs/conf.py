@@ -257,6 +257,48 @@ def _visit_block_math(self, node) -> None:
     raise nodes.SkipNode
 
 
+#: Where the algorithms index asks for its table of learners.
+_ESTIMATOR_TABLE = "{estimator-table}"
+
+
+def _algorithm_pages() -> dict[str, str]:
+    # {first word of the page's title: page}: a learner's page is titled
+    # with its class name or one of its aliases ("# ASB").
+    pages = {}
+    for path in sorted((Path(__file__).parent / "algorithms").glob("*.md")):
+        title = path.read_text(encoding="utf-8").partition("\n")[0]
+        if title.startswith("# "):
+            pages[title[2:].split()[0]] = path.name
+    return pages
+
+
+def estimator_table() -> str:
+    """The algorithms index's table: every registered learner and its page.
+
+    Read from the registry (each class's one-line summary) and from the
+    algorithm pages' titles, so that a learner added to the package is listed
+    with no edit here; a learner without a page fails the build.
+    """
+    from augnb.classifiers.registry import describe_estimators
+
+    pages = _algorithm_pages()
+    rows = ["| class | what it learns | page |", "|---|---|---|"]
+    for name, aliases, summary in describe_estimators():
+        page = next((pages[n] for n in (name, *aliases) if n in pages), None)
+        if page is None:
+            raise RuntimeError(
+                f"{name} has no page in docs/algorithms/ (a page titled "
+                f"'# {name}'); write one."
+            )
+        rows.append(f"| `{name}` | {summary} | [{name}]({page}) |")
+    return "\n".join(rows)
+
+
+def _fill_estimator_table(app, docname: str, source: list[str]) -> None:
+    if _ESTIMATOR_TABLE in source[0]:
+        source[0] = source[0].replace(_ESTIMATOR_TABLE, estimator_table())
+
+
 def setup(app) -> None:
     """Connect the hooks above to the build."""
     app.connect("autodoc-process-docstring", _escape_type_underscores, priority=100)
@@ -265,3 +307,4 @@ def setup(app) -> None:
     )
     app.connect("builder-inited", _figures)
     app.connect("autodoc-skip-member", _skip_sklearn_members)
+    app.connect("source-read", _fill_estimator_table)
