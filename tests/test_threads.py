@@ -27,6 +27,7 @@ from augnb.stats.counts import (
     joint_counts,
     pairwise_class_counts,
 )
+from augnb.stats.training import TrainingData
 
 #: The most threads the tests ask for (CI has 2 cores).
 MANY = min(4, numba.config.NUMBA_NUM_THREADS)
@@ -155,6 +156,23 @@ def test_pair_and_family_counts_equal_on_any_number_of_threads(small_blocks, see
             weights,
         ).reshape(families[0][2].shape)
         np.testing.assert_allclose(families[0][2], ref, rtol=1e-12)
+
+
+def test_training_tables_of_many_rows_are_the_joint_counts(small_blocks):
+    codes, y, cards, n_classes, w = _codes(5, n=1500, p=4)
+    codes = np.asfortranarray(codes)
+    for weights in (None, w):
+        data = TrainingData(codes, y, cards.astype(np.int64), n_classes, weights)
+        for features in ((2,), (0, 3), (3, 1, 2)):
+            tables = [on_threads(k, data.table, features) for k in (1, 2, MANY)]
+            assert all(t.tobytes() == tables[0].tobytes() for t in tables[1:])
+            ref = joint_counts(
+                [*(codes[:, f] for f in features), y],
+                [*(int(cards[f]) for f in features), n_classes],
+                weights,
+            )
+            assert tables[0].shape == ref.shape
+            np.testing.assert_allclose(tables[0], ref, rtol=1e-12)
 
 
 def test_integer_table_passes_equal_on_any_number_of_threads(small_blocks):
