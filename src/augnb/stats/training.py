@@ -239,13 +239,13 @@ class TrainingData(_Rows, CountTables):
             # last feature as the child, the others as its parents), then
             # laid out as the features' axes and the class.
             *parents, child = features
-            (counts,) = families_class_counts(
+            counts = families_class_counts(
                 self.codes,
                 [(child, parents, cards[:-1], cards[-1])],
                 self.y,
                 n_classes,
                 sample_weight=self.sample_weight,
-            )
+            )[0]
             counts = counts.reshape(*cards[:-1], n_classes, cards[-1])
             return np.ascontiguousarray(np.moveaxis(counts, -2, -1))
         return joint_counts(
