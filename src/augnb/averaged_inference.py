@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 
+from augnb._threads import map_spans, thread_spans
 from augnb.params.averaged import PairTables, SpodeTables
 
 __all__ = ["pair_log_mixture", "pair_summed_out", "spode_log_mixture"]
@@ -54,14 +55,14 @@ def spode_log_mixture(
     n = codes.shape[0]
     acc = np.empty((n, tables.n_classes))
     n_used = np.empty(n, dtype=np.int64)
-    _spode_mixture_kernel(
-        np.ascontiguousarray(codes, dtype=np.int32),
-        np.asarray(tables.cards, dtype=np.int64),
-        int(m),
-        tables.arrays(),
-        acc,
-        n_used,
-    )
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    cards = np.asarray(tables.cards, dtype=np.int64)
+    arrays = tables.arrays()
+
+    def score(a: int, b: int) -> None:
+        _spode_mixture_kernel(codes, cards, int(m), arrays, acc, n_used, a, b)
+
+    map_spans(score, thread_spans(n))
     return acc, n_used
 
 
@@ -96,14 +97,14 @@ def pair_log_mixture(
     n = codes.shape[0]
     log_sum = np.full((n, n_classes), -np.inf)
     n_used = np.zeros(n, dtype=np.int64)
-    _pair_mixture_kernel(
-        np.ascontiguousarray(codes, dtype=np.int32),
-        np.asarray(tables.cards, dtype=np.int64),
-        int(m),
-        tables.arrays(),
-        log_sum,
-        n_used,
-    )
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    cards = np.asarray(tables.cards, dtype=np.int64)
+    arrays = tables.arrays()
+
+    def score(a: int, b: int) -> None:
+        _pair_mixture_kernel(codes, cards, int(m), arrays, log_sum, n_used, a, b)
+
+    map_spans(score, thread_spans(n))
     return log_sum, n_used
 
 
@@ -153,19 +154,19 @@ def pair_summed_out(
 
 
 @numba.njit(cache=True, nogil=True)
-def _spode_mixture_kernel(codes, cards, m, tables, acc, n_used):
+def _spode_mixture_kernel(codes, cards, m, tables, acc, n_used, start, stop):
     """acc[r] = log mean over qualifying super-parents i of SPODE_i(c, x_r).
 
-    ``tables`` are the packed SPODE tables (:meth:`SpodeTables.arrays`). A
-    missing child's factor is skipped (it sums to one); a super-parent that
-    is missing or below the frequency limit is left out; rows with none get
-    ``-inf`` and ``n_used = 0``.
+    For the rows ``r`` in ``start:stop``. ``tables`` are the packed SPODE
+    tables (:meth:`SpodeTables.arrays`). A missing child's factor is skipped
+    (it sums to one); a super-parent that is missing or below the frequency
+    limit is left out; rows with none get ``-inf`` and ``n_used = 0``.
     """
     counts, count_offsets, parent, parent_offsets, child, child_offsets = tables
-    n, p = codes.shape
+    p = codes.shape[1]
     n_classes = acc.shape[1]
     terms = np.empty((p, n_classes))
-    for r in range(n):
+    for r in range(start, stop):
         used = 0
         for i in range(p):
             xi = codes[r, i]
@@ -200,7 +201,7 @@ def _spode_mixture_kernel(codes, cards, m, tables, acc, n_used):
 
 
 @numba.njit(cache=True, nogil=True)
-def _pair_mixture_kernel(codes, cards, m, tables, log_sum, n_used):
+def _pair_mixture_kernel(codes, cards, m, tables, log_sum, n_used, start, stop):
     """Add the qualifying observed pair models to ``log_sum`` and ``n_used``.
 
     ``log_sum[r] = log sum`` over pairs ``i < j`` with both values observed
@@ -209,10 +210,10 @@ def _pair_mixture_kernel(codes, cards, m, tables, log_sum, n_used):
     are the packed pair tables (:meth:`PairTables.arrays`).
     """
     counts, parent, pair_offsets, child, child_offsets = tables
-    n, p = codes.shape
+    p = codes.shape[1]
     n_classes = log_sum.shape[1]
     term = np.empty(n_classes)
-    for r in range(n):
+    for r in range(start, stop):
         for i in range(p):
             xi = codes[r, i]
             if xi < 0:

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 
+from augnb._threads import map_spans, thread_spans
 from augnb.params.categorical import DiscreteModel
 from augnb.params.gaussian_blocks import gaussian_block_log_integral
 from augnb.params.mixed_model import MixedModel
@@ -168,10 +169,26 @@ def joint_log_likelihood(
         return _mixed_joint_log_likelihood(model, codes, values)
     if isinstance(model, FactoredModel):
         return _factored_joint_log_likelihood(model, codes, values)
-    n = codes.shape[0]
     slots = model.slots(codes)
+    jll = np.empty((codes.shape[0], model.n_classes))
+    # Each row's score depends on that row only: spans of rows are scored
+    # on threads of their own (the kernels release the GIL).
+
+    def score(a: int, b: int) -> None:
+        _discrete_rows(model, codes[a:b], slots[a:b], jll[a:b])
+
+    map_spans(score, thread_spans(codes.shape[0]))
+    return jll
+
+
+def _discrete_rows(
+    model: DiscreteModel,
+    codes: NDArray[np.integer],
+    slots: NDArray[np.integer],
+    jll: NDArray[np.float64],
+) -> None:
+    """:func:`joint_log_likelihood` of a discrete model, into ``jll``."""
     missing = slots < 0
-    jll = np.empty((n, model.n_classes))
     jll[:] = model.class_log_prior
     any_missing = missing.any(axis=0)
     no_conf = np.empty(0, dtype=np.int64)
@@ -192,7 +209,7 @@ def joint_log_likelihood(
             child[missing[:, family].any(axis=1)] = -1
         _add_factor(jll, _flat_table(cpd), child, conf, model.domains[k].n_values)
     if not any_missing.any():
-        return jll
+        return
     # A childless node whose members are all missing sums to one and is done
     # (its factor was dropped above). Only a missing node with children, or a
     # compound node with some members observed, needs summing out.
@@ -207,7 +224,7 @@ def joint_log_likelihood(
             hard[:, k] |= missing[:, k] & seen
     rows = np.flatnonzero(hard.any(axis=1))
     if rows.size == 0:
-        return jll
+        return
     if all(len(ps) <= 1 for ps in structure.parents):
         step = max(1, _MAX_CELLS // _forest_cells(model))
         for start in range(0, rows.size, step):
@@ -217,7 +234,6 @@ def joint_log_likelihood(
             )
     else:
         _marginalise(model, codes, slots, hard, missing & ~hard, rows, jll)
-    return jll
 
 
 def _forest_cells(model: DiscreteModel) -> int:

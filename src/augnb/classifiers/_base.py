@@ -17,6 +17,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from augnb._docstrings import shared_entries
+from augnb._threads import map_spans, thread_spans
 from augnb.classifiers.constraints import (
     AnyOf,
     ColumnList,
@@ -711,7 +712,12 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         # One fused pass per row instead of four array passes (max, subtract,
         # exp, normalise): about a third of predict_proba at 1e6 rows.
         jll = np.ascontiguousarray(jll, dtype=np.float64)
-        return _softmax_rows(jll, np.empty_like(jll))
+        out = np.empty_like(jll)
+        # Rows are independent: spans of rows on threads of their own.
+        map_spans(
+            lambda a, b: _softmax_rows(jll[a:b], out[a:b]), thread_spans(len(jll))
+        )
+        return out
 
     @_dask_chunks
     def predict_proba(self, X: object) -> NDArray[np.float64]:

@@ -4,7 +4,10 @@ A table given as one 2-d integer array (a NumPy input, or a DataFrame backed
 by one integer block) is read once for all its columns, in its own memory
 order, instead of once per column through pandas: at a million rows the
 per-column conversions (contiguous copies, int64 temporaries, masks) cost
-more than the model's counting. Compiled on first use (``cache=True``).
+more than the model's counting. Compiled on first use (``cache=True``). Each
+kernel reads the rows ``start:stop``, so large tables are read by several
+threads (:mod:`augnb._threads`): the levels and counts are merged exactly,
+the codes are written row by row.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import numba
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+
+from augnb._threads import map_spans, thread_spans
 
 __all__ = [
     "column_value_counts",
@@ -54,10 +59,10 @@ def integer_block(X: pd.DataFrame) -> NDArray[np.integer] | None:
 
 
 @numba.njit(cache=True, nogil=True)
-def _levels_kernel(arr, by_rows, width, present, lo, hi):
-    n, p = arr.shape
+def _levels_kernel(arr, by_rows, width, present, lo, hi, start, stop):
+    p = arr.shape[1]
     if by_rows:
-        for r in range(n):
+        for r in range(start, stop):
             for j in range(p):
                 v = arr[r, j]
                 if v < lo[j]:
@@ -70,7 +75,7 @@ def _levels_kernel(arr, by_rows, width, present, lo, hi):
         for j in range(p):
             a = lo[j]
             b = hi[j]
-            for r in range(n):
+            for r in range(start, stop):
                 v = arr[r, j]
                 if v < a:
                     a = v
@@ -97,11 +102,22 @@ def small_integer_levels(arr: NDArray[np.integer]) -> list[tuple | None]:
     list of tuple of int or None
     """
     n, p = arr.shape
-    present = np.zeros((p, SMALL_LEVELS), dtype=np.bool_)
     info = np.iinfo(np.int64)
-    lo = np.full(p, info.max, dtype=np.int64)
-    hi = np.full(p, info.min, dtype=np.int64)
-    _levels_kernel(arr, bool(arr.flags.c_contiguous), SMALL_LEVELS, present, lo, hi)
+    by_rows = bool(arr.flags.c_contiguous)
+
+    def levels(a: int, b: int) -> tuple:
+        present = np.zeros((p, SMALL_LEVELS), dtype=np.bool_)
+        lo = np.full(p, info.max, dtype=np.int64)
+        hi = np.full(p, info.min, dtype=np.int64)
+        _levels_kernel(arr, by_rows, SMALL_LEVELS, present, lo, hi, a, b)
+        return present, lo, hi
+
+    parts = map_spans(levels, thread_spans(n))
+    present, lo, hi = parts[0]
+    for more, lo2, hi2 in parts[1:]:
+        present |= more
+        np.minimum(lo, lo2, out=lo)
+        np.maximum(hi, hi2, out=hi)
     out: list[tuple | None] = []
     for j in range(p):
         if n and 0 <= lo[j] and hi[j] < SMALL_LEVELS:
@@ -112,11 +128,10 @@ def small_integer_levels(arr: NDArray[np.integer]) -> list[tuple | None]:
 
 
 @numba.njit(cache=True, nogil=True)
-def _encode_kernel(arr, by_rows, columns, lo, width, table, out):
-    n = arr.shape[0]
+def _encode_kernel(arr, by_rows, columns, lo, width, table, out, start, stop):
     k = columns.shape[0]
     if by_rows:
-        for r in range(n):
+        for r in range(start, stop):
             for t in range(k):
                 j = columns[t]
                 d = arr[r, j] - lo[t]
@@ -126,7 +141,7 @@ def _encode_kernel(arr, by_rows, columns, lo, width, table, out):
             j = columns[t]
             a = lo[t]
             w = width[t]
-            for r in range(n):
+            for r in range(start, stop):
                 d = arr[r, j] - a
                 out[r, j] = table[t, d] if d >= 0 and d < w else -1
 
@@ -175,23 +190,23 @@ def encode_integer_table(
     table = np.full((len(cols), max(widths)), -1, dtype=np.int32)
     for t, c in enumerate(cats_list):
         table[t, c - c[0]] = np.arange(c.size, dtype=np.int32)
-    _encode_kernel(
-        arr,
-        bool(arr.flags.c_contiguous),
-        np.asarray(cols, dtype=np.int64),
-        np.asarray(los, dtype=np.int64),
-        np.asarray(widths, dtype=np.int64),
-        table,
-        out,
-    )
+    by_rows = bool(arr.flags.c_contiguous)
+    columns = np.asarray(cols, dtype=np.int64)
+    lo = np.asarray(los, dtype=np.int64)
+    width = np.asarray(widths, dtype=np.int64)
+
+    def encode(a: int, b: int) -> None:
+        _encode_kernel(arr, by_rows, columns, lo, width, table, out, a, b)
+
+    map_spans(encode, thread_spans(arr.shape[0]))
     return cols
 
 
 @numba.njit(cache=True, nogil=True)
-def _value_counts_kernel(codes, out):
-    n, p = codes.shape
+def _value_counts_kernel(codes, out, start, stop):
+    p = codes.shape[1]
     for j in range(p):
-        for r in range(n):
+        for r in range(start, stop):
             v = codes[r, j]
             if v >= 0:
                 out[j, v] += 1
@@ -210,6 +225,15 @@ def column_value_counts(codes: NDArray[np.int32], width: int) -> NDArray[np.int6
     -------
     ndarray of shape (n_features, width), int64
     """
-    out = np.zeros((codes.shape[1], max(int(width), 1)), dtype=np.int64)
-    _value_counts_kernel(codes, out)
+    shape = (codes.shape[1], max(int(width), 1))
+
+    def counts(a: int, b: int) -> NDArray[np.int64]:
+        part = np.zeros(shape, dtype=np.int64)
+        _value_counts_kernel(codes, part, a, b)
+        return part
+
+    parts = map_spans(counts, thread_spans(codes.shape[0]))
+    out = parts[0]
+    for part in parts[1:]:
+        out += part
     return out

@@ -1,4 +1,8 @@
-"""Numba counting kernels of :mod:`augnb.stats.counts` (one pass over the rows each)."""
+"""Numba counting kernels of :mod:`augnb.stats.counts` (one pass over the rows each).
+
+Each kernel counts the rows ``start:stop`` (``nogil``: several threads count
+disjoint row ranges into tables of their own, see :mod:`augnb._threads`).
+"""
 
 from __future__ import annotations
 
@@ -7,21 +11,23 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def _pairwise_class_counts_kernel(codes, y, w, cards, n_classes, offsets, out):
-    """Pair tables counted pair by pair down the columns (Fortran order).
+def _pairwise_class_counts_kernel(
+    codes, y, w, cards, n_classes, offsets, out, start, stop
+):
+    """Pair tables of rows ``start:stop``, pair by pair down the columns (F order).
 
     ``w`` holds the row weights; empty, every row counts once (``out`` may
     then be an integer array).
     """
     weighted = w.shape[0] > 0
-    n, p = codes.shape
+    p = codes.shape[1]
     for i in range(p):
         ci = codes[:, i]
         for j in range(i + 1, p):
             cj = codes[:, j]
             rj = cards[j]
             base = offsets[i * p + j]
-            for r in range(n):
+            for r in range(start, stop):
                 a = ci[r]
                 b = cj[r]
                 if a >= 0 and b >= 0:
@@ -34,13 +40,15 @@ def _pairwise_class_counts_kernel(codes, y, w, cards, n_classes, offsets, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _grouped_pair_counts_kernel(codes, y, cards, n_classes, starts, offsets, out):
-    """Unweighted pair counts of the complete rows through group tables.
+def _grouped_pair_counts_kernel(
+    codes, y, cards, n_classes, starts, offsets, out, incomplete, start, stop
+):
+    """Unweighted pair counts of the complete rows ``start:stop`` through group tables.
 
-    Returns the mask of the rows with a missing value, which are not
-    counted (the caller counts them pair by pair).
+    Marks the rows with a missing value in ``incomplete`` (False on entry),
+    which are not counted (the caller counts them pair by pair).
     """
-    n, p = codes.shape
+    p = codes.shape[1]
     n_groups = starts.shape[0] - 1
     # Layout of the group tables in ``gout``: the (group g, group h > g,
     # class) tables of each g in one block of ``gsize[g]`` rows of stride
@@ -71,9 +79,8 @@ def _grouped_pair_counts_kernel(codes, y, cards, n_classes, starts, offsets, out
     # Group codes of a block of rows, computed column by column (contiguous
     # reads of a Fortran-ordered table), then counted row by row.
     zb = np.empty((block, n_groups), dtype=np.int64)
-    incomplete = np.zeros(n, dtype=np.bool_)
-    for s0 in range(0, n, block):
-        m = min(block, n - s0)
+    for s0 in range(start, stop, block):
+        m = min(block, stop - s0)
         for g in range(n_groups):
             for r in range(m):
                 zb[r, g] = 0
@@ -133,7 +140,6 @@ def _grouped_pair_counts_kernel(codes, y, cards, n_classes, starts, offsets, out
                                     + (a_g[i] * cards[j] + a_g[j]) * n_classes
                                     + c
                                 ] += cnt
-    return incomplete
 
 
 @numba.njit(cache=True, nogil=True)
@@ -164,7 +170,7 @@ def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
+def _families_class_counts_kernel(table, layout, y, w, n_classes, out, start, stop):
     # ``layout`` is the families' layout: their child columns, the start of
     # each one's parents in ``parents`` (and ``radix``), the parent columns
     # and cardinalities, the children's numbers of values and the offsets
@@ -176,7 +182,6 @@ def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
     # ``out.shape[0]`` lanes by row (summed by the caller): consecutive rows
     # of a small table hit the same cell, and a chain of increments of one
     # memory cell is what bounded the loop.
-    n = table.shape[0]
     weighted = w.shape[0] > 0
     lanes = out.shape[0]
     for f in range(children.shape[0]):
@@ -185,7 +190,7 @@ def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
         base = offsets[f]
         n_par = parent_ptr[f + 1] - parent_ptr[f]
         if n_par == 0:
-            for r in range(n):
+            for r in range(start, stop):
                 v = child[r]
                 if v >= 0:
                     cell = base + y[r] * nv + v
@@ -195,7 +200,7 @@ def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
                         out[r % lanes, cell] += 1
         elif n_par == 1:
             par = table[:, parents[parent_ptr[f]]]
-            for r in range(n):
+            for r in range(start, stop):
                 v = child[r]
                 a = par[r]
                 if v >= 0 and a >= 0:
@@ -205,7 +210,7 @@ def _families_class_counts_kernel(table, layout, y, w, n_classes, out):
                     else:
                         out[r % lanes, cell] += 1
         else:
-            for r in range(n):
+            for r in range(start, stop):
                 v = child[r]
                 if v < 0:
                     continue

@@ -14,6 +14,12 @@ into groups whose (group, group, class) tables hold several pair tables at
 once (one increment per group pair instead of one per feature pair), summed
 down to the pair tables afterwards. Integer counts are exact in any order,
 so these equal counting table by table; weighted sums keep the row order.
+
+Large tables are counted on several threads (:mod:`augnb._threads`): integer
+counts one span of rows per thread, each into its own table, the tables
+added; weighted counts in row blocks of a size fixed by the rows and the
+table, added in block order. Either way the tables are the same whatever
+the number of threads.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
+from augnb._threads import fixed_blocks, map_spans, sum_in_order, thread_spans
 from augnb.stats._count_kernels import (
     _families_class_counts_kernel,
     _family_class_counts_kernel,
@@ -247,7 +254,6 @@ def pairwise_class_counts(
             total += int(cards[i] * cards[j] * n_classes)
     if sample_weight is None:
         out = np.zeros(total, dtype=np.int64)
-        w = _NO_WEIGHTS
         # Integer counts are exact in any order: the complete rows are
         # counted through the group tables of the features joined by
         # _feature_groups and summed down to the pair tables. When no two
@@ -255,19 +261,44 @@ def pairwise_class_counts(
         # would be the pair tables, and every row is counted pair by pair.
         starts = _feature_groups(cards, n_classes) if p > 1 else None
         if starts is not None and len(starts) - 1 < p:
-            incomplete = _grouped_pair_counts_kernel(
-                codes, y, cards, n_classes, starts, offsets, out
-            )
+            incomplete = np.zeros(codes.shape[0], dtype=np.bool_)
+
+            def grouped(a: int, b: int) -> NDArray[np.int64]:
+                part = np.zeros(total, dtype=np.int64)
+                _grouped_pair_counts_kernel(
+                    codes, y, cards, n_classes, starts, offsets, part, incomplete, a, b
+                )
+                return part
+
+            for part in map_spans(grouped, thread_spans(codes.shape[0])):
+                out += part
             # A row with a missing value counts in the tables of its
             # observed pairs only (available cases), pair by pair.
             codes, y = codes[incomplete], y[incomplete]
+        fcodes = np.asfortranarray(codes)
+
+        def by_pairs(a: int, b: int) -> NDArray[np.int64]:
+            part = np.zeros(total, dtype=np.int64)
+            _pairwise_class_counts_kernel(
+                fcodes, y, _NO_WEIGHTS, cards, n_classes, offsets, part, a, b
+            )
+            return part
+
+        for part in map_spans(by_pairs, thread_spans(fcodes.shape[0])):
+            out += part
+        out = out.astype(np.float64)
     else:
-        out = np.zeros(total, dtype=np.float64)
+        fcodes = np.asfortranarray(codes)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-    _pairwise_class_counts_kernel(
-        np.asfortranarray(codes), y, w, cards, n_classes, offsets, out
-    )
-    out = out.astype(np.float64, copy=False)
+
+        def weighted(a: int, b: int) -> NDArray[np.float64]:
+            part = np.zeros(total, dtype=np.float64)
+            _pairwise_class_counts_kernel(
+                fcodes, y, w, cards, n_classes, offsets, part, a, b
+            )
+            return part
+
+        out = sum_in_order(weighted, fixed_blocks(fcodes.shape[0], total))
     tables = {}
     for i in range(p):
         for j in range(i + 1, p):
@@ -432,23 +463,38 @@ def families_class_counts(
         offsets.append(total)
         shapes.append((n_configs, int(n_classes), int(nv)))
         total += n_configs * int(n_classes) * int(nv)
+    layout = tuple(
+        np.asarray(v, dtype=np.int64)
+        for v in (children, ptr, parents, radix, n_values, offsets)
+    )
+    y = np.ascontiguousarray(y)
+    n = table.shape[0] if families else 0
     if sample_weight is None:
-        # Integer counts in 4 lanes (exact, so the order of the sums is free).
-        out = np.zeros((4, total), dtype=np.int64)
-        weights = _NO_WEIGHTS
+        # Integer counts in 4 lanes per thread (exact, so the order of the
+        # sums is free).
+        def lanes(a: int, b: int) -> NDArray[np.int64]:
+            part = np.zeros((4, total), dtype=np.int64)
+            _families_class_counts_kernel(
+                table, layout, y, _NO_WEIGHTS, int(n_classes), part, a, b
+            )
+            return part
+
+        flat = np.zeros(total)
+        for part in map_spans(lanes, thread_spans(n)):
+            flat += part.sum(axis=0, dtype=np.float64)
     else:
-        # Weighted sums in row order, as every other weighted count.
-        out = np.zeros((1, total))
+        # Weighted sums in row order within fixed blocks, as every other
+        # weighted count.
         weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
-    if families:
-        layout = tuple(
-            np.asarray(v, dtype=np.int64)
-            for v in (children, ptr, parents, radix, n_values, offsets)
-        )
-        _families_class_counts_kernel(
-            table, layout, np.ascontiguousarray(y), weights, int(n_classes), out
-        )
-    flat = out.sum(axis=0, dtype=np.float64) if out.shape[0] > 1 else out[0]
+
+        def weighted(a: int, b: int) -> NDArray[np.float64]:
+            part = np.zeros((1, total))
+            _families_class_counts_kernel(
+                table, layout, y, weights, int(n_classes), part, a, b
+            )
+            return part[0]
+
+        flat = sum_in_order(weighted, fixed_blocks(n, total))
     if return_flat:
         return flat, offsets
     return [

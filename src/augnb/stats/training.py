@@ -26,12 +26,21 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import override
 
+from augnb import _threads
 from augnb.data.weights import InputRows
-from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats.counts import (
+    families_class_counts,
+    joint_counts,
+    pairwise_class_counts,
+)
 from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
 from augnb.stats.mixed_information import pairwise_mixed_cmi
 
 __all__ = ["CountTables", "TrainingData"]
+
+#: Largest table :meth:`TrainingData.table` counts on several threads (each
+#: thread fills a table of its own).
+_THREADED_CELLS = 1 << 16
 
 
 class CountTables(ABC):
@@ -233,9 +242,29 @@ class TrainingData(_Rows, CountTables):
     def table(self, features: Sequence[int]) -> NDArray[np.float64]:
         # Weighted counts over the available cases.
         features = [int(f) for f in features]
+        cards = [int(self.cards[f]) for f in features]
+        n_classes = int(self.n_classes)
+        if (
+            features
+            and len(self.y) >= 2 * _threads.MIN_ROWS
+            and int(np.prod(cards, dtype=np.float64)) * n_classes <= _THREADED_CELLS
+        ):
+            # Many rows: counted by the family kernel on several threads (the
+            # last feature as the child, the others as its parents), then
+            # laid out as the features' axes and the class.
+            *parents, child = features
+            counts = families_class_counts(
+                self.codes,
+                [(child, parents, cards[:-1], cards[-1])],
+                self.y,
+                n_classes,
+                sample_weight=self.sample_weight,
+            )[0]
+            counts = counts.reshape(*cards[:-1], n_classes, cards[-1])
+            return np.ascontiguousarray(np.moveaxis(counts, -2, -1))
         return joint_counts(
             [*(self.codes[:, f] for f in features), self.y],
-            [*(int(self.cards[f]) for f in features), int(self.n_classes)],
+            [*cards, n_classes],
             self.sample_weight,
         )
 

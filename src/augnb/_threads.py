@@ -1,0 +1,215 @@
+"""Passes over rows split into row blocks that run on several threads.
+
+The counting and scoring kernels are compiled with ``nogil=True``: each call
+on a range of rows releases the GIL, so a few Python threads calling the same
+kernel on disjoint row ranges keep that many cores busy, with no second
+(parallel) compilation of any kernel. Results do not depend on the number of
+threads:
+
+* a kernel that writes each row's own output (encoding, scoring) gets one
+  contiguous span of rows per thread (:func:`thread_spans`);
+* integer counts are exact in any order: each thread counts its span into
+  its own table, and the tables are added (:func:`thread_spans` again);
+* floating-point (weighted) counts are summed in blocks whose size depends
+  only on the number of rows and the size of the table
+  (:func:`fixed_blocks`), and the blocks' tables are added in block order
+  (:func:`sum_in_order`), so one thread and sixteen add the same numbers in
+  the same order.
+
+The number of threads is Numba's: the ``NUMBA_NUM_THREADS`` environment
+variable (default: every core) or ``numba.set_num_threads(k)`` at run time,
+read when a pass starts. Passes over fewer than :data:`MIN_ROWS` rows per
+thread run on the calling thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+__all__ = [
+    "MIN_ROWS",
+    "fixed_blocks",
+    "map_spans",
+    "n_threads",
+    "sum_in_order",
+    "thread_spans",
+]
+
+#: Fewest rows a thread is given: below this, starting a thread and adding
+#: its table cost more than the rows.
+MIN_ROWS = 1 << 16
+
+#: Fewest rows of a block of a weighted count.
+_MIN_BLOCK = 1 << 16
+
+_T = TypeVar("_T")
+
+# The worker threads (one pool per process: a forked child starts its own).
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+_local = threading.local()
+
+
+def _mark_worker() -> None:
+    _local.worker = True
+
+
+def _executor(workers: int) -> ThreadPoolExecutor:
+    """The process's pool, with at least ``workers`` threads."""
+    global _pool
+    with _pool_lock:
+        pid = os.getpid()
+        if _pool is None or _pool[0] != pid or _pool[1]._max_workers < workers:
+            if _pool is not None and _pool[0] == pid:
+                _pool[1].shutdown(wait=False)
+            import numba
+
+            # The most threads numba.set_num_threads accepts.
+            most = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+            _pool = (
+                pid,
+                ThreadPoolExecutor(
+                    max_workers=max(workers, most),
+                    thread_name_prefix="augnb-rows",
+                    initializer=_mark_worker,
+                ),
+            )
+        return _pool[1]
+
+
+def n_threads(n_rows: int) -> int:
+    """Threads a pass over ``n_rows`` rows uses (1 below ``2 * MIN_ROWS``).
+
+    Numba's thread count (``numba.get_num_threads()``), capped so that each
+    thread has at least :data:`MIN_ROWS` rows; 1 on a worker thread of this
+    module (a pass never waits for another pass's threads).
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows of the pass.
+
+    Returns
+    -------
+    int
+    """
+    if n_rows < 2 * MIN_ROWS or getattr(_local, "worker", False):
+        return 1
+    import numba
+
+    return max(1, min(int(numba.get_num_threads()), n_rows // MIN_ROWS))
+
+
+def thread_spans(n_rows: int) -> list[tuple[int, int]]:
+    """One contiguous ``(start, stop)`` span of rows per thread.
+
+    For passes whose result does not depend on how the rows are split
+    (each row's own output, or integer counts).
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows of the pass.
+
+    Returns
+    -------
+    list of (int, int)
+        Consecutive spans covering ``0..n_rows``.
+    """
+    k = n_threads(n_rows)
+    bounds = [n_rows * i // k for i in range(k + 1)]
+    return list(itertools.pairwise(bounds))
+
+
+def fixed_blocks(n_rows: int, cells: int) -> list[tuple[int, int]]:
+    """Row blocks of a floating-point sum: the same whatever the thread count.
+
+    Blocks have ``max(MIN_ROWS, 2 ** ceil(log2(cells)))`` rows (the last one
+    fewer): large enough that adding a block's table of ``cells`` cells costs
+    less than counting its rows. Up to that many rows there is one block,
+    which is counting in row order.
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows of the pass.
+    cells : int
+        Cells of the table each block fills.
+
+    Returns
+    -------
+    list of (int, int)
+    """
+    size = max(_MIN_BLOCK, 1 << max(int(cells) - 1, 0).bit_length())
+    if n_rows <= size:
+        return [(0, n_rows)]
+    return [(s, min(s + size, n_rows)) for s in range(0, n_rows, size)]
+
+
+def map_spans(
+    fn: Callable[[int, int], _T], spans: Sequence[tuple[int, int]]
+) -> list[_T]:
+    """``[fn(start, stop) for start, stop in spans]``, the spans on threads.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(start, stop)``; it must release the GIL to run in parallel.
+    spans : sequence of (int, int)
+        Row spans (:func:`thread_spans`).
+
+    Returns
+    -------
+    list
+        The results in the order of ``spans``.
+    """
+    if len(spans) <= 1:
+        return [fn(a, b) for a, b in spans]
+    pool = _executor(len(spans))
+    futures = [pool.submit(fn, a, b) for a, b in spans]
+    return [f.result() for f in futures]
+
+
+def sum_in_order(fn: Callable[[int, int], Any], blocks: Sequence[tuple[int, int]]):
+    """``fn(*blocks[0]) + fn(*blocks[1]) + ...``, added in block order.
+
+    The blocks are counted on up to ``numba.get_num_threads()`` threads, at
+    most two blocks per thread waiting to be added (bounded memory); the sum
+    is the same whatever the number of threads.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(start, stop)`` returns an array (a block's table).
+    blocks : sequence of (int, int)
+        Row blocks (:func:`fixed_blocks`).
+
+    Returns
+    -------
+    ndarray
+    """
+    n_rows = blocks[-1][1] if blocks else 0
+    k = min(n_threads(n_rows), len(blocks))
+    if k <= 1:
+        total = fn(*blocks[0])
+        for a, b in blocks[1:]:
+            total += fn(a, b)
+        return total
+    pool = _executor(k)
+    pending: deque[Future] = deque()
+    total = None
+    for a, b in blocks:
+        pending.append(pool.submit(fn, a, b))
+        if len(pending) >= 2 * k:
+            part = pending.popleft().result()
+            total = part if total is None else total + part
+    while pending:
+        part = pending.popleft().result()
+        total = part if total is None else total + part
+    return total
