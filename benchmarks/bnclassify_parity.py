@@ -26,7 +26,7 @@ Learner pairs (augnb <- bnclassify), all with Laplace smoothing (alpha = smooth
     nb              NaiveBayes()                          nb
     tan_cl_<score>  TAN(criterion=<score>)                tan_cl, score = loglik|aic|bic
     aode            AODE(m=0)                             aode
-    fssj            FSS(cv=ids, epsilon=0.01)             fssj (can also join features)
+    fssj            FSSJ(cv=ids, supernode_cpt="dag")     fssj
     bsej            BSEJ(cv=ids, epsilon=0.01, supernode_cpt="dag")   bsej
     tan_hc          HillClimbingTAN(cv=ids)               tan_hc
     tan_hcsp        SuperParentTAN(cv=ids)                tan_hcsp
@@ -73,7 +73,7 @@ from augnb import (
     AODE,
     AWNB,
     BSEJ,
-    FSS,
+    FSSJ,
     MANB,
     TAN,
     WANBIA,
@@ -115,7 +115,7 @@ def make_estimator(algo, inner, seed):
         "tan_cl_aic": lambda: TAN(criterion="aic"),
         "tan_cl_bic": lambda: TAN(criterion="bic"),
         "aode": lambda: AODE(m=0),
-        "fssj": lambda: FSS(**wrap),
+        "fssj": lambda: FSSJ(**wrap, supernode_cpt="dag", random_state=seed),
         "bsej": lambda: BSEJ(**wrap, supernode_cpt="dag"),
         "tan_hc": lambda: HillClimbingTAN(**wrap, random_state=seed),
         "tan_hcsp": lambda: SuperParentTAN(**wrap, random_state=seed),
@@ -372,40 +372,72 @@ def line(name, algo, res):
 
 
 ARC_SEARCHES = {"tan_hc", "tan_hcsp", "kdb"}
+#: searches whose differing folds are replayed with bnclassify's tie breaks
+TIE_REPLAYS = ARC_SEARCHES | {"fssj"}
 
 
-def replay_with_bnc_ties(algo, X, y, inner, seed, names, r_arcs):
-    """Refit augnb's arc search preferring bnclassify's arcs among tied candidates.
+def prefers_bnc(algo, names, r_arcs, r_features):
+    """``preferred(new_state, description)``: is a candidate on bnclassify's way?
 
-    Candidates with equal CV accuracy are ordered with the arcs of
+    An arc search's candidate adds one arc: preferred if bnclassify's final
+    structure has it. An FSSJ candidate only adds a feature or a join:
+    preferred if its used features and its supernode arcs (bnclassify's
+    parameterisation) are all in bnclassify's final structure.
+    """
+    wanted = set(r_arcs)
+    if algo == "fssj":
+        from augnb.structure.semi_naive import supernode_structure
+
+        features = set(r_features)
+
+        def preferred(new, desc):
+            s = supernode_structure(new, (), len(names), "dag")
+            arcs = {f"{names[a]}->{names[b]}" for a, b in s.feature_arcs}
+            return arcs <= wanted and {names[f] for g in new for f in g} <= features
+
+        return preferred
+
+    def preferred(new, desc):
+        u, v = desc.removeprefix("arc ").split(" -> ")
+        return f"{names[int(u[1:])]}->{names[int(v[1:])]}" in wanted
+
+    return preferred
+
+
+def replay_with_bnc_ties(algo, X, y, inner, seed, names, r_arcs, r_features):
+    """Refit augnb's search preferring bnclassify's candidates among tied ones.
+
+    Candidates with equal CV accuracy are ordered with those on the way to
     bnclassify's final structure first (otherwise as before). If the search
     then ends at bnclassify's structure, the two differed only by random tie
     breaks. (SuperParentTAN's choice of super-parent keeps its own ties.)
     """
     import augnb.structure.hill_climbing as hc
+    import augnb.structure.semi_naive as sn
 
-    wanted = set(r_arcs)
-    original = hc.greedy_search
+    module = sn if algo == "fssj" else hc
+    preferred = prefers_bnc(algo, names, r_arcs, r_features)
+    original = module.greedy_search
 
     def preferring(initial, initial_score, candidates, **kw):
         def wrapped(state):
             for new, desc, tie, fn in candidates(state):
-                u, v = desc.removeprefix("arc ").split(" -> ")
-                arc = f"{names[int(u[1:])]}->{names[int(v[1:])]}"
-                yield new, desc, (arc not in wanted, tie), fn
+                yield new, desc, (not preferred(new, desc), tie), fn
 
         return original(initial, initial_score, wrapped, **kw)
 
-    hc.greedy_search = preferring
+    module.greedy_search = preferring
     try:
         est = make_estimator(algo, inner, seed).fit(X, y)
     finally:
-        hc.greedy_search = original
-    return feature_arcs(est, names) == sorted(r_arcs)
+        module.greedy_search = original
+    return feature_arcs(est, names) == sorted(r_arcs) and used_features(
+        est, names
+    ) == sorted(r_features)
 
 
 def explain(results, seed):
-    """Add, per differing arc-search fold, whether tie breaks alone explain it."""
+    """Add, per differing wrapper fold, whether tie breaks alone explain it."""
     for name, per in results["datasets"].items():
         cat = as_categorical(categorical_table(name))
         X, y = cat.drop(columns="class"), cat["class"]
@@ -413,7 +445,7 @@ def explain(results, seed):
         y_codes = cat["class"].cat.codes.to_numpy()
         n_folds = max(len(r["folds"]) for r in per.values())
         outer = stratified_folds(y_codes, n_folds, seed)
-        for algo in ARC_SEARCHES & set(per):
+        for algo in sorted(TIE_REPLAYS & set(per)):
             res = per[algo]
             n_tie = 0
             for f in res["folds"]:
@@ -423,7 +455,14 @@ def explain(results, seed):
                 tr = outer != k
                 inner = stratified_folds(y_codes[tr], 5, seed + 1 + k)
                 f["explained_by_ties"] = replay_with_bnc_ties(
-                    algo, X[tr], y[tr], inner, seed, names, f["bnc_arcs"]
+                    algo,
+                    X[tr],
+                    y[tr],
+                    inner,
+                    seed,
+                    names,
+                    f["bnc_arcs"],
+                    f["bnc_features"],
                 )
                 n_tie += f["explained_by_ties"]
             if "identical_structures" in res:

@@ -29,7 +29,11 @@ from augnb.params import fit_discrete_model
 from augnb.search import CachedCV, greedy_search, stratified_folds
 from augnb.structure import Structure
 from augnb.structure.selection import fss_structure
-from augnb.structure.semi_naive import bsej_structure
+from augnb.structure.semi_naive import (
+    bsej_structure,
+    fssj_subsets,
+    supernode_structure,
+)
 
 # -- data ----------------------------------------------------------------------
 
@@ -507,6 +511,65 @@ def test_fss_loo_search_equals_naive_refit_search(seed, same_search, dependent_d
     assert len(path) >= 2
 
 
+def fssj_neighbours(n_features):
+    """Every unused feature added as a new subset or appended to a subset."""
+
+    def neighbours(state):
+        used = {f for subset in state for f in subset}
+        out = set()
+        for f in set(range(n_features)) - used:
+            out.add((*state, (f,)))
+            for i, subset in enumerate(state):
+                out.add((*state[:i], (*subset, f), *state[i + 1 :]))
+        return out
+
+    return neighbours
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
+@pytest.mark.parametrize(("epsilon", "missing"), [(0.0, 0.0), (0.01, 0.0), (0.0, 0.1)])
+def test_fssj_search_equals_naive_refit_search(
+    seed,
+    supernode_cpt,
+    epsilon,
+    missing,
+    record_candidates,
+    greedy_steps_check,
+    dependent_data,
+):
+    # Every candidate's cached score is the CV accuracy of refitting the
+    # model FSSJ fits (a "dag" subset ordered by join order, missing
+    # members summed out), and the search takes one of the best candidates.
+    codes, y, cards, n_classes = dependent_data(seed, x5_parent=1)
+    rng = np.random.default_rng(seed)
+    codes = np.where(rng.random(codes.shape) < missing, -1, codes)
+    p = codes.shape[1]
+    scorer = CachedCV(
+        codes,
+        y,
+        cards,
+        n_classes,
+        cv=5,
+        random_state=seed,
+        supernode_cpt=supernode_cpt,
+    )
+    subsets, path = fssj_subsets(
+        scorer, p, epsilon=epsilon, random_state=np.random.RandomState(seed)
+    )
+
+    def score(state):
+        structure = supernode_structure(state, (), p, supernode_cpt)
+        return naive_cv_accuracy(structure, codes, y, cards, n_classes, scorer.folds, 5)
+
+    assert record_candidates[0][0] == ()
+    greedy_steps_check(record_candidates, path, fssj_neighbours(p), score, epsilon)
+    assert subsets == record_candidates[-1][0]
+    if epsilon == 0.0:
+        # x5 depends on x1 given the class: the search joins
+        assert any(len(s) > 1 for s in subsets)
+
+
 def encoded(name):
     X, y = load(name)
     data = Schema.infer(X, discrete_features=list(range(X.shape[1]))).encode(X)
@@ -599,7 +662,7 @@ def test_greedy_search_verbose(capsys):
     assert "[T] stop" in err
 
 
-@pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5)])
+@pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5), (5, 0, 3)])
 @pytest.mark.parametrize("cv", [5, "loo"])
 @pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
 @pytest.mark.parametrize("missing", [0.0, 0.15])

@@ -88,6 +88,11 @@ ESTIMATORS: tuple[tuple[str, tuple[str, ...], str], ...] = (
         "forward sequential selection: naive Bayes on features chosen by CV",
     ),
     (
+        "FSSJ",
+        ("ForwardSequentialSelectionJoining",),
+        "forward sequential selection and joining: add or merge features by CV",
+    ),
+    (
         "FlexibleNB",
         ("FNB", "flexible_naive_bayes"),
         "flexible naive Bayes: kernel densities for continuous features",
@@ -140,10 +145,7 @@ ESTIMATORS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 #: :func:`augnb.classifiers.registry.not_available_names`.
-NOT_AVAILABLE: dict[str, str] = {
-    "fssj": "bnclassify's fssj (forward sequential selection and joining) is not "
-    "in augnb; FSS selects features without joining, BSEJ joins backwards",
-}
+NOT_AVAILABLE: dict[str, str] = {}
 
 
 class SuiteRow(NamedTuple):
