@@ -852,18 +852,42 @@ def test_one_parent_factor_equals_brute_force_counts(cv):
 
 
 @pytest.mark.parametrize("cv", [4, "loo"])
-def test_one_parent_fast_path_is_bit_identical_to_the_general_path(cv):
+def test_fused_parent_path_is_bit_identical_to_the_general_path(cv, monkeypatch):
     from augnb.search import cv_cache
-    from augnb.stats.counts import family_index, lidstone_log_prob
 
+    fused = []
+    kernel = cv_cache.one_parent_log_factor
+    monkeypatch.setattr(
+        cv_cache,
+        "one_parent_log_factor",
+        lambda *args: fused.append(1) or kernel(*args),
+    )
     rng = np.random.default_rng(3)
     n, cards = 500, [3, 5, 4]
     codes = np.column_stack([rng.integers(0, c, n) for c in cards]).astype(np.int32)
     y = rng.integers(0, 3, n)
-    scorer = CachedCV(codes, y, cards, 3, alpha=0.7, cv=cv, random_state=0)
-    for v, f in [(1, 0), (0, 2), (2, 1)]:
+    families = [(1, (0,)), (0, (2,)), (2, (1,)), (2, (0, 1)), (0, (1, 2))]
+    # Compound parents (a feature joined into a "dag" supernode) take the
+    # same pass over the codes of their observed combinations; past
+    # _MAX_CELLS counts the general path is taken.
+    max_cells = cv_cache._MAX_CELLS
+    for limit, n_fused in [(max_cells, len(families)), (8, 0)]:
+        monkeypatch.setattr(cv_cache, "_MAX_CELLS", limit)
+        fused.clear()
+        scorer = CachedCV(codes, y, cards, 3, alpha=0.7, cv=cv, random_state=0)
+        check_families(scorer, families, cards)
+        assert len(fused) == n_fused
+
+
+def check_families(scorer, families, cards):
+    """Each ``factor(child, parents)`` equals the general path's, bit for bit."""
+    from augnb.search import cv_cache
+    from augnb.stats.counts import family_index, lidstone_log_prob
+
+    n = len(scorer.y)
+    for v, f in families:
         child, n_child, _ = scorer.node_codes((v,))
-        pa, n_pa, _ = scorer.node_codes((f,))
+        pa, n_pa, _ = scorer.node_codes(f)
         valid = np.ones(n, dtype=bool)
         key, _ = family_index([pa, child], [n_pa, n_child])
         fam, n_fam = cv_cache._factorize(key, valid, n_pa * n_child)
@@ -874,4 +898,4 @@ def test_one_parent_fast_path_is_bit_identical_to_the_general_path(cv):
             0.7,
             cards[v],
         )
-        np.testing.assert_array_equal(scorer.factor((v,), (f,)), want)
+        np.testing.assert_array_equal(scorer.factor((v,), f), want)

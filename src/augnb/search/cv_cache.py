@@ -285,11 +285,18 @@ class CachedCV:
             )
             out = lidstone_log_prob(num, self._class_train_counts, self.alpha, size)
             return self._remember(key, out)
-        if len(key[0]) == 1 and len(key[1]) == 1:
+        if len(key[0]) == 1 and key[1]:
+            # Parents as one compound node (their observed combinations).
             pa, n_pa, _ = self.node_codes(key[1])
-            if (child >= 0).all() and (pa >= 0).all():
+            folds = 1 if self.loo else self.n_folds + 1
+            if (
+                (child >= 0).all()
+                and (pa >= 0).all()
+                and n_pa * n_child * self.n_classes * folds <= _MAX_CELLS
+            ):
                 # The candidates of the one-dependence searches (TAN-HC,
-                # super-parent, kDB): both counts in one fused pass.
+                # super-parent, kDB) and a feature joined into a "dag"
+                # supernode (FSSJ): both counts in one fused pass.
                 out = np.empty((len(self.y), self.n_classes))
                 one_parent_log_factor(
                     child,
