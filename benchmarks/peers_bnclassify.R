@@ -3,12 +3,12 @@
 # on one categorical CSV and prints one JSON line per learner.
 #
 # Usage: Rscript peers_bnclassify.R <data.csv> <class_column> <algos> <repeats>
-#   algos    comma-separated: nb, tan_cl, aode, kdb, bsej
+#   algos    comma-separated: nb, tan_cl, aode, kdb, bsej, fssj
 #   repeats  fits (and predictions) per learner; the best time is reported
 #
 # fit_seconds: structure + parameters (lp with smooth = 1), as bnc() does.
 # predict_seconds: predict(model, data, prob = TRUE) on the same rows.
-# Wrapper learners (kdb, bsej) use k = 5 folds, epsilon = 0.01, kdbk = 2.
+# Wrapper learners (kdb, bsej, fssj) use k = 5 folds, epsilon = 0.01, kdbk = 2.
 # Reading the CSV and converting columns to factors are not timed.
 
 args <- commandArgs(trailingOnly = TRUE)
@@ -22,7 +22,8 @@ data <- as.data.frame(lapply(raw, factor), check.names = FALSE)
 dag_args <- list(
   nb = NULL, aode = NULL, tan_cl = list(score = "loglik"),
   kdb = list(k = 5, kdbk = 2, epsilon = 0.01, smooth = 1),
-  bsej = list(k = 5, epsilon = 0.01, smooth = 1)
+  bsej = list(k = 5, epsilon = 0.01, smooth = 1),
+  fssj = list(k = 5, epsilon = 0.01, smooth = 1)
 )
 for (algo in algos) {
   fit_best <- Inf

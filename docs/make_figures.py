@@ -25,6 +25,7 @@ STRUCTURES = [
     ("ffss", "FFSS", "car"),
     ("fss", "FSS", "house_votes_84"),
     ("bsej", "BSEJ", "heart_statlog"),
+    ("fssj", "FSSJ", "balance_scale"),
     ("asb", "ASB", "heart_statlog"),
     ("kdb", "KDB", "car"),
     ("aode", "AODE", "car"),

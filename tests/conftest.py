@@ -250,6 +250,37 @@ def search_recorder(monkeypatch):
     return record
 
 
+def check_greedy_steps(steps, path, neighbours, score, epsilon):
+    """A recorded greedy search with random ties, against a reference.
+
+    ``steps`` is the log of :func:`search_recorder`, ``neighbours(state)``
+    the set of candidate states the operators define and ``score(state)``
+    the reference accuracy of a state. At every step the library scored
+    exactly the neighbours, each as the reference does; it took one of the
+    best (any one: ties are random) when that paid ``epsilon`` under
+    bnclassify's rule (gain minus ``epsilon`` at least 0), and stopped
+    otherwise.
+    """
+    assert path[0].accuracy == pytest.approx(score(steps[0][0]), abs=1e-12)
+    for i, (state, accs) in enumerate(steps):
+        assert set(accs) == neighbours(state)
+        for new, acc in accs.items():
+            assert acc == pytest.approx(score(new), abs=1e-12), new
+        if i + 1 < len(steps):
+            chosen = steps[i + 1][0]
+            assert accs[chosen] == max(accs.values())
+            assert accs[chosen] - epsilon >= path[i].accuracy
+            assert path[i + 1].accuracy == accs[chosen]
+        elif accs and path[-1].accuracy < 1.0:
+            assert max(accs.values()) - epsilon < path[-1].accuracy
+
+
+@pytest.fixture
+def greedy_steps_check():
+    """``check_greedy_steps(steps, path, neighbours, score, epsilon)``."""
+    return check_greedy_steps
+
+
 def run_sklearn_api_checks(cls):
     """The scikit-learn estimator checks that apply to the discretizers.
 

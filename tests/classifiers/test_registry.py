@@ -23,6 +23,7 @@ from augnb.evaluation.registry import (
         ("naive_bayes", "NaiveBayes"),
         ("tan", "TAN"),
         ("FSS", "FSS"),
+        ("fssj", "FSSJ"),
         ("ffss", "FFSS"),
         ("SelectiveTAN", "SelectiveTAN"),
         ("STAN", "SelectiveTAN"),
@@ -99,6 +100,14 @@ def test_aliases_and_summaries_are_read_from_each_class():
         assert estimator_class(name.lower()) is augnb.estimators()[name]
 
 
-def test_names_of_other_packages_are_explained():
-    with pytest.raises(ValueError, match="fssj"):
-        estimator_class("FSSJ")
+def test_names_of_other_packages_are_explained(monkeypatch):
+    # bnclassify's fssj is augnb's FSSJ; a name of an algorithm augnb lacks
+    # is refused with its explanation rather than as unknown.
+    assert estimator_class("fssj") is augnb.FSSJ
+    import augnb.classifiers.registry as classifier_registry
+
+    monkeypatch.setitem(
+        classifier_registry._NOT_AVAILABLE, "lacking", "lacking is not in augnb"
+    )
+    with pytest.raises(ValueError, match="lacking is not in augnb"):
+        estimator_class("Lacking")

@@ -1,4 +1,4 @@
-"""Semi-naive Bayes: BSEJ and ASB."""
+"""Semi-naive Bayes: BSEJ, FSSJ and ASB."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb import ASB, BSEJ, AugmentedSemiNaiveBayes, Structure
+from augnb import ASB, BSEJ, FSSJ, AugmentedSemiNaiveBayes, Structure
 from augnb.datasets import load
 
 # -- data ----------------------------------------------------------------------
@@ -276,14 +276,18 @@ def test_loo(cls):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 
 
-def test_bsej_can_delete_every_feature():
-    # Pure noise: the empty, prior-only model is a legal state.
+def noise_frame(n=200):
+    """Three class-independent 3-level features; 75 % of the rows are "major"."""
     rng = np.random.default_rng(0)
-    n = 200
     X = pd.DataFrame({f"n{j}": rng.integers(0, 3, n) for j in range(3)}).astype(
         "category"
     )
-    y = pd.Series(np.where(np.arange(n) < 150, "major", "minor"))
+    return X, pd.Series(np.where(np.arange(n) < 3 * n // 4, "major", "minor"))
+
+
+def test_bsej_can_delete_every_feature():
+    # Pure noise: the empty, prior-only model is a legal state.
+    X, y = noise_frame()
     clf = BSEJ(random_state=0).fit(X, y)
     assert_consistent(clf, X)
     if not clf.structure_.nodes:
@@ -291,14 +295,21 @@ def test_bsej_can_delete_every_feature():
         assert set(clf.predict(X)) == {"major"}
 
 
+@pytest.mark.parametrize("cls", [BSEJ, FSSJ])
 @pytest.mark.parametrize(
     ("param", "value"),
-    [("max_joint_cells", 0), ("max_joint_cells", "big"), ("cv", 0), ("epsilon", 2)],
+    [
+        ("max_joint_cells", 0),
+        ("max_joint_cells", "big"),
+        ("cv", 0),
+        ("epsilon", 2),
+        ("supernode_cpt", "product"),
+    ],
 )
-def test_bsej_rejects_bad_parameters(param, value):
+def test_joining_searches_reject_bad_parameters(cls, param, value):
     X, y = xor_frame(n=60)
     with pytest.raises(ValueError, match=param):
-        BSEJ(**{param: value}).fit(X, y)
+        cls(**{param: value}).fit(X, y)
 
 
 @pytest.mark.parametrize("value", [-1, 2, None])
@@ -362,3 +373,155 @@ def test_asb_verbose_reports_its_arcs(capsys):
     assert f"[ASB] {len(asb.arcs_)} augmenting arc(s)" in err
     for parent, child in asb.arcs_:
         assert f"({', '.join(parent)}) -> ({', '.join(child)})" in err
+
+
+# -- FSSJ ----------------------------------------------------------------------
+
+
+def flip_frame(informative="x0", seed=0, n=600):
+    """One informative feature and its flip indicator; x2, x3 are noise.
+
+    ``informative`` equals the class 75 % of the time; the other of x0, x1
+    tells (95 %) whether it was flipped, so alone it is independent of the
+    class, but joined to the informative one it gives the class: forward
+    selection must add the informative feature first, then join the other
+    into it.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    told = np.where(rng.random(n) < 0.75, y, 1 - y)
+    flip = np.where(rng.random(n) < 0.95, told != y, rng.integers(0, 2, n))
+    columns = {"x0": told, "x1": flip.astype(int)}
+    if informative == "x1":
+        columns = {"x0": columns["x1"], "x1": columns["x0"]}
+    columns["x2"] = rng.integers(0, 3, n)
+    columns["x3"] = rng.integers(0, 2, n)
+    X = pd.DataFrame(
+        {
+            c: pd.Categorical(v, categories=range(3 if c == "x2" else 2))
+            for c, v in columns.items()
+        }
+    )
+    return X, pd.Series(np.array(["no", "yes"])[y])
+
+
+def fssj_replay(path):
+    """The subsets (names, join order) that FSSJ's path of operators builds."""
+    state = []
+    for step in path[1:]:
+        op = step.operator
+        if op.startswith("add "):
+            state.append((op.removeprefix("add "),))
+            continue
+        m = re.fullmatch(r"join (\S+) into \(([^)]*)\)", op)
+        assert m, op
+        into = tuple(t.strip() for t in m.group(2).split(","))
+        state[state.index(into)] = (*into, m.group(1))
+    return state
+
+
+def assert_fssj_consistent(clf, X):
+    s = clf.structure_
+    names = list(X.columns)
+    built = fssj_replay(clf.search_path_)
+    if clf.supernode_cpt == "joint":
+        assert clf.feature_subsets_ == [tuple(names[f] for f in n) for n in s.nodes]
+        built = [tuple(sorted(g, key=names.index)) for g in built]
+    else:
+        # one node per feature, each a child of the members joined before it
+        assert [(names[f],) for (f,) in s.nodes] == [
+            (c,) for g in clf.feature_subsets_ for c in g
+        ]
+        for g in clf.feature_subsets_:
+            for i, c in enumerate(g):
+                k = s.nodes.index((names.index(c),))
+                assert {s.nodes[p][0] for p in s.parents[k]} == {
+                    names.index(m) for m in g[:i]
+                }
+    assert clf.feature_subsets_ == built
+    assert sorted(clf.selected_features_, key=names.index) == sorted(
+        (c for g in built for c in g), key=names.index
+    )
+    acc = [p.accuracy for p in clf.search_path_]
+    assert all(b - clf.epsilon >= a for a, b in itertools.pairwise(acc))
+    assert clf.n_candidates_scored_ >= sum(p.n_candidates for p in clf.search_path_)
+    assert clf.model_.structure == s
+
+
+@pytest.mark.parametrize("informative", ["x0", "x1"])
+@pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
+def test_fssj_adds_the_informative_feature_then_joins_its_flip(
+    informative, supernode_cpt
+):
+    X, y = flip_frame(informative)
+    other = "x1" if informative == "x0" else "x0"
+    clf = FSSJ(random_state=0, supernode_cpt=supernode_cpt).fit(X, y)
+    ops = [step.operator for step in clf.search_path_]
+    assert ops[:3] == [
+        "start",
+        f"add {informative}",
+        f"join {other} into ({informative})",
+    ]
+    assert clf.search_path_[1].accuracy == pytest.approx(0.75, abs=0.05)
+    assert clf.search_path_[2].accuracy > 0.9
+    pair = (informative, other) if supernode_cpt == "dag" else ("x0", "x1")
+    assert clf.feature_subsets_[0] == pair
+    if supernode_cpt == "dag":
+        # bnclassify's supernode: the joined feature is the child
+        names = list(X.columns)
+        assert clf.structure_.feature_arcs == (
+            (names.index(informative), names.index(other)),
+        )
+    assert clf.score(X, y) > 0.9
+    assert_fssj_consistent(clf, X)
+
+
+def test_fssj_cannot_join_beyond_max_joint_cells():
+    X, y = flip_frame()
+    clf = FSSJ(random_state=0, max_joint_cells=2 * 2 * 2 - 1).fit(X, y)
+    assert all(len(g) == 1 for g in clf.feature_subsets_)
+    assert not any(s.operator.startswith("join") for s in clf.search_path_)
+    assert_fssj_consistent(clf, X)
+
+
+def test_fssj_same_seed_same_model_and_ties_are_random():
+    # Three copies of one informative feature tie at the first step; the
+    # folds are given, so only the tie breaks depend on the seed.
+    rng = np.random.default_rng(0)
+    n = 400
+    y = rng.integers(0, 2, n)
+    base = np.where(rng.random(n) < 0.8, y, 1 - y)
+    X = pd.DataFrame(
+        {c: pd.Categorical(base, categories=range(2)) for c in ("a", "b", "c")}
+        | {"noise": pd.Categorical(rng.integers(0, 2, n), categories=range(2))}
+    )
+    folds = np.arange(n) % 5
+    chosen = set()
+    for seed in range(8):
+        a = FSSJ(cv=folds, random_state=seed).fit(X, y)
+        b = FSSJ(cv=folds, random_state=seed).fit(X, y)
+        assert a.search_path_ == b.search_path_
+        assert a.structure_ == b.structure_
+        np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+        assert_fssj_consistent(a, X)
+        chosen.add(a.search_path_[1].operator)
+    assert chosen <= {"add a", "add b", "add c"}
+    assert len(chosen) > 1
+
+
+def test_fssj_stops_at_the_class_alone_when_nothing_pays():
+    # bnclassify's rule: a step must gain at least epsilon; noise never does.
+    X, y = noise_frame(300)
+    clf = FSSJ(random_state=0, epsilon=0.05).fit(X, y)
+    assert clf.feature_subsets_ == [] and clf.selected_features_ == []
+    assert set(clf.predict(X)) == {"major"}
+    assert [s.operator for s in clf.search_path_] == ["start"]
+
+
+def test_fssj_loo_and_verbose(capsys):
+    X, y = flip_frame(n=150)
+    clf = FSSJ(cv="loo", verbose=1, random_state=0).fit(X, y)
+    err = capsys.readouterr().err
+    assert "[FSSJ] step 0" in err and "join x1 into (x0)" in err
+    assert ("x0", "x1") in clf.feature_subsets_
+    assert_fssj_consistent(clf, X)

@@ -275,7 +275,7 @@ def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
         (["fit", _write(tmp_path / "d.csv", "a,a,class\n1,2,P\n")], "duplicate"),
         (["fit", _write(tmp_path / "t.csv", "a,b,label\n1,2,P\n")], "--target"),
         (["fit", good, "--target", "nope"], "no class column 'nope'"),
-        (["fit", good, "--estimator", "fssj"], "fssj"),
+        (["fit", good, "--estimator", "nosuch"], "nosuch"),
     ]
     for argv, message in cases:
         assert main([*argv, "--output", str(model)]) == 2, argv

@@ -29,7 +29,11 @@ from augnb.params import fit_discrete_model
 from augnb.search import CachedCV, greedy_search, stratified_folds
 from augnb.structure import Structure
 from augnb.structure.selection import fss_structure
-from augnb.structure.semi_naive import bsej_structure
+from augnb.structure.semi_naive import (
+    bsej_structure,
+    fssj_subsets,
+    supernode_structure,
+)
 
 # -- data ----------------------------------------------------------------------
 
@@ -507,6 +511,65 @@ def test_fss_loo_search_equals_naive_refit_search(seed, same_search, dependent_d
     assert len(path) >= 2
 
 
+def fssj_neighbours(n_features):
+    """Every unused feature added as a new subset or appended to a subset."""
+
+    def neighbours(state):
+        used = {f for subset in state for f in subset}
+        out = set()
+        for f in set(range(n_features)) - used:
+            out.add((*state, (f,)))
+            for i, subset in enumerate(state):
+                out.add((*state[:i], (*subset, f), *state[i + 1 :]))
+        return out
+
+    return neighbours
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
+@pytest.mark.parametrize(("epsilon", "missing"), [(0.0, 0.0), (0.01, 0.0), (0.0, 0.1)])
+def test_fssj_search_equals_naive_refit_search(
+    seed,
+    supernode_cpt,
+    epsilon,
+    missing,
+    record_candidates,
+    greedy_steps_check,
+    dependent_data,
+):
+    # Every candidate's cached score is the CV accuracy of refitting the
+    # model FSSJ fits (a "dag" subset ordered by join order, missing
+    # members summed out), and the search takes one of the best candidates.
+    codes, y, cards, n_classes = dependent_data(seed, x5_parent=1)
+    rng = np.random.default_rng(seed)
+    codes = np.where(rng.random(codes.shape) < missing, -1, codes)
+    p = codes.shape[1]
+    scorer = CachedCV(
+        codes,
+        y,
+        cards,
+        n_classes,
+        cv=5,
+        random_state=seed,
+        supernode_cpt=supernode_cpt,
+    )
+    subsets, path = fssj_subsets(
+        scorer, p, epsilon=epsilon, random_state=np.random.RandomState(seed)
+    )
+
+    def score(state):
+        structure = supernode_structure(state, (), p, supernode_cpt)
+        return naive_cv_accuracy(structure, codes, y, cards, n_classes, scorer.folds, 5)
+
+    assert record_candidates[0][0] == ()
+    greedy_steps_check(record_candidates, path, fssj_neighbours(p), score, epsilon)
+    assert subsets == record_candidates[-1][0]
+    if epsilon == 0.0:
+        # x5 depends on x1 given the class: the search joins
+        assert any(len(s) > 1 for s in subsets)
+
+
 def encoded(name):
     X, y = load(name)
     data = Schema.infer(X, discrete_features=list(range(X.shape[1]))).encode(X)
@@ -599,7 +662,7 @@ def test_greedy_search_verbose(capsys):
     assert "[T] stop" in err
 
 
-@pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5)])
+@pytest.mark.parametrize("subset", [(0,), (0, 1), (2, 3, 5), (5, 0, 3)])
 @pytest.mark.parametrize("cv", [5, "loo"])
 @pytest.mark.parametrize("supernode_cpt", ["joint", "dag"])
 @pytest.mark.parametrize("missing", [0.0, 0.15])
@@ -789,18 +852,42 @@ def test_one_parent_factor_equals_brute_force_counts(cv):
 
 
 @pytest.mark.parametrize("cv", [4, "loo"])
-def test_one_parent_fast_path_is_bit_identical_to_the_general_path(cv):
+def test_fused_parent_path_is_bit_identical_to_the_general_path(cv, monkeypatch):
     from augnb.search import cv_cache
-    from augnb.stats.counts import family_index, lidstone_log_prob
 
+    fused = []
+    kernel = cv_cache.one_parent_log_factor
+    monkeypatch.setattr(
+        cv_cache,
+        "one_parent_log_factor",
+        lambda *args: fused.append(1) or kernel(*args),
+    )
     rng = np.random.default_rng(3)
     n, cards = 500, [3, 5, 4]
     codes = np.column_stack([rng.integers(0, c, n) for c in cards]).astype(np.int32)
     y = rng.integers(0, 3, n)
-    scorer = CachedCV(codes, y, cards, 3, alpha=0.7, cv=cv, random_state=0)
-    for v, f in [(1, 0), (0, 2), (2, 1)]:
+    families = [(1, (0,)), (0, (2,)), (2, (1,)), (2, (0, 1)), (0, (1, 2))]
+    # Compound parents (a feature joined into a "dag" supernode) take the
+    # same pass over the codes of their observed combinations; past
+    # _MAX_CELLS counts the general path is taken.
+    max_cells = cv_cache._MAX_CELLS
+    for limit, n_fused in [(max_cells, len(families)), (8, 0)]:
+        monkeypatch.setattr(cv_cache, "_MAX_CELLS", limit)
+        fused.clear()
+        scorer = CachedCV(codes, y, cards, 3, alpha=0.7, cv=cv, random_state=0)
+        check_families(scorer, families, cards)
+        assert len(fused) == n_fused
+
+
+def check_families(scorer, families, cards):
+    """Each ``factor(child, parents)`` equals the general path's, bit for bit."""
+    from augnb.search import cv_cache
+    from augnb.stats.counts import family_index, lidstone_log_prob
+
+    n = len(scorer.y)
+    for v, f in families:
         child, n_child, _ = scorer.node_codes((v,))
-        pa, n_pa, _ = scorer.node_codes((f,))
+        pa, n_pa, _ = scorer.node_codes(f)
         valid = np.ones(n, dtype=bool)
         key, _ = family_index([pa, child], [n_pa, n_child])
         fam, n_fam = cv_cache._factorize(key, valid, n_pa * n_child)
@@ -811,4 +898,4 @@ def test_one_parent_fast_path_is_bit_identical_to_the_general_path(cv):
             0.7,
             cards[v],
         )
-        np.testing.assert_array_equal(scorer.factor((v,), (f,)), want)
+        np.testing.assert_array_equal(scorer.factor((v,), f), want)

@@ -35,7 +35,12 @@ if TYPE_CHECKING:
     from augnb.classifiers.naive_bayes import NaiveBayes
     from augnb.classifiers.selection import FFSS, FSS
     from augnb.classifiers.selective_tan import SelectiveTAN
-    from augnb.classifiers.semi_naive import ASB, BSEJ, AugmentedSemiNaiveBayes
+    from augnb.classifiers.semi_naive import (
+        ASB,
+        BSEJ,
+        FSSJ,
+        AugmentedSemiNaiveBayes,
+    )
     from augnb.classifiers.skdb import SKDB
     from augnb.classifiers.taheri import TaheriANB
     from augnb.classifiers.tan import TAN
@@ -52,6 +57,7 @@ __all__ = [
     "ETAN",
     "FFSS",
     "FSS",
+    "FSSJ",
     "KDB",
     "MANB",
     "SKDB",
@@ -90,6 +96,7 @@ _SOURCES = {
     "ETAN": "augnb.classifiers.mixed_data",
     "FFSS": "augnb.classifiers.selection",
     "FSS": "augnb.classifiers.selection",
+    "FSSJ": "augnb.classifiers.semi_naive",
     "FlexibleNB": "augnb.classifiers.kernel_nb",
     "HillClimbingTAN": "augnb.classifiers.hill_climbing",
     "KDB": "augnb.classifiers.kdb",

@@ -52,10 +52,7 @@ _FIRST = _package._BASELINES
 
 # Names a user may know from other packages, for algorithms augnb does not have:
 # resolving them fails with this explanation rather than with "unknown".
-_NOT_AVAILABLE: dict[str, str] = {
-    "fssj": "bnclassify's fssj (forward sequential selection and joining) is not "
-    "in augnb; FSS selects features without joining, BSEJ joins backwards",
-}
+_NOT_AVAILABLE: dict[str, str] = {}
 
 
 def _exported() -> dict[str, type[BaseAugmentedNB]]:

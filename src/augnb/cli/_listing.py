@@ -80,10 +80,7 @@ def estimator_rows() -> list[tuple[str, tuple[str, ...], str]]:
 
 
 #: :func:`augnb.classifiers.registry.not_available_names`.
-NOT_AVAILABLE: dict[str, str] = {
-    "fssj": "bnclassify's fssj (forward sequential selection and joining) is not "
-    "in augnb; FSS selects features without joining, BSEJ joins backwards",
-}
+NOT_AVAILABLE: dict[str, str] = {}
 
 
 class SuiteRow(NamedTuple):

@@ -288,8 +288,8 @@ def cmd_estimators(args: argparse.Namespace) -> int:
         title="Estimators (names are case-insensitive; - and _ are ignored)",
     )
     print(
-        "R bnclassify's names work too: nb, tan_cl, tan_hc, tan_hcsp, bsej, aode "
-        "(case is ignored); kdb is augnb's filter KDB, bnclassify's greedy kdb "
+        "R bnclassify's names work too: nb, tan_cl, tan_hc, tan_hcsp, fssj, bsej, "
+        "aode (case is ignored); kdb is augnb's filter KDB, bnclassify's greedy kdb "
         "is WrapperKDB."
     )
     for name, why in NOT_AVAILABLE.items():

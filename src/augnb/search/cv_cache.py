@@ -80,7 +80,7 @@ class CachedCV:
     supernode_cpt : {"joint", "dag"}, default="joint"
         How :meth:`subset_factor` models a joined subset: one CPT over the
         Cartesian product, or a complete DAG of its members, each with
-        its own CPT given the earlier members (bnclassify's parameterisation).
+        its own CPT given the members before it (bnclassify's parameterisation).
     rows : InputRows or None, default=None
         Which input row each training row is, when weights dropped or
         repeated rows: given folds name input rows (see
@@ -285,11 +285,18 @@ class CachedCV:
             )
             out = lidstone_log_prob(num, self._class_train_counts, self.alpha, size)
             return self._remember(key, out)
-        if len(key[0]) == 1 and len(key[1]) == 1:
+        if len(key[0]) == 1 and key[1]:
+            # Parents as one compound node (their observed combinations).
             pa, n_pa, _ = self.node_codes(key[1])
-            if (child >= 0).all() and (pa >= 0).all():
+            folds = 1 if self.loo else self.n_folds + 1
+            if (
+                (child >= 0).all()
+                and (pa >= 0).all()
+                and n_pa * n_child * self.n_classes * folds <= _MAX_CELLS
+            ):
                 # The candidates of the one-dependence searches (TAN-HC,
-                # super-parent, kDB): both counts in one fused pass.
+                # super-parent, kDB) and a feature joined into a "dag"
+                # supernode (FSSJ): both counts in one fused pass.
                 out = np.empty((len(self.y), self.n_classes))
                 one_parent_log_factor(
                     child,
@@ -330,7 +337,8 @@ class CachedCV:
         """Cross-validated log factor of a joined subset with no parents but the class.
 
         With ``supernode_cpt="dag"`` it is the sum of the members' factors, each
-        given the members before it (ascending feature index).
+        given the members before it in ``subset``'s order (the order in which
+        they were joined); ``"joint"`` ignores the order.
 
         Parameters
         ----------
@@ -341,7 +349,7 @@ class CachedCV:
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        subset = tuple(sorted(subset))
+        subset = tuple(subset)
         if self.supernode_cpt == "joint" or len(subset) == 1:
             return self.factor(subset)
         key = ("dag", subset)
@@ -349,9 +357,12 @@ class CachedCV:
         if hit is not None:
             self._factors.move_to_end(key)
             return hit
-        out = self.factor(subset[:1]).copy()
-        for i in range(1, len(subset)):
-            out += self.factor(subset[i : i + 1], subset[:i])
+        # The members before the last one are the subset one join earlier:
+        # their factor is usually cached, so a join costs one new family.
+        # Rows that sum out a missing member are all recomputed below: a row
+        # that needs it for the prefix needs it for the whole subset too.
+        head = subset[:-1]
+        out = self.subset_factor(head) + self.factor(subset[-1:], head)
         self._sum_out_dag_members(subset, out)
         return self._remember(key, out)
 

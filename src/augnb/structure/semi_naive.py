@@ -1,8 +1,9 @@
-"""Semi-naive Bayes: BSEJ (Pazzani 1996) and ASB (Mihaljevic et al. 2014).
+"""Semi-naive Bayes: BSEJ and FSSJ (Pazzani 1996), ASB (Mihaljevic et al. 2014).
 
-A state of BSEJ is a partition of the used features
-into joined subsets; ASB then adds a chi-square-filtered maximum weighted
-forest of arcs between those subsets.
+A state of BSEJ or FSSJ is a partition of the used features into joined
+subsets; ASB then adds a chi-square-filtered maximum weighted forest of arcs
+between BSEJ's subsets. A candidate state is scored by swapping the factors
+of the subsets it changes (:func:`_swap`), whichever search proposes it.
 """
 
 from __future__ import annotations
@@ -22,11 +23,38 @@ from augnb.stats.information import cmi_from_counts
 from augnb.structure._structure import Structure
 from augnb.structure.tan import maximum_spanning_forest, orient_forest
 
-__all__ = ["asb_arcs", "bsej_structure", "bsej_subsets", "supernode_structure"]
+__all__ = [
+    "asb_arcs",
+    "bsej_structure",
+    "bsej_subsets",
+    "fssj_subsets",
+    "supernode_structure",
+]
+
+Subsets = tuple[tuple[int, ...], ...]
 
 
 def _name(subset: tuple[int, ...], name: Callable[[int], str]) -> str:
     return "(" + ", ".join(name(f) for f in subset) + ")"
+
+
+def _swap(
+    scorer: CachedCV,
+    total: NDArray[np.float64],
+    removed: Sequence[tuple[int, ...]],
+    added: Sequence[tuple[int, ...]],
+) -> Callable[[], float]:
+    """Score of the state that replaces the subsets ``removed`` by ``added``.
+
+    The one operator of the semi-naive searches: a deletion, a join of two
+    subsets, a new feature or a feature joined into a subset only differ in
+    which subsets leave and enter the model.
+    """
+    return lambda: scorer.accuracy_delta(
+        total,
+        tuple(scorer.subset_factor(s) for s in removed),
+        tuple(scorer.subset_factor(s) for s in added),
+    )
 
 
 @shared_entries
@@ -92,19 +120,11 @@ def bsej_subsets(
     def candidates(state):
         total = scorer.total(state)
         for s_idx, subset in enumerate(state):
-            f_old = scorer.subset_factor(subset)
             for f in subset:
                 rest = tuple(x for x in subset if x != f)
-                new = tuple(
-                    sorted(
-                        state[:s_idx] + ((rest,) if rest else ()) + state[s_idx + 1 :]
-                    )
-                )
-
-                def score(rest=rest, f_old=f_old):
-                    add = (scorer.subset_factor(rest),) if rest else ()
-                    return scorer.accuracy_delta(total, (f_old,), add)
-
+                kept = (rest,) if rest else ()
+                new = tuple(sorted(state[:s_idx] + kept + state[s_idx + 1 :]))
+                score = _swap(scorer, total, (subset,), kept)
                 yield new, f"delete {name(f)}", (0, f, 0), score
         for a in range(len(state)):
             for b in range(a + 1, len(state)):
@@ -113,14 +133,7 @@ def bsej_subsets(
                     continue
                 others = state[:a] + state[a + 1 : b] + state[b + 1 :]
                 new = tuple(sorted((*others, joined)))
-
-                def score(a=state[a], b=state[b], joined=joined):
-                    return scorer.accuracy_delta(
-                        total,
-                        (scorer.subset_factor(a), scorer.subset_factor(b)),
-                        (scorer.subset_factor(joined),),
-                    )
-
+                score = _swap(scorer, total, (state[a], state[b]), (joined,))
                 tie = (1, state[a][0], state[b][0])
                 desc = f"join {_name(state[a], name)} + {_name(state[b], name)}"
                 yield new, desc, tie, score
@@ -129,6 +142,84 @@ def bsej_subsets(
     start = scorer.accuracy(scorer.total(initial))
     state, _, path = greedy_search(
         initial, start, candidates, epsilon=epsilon, verbose=verbose, label="BSEJ"
+    )
+    return state, path
+
+
+@shared_entries
+def fssj_subsets(
+    scorer: CachedCV,
+    n_features: int,
+    *,
+    epsilon: float = 0.01,
+    max_joint_cells: float = 1e6,
+    random_state: np.random.RandomState | None = None,
+    verbose: int = 0,
+    feature_names: Sequence[Hashable] | None = None,
+) -> tuple[Subsets, list[SearchStep]]:
+    """Forward sequential selection and joining (Pazzani 1996; bnclassify's ``fssj``).
+
+    Starts from the class alone (no feature). At each step every feature not
+    yet used is a candidate twice over: *added* as a new node, a child of the
+    class only, or *joined* into any subset already in the model. The best
+    candidate is taken (ties at random) while its CV accuracy minus
+    ``epsilon`` is at least the current one; the search also stops at
+    accuracy 1 or when every feature is used.
+
+    Parameters
+    ----------
+    {scorer_parameters}
+    epsilon : float, default=0.01
+        A step is taken when its accuracy minus ``epsilon`` is at least the
+        current accuracy (bnclassify's rule).
+    max_joint_cells : float, default=1e6
+        Joins whose CPT would have more than this many cells
+        (declared values x classes) are not considered.
+    random_state : RandomState or None, default=None
+        Generator of the tie breaks (a fresh unseeded one when None).
+    {trace_parameters}
+
+    Returns
+    -------
+    subsets : tuple of tuple of int
+        The subsets of the used features, in the order they entered the
+        model; each subset lists its members in the order they were joined
+        (the order of their DAG under ``supernode_cpt="dag"``).
+    path : list of SearchStep
+    """
+    rng = random_state if random_state is not None else np.random.RandomState()
+    n_classes = scorer.n_classes
+    name = feature_namer(feature_names)
+
+    def candidates(state: Subsets):
+        used = {f for subset in state for f in subset}
+        moves = []
+        for f in range(n_features):
+            if f in used:
+                continue
+            moves.append(((*state, (f,)), f"add {name(f)}", (), ((f,),)))
+            for i, subset in enumerate(state):
+                joined = (*subset, f)
+                if scorer.declared_size(joined) * n_classes > max_joint_cells:
+                    continue
+                new = (*state[:i], joined, *state[i + 1 :])
+                desc = f"join {name(f)} into {_name(subset, name)}"
+                moves.append((new, desc, (subset,), (joined,)))
+        if not moves:
+            return
+        total = scorer.total(state)
+        ties = rng.random_sample(len(moves))
+        for (new, desc, removed, added), tie in zip(moves, ties):
+            yield new, desc, float(tie), _swap(scorer, total, removed, added)
+
+    state, _, path = greedy_search(
+        (),
+        scorer.accuracy(scorer.prior),
+        candidates,
+        epsilon=epsilon,
+        verbose=verbose,
+        label="FSSJ",
+        inclusive=True,
     )
     return state, path
 
@@ -151,10 +242,11 @@ def supernode_structure(
         Number of input features.
     supernode_cpt : {"joint", "dag"}, default="joint"
         ``"joint"``: each subset is one compound node with a CPT over the
-        Cartesian product. ``"dag"``: each feature is its own node whose parents
-        are the earlier members of its subset (ascending index) and every
-        feature of its subset's parent subsets, as bnclassify represents a
-        supernode; identical under maximum likelihood, different under Laplace.
+        Cartesian product (the members' order does not matter). ``"dag"``:
+        each feature is its own node whose parents are the members before it
+        in its subset's order and every feature of its subset's parent
+        subsets, as bnclassify represents a supernode; identical under
+        maximum likelihood, different under Laplace.
 
     Returns
     -------
@@ -165,14 +257,19 @@ def supernode_structure(
     >>> s = supernode_structure([(0, 2), (1,)], [(1, 0)], 3, "dag")
     >>> s.nodes, s.parents
     (((0,), (2,), (1,)), ((2,), (0, 2), ()))
+    >>> s = supernode_structure([(2, 0)], [], 3, "dag")  # 2 joined first
+    >>> s.nodes, s.parents
+    (((2,), (0,)), ((), (0,)))
     """
-    subsets = [tuple(sorted(sub)) for sub in subsets]
     if supernode_cpt == "joint":
-        return Structure.from_arcs(subsets, arcs, n_features)
+        return Structure.from_arcs(
+            [tuple(sorted(s)) for s in subsets], arcs, n_features
+        )
     if supernode_cpt != "dag":
         raise ValueError(
             f"supernode_cpt must be 'joint' or 'dag'; got {supernode_cpt!r}."
         )
+    subsets = [tuple(sub) for sub in subsets]
     nodes = [(f,) for sub in subsets for f in sub]
     index = {f: k for k, (f,) in enumerate(nodes)}
     parents_of = [[] for _ in subsets]
