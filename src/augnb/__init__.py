@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         WrapperKDB,
     )
     from augnb.classifiers.registry import estimators
+    from augnb.interop.api import export
     from augnb.streaming import fit_files, predict_files
     from augnb.structure import Structure
 
@@ -82,6 +83,7 @@ __all__ = [
     "WrapperKDB",
     "__version__",
     "estimators",
+    "export",
     "fit_files",
     "load_model",
     "predict_files",
@@ -92,6 +94,7 @@ __all__ = [
 # __all__ is one of augnb.classifiers' exports.
 _SOURCES = {
     "estimators": "augnb.classifiers.registry",
+    "export": "augnb.interop.api",
     "fit_files": "augnb.streaming",
     "load_model": "augnb._model_io",
     "save_model": "augnb._model_io",

@@ -1,8 +1,9 @@
 """Hugin's NET format, as Hugin, GeNIe, pgmpy and pyAgrum read it.
 
-States keep their readable names, quoted; each potential nests its table
-with the class outermost, then the parents in order, the node's own states
-innermost.
+States are quoted identifiers, as in BIF (``le_2.45``, ``gt_2.45_le_4.75``;
+a compound node's joined by ``__``): some readers split a state name at
+spaces. Each potential nests its table with the class outermost, then the
+parents in order, the node's own states innermost.
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ def to_net(network: Network, *, name: str = "augnb") -> str:
     str
     """
     out = [f"% {name}: exported by augnb", "net", "{", "}"]
-    variables = [(network.class_name, network.class_states)] + [
-        (node.name, node.states) for node in network.nodes
+    variables = [(network.class_name, network.class_tokens)] + [
+        (node.name, node.tokens) for node in network.nodes
     ]
     for var, states in variables:
         out += [

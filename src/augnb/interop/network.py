@@ -14,6 +14,7 @@ summed out.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -298,12 +299,15 @@ def describe(estimator: Any, *, target: str = "class") -> Network | Ensemble:
         raise ExportError(
             f"{name}(continuous={getattr(estimator, 'continuous', None)!r}) "
             "models continuous columns as densities, which BIF, XMLBIF, NET and "
-            "the ONNX export cannot hold; fit it with continuous='discretize'"
+            "the ONNX export cannot hold; only discrete and discretised columns "
+            "export"
         )
     columns = _columns(estimator)
     shared = _Shared(target, estimator.classes_)
     if kind == "aode":
         return _aode(estimator, columns, shared)
+    if kind == "ande":
+        return _ande(estimator, columns, shared)
     if kind == "eskdb":
         return _eskdb(estimator, columns, shared)
     return network_of_model(estimator.model_, columns, shared)
@@ -314,13 +318,7 @@ def _ensemble_kind(estimator: Any) -> str | None:
     from augnb.classifiers.eskdb import ESKDB
 
     if isinstance(estimator, AODE):
-        if int(getattr(estimator, "n", 1)) != 1:
-            raise ExportError(
-                f"AnDE(n={estimator.n}) has no exported form yet (its pair "
-                "models fall back to AODE, then naive Bayes); AnDE(n=1) and "
-                "AODE export"
-            )
-        return "aode"
+        return "ande" if int(getattr(estimator, "n", 1)) == 2 else "aode"
     if isinstance(estimator, ESKDB):
         return "eskdb"
     return None
@@ -399,7 +397,10 @@ def network_of_model(
             " & ".join(labels[i][v] for i, v in enumerate(row)) for row in combos
         )
         state_tokens = tuple(
-            "__".join(tokens[i][v] for i, v in enumerate(row)) for row in combos
+            unique_identifiers(
+                ["__".join(tokens[i][v] for i, v in enumerate(row)) for row in combos],
+                prefix="s",
+            )
         )
         nodes.append(
             Node(
@@ -479,6 +480,26 @@ def _aode(estimator: Any, columns: tuple[Column, ...], shared: _Shared) -> Ensem
     )
     fallback = network_of_model(estimator.model_, columns, shared)
     return Ensemble(members, "mean_joint", qualifiers, int(estimator._m), fallback)
+
+
+def _ande(estimator: Any, columns: tuple[Column, ...], shared: _Shared) -> Ensemble:
+    """A2DE: the pair models, falling back to AODE (which falls back to NB)."""
+    pairs = list(itertools.combinations(range(len(columns)), 2))
+    members = tuple(
+        network_of_model(estimator.pair_model(i, j), columns, shared)
+        for i, j in pairs
+    )
+    qualifiers = tuple(
+        Qualifier((i, j), np.asarray(estimator.pair_counts_[i, j], dtype=np.float64))
+        for i, j in pairs
+    )
+    return Ensemble(
+        members,
+        "mean_joint",
+        qualifiers,
+        int(estimator._m),
+        _aode(estimator, columns, shared),
+    )
 
 
 def _eskdb(estimator: Any, columns: tuple[Column, ...], shared: _Shared) -> Ensemble:
