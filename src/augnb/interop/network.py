@@ -419,9 +419,35 @@ def network_of_model(
         class_states,
         class_tokens,
         np.exp(np.asarray(log_prior, dtype=np.float64)),
-        _parents_first(nodes),
+        _parents_first(_without_constant_nodes(nodes)),
         columns,
     )
+
+
+def _without_constant_nodes(nodes: list[Node]) -> list[Node]:
+    """The nodes less those with one state (a column with no cut point).
+
+    Their probability is 1 whatever the class and parents, and as a parent
+    they select one slice of each child's table: dropping them changes no
+    posterior, and BIF readers refuse a variable with a single state.
+    """
+    keep = [k for k, node in enumerate(nodes) if len(node.states) > 1]
+    if len(keep) == len(nodes):
+        return nodes
+    where = {k: i for i, k in enumerate(keep)}
+    out = []
+    for k in keep:
+        node = nodes[k]
+        cpt = node.cpt
+        # Last parent first, so the earlier parents' axes stay in place.
+        for pos in reversed(range(len(node.parents))):
+            if node.parents[pos] not in where:
+                cpt = cpt.take(0, axis=1 + pos)
+        parents = tuple(where[p] for p in node.parents if p in where)
+        out.append(
+            Node(node.name, node.members, parents, node.states, node.tokens, cpt)
+        )
+    return out
 
 
 def _parents_first(nodes: list[Node]) -> tuple[Node, ...]:
