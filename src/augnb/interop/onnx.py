@@ -26,6 +26,9 @@ The ``onnx`` package is needed only to write the graph
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import math
 import string
 from typing import Any
 
@@ -34,7 +37,7 @@ from numpy.typing import NDArray
 
 from augnb.interop.network import Column, Ensemble, ExportError, Network
 
-__all__ = ["OPSET", "to_onnx"]
+__all__ = ["OPSET", "onnx_inputs", "to_onnx"]
 
 #: The ONNX operator set of the graph (ai.onnx), and ai.onnx.ml's.
 OPSET = 17
@@ -182,39 +185,68 @@ def _elimination_order(network: Network) -> list[int]:
         family = [k, *node.parents]
         for a in family:
             adj[a].update(b for b in family if b != a)
-    left = set(range(n))
+
+    def size(v: int) -> int:
+        return math.prod(cards[u] for u in adj[v])
+
+    # A heap with stale entries skipped: eliminating a node changes the
+    # scores of its neighbours only.
+    scores = [size(v) for v in range(n)]
+    heap = [(scores[v], v) for v in range(n)]
+    heapq.heapify(heap)
+    done = [False] * n
     order = []
-    while left:
-        best = min(
-            left,
-            key=lambda v: (int(np.prod([cards[u] for u in adj[v] & left], dtype=np.float64)), v),
-        )
+    while heap:
+        score, best = heapq.heappop(heap)
+        if done[best] or score != scores[best]:
+            continue
+        done[best] = True
         order.append(best)
-        near = adj[best] & left
+        near = adj[best]
         for a in near:
+            adj[a].discard(best)
             adj[a].update(near - {a})
-        left.remove(best)
+        for a in near:
+            scores[a] = size(a)
+            heapq.heappush(heap, (scores[a], a))
     return order
 
 
 def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
     """``log P(c, evidence)`` of a network, double ``[N, C]``."""
     # A factor: (name, vars, has_n, has_c); its axes are n, c, then vars.
-    factors: list[tuple[str, tuple[int, ...], bool, bool]] = []
+    # Factors by key, and the keys of the factors over each variable.
+    factors: dict[int, tuple[str, tuple[int, ...], bool, bool]] = {}
+    by_var: dict[int, set[int]] = {k: set() for k in range(len(network.nodes))}
+    keys = itertools.count()
+
+    def add(factor: tuple[str, tuple[int, ...], bool, bool]) -> None:
+        key = next(keys)
+        factors[key] = factor
+        for u in factor[1]:
+            by_var[u].add(key)
+
     for k, node in enumerate(network.nodes):
-        factors.append((g.const(node.cpt, "cpt"), (*node.parents, k), False, True))
-        factors.append((_evidence(g, network, k, inputs), (k,), True, False))
+        add((g.const(node.cpt, "cpt"), (*node.parents, k), False, True))
+        add((_evidence(g, network, k, inputs), (k,), True, False))
     logs = [g.const(np.log(network.prior)[None], "prior")]
     for v in _elimination_order(network):
-        used = [f for f in factors if v in f[1]]
-        factors = [f for f in factors if v not in f[1]]
-        letters = {}
+        used = []
+        for key in sorted(by_var.pop(v)):
+            f = factors.pop(key)
+            used.append(f)
+            for u in f[1]:
+                if u != v:
+                    by_var[u].discard(key)
+        letters: dict[int, str] = {}
         for f in used:
             for u in f[1]:
                 letters.setdefault(u, _LETTERS[len(letters)])
         kept = tuple(sorted({u for f in used for u in f[1]} - {v}))
         spec = ",".join(
-            ("n" if f[2] else "") + ("c" if f[3] else "") + "".join(letters[u] for u in f[1])
+            ("n" if f[2] else "")
+            + ("c" if f[3] else "")
+            + "".join(letters[u] for u in f[1])
             for f in used
         )
         equation = f"{spec}->nc{''.join(letters[u] for u in kept)}"
@@ -228,7 +260,7 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
         logs.append(
             g.op("Log", [g.op("Reshape", [top, g.const(np.array([0, 0], np.int64))])])
         )
-        factors.append((g.op("Div", [result, top]), kept, True, True))
+        add((g.op("Div", [result, top]), kept, True, True))
     return g.op("Sum", logs) if len(logs) > 1 else logs[0]
 
 
@@ -378,3 +410,37 @@ def to_onnx(description: Network | Ensemble, *, name: str = "augnb") -> bytes:
     model.ir_version = 8
     onnx.checker.check_model(model)
     return bytes(model.SerializeToString())
+
+
+def onnx_inputs(estimator: Any, X: Any) -> dict[str, NDArray[Any]]:
+    """The inputs of an exported graph for the rows of a table.
+
+    Each column as an array of shape ``[N, 1]``: doubles for the columns the
+    model discretises (NaN when missing), ``str`` of each value for the
+    others (the empty string when missing).
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        The model the graph was exported from (its columns and their kinds).
+    X : DataFrame
+        Rows with the model's columns.
+
+    Returns
+    -------
+    dict of {str: ndarray}
+        ``InferenceSession.run``'s input feed.
+    """
+    import pandas as pd
+
+    binned = {str(c) for c in getattr(estimator, "continuous_columns_", ())}
+    feed = {}
+    for j, name in enumerate(estimator.schema_.names):
+        column = X[name] if name in X.columns else X.iloc[:, j]
+        if str(name) in binned:
+            values = pd.to_numeric(column).to_numpy(np.float64, na_value=np.nan)
+            feed[str(name)] = values.reshape(-1, 1)
+        else:
+            text = ["" if pd.isna(v) else str(v) for v in column]
+            feed[str(name)] = np.array(text, dtype=object).reshape(-1, 1)
+    return feed
