@@ -83,6 +83,7 @@ def agrum_posteriors(evidence):
     pyAgrum reads the file and computes the exact posterior of the class
     node (LazyPropagation) given each row's evidence.
     """
+
     def run(path, network, codes):
         bn = gum.loadBN(str(path))
         engine = gum.LazyPropagation(bn)

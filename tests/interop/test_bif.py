@@ -11,9 +11,16 @@ from augnb.interop.network import describe
 
 @pytest.mark.parametrize(
     ("learner", "dataset"),
-    [("NaiveBayes", "iris"), ("TAN", "hepatitis"), ("KDB2", "hepatitis"), ("BSEJ", "car")],
+    [
+        ("NaiveBayes", "iris"),
+        ("TAN", "hepatitis"),
+        ("KDB2", "hepatitis"),
+        ("BSEJ", "car"),
+    ],
 )
-def test_pyagrum_reads_the_network(learner, dataset, fitted, agrum_posteriors, tmp_path):
+def test_pyagrum_reads_the_network(
+    learner, dataset, fitted, agrum_posteriors, tmp_path
+):
     # pyAgrum's BIF parser rounds each probability to single precision (it
     # reads 0.22228637413394928 as 0.2222863733768463), so its posteriors
     # agree to about 1e-7 only; the file itself is exact (the tests below).
@@ -56,7 +63,9 @@ def test_pgmpy_posteriors_equal_predict_proba(
     path = tmp_path / "model.bif"
     path.write_text(to_bif(network))
     rows = rows.iloc[:20]
-    got, scored = pgmpy_posteriors(BIFReader(str(path)).get_model(), network, rows, estimator)
+    got, scored = pgmpy_posteriors(
+        BIFReader(str(path)).get_model(), network, rows, estimator
+    )
     assert scored.sum() >= 10
     expected = estimator.predict_proba(rows)[scored]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
@@ -73,7 +82,7 @@ def test_bin_states_name_their_edges(fitted):
 
 
 def test_compound_nodes_hold_the_product_of_their_members(fitted):
-    estimator, X, _ = fitted("BSEJ", "car")
+    estimator, _, _ = fitted("BSEJ", "car")
     network = describe(estimator)
     joined = [n for n in network.nodes if len(n.members) > 1]
     assert joined, "BSEJ joins features on car"

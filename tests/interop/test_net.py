@@ -11,9 +11,16 @@ from augnb.interop.network import describe
 
 @pytest.mark.parametrize(
     ("learner", "dataset"),
-    [("NaiveBayes", "iris"), ("TAN", "hepatitis"), ("KDB2", "hepatitis"), ("BSEJ", "car")],
+    [
+        ("NaiveBayes", "iris"),
+        ("TAN", "hepatitis"),
+        ("KDB2", "hepatitis"),
+        ("BSEJ", "car"),
+    ],
 )
-def test_pyagrum_reads_the_network(learner, dataset, fitted, agrum_posteriors, tmp_path):
+def test_pyagrum_reads_the_network(
+    learner, dataset, fitted, agrum_posteriors, tmp_path
+):
     # As for BIF, pyAgrum's NET parser rounds each probability to single
     # precision; the file is exact (below).
     estimator, _, rows = fitted(learner, dataset)
@@ -41,7 +48,9 @@ def test_every_probability_reads_back_exactly(learner, fitted):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("learner", "dataset"), [("KDB2", "hepatitis"), ("BSEJ", "car")])
+@pytest.mark.parametrize(
+    ("learner", "dataset"), [("KDB2", "hepatitis"), ("BSEJ", "car")]
+)
 def test_pgmpy_posteriors_equal_predict_proba(
     learner, dataset, fitted, pgmpy_posteriors, tmp_path
 ):
@@ -52,7 +61,9 @@ def test_pgmpy_posteriors_equal_predict_proba(
     path = tmp_path / "model.net"
     path.write_text(to_net(network))
     rows = rows.iloc[:20]
-    got, scored = pgmpy_posteriors(NETReader(str(path)).get_model(), network, rows, estimator)
+    got, scored = pgmpy_posteriors(
+        NETReader(str(path)).get_model(), network, rows, estimator
+    )
     assert scored.sum() >= 10
     expected = estimator.predict_proba(rows)[scored]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)

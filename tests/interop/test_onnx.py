@@ -96,7 +96,9 @@ def test_inputs_and_outputs_are_named_as_skl2onnx_names_them(fitted):
     assert list(inputs) == [str(c) for c in estimator.schema_.names]
     continuous = set(estimator.continuous_columns_)
     for name, tensor in inputs.items():
-        kind = onnx.TensorProto.DOUBLE if name in continuous else onnx.TensorProto.STRING
+        kind = (
+            onnx.TensorProto.DOUBLE if name in continuous else onnx.TensorProto.STRING
+        )
         assert tensor.elem_type == kind
         assert [d.dim_value for d in tensor.shape.dim] == [0, 1]
     assert [o.name for o in model.graph.output] == ["label", "probabilities"]
@@ -126,7 +128,13 @@ def test_long_chains_do_not_underflow():
         nodes.append(Node(f"x{k}", (k,), parents, ("a", "b"), ("a", "b"), cpt))
     prior = np.array([0.4, 0.6])
     network = Network(
-        "class", np.array(["p", "q"]), ("p", "q"), ("p", "q"), prior, tuple(nodes), columns
+        "class",
+        np.array(["p", "q"]),
+        ("p", "q"),
+        ("p", "q"),
+        prior,
+        tuple(nodes),
+        columns,
     )
     codes = (rng.random((5, n)) < 0.1).astype(int)  # mostly the rare state
     jll = np.log(prior) + np.log(nodes[0].cpt[:, codes[:, 0]]).T

@@ -41,8 +41,7 @@ _RULES = {
         "by the fallback; the posterior is P(c, x) normalised over the classes"
     ),
     "mean_posterior": (
-        "the posterior is the mean over all members of each member's "
-        "posterior P(c | x)"
+        "the posterior is the mean over all members of each member's posterior P(c | x)"
     ),
 }
 

@@ -50,7 +50,9 @@ def to_bif(network: Network, *, name: str = "augnb") -> str:
     ]
     for node in network.nodes:
         parents = [network.class_name] + [network.nodes[p].name for p in node.parents]
-        tokens = [network.class_tokens] + [network.nodes[p].tokens for p in node.parents]
+        tokens = [network.class_tokens] + [
+            network.nodes[p].tokens for p in node.parents
+        ]
         lines.append(f"probability ( {node.name} | {', '.join(parents)} ) {{")
         for config in np.ndindex(*node.cpt.shape[:-1]):
             given = ", ".join(tokens[i][v] for i, v in enumerate(config))

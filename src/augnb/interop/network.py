@@ -95,7 +95,7 @@ class Column:
         if not edges:
             return ["all"]
         out = [f"le_{edges[0]}"]
-        out += [f"gt_{lo}_le_{hi}" for lo, hi in zip(edges, edges[1:])]
+        out += [f"gt_{lo}_le_{hi}" for lo, hi in itertools.pairwise(edges)]
         out.append(f"gt_{edges[-1]}")
         return unique_identifiers(out, prefix="s")
 
@@ -289,7 +289,8 @@ def describe(estimator: Any, *, target: str = "class") -> Network | Ensemble:
     name = type(estimator).__name__
     kind = _ensemble_kind(estimator)
     if kind is None and (
-        type(estimator)._joint_log_likelihood is not BaseAugmentedNB._joint_log_likelihood
+        type(estimator)._joint_log_likelihood
+        is not BaseAugmentedNB._joint_log_likelihood
     ):
         raise ExportError(
             f"{name} scores rows with its own rule (not one network of CPTs); "
@@ -381,7 +382,7 @@ def network_of_model(
     if class_name in names:
         class_name = f"{class_name}_class"
     nodes = []
-    for k, node in enumerate(structure.nodes):
+    for k in range(structure.n_nodes):
         domain = model.domains[k]
         if domain.keys is not None:
             raise ExportError(
@@ -438,11 +439,11 @@ def _without_constant_nodes(nodes: list[Node]) -> list[Node]:
     out = []
     for k in keep:
         node = nodes[k]
-        cpt = node.cpt
+        cpt: NDArray[np.float64] = node.cpt
         # Last parent first, so the earlier parents' axes stay in place.
         for pos in reversed(range(len(node.parents))):
             if node.parents[pos] not in where:
-                cpt = cpt.take(0, axis=1 + pos)
+                cpt = np.take(cpt, [0], axis=1 + pos).squeeze(axis=1 + pos)
         parents = tuple(where[p] for p in node.parents if p in where)
         out.append(
             Node(node.name, node.members, parents, node.states, node.tokens, cpt)
@@ -512,8 +513,7 @@ def _ande(estimator: Any, columns: tuple[Column, ...], shared: _Shared) -> Ensem
     """A2DE: the pair models, falling back to AODE (which falls back to NB)."""
     pairs = list(itertools.combinations(range(len(columns)), 2))
     members = tuple(
-        network_of_model(estimator.pair_model(i, j), columns, shared)
-        for i, j in pairs
+        network_of_model(estimator.pair_model(i, j), columns, shared) for i, j in pairs
     )
     qualifiers = tuple(
         Qualifier((i, j), np.asarray(estimator.pair_counts_[i, j], dtype=np.float64))
@@ -535,9 +535,7 @@ def _eskdb(estimator: Any, columns: tuple[Column, ...], shared: _Shared) -> Ense
         cols = (
             columns
             if disc is None
-            else _columns(
-                estimator, {int(j): c for j, c in disc.cut_points_.items()}
-            )
+            else _columns(estimator, {int(j): c for j, c in disc.cut_points_.items()})
         )
         members.append(network_of_model(model, cols, shared))
     return Ensemble(tuple(members), "mean_posterior", (), 0, None)

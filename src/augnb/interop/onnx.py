@@ -1,4 +1,4 @@
-"""ONNX graphs of fitted classifiers: binning, exact inference and averaging in one graph.
+"""ONNX graphs of fitted classifiers: binning, exact inference, averaging.
 
 The graph has one input per feature column, named as the column, of shape
 ``[N, 1]``: strings for categorical columns (the category as ``str`` writes
@@ -155,7 +155,9 @@ def _evidence(g: _Graph, network: Network, k: int, inputs: dict[str, str]) -> st
     vectors = []
     for column in members:
         code = _codes(g, column, inputs)
-        hit = g.op("Equal", [code, g.const(np.arange(column.card, dtype=np.int64)[None])])
+        hit = g.op(
+            "Equal", [code, g.const(np.arange(column.card, dtype=np.int64)[None])]
+        )
         missing = g.op("Less", [code, g.const(np.zeros((1, 1), np.int64))])
         vectors.append(
             g.op("Cast", [g.op("Or", [hit, missing])], to=g.onnx.TensorProto.DOUBLE)
@@ -268,7 +270,7 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
 
 
 def _qualifies(g: _Graph, ensemble: Ensemble, i: int, inputs: dict[str, str]) -> str:
-    """bool ``[N, 1]``: whether member ``i`` takes part for each row."""
+    """Whether member ``i`` takes part for each row: bool ``[N, 1]``."""
     q = ensemble.qualifiers[i]
     member = ensemble.members[i]
     codes = [_codes(g, member.columns[j], inputs) for j in q.columns]
@@ -280,7 +282,8 @@ def _qualifies(g: _Graph, ensemble: Ensemble, i: int, inputs: dict[str, str]) ->
         index = g.op("Add", [g.op("Mul", [index, card]), g.op("Max", [c, zero])])
     counts = g.op("Gather", [g.const(q.counts.ravel()), index], axis=0)
     frequent = g.op(
-        "GreaterOrEqual", [counts, g.const(np.full((1, 1), ensemble.frequency_limit, np.float64))]
+        "GreaterOrEqual",
+        [counts, g.const(np.full((1, 1), ensemble.frequency_limit, np.float64))],
     )
     for gone in missing:
         frequent = g.op("Or", [frequent, gone])
@@ -290,7 +293,8 @@ def _qualifies(g: _Graph, ensemble: Ensemble, i: int, inputs: dict[str, str]) ->
 def _ensemble_log_joint(g: _Graph, ensemble: Ensemble, inputs: dict[str, str]) -> str:
     if ensemble.rule == "mean_posterior":
         posts = [
-            g.op("Softmax", [_log_joint(g, m, inputs)], axis=1) for m in ensemble.members
+            g.op("Softmax", [_log_joint(g, m, inputs)], axis=1)
+            for m in ensemble.members
         ]
         mean = g.op(
             "Div",
@@ -306,7 +310,10 @@ def _ensemble_log_joint(g: _Graph, ensemble: Ensemble, inputs: dict[str, str]) -
         take = _qualifies(g, ensemble, i, inputs)
         jll = _log_joint(g, member, inputs)
         terms.append(
-            g.op("Unsqueeze", [g.op("Where", [take, jll, minus_inf]), g.const(np.array([1]))])
+            g.op(
+                "Unsqueeze",
+                [g.op("Where", [take, jll, minus_inf]), g.const(np.array([1]))],
+            )
         )
         used.append(g.op("Cast", [take], to=g.onnx.TensorProto.DOUBLE))
     stacked = g.op("Concat", terms, axis=1)  # [N, M, C]
@@ -315,7 +322,19 @@ def _ensemble_log_joint(g: _Graph, ensemble: Ensemble, inputs: dict[str, str]) -
     total = g.op(
         "Add",
         [
-            g.op("Log", [g.op("ReduceSum", [g.op("Exp", [g.op("Sub", [stacked, top])]), g.const(np.array([1]))], keepdims=0)]),
+            g.op(
+                "Log",
+                [
+                    g.op(
+                        "ReduceSum",
+                        [
+                            g.op("Exp", [g.op("Sub", [stacked, top])]),
+                            g.const(np.array([1])),
+                        ],
+                        keepdims=0,
+                    )
+                ],
+            ),
             g.op("Squeeze", [top, g.const(np.array([1]))]),
         ],
     )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+import numpy as np
+
 from augnb.interop.network import Network
 
 __all__ = ["to_xmlbif"]
@@ -43,7 +45,9 @@ def to_xmlbif(network: Network, *, name: str = "augnb") -> str:
         out.append(f"  <NAME>{escape(var)}</NAME>")
         out += [f"  <OUTCOME>{escape(s)}</OUTCOME>" for s in states]
         out.append("</VARIABLE>")
-    tables = [(network.class_name, [], network.prior)] + [
+    tables: list[tuple[str, list[str], np.ndarray]] = [
+        (network.class_name, [], network.prior)
+    ] + [
         (
             node.name,
             [network.class_name] + [network.nodes[p].name for p in node.parents],
