@@ -104,6 +104,14 @@ def test_inputs_and_outputs_are_named_as_skl2onnx_names_them(fitted):
     assert [o.name for o in model.graph.output] == ["label", "probabilities"]
 
 
+def test_an_empty_batch_gives_empty_outputs(fitted):
+    estimator, X, _ = fitted("TAN", "car")
+    label, proba = _run(
+        to_onnx(describe(estimator)), onnx_inputs(estimator, X.iloc[:0])
+    )
+    assert label.shape == (0,) and proba.shape == (0, 4)
+
+
 def test_integer_labels_stay_integers():
     X, y = load("car")
     estimator = NaiveBayes().fit(X, (y == "unacc").astype(int))

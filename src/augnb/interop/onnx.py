@@ -139,12 +139,34 @@ def _codes(g: _Graph, column: Column, inputs: dict[str, str]) -> str:
     return out
 
 
-def _evidence(g: _Graph, network: Network, k: int, inputs: dict[str, str]) -> str:
-    """Double ``[N, r]`` evidence of node ``k``: 1 for each state the row allows."""
+def _subset(g: _Graph, codes: str, rows: str | None) -> str:
+    """The codes ``[N, 1]`` of the rows where the bool ``[N]`` mask holds.
+
+    Then one more row, all missing: onnxruntime's Einsum fails on an empty
+    batch, so the elimination always has a row (the caller drops it).
+    """
+    if rows is None:
+        return codes
+    key = ("subset", codes, rows)
+    if key not in g.cache:
+        picked = g.op("Compress", [codes, rows], axis=0)
+        dummy = g.const(np.full((1, 1), -1, np.int64))
+        g.cache[key] = g.op("Concat", [picked, dummy], axis=0)
+    return g.cache[key]
+
+
+def _evidence(
+    g: _Graph, network: Network, k: int, inputs: dict[str, str], rows: str | None
+) -> str:
+    """Double ``[N, r]`` evidence of node ``k``: 1 for each state the row allows.
+
+    Of the rows where the mask ``rows`` holds, when given.
+    """
     node = network.nodes[k]
     members = [network.columns[m] for m in node.members]
     key = (
         "evidence",
+        rows,
         tuple(
             (c.name, None if c.cut_points is None else c.cut_points.tobytes())
             for c in members
@@ -154,7 +176,7 @@ def _evidence(g: _Graph, network: Network, k: int, inputs: dict[str, str]) -> st
         return g.cache[key]
     vectors = []
     for column in members:
-        code = _codes(g, column, inputs)
+        code = _subset(g, _codes(g, column, inputs), rows)
         hit = g.op(
             "Equal", [code, g.const(np.arange(column.card, dtype=np.int64)[None])]
         )
@@ -165,7 +187,7 @@ def _evidence(g: _Graph, network: Network, k: int, inputs: dict[str, str]) -> st
     out = vectors[0]
     if len(vectors) > 1:
         # The compound node's states: the members' product, first slowest.
-        letters = string.ascii_lowercase[1 : len(vectors) + 1]
+        letters = _LETTERS[: len(vectors)]
         spec = ",".join(f"n{ch}" for ch in letters) + "->n" + letters
         joint = g.op("Einsum", vectors, equation=spec)
         out = g.op(
@@ -215,7 +237,63 @@ def _elimination_order(network: Network) -> list[int]:
 
 
 def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
-    """``log P(c, evidence)`` of a network, double ``[N, C]``."""
+    """``log P(c, evidence)`` of a network, double ``[N, C]``.
+
+    Rows with every node observed are table look-ups and a sum; only the rows
+    with a missing (or unseen) value go through variable elimination.
+    """
+    zero = g.const(np.zeros((1, 1), np.int64))
+    # Each node's state (mixed radix of its members, first slowest), and
+    # whether any member of any node is missing.
+    states, missing = [], []
+    for node in network.nodes:
+        state = None
+        for m in node.members:
+            column = network.columns[m]
+            code = _codes(g, column, inputs)
+            missing.append(g.op("Less", [code, zero]))
+            safe = g.op("Max", [code, zero])
+            if state is None:
+                state = safe
+            else:
+                card = g.const(np.full((1, 1), column.card, np.int64))
+                state = g.op("Add", [g.op("Mul", [state, card]), safe])
+        states.append(state)
+    terms = [g.const(np.log(network.prior)[None], "prior")]
+    for node, state in zip(network.nodes, states):
+        # log P(node | class, parents) as rows (parents..., node) x classes.
+        table = np.log(np.moveaxis(node.cpt, 0, -1)).reshape(-1, len(network.prior))
+        index = state
+        stride = len(node.states)
+        for p in reversed(node.parents):
+            step = g.const(np.full((1, 1), stride, np.int64))
+            index = g.op("Add", [index, g.op("Mul", [states[p], step])])
+            stride *= len(network.nodes[p].states)
+        picked = g.op("Gather", [g.const(table, "logcpt"), index], axis=0)
+        terms.append(g.op("Squeeze", [picked, g.const(np.array([1]))]))
+    observed = g.op("Sum", terms) if len(terms) > 1 else terms[0]
+    if not network.nodes:
+        return observed
+    any_missing = missing[0]
+    for gone in missing[1:]:
+        any_missing = g.op("Or", [any_missing, gone])
+    rows = g.op("Squeeze", [any_missing, g.const(np.array([1]))])
+    where = g.op("Transpose", [g.op("NonZero", [rows])], perm=[1, 0])
+    # The elimination's last row is the all-missing one _subset adds.
+    summed = g.op(
+        "Slice",
+        [
+            _eliminated(g, network, inputs, rows),
+            g.const(np.array([0])),
+            g.const(np.array([-1])),
+            g.const(np.array([0])),
+        ],
+    )
+    return g.op("ScatterND", [observed, where, summed])
+
+
+def _eliminated(g: _Graph, network: Network, inputs: dict[str, str], rows: str) -> str:
+    """``log P(c, evidence)`` of the rows in ``rows`` by variable elimination."""
     # A factor: (name, vars, has_n, has_c); its axes are n, c, then vars.
     # Factors by key, and the keys of the factors over each variable.
     factors: dict[int, tuple[str, tuple[int, ...], bool, bool]] = {}
@@ -230,7 +308,7 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
 
     for k, node in enumerate(network.nodes):
         add((g.const(node.cpt, "cpt"), (*node.parents, k), False, True))
-        add((_evidence(g, network, k, inputs), (k,), True, False))
+        add((_evidence(g, network, k, inputs, rows), (k,), True, False))
     logs = [g.const(np.log(network.prior)[None], "prior")]
     for v in _elimination_order(network):
         used = []
