@@ -51,6 +51,29 @@ def _best(fn, repeats):
     return min(times)
 
 
+def _timings(model, session, big, feed, one, args):
+    """Best seconds of augnb and onnxruntime, batch and row by row, interleaved."""
+    n_single = len(one)
+    calls = {
+        "batch_augnb": lambda: model.predict_proba(big),
+        "batch_onnx": lambda: session.run(["probabilities"], feed),
+        "single_augnb": lambda: [
+            model.predict_proba(big.iloc[i : i + 1]) for i in range(n_single)
+        ],
+        "single_onnx": lambda: [session.run(["probabilities"], f) for f in one],
+    }
+    best = dict.fromkeys(calls, np.inf)
+    for _ in range(args.repeats):  # interleaved: load changes hit both
+        for key, call in calls.items():
+            best[key] = min(best[key], _best(call, 1))
+    return (
+        best["batch_augnb"],
+        best["batch_onnx"],
+        best["single_augnb"],
+        best["single_onnx"],
+    )
+
+
 def bench(args):
     rows = []
     options = ort.SessionOptions()
@@ -70,26 +93,9 @@ def bench(args):
             _, proba = session.run(["label", "probabilities"], feed)
             gap = float(np.abs(proba - model.predict_proba(big)).max())
             assert gap < 1e-9, (dataset, name, gap)
-            batch_augnb = batch_onnx = single_augnb = single_onnx = np.inf
-            for _ in range(args.repeats):  # interleaved: load changes hit both
-                batch_augnb = min(batch_augnb, _best(lambda: model.predict_proba(big), 1))
-                batch_onnx = min(
-                    batch_onnx, _best(lambda: session.run(["probabilities"], feed), 1)
-                )
-                single_augnb = min(
-                    single_augnb,
-                    _best(
-                        lambda: [
-                            model.predict_proba(big.iloc[i : i + 1])
-                            for i in range(args.single)
-                        ],
-                        1,
-                    ),
-                )
-                single_onnx = min(
-                    single_onnx,
-                    _best(lambda: [session.run(["probabilities"], f) for f in one], 1),
-                )
+            batch_augnb, batch_onnx, single_augnb, single_onnx = _timings(
+                model, session, big, feed, one, args
+            )
             row = {
                 "dataset": dataset,
                 "learner": name,

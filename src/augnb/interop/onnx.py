@@ -247,13 +247,13 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
     # whether any member of any node is missing.
     states, missing = [], []
     for node in network.nodes:
-        state = None
+        state = ""
         for m in node.members:
             column = network.columns[m]
             code = _codes(g, column, inputs)
             missing.append(g.op("Less", [code, zero]))
             safe = g.op("Max", [code, zero])
-            if state is None:
+            if not state:
                 state = safe
             else:
                 card = g.const(np.full((1, 1), column.card, np.int64))
