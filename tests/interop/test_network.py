@@ -82,3 +82,43 @@ def test_refusals_are_one_clear_line():
     gaussian = NaiveBayes(continuous="gaussian").fit(X, y)
     with pytest.raises(ExportError, match=r"continuous='gaussian'.*densities"):
         describe(gaussian)
+
+
+@pytest.mark.parametrize("name", ["ETAN", "CAN", "AnDE"])
+def test_learners_that_export_on_discrete_data(name):
+    # ETAN and CAN keep continuous columns as Gaussians by default; on
+    # discrete columns their model is CPTs. AnDE(n=2) is an ensemble of
+    # pair models falling back to AODE's.
+    X, y = load("car")
+    make = estimators()[name]
+    train = X.sample(600, random_state=0).index
+    estimator = make(n=2) if name == "AnDE" else make()
+    estimator.fit(X.loc[train], y.loc[train])
+    description = describe(estimator)
+    if name == "AnDE":
+        assert isinstance(description, Ensemble)
+        assert isinstance(description.fallback, Ensemble)
+        assert len(description.members) == 15
+    rows = X.iloc[1::50]
+    session = ort.InferenceSession(
+        to_onnx(description), providers=["CPUExecutionProvider"]
+    )
+    _, proba = session.run(["label", "probabilities"], onnx_inputs(estimator, rows))
+    np.testing.assert_allclose(proba, estimator.predict_proba(rows), rtol=0, atol=1e-9)
+
+
+def test_a_sparse_compound_node_is_refused():
+    from augnb.interop.network import _columns, _Shared, network_of_model
+    from augnb.params.categorical import fit_discrete_model
+    from augnb.structure import Structure
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"x{j}": rng.integers(0, 30, 200).astype(str) for j in range(3)})
+    y = rng.integers(0, 2, 200)
+    estimator = NaiveBayes().fit(X, y)
+    codes = estimator.encode(X).codes
+    joined = Structure(((0, 1, 2),), ((),), 3)  # 27000 combinations
+    model = fit_discrete_model(joined, codes, y, estimator.n_categories_, 2)
+    shared = _Shared("class", estimator.classes_)
+    with pytest.raises(ExportError, match="27000 value combinations"):
+        network_of_model(model, _columns(estimator), shared)
