@@ -278,6 +278,9 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
     for gone in missing[1:]:
         any_missing = g.op("Or", [any_missing, gone])
     rows = g.op("Squeeze", [any_missing, g.const(np.array([1]))])
+    # The elimination runs in a branch taken only when a row has a missing
+    # value: a batch of complete rows costs the look-ups alone.
+    outer, g.nodes = g.nodes, []
     where = g.op("Transpose", [g.op("NonZero", [rows])], perm=[1, 0])
     # The elimination's last row is the all-missing one _subset adds.
     summed = g.op(
@@ -289,7 +292,30 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
             g.const(np.array([0])),
         ],
     )
-    return g.op("ScatterND", [observed, where, summed])
+    scattered = g.op("ScatterND", [observed, where, summed])
+    branch, g.nodes = g.nodes, outer
+    out = g.name("If")
+    double = g.onnx.TensorProto.DOUBLE
+    info = g.onnx.helper.make_tensor_value_info
+    then_branch = g.onnx.helper.make_graph(
+        branch, g.name("eliminate"), [], [info(scattered, double, None)]
+    )
+    else_branch = g.onnx.helper.make_graph(
+        [g.onnx.helper.make_node("Identity", [observed], [out + "_same"])],
+        g.name("observed"),
+        [],
+        [info(out + "_same", double, None)],
+    )
+    some = g.op(
+        "ReduceMax", [g.op("Cast", [rows], to=g.onnx.TensorProto.INT32)], keepdims=0
+    )
+    flag = g.op("Cast", [some], to=g.onnx.TensorProto.BOOL)
+    g.nodes.append(
+        g.onnx.helper.make_node(
+            "If", [flag], [out], then_branch=then_branch, else_branch=else_branch
+        )
+    )
+    return out
 
 
 def _eliminated(g: _Graph, network: Network, inputs: dict[str, str], rows: str) -> str:
