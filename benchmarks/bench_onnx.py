@@ -2,7 +2,7 @@
 
 Run from the repository root (needs the dev extra: onnx, onnxruntime):
 
-    python benchmarks/bench_onnx.py                       # ~1 min
+    python benchmarks/bench_onnx.py                       # ~10 min on 2 cores
     python benchmarks/bench_onnx.py --datasets car --repeats 3
 
 For NaiveBayes, TAN, KDB(k=2), AODE and BSEJ fitted on each data set, the
@@ -120,12 +120,12 @@ def bench(args):
 def main():
     ap = parser(
         __doc__,
-        repeats=5,
+        repeats=3,
         datasets=["car", "hepatitis", "iris"],
-        rows=100_000,
+        rows=50_000,
         out="onnx.json",
     )
-    ap.add_argument("--single", type=int, default=200, help="one-row calls timed")
+    ap.add_argument("--single", type=int, default=100, help="one-row calls timed")
     ap.add_argument("--threads", type=int, default=1, help="onnxruntime threads")
     args = ap.parse_args()
     record(args, args.out, results=bench(args))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.interop.network import Network
 
 __all__ = ["to_bif"]
@@ -19,15 +20,13 @@ def _numbers(values: np.ndarray) -> str:
     return ", ".join(repr(float(v)) for v in values)
 
 
+@shared_entries
 def to_bif(network: Network, *, name: str = "augnb") -> str:
     """The network as BIF text.
 
     Parameters
     ----------
-    network : Network
-        The description to write.
-    name : str, default="augnb"
-        The network's name.
+    {network_writer}
 
     Returns
     -------

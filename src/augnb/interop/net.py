@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.interop.network import Network
 
 __all__ = ["to_net"]
@@ -25,15 +26,13 @@ def _nested(table: np.ndarray) -> str:
     return "(" + " ".join(_nested(sub) for sub in table) + ")"
 
 
+@shared_entries
 def to_net(network: Network, *, name: str = "augnb") -> str:
     """The network as Hugin NET text.
 
     Parameters
     ----------
-    network : Network
-        The description to write.
-    name : str, default="augnb"
-        The network's name (a comment: NET has no network name).
+    {network_writer}
 
     Returns
     -------

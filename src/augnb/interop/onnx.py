@@ -9,16 +9,19 @@ doubles, columns in ``classes_`` order), the names skl2onnx gives them.
 
 Missing and unseen values are summed out as augnb does: a categorical value
 that is not one of the training categories (the empty string, ``"?"``, a new
-category) and a NaN continuous value are missing. Every node has an evidence
-vector (one-hot for an observed value, all ones for a missing one), and the
-graph computes ``P(c, evidence)`` by variable elimination over the feature
-nodes (the class is a batch axis), in probability space with each
-intermediate factor rescaled per row and class so that long chains cannot
-underflow. For a naive Bayes node this drops the factor of a missing value; for a
-missing parent in TAN, kDB or BSEJ it is the exact sum over its values, the
-same numbers augnb's ``predict_proba`` gives. AODE's members are averaged
-with its frequency limit, and rows no member qualifies for fall back to naive
-Bayes, as augnb does.
+category) and a NaN continuous value are missing. A row with every node
+observed is scored by table look-ups (``Gather`` on each log CPT) and a sum.
+The rows with a missing value, when a batch has any, go through variable
+elimination over the feature nodes (in an ``If`` branch): every node has an
+evidence vector (one-hot for an observed value, all ones for a missing one)
+and the graph computes ``P(c, evidence)`` with the class as a batch axis, in
+probability space with each intermediate factor rescaled per row and class so
+that long chains cannot underflow. For a naive Bayes node this drops the
+factor of a missing value; for a missing parent in TAN, kDB or BSEJ it is the
+exact sum over its values, the same numbers augnb's ``predict_proba`` gives.
+AODE's and AnDE's members are averaged with their frequency limit, rows no
+member qualifies for falling back as in augnb; ESKDB's posteriors are
+averaged.
 
 The ``onnx`` package is needed only to write the graph
 (``pip install "augnb[onnx]"``); running it needs an ONNX runtime.

@@ -12,20 +12,19 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from augnb._docstrings import shared_entries
 from augnb.interop.network import Network
 
 __all__ = ["to_xmlbif"]
 
 
+@shared_entries
 def to_xmlbif(network: Network, *, name: str = "augnb") -> str:
     """The network as XMLBIF 0.3 text.
 
     Parameters
     ----------
-    network : Network
-        The description to write.
-    name : str, default="augnb"
-        The network's name.
+    {network_writer}
 
     Returns
     -------
