@@ -118,8 +118,8 @@ class Node:
         Readable state names (a compound node's joined by ``" & "``).
     tokens : tuple of str
         The same states as identifiers.
-    cpt : ndarray of shape (n_classes, *parent_cards, n_states)
-        ``P(node | class, parents)``.
+    cpt : ndarray of shape (n_classes, parent states..., n_states)
+        ``P(node | class, parents)``, one axis per parent (in ``parents`` order).
     """
 
     name: str
