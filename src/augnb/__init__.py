@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     # The estimator classes: every name augnb.classifiers exports.
     from augnb.classifiers import *  # noqa: F403
     from augnb.classifiers.registry import estimators
+    from augnb.interop.api import export
     from augnb.streaming import fit_files, predict_files
     from augnb.structure import Structure
 
@@ -32,6 +33,7 @@ __all__ = [
     "Structure",
     "__version__",
     "estimators",
+    "export",
     "fit_files",
     "load_model",
     "predict_files",
@@ -45,6 +47,7 @@ __all__ += _classifiers.__all__
 # __all__ is one of augnb.classifiers' exports.
 _SOURCES = {
     "estimators": "augnb.classifiers.registry",
+    "export": "augnb.interop.api",
     "fit_files": "augnb.streaming",
     "load_model": "augnb._model_io",
     "save_model": "augnb._model_io",

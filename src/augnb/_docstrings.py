@@ -352,6 +352,12 @@ ranks : Series, mapping or sequence of float, default=None
     "demsar2006_cd_diagram": """\
 .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
    data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.""",
+    # The network writers of augnb.interop.
+    "network_writer": """\
+network : Network
+    The description to write (:func:`augnb.interop.network.describe`).
+name : str, default="augnb"
+    The network's name.""",
 }
 
 #: Placeholders for entries that also stand alone: their texts, joined.

@@ -16,6 +16,7 @@ Examples
     augnb inspect patients.csv --target Outcome
     augnb fit patients.csv.gz --target Outcome --id-column patient --output m.augnb
     augnb predict m.augnb new_patients.parquet --output predictions.csv
+    augnb export m.augnb --format onnx --output m.onnx
     augnb estimators
 """
 
@@ -48,6 +49,12 @@ _EXAMPLES = {
   augnb predict m.augnb new.csv                  predictions on stdout
   augnb predict m.augnb new.parquet --output predictions.csv
   augnb predict m.augnb new.csv --encoding latin-1 --id-column patient""",
+    "export": """examples:
+  augnb export m.augnb --format bif --output m.bif     pgmpy, pyAgrum, R bnlearn
+  augnb export m.augnb --format xmlbif --output m.xml  Weka, pgmpy, pyAgrum
+  augnb export m.augnb --format net --output m.net     Hugin, GeNIe, pyAgrum
+  augnb export m.augnb --format onnx --output m.onnx   onnxruntime
+  augnb export aode.augnb --format bif --output aode.zip   (an ensemble)""",
     "inspect": """examples:
   augnb inspect car
   augnb inspect data.csv --target Outcome
@@ -125,6 +132,7 @@ def _build_parser() -> argparse.ArgumentParser:
         cmd_datasets,
         cmd_suites,
     )
+    from augnb.cli._export import EXPORT_CHOICES, cmd_export
     from augnb.cli._model import cmd_estimators, cmd_fit, cmd_inspect, cmd_predict
 
     parser = _Parser(
@@ -306,6 +314,37 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     _add_data_arguments(predict, dataset=False, drop=None)
     predict.set_defaults(handler=cmd_predict)
+
+    export = _sub(
+        sub,
+        "export",
+        help="write a saved model as BIF, XMLBIF, NET or ONNX",
+        description="Write a model saved by `augnb fit` in a format other tools "
+        "read: the Bayesian network and its probability tables (BIF, XMLBIF, "
+        "NET; an ensemble is a zip of its member networks and a manifest of the "
+        "averaging rule), or one ONNX graph that bins, scores and averages "
+        "(needs the onnx package: pip install 'augnb[onnx]').",
+    )
+    export.add_argument("model", metavar="MODEL.augnb")
+    export.add_argument(
+        "--format",
+        choices=EXPORT_CHOICES,
+        help="the format (default: from the suffix of --output)",
+    )
+    export.add_argument("--output", required=True, metavar="FILE", help="file to write")
+    export.add_argument(
+        "--target",
+        metavar="NAME",
+        help="name of the class node (default: the class column the model was "
+        "fitted with)",
+    )
+    export.add_argument(
+        "--allow-pickle",
+        action="store_true",
+        help="also read a joblib pickle written by an older augnb (runs code the "
+        "file names: only for a file you trust)",
+    )
+    export.set_defaults(handler=cmd_export)
 
     inspect = _sub(
         sub,

@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from augnb.interop.net import to_net
+from augnb.interop.network import describe
+
+
+@pytest.mark.parametrize(
+    ("learner", "dataset"),
+    [
+        ("NaiveBayes", "iris"),
+        ("TAN", "hepatitis"),
+        ("KDB2", "hepatitis"),
+        ("BSEJ", "car"),
+    ],
+)
+def test_pyagrum_reads_the_network(
+    learner, dataset, fitted, agrum_posteriors, tmp_path
+):
+    # As for BIF, pyAgrum's NET parser rounds each probability to single
+    # precision; the file is exact (below).
+    estimator, _, rows = fitted(learner, dataset)
+    network = describe(estimator)
+    path = tmp_path / "model.net"
+    path.write_text(to_net(network))
+    got = agrum_posteriors(path, network, estimator.encode(rows).codes)
+    np.testing.assert_allclose(got, estimator.predict_proba(rows), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("learner", ["TAN", "BSEJ"])
+def test_every_probability_reads_back_exactly(learner, fitted):
+    estimator, _, _ = fitted(learner, "car")
+    network = describe(estimator)
+    text = to_net(network)
+    found = re.findall(r"potential \( (\S+) .*?data = (.*?);", text, flags=re.S)
+    assert [name for name, _ in found] == [
+        network.class_name,
+        *(node.name for node in network.nodes),
+    ]
+    expected = [network.prior, *(node.cpt for node in network.nodes)]
+    for (_, data), table in zip(found, expected):
+        numbers = np.array([float(v) for v in re.findall(r"[^\s()]+", data)])
+        assert np.array_equal(numbers, table.ravel())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("learner", "dataset"), [("KDB2", "hepatitis"), ("BSEJ", "car")]
+)
+def test_pgmpy_posteriors_equal_predict_proba(
+    learner, dataset, fitted, pgmpy_posteriors, tmp_path
+):
+    from pgmpy.readwrite import NETReader
+
+    estimator, _, rows = fitted(learner, dataset)
+    network = describe(estimator)
+    path = tmp_path / "model.net"
+    path.write_text(to_net(network))
+    rows = rows.iloc[:20]
+    got, scored = pgmpy_posteriors(
+        NETReader(str(path)).get_model(), network, rows, estimator
+    )
+    assert scored.sum() >= 10
+    expected = estimator.predict_proba(rows)[scored]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)

@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from augnb import AWNB, ESKDB, MANB, WANBIA, AnDE, NaiveBayes
+from augnb.datasets import load
+from augnb.interop.network import Column, ExportError, Network, Node, describe
+from augnb.interop.onnx import onnx_inputs, to_onnx
+
+DATASETS = ("car", "hepatitis", "iris")
+
+
+def _run(blob, feed):
+    session = ort.InferenceSession(blob, providers=["CPUExecutionProvider"])
+    return session.run(["label", "probabilities"], feed)
+
+
+def _blank(X, seed, fraction=0.2):
+    """A copy of X with a fraction of its cells missing."""
+    rng = np.random.default_rng(seed)
+    return X.mask(rng.random(X.shape) < fraction)
+
+
+def _ande2():
+    return AnDE(n=2)
+
+
+def _eskdb():
+    return ESKDB(n_estimators=3, discretization="per_member", random_state=0)
+
+
+def _check(estimator, *tables):
+    session = ort.InferenceSession(
+        to_onnx(describe(estimator)), providers=["CPUExecutionProvider"]
+    )
+    for rows in tables:
+        label, proba = session.run(
+            ["label", "probabilities"], onnx_inputs(estimator, rows)
+        )
+        expected = estimator.predict_proba(rows)
+        np.testing.assert_allclose(proba, expected, rtol=0, atol=1e-9)
+        assert (label == estimator.predict(rows)).all()
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+@pytest.mark.parametrize("learner", ["NaiveBayes", "TAN", "KDB2", "AODE", "BSEJ"])
+def test_onnxruntime_equals_predict_proba(learner, dataset, fitted):
+    # The first rows as they are, then 200 rows with a fifth of the cells
+    # blank: missing children, missing parents of TAN and kDB nodes, partly
+    # missing compound nodes, missing super-parents, summed out as augnb does.
+    estimator, X, rows = fitted(learner, dataset)
+    _check(estimator, rows, _blank(X.iloc[:200], seed=len(dataset)))
+
+
+def test_unseen_categories_are_missing(fitted):
+    estimator, X, _ = fitted("KDB2", "car")
+    rows = X.iloc[:30].astype(object)
+    rows.iloc[::3, 0] = "never seen"
+    rows.iloc[1::3, 2] = "?"
+    _check(estimator, rows)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        _ande2,
+        _eskdb,
+        AWNB,
+        MANB,
+        WANBIA,
+        lambda: NaiveBayes(smoothing="hdp", hdp_iterations=20, random_state=0),
+    ],
+    ids=["AnDE2", "ESKDB-per-member", "AWNB", "MANB", "WANBIA", "NB-hdp"],
+)
+def test_other_exported_learners(make):
+    X, y = load("hepatitis")
+    if make is _ande2:
+        # 15 pair models on car's 6 columns (hepatitis has 171).
+        X, y = load("car")
+    elif make is _eskdb:
+        # Each member bins iris's columns its own way.
+        X, y = load("iris")
+    estimator = make().fit(X, y)
+    _check(estimator, _blank(X.iloc[:80], seed=3, fraction=0.1))
+
+
+def test_inputs_and_outputs_are_named_as_skl2onnx_names_them(fitted):
+    estimator, _, _ = fitted("TAN", "hepatitis")
+    model = onnx.load_from_string(to_onnx(describe(estimator)))
+    inputs = {i.name: i.type.tensor_type for i in model.graph.input}
+    assert list(inputs) == [str(c) for c in estimator.schema_.names]
+    continuous = set(estimator.continuous_columns_)
+    for name, tensor in inputs.items():
+        kind = (
+            onnx.TensorProto.DOUBLE if name in continuous else onnx.TensorProto.STRING
+        )
+        assert tensor.elem_type == kind
+        assert [d.dim_value for d in tensor.shape.dim] == [0, 1]
+    assert [o.name for o in model.graph.output] == ["label", "probabilities"]
+
+
+def test_an_empty_batch_gives_empty_outputs(fitted):
+    estimator, X, _ = fitted("TAN", "car")
+    label, proba = _run(
+        to_onnx(describe(estimator)), onnx_inputs(estimator, X.iloc[:0])
+    )
+    assert label.shape == (0,) and proba.shape == (0, 4)
+
+
+def test_integer_labels_stay_integers():
+    X, y = load("car")
+    estimator = NaiveBayes().fit(X, (y == "unacc").astype(int))
+    label, _ = _run(to_onnx(describe(estimator)), onnx_inputs(estimator, X.iloc[:20]))
+    assert label.dtype == np.int64
+    assert (label == estimator.predict(X.iloc[:20])).all()
+
+
+def test_long_chains_do_not_underflow():
+    # 400 binary nodes in a chain and rows of their rare states: P(x | c) is
+    # far below the smallest double; the graph rescales each message.
+    rng = np.random.default_rng(0)
+    n, n_classes = 400, 2
+    columns = tuple(Column(f"x{k}", ("a", "b"), None, False) for k in range(n))
+    nodes = []
+    for k in range(n):
+        shape = (n_classes, 1 if k == 0 else 2)
+        rare = rng.uniform(0.02, 0.2, size=shape)
+        cpt = np.stack([rare, 1 - rare], axis=-1)
+        cpt = cpt[:, 0] if k == 0 else cpt
+        parents = () if k == 0 else (k - 1,)
+        nodes.append(Node(f"x{k}", (k,), parents, ("a", "b"), ("a", "b"), cpt))
+    prior = np.array([0.4, 0.6])
+    network = Network(
+        "class",
+        np.array(["p", "q"]),
+        ("p", "q"),
+        ("p", "q"),
+        prior,
+        tuple(nodes),
+        columns,
+    )
+    codes = (rng.random((5, n)) < 0.1).astype(int)  # mostly the rare state
+    jll = np.log(prior) + np.log(nodes[0].cpt[:, codes[:, 0]]).T
+    for k in range(1, n):
+        jll += np.log(nodes[k].cpt[:, codes[:, k - 1], codes[:, k]]).T
+    expected = np.exp(jll - jll.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    feed = {
+        f"x{k}": np.array(["a", "b"], dtype=object)[codes[:, k]].reshape(-1, 1)
+        for k in range(n)
+    }
+    assert jll.max() < -745  # exp() of it is 0 in double
+    _, proba = _run(to_onnx(network), feed)
+    np.testing.assert_allclose(proba, expected, rtol=0, atol=1e-9)
+
+
+def test_a_missing_onnx_package_is_one_clear_error(fitted, monkeypatch):
+    estimator, _, _ = fitted("NaiveBayes", "car")
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    with pytest.raises(ExportError, match=r"pip install 'augnb\[onnx\]'"):
+        to_onnx(describe(estimator))
