@@ -43,6 +43,7 @@ from pathlib import Path
 
 import pandas as pd
 from _common import ROOT, machine_info, parser, random_forest, write_json
+from results_tables import END, START, accuracy_tables
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from augnb._io import write_text_atomic
@@ -81,9 +82,6 @@ def _markdown(
     results: pd.DataFrame, args: argparse.Namespace, seconds: float
 ) -> tuple[str, dict]:
     matrix = accuracy_matrix(results) * 100
-    sd = (
-        results.groupby(["dataset", "estimator"], sort=False)["accuracy"].std() * 100
-    ).unstack("estimator")
     ranks = matrix.rank(axis=1, ascending=False).mean()
     means = matrix.mean()
     order = means.sort_values(ascending=False).index.tolist()
@@ -131,13 +129,18 @@ def _markdown(
         "",
         "## Accuracy per data set (%, mean ± sd over the folds)",
         "",
-        "| data set | " + " | ".join(order) + " |",
-        "|:---|" + "---:|" * len(order),
+        "The best mean of each data set in bold.",
+        "",
+        START,
+        "",
+        accuracy_tables(results, order),
+        "",
+        END,
+        "",
+        "Per-fold results (accuracy, log loss, fit and predict seconds of every "
+        "fold): {download}`folds.csv <folds.csv>`.",
+        "",
     ]
-    for ds in matrix.index:
-        cells = [f"{matrix.loc[ds, n]:.2f} ± {sd.loc[ds, n]:.2f}" for n in order]
-        lines.append(f"| {ds} | " + " | ".join(cells) + " |")
-    lines.append("")
     return "\n".join(lines), summary
 
 
