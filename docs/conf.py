@@ -215,7 +215,7 @@ def _autosummary(names: list[str]) -> list[str]:
     return [
         ".. autosummary::",
         "   :toctree: generated",
-        "   :template: augnb-object.rst",
+        "   :template: autosummary/augnb-object.rst",
         "   :nosignatures:",
         "",
         *[f"   {n}" for n in names],

@@ -55,8 +55,18 @@ def _literal(text: str) -> str:
 
 def _rst_text(text: str) -> str:
     """Help text as reStructuredText: its `code` spans become literals."""
-    text = text.replace("\\", "\\\\").replace("*", "\\*")
-    return re.sub(r"`([^`]+)`", lambda m: _literal(m.group(1)), text)
+    text = text.replace("\\", "\\\\").replace("*", "\\*").replace("|", "\\|")
+    # Option names as literals (no "--" turned into a dash), outside the
+    # `code` spans, which become literals as a whole.
+    parts = re.split(r"(`[^`]+`)", text)
+    for i, part in enumerate(parts):
+        if i % 2:
+            parts[i] = _literal(part[1:-1])
+        else:
+            parts[i] = re.sub(
+                r"(?<![\w-])(--[a-z][\w-]*)", lambda m: _literal(m.group(1)), part
+            )
+    return "".join(parts)
 
 
 def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
@@ -70,6 +80,7 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
         "   * - argument",
         "     - meaning",
     ]
+    header = len(rows)
     for action in parser._actions:
         if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
             continue
@@ -90,6 +101,7 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
         if help_text == argparse.SUPPRESS:
             continue
         help_text = help_text % {"default": action.default, "prog": parser.prog}
+        help_text = help_text or "—"
         extra = []
         if action.choices and not isinstance(action, argparse._SubParsersAction):
             choices = ", ".join(_literal(str(c)) for c in action.choices)
@@ -106,6 +118,8 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
             f"     - {_rst_text(help_text)}"
             + (" (" + "; ".join(extra) + ")" if extra else ""),
         ]
+    if len(rows) == header:
+        return ["It takes no arguments.", ""]
     return [*rows, ""]
 
 
@@ -207,14 +221,29 @@ class InheritedMethods(Directive):
     def run(self) -> list[nodes.Node]:
         """One paragraph of links per class the methods come from."""
         cls = _import(self.arguments[0])
+        try:
+            instance = cls()
+        except Exception:  # a class that needs arguments: judge by the class
+            instance = None
         groups: dict[str, list[str]] = {}
         for name in sorted(dir(cls)):
             if name.startswith("_") or name in vars(cls):
                 continue
             attr = inspect.getattr_static(cls, name)
-            if not (inspect.isfunction(attr) or isinstance(attr, property)):
+            try:
+                # partial_fit is a descriptor, there only where it is supported.
+                bound = getattr(cls, name)
+            except AttributeError:
+                continue
+            if not (inspect.isroutine(bound) or isinstance(attr, property)):
                 continue
             owner = next(k for k in cls.__mro__ if name in vars(k))
+            if owner.__name__.startswith("_") and owner.__module__.startswith(
+                "sklearn"
+            ):
+                continue  # metadata-routing internals, documented by scikit-learn
+            if instance is not None and not hasattr(instance, name):
+                continue  # e.g. partial_fit of a learner that cannot do it
             if owner.__module__.startswith("sklearn"):
                 # set_*_request and friends: scikit-learn documents them.
                 target = f"sklearn.base.{owner.__name__}"
@@ -306,7 +335,10 @@ def _read_more(app, what, name, obj, options, lines) -> None:
     if page is None:
         return
     # After the summary paragraph (numpydoc has already parsed the docstring).
-    end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    start = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    end = next(
+        (i for i in range(start, len(lines)) if not lines[i].strip()), len(lines)
+    )
     lines[end:end] = ["", f"Read more on the algorithm page: :doc:`/{page}`."]
 
 
