@@ -16,6 +16,7 @@ lines between the page's ``<!-- accuracy tables -->`` and
 from __future__ import annotations
 
 import argparse
+from itertools import pairwise
 from pathlib import Path
 
 import pandas as pd
@@ -47,7 +48,7 @@ def accuracy_tables(
     # Tables of about equal width (26 learners in 6 columns: 6, 5, 5, 5, 5).
     bounds = [round(i * len(order) / n_tables) for i in range(n_tables + 1)]
     out = []
-    for start, stop in zip(bounds, bounds[1:]):
+    for start, stop in pairwise(bounds):
         names = order[start:stop]
         out += [
             "| data set | " + " | ".join(names) + " |",
