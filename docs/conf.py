@@ -57,11 +57,12 @@ myst_heading_anchors = 3
 # once that page exists (a link to a missing page would fail the build).
 myst_substitutions = {
     "next_exporting": (
-        "* [Saving and exporting models](saving.md): model files, and "
-        "exporting a model to other formats."
+        "**Next: exporting.** [Saving and exporting models](saving.md): model "
+        "files, and a model exported to other formats."
         if (HERE / "saving.md").exists()
-        else "* {func}`augnb.save_model` and {func}`augnb.load_model`: the "
-        "model file format."
+        else "**Next: shipping.** {func}`augnb.save_model` and "
+        "{func}`augnb.load_model` write and read the model file; the "
+        "{doc}`guide` says what it holds."
     )
 }
 
