@@ -123,9 +123,10 @@ html_extra_path: list[str] = []
 #: The user-facing API, by group: (page, title, introduction, the modules whose
 #: ``__all__`` fills the group). A name is documented under the first
 #: (shortest) public module listed that exports it: ``augnb.TAN``, not
-#: ``augnb.classifiers.tan.TAN``. Every other public module is an internal one
-#: (one page per module, apart). A name added to one of these ``__all__`` lists
-#: gets its page without editing this file.
+#: ``augnb.classifiers.tan.TAN``; ``module:classes``, ``module:functions`` and
+#: ``module:name`` take part of a module. Every other public module is an
+#: internal one (one page per module, apart). A name added to one of these
+#: ``__all__`` lists gets its page without editing this file.
 API_GROUPS = [
     (
         "classifiers",
@@ -134,7 +135,7 @@ API_GROUPS = [
         "parameters and fitted attributes and links to its algorithm page; the "
         "methods they share (``fit``, ``predict_proba``, ``partial_fit``, ...) "
         "are documented once, on :doc:`estimator_api`.",
-        ["augnb"],
+        ["augnb:classes", "augnb:estimators"],
     ),
     (
         "discretisers",
@@ -152,8 +153,14 @@ API_GROUPS = [
     (
         "data_io",
         "Data and I/O",
-        "The bundled data sets, tables in and out of memory, model files.",
-        ["augnb.datasets", "augnb.streaming", "augnb.data", "augnb.data.tables"],
+        "Model files, the bundled data sets, tables in and out of memory.",
+        [
+            "augnb:functions",
+            "augnb.datasets",
+            "augnb.streaming",
+            "augnb.data",
+            "augnb.data.tables",
+        ],
     ),
     (
         "explanations",
@@ -284,9 +291,20 @@ def write_api_pages(out_dir: Path) -> None:
     ]
     for _page, title, intro, modules in API_GROUPS:
         names = []
-        for module_name in modules:
+        for spec in modules:
+            module_name, _, only = spec.partition(":")
             module = importlib.import_module(module_name)
-            own = [n for n in _exported(module_name) if claim(module_name, n)]
+            wanted = [
+                n
+                for n in _exported(module_name)
+                if not only
+                or n == only
+                or (
+                    (only == "classes") == inspect.isclass(getattr(module, n))
+                    and only in ("classes", "functions")
+                )
+            ]
+            own = [n for n in wanted if claim(module_name, n)]
             names += [f"{module_name}.{n}" for n in _group_order(module, own)]
         index += [title, "-" * len(title), "", intro, "", *_autosummary(names)]
     (out_dir / "index.rst").write_text("\n".join(index))
