@@ -54,6 +54,7 @@ from _common import (  # noqa: E402
     random_forest,
     write_json,
 )
+from results_tables import END, START, accuracy_tables  # noqa: E402
 from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
 
 from augnb._io import write_text_atomic  # noqa: E402
@@ -93,11 +94,9 @@ def _split(columns: list[str], width: int) -> list[list[str]]:
     return [columns[i : i + width] for i in range(0, len(columns), width)]
 
 
-def _per_dataset_tables(
-    matrix: pd.DataFrame, sd: pd.DataFrame | None, order: list[str], higher: bool
-) -> list[str]:
-    """Learners as rows, data sets as columns (8 a table), the best in bold."""
-    best = matrix.max(axis=1) if higher else matrix.min(axis=1)
+def _per_dataset_tables(matrix: pd.DataFrame, order: list[str]) -> list[str]:
+    """Learners as rows, data sets as columns (8 a table), the lowest in bold."""
+    best = matrix.min(axis=1)
     lines: list[str] = []
     for chunk in _split(list(matrix.index), 8):
         lines += ["| learner | " + " | ".join(chunk) + " |"]
@@ -105,11 +104,9 @@ def _per_dataset_tables(
         for name in order:
             cells = []
             for ds in chunk:
-                value = matrix.loc[ds, name]
-                text = f"{value:.3f}" if sd is None else (
-                    f"{value:.2f}\u00a0±\u00a0{sd.loc[ds, name]:.2f}"
-                )
-                cells.append(f"**{text}**" if abs(value - best[ds]) < 1e-9 else text)
+                text = f"{matrix.loc[ds, name]:.3f}"
+                lowest = matrix.loc[ds, name] <= best[ds]
+                cells.append(f"**{text}**" if lowest else text)
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         lines.append("")
     return lines
@@ -151,7 +148,6 @@ def _markdown(
 ) -> tuple[str, dict]:
     matrix = accuracy_matrix(results) * 100
     grouped = results.groupby(["dataset", "estimator"], sort=False)
-    sd = (grouped["accuracy"].std() * 100).unstack("estimator")
     loss = grouped["log_loss"].mean().unstack("estimator").loc[matrix.index]
     ranks = matrix.rank(axis=1, ascending=False).mean()
     means = matrix.mean()
@@ -244,12 +240,22 @@ def _markdown(
             "",
         ]
     lines += [
-        "## Accuracy per data set (%, mean ± sd over the folds; best in bold)",
+        "## Accuracy per data set (%, mean ± sd over the folds)",
         "",
-        *_per_dataset_tables(matrix, sd, order, higher=True),
+        "The best mean of each data set in bold.",
+        "",
+        START,
+        "",
+        accuracy_tables(results, order),
+        "",
+        END,
+        "",
         "## Log-loss per data set (nats, mean over the folds; best in bold)",
         "",
-        *_per_dataset_tables(loss, None, order, higher=False),
+        *_per_dataset_tables(loss, order),
+        "Per-fold results (accuracy, log loss, Brier score, fit and predict "
+        "seconds of every fold): {download}`folds.csv <folds.csv>`.",
+        "",
     ]
     return "\n".join(lines), summary
 

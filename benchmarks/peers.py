@@ -361,7 +361,7 @@ def scaling(args, tmp: Path, partial=None) -> list[dict]:
                     rec.update(fit_seconds=fit_s, predict_seconds=pred_s)
                     last[model, lib] = (n, fit_s + pred_s)
                 except Exception as exc:  # a peer's failure is a result too
-                    rec["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                    rec["error"] = error_text(exc)
                     over.add((model, lib))
             rows.append(rec)
             if partial is not None:
@@ -426,6 +426,23 @@ def ratios(rows: list[dict]) -> list[dict]:
     return out
 
 
+_TIMEOUT = re.compile(r"^TimeoutExpired: .* timed out after ([\d.]+) seconds")
+
+
+def error_text(exc: BaseException | str) -> str:
+    """A peer's failure in one short line, without its command or temporary files.
+
+    A timeout reads "timed out after 180 s"; other errors keep their type and
+    message, with temporary paths left out. Also shortens the text recorded
+    by earlier runs (which kept the whole command line).
+    """
+    text = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+    timeout = _TIMEOUT.match(text)
+    if timeout:
+        return f"timed out after {float(timeout.group(1)):g} s"
+    return re.sub(r"(/tmp|/var/folders)/\S+", "(a temporary file)", text)[:300]
+
+
 def plot(rows: list[dict], path: Path) -> None:
     import matplotlib
 
@@ -433,12 +450,18 @@ def plot(rows: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     models = sorted({r["model"] for r in rows})
+    # One colour per library in every panel; augnb the thick black line.
+    others = sorted({r["library"] for r in rows} - {"augnb"})
+    colours = dict(zip(others, plt.get_cmap("tab10").colors))
+    colours["augnb"] = "black"
+    # One row per model, fit and predict side by side: a figure about as wide
+    # as the page it is shown on, so it is read at full size.
     fig, axes = plt.subplots(
-        2, len(models), figsize=(4 * len(models), 7), squeeze=False
+        len(models), 2, figsize=(9, 2.8 * len(models)), squeeze=False
     )
     for k, model in enumerate(models):
-        for row, what in enumerate(("fit_seconds", "predict_seconds")):
-            ax = axes[row, k]
+        for col, what in enumerate(("fit_seconds", "predict_seconds")):
+            ax = axes[k, col]
             libs = sorted({r["library"] for r in rows if r["model"] == model})
             for lib in libs:
                 pts = sorted(
@@ -448,7 +471,11 @@ def plot(rows: list[dict], path: Path) -> None:
                 )
                 if pts:
                     ax.plot(
-                        *zip(*pts), marker="o", label=lib, lw=2 if lib == "augnb" else 1
+                        *zip(*pts),
+                        marker="o",
+                        label=lib,
+                        color=colours[lib],
+                        lw=2.5 if lib == "augnb" else 1,
                     )
             ax.set_xscale("log")
             ax.set_yscale("log")
@@ -544,13 +571,14 @@ def markdown(out: dict, figure: str) -> str:
         f"```{{figure}} {figure}",
         ":alt: fit and predict seconds of each library against the number of rows",
         "",
-        "Fit (top) and predict (bottom) seconds against rows, one panel per",
-        "model; augnb is the thick line.",
+        "Fit (left) and predict (right) seconds against rows, one row of",
+        "panels per model; augnb is the thick black line.",
         "```",
         "",
     ]
     notes = [
-        f"- {r['model']} / {r['library']} at {r['rows']:,} rows: {r['error']}"
+        f"- {r['model']} / {r['library']} at {r['rows']:,} rows: "
+        f"{error_text(r['error'])}"
         for r in rows
         if "error" in r
     ]

@@ -22,6 +22,7 @@ ROOT = HERE.parent
 # Prefer the source tree: the build documents the checkout it belongs to.
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "_ext"))
 
 import augnb  # noqa: E402
 
@@ -34,20 +35,60 @@ version = release
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
+    "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "numpydoc",
-    "myst_parser",
+    # MyST markdown, and the pages written as notebooks (the getting-started
+    # page and the tutorial) executed at every build: their outputs and
+    # figures are those of the code on the page.
+    "myst_nb",
+    "augnb_docs",
 ]
 
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "results/overview/folds.csv"]
+templates_path = ["_templates"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "_intersphinx", "_templates"]
 
 # Markdown (MyST): headings get anchors so pages can link to sections.
-myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
+myst_enable_extensions = ["dollarmath", "colon_fence", "deflist", "substitution"]
 myst_heading_anchors = 3
+# The tutorial's closing link to the page on saving and exporting models,
+# once that page exists (a link to a missing page would fail the build).
+myst_substitutions = {
+    "next_exporting": (
+        "**Next: exporting.** [Saving and exporting models](saving.md): model "
+        "files, and a model exported to other formats."
+        if (HERE / "saving.md").exists()
+        else "**Next: shipping.** {func}`augnb.save_model` and "
+        "{func}`augnb.load_model` write and read the model file; the "
+        "{doc}`guide` says what it holds."
+    )
+}
 
-# API reference.
+# Notebook pages: executed at every clean build (cached between incremental
+# builds in _build/.jupyter_cache); an exception in a cell fails the build.
+nb_execution_mode = "cache"
+nb_execution_timeout = 180
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_merge_streams = True
+
+# Links to the documentation of scikit-learn, NumPy, pandas and Python. The
+# build runs without network access, so the inventories are files of this
+# folder (docs/_intersphinx, written by its make_inventories.py from the
+# installed packages and each project's URL layout).
+intersphinx_mapping = {
+    name: (url, str(HERE / "_intersphinx" / f"{name}.inv"))
+    for name, url in {
+        "sklearn": "https://scikit-learn.org/stable/",
+        "numpy": "https://numpy.org/doc/stable/",
+        "pandas": "https://pandas.pydata.org/docs/",
+        "python": "https://docs.python.org/3/",
+    }.items()
+}
+
+# API reference: pages from the templates in _templates/autosummary.
 autosummary_generate = True
 autosummary_imported_members = True
 autodoc_default_options = {"member-order": "bysource"}
@@ -79,6 +120,66 @@ html_extra_path: list[str] = []
 # API pages
 # ---------------------------------------------------------------------------
 
+#: The user-facing API, by group: (page, title, introduction, the modules whose
+#: ``__all__`` fills the group). A name is documented under the first
+#: (shortest) public module listed that exports it: ``augnb.TAN``, not
+#: ``augnb.classifiers.tan.TAN``; ``module:classes``, ``module:functions`` and
+#: ``module:name`` take part of a module. Every other public module is an
+#: internal one (one page per module, apart). A name added to one of these
+#: ``__all__`` lists gets its page without editing this file.
+API_GROUPS = [
+    (
+        "classifiers",
+        "Classifiers",
+        "The estimators, importable from ``augnb``. Each page lists its own "
+        "parameters and fitted attributes and links to its algorithm page; the "
+        "methods they share (``fit``, ``predict_proba``, ``partial_fit``, ...) "
+        "are documented once, on :doc:`estimator_api`.",
+        ["augnb:classes", "augnb:estimators"],
+    ),
+    (
+        "discretisers",
+        "Discretisers",
+        "scikit-learn transformers that cut continuous columns into intervals; "
+        "any classifier takes one as ``discretizer=``.",
+        ["augnb.discretize"],
+    ),
+    (
+        "evaluation",
+        "Evaluation",
+        "Paired cross-validation, paper suites and the tests across data sets.",
+        ["augnb.evaluation", "augnb.evaluation.significance"],
+    ),
+    (
+        "data_io",
+        "Data and I/O",
+        "Model files, the bundled data sets, tables in and out of memory.",
+        [
+            "augnb:functions",
+            "augnb.datasets",
+            "augnb.streaming",
+            "augnb.data",
+            "augnb.data.tables",
+        ],
+    ),
+    (
+        "explanations",
+        "Explanations",
+        "Why a model predicted what it did.",
+        ["augnb.explain"],
+    ),
+    (
+        "plotting",
+        "Plotting",
+        "Structures and critical-difference diagrams (needs matplotlib: "
+        "``pip install 'augnb[plot]'``).",
+        ["augnb.plotting"],
+    ),
+]
+
+#: Classes documented on the common-API page rather than in a group.
+COMMON_BASES = ["augnb.BaseAugmentedNB"]
+
 
 def _public_modules() -> list[str]:
     """Every importable module of augnb whose dotted path has no private part."""
@@ -104,7 +205,7 @@ def _exported(module_name: str) -> list[str]:
             and (inspect.isclass(obj) or inspect.isfunction(obj))
             and getattr(obj, "__module__", None) == module_name
         ]
-    return [
+    names = [
         n
         for n in names
         if inspect.isclass(getattr(module, n, None))
@@ -114,37 +215,128 @@ def _exported(module_name: str) -> list[str]:
             and not isinstance(getattr(module, n, None), (str, int, float))
         )
     ]
+    # A class's own name before its aliases (AugmentedSemiNaiveBayes, not ASB).
+    return sorted(names, key=lambda n: getattr(getattr(module, n), "__name__", n) != n)
 
 
-def write_api_pages(out_dir: Path) -> list[str]:
-    """Write one page per public module that is home to public objects.
+def _autosummary(names: list[str]) -> list[str]:
+    return [
+        ".. autosummary::",
+        "   :toctree: generated",
+        "   :template: autosummary/augnb-object.rst",
+        "   :nosignatures:",
+        "",
+        *[f"   {n}" for n in names],
+        "",
+    ]
 
-    Each public object is documented once, under the shortest public module
-    that exports it (``augnb.TAN``, not ``augnb.classifiers.tan.TAN``), on
-    its module's page: a summary table, then every object in full. (One page
-    per object would multiply the site's navigation tree, which the theme
-    renders on every page, and the build time with it.) Returns the module
-    names written, in toc order.
+
+def _group_order(module: object, names: list[str]) -> list[str]:
+    """Estimators in the algorithm index's order, then the rest, by kind."""
+    from sklearn.base import BaseEstimator
+
+    def key(n: str) -> tuple:
+        obj = getattr(module, n)
+        is_estimator = isinstance(obj, type) and issubclass(obj, BaseEstimator)
+        return (not is_estimator, not isinstance(obj, type), n.lower())
+
+    return sorted(names, key=key)
+
+
+def write_api_pages(out_dir: Path) -> None:
+    """Write the API reference: grouped user API, common API, internals.
+
+    One page per public class and function of the user API (autosummary, with
+    ``_templates/autosummary/augnb-object.rst``); the methods every estimator
+    shares are documented once on ``estimator_api``; the building blocks
+    (structures, statistics, parameters, inference, search, ...) get one page
+    per module under ``internals``. Every object is documented once.
     """
+    import augnb_docs
+
     if out_dir.exists():
         shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+    (out_dir / "internals").mkdir(parents=True)
     seen: set[int] = set()
-    written = []
+    documented = augnb_docs.DOCUMENTED
+    documented.clear()
+
+    def claim(module_name: str, name: str) -> bool:
+        obj = getattr(importlib.import_module(module_name), name)
+        if id(obj) in seen:
+            return False
+        seen.add(id(obj))
+        if isinstance(obj, type):
+            documented[id(obj)] = f"{module_name}.{name}"
+        return True
+
+    for full in COMMON_BASES:
+        claim(*full.rsplit(".", 1))
+    index = [
+        "API reference",
+        "=============",
+        "",
+        "Every public class and function, one page each, grouped by what it is "
+        "for. The classifiers are importable from ``augnb`` directly; the "
+        "methods they share are on :doc:`estimator_api`. The building blocks "
+        "the estimators are made of are documented apart, under "
+        ":doc:`internals/index`.",
+        "",
+        ".. toctree::",
+        "   :hidden:",
+        "",
+        "   estimator_api",
+        "   internals/index",
+        "",
+    ]
+    for _page, title, intro, modules in API_GROUPS:
+        names = []
+        for spec in modules:
+            module_name, _, only = spec.partition(":")
+            module = importlib.import_module(module_name)
+            wanted = [
+                n
+                for n in _exported(module_name)
+                if not only
+                or n == only
+                or (
+                    (only == "classes") == inspect.isclass(getattr(module, n))
+                    and only in ("classes", "functions")
+                )
+            ]
+            own = [n for n in wanted if claim(module_name, n)]
+            names += [f"{module_name}.{n}" for n in _group_order(module, own)]
+        index += [title, "-" * len(title), "", intro, "", *_autosummary(names)]
+    (out_dir / "index.rst").write_text("\n".join(index))
+
+    common = [
+        "Common estimator API",
+        "====================",
+        "",
+        "Every classifier of augnb derives from :class:`augnb.BaseAugmentedNB` "
+        "and shares its methods: ``fit``, ``partial_fit``, ``predict``, "
+        "``predict_proba``, ``predict_log_proba``, ``predict_joint_log_proba`` "
+        "and the ``encode`` helper, documented here once. ``get_params``, "
+        "``set_params`` and ``score`` come from scikit-learn's "
+        ":class:`~sklearn.base.BaseEstimator` and "
+        ":class:`~sklearn.base.ClassifierMixin`.",
+        "",
+        ".. currentmodule:: augnb",
+        "",
+    ]
+    for full in COMMON_BASES:
+        common += [
+            f".. autoclass:: {full.rsplit('.', 1)[1]}",
+            "   :members:",
+            "   :show-inheritance:",
+            "",
+        ]
+    (out_dir / "estimator_api.rst").write_text("\n".join(common))
+
+    internal_pages = []
     for name in _public_modules():
         module = importlib.import_module(name)
-        own = []
-        # A class's own name before its aliases (AugmentedSemiNaiveBayes, not ASB).
-        names = sorted(
-            _exported(name),
-            key=lambda n: getattr(getattr(module, n), "__name__", n) != n,
-        )
-        for obj_name in names:
-            obj = getattr(module, obj_name)
-            if id(obj) in seen:
-                continue
-            seen.add(id(obj))
-            own.append(obj_name)
+        own = [n for n in _exported(name) if claim(name, n)]
         if not own:
             continue
         title = f"``{name}``"
@@ -168,32 +360,30 @@ def write_api_pages(out_dir: Path) -> list[str]:
                 lines += [
                     f".. autoclass:: {obj_name}",
                     "   :members:",
-                    "   :inherited-members:",
                     "   :show-inheritance:",
                     "",
                 ]
             else:
                 lines += [f".. autofunction:: {obj_name}", ""]
-        (out_dir / f"{name}.rst").write_text("\n".join(lines))
-        written.append(name)
-    index = [
-        "API reference",
-        "=============",
+        (out_dir / "internals" / f"{name}.rst").write_text("\n".join(lines))
+        internal_pages.append(name)
+    internals = [
+        "Internals",
+        "=========",
         "",
-        "Every public class and function, from its docstring. Each object is "
-        "documented under the shortest module that exports it; the classifiers "
-        "are importable from ``augnb`` directly. Methods inherited from "
-        "scikit-learn's base classes (``get_params``, ``set_params``, "
-        "``score``, ...) are documented by scikit-learn.",
+        "The building blocks of the estimators, one page per module: "
+        "structures and their searches, sufficient statistics, parameter "
+        "tables, inference, row sources. They are public so that a new learner "
+        "can be written from them (see :doc:`/architecture`), but most users "
+        "never need them.",
         "",
         ".. toctree::",
         "   :maxdepth: 1",
         "",
-        *[f"   {n}" for n in written],
+        *[f"   {n}" for n in internal_pages],
         "",
     ]
-    (out_dir / "index.rst").write_text("\n".join(index))
-    return written
+    (out_dir / "internals" / "index.rst").write_text("\n".join(internals))
 
 
 write_api_pages(HERE / "api")

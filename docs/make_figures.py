@@ -73,7 +73,16 @@ def _structure_figure(
         # AODE averages one structure per super-parent: draw the first one.
         structure = _first_structure(structure)
         title += " (one of its one-dependence estimators)"
-    fig = plot_structure(structure, title=title)
+    if not structure.arcs and len(structure.nodes) > 8:
+        # Many nodes and no arc between them (BSEJ's joined subsets): one
+        # node per line, legible at any count.
+        labels = [
+            structure._label(k).replace(" × ", "\n")
+            for k in range(len(structure.nodes))
+        ]
+        fig = _fan_figure(labels, title)
+    else:
+        fig = plot_structure(structure, title=title)
     _save(fig, stem)
 
 
@@ -86,48 +95,72 @@ WEIGHTED = [
 ]
 
 
+def _fan_figure(labels: list[str], title: str, weights=None):
+    """The class on the left, one node per line on the right, an arc to each.
+
+    For structures without arcs between features (naive Bayes and its
+    weighted forms, BSEJ's joined subsets): every label stays legible however
+    many nodes there are. With ``weights``, each arc is as wide as its weight
+    and labelled with it.
+    """
+    from matplotlib.figure import Figure
+
+    n = len(labels)
+    fig = Figure(figsize=(7.5, 0.9 + 0.42 * n), layout="constrained")
+    ax = fig.add_subplot(1, 1, 1)
+    box = {"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.2"}
+    compound = {"boxstyle": "square,pad=0.3", "fc": "#eef3fb", "ec": "0.2"}
+    top = (n - 1) / 2
+    class_text = ax.text(
+        0, 0, "class", ha="center", va="center", fontweight="bold",
+        bbox={**box, "fc": "#fde9c9"}, zorder=3,
+    )
+    for i, label in enumerate(labels):
+        y = top - i
+        node = ax.text(
+            3.2, y, label.replace("\n", " × "), ha="left", va="center", fontsize=9,
+            bbox=compound if "\n" in label else box, zorder=3,
+        )
+        w = None if weights is None else float(weights[i])
+        ax.annotate(
+            "", xy=(3.2, y), xytext=(0, 0),
+            arrowprops={
+                "arrowstyle": "-|>",
+                "patchA": class_text.get_bbox_patch(),
+                "patchB": node.get_bbox_patch(),
+                "color": "0.25" if w is None or w > 0 else "0.8",
+                "linewidth": 1.0 if w is None else 0.3 + 3.5 * w,
+                "linestyle": "-" if w is None or w > 0 else ":",
+            },
+            zorder=1,
+        )
+        if w is not None:
+            ax.text(
+                2.7, y, f"{w:.2f}", ha="center", va="center", fontsize=8,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+                zorder=2,
+            )
+    ax.set_xlim(-0.6, 7.5)
+    ax.set_ylim(-top - 0.7, top + 0.7)
+    ax.set_axis_off()
+    ax.set_title(title)
+    return fig
+
+
 def _weighted_figure(stem: str, estimator: str, dataset: str, attribute: str) -> None:
     """Naive Bayes structure with each class arc drawn as wide as its weight."""
     import augnb
     from augnb.datasets import load
-    from augnb.plotting import plot_structure
-    from augnb.plotting.structure import structure_layout
 
     X, y = load(dataset)
     cls = getattr(augnb, estimator)
     params = {"random_state": 0} if "random_state" in cls().get_params() else {}
     model = cls(**params).fit(X, y)
-    weights = getattr(model, attribute)
-    fig = plot_structure(
-        model, show_class_arcs=False, title=f"{estimator} on {dataset}: {attribute}"
+    structure = model.structure_
+    labels = [structure._label(k) for k in range(len(structure.nodes))]
+    fig = _fan_figure(
+        labels, f"{estimator} on {dataset}: {attribute}", getattr(model, attribute)
     )
-    ax = fig.axes[0]
-    for k, (x, yy) in structure_layout(model.structure_).items():
-        w = float(weights[k])
-        ax.annotate(
-            "",
-            xy=(x, yy),
-            xytext=(0.0, 0.0),
-            arrowprops={
-                "arrowstyle": "-|>",
-                "color": "0.25" if w > 0 else "0.8",
-                "linewidth": 0.3 + 3.5 * w,
-                "linestyle": "-" if w > 0 else ":",
-                "shrinkA": 9,
-                "shrinkB": 9,
-            },
-            zorder=1,
-        )
-        ax.text(
-            0.55 * x,
-            0.55 * yy,
-            f"{w:.2f}",
-            ha="center",
-            va="center",
-            fontsize=7,
-            bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
-            zorder=2,
-        )
     _save(fig, stem)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from sklearn.base import BaseEstimator
 
 import augnb
@@ -71,3 +72,36 @@ def test_shipped_files_cite_no_unshipped_document():
             if UNSHIPPED.search(line):
                 hits.append(f"{path.relative_to(ROOT)}:{lineno}: {line.strip()[:80]}")
     assert not hits, "\n".join(hits)
+
+
+def _use_it_when_examples() -> dict[str, str]:
+    """The example under each algorithm page's "Use it when" line, by page."""
+    found = {}
+    for page in sorted(ALGORITHMS.glob("*.md")):
+        m = re.search(
+            r"\*\*Use it when\*\*.*?```python\n(.*?)```",
+            page.read_text(encoding="utf-8"),
+            re.S,
+        )
+        if m:
+            found[page.stem] = m.group(1)
+    return found
+
+
+def test_every_learner_page_says_when_to_use_it_with_an_example():
+    pages = {p: p.read_text(encoding="utf-8") for p in ALGORITHMS.glob("*.md")}
+    examples = _use_it_when_examples()
+    for name in _estimators():
+        alias = "ASB" if name == "AugmentedSemiNaiveBayes" else name
+        page = next(p for p, t in pages.items() if f"{{class}}`augnb.{alias}`" in t)
+        assert page.stem in examples, f"{page.name} has no 'Use it when' example"
+
+
+@pytest.mark.slow
+def test_use_it_when_examples_run(capsys):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for stem, code in _use_it_when_examples().items():
+        exec(compile(code, f"docs/algorithms/{stem}.md", "exec"), {})
+        assert capsys.readouterr().out.strip(), f"{stem}.md: its example prints nothing"

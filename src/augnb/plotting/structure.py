@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from augnb.plotting.critical_difference import _require_matplotlib
@@ -12,6 +13,12 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["plot_structure", "structure_layout"]
+
+
+#: Widest row of nodes in a drawing (in the layout's units, about an inch
+#: each), and the vertical step between the rows of one wrapped level.
+_MAX_ROW_WIDTH = 10.0
+_ROW_STEP = 0.7
 
 
 def structure_layout(structure: Structure) -> dict[int, tuple[float, float]]:
@@ -26,7 +33,9 @@ def structure_layout(structure: Structure) -> dict[int, tuple[float, float]]:
     -------
     dict
         Node index -> ``(x, y)``; the class (not included) sits at ``y = 0``,
-        root nodes at ``y = -1``, their children at ``y = -2`` and so on.
+        root nodes at ``y = -1``, their children at ``y = -2`` and so on. A
+        level too wide for a page is wrapped onto rows 0.7 apart, and the
+        levels below it move down accordingly.
 
     Examples
     --------
@@ -44,18 +53,29 @@ def structure_layout(structure: Structure) -> dict[int, tuple[float, float]]:
     for k, d in depth.items():
         levels.setdefault(d, []).append(k)
     pos = {}
-    for d, nodes in levels.items():
-        nodes.sort()
+    y = 0.0
+    for d in sorted(levels):
+        nodes = sorted(levels[d])
         # Labels differ a lot in length: give each node room for its widest line.
         widths = [
             0.6 + 0.09 * max(len(line) for line in structure._label(k).split(" × "))
             for k in nodes
         ]
-        x = -sum(widths) / 2.0
-        for k, w in zip(nodes, widths):
-            pos[k] = (x + w / 2.0, -float(d))
-            x += w
-    return pos
+        # A level wider than _MAX_ROW_WIDTH is wrapped onto several rows, so
+        # that a drawing of many parentless nodes stays about as wide as a
+        # page: nodes alternate between the rows, and each row is shifted by
+        # part of a node's width, so that the arcs from the class to a lower
+        # row pass between the nodes of the rows above.
+        n_rows = max(1, math.ceil(sum(widths) / _MAX_ROW_WIDTH))
+        mean_width = sum(widths) / len(widths)
+        for r in range(n_rows):
+            y -= 1.0 if r == 0 else _ROW_STEP
+            row = list(zip(nodes, widths))[r::n_rows]
+            shift = (r - (n_rows - 1) / 2) * mean_width / n_rows
+            x = shift - sum(w for _, w in row) / 2.0
+            for k, w in row:
+                pos[k] = (x + w / 2.0, y)
+                x += w
     return pos
 
 
