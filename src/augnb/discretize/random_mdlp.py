@@ -282,8 +282,9 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
     draws its cut among the candidates that pass the MDL test, with
     probability proportional to their MDL margin ``Gain - (log2(m) + Delta)
     / N`` (``m`` candidates, see ``cost``), and where a column none of whose
-    cuts passes gets one cut drawn in proportion to the information gain. Every column with at least
-    two distinct (non-missing, labelled) values has at least one cut. This
+    cuts passes gets one cut drawn in proportion to the information gain.
+    Every column with at least two distinct (non-missing, labelled) values
+    has at least one cut. This
     is the discretiser ESKDB's authors fit for each member of the ensemble.
 
     Parameters
