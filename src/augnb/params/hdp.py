@@ -337,6 +337,12 @@ def _hdp_gibbs(
     n_acc = 0
     lp = np.empty(2 * _WINDOW + 1)
     base = 1.0 / size
+    # lgc[d, m] = log Gamma(c_d + m) - log Gamma(c_d), extended on demand up
+    # to lg_valid[d] and reset when c_d changes: the window's log Gamma(c_p +
+    # N_p) terms become lookups (no node holds more customers than the data).
+    lgc = np.empty((n_levels, leaf_counts.sum() + 2))
+    lgc[:, 0] = 0.0
+    lg_valid = np.ones(n_levels, dtype=np.int64)
     for it in range(n_iter):
         # -- table counts: leaves up to level 1 ---------------------------
         for d in range(deepest, 0, -1):
@@ -356,32 +362,32 @@ def _hdp_gibbs(
                     if high <= low:
                         continue
                     np_low = nk[p, k] - old + low
-                    # log Gamma(c_p + N_p) along the window relative to its
-                    # value at ``low`` (a constant of the window cancels).
-                    a = cp + N[p] - old + low
+                    # -log Gamma(c_p + N_p) along the window, N_p = m_low + i.
+                    m_low = N[p] - old + low
+                    m_high = m_low + (high - low)
+                    if m_high >= lg_valid[d - 1]:
+                        for m in range(lg_valid[d - 1], m_high + 1):
+                            lgc[d - 1, m] = lgc[d - 1, m - 1] + math.log(cp + (m - 1))
+                        lg_valid[d - 1] = m_high + 1
                     top = -np.inf
                     if n <= n_tab and np_low + (high - low) <= n_tab:
                         # Both Stirling terms from the tables: the child's row
                         # ``n`` and the parent's column ``tp`` are contiguous.
                         row = n * (n + 1) // 2
                         col = tp * (n_tab + 1) - tp * (tp - 1) // 2 - tp + np_low
-                        lg = 0.0
                         for i in range(high - low + 1):
                             t = low + i
-                            if i > 0:
-                                lg += math.log(a + (i - 1))
-                            v = table[row + t] + t * log_c + cols[col + i] - lg
+                            v = table[row + t] + t * log_c + cols[col + i]
+                            v -= lgc[d - 1, m_low + i]
                             lp[i] = v
                             if v > top:
                                 top = v
                     else:
-                        lg = 0.0
                         for i in range(high - low + 1):
                             t = low + i
-                            if i > 0:
-                                lg += math.log(a + (i - 1))
                             v = _log_stirling(n, t, table, n_tab) + t * log_c
-                            v += _log_stirling(np_low + i, tp, table, n_tab) - lg
+                            v += _log_stirling(np_low + i, tp, table, n_tab)
+                            v -= lgc[d - 1, m_low + i]
                             lp[i] = v
                             if v > top:
                                 top = v
@@ -419,6 +425,7 @@ def _hdp_gibbs(
                         rate -= math.log(q)
                         shape += T[j]
                 conc[d] = min(_C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+                lg_valid[d] = 1
         # -- posterior mean, top-down -------------------------------------
         if it >= burn_in:
             for j in range(n_nodes):
