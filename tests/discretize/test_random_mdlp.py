@@ -182,6 +182,30 @@ def test_validation():
         random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0.5, 1.0]))
     with pytest.raises(ValueError, match="random_state"):
         RandomMDLPDiscretizer(random_state="x").fit(pd.DataFrame({"a": [1.0]}), [0])
+    with pytest.raises(ValueError, match="cost must be one of"):
+        RandomMDLPDiscretizer(cost="bits").fit(pd.DataFrame({"a": [1.0]}), [0])
+    with pytest.raises(ValueError, match="cost must be one of"):
+        random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0, 1]), cost=None)
+
+
+def test_candidates_cost_is_weaker_than_fayyad_irani():
+    # log2(#candidates) <= log2(N - 1): every cut that passes Fayyad and
+    # Irani's test passes the authors' test too, so the draw's support grows.
+    X, y = _xy("vehicle")
+    grew = 0
+    for col in X.columns:
+        x = X[col].to_numpy()
+        order = np.argsort(x, kind="stable")
+        xs, ys = x[order], y[order]
+        cum = np.zeros((int(y.max()) + 1, len(x) + 1))
+        for c in range(cum.shape[0]):
+            np.cumsum(ys == c, out=cum[c, 1:])
+        b = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+        _, _, m_cand = _candidate_scores(cum, b, 0, len(x), "candidates")
+        _, _, m_rows = _candidate_scores(cum, b, 0, len(x), "rows")
+        assert np.all(m_cand >= m_rows - 1e-9)
+        grew += int(np.sum((m_cand > 0) & (m_rows <= 0)))
+    assert grew > 0
 
 
 # -- the transformer -------------------------------------------------------------
