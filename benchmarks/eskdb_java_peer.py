@@ -24,7 +24,9 @@ learner ``MDL_R.wdBayesOnlinePYP_MDLR`` (k = 5, ``--iterations`` Gibbs sweeps,
 tying 2, HDP smoothing, the same seed) on the discretised rows; the test rows
 go through each member's discretiser and the members' class distributions
 are averaged. The seeds start at the driver's 1990093 and go up by one per
-member, continuing from fold to fold as in the driver.
+member, continuing from fold to fold as in the driver (fold ``i`` of a data
+set starts at ``1990093 + 20 i``). Per-fold results are cached under
+``--java-cache`` (not committed), so an interrupted run resumes.
 
 augnb's side is ``ESKDB(n_estimators=members, hdp_iterations=iterations,
 random_state=seed, n_jobs=1)`` (its defaults with the default options) run with
@@ -181,19 +183,28 @@ def _write_arff(path: Path, X: pd.DataFrame, y: pd.Series, labels: list) -> None
 
 
 def _java_folds(
-    name: str, args: object, classpath: str, work: Path, seed_counter: list
+    name: str, args: object, classpath: str, work: Path, cache: Path
 ) -> list[dict]:
     X, y = load(name)
     y = pd.Series(np.asarray(y).astype(str))
     labels = sorted(y.unique().tolist())
     rows = []
-    for f in make_folds(y, args.splits, args.repeats, args.seed):
+    folds = make_folds(y, args.splits, args.repeats, args.seed)
+    for index, f in enumerate(folds):
+        # The driver's seeds go on from fold to fold: fold i of a data set
+        # starts at FIRST_SEED + i * members, whatever ran before it.
+        seed = FIRST_SEED + index * args.members
+        key = (
+            f"{name}_s{args.seed}_{args.repeats}x{args.splits}_r{f.repeat}f{f.fold}"
+            f"_m{args.members}_i{args.iterations}.json"
+        )
+        if (cache / key).exists():
+            rows.append(json.loads((cache / key).read_text()))
+            continue
         train, test = work / f"{name}_train.arff", work / f"{name}_test.arff"
         _write_arff(train, X.iloc[f.train], y.iloc[f.train], labels)
         _write_arff(test, X.iloc[f.test], y.iloc[f.test], labels)
         out = work / f"{name}_probs.csv"
-        seed = seed_counter[0]
-        seed_counter[0] += args.members
         start = time.perf_counter()
         subprocess.run(
             [
@@ -218,19 +229,22 @@ def _java_folds(
         text = out.read_text().splitlines()
         fit_seconds = float(text[0])
         proba = np.array([[float(v) for v in line.split(",")] for line in text[1:]])
+        # The average of 20 distributions can exceed 1 by an ulp.
+        proba /= proba.sum(axis=1, keepdims=True)
         truth = y.iloc[f.test].to_numpy()
         pred = np.asarray(labels)[np.argmax(proba, axis=1)]
-        rows.append(
-            {
-                "dataset": name,
-                "repeat": f.repeat,
-                "fold": f.fold,
-                "accuracy": float(np.mean(pred == truth)),
-                "log_loss": float(log_loss(truth, proba, labels=labels)),
-                "fit_seconds": fit_seconds,
-                "wall_seconds": wall,
-            }
-        )
+        row = {
+            "dataset": name,
+            "repeat": f.repeat,
+            "fold": f.fold,
+            "seed": seed,
+            "accuracy": float(np.mean(pred == truth)),
+            "log_loss": float(log_loss(truth, proba, labels=labels)),
+            "fit_seconds": fit_seconds,
+            "wall_seconds": wall,
+        }
+        write_text_atomic(cache / key, json.dumps(row))
+        rows.append(row)
     return rows
 
 
@@ -248,15 +262,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--cache", default=str(ROOT / "benchmarks" / "results" / "eskdb_rf_cache")
     )
+    ap.add_argument(
+        "--java-cache",
+        default=str(ROOT / "benchmarks" / "results" / "eskdb_java_cache"),
+        help="folder of the Java side's per-fold results (a rerun resumes)",
+    )
     args = ap.parse_args(argv)
     build = Path(args.java_build).resolve()
+    cache = Path(args.java_cache)
+    cache.mkdir(parents=True, exist_ok=True)
     java_rows: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         classpath = _compile_harness(build, work)
-        seed_counter = [FIRST_SEED]
         for name in args.datasets:
-            java_rows += _java_folds(name, args, classpath, work, seed_counter)
+            java_rows += _java_folds(name, args, classpath, work, cache)
             done = pd.DataFrame(java_rows)
             print(name, done[done.dataset == name][["accuracy"]].mean().to_dict())
     java = pd.DataFrame(java_rows)
