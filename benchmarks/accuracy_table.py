@@ -42,12 +42,12 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from _common import ROOT, machine_info, parser, random_forest, write_json
+from _common import ROOT, machine_info, nested_cv, parser, random_forest, write_json
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from augnb._io import write_text_atomic
 from augnb.classifiers.registry import estimators as registry
-from augnb.evaluation.cv import accuracy_matrix, cross_validate
+from augnb.evaluation.cv import accuracy_matrix
 from augnb.evaluation.significance import friedman_test
 
 OVERVIEW_DATASETS = [
@@ -176,17 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         learners["HistGradientBoosting"] = hist_gradient_boosting(args.seed)
 
     start = time.perf_counter()
-    results = cross_validate(
-        learners,
-        args.datasets,
-        n_splits=args.splits,
-        n_repeats=args.repeats,
-        protocol="nested",
-        random_state=args.seed,
-        n_jobs=args.n_jobs,
-        cache_dir=args.cache,
-        progress=True,
-    )
+    results = nested_cv(learners, args, n_jobs=args.n_jobs)
     seconds = time.perf_counter() - start
     if args.add:
         earlier = pd.read_csv(args.add)

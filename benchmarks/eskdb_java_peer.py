@@ -50,13 +50,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import RESULTS, ROOT, machine_info, parser, write_json
+from _common import ROOT, machine_info, nested_cv, parser, save_report
 from sklearn.metrics import log_loss
 
 from augnb import ESKDB
 from augnb._io import write_text_atomic
 from augnb.datasets import load
-from augnb.evaluation.cv import cross_validate, make_folds
+from augnb.evaluation.cv import make_folds
 
 DATASETS = [
     "iris",
@@ -286,17 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         random_state=args.seed,
         n_jobs=1,
     )
-    ours = cross_validate(
-        {"ESKDB": eskdb},
-        args.datasets,
-        n_splits=args.splits,
-        n_repeats=args.repeats,
-        protocol="nested",
-        random_state=args.seed,
-        n_jobs=1,
-        cache_dir=args.cache,
-        progress=False,
-    )
+    ours = nested_cv({"ESKDB": eskdb}, args, progress=False)
     agg = {"accuracy": "mean", "log_loss": "mean", "fit_seconds": "sum"}
     a = ours.groupby("dataset", sort=False).agg(agg)
     j = java.groupby("dataset", sort=False).agg(agg)
@@ -339,9 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         "java_folds": java_rows,
         "augnb_folds": json.loads(ours.to_json(orient="records")),
     }
-    write_json(payload, f"{args.out}.json")
-    write_text_atomic(Path(RESULTS) / f"{args.out}.md", text)
-    print(text)
+    save_report(payload, text, args.out)
     return 0
 
 

@@ -28,17 +28,21 @@ interrupted run resumes; clear it after changing code.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import RESULTS, ROOT, machine_info, parser, random_forest, write_json
+from _common import (
+    ROOT,
+    machine_info,
+    nested_cv,
+    parser,
+    random_forest,
+    save_report,
+)
 from accuracy_table import OVERVIEW_DATASETS
 
 from augnb import ESKDB
-from augnb._io import write_text_atomic
 from augnb.datasets import load
-from augnb.evaluation.cv import cross_validate
 
 LEARNERS = ("ESKDB", "RandomForest")
 
@@ -113,17 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     # process would otherwise count their loading as fit time).
     ESKDB(n_estimators=2, hdp_iterations=5, random_state=0).fit(*load("iris"))
     start = time.perf_counter()
-    results = cross_validate(
-        learners,
-        args.datasets,
-        n_splits=args.splits,
-        n_repeats=args.repeats,
-        protocol="nested",
-        random_state=args.seed,
-        n_jobs=1,
-        cache_dir=args.cache,
-        progress=True,
-    )
+    results = nested_cv(learners, args)
     seconds = time.perf_counter() - start
     table = _per_dataset(results)
     text = _markdown(table, args, seconds)
@@ -149,9 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "folds": results.replace({np.nan: None}).to_dict(orient="records"),
     }
-    write_json(payload, f"{args.out}.json")
-    write_text_atomic(Path(RESULTS) / f"{args.out}.md", text)
-    print(text)
+    save_report(payload, text, args.out)
     return 0
 
 
