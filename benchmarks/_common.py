@@ -293,3 +293,33 @@ def run_sections(args, name, sections, accuracy=None):
     if args.accuracy and accuracy is not None:
         sections = {**sections, "accuracy": accuracy}
     return record(args, name, **{key: run(args) for key, run in sections.items()})
+
+
+def nested_cv(learners, args, *, n_jobs=1, progress=True):
+    """``cross_validate`` of ``learners`` on ``args.datasets``, nested protocol.
+
+    The folds are the overview's (``args.splits`` x ``args.repeats``,
+    stratified, seed ``args.seed``); per-fold results are cached under
+    ``args.cache``.
+    """
+    from augnb.evaluation.cv import cross_validate
+
+    return cross_validate(
+        learners,
+        args.datasets,
+        n_splits=args.splits,
+        n_repeats=args.repeats,
+        protocol="nested",
+        random_state=args.seed,
+        n_jobs=n_jobs,
+        cache_dir=args.cache,
+        progress=progress,
+    )
+
+
+def save_report(payload, text, out):
+    """``<out>.json`` (the payload) and ``<out>.md`` (the text) in the results
+    folder, atomically; print the text."""
+    write_json(payload, f"{out}.json")
+    write_text_atomic(RESULTS / f"{out}.md", text)
+    print(text)

@@ -50,6 +50,7 @@ import pandas as pd  # noqa: E402
 from _common import (  # noqa: E402
     ROOT,
     machine_info,
+    nested_cv,
     parser,
     random_forest,
     write_json,
@@ -59,7 +60,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
 
 from augnb._io import write_text_atomic  # noqa: E402
 from augnb.classifiers.registry import estimators as registry  # noqa: E402
-from augnb.evaluation.cv import accuracy_matrix, cross_validate  # noqa: E402
+from augnb.evaluation.cv import accuracy_matrix  # noqa: E402
 from augnb.evaluation.significance import friedman_test  # noqa: E402
 
 OVERVIEW_DATASETS = [
@@ -295,17 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         learners["HistGradientBoosting"] = hist_gradient_boosting(args.seed)
 
     start = time.perf_counter()
-    results = cross_validate(
-        learners,
-        args.datasets,
-        n_splits=args.splits,
-        n_repeats=args.repeats,
-        protocol="nested",
-        random_state=args.seed,
-        n_jobs=args.n_jobs,
-        cache_dir=args.cache,
-        progress=True,
-    )
+    results = nested_cv(learners, args, n_jobs=args.n_jobs)
     seconds = time.perf_counter() - start
     if args.add:
         earlier = pd.read_csv(args.add)

@@ -184,13 +184,21 @@ def _eskdb_figure() -> None:
     from augnb.plotting import plot_structure
 
     X, y = load("car")
-    model = ESKDB(n_estimators=3, k=2, random_state=0).fit(X, y)
+    model = ESKDB(
+        n_estimators=3,
+        k=2,
+        discretization="shared",
+        hdp_iterations=100,
+        random_state=0,
+    ).fit(X, y)
     fig, axes = plt.subplots(1, 3, figsize=(15, 5.5))
     for i, (ax, structure) in enumerate(zip(axes, model.structures_)):
         order = ", ".join(map(str, model.feature_orders_[i]))
         label = "MI ranking" if i == 0 else "sampled ranking"
         plot_structure(structure, ax=ax, title=f"member {i + 1} ({label}):\n{order}")
-    fig.suptitle("ESKDB(n_estimators=3, k=2) on car", y=0.99)
+    fig.suptitle(
+        'ESKDB(n_estimators=3, k=2, discretization="shared") on car', y=0.99
+    )
     fig.subplots_adjust(top=0.8)
     _save(fig, "eskdb")
 

@@ -33,7 +33,10 @@ EXTRA_CONFIGURATIONS = {
     "DDRChowLiu": [{"avg": "literal", "root": "random", "random_state": 0}],
     "ETAN": [{"continuous": "gmm"}],
     "AWNB": [{"normalize": False, "random_state": 0}],
-    "ESKDB": [{"discretization": "per_member", "n_estimators": 3, "random_state": 0}],
+    "ESKDB": [
+        {"discretization": "shared", "n_estimators": 3, "random_state": 0},
+        {"n_estimators": 3, "n_jobs": 2, "random_state": 0},
+    ],
     "WANBIA": [{"normalize": False}],
 }
 

@@ -57,11 +57,19 @@ def test_one_member_equals_skdb():
     X, y = load("car")
     rows = np.random.default_rng(0).permutation(len(y))[:500]
     X, y = X.iloc[rows], y.iloc[rows]
-    lid = ESKDB(n_estimators=1, k=2, smoothing="lidstone").fit(X, y)
+    lid = ESKDB(
+        n_estimators=1, k=2, smoothing="lidstone", discretization="shared"
+    ).fit(X, y)
     ref = SKDB(k=2).fit(X, y)
     np.testing.assert_allclose(lid.predict_proba(X), ref.predict_proba(X), atol=1e-12)
     assert lid.structure_ == ref.structure_
-    hd = ESKDB(n_estimators=1, k=2, hdp_iterations=30, random_state=5).fit(X, y)
+    hd = ESKDB(
+        n_estimators=1,
+        k=2,
+        hdp_iterations=30,
+        discretization="shared",
+        random_state=5,
+    ).fit(X, y)
     ref = SKDB(
         k=2, smoothing="hdp", hdp_iterations=30, random_state=hd._member_seeds[0]
     ).fit(X, y)
@@ -130,10 +138,8 @@ def _glass(**params):
 
 
 def test_shared_discretization_is_the_earlier_eskdb():
-    default, test = _glass()
-    shared, _ = _glass(discretization="shared")
+    shared, test = _glass(discretization="shared")
     p = shared.predict_proba(test)
-    np.testing.assert_array_equal(p, default.predict_proba(test))
     np.testing.assert_allclose(p[:3], _SHARED_SNAPSHOT, rtol=1e-9, atol=1e-15)
     assert shared.discretizers_ is None
     assert shared.discretizer_ is not None
@@ -155,7 +161,7 @@ def test_per_member_discretization_differs_between_members():
     assert clf.n_categories_.tolist() == [0] * 9
     p = clf.predict_proba(test)
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
-    shared, _ = _glass()
+    shared, _ = _glass(discretization="shared")
     assert not np.allclose(p, shared.predict_proba(test))
 
 
@@ -182,8 +188,49 @@ def test_per_member_one_member_is_skdb_on_its_discretisation():
     ).fit(X, y)
     disc = clf.discretizers_[0]
     Xd = disc.transform(X.set_axis(range(9), axis=1)).set_axis(X.columns, axis=1)
-    ref = SKDB(k=2, discretizer=None).fit(Xd, y)
-    np.testing.assert_allclose(clf.predict_proba(X), ref.predict_proba(Xd), atol=1e-12)
+    # The member is the selective kDB of its own codes on its drawn ranking.
+    codes = np.stack([Xd[c].to_numpy() for c in X.columns], axis=1).astype(np.int32)
+    cards = np.array([disc.n_bins_[j] for j in range(9)])
+    yc = np.unique(y, return_inverse=True)[1]
+    order = [list(X.columns).index(c) for c in clf.feature_orders_[0]]
+    ref = skdb_structure(codes, yc, cards, int(yc.max()) + 1, k=2, order=order)
+    assert clf.structures_[0] == ref.structure.with_names(list(X.columns))
+    assert clf.n_selected_[0] == ref.n_selected
+    assert clf.k_selected_[0] == ref.k_selected
+
+
+def test_published_defaults():
+    params = ESKDB().get_params()
+    assert params["discretization"] == "per_member"
+    assert (params["n_estimators"], params["k"]) == (20, 5)
+    assert params["hdp_iterations"] == 1000
+    assert params["smoothing"] == "hdp"
+
+
+def test_per_member_members_use_the_whole_training_set():
+    X, y = load("glass")
+    X, y = X.iloc[::2], y.iloc[::2]
+    clf = ESKDB(n_estimators=5, k=1, hdp_iterations=5, random_state=0).fit(X, y)
+    for disc in clf.discretizers_:
+        for j, cuts in disc.cut_points_.items():
+            x = X.iloc[:, j].to_numpy()
+            assert len(cuts) >= 1
+            # Cut points are MDL candidates of the whole column (midpoints of
+            # its consecutive distinct values), not of a bootstrap sample.
+            v = np.unique(x)
+            assert set(cuts.tolist()) <= set(((v[:-1] + v[1:]) / 2).tolist())
+
+
+@pytest.mark.parametrize("discretization", ["per_member", "shared"])
+def test_n_jobs_gives_the_same_model(discretization):
+    X, y = load("glass")
+    X, y = X.iloc[::2], y.iloc[::2]
+    kw = {"n_estimators": 4, "k": 2, "hdp_iterations": 50, "random_state": 3}
+    one = ESKDB(**kw, discretization=discretization, n_jobs=1).fit(X, y)
+    two = ESKDB(**kw, discretization=discretization, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.predict_proba(X), two.predict_proba(X))
+    assert one.feature_orders_ == two.feature_orders_
+    assert one.structures_ == two.structures_
 
 
 def test_per_member_mixed_columns_and_missing_values():

@@ -49,8 +49,9 @@ def _ent(counts):
     return -sum(c / n * math.log2(c / n) for c in counts if c)
 
 
+@pytest.mark.parametrize("cost", ["candidates", "rows"])
 @pytest.mark.parametrize("seed", range(5))
-def test_candidate_scores_match_the_formulas(seed):
+def test_candidate_scores_match_the_formulas(seed, cost):
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 12, size=60).astype(float)
     y = (x + rng.integers(0, 6, size=60)) % 3
@@ -61,7 +62,7 @@ def test_candidate_scores_match_the_formulas(seed):
         np.cumsum(ys == c, out=cum[c, 1:])
     boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
     lo, hi = 5, 55
-    cand, n_gain, margin = _candidate_scores(cum, boundaries, lo, hi)
+    cand, n_gain, margin = _candidate_scores(cum, boundaries, lo, hi, cost)
     assert cand.tolist() == [b for b in boundaries.tolist() if lo < b < hi]
     n = hi - lo
     whole = [int(np.sum(ys[lo:hi] == c)) for c in range(3)]
@@ -75,7 +76,10 @@ def test_candidate_scores_match_the_formulas(seed):
             k * _ent(whole) - k1 * _ent(left) - k2 * _ent(right)
         )
         assert g / n == pytest.approx(gain, abs=1e-12)
-        assert m / n == pytest.approx(gain - (math.log2(n - 1) + delta) / n, abs=1e-12)
+        m_cost = len(cand) if cost == "candidates" else n - 1
+        assert m / n == pytest.approx(
+            gain - (math.log2(m_cost) + delta) / n, abs=1e-12
+        )
 
 
 # -- MDLP is the rule with the draw replaced by MDL's own choice -----------------
@@ -86,7 +90,7 @@ def test_mdlp_choice_gives_mdlp_cut_points(name):
     X, y = _xy(name)
     for col in X.columns:
         x = X[col].to_numpy()
-        ours = _recursive_cuts(x, y, _mdlp_choice)
+        ours = _recursive_cuts(x, y, _mdlp_choice, "rows")
         np.testing.assert_array_equal(ours, mdlp_cut_points(x, y))
 
 
@@ -96,7 +100,7 @@ def test_mdlp_choice_gives_mdlp_cut_points_on_random_data(seed):
     x = np.round(rng.normal(size=300), 1)
     y = (x + rng.normal(scale=0.7, size=300) > 0).astype(int) + (x > 1)
     np.testing.assert_array_equal(
-        _recursive_cuts(x, y, _mdlp_choice), mdlp_cut_points(x, y)
+        _recursive_cuts(x, y, _mdlp_choice, "rows"), mdlp_cut_points(x, y)
     )
 
 
@@ -178,6 +182,30 @@ def test_validation():
         random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0.5, 1.0]))
     with pytest.raises(ValueError, match="random_state"):
         RandomMDLPDiscretizer(random_state="x").fit(pd.DataFrame({"a": [1.0]}), [0])
+    with pytest.raises(ValueError, match="cost must be one of"):
+        RandomMDLPDiscretizer(cost="bits").fit(pd.DataFrame({"a": [1.0]}), [0])
+    with pytest.raises(ValueError, match="cost must be one of"):
+        random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0, 1]), cost=None)
+
+
+def test_candidates_cost_is_weaker_than_fayyad_irani():
+    # log2(#candidates) <= log2(N - 1): every cut that passes Fayyad and
+    # Irani's test passes the authors' test too, so the draw's support grows.
+    X, y = _xy("vehicle")
+    grew = 0
+    for col in X.columns:
+        x = X[col].to_numpy()
+        order = np.argsort(x, kind="stable")
+        xs, ys = x[order], y[order]
+        cum = np.zeros((int(y.max()) + 1, len(x) + 1))
+        for c in range(cum.shape[0]):
+            np.cumsum(ys == c, out=cum[c, 1:])
+        b = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+        _, _, m_cand = _candidate_scores(cum, b, 0, len(x), "candidates")
+        _, _, m_rows = _candidate_scores(cum, b, 0, len(x), "rows")
+        assert np.all(m_cand >= m_rows - 1e-9)
+        grew += int(np.sum((m_cand > 0) & (m_rows <= 0)))
+    assert grew > 0
 
 
 # -- the transformer -------------------------------------------------------------

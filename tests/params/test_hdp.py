@@ -181,7 +181,7 @@ def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
     # under p(t) ~ prod_j c^T_j Gamma(c) / Gamma(c + N_j) prod_k S(n_jk, t_jk).
     c, size = 2.0, 2
     leaves = np.array([[3, 1], [2, 2]])
-    table, n_tab = hdp._stirling_table(16)
+    table, columns, n_tab = hdp._stirling_tables(16)
 
     def log_s(n, m):
         return hdp._log_stirling(n, m, table, n_tab)
@@ -226,6 +226,7 @@ def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
         1000,
         np.random.default_rng(0),
         table,
+        columns,
         n_tab,
         False,
     )

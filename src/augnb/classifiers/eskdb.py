@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
 from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
+    AnyOf,
     Interval,
     Options,
 )
@@ -24,50 +26,59 @@ from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.eskdb import eskdb_member, eskdb_structures
-from augnb.structure.skdb import CRITERIA
+from augnb.structure.skdb import CRITERIA, SKDBSelection
 
 __all__ = ["ESKDB"]
 
-#: Values of ``discretization``: one discretiser for the ensemble, or one
-#: random MDL discretiser per member (the published method).
-DISCRETIZATIONS = ("shared", "per_member")
+#: Values of ``discretization``: one random MDL discretiser per member (the
+#: published method), or one discretiser for the ensemble.
+DISCRETIZATIONS = ("per_member", "shared")
+
+_SEED_MAX = np.iinfo(np.int32).max
 
 
 @shared_entries
 class ESKDB(_SmoothedNB):
     """Ensemble of selective kDBs (Zhang, Petitjean & Buntine 2020).
 
-    ``n_estimators`` selective kDBs (:class:`~augnb.classifiers.skdb.SKDB`)
-    that differ in the ranking of the features their kDB structure is built
-    on: the first member uses the ranking by mutual information with the
-    class (it is ``SKDB``'s model), every other member draws its ranking at
-    random, feature by feature, with probability proportional to the mutual
-    information with the class (without replacement). Each member gives every
-    feature up to ``k`` parents among the features ranked before it (by
-    conditional mutual information), selects its number of features and its
-    ``k' <= k`` by leave-one-out, and fits its tables with the hierarchical
-    Dirichlet process (``smoothing="hdp"``). ``predict_proba`` is the average
-    of the members' class posteriors.
+    ``n_estimators`` selective kDBs (:class:`~augnb.classifiers.skdb.SKDB`),
+    each on its own view of the data, averaged. With the default
+    ``discretization="per_member"``, the method as its authors published it
+    and ran it, every member:
+
+    1. discretises the raw continuous columns with its own
+       :class:`~augnb.discretize.RandomMDLPDiscretizer` (MDL cut points drawn
+       at random, in proportion to their MDL margin, with one cut forced on
+       a column where none passes the MDL test), fitted on the whole
+       training set (no bootstrap);
+    2. draws its feature ranking at random, feature by feature, with
+       probability proportional to its own mutual information with the
+       class (without replacement);
+    3. gives every feature up to ``k`` parents among the features ranked
+       before it, by conditional mutual information, and selects its number
+       of features and its ``k' <= k`` by leave-one-out;
+    4. fits its tables with the hierarchical Dirichlet process
+       (``smoothing="hdp"``, ``hdp_iterations`` Gibbs sweeps, one
+       concentration per tree level) and predicts through its own
+       discretiser.
+
+    ``predict_proba`` is the average of the members' class posteriors.
+
+    ``discretization="shared"`` is the ensemble of earlier versions: one
+    ``discretizer`` for all members, the first member on the ranking by
+    mutual information (it is ``SKDB``'s model), the others on rankings
+    drawn as above, with a ranking equal to an earlier member's redrawn.
 
     The members' structures are selected with Lidstone-smoothed leave-one-out
     estimates (``alpha``); the HDP applies to the fitted tables. The class
-    prior is Lidstone-smoothed. Every random choice (the rankings, each
-    member's sampler, with ``discretization="per_member"`` each member's
-    cut points) is drawn from ``random_state``.
-
-    With ``discretization="per_member"``, the method as its authors
-    published it, every member discretises the raw continuous columns with
-    its own :class:`~augnb.discretize.RandomMDLPDiscretizer` (MDL cut points
-    drawn at random, at least one per column), ranks the features by its own
-    mutual information (the first member by mutual information, the others
-    drawn in proportion to it), fits its selective kDB on the whole training
-    set and predicts through its own discretiser. The default ``"shared"``
-    fits one ``discretizer`` for the ensemble.
+    prior is Lidstone-smoothed. Every random choice (cut points, rankings,
+    samplers) is drawn from ``random_state``, with each member's seeds drawn
+    before any member is fitted, so the model does not depend on ``n_jobs``.
 
     Parameters
     ----------
     n_estimators : int, default=20
-        Number of members (20 in the authors' experiment scripts).
+        Number of members (20 in the authors' experiments).
     {k_selective}
     {theta}
     criterion : {"rmse", "zero_one"}, default="rmse"
@@ -77,18 +88,21 @@ class ESKDB(_SmoothedNB):
         prior (and of the tables with ``smoothing="lidstone"``).
     smoothing : {"hdp", "lidstone"}, default="hdp"
         Estimator of the members' tables.
-    hdp_iterations : int, default=100
-        Gibbs sweeps per table (10% burn-in). The reference implementation
-        runs 1000; 100 keeps a 20-member fit within seconds on data sets of
-        a few thousand rows, at a small cost in accuracy (see the
-        documentation page).
-    discretization : {"shared", "per_member"}, default="shared"
-        ``"shared"``: every member sees the columns discretised by
-        ``discretizer``. ``"per_member"``: each member draws its own cut
-        points with :class:`~augnb.discretize.RandomMDLPDiscretizer` (then
+    hdp_iterations : int, default=1000
+        Gibbs sweeps per table (10% burn-in), 1000 as in the authors'
+        experiments. Earlier versions ran 100.
+    discretization : {"per_member", "shared"}, default="per_member"
+        ``"per_member"``: each member draws its own cut points with
+        :class:`~augnb.discretize.RandomMDLPDiscretizer` (then
         ``discretizer`` must be ``"mdlp"``, the deterministic counterpart).
+        ``"shared"``: every member sees the columns discretised by
+        ``discretizer`` (the ensemble of earlier versions).
+    n_jobs : int or None, default=None
+        Members fitted at once, in threads (the samplers and the counting
+        kernels release the GIL); ``None`` means 1, ``-1`` every core. The
+        fitted model is the same for every value.
     random_state : int, RandomState or None, default=None
-        Draws the rankings and seeds each member's sampler.
+        Draws the cut points, the rankings and each member's sampler seed.
     {input_columns}
 
     Attributes
@@ -105,7 +119,8 @@ class ESKDB(_SmoothedNB):
     models_ : list of DiscreteModel
         Each member's fitted tables.
     structure_ : Structure
-        The first member's model (the mutual-information ranking);
+        The first member's model (with ``"shared"``, the one on the
+        mutual-information ranking);
         ``arcs_``, ``selected_features_`` and ``model_`` are the first
         member's too.
     schema_ : Schema
@@ -131,9 +146,11 @@ class ESKDB(_SmoothedNB):
     -----
     ``predict_joint_log_proba`` returns the log of the averaged posteriors
     (each row sums to one in probability space), the ensemble having no
-    single joint distribution. ``discretization="shared"`` (the default)
-    keeps the behaviour of earlier versions; ``"per_member"`` follows the
-    paper, which discretises numeric columns stochastically for each member.
+    single joint distribution. ``ESKDB(discretization="shared",
+    hdp_iterations=100)`` is the default ESKDB of earlier versions, with
+    the same fitted model. How this implementation differs from the
+    authors' Java code (their leave-one-out estimates, their seeding) is
+    described in the documentation page of ESKDB.
 
     References
     ----------
@@ -150,7 +167,8 @@ class ESKDB(_SmoothedNB):
     >>> from augnb import ESKDB
     >>> from augnb.datasets import load
     >>> X, y = load("car")
-    >>> clf = ESKDB(n_estimators=3, k=2, random_state=0).fit(X, y)
+    >>> clf = ESKDB(n_estimators=3, k=2, hdp_iterations=100, random_state=0)
+    >>> clf = clf.fit(X, y)
     >>> len(clf.models_), clf.predict_proba(X.iloc[:2]).shape
     (3, (2, 4))
     """
@@ -167,6 +185,11 @@ class ESKDB(_SmoothedNB):
         "theta": Interval(numbers.Real),
         "criterion": Options(*CRITERIA),
         "discretization": Options(*DISCRETIZATIONS),
+        "n_jobs": AnyOf(
+            Options(None),
+            Interval(numbers.Integral, 1),
+            Interval(numbers.Integral, None, -1),
+        ),
     }
 
     def __init__(
@@ -178,8 +201,9 @@ class ESKDB(_SmoothedNB):
         criterion: str = "rmse",
         alpha: float = 1.0,
         smoothing: str = "hdp",
-        hdp_iterations: int = 100,
-        discretization: str = "shared",
+        hdp_iterations: int = 1000,
+        discretization: str = "per_member",
+        n_jobs: int | None = None,
         random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
@@ -197,6 +221,7 @@ class ESKDB(_SmoothedNB):
         self.theta = theta
         self.criterion = criterion
         self.discretization = discretization
+        self.n_jobs = n_jobs
 
     def _keeps_continuous(self) -> bool:
         # Each member discretises the raw values itself.
@@ -251,40 +276,51 @@ class ESKDB(_SmoothedNB):
             else np.empty((data.codes.shape[0], 0)),
             columns=cont,
         )
-        options = {
-            "theta": float(self.theta),
-            "alpha": float(self.alpha),
-            "criterion": self.criterion,
-        }
-        discretizers, member_data, selections = [], [], []
-        for m in range(int(self.n_estimators)):
-            # A seed per member keeps each member's cut points independent of
-            # how many draws the other members' searches make.
-            seed = int(rng.randint(np.iinfo(np.int32).max))
-            disc = RandomMDLPDiscretizer(random_state=seed).fit(raw, data.y)
-            codes, cards = self._member_codes(data.codes, data.values, disc)
-            sel = eskdb_member(
-                codes,
-                data.y,
-                cards,
-                data.n_classes,
-                k=int(self.k),
-                random_order=m > 0,
-                random_state=rng,
-                **options,
-            )
-            discretizers.append(disc)
-            member_data.append((codes, cards))
-            selections.append(sel)
-        self._member_seeds = [
-            int(s) for s in rng.randint(np.iinfo(np.int32).max, size=len(selections))
-        ]
+        # Every member's seeds (cut points, ranking, sampler) are drawn
+        # before any member is fitted: the model does not depend on the
+        # order in which threads finish.
+        seeds = rng.randint(_SEED_MAX, size=(int(self.n_estimators), 3))
+        members = self._parallel(
+            delayed(self._learn_member)(data, raw, int(s0), int(s1))
+            for s0, s1, _ in seeds
+        )
+        discretizers = [m[0] for m in members]
+        self._member_data = [m[1] for m in members]
+        selections = [m[2] for m in members]
+        self._member_seeds = [int(s) for s in seeds[:, 2]]
         self._selections = selections
-        self._member_data = member_data
         self.discretizers_ = discretizers
         self.k_selected_ = np.array([s.k_selected for s in selections])
         self.n_selected_ = np.array([s.n_selected for s in selections])
         return selections[0].structure
+
+    def _learn_member(
+        self, data: TrainingData, raw: pd.DataFrame, cut_seed: int, order_seed: int
+    ) -> tuple[
+        RandomMDLPDiscretizer,
+        tuple[NDArray[np.int32], NDArray[np.int64]],
+        SKDBSelection,
+    ]:
+        """One member: its cut points, its codes and its selective kDB."""
+        disc = RandomMDLPDiscretizer(random_state=cut_seed).fit(raw, data.y)
+        codes, cards = self._member_codes(data.codes, data.values, disc)
+        sel = eskdb_member(
+            codes,
+            data.y,
+            cards,
+            data.n_classes,
+            k=int(self.k),
+            random_order=True,
+            random_state=order_seed,
+            theta=float(self.theta),
+            alpha=float(self.alpha),
+            criterion=self.criterion,
+        )
+        return disc, (codes, cards), sel
+
+    def _parallel(self, tasks: Iterable[Any]) -> list[Any]:
+        """Run the members' tasks in ``n_jobs`` threads, results in order."""
+        return list(Parallel(n_jobs=self.n_jobs, prefer="threads")(tasks))
 
     def _member_codes(
         self,
@@ -314,8 +350,8 @@ class ESKDB(_SmoothedNB):
         member_data = self._member_data or [(data.codes, data.cards)] * len(
             self._selections
         )
-        self.models_ = [
-            fit_discrete_model(
+        self.models_ = self._parallel(
+            delayed(fit_discrete_model)(
                 sel.structure,
                 codes,
                 y,
@@ -331,7 +367,7 @@ class ESKDB(_SmoothedNB):
             for sel, seed, (codes, cards) in zip(
                 self._selections, self._member_seeds, member_data
             )
-        ]
+        )
         del self._member_data
         return self.models_[0]
 

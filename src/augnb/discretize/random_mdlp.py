@@ -24,6 +24,11 @@ __all__ = ["RandomMDLPDiscretizer", "random_mdlp_cut_points"]
 
 _LN2 = math.log(2.0)
 
+#: Values of ``cost``: the MDL cost of a cut point's position, ``log2`` of the
+#: number of candidate cut points of the split (Weka's "better encoding", as
+#: ESKDB's authors ran it) or Fayyad and Irani's ``log2(N - 1)``.
+COSTS = ("candidates", "rows")
+
 #: ``(n_gain, margin, root) -> index of the cut among the candidates, or
 #: None``: how one split picks its cut from the candidates' scores.
 _Choose = Callable[[NDArray[np.float64], NDArray[np.float64], bool], "int | None"]
@@ -36,13 +41,18 @@ def _n_ent(counts: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _candidate_scores(
-    cum: NDArray[np.float64], boundaries: NDArray[np.intp], lo: int, hi: int
+    cum: NDArray[np.float64],
+    boundaries: NDArray[np.intp],
+    lo: int,
+    hi: int,
+    cost: str = "candidates",
 ) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
     """Candidate positions in sorted rows ``[lo, hi)``, their gain and MDL margin.
 
     Both scores are scaled by ``n_S`` (bits): ``n_S * Gain`` and ``n_S *
-    Gain - log2(n_S - 1) - Delta``, the cut passing the MDL test iff its
-    margin is positive.
+    Gain - log2(m) - Delta``, the cut passing the MDL test iff its margin is
+    positive; ``m`` is the number of candidates (``cost="candidates"``) or
+    ``n_S - 1`` (``cost="rows"``).
     """
     n_s = hi - lo
     first = np.searchsorted(boundaries, lo, side="right")
@@ -68,7 +78,8 @@ def _candidate_scores(
     # Exact integer 3**k keeps log2(3^k - 2) finite for any number of classes
     # (k = 1 gives log2(1) = 0: a pure set has no gain to pay for).
     delta = math.log2(3**k - 2) - (k * ent_s - k1 * n_ent1 / n1 - k2 * n_ent2 / n2)
-    margin = n_gain - math.log2(n_s - 1) - delta
+    m = cand.size if cost == "candidates" else n_s - 1
+    margin = n_gain - math.log2(m) - delta
     return cand, n_gain, margin
 
 
@@ -103,7 +114,10 @@ def _random_choice(rng: np.random.RandomState) -> _Choose:
 
 
 def _recursive_cuts(
-    x: NDArray[np.floating], y: NDArray[np.integer], choose: _Choose
+    x: NDArray[np.floating],
+    y: NDArray[np.integer],
+    choose: _Choose,
+    cost: str = "candidates",
 ) -> NDArray[np.float64]:
     """Cut points of the MDL recursion on ``(x, y)`` with a given choice rule.
 
@@ -128,7 +142,7 @@ def _recursive_cuts(
     stack = [(0, n, True)]
     while stack:
         lo, hi, root = stack.pop()
-        cand, n_gain, margin = _candidate_scores(cum, boundaries, lo, hi)
+        cand, n_gain, margin = _candidate_scores(cum, boundaries, lo, hi, cost)
         if cand.size == 0:
             continue
         i = choose(n_gain, margin, root)
@@ -166,6 +180,7 @@ def random_mdlp_cut_points(
     x: NDArray[np.floating],
     y: NDArray[np.integer],
     random_state: int | np.random.RandomState | None = None,
+    cost: str = "candidates",
 ) -> NDArray[np.float64]:
     """Cut points of one continuous feature by random MDL splitting.
 
@@ -173,13 +188,15 @@ def random_mdlp_cut_points(
     with a random choice at each split. The candidates of a split are the
     midpoints between consecutive distinct values of its rows; each has the
     information gain ``Gain`` of its two-way partition and the MDL margin
-    ``Gain - (log2(N - 1) + Delta) / N`` (MDLP's acceptance test is
-    ``margin > 0``). The cut is drawn among the candidates with a positive
-    margin, with probability proportional to the margin, and both halves
-    recurse; a split with no such candidate stops. Where no candidate of
-    the whole column passes, one cut is forced: drawn in proportion to the
-    information gain, or uniformly if every gain is zero. A column with at
-    least two distinct values therefore always gets a cut.
+    ``Gain - (log2(m) + Delta) / N``, ``m`` being the number of candidates
+    of the split (``cost="candidates"``) or ``N - 1`` (``cost="rows"``,
+    Fayyad and Irani's cost); the MDL acceptance test is ``margin > 0``. The
+    cut is drawn among the candidates with a positive margin, with
+    probability proportional to the margin, and both halves recurse; a split
+    with no such candidate stops. Where no candidate of the whole column
+    passes, one cut is forced: drawn in proportion to the information gain,
+    or uniformly if every gain is zero. A column with at least two distinct
+    values therefore always gets a cut.
 
     Parameters
     ----------
@@ -189,6 +206,11 @@ def random_mdlp_cut_points(
         Non-negative integer class codes ``0..k-1``.
     random_state : int, RandomState or None, default=None
         Source of the draws (one uniform number per split).
+    cost : {"candidates", "rows"}, default="candidates"
+        MDL cost of the cut's position: ``log2`` of the number of candidate
+        cuts of the split (Weka's "better encoding", which ESKDB's authors
+        use) or ``log2(N - 1)`` (Fayyad and Irani, as
+        :class:`~augnb.discretize.MDLPDiscretizer`).
 
     Returns
     -------
@@ -200,14 +222,15 @@ def random_mdlp_cut_points(
     Notes
     -----
     The rule is that of the authors' Java discretiser for ESKDB on numeric
-    data, with two differences: the MDL cost is Fayyad and Irani's
-    ``log2(N - 1)`` as in :class:`~augnb.discretize.MDLPDiscretizer`
-    (their experiments use Weka's "better encoding", ``log2`` of the number
-    of candidates, a slightly weaker penalty), and a column whose every
-    candidate has zero gain gets a uniformly drawn cut instead of none. The
-    largest margin is not always at the largest gain, so the most probable
-    cut need not be MDLP's; MDLP's cut, when it passes, always has a positive
-    probability.
+    data (a subclass of Weka's supervised ``Discretize``, run with the
+    better encoding), with two deliberate differences: a column whose every
+    candidate has zero gain gets a uniformly drawn cut instead of none, and
+    every draw comes from one properly seeded stream, where the authors'
+    code seeds a fresh ``java.util.Random`` with consecutive integers for
+    each draw (whose first numbers are nearly equal, so their members' cut
+    points are far less varied than the method intends). The largest margin
+    is not always at the largest gain, so the most probable cut need not be
+    MDLP's; MDLP's cut, when it passes, always has a positive probability.
 
     References
     ----------
@@ -229,8 +252,14 @@ def random_mdlp_cut_points(
     [4.5]
     """
     x, y = _check_xy(x, y)
+    _check_cost(cost)
     rng = check_random_state(random_state)
-    return _recursive_cuts(x, y, _random_choice(rng))
+    return _recursive_cuts(x, y, _random_choice(rng), cost)
+
+
+def _check_cost(cost: Any) -> None:
+    if not (isinstance(cost, str) and cost in COSTS):
+        raise ValueError(f"cost must be one of {COSTS}; got {cost!r}.")
 
 
 def _check_random_state(value: Any) -> None:
@@ -251,10 +280,11 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
     Each selected column is cut with :func:`random_mdlp_cut_points`: the
     Fayyad–Irani recursion of :class:`MDLPDiscretizer`, where each split
     draws its cut among the candidates that pass the MDL test, with
-    probability proportional to their MDL margin ``Gain - (log2(N - 1) +
-    Delta) / N``, and where a column none of whose cuts passes gets one cut
-    drawn in proportion to the information gain. Every column with at least
-    two distinct (non-missing, labelled) values has at least one cut. This
+    probability proportional to their MDL margin ``Gain - (log2(m) + Delta)
+    / N`` (``m`` candidates, see ``cost``), and where a column none of whose
+    cuts passes gets one cut drawn in proportion to the information gain.
+    Every column with at least two distinct (non-missing, labelled) values
+    has at least one cut. This
     is the discretiser ESKDB's authors fit for each member of the ensemble.
 
     Parameters
@@ -266,6 +296,10 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
     random_state : int, RandomState or None, default=None
         Source of the draws; the columns are cut in input order from one
         stream, so an integer gives the same cut points at every fit.
+    cost : {"candidates", "rows"}, default="candidates"
+        MDL cost of a cut's position: ``log2`` of the number of candidate
+        cuts of the split (the authors' setting) or Fayyad and Irani's
+        ``log2(N - 1)``.
 
     Attributes
     ----------
@@ -319,12 +353,15 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
         *,
         columns: Any = None,
         random_state: int | np.random.RandomState | None = None,
+        cost: str = "candidates",
     ) -> None:
         self.columns = columns
         self.random_state = random_state
+        self.cost = cost
 
     def _validate_params(self) -> None:
         _check_random_state(self.random_state)
+        _check_cost(self.cost)
 
     def fit(self, X: Any, y: Any = None) -> RandomMDLPDiscretizer:
         """Draw the cut points of the selected columns.
@@ -353,4 +390,4 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
         assert y is not None  # guaranteed by _requires_y
-        return _recursive_cuts(x, y, _random_choice(self._rng))
+        return _recursive_cuts(x, y, _random_choice(self._rng), self.cost)

@@ -42,6 +42,7 @@ unseen.
 from __future__ import annotations
 
 import math
+import threading
 
 import numba
 import numpy as np
@@ -70,7 +71,10 @@ _C_INIT = 2.0
 _C_MAX = 4000.0
 
 _TABLE: NDArray[np.float64] = np.zeros(1)
+_COLUMNS: NDArray[np.float64] = np.zeros(1)
 _TABLE_N = 0
+# Members of an ensemble fit their tables in threads: one builds the tables.
+_TABLE_LOCK = threading.Lock()
 
 
 @numba.njit(cache=True, nogil=True)
@@ -98,16 +102,44 @@ def _stirling_rows(n_max):
     return out
 
 
-def _stirling_table(n_max: int) -> tuple[NDArray[np.float64], int]:
-    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, cached."""
-    global _TABLE, _TABLE_N
+def _column_major(table: NDArray[np.float64], n_max: int) -> NDArray[np.float64]:
+    """The triangular table stored column by column.
+
+    ``(n, m)`` is at ``m (n_max + 1) - m (m - 1) / 2 + n - m``, so that
+    ``log S(n, m)`` for consecutive ``n`` and a fixed ``m`` (the parent's
+    term of a Gibbs window) is read from contiguous memory.
+    """
+    m_idx = np.repeat(np.arange(n_max + 1), n_max + 1 - np.arange(n_max + 1))
+    starts = np.concatenate([[0], np.cumsum(n_max + 1 - np.arange(n_max))])
+    n_idx = np.arange(m_idx.size) - np.repeat(starts, n_max + 1 - np.arange(n_max + 1))
+    n_idx += m_idx
+    return np.ascontiguousarray(table[n_idx * (n_idx + 1) // 2 + m_idx])
+
+
+def _stirling_tables(
+    n_max: int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
+    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, two layouts.
+
+    By rows and by columns (:func:`_column_major`), cached.
+    """
+    global _TABLE, _COLUMNS, _TABLE_N
     n_max = int(min(max(n_max, 2), STIRLING_TABLE_MAX))
-    if n_max > _TABLE_N:
-        # Grow in powers of two so repeated fits do not rebuild it often.
-        n_new = min(STIRLING_TABLE_MAX, 1 << math.ceil(math.log2(n_max)))
-        _TABLE = _stirling_rows(n_new)
-        _TABLE_N = n_new
-    return _TABLE, _TABLE_N
+    with _TABLE_LOCK:
+        if n_max > _TABLE_N:
+            # Grow in powers of two so repeated fits do not rebuild it often.
+            n_new = min(STIRLING_TABLE_MAX, 1 << math.ceil(math.log2(n_max)))
+            table = _stirling_rows(n_new)
+            _COLUMNS = _column_major(table, n_new)
+            _TABLE = table
+            _TABLE_N = n_new
+        return _TABLE, _COLUMNS, _TABLE_N
+
+
+def _stirling_table(n_max: int) -> tuple[NDArray[np.float64], int]:
+    """The exact table (by rows) up to ``min(n_max, STIRLING_TABLE_MAX)``."""
+    table, _, n_tab = _stirling_tables(n_max)
+    return table, n_tab
 
 
 @numba.njit(cache=True, nogil=True)
@@ -256,6 +288,7 @@ def _hdp_gibbs(
     burn_in,
     rng,
     table,
+    cols,
     n_tab,
     sample_concentrations,
 ):
@@ -264,10 +297,11 @@ def _hdp_gibbs(
     Nodes are sorted by level (root first); ``level_start[d]`` is the first
     node of level ``d`` (with a sentinel at the end). ``leaf_counts`` holds
     the data counts of the deepest level's nodes (zero rows elsewhere).
-    Returns the averaged probabilities of every node and the final
-    concentration of every level. ``sample_concentrations=False`` keeps
-    every concentration at its initial value (the tests compare that chain
-    with an exact enumeration).
+    ``table`` and ``cols`` hold ``log S(n, m)`` for ``n <= n_tab`` by rows and
+    by columns (:func:`_stirling_tables`). Returns the averaged probabilities
+    of every node and the final concentration of every level.
+    ``sample_concentrations=False`` keeps every concentration at its initial
+    value (the tests compare that chain with an exact enumeration).
     """
     n_nodes, K = leaf_counts.shape
     n_levels = level_start.shape[0] - 1
@@ -303,6 +337,12 @@ def _hdp_gibbs(
     n_acc = 0
     lp = np.empty(2 * _WINDOW + 1)
     base = 1.0 / size
+    # lgc[d, m] = log Gamma(c_d + m) - log Gamma(c_d), extended on demand up
+    # to lg_valid[d] and reset when c_d changes: the window's log Gamma(c_p +
+    # N_p) terms become lookups (no node holds more customers than the data).
+    lgc = np.empty((n_levels, leaf_counts.sum() + 2))
+    lgc[:, 0] = 0.0
+    lg_valid = np.ones(n_levels, dtype=np.int64)
     for it in range(n_iter):
         # -- table counts: leaves up to level 1 ---------------------------
         for d in range(deepest, 0, -1):
@@ -315,28 +355,46 @@ def _hdp_gibbs(
                     if n <= 1:
                         continue
                     old = tk[j, k]
+                    tp = tk[p, k]
                     # The parent must keep at least as many customers as tables.
-                    low = max(1, old - _WINDOW, tk[p, k] - (nk[p, k] - old))
+                    low = max(1, old - _WINDOW, tp - (nk[p, k] - old))
                     high = min(n, old + _WINDOW)
                     if high <= low:
                         continue
+                    np_low = nk[p, k] - old + low
+                    # -log Gamma(c_p + N_p) along the window, N_p = m_low + i.
+                    m_low = N[p] - old + low
+                    m_high = m_low + (high - low)
+                    if m_high >= lg_valid[d - 1]:
+                        for m in range(lg_valid[d - 1], m_high + 1):
+                            lgc[d - 1, m] = lgc[d - 1, m - 1] + math.log(cp + (m - 1))
+                        lg_valid[d - 1] = m_high + 1
                     top = -np.inf
-                    # log Gamma(c_p + N_p) along the window, one log per step.
-                    a = cp + N[p] - old + low
-                    lg = math.lgamma(a)
-                    for t in range(low, high + 1):
-                        if t > low:
-                            lg += math.log(a + (t - low - 1))
-                        np_k = nk[p, k] - old + t
-                        v = _log_stirling(n, t, table, n_tab) + t * log_c
-                        v += _log_stirling(np_k, tk[p, k], table, n_tab) - lg
-                        lp[t - low] = v
-                        if v > top:
-                            top = v
+                    if n <= n_tab and np_low + (high - low) <= n_tab:
+                        # Both Stirling terms from the tables: the child's row
+                        # ``n`` and the parent's column ``tp`` are contiguous.
+                        row = n * (n + 1) // 2
+                        col = tp * (n_tab + 1) - tp * (tp - 1) // 2 - tp + np_low
+                        for i in range(high - low + 1):
+                            t = low + i
+                            v = table[row + t] + t * log_c + cols[col + i]
+                            v -= lgc[d - 1, m_low + i]
+                            lp[i] = v
+                            if v > top:
+                                top = v
+                    else:
+                        for i in range(high - low + 1):
+                            t = low + i
+                            v = _log_stirling(n, t, table, n_tab) + t * log_c
+                            v += _log_stirling(np_low + i, tp, table, n_tab)
+                            v -= lgc[d - 1, m_low + i]
+                            lp[i] = v
+                            if v > top:
+                                top = v
                     total = 0.0
-                    for t in range(low, high + 1):
-                        lp[t - low] = math.exp(lp[t - low] - top)
-                        total += lp[t - low]
+                    for i in range(high - low + 1):
+                        lp[i] = math.exp(lp[i] - top)
+                        total += lp[i]
                     r = rng.random() * total
                     t = low
                     cum = lp[0]
@@ -367,6 +425,7 @@ def _hdp_gibbs(
                         rate -= math.log(q)
                         shape += T[j]
                 conc[d] = min(_C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+                lg_valid[d] = 1
         # -- posterior mean, top-down -------------------------------------
         if it >= burn_in:
             for j in range(n_nodes):
@@ -480,7 +539,7 @@ def hdp_log_cpt(
     leaf_counts = np.zeros((n_nodes, n_values), dtype=np.int64)
     if len(cfg):
         leaf_counts[leaf] = ints[cfg, cls]
-    table, n_tab = _stirling_table(int(ints.sum()))
+    table, columns, n_tab = _stirling_tables(int(ints.sum()))
     prob, _ = _hdp_gibbs(
         parent,
         level,
@@ -491,6 +550,7 @@ def hdp_log_cpt(
         burn_in,
         np.random.default_rng(seed),
         table,
+        columns,
         n_tab,
         True,
     )

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from augnb._docstrings import shared_entries
 from augnb.stats.counts import family_index, lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
+from augnb.structure._skdb_kernels import _loo_log_factor_kernel, _rmse_kernel
 from augnb.structure._structure import Structure
 from augnb.structure.kdb import (
     _DECIMALS,
@@ -27,6 +28,10 @@ __all__ = [
 ]
 
 CRITERIA = ("rmse", "zero_one")
+
+#: Largest dense count table (configurations x values x classes) of one
+#: leave-one-out factor; above it the observed configurations are indexed.
+_DENSE_CELLS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -102,33 +107,34 @@ def _loo_log_factor(
     out = np.zeros((n, n_classes))
     if not valid.any():
         return out
-    rows = np.flatnonzero(valid)
-    configs, inverse = np.unique(pkey[rows], return_inverse=True)
     r = int(cards[child])
-    cell = (inverse * r + x[rows]) * n_classes
-    num = np.bincount(cell + y[rows], minlength=len(configs) * r * n_classes)
-    num = num.reshape(len(configs), r, n_classes).astype(np.float64)
-    den = num.sum(axis=1)  # (configs, classes)
-    row_num = num[inverse, x[rows]]  # (rows, classes)
-    row_den = den[inverse]
-    own = np.arange(len(rows)), y[rows]
-    row_num[own] -= 1.0
-    row_den[own] -= 1.0
-    out[rows] = lidstone_log_prob(row_num, row_den, alpha, r)
+    n_configs = int(pkey[valid].max()) + 1
+    if n_configs * r * n_classes > _DENSE_CELLS:
+        # Counts over the observed configurations only, so the memory stays
+        # linear in the rows whatever k.
+        configs, inverse = np.unique(pkey[valid], return_inverse=True)
+        pkey = pkey.copy()
+        pkey[valid] = inverse.ravel()
+        n_configs = len(configs)
+    _loo_log_factor_kernel(
+        np.ascontiguousarray(x, dtype=np.int64),
+        np.ascontiguousarray(pkey, dtype=np.int64),
+        valid,
+        np.ascontiguousarray(y, dtype=np.int64),
+        n_configs,
+        r,
+        n_classes,
+        float(alpha),
+        out,
+    )
     return out
 
 
 def _loss(jll: NDArray[np.float64], y: NDArray[np.intp], criterion: str) -> float:
     """Mean loss of the posteriors ``softmax(jll)`` against the classes ``y``."""
-    n, n_classes = jll.shape
     if criterion == "zero_one":
         return float(np.mean(np.argmax(jll, axis=1) != y))
-    # Plain max-shifted softmax: scipy's logsumexp costs several times more
-    # on these small arrays, and _loss runs (k + 1) p times per fit.
-    post = np.exp(jll - jll.max(axis=1, keepdims=True))
-    post /= post.sum(axis=1, keepdims=True)
-    post[np.arange(n), y] -= 1.0
-    return float(np.sqrt(np.sum(post**2) / (n * n_classes)))
+    return float(_rmse_kernel(jll, np.asarray(y, dtype=np.int64)))
 
 
 @shared_entries
@@ -221,14 +227,24 @@ def skdb_structure(
     loo_counts[np.arange(n), y] -= 1.0
     prior = lidstone_log_prob(loo_counts, n - 1.0, float(alpha), n_classes)
     losses = np.full((k + 1, p), np.inf)
+    # A feature with fewer than kk ranked parents has the same factor for
+    # every larger kk: computed once.
+    factors: dict[tuple[int, tuple[int, ...]], NDArray[np.float64]] = {}
     for kk in range(k + 1):
         jll = prior.copy()
         for s in range(p):
             f = int(order[s])
-            jll += _loo_log_factor(
-                codes, y, cards, n_classes, f, ranked[f][:kk], float(alpha)
-            )
+            fam = (f, tuple(ranked[f][:kk]))
+            if fam not in factors:
+                factors[fam] = _loo_log_factor(
+                    codes, y, cards, n_classes, f, fam[1], float(alpha)
+                )
+            jll += factors[fam]
             losses[kk, s] = _loss(jll, y, criterion)
+        # Factors of this kk that the next one will not reuse are dropped.
+        factors = {
+            key: val for key, val in factors.items() if len(key[1]) < kk + 1
+        }
     # Row-major argmin of the rounded losses: ties to smaller k', then s.
     best = int(np.argmin(np.round(losses, _DECIMALS)))
     k_sel, s_sel = divmod(best, p)
