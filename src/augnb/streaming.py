@@ -69,25 +69,39 @@ def iter_batches(
     batch_rows: int = 1_000_000,
     columns: Sequence[str] | None = None,
     format: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
+    continuous: Sequence[str] | None = None,
+    discrete: Sequence[str] | None = None,
 ) -> Iterator[pd.DataFrame]:
-    """Row batches of files as DataFrames, at most ``batch_rows`` rows each.
+    """Row batches of files as DataFrames, at most about ``batch_rows`` rows each.
+
+    Every file is read by :func:`augnb.data.tables.open_table`, the reader of
+    ``augnb fit`` and :func:`augnb.datasets.load`: column types as stored
+    (a CSV's text columns cleaned and dictionary-encoded), read once.
 
     Parameters
     ----------
     paths : str, path or sequence
         File(s), glob pattern(s) or directories.
     batch_rows : int, default=1_000_000
-        Largest batch.
+        Largest batch (a CSV is cut in blocks of about that many rows).
     columns : sequence of str, default=None
         Columns to read (all when None).
     format : {"parquet", "csv"}, default=None
-        File format (from the file extension when None).
+        Accepted for compatibility: the format is read from each file's
+        first bytes.
+    sep, encoding, decimal : str, default=None
+        CSV dialect; see :func:`augnb.data.tables.read_table`.
+    continuous, discrete : sequence of str, default=None
+        Text columns to read as numbers, and columns to read as text.
 
     Yields
     ------
     DataFrame
     """
-    import pyarrow.dataset as pads
+    from augnb.data.tables import open_table
 
     if (
         isinstance(batch_rows, bool)
@@ -96,25 +110,35 @@ def iter_batches(
     ):
         raise ValueError(f"batch_rows must be an integer >= 1; got {batch_rows!r}.")
     files = _resolve(paths)
-    dataset = pads.dataset(files, format=_format(files, format))
-    if columns is not None:
-        missing = [c for c in columns if c not in dataset.schema.names]
-        if missing:
-            raise ValueError(
-                f"Columns {missing} are not in the files; they have "
-                f"{dataset.schema.names[:20]}."
-            )
-    for batch in dataset.to_batches(
-        columns=None if columns is None else list(columns),
-        batch_size=batch_rows,
-        batch_readahead=1,
-        fragment_readahead=1,
-        # A threaded scan reads many row groups ahead of the consumer; reading
-        # in the calling thread keeps memory at about one batch.
-        use_threads=False,
-    ):
-        if batch.num_rows:
-            yield batch.to_pandas()
+    _format(files, format)
+    for path in files:
+        reader = open_table(
+            path,
+            sep=sep,
+            encoding=encoding,
+            decimal=decimal,
+            batch_rows=batch_rows,
+            continuous=continuous,
+            discrete=discrete,
+        )
+        if columns is not None:
+            missing = [c for c in columns if c not in reader.columns]
+            if missing:
+                raise ValueError(
+                    f"Columns {missing} are not in the files; they have "
+                    f"{reader.columns[:20]}."
+                )
+            reader.select = list(columns)
+        yield from reader
+
+
+def _names(selector: object) -> list[str] | None:
+    """The column names among a ``discrete_features``-style selector."""
+    if selector is None:
+        return None
+    if isinstance(selector, str):
+        return [selector]
+    return [s for s in selector if isinstance(s, str)]  # type: ignore[attr-defined]
 
 
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
@@ -135,6 +159,9 @@ def fit_files(
     columns: Sequence[str] | None = None,
     format: str | None = None,
     progress: ProgressOption = False,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
 ) -> object:
     """Fit a count-based augnb estimator on files larger than memory.
 
@@ -160,6 +187,8 @@ def fit_files(
         File format (from the extension when None).
     progress : bool or "always", default=False
         Report rows read on stderr (``True``: only when it is a terminal).
+    sep, encoding, decimal : str, default=None
+        CSV dialect; see :func:`augnb.data.tables.read_table`.
 
     Returns
     -------
@@ -179,10 +208,22 @@ def fit_files(
     5
     """
     read = None if columns is None else [*columns, target]
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    declared = {
+        "continuous": _names(params.get("continuous_features")),
+        "discrete": _names(params.get("discrete_features")),
+    }
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         for frame in iter_batches(
-            paths, batch_rows=batch_rows, columns=read, format=format
+            paths,
+            batch_rows=batch_rows,
+            columns=read,
+            format=format,
+            sep=sep,
+            encoding=encoding,
+            decimal=decimal,
+            **declared,
         ):
             yield _split(frame, target)
 

@@ -208,7 +208,8 @@ def test_int_columns_encode_as_categorical_through_schema():
     rng = np.random.default_rng(1)
     train = pd.DataFrame({"n": rng.integers(0, 30, size=200) * 3})
     test = pd.DataFrame({"n": rng.integers(-5, 100, size=200)})
-    schema = Schema.infer(train)
+    # 30 distinct integers are continuous by default: declared discrete here.
+    schema = Schema.infer(train, discrete_features=["n"])
     lookup = {v: k for k, v in enumerate(schema.columns[0].categories)}
     expected = [lookup.get(v, -1) for v in test["n"].tolist()]
     np.testing.assert_array_equal(schema.encode(test).codes[:, 0], expected)

@@ -18,9 +18,13 @@ from augnb.data._kernels import (
 )
 from augnb.data.encoding import EncodedData, column_arrays
 
-__all__ = ["ColumnSpec", "Schema"]
+__all__ = ["MAX_DISCRETE_INTEGERS", "ColumnSpec", "Schema", "column_kind"]
 
 Kind = Literal["discrete", "continuous"]
+
+#: An integer column with more distinct values than this is a count or a
+#: measurement (continuous); with at most this many, codes or levels.
+MAX_DISCRETE_INTEGERS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +85,66 @@ def column_positions(
     return out
 
 
-def _is_continuous_dtype(series: pd.Series) -> bool:
-    dtype = series.dtype
-    return bool(pd.api.types.is_float_dtype(dtype)) and not isinstance(
-        dtype, pd.CategoricalDtype
-    )
+def column_kind(col: pd.Series, n_distinct: int | None = None) -> Kind:
+    """The kind a column gets unless it is declared: the one rule of augnb.
+
+    Every entry point applies it to the column as read (a DataFrame's dtype,
+    or the type the file reader gave it), so a table gives the same model
+    from ``fit``, ``fit_files``, Dask and the command line:
+
+    1. text, category, boolean and date columns are discrete (dates are then
+       refused by the data audit, with the fix);
+    2. an integer column is discrete when it has at most
+       :data:`MAX_DISCRETE_INTEGERS` (20) distinct values, continuous
+       otherwise (a count or a measurement);
+    3. a float column is continuous, unless all its values are whole numbers
+       and some cells are missing: that is how pandas and NumPy hold an
+       integer column with gaps (they have no missing integer), so it follows
+       rule 2.
+
+    ``discrete_features=`` / ``continuous_features=`` (``--discrete`` /
+    ``--continuous``) override it.
+
+    Parameters
+    ----------
+    col : Series
+        The column.
+    n_distinct : int, default=None
+        Its number of distinct present values, when already known.
+
+    Returns
+    -------
+    {"discrete", "continuous"}
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> column_kind(pd.Series([1, 2, 3] * 10)), column_kind(pd.Series(range(30)))
+    ('discrete', 'continuous')
+    >>> column_kind(pd.Series([1.0, None, 2.0])), column_kind(pd.Series([1.0, 2.0]))
+    ('discrete', 'continuous')
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+        return "discrete"
+    if pd.api.types.is_integer_dtype(dtype):
+        return _integer_kind(col, n_distinct)
+    if pd.api.types.is_float_dtype(dtype):
+        values = col.to_numpy(dtype=np.float64, na_value=np.nan)
+        missing = np.isnan(values)
+        if not missing.any() or missing.all():
+            return "continuous"
+        present = values[~missing]
+        if np.isfinite(present).all() and (present == np.floor(present)).all():
+            return _integer_kind(pd.Series(present), n_distinct)
+        return "continuous"
+    return "discrete"
+
+
+def _integer_kind(col: pd.Series, n_distinct: int | None) -> Kind:
+    if n_distinct is None:
+        n_distinct = int(pd.unique(col.dropna().to_numpy()).size)
+    return "discrete" if n_distinct <= MAX_DISCRETE_INTEGERS else "continuous"
 
 
 #: ``id(dtype) -> (dtype, tuple(dtype.categories))`` of recently seen
@@ -186,9 +245,10 @@ class Schema:
     ) -> Schema:
         """Learn column kinds and categories from a training frame.
 
-        Float columns are continuous; bool, category, object, string and integer
-        columns are discrete. ``discrete_features`` / ``continuous_features``
-        (names or positions) override the inference.
+        Kinds follow :func:`column_kind` (text, category and boolean columns
+        discrete; integers discrete up to 20 distinct values; floats
+        continuous); ``discrete_features`` / ``continuous_features`` (names
+        or positions) override it.
 
         Parameters
         ----------
@@ -226,7 +286,10 @@ class Schema:
         series = None
         for i, name in enumerate(names):
             if levels[i] is not None and i not in force_c:
-                specs.append(ColumnSpec(name, "discrete", levels[i]))
+                if i in force_d or len(levels[i]) <= MAX_DISCRETE_INTEGERS:
+                    specs.append(ColumnSpec(name, "discrete", levels[i]))
+                else:
+                    specs.append(ColumnSpec(name, "continuous"))
                 continue
             arr = arrays[i]
             if isinstance(arr, pd.Categorical) and i not in force_c:
@@ -257,7 +320,7 @@ class Schema:
                     "before fitting."
                 )
             continuous = (i in force_c) or (
-                i not in force_d and _is_continuous_dtype(col)
+                i not in force_d and column_kind(col) == "continuous"
             )
             if continuous:
                 if not (
@@ -397,12 +460,36 @@ def _all_missing(col: pd.Series) -> bool:
     return bool(col.isna().all())
 
 
+def _level_positions(levels: tuple, categories: tuple) -> NDArray[np.int32]:
+    """Position of each level among ``categories`` (-1: unseen), then a -1.
+
+    The trailing -1 is where a missing code (-1) lands.
+    """
+    try:
+        index = pd.Index(list(categories), tupleize_cols=False)
+        found = index.get_indexer(pd.Index(list(levels), tupleize_cols=False))
+    except (TypeError, ValueError):
+        mapping = {v: k for k, v in enumerate(categories)}
+        found = np.array([mapping.get(v, -1) for v in levels], dtype=np.int64)
+    return np.append(found, -1).astype(np.int32)
+
+
 def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
     dtype = col.dtype
-    if isinstance(dtype, pd.CategoricalDtype) and _levels(dtype) == categories:
-        # The categorical's own codes (-1 = missing), no copy: the caller
-        # writes them into its int32 array.
-        return col.array.codes
+    if isinstance(dtype, pd.CategoricalDtype):
+        levels = _levels(dtype)
+        if levels == categories:
+            # The categorical's own codes (-1 = missing), no copy: the caller
+            # writes them into its int32 array.
+            return col.array.codes
+        # Other levels (a later batch of a file): map the levels, not the rows.
+        lookup = _level_positions(levels, categories)
+        return lookup[col.array.codes]
+    if pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype):
+        # Text: one factorisation of the column, then its distinct values
+        # looked up once (a per-row hash lookup through pandas costs ~10x).
+        codes, uniques = pd.factorize(col.to_numpy(), use_na_sentinel=True)
+        return _level_positions(tuple(uniques), categories)[codes]
     if pd.api.types.is_integer_dtype(
         dtype
     ) and not pd.api.types.is_extension_array_dtype(dtype):
