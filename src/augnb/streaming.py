@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from augnb._progress import ProgressOption, progress_enabled
+from augnb.data.audit import warn_data_problems
 from augnb.sources import ChunkSource
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
@@ -162,6 +163,7 @@ def fit_files(
     sep: str | None = None,
     encoding: str | None = None,
     decimal: str | None = None,
+    text_columns: Sequence[str] | None = None,
 ) -> object:
     """Fit a count-based augnb estimator on files larger than memory.
 
@@ -189,6 +191,9 @@ def fit_files(
         Report rows read on stderr (``True``: only when it is a terminal).
     sep, encoding, decimal : str, default=None
         CSV dialect; see :func:`augnb.data.tables.read_table`.
+    text_columns : sequence of str, default=None
+        CSV columns to read as text whatever they hold (the class column, to
+        keep its labels as written).
 
     Returns
     -------
@@ -211,10 +216,16 @@ def fit_files(
     params = estimator.get_params() if hasattr(estimator, "get_params") else {}
     declared = {
         "continuous": _names(params.get("continuous_features")),
-        "discrete": _names(params.get("discrete_features")),
+        "discrete": [
+            *(_names(params.get("discrete_features")) or ()),
+            *(text_columns or ()),
+        ],
     }
 
+    first = [True]
+
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
+        first[0] = True
         for frame in iter_batches(
             paths,
             batch_rows=batch_rows,
@@ -225,7 +236,13 @@ def fit_files(
             decimal=decimal,
             **declared,
         ):
-            yield _split(frame, target)
+            X, y = _split(frame, target)
+            if first[0]:
+                # The data audit of fit, on the first batch: dates are refused
+                # and ID-like columns named before any counting.
+                first[0] = False
+                warn_data_problems(X, params)
+            yield X, y
 
     report = None
     if progress_enabled(progress):
@@ -239,7 +256,7 @@ def fit_files(
         estimator._fit_source(ChunkSource(chunks, progress=report))
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
-            raise ValueError("The files hold no rows.") from None
+            raise ValueError("The files hold no data rows.") from None
         raise
     finally:
         if report is not None:

@@ -67,6 +67,7 @@ __all__ = [
     "MISSING_TOKENS",
     "DataReadWarning",
     "TableReader",
+    "as_text_category",
     "open_table",
     "read_table",
 ]
@@ -835,3 +836,55 @@ def _check_frame(frame: pd.DataFrame, label: str) -> pd.DataFrame:
     out = frame.reset_index(drop=True)
     out.columns = names
     return out
+
+
+def _text_of(values: pd.Index) -> list[str]:
+    """Values as a CSV would print them (whole floats without ``.0``)."""
+    out = []
+    for v in values:
+        if isinstance(v, (float, np.floating)) and float(v).is_integer():
+            out.append(str(int(v)))
+        else:
+            out.append(str(v))
+    return out
+
+
+def as_text_category(column: pd.Series) -> pd.Series:
+    """A discrete column as a ``category`` of text, in natural order.
+
+    Numbers keep their numeric order (``"2"`` before ``"10"``), text its
+    lexicographic order; each distinct value is formatted once (the column
+    is factorised, never turned to text row by row).
+
+    Parameters
+    ----------
+    column : Series
+        A column of any dtype.
+
+    Returns
+    -------
+    Series
+        The same cells as a categorical of strings.
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        uniques = column.cat.categories
+    else:
+        codes, uniques = pd.factorize(column, sort=False)
+    text = _text_of(uniques)
+    levels = _natural_order(sorted(set(text)))
+    position = {t: k for k, t in enumerate(levels)}
+    lookup = np.array([position[t] for t in text] + [-1], dtype=np.int32)
+    return pd.Series(
+        pd.Categorical.from_codes(lookup[codes], categories=levels),
+        index=column.index,
+        name=column.name,
+    )
+
+
+def _natural_order(values: list[str]) -> list[str]:
+    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
+    if values and numbers.notna().all():
+        # Ties ("1" and "01") are broken by the text so the order is total.
+        return [v for _, v in sorted(zip(numbers.tolist(), values))]
+    return sorted(values)

@@ -14,7 +14,7 @@ import pandas as pd
 
 from augnb._docstrings import shared_entries
 from augnb.data.schema import MAX_DISCRETE_INTEGERS, column_kind
-from augnb.data.tables import read_table
+from augnb.data.tables import as_text_category, read_table
 from augnb.datasets._registry import (
     CELL_FIXES,
     DROPPED_COLUMNS,
@@ -424,59 +424,9 @@ def _to_float(column: pd.Series, name: str, label: str, origin: str) -> pd.Serie
     return numbers
 
 
-def _text_of(values: pd.Index) -> list[str]:
-    """Values as a CSV would print them (whole floats without ``.0``)."""
-    out = []
-    for v in values:
-        if isinstance(v, (float, np.floating)) and float(v).is_integer():
-            out.append(str(int(v)))
-        else:
-            out.append(str(v))
-    return out
-
-
-def as_text_category(column: pd.Series) -> pd.Series:
-    """A discrete column as a ``category`` of text, in natural order.
-
-    Numbers keep their numeric order (``"2"`` before ``"10"``), text its
-    lexicographic order; each distinct value is formatted once (the column
-    is factorised, never turned to text row by row).
-
-    Parameters
-    ----------
-    column : Series
-        A column of any dtype.
-
-    Returns
-    -------
-    Series
-        The same cells as a categorical of strings.
-    """
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        uniques = column.cat.categories
-    else:
-        codes, uniques = pd.factorize(column, sort=False)
-    text = _text_of(uniques)
-    levels = _natural_order(sorted(set(text)))
-    position = {t: k for k, t in enumerate(levels)}
-    lookup = np.array([position[t] for t in text] + [-1], dtype=np.int32)
-    return pd.Series(
-        pd.Categorical.from_codes(lookup[codes], categories=levels),
-        index=column.index,
-        name=column.name,
-    )
-
-
 def _as_labels(column: pd.Series) -> pd.Series:
     """Class labels as the text of the file, missing as NaN."""
     labels = as_text_category(column)
     return labels.astype(object).where(labels.notna(), np.nan)
 
 
-def _natural_order(values: list[str]) -> list[str]:
-    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
-    if values and numbers.notna().all():
-        # Ties ("1" and "01") are broken by the text so the order is total.
-        return [v for _, v in sorted(zip(numbers.tolist(), values))]
-    return sorted(values)
