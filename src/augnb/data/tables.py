@@ -256,9 +256,18 @@ class TableReader:
         How text columns are read.
     """
 
-    def __init__(self, batches: Any, columns: list[str], options: _ReadOptions):
+    def __init__(
+        self,
+        batches: Any,
+        columns: list[str],
+        options: _ReadOptions,
+        n_rows: int | None = None,
+    ):
         self._batches = batches
         self.columns = columns
+        #: Rows of the table from its footer (Parquet, Feather), or an
+        #: estimate from the file size (plain CSV); None when unknown.
+        self.n_rows = n_rows
         self._options = options
         self._plans: dict[str, _ColumnPlan] = {}
         self.select: list[str] | None = None
@@ -508,7 +517,12 @@ def _parquet(
             return
         yield from handle.iter_batches(batch_size=batch_rows, columns=columns)
 
-    return TableReader(batches, names, _options(label, names, plain, guess=False))
+    return TableReader(
+        batches,
+        names,
+        _options(label, names, plain, guess=False),
+        n_rows=handle.metadata.num_rows,
+    )
 
 
 def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader:
@@ -526,7 +540,14 @@ def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader
             batch = handle.get_batch(k)
             yield batch if columns is None else batch.select(columns)
 
-    return TableReader(batches, names, _options(label, names, plain, guess=False))
+    return TableReader(
+        batches,
+        names,
+        _options(label, names, plain, guess=False),
+        n_rows=sum(
+            handle.get_batch(k).num_rows for k in range(handle.num_record_batches)
+        ),
+    )
 
 
 def _stream(
@@ -597,10 +618,15 @@ def _csv(
     options = _options(
         label, header, plain, sep=delim, decimal=decimal, encoding=encoding
     )
+    per_row = max(1, len(text.encode()) // max(1, len(lines)))
+    estimate = (
+        os.path.getsize(source) // per_row
+        if kind == "text" and isinstance(source, Path)
+        else None
+    )
     if batch_rows is None:
         block = _WHOLE_FILE_BLOCK
     else:
-        per_row = max(1, len(text.encode()) // max(1, len(lines)))
         block = int(min(max(batch_rows * per_row, 1 << 20), _WHOLE_FILE_BLOCK))
     read_options = pcsv.ReadOptions(
         column_names=header,
@@ -641,7 +667,7 @@ def _csv(
                     raise ValueError(_csv_error(exc, source, kind, options)) from None
                 yield batch
 
-    return TableReader(batches, header, options)
+    return TableReader(batches, header, options, n_rows=estimate)
 
 
 def _csv_error(exc: Exception, source: Any, kind: str, options: _ReadOptions) -> str:
