@@ -295,6 +295,13 @@ class TableReader:
     def _to_pandas(self, batch: Any) -> pd.DataFrame:
         import pyarrow as pa
 
+        if all(
+            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+            for t in batch.schema.types
+        ):
+            # Numbers only: one conversion, columns of a type in one block (the
+            # estimators' one-pass path over an integer table needs that).
+            return batch.to_pandas()
         out = {}
         for name, column in zip(batch.schema.names, batch.columns):
             kind = column.type
