@@ -19,7 +19,7 @@ import os
 import sys
 import warnings
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -28,6 +28,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from augnb._io import atomic_open
+from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
 from augnb.data.schema import ColumnSpec, Schema
 from augnb.discretize import (
@@ -78,9 +79,32 @@ _PICKLE_FORMAT = "augnb-model-1"
 #: exports); the discretisers are augnb's scikit-learn transformers; the rest
 #: are the structures, schemas, parameter tables and statistics the
 #: estimators keep as fitted attributes.
-ALLOWED_CLASSES: Mapping[str, type] = {
-    **{cls.__name__: cls for cls in _estimators().values()},
-    **{
+class _AllowedClasses(Mapping[str, type]):
+    """``{class name: class}``; an estimator class is looked up when asked for.
+
+    Listing every estimator imports every learner's module (seconds); saving
+    or loading one model needs only its own.
+    """
+
+    def __init__(self, others: dict[str, type]) -> None:
+        self._others = others
+
+    def __getitem__(self, name: str) -> type:
+        cls = self._others.get(name) or _class_named(name)
+        if cls is None:
+            raise KeyError(name)
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        names = {cls.__name__ for cls in _estimators().values()}
+        return iter(sorted(names | set(self._others)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+ALLOWED_CLASSES: Mapping[str, type] = _AllowedClasses(
+    {
         cls.__name__: cls
         for cls in (
             # discretisers (scikit-learn estimators: parameters + fitted state)
@@ -111,10 +135,13 @@ ALLOWED_CLASSES: Mapping[str, type] = {
             SufficientStatistics,
             ChunkPlan,
         )
-    },
-}
+    }
+)
 
-_ESTIMATOR_NAMES = frozenset(cls.__name__ for cls in _estimators().values())
+
+def _is_estimator_name(name: object) -> bool:
+    return isinstance(name, str) and _class_named(name) is not None
+
 
 # Element kinds an object array may hold (encoded one by one in the JSON).
 _PLAIN = (str, int, float, bool, type(None))
@@ -334,7 +361,7 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
     from augnb._version import __version__
 
     name = type(estimator).__name__
-    if name not in _ESTIMATOR_NAMES or ALLOWED_CLASSES[name] is not type(estimator):
+    if not _is_estimator_name(name) or ALLOWED_CLASSES[name] is not type(estimator):
         raise ValueError(
             f"save_model saves augnb classifiers; got a {type(estimator).__qualname__}"
         )
@@ -738,7 +765,7 @@ def _read_archive(target: Path) -> SavedModel:
             _expect(
                 isinstance(root, dict)
                 and root.get("t") == "estimator"
-                and root.get("class") in _ESTIMATOR_NAMES,
+                and _is_estimator_name(root.get("class")),
                 f"its model is not an augnb classifier "
                 f"({root.get('class') if isinstance(root, dict) else root!r:.60})",
             )
@@ -775,7 +802,7 @@ def _read_pickle(target: Path, label: str) -> SavedModel:
         record = record.get("estimator")
     else:
         info = {}
-    if type(record).__name__ not in _ESTIMATOR_NAMES:
+    if not _is_estimator_name(type(record).__name__):
         raise ValueError(
             f"{label} is not a readable augnb model (damaged, or written by "
             "another program); fit it again with `augnb fit`"

@@ -30,9 +30,29 @@ def _load(args: argparse.Namespace, source: str):
         raise UsageError(str(exc)) from None
 
 
+def _canonical_name(name: str) -> str:
+    """The class name an alias stands for, from the CLI's static listing.
+
+    The registry reads aliases from the classes, which imports every learner;
+    a class name loads only its own module.
+    """
+    import re
+
+    from augnb.cli._listing import ESTIMATORS
+
+    def norm(text: str) -> str:  # the registry's: case, -, _ and spaces ignored
+        return re.sub(r"[-_\s]", "", text).lower()
+
+    key = norm(name)
+    for canonical, aliases, _ in ESTIMATORS:
+        if key in {norm(canonical), *map(norm, aliases)}:
+            return canonical
+    return name  # unknown: the registry explains
+
+
 def cmd_fit(args: argparse.Namespace) -> int:
     """Fit one classifier on a table and save it."""
-    from augnb.evaluation.registry import make_estimator
+    from augnb.classifiers.registry import make_estimator
 
     # Every output is checked before the data are read or a model is fitted.
     model_path = check_output_file(args.output, "--output")
@@ -48,7 +68,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
             ) from None
     params = parse_params(args.param)
     try:
-        estimator = make_estimator(args.estimator, **params)
+        estimator = make_estimator(_canonical_name(args.estimator), **params)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if "random_state" in estimator.get_params() and "random_state" not in params:
@@ -257,6 +277,8 @@ def _fit_whole(
     target: str,
 ) -> int:
     """Fit from the table read whole by the streaming reader (one batch)."""
+    import numpy as np
+
     start = time.perf_counter()
     try:
         reader.select = [*columns, target]
@@ -264,7 +286,12 @@ def _fit_whole(
         if not frames:
             raise ValueError(f"{args.dataset}: the file holds no data rows")
         frame = frames[0]
-        y = frame.pop(target).astype(object)
+        y = frame.pop(target)
+        if not isinstance(y.dtype, np.dtype):
+            # Category or Arrow-backed text: labels as Python objects. Typed
+            # labels (the stream's too) stay typed: a loop over object rows in
+            # the label checks cost seconds on a million rows.
+            y = y.astype(object)
         estimator.fit(frame, y)
     except (ValueError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None

@@ -592,7 +592,7 @@ def _stream(
 def _head(source: Path | Traversable, kind: str, label: str) -> bytes:
     try:
         with _stream(source, kind, label, native=False) as stream:
-            return stream.read(_SNIFF_BYTES)  # type: ignore[no-any-return]
+            return stream.read(_SNIFF_BYTES)
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise ValueError(f"{label}: damaged {kind} file ({exc})") from None
 
