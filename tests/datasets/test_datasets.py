@@ -11,7 +11,6 @@ import pytest
 from augnb.data.tables import DataReadWarning
 from augnb.datasets import (
     DatasetInfo,
-    _loader,
     _manifest,
     _registry,
     info,
@@ -319,12 +318,6 @@ def test_bundled_name_wins_over_same_named_file(tmp_path, monkeypatch):
 
 
 # --- internals worth pinning ------------------------------------------------
-
-
-def test_natural_order():
-    assert _loader._natural_order(["10", "9", "-1", "2.5"]) == ["-1", "2.5", "9", "10"]
-    assert _loader._natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
-    assert _loader._natural_order([]) == []
 
 
 def test_manifest_cells_and_class_counts_parse():

@@ -168,7 +168,28 @@ def _levels(dtype: pd.CategoricalDtype) -> tuple:
     return levels
 
 
+def _arrow_text(col: pd.Series):  # -> pyarrow.Array | None (pyarrow loaded lazily)
+    """The Arrow array under a pyarrow-backed text column (pandas 3's ``str``).
+
+    Such a column is read through Arrow's own kernels: pandas' generic paths
+    for it (``dropna``, ``unique``, ``Index.get_indexer``) convert the values
+    to Python strings, ~10x the cost on a small table.
+    """
+    dtype = col.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa  # loaded already: the column is held by it
+
+    data = pa.array(col.array)  # zero-copy (__arrow_array__)
+    return data.combine_chunks() if isinstance(data, pa.ChunkedArray) else data
+
+
 def _sorted_categories(series: pd.Series) -> tuple:
+    text = _arrow_text(series)
+    if text is not None:
+        import pyarrow.compute as pc
+
+        return tuple(sorted(pc.unique(text).drop_null().to_pylist()))
     if isinstance(series.dtype, pd.CategoricalDtype):
         # Declared levels: a level absent from the data is still a level.
         return _levels(series.dtype)
@@ -457,6 +478,9 @@ def _all_missing(col: pd.Series) -> bool:
     """Whether every value of the column is missing."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         return bool((col.array.codes < 0).all())
+    text = _arrow_text(col)
+    if text is not None:
+        return text.null_count == len(text)
     return bool(col.isna().all())
 
 
@@ -485,6 +509,21 @@ def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
         # Other levels (a later batch of a file): map the levels, not the rows.
         lookup = _level_positions(levels, categories)
         return lookup[col.array.codes]
+    text = _arrow_text(col)
+    if text is not None:
+        import pyarrow.compute as pc
+
+        # One hash pass in Arrow, then the few distinct values looked up.
+        encoded = pc.dictionary_encode(text)
+        positions = {v: k for k, v in enumerate(categories)}
+        lookup = np.array(
+            [positions.get(v, -1) for v in encoded.dictionary.to_pylist()] + [-1],
+            dtype=np.int32,
+        )
+        indices = encoded.indices
+        if indices.null_count:
+            indices = pc.fill_null(indices, -1)  # missing: lookup's last, -1
+        return lookup[indices.to_numpy()]
     if pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype):
         # Text: one factorisation of the column, then its distinct values
         # looked up once (a per-row hash lookup through pandas costs ~10x).
