@@ -109,3 +109,26 @@ def test_polluted_decimal_comma_and_thousands(tmp_path, capsys):
     assert main(["inspect", str(tab), "--target", "cls", "--decimal", ","]) == 0
     out, _ = capsys.readouterr()
     assert "continuous" in out
+
+
+def test_word_after_the_first_block_names_file_column_value_and_fix(tmp_path, capsys):
+    # Types come from the first block of a streamed CSV (1 MiB at least): a
+    # word in a later block cannot be read as a number any more.
+    rng = np.random.default_rng(0)
+    n = 250_000
+    a = rng.integers(0, 50, n).astype(str)
+    a[-3] = "oops"
+    frame = pd.DataFrame(
+        {"a": a, "b": rng.integers(0, 3, n), "class": rng.integers(0, 2, n)}
+    )
+    path = tmp_path / "late.csv"
+    frame.to_csv(path, index=False)
+    model = str(tmp_path / "m.augnb")
+    args = ["fit", str(path), "--estimator", "NB", "--batch-rows", "10000"]
+    assert main([*args, "--output", model]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert str(path) in err and "'a'" in err and "'oops'" in err
+    assert "--discrete a" in err
+    # The fix works.
+    assert main([*args, "--discrete", "a", "--output", model]) == 0
