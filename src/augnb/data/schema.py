@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -184,6 +185,110 @@ def _arrow_text(col: pd.Series):  # -> pyarrow.Array | None (pyarrow loaded lazi
     return data.combine_chunks() if isinstance(data, pa.ChunkedArray) else data
 
 
+#: Distinct values (over all text columns together) up to which a frame's
+#: Arrow text columns are encoded as one block; beyond, column by column.
+_TEXT_BLOCK_VALUES = 1 << 16
+#: The last _TextBlock built, with weak references to its columns.
+_LAST_TEXT_BLOCK: list = [None]
+
+
+class _TextBlock:
+    """A frame's Arrow text columns dictionary-encoded together, in one pass.
+
+    The columns are read as one Arrow array: one hash pass over every cell
+    gives a shared dictionary and, per column, the position of each cell in
+    it (``-1``: missing). Levels and codes per column are then NumPy lookups
+    over the few distinct values: per column, Arrow's and pandas' call
+    overhead costs more than a small table's cells.
+    """
+
+    def __init__(self, positions: list[int], values: list, codes: NDArray) -> None:
+        self.positions = positions  # column positions in the frame
+        self.values = values  # the shared dictionary (Python values)
+        self.codes = codes  # (len(positions), n_rows) int32, -1 = missing
+
+    @classmethod
+    def of(cls, arrays: list, wanted: Sequence[int]) -> _TextBlock | None:
+        """The block of the Arrow text columns among ``wanted``, or None.
+
+        ``fit`` reads the same columns twice (their levels, then their
+        codes): the block of the last call is kept, while its columns live,
+        and given again for the same column objects.
+        """
+        positions = [
+            i
+            for i in wanted
+            if isinstance(arrays[i], pd.api.extensions.ExtensionArray)
+            and isinstance(arrays[i].dtype, pd.StringDtype)
+            and arrays[i].dtype.storage == "pyarrow"
+        ]
+        if len(positions) < 2:
+            return None
+        # The Arrow data, not only the pandas array: a cell set in place
+        # gives the array new Arrow data (a kept block would be stale).
+        data = [arrays[i].__arrow_array__() for i in positions]
+        kept = _LAST_TEXT_BLOCK[0]
+        if kept is not None:
+            sources, held, block = kept
+            if block.positions == positions and all(
+                ref() is arrays[i] and old is new
+                for ref, i, old, new in zip(sources, positions, held, data)
+            ):
+                return block
+        block = cls._encode(data, positions)
+        if block is not None:
+            sources = [weakref.ref(arrays[i]) for i in positions]
+            _LAST_TEXT_BLOCK[0] = (sources, data, block)
+            # Forgotten with its columns: the codes are not kept alive alone.
+            weakref.finalize(arrays[positions[0]], _forget_text_block)
+        return block
+
+    @classmethod
+    def _encode(cls, data: list, positions: list[int]) -> _TextBlock | None:
+        import pyarrow as pa  # loaded already: the columns are held by it
+        import pyarrow.compute as pc
+
+        chunks: list = []
+        for column in data:
+            chunks.extend(
+                column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+            )
+        if len({c.type for c in chunks}) != 1:
+            return None
+        encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
+        if len(encoded.dictionary) > _TEXT_BLOCK_VALUES:
+            return None
+        indices = encoded.indices
+        if indices.null_count:
+            indices = pc.fill_null(indices, -1)
+        codes = indices.to_numpy().reshape(len(positions), -1)
+        return cls(positions, encoded.dictionary.to_pylist(), codes)
+
+    def levels(self) -> list[tuple]:
+        """Each column's sorted distinct present values."""
+        n_values = len(self.values)
+        present = np.zeros((len(self.positions), n_values + 1), dtype=bool)
+        present[np.arange(len(self.positions))[:, None], self.codes] = True
+        order = sorted(range(n_values), key=self.values.__getitem__)
+        ordered = present[:, order]
+        return [
+            tuple(self.values[order[k]] for k in np.flatnonzero(row))
+            for row in ordered
+        ]
+
+    def encode(self, row: int, categories: tuple) -> NDArray[np.int32]:
+        """Codes of the ``row``-th block column against ``categories``."""
+        position = {v: k for k, v in enumerate(categories)}
+        lookup = np.array(
+            [position.get(v, -1) for v in self.values] + [-1], dtype=np.int32
+        )
+        return lookup[self.codes[row]]
+
+
+def _forget_text_block() -> None:
+    _LAST_TEXT_BLOCK[0] = None
+
+
 def _sorted_categories(series: pd.Series) -> tuple:
     text = _arrow_text(series)
     if text is not None:
@@ -304,8 +409,17 @@ class Schema:
             small_integer_levels(block) if block is not None else [None] * len(names)
         )
         arrays = column_arrays(X) or [None] * len(names)
+        text = _TextBlock.of(
+            arrays, [i for i in range(len(names)) if i not in force_c]
+        )
+        text_levels = dict(zip(text.positions, text.levels())) if text else {}
         series = None
         for i, name in enumerate(names):
+            if text_levels.get(i):
+                # Text is discrete (column_kind); an all-missing column is
+                # refused below.
+                specs.append(ColumnSpec(name, "discrete", text_levels[i]))
+                continue
             if levels[i] is not None and i not in force_c:
                 if i in force_d or len(levels[i]) <= MAX_DISCRETE_INTEGERS:
                     specs.append(ColumnSpec(name, "discrete", levels[i]))
@@ -407,6 +521,20 @@ class Schema:
             else set()
         )
         arrays = column_arrays(X) or [None] * self.n_features
+        text = _TextBlock.of(
+            arrays,
+            [
+                i
+                for i, c in enumerate(self.columns)
+                if i not in done and c.kind == "discrete"
+            ],
+        )
+        for row, i in enumerate(text.positions if text is not None else ()):
+            assert text is not None
+            categories = self.columns[i].categories
+            codes[:, i] = text.encode(row, categories)
+            if not (categories and (codes[:, i] < 0).all()):
+                done.add(i)  # else encoded again below, to warn of the type
         series = None
         for i, spec in enumerate(self.columns):
             if i in done:
