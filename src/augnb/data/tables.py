@@ -254,6 +254,9 @@ class TableReader:
         The table's column names.
     options : _ReadOptions
         How text columns are read.
+    n_rows : int, default=None
+        Rows of the table from its footer (Parquet, Feather), or an estimate
+        from the file size (plain CSV); None when unknown.
     """
 
     def __init__(
@@ -451,11 +454,13 @@ def open_table(
     ----------
     source : path or traversable
         Plain or compressed CSV, Parquet or Feather.
-    sep, encoding, decimal, label, continuous, discrete : default=None
+    sep, encoding, decimal, label : str, default=None
         As in :func:`read_table`.
     batch_rows : int or None, default=1_000_000
         About how many rows a batch holds (a CSV is cut in blocks of bytes,
         sized from its first lines); None: one batch.
+    continuous, discrete : iterable of str, default=None
+        As in :func:`read_table`.
 
     Returns
     -------
