@@ -6,7 +6,8 @@
 #   algos    comma-separated: nb, tan_cl, aode, kdb, bsej, fssj
 #   repeats  fits (and predictions) per learner; the best time is reported
 #
-# fit_seconds: structure + parameters (lp with smooth = 1), as bnc() does.
+# fit_seconds: structure + parameters (lp with smooth = 1), as bnc() does;
+# fit_cpu_seconds: the same fit's CPU time (user + system) of this process.
 # predict_seconds: predict(model, data, prob = TRUE) on the same rows.
 # Wrapper learners (kdb, bsej, fssj) use k = 5 folds, epsilon = 0.01, kdbk = 2.
 # Reading the CSV and converting columns to factors are not timed.
@@ -27,16 +28,22 @@ dag_args <- list(
 )
 for (algo in algos) {
   fit_best <- Inf
+  fit_cpu_best <- Inf
   pred_best <- Inf
   for (i in seq_len(repeats)) {
     set.seed(0)
-    t0 <- proc.time()[["elapsed"]]
+    t0 <- proc.time()
     model <- bnc(algo, class_name, data, smooth = 1, dag_args = dag_args[[algo]])
-    fit_best <- min(fit_best, proc.time()[["elapsed"]] - t0)
+    t1 <- proc.time()
+    fit_best <- min(fit_best, t1[["elapsed"]] - t0[["elapsed"]])
+    # CPU seconds too: on a shared machine elapsed time includes waiting.
+    fit_cpu_best <- min(fit_cpu_best, (t1[["user.self"]] + t1[["sys.self"]]) -
+                          (t0[["user.self"]] + t0[["sys.self"]]))
     t0 <- proc.time()[["elapsed"]]
     p <- predict(model, data, prob = TRUE)
     pred_best <- min(pred_best, proc.time()[["elapsed"]] - t0)
   }
-  cat(sprintf("{\"algo\": \"%s\", \"fit_seconds\": %.6g, \"predict_seconds\": %.6g}\n",
-              algo, fit_best, pred_best))
+  cat(sprintf(paste0("{\"algo\": \"%s\", \"fit_seconds\": %.6g, ",
+                     "\"predict_seconds\": %.6g, \"fit_cpu_seconds\": %.6g}\n"),
+              algo, fit_best, pred_best, fit_cpu_best))
 }

@@ -311,6 +311,9 @@ sep : str, default=None
     CSV delimiter; detected when not given.
 encoding : str, default=None
     CSV text encoding; UTF-8 (with or without BOM) when not given.
+decimal : {".", ","}, default=None
+    Decimal mark of a CSV's numbers; when not given, ``,`` for a
+    ``;``-separated file that writes its decimals ``1,5``, else ``.``.
 complete_only : bool, default=False
     Drop every row with a missing cell and renumber the rows from 0 (the
     protocol of the "complete rows" experiments). Categories still come from

@@ -19,7 +19,7 @@ import os
 import sys
 import warnings
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -28,6 +28,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from augnb._io import atomic_open
+from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
 from augnb.data.schema import ColumnSpec, Schema
 from augnb.discretize import (
@@ -78,9 +79,32 @@ _PICKLE_FORMAT = "augnb-model-1"
 #: exports); the discretisers are augnb's scikit-learn transformers; the rest
 #: are the structures, schemas, parameter tables and statistics the
 #: estimators keep as fitted attributes.
-ALLOWED_CLASSES: Mapping[str, type] = {
-    **{cls.__name__: cls for cls in _estimators().values()},
-    **{
+class _AllowedClasses(Mapping[str, type]):
+    """``{class name: class}``; an estimator class is looked up when asked for.
+
+    Listing every estimator imports every learner's module (seconds); saving
+    or loading one model needs only its own.
+    """
+
+    def __init__(self, others: dict[str, type]) -> None:
+        self._others = others
+
+    def __getitem__(self, name: str) -> type:
+        cls = self._others.get(name) or _class_named(name)
+        if cls is None:
+            raise KeyError(name)
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        names = {cls.__name__ for cls in _estimators().values()}
+        return iter(sorted(names | set(self._others)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+ALLOWED_CLASSES: Mapping[str, type] = _AllowedClasses(
+    {
         cls.__name__: cls
         for cls in (
             # discretisers (scikit-learn estimators: parameters + fitted state)
@@ -111,10 +135,13 @@ ALLOWED_CLASSES: Mapping[str, type] = {
             SufficientStatistics,
             ChunkPlan,
         )
-    },
-}
+    }
+)
 
-_ESTIMATOR_NAMES = frozenset(cls.__name__ for cls in _estimators().values())
+
+def _is_estimator_name(name: object) -> bool:
+    return isinstance(name, str) and _class_named(name) is not None
+
 
 # Element kinds an object array may hold (encoded one by one in the JSON).
 _PLAIN = (str, int, float, bool, type(None))
@@ -334,7 +361,7 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
     from augnb._version import __version__
 
     name = type(estimator).__name__
-    if name not in _ESTIMATOR_NAMES or ALLOWED_CLASSES[name] is not type(estimator):
+    if not _is_estimator_name(name) or ALLOWED_CLASSES[name] is not type(estimator):
         raise ValueError(
             f"save_model saves augnb classifiers; got a {type(estimator).__qualname__}"
         )
@@ -738,7 +765,7 @@ def _read_archive(target: Path) -> SavedModel:
             _expect(
                 isinstance(root, dict)
                 and root.get("t") == "estimator"
-                and root.get("class") in _ESTIMATOR_NAMES,
+                and _is_estimator_name(root.get("class")),
                 f"its model is not an augnb classifier "
                 f"({root.get('class') if isinstance(root, dict) else root!r:.60})",
             )
@@ -775,7 +802,7 @@ def _read_pickle(target: Path, label: str) -> SavedModel:
         record = record.get("estimator")
     else:
         info = {}
-    if type(record).__name__ not in _ESTIMATOR_NAMES:
+    if not _is_estimator_name(type(record).__name__):
         raise ValueError(
             f"{label} is not a readable augnb model (damaged, or written by "
             "another program); fit it again with `augnb fit`"
@@ -791,6 +818,74 @@ def _looks_like_text(head: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return b"\x00" not in head
+
+
+def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFrame:
+    """The model's feature columns of a table read by the reader, typed as at fit.
+
+    A continuous column becomes float; a discrete one takes the type of the
+    model's categories (text for a model fitted on categories of text, numbers
+    for one fitted on numbers), converting each distinct value once.
+
+    Parameters
+    ----------
+    raw : DataFrame
+        A table (or a batch of one) from :func:`augnb.data.tables.read_table`.
+    estimator : fitted augnb classifier
+        Supplies the expected columns and their kinds.
+    label : str
+        How to name the table in messages.
+
+    Returns
+    -------
+    DataFrame
+        The model's feature columns, in its order.
+    """
+    from augnb.data.tables import as_text_category
+
+    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+    if not names:
+        raise ValueError(
+            "The model was fitted without column names; it cannot read a table."
+        )
+    missing = [n for n in names if n not in raw.columns]
+    if missing:
+        raise ValueError(
+            f"{label} lacks the model's column(s) {missing}; it has "
+            f"{list(raw.columns)[:10]}."
+        )
+    X = raw.loc[:, names].copy()
+    continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
+    schema = getattr(estimator, "schema_", None)
+    specs = {str(c.name): c for c in schema.columns} if schema is not None else {}
+    for name in names:
+        col = X[name]
+        if name in continuous:
+            values = pd.to_numeric(col.astype(object), errors="coerce")
+            bad = col.notna() & values.isna()
+            if bad.any():
+                raise ValueError(
+                    f"column {name!r} of {label} should hold numbers; found "
+                    f"{col[bad].iloc[0]!r}."
+                )
+            X[name] = values.astype(np.float64)
+            continue
+        spec = specs.get(name)
+        levels = spec.categories if spec is not None else None
+        if levels and isinstance(levels[0], str):
+            if not (
+                isinstance(col.dtype, pd.CategoricalDtype)
+                and all(isinstance(c, str) for c in col.cat.categories)
+            ):
+                X[name] = as_text_category(col)
+        elif levels and isinstance(col.dtype, pd.CategoricalDtype):
+            # Numbers at fit, text here (a column declared discrete when read).
+            numbers = pd.to_numeric(pd.Series(col.cat.categories), errors="coerce")
+            X[name] = pd.Series(
+                np.append(numbers.to_numpy(dtype=float), np.nan)[col.cat.codes],
+                index=col.index,
+            )
+    return X
 
 
 def read_features(
@@ -838,33 +933,12 @@ def read_features(
 
     if label is None:
         label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
-    raw = read_table(path, sep=sep, encoding=encoding, label=label)
+    text = [target] if target else []
+    raw = read_table(path, sep=sep, encoding=encoding, label=label, discrete=text)
     y = raw.pop(target) if target and target in raw.columns else None
     if id_column is not None and id_column not in raw.columns:
         raise ValueError(
             f"{label}: no id column {id_column!r}; the columns are {list(raw.columns)}"
         )
-    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
-    if not names:
-        raise ValueError(
-            "The model was fitted without column names; it cannot read a table."
-        )
-    missing = [n for n in names if n not in raw.columns]
-    if missing:
-        raise ValueError(
-            f"{label} lacks the model's column(s) {missing}; it has "
-            f"{list(raw.columns)[:10]}."
-        )
-    X = raw.loc[:, names].copy()
-    continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
-    for name in names:
-        if name in continuous:
-            values = pd.to_numeric(X[name], errors="coerce")
-            bad = X[name].notna() & values.isna()
-            if bad.any():
-                raise ValueError(
-                    f"column {name!r} of {label} should hold numbers; found "
-                    f"{X.loc[bad, name].iloc[0]!r}."
-                )
-            X[name] = values.astype(np.float64)
+    X = typed_features(raw, estimator, label)
     return X, y

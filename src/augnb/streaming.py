@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from augnb._progress import ProgressOption, progress_enabled
+from augnb.data.audit import warn_data_problems
 from augnb.sources import ChunkSource
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
@@ -69,25 +70,39 @@ def iter_batches(
     batch_rows: int = 1_000_000,
     columns: Sequence[str] | None = None,
     format: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
+    continuous: Sequence[str] | None = None,
+    discrete: Sequence[str] | None = None,
 ) -> Iterator[pd.DataFrame]:
-    """Row batches of files as DataFrames, at most ``batch_rows`` rows each.
+    """Row batches of files as DataFrames, at most about ``batch_rows`` rows each.
+
+    Every file is read by :func:`augnb.data.tables.open_table`, the reader of
+    ``augnb fit`` and :func:`augnb.datasets.load`: column types as stored
+    (a CSV's text columns cleaned and dictionary-encoded), read once.
 
     Parameters
     ----------
     paths : str, path or sequence
         File(s), glob pattern(s) or directories.
     batch_rows : int, default=1_000_000
-        Largest batch.
+        Largest batch (a CSV is cut in blocks of about that many rows).
     columns : sequence of str, default=None
         Columns to read (all when None).
     format : {"parquet", "csv"}, default=None
-        File format (from the file extension when None).
+        Accepted for compatibility: the format is read from each file's
+        first bytes.
+    sep, encoding, decimal : str, default=None
+        CSV dialect; see :func:`augnb.data.tables.read_table`.
+    continuous, discrete : sequence of str, default=None
+        Text columns to read as numbers, and columns to read as text.
 
     Yields
     ------
     DataFrame
     """
-    import pyarrow.dataset as pads
+    from augnb.data.tables import open_table
 
     if (
         isinstance(batch_rows, bool)
@@ -96,25 +111,35 @@ def iter_batches(
     ):
         raise ValueError(f"batch_rows must be an integer >= 1; got {batch_rows!r}.")
     files = _resolve(paths)
-    dataset = pads.dataset(files, format=_format(files, format))
-    if columns is not None:
-        missing = [c for c in columns if c not in dataset.schema.names]
-        if missing:
-            raise ValueError(
-                f"Columns {missing} are not in the files; they have "
-                f"{dataset.schema.names[:20]}."
-            )
-    for batch in dataset.to_batches(
-        columns=None if columns is None else list(columns),
-        batch_size=batch_rows,
-        batch_readahead=1,
-        fragment_readahead=1,
-        # A threaded scan reads many row groups ahead of the consumer; reading
-        # in the calling thread keeps memory at about one batch.
-        use_threads=False,
-    ):
-        if batch.num_rows:
-            yield batch.to_pandas()
+    _format(files, format)
+    for path in files:
+        reader = open_table(
+            path,
+            sep=sep,
+            encoding=encoding,
+            decimal=decimal,
+            batch_rows=batch_rows,
+            continuous=continuous,
+            discrete=discrete,
+        )
+        if columns is not None:
+            missing = [c for c in columns if c not in reader.columns]
+            if missing:
+                raise ValueError(
+                    f"Columns {missing} are not in the files; they have "
+                    f"{reader.columns[:20]}."
+                )
+            reader.select = list(columns)
+        yield from reader
+
+
+def _names(selector: object) -> list[str] | None:
+    """The column names among a ``discrete_features``-style selector."""
+    if selector is None:
+        return None
+    if isinstance(selector, str):
+        return [selector]
+    return [s for s in selector if isinstance(s, str)]  # type: ignore[attr-defined]
 
 
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
@@ -135,6 +160,10 @@ def fit_files(
     columns: Sequence[str] | None = None,
     format: str | None = None,
     progress: ProgressOption = False,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
+    text_columns: Sequence[str] | None = None,
 ) -> object:
     """Fit a count-based augnb estimator on files larger than memory.
 
@@ -160,6 +189,11 @@ def fit_files(
         File format (from the extension when None).
     progress : bool or "always", default=False
         Report rows read on stderr (``True``: only when it is a terminal).
+    sep, encoding, decimal : str, default=None
+        CSV dialect; see :func:`augnb.data.tables.read_table`.
+    text_columns : sequence of str, default=None
+        CSV columns to read as text whatever they hold (the class column, to
+        keep its labels as written).
 
     Returns
     -------
@@ -179,12 +213,36 @@ def fit_files(
     5
     """
     read = None if columns is None else [*columns, target]
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    declared = {
+        "continuous": _names(params.get("continuous_features")),
+        "discrete": [
+            *(_names(params.get("discrete_features")) or ()),
+            *(text_columns or ()),
+        ],
+    }
+
+    first = [True]
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
+        first[0] = True
         for frame in iter_batches(
-            paths, batch_rows=batch_rows, columns=read, format=format
+            paths,
+            batch_rows=batch_rows,
+            columns=read,
+            format=format,
+            sep=sep,
+            encoding=encoding,
+            decimal=decimal,
+            **declared,
         ):
-            yield _split(frame, target)
+            X, y = _split(frame, target)
+            if first[0]:
+                # The data audit of fit, on the first batch: dates are refused
+                # and ID-like columns named before any counting.
+                first[0] = False
+                warn_data_problems(X, params)
+            yield X, y
 
     report = None
     if progress_enabled(progress):
@@ -198,7 +256,7 @@ def fit_files(
         estimator._fit_source(ChunkSource(chunks, progress=report))
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
-            raise ValueError("The files hold no rows.") from None
+            raise ValueError("The files hold no data rows.") from None
         raise
     finally:
         if report is not None:

@@ -208,7 +208,8 @@ def test_int_columns_encode_as_categorical_through_schema():
     rng = np.random.default_rng(1)
     train = pd.DataFrame({"n": rng.integers(0, 30, size=200) * 3})
     test = pd.DataFrame({"n": rng.integers(-5, 100, size=200)})
-    schema = Schema.infer(train)
+    # 30 distinct integers are continuous by default: declared discrete here.
+    schema = Schema.infer(train, discrete_features=["n"])
     lookup = {v: k for k, v in enumerate(schema.columns[0].categories)}
     expected = [lookup.get(v, -1) for v in test["n"].tolist()]
     np.testing.assert_array_equal(schema.encode(test).codes[:, 0], expected)
@@ -357,3 +358,28 @@ def test_categorical_columns_read_without_series():
     schema = Schema.infer(X[["a"]])
     assert schema.columns[0].categories == ("x", "y", "z")
     np.testing.assert_array_equal(schema.encode(X[["a"]]).codes[:, 0], [0, 1, -1])
+
+
+def test_arrow_text_columns_encode_like_categories():
+    # pandas 3 str columns (Arrow) are encoded as one block: the same levels
+    # and codes as the same cells as categories, missing and unseen as -1.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z"], 200),
+            "b": rng.choice(["10", "9", "a b"], 200),
+            "c": rng.choice(["y", "w"], 200),
+        }
+    ).astype("str")
+    frame.iloc[3, 0] = None
+    schema = Schema.infer(frame)
+    assert schema == Schema.infer(frame.astype("category"))
+    codes = schema.encode(frame).codes
+    assert np.array_equal(codes, schema.encode(frame.astype("category")).codes)
+    assert codes[3, 0] == -1
+    # A cell set in place after fitting is read again, not from a kept block.
+    frame.iloc[0, 1] = "new"
+    frame.iloc[1, 2] = "x"
+    again = schema.encode(frame).codes
+    assert again[0, 1] == -1 and again[1, 2] == -1
+    assert np.array_equal(again, schema.encode(frame.astype(object)).codes)

@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb.data.tables import read_table
+from augnb.data.tables import _natural_order, read_table
 
 CSV = "a,b,class\nx,1.5,P\ny,2.5,N\n"
-EXPECTED = {"a": ["x", "y"], "b": ["1.5", "2.5"], "class": ["P", "N"]}
+# Typed: numbers are read as numbers, text as categories.
+EXPECTED = {"a": ["x", "y"], "b": [1.5, 2.5], "class": ["P", "N"]}
 
 
 @pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
@@ -25,10 +26,12 @@ def test_delimiter_is_sniffed(tmp_path, sep):
 def test_sep_overrides_sniffing(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("a;b\n1,2;3\n4,5;6\n")
+    # A ;-separated file writing 1,2: the decimal comma is detected.
     assert read_table(path, sep=";").to_dict("list") == {
-        "a": ["1,2", "4,5"],
-        "b": ["3", "6"],
+        "a": [1.2, 4.5],
+        "b": [3, 6],
     }
+    assert read_table(path, sep=";", decimal=".")["a"].tolist() == ["1,2", "4,5"]
 
 
 @pytest.mark.parametrize(
@@ -74,28 +77,23 @@ def test_parquet_feather_and_frames(tmp_path):
     frame = pd.DataFrame(
         {
             "a": pd.Categorical(["x", "y", None]),
-            "n": [1, 2, 3],
+            "n": np.array([1, 2, 3], dtype=np.int8),
             "f": [1.0, np.nan, 3.0],
             "g": [0.5, 2.0, 1.25],
             "class": ["P", "N", "P"],
         }
     )
-    expected = {
-        "a": ["x", "y", np.nan],
-        "n": ["1", "2", "3"],
-        "f": ["1", np.nan, "3"],
-        "g": ["0.5", "2.0", "1.25"],
-        "class": ["P", "N", "P"],
-    }
     frame.to_parquet(tmp_path / "t.parquet")
     frame.to_feather(tmp_path / "t.feather")
     for source in (tmp_path / "t.parquet", tmp_path / "t.feather", frame):
-        got = read_table(source).to_dict("list")
-        assert got.keys() == expected.keys()
-        for key, values in expected.items():
-            assert [v if isinstance(v, str) else "NA" for v in got[key]] == [
-                v if isinstance(v, str) else "NA" for v in values
-            ]
+        got = read_table(source)
+        # Types kept as stored: no text round trip.
+        assert got["n"].dtype == np.int8
+        assert got["g"].tolist() == [0.5, 2.0, 1.25]
+        assert got["f"].isna().tolist() == [False, True, False]
+        assert got["a"].astype(object).tolist()[:2] == ["x", "y"]
+        assert pd.isna(got["a"].iloc[2])
+        assert got["class"].astype(object).tolist() == ["P", "N", "P"]
     (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(ValueError, match=r"bad\.parquet: not a readable parquet"):
         read_table(tmp_path / "bad.parquet")
@@ -144,3 +142,11 @@ def test_refuses_a_directory_and_duplicate_frame_columns(tmp_path):
         read_table(tmp_path)
     with pytest.raises(ValueError, match="duplicate"):
         read_table(pd.DataFrame([[1, 2]], columns=["a", "a"]))
+
+
+def test_natural_order():
+    # Levels of a text column: numbers by value (ties by text), else by text.
+    assert _natural_order(["10", "9", "-1", "2.5"]) == ["-1", "2.5", "9", "10"]
+    assert _natural_order(["01", "1", "0"]) == ["0", "01", "1"]
+    assert _natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
+    assert _natural_order([]) == []

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from augnb.data.tables import DataReadWarning
 from augnb.datasets import (
     DatasetInfo,
-    _loader,
     _manifest,
     _registry,
     info,
@@ -147,8 +147,11 @@ def test_overrides_on_bundled():
     # A single string is one column name, not a list of characters.
     X, _ = load("dermatology", discrete="Age")
     assert isinstance(X["Age"].dtype, pd.CategoricalDtype)
-    with pytest.raises(ValueError, match=r"'doors'.*'5more'"):
-        load("car", continuous="doors")
+    # Declared continuous, the words of a numeric column become missing,
+    # with a warning that names them.
+    with pytest.warns(DataReadWarning, match=r"'doors'.*'5more'"):
+        X, _ = load("car", continuous="doors")
+    assert X["doors"].isna().sum() == 432
 
 
 # --- errors -----------------------------------------------------------------
@@ -226,9 +229,10 @@ USER_CSV = "code,grade,size,ratio,many,class\n" + "".join(
 def test_user_csv_inference_and_missing_tokens(tmp_path):
     X, y = load(_write(tmp_path / "u.csv", USER_CSV))
     assert list(X.columns) == ["code", "grade", "size", "ratio", "many"]
-    # At most 20 distinct integers: discrete; "01" stays distinct from "1".
-    assert X["code"].cat.categories.tolist() == ["01", "1", "2", "10"]
-    assert X["code"].iloc[0] == "01"
+    # At most 20 distinct integers: discrete. The column holds integers, so
+    # "01" is the number 1 (--discrete keeps the spelling, below).
+    assert X["code"].cat.categories.tolist() == ["1", "2", "10"]
+    assert X["code"].iloc[0] == "1"
     assert X["size"].cat.categories.tolist() == ["1", "2", "3"]
     assert X["grade"].cat.categories.tolist() == ["a", "b", "c"]
     # A non-integer value makes a numeric column continuous; so do >20 values.
@@ -287,7 +291,8 @@ def test_user_csv_keyword_override(tmp_path):
 
 def test_categories_stay_strings(tmp_path):
     path = _write(tmp_path / "s.csv", "a,b,class\n01,x,A\n1,y,B\n001,z,A\n2,,B\n")
-    X, _ = load(path)
+    # Declared discrete, the column is read as text: spellings are kept.
+    X, _ = load(path, discrete=["a"])
     assert X["a"].cat.categories.tolist() == ["001", "01", "1", "2"]
     assert all(isinstance(c, str) for c in X["a"].cat.categories)
     assert X["a"].tolist() == ["01", "1", "001", "2"]
@@ -313,12 +318,6 @@ def test_bundled_name_wins_over_same_named_file(tmp_path, monkeypatch):
 
 
 # --- internals worth pinning ------------------------------------------------
-
-
-def test_natural_order():
-    assert _loader._natural_order(["10", "9", "-1", "2.5"]) == ["-1", "2.5", "9", "10"]
-    assert _loader._natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
-    assert _loader._natural_order([]) == []
 
 
 def test_manifest_cells_and_class_counts_parse():

@@ -61,13 +61,29 @@ def _exported() -> dict[str, type[BaseAugmentedNB]]:
     found: dict[str, type[BaseAugmentedNB]] = {}
     for name in _package.__all__:
         obj = getattr(_package, name)
-        if (
-            inspect.isclass(obj)
-            and issubclass(obj, BaseAugmentedNB)
-            and not inspect.isabstract(obj)
-        ):
+        if _is_estimator(obj):
             found[name] = obj  # the class name, or an alias such as ASB
     return dict(sorted(found.items()))
+
+
+def _class_named(name: str) -> type[BaseAugmentedNB] | None:
+    """The estimator class exported as ``name`` whose class name is ``name``.
+
+    Exact (no alias, no case folding), and only that class's module is
+    imported: the model files look classes up by name this way.
+    """
+    if name not in _package.__all__:
+        return None
+    obj = getattr(_package, name)
+    return obj if _is_estimator(obj) and obj.__name__ == name else None
+
+
+def _is_estimator(obj: object) -> bool:
+    return (
+        inspect.isclass(obj)
+        and issubclass(obj, BaseAugmentedNB)
+        and not inspect.isabstract(obj)
+    )
 
 
 def estimators() -> MappingProxyType[str, type[BaseAugmentedNB]]:
@@ -219,6 +235,13 @@ def estimator_class(name: str) -> type[BaseAugmentedNB]:
     key = _normalize(name)
     if key in _NOT_AVAILABLE:
         raise ValueError(_NOT_AVAILABLE[key])
+    # An exported name loads its own module only: the aliases are read from the
+    # classes, so resolving one imports every learner (seconds of start-up).
+    for exported in _package.__all__:
+        if _normalize(exported) == key:
+            obj = getattr(_package, exported)
+            if _is_estimator(obj):
+                return obj
     canonical = ESTIMATOR_ALIASES.get(key)
     if canonical is None:
         raise ValueError(

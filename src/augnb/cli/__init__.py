@@ -29,6 +29,7 @@ import warnings
 from typing import NoReturn
 
 from augnb.cli._common import UsageError, n_jobs_value, positive_int
+from augnb.cli._data_options import add_data_options
 
 __all__ = ["main"]
 
@@ -263,29 +264,21 @@ def _build_parser() -> argparse.ArgumentParser:
         "--complete-only", action="store_true", help="drop rows with a missing value"
     )
     fit.add_argument(
-        "--id-column",
-        metavar="COL",
-        help="a row identifier: not a feature; `augnb predict` copies it to its output",
-    )
-    fit.add_argument(
         "--output",
         required=True,
         metavar="MODEL.augnb",
         help="where to save (augnb's model format whatever the suffix)",
     )
-    fit.add_argument(
-        "--batch-rows",
-        type=positive_int,
-        metavar="N",
-        help="stream the file(s) in batches of N rows instead of loading them: "
-        "memory bounded by N, for tables larger than memory (count-based "
-        "learners; DATASET_OR_FILE may be a glob or a folder of Parquet/CSV files)",
-    )
     fit.add_argument("--dot", metavar="FILE.dot", help="also write the structure")
     fit.add_argument(
         "--plot", metavar="FILE.png|svg", help="also draw the structure (matplotlib)"
     )
-    _add_data_arguments(fit)
+    add_data_options(
+        fit,
+        id_column="a row identifier: not a feature; `augnb predict` copies it "
+        "to its output",
+        batch_rows=True,
+    )
     fit.set_defaults(handler=cmd_fit)
 
     predict = _sub(
@@ -301,18 +294,21 @@ def _build_parser() -> argparse.ArgumentParser:
     predict.add_argument("data", metavar="DATA_FILE")
     predict.add_argument("--output", metavar="FILE.csv", help="default: stdout")
     predict.add_argument(
-        "--id-column",
-        metavar="COL",
-        help="copy this column to the output (default: the model's --id-column)",
-    )
-    predict.add_argument(
         "--allow-pickle",
         action="store_true",
         help="also read a joblib pickle written by an older augnb; unpickling runs "
         "code the file names: only for a file you trust (then convert it with "
         "augnb.save_model)",
     )
-    _add_data_arguments(predict, dataset=False, drop=None)
+    add_data_options(
+        predict,
+        dataset=False,
+        drop=None,
+        id_column="copy this column to the output (default: the model's "
+        "--id-column)",
+        batch_rows=True,
+        kinds=False,
+    )
     predict.set_defaults(handler=cmd_predict)
 
     export = _sub(
@@ -355,7 +351,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "finds (ID-like, constant, very high-cardinality, date columns, whole "
         "numbers stored as floats), each with its fix.",
     )
-    _add_data_arguments(inspect)
+    add_data_options(inspect)
     inspect.set_defaults(handler=cmd_inspect, id_column=None, complete_only=False)
     return parser
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -15,35 +16,43 @@ from augnb.cli._common import (
     print_table,
     write_text,
 )
+from augnb.cli._data_options import data_options
 
 __all__ = ["cmd_estimators", "cmd_fit", "cmd_inspect", "cmd_predict"]
-
-
-def _read_options(args: argparse.Namespace) -> dict[str, object]:
-    drop = list(getattr(args, "drop", None) or [])
-    id_column = getattr(args, "id_column", None)
-    if id_column:
-        drop.append(id_column)
-    return {
-        "target": getattr(args, "target", None),
-        "drop": drop or None,
-        "sep": args.sep,
-        "encoding": args.encoding,
-    }
 
 
 def _load(args: argparse.Namespace, source: str):
     from augnb.datasets import load
 
     try:
-        return load(source, complete_only=args.complete_only, **_read_options(args))
+        return load(source, complete_only=args.complete_only, **data_options(args))
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
 
 
+def _canonical_name(name: str) -> str:
+    """The class name an alias stands for, from the CLI's static listing.
+
+    The registry reads aliases from the classes, which imports every learner;
+    a class name loads only its own module.
+    """
+    import re
+
+    from augnb.cli._listing import estimator_rows
+
+    def norm(text: str) -> str:  # the registry's: case, -, _ and spaces ignored
+        return re.sub(r"[-_\s]", "", text).lower()
+
+    key = norm(name)
+    for canonical, aliases, _ in estimator_rows():
+        if key in {norm(canonical), *map(norm, aliases)}:
+            return canonical
+    return name  # unknown: the registry explains
+
+
 def cmd_fit(args: argparse.Namespace) -> int:
     """Fit one classifier on a table and save it."""
-    from augnb.evaluation.registry import make_estimator
+    from augnb.classifiers.registry import make_estimator
 
     # Every output is checked before the data are read or a model is fitted.
     model_path = check_output_file(args.output, "--output")
@@ -59,14 +68,31 @@ def cmd_fit(args: argparse.Namespace) -> int:
             ) from None
     params = parse_params(args.param)
     try:
-        estimator = make_estimator(args.estimator, **params)
+        estimator = make_estimator(_canonical_name(args.estimator), **params)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if "random_state" in estimator.get_params() and "random_state" not in params:
         estimator.set_params(random_state=args.seed)
-    if args.batch_rows:
-        return _fit_streamed(args, estimator, model_path)
+    _declare_kinds(args, estimator)
+    if _is_file(args.dataset) and not args.complete_only:
+        if estimator._needs_rows is None:
+            return _fit_streamed(args, estimator, model_path)
+        if args.batch_rows:
+            raise UsageError(
+                f"{type(estimator).__name__} cannot be fitted from sufficient "
+                f"statistics, so it cannot stream (--batch-rows): "
+                f"{estimator._needs_rows}; leave --batch-rows out, or choose a "
+                "count-based estimator (NaiveBayes, TAN, KDB, AODE, ...)"
+            )
     X, y = _load(args, args.dataset)
+    if _is_file(args.dataset) and estimator._needs_rows is not None:
+        size = (X.memory_usage(deep=True).sum() + y.memory_usage(deep=True)) / 2**20
+        print(
+            f"{type(estimator).__name__} needs all rows in memory "
+            f"({estimator._needs_rows}): about {size:.0f} MB for this table, "
+            "plus its working copies",
+            file=sys.stderr,
+        )
     start = time.perf_counter()
     try:
         estimator.fit(X, y)
@@ -131,39 +157,103 @@ def _fit_error(estimator: object, exc: Exception) -> str:
     return f"cannot fit {name}: {message}"
 
 
+def _is_file(dataset: str) -> bool:
+    """Whether DATASET_OR_FILE names a file, glob or folder (not a bundled set)."""
+    from augnb.datasets._loader import TABLE_SUFFIXES
+    from augnb.datasets._registry import bundled_names, normalize_name
+
+    if any(ch in dataset for ch in "*?[") or Path(dataset).is_dir():
+        return True
+    if dataset.lower().endswith(TABLE_SUFFIXES) or "/" in dataset:
+        return True
+    return normalize_name(dataset) not in bundled_names() and Path(dataset).is_file()
+
+
+def _declare_kinds(args: argparse.Namespace, estimator: object) -> None:
+    """``--discrete`` / ``--continuous`` as the estimator's declared kinds."""
+    params = estimator.get_params()
+    for option, param in (
+        ("discrete", "discrete_features"),
+        ("continuous", "continuous_features"),
+    ):
+        names = getattr(args, option, None)
+        if names and param in params:
+            estimator.set_params(**{param: list(names)})
+
+
+def auto_batch_rows(n_columns: int) -> int:
+    """Rows per streamed batch: about 1/8 of the available memory, at most 512 MiB.
+
+    A batch costs about 24 bytes per cell (Arrow's copy, pandas' and the
+    codes), so 20 columns give batches of about 1,000,000 rows.
+    """
+    try:
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        available = 2 << 30
+    budget = min(available // 8, 512 << 20)
+    rows = budget // (24 * max(1, n_columns))
+    return int(min(max(rows, 10_000), 2_000_000))
+
+
 def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) -> int:
-    """``augnb fit --batch-rows``: sufficient statistics batch by batch."""
-    from augnb.streaming import fit_files, iter_batches
+    """Fit a count-based learner from the file(s) batch by batch.
+
+    The header comes from the file's footer or first line (nothing else is
+    read before the fit), and the file is read once.
+    """
+    from augnb.data.tables import open_table
+    from augnb.streaming import _resolve, fit_files
 
     target = args.target or "class"
-    if args.complete_only:
-        raise UsageError(
-            "--complete-only needs the whole table; a streamed fit counts "
-            "missing values as missing (available cases) instead"
-        )
     start = time.perf_counter()
     try:
-        # The header only: which columns are features.
-        first = next(iter_batches(args.dataset, batch_rows=1), None)
-        if first is None:
-            raise ValueError(f"{args.dataset}: the file(s) hold no rows")
-        if target not in first.columns:
+        files = _resolve(args.dataset)
+        reader = open_table(
+            files[0],
+            sep=args.sep,
+            encoding=args.encoding,
+            decimal=args.decimal,
+            batch_rows=None,
+            discrete=[target, *(getattr(args, "discrete", None) or ())],
+        )
+        header = reader.columns
+        if target not in header:
             raise ValueError(
                 f"{args.dataset}: no class column {target!r}; the columns are "
-                f"{list(first.columns)}; name it with --target NAME"
+                f"{header}; name it with --target NAME"
+            )
+        unknown = sorted(set(args.drop or ()) - set(header))
+        if unknown:
+            raise ValueError(
+                f"{args.dataset}: cannot drop column(s) {unknown}: no such column; "
+                f"the columns are {header}"
+            )
+        if args.id_column and args.id_column not in header:
+            raise ValueError(
+                f"{args.dataset}: no id column {args.id_column!r}; the columns "
+                f"are {header}"
             )
         left_out = {target, *(args.drop or ()), args.id_column}
-        unknown = sorted(set(args.drop or ()) - set(first.columns))
-        if unknown:
-            raise ValueError(f"{args.dataset}: --drop names no column {unknown}")
-        columns = [c for c in first.columns if c not in left_out]
+        columns = [c for c in header if c not in left_out]
+        batch_rows = args.batch_rows or auto_batch_rows(len(columns) + 1)
+        if len(files) == 1 and reader.n_rows is not None and (
+            reader.n_rows <= batch_rows
+        ):
+            # One batch holds the whole table: the same rows and types as a
+            # stream, fitted in memory (faster than summing statistics).
+            return _fit_whole(args, estimator, model_path, reader, columns, target)
         fit_files(
             estimator,
-            args.dataset,
+            files,
             target=target,
-            batch_rows=args.batch_rows,
+            batch_rows=batch_rows,
             columns=columns,
             progress=True,
+            sep=args.sep,
+            encoding=args.encoding,
+            decimal=args.decimal,
+            text_columns=[target, *(getattr(args, "discrete", None) or ())],
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None
@@ -172,18 +262,58 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     path = _save(args, estimator, model_path, n_rows, target)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} by streaming "
-        f"({n_rows} rows in batches of {args.batch_rows}, {len(columns)} features, "
+        f"({n_rows} rows in batches of {batch_rows}, {len(columns)} features, "
         f"class column {target!r}) in {seconds:.2f} s"
     )
     return _report_outputs(args, estimator, path)
 
 
+def _fit_whole(
+    args: argparse.Namespace,
+    estimator: object,
+    model_path: str,
+    reader: object,
+    columns: list[str],
+    target: str,
+) -> int:
+    """Fit from the table read whole by the streaming reader (one batch)."""
+    import numpy as np
+
+    start = time.perf_counter()
+    try:
+        reader.select = [*columns, target]
+        frames = list(reader)
+        if not frames:
+            raise ValueError(f"{args.dataset}: the file holds no data rows")
+        frame = frames[0]
+        y = frame.pop(target)
+        if not isinstance(y.dtype, np.dtype):
+            # Category or Arrow-backed text: labels as Python objects. Typed
+            # labels (the stream's too) stay typed: a loop over object rows in
+            # the label checks cost seconds on a million rows.
+            y = y.astype(object)
+        estimator.fit(frame, y)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(_fit_error(estimator, exc)) from None
+    seconds = time.perf_counter() - start
+    path = _save(args, estimator, model_path, len(frame), target)
+    print(
+        f"fitted {type(estimator).__name__} on {args.dataset} ({len(frame)} rows, "
+        f"{len(columns)} features, class column {target!r}) in {seconds:.2f} s"
+    )
+    return _report_outputs(args, estimator, path)
+
+
 def cmd_predict(args: argparse.Namespace) -> int:
-    """Predict the rows of a table with a saved model."""
+    """Predict the rows of a table with a saved model, batch by batch."""
+    import contextlib
+
+    import numpy as np
     import pandas as pd
 
-    from augnb._model_io import read_features, read_model
-    from augnb.data.tables import read_table
+    from augnb._io import atomic_open
+    from augnb._model_io import read_model, typed_features
+    from augnb.data.tables import open_table
 
     if args.output:
         check_output_file(args.output, "--output")
@@ -193,34 +323,61 @@ def cmd_predict(args: argparse.Namespace) -> int:
         saved = {k: v for k, v in info.items() if isinstance(v, str)}
         target = args.target or saved.get("target") or "class"
         id_column = args.id_column or saved.get("id_column")
-        raw = read_table(args.data, sep=args.sep, encoding=args.encoding)
-        if id_column and id_column not in raw.columns:
+        label = str(args.data)
+        names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+        reader = open_table(
+            args.data,
+            sep=args.sep,
+            encoding=args.encoding,
+            decimal=args.decimal,
+            batch_rows=args.batch_rows or auto_batch_rows(len(names) + 2),
+            discrete=[target],
+        )
+        if id_column and id_column not in reader.columns:
             if args.id_column:
                 raise ValueError(
-                    f"{args.data}: no id column {id_column!r}; the columns are "
-                    f"{list(raw.columns)}"
+                    f"{label}: no id column {id_column!r}; the columns are "
+                    f"{reader.columns}"
                 )
             id_column = None  # the model's id column is optional when predicting
-        X, y = read_features(raw, estimator, target=target, label=str(args.data))
+        has_target = target in reader.columns
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
-    proba = estimator.predict_proba(X)
-    labels = estimator.classes_[proba.argmax(axis=1)]
-    out = pd.DataFrame({"prediction": labels})
-    if id_column:
-        out.insert(0, id_column, raw[id_column].to_numpy())
-    for k, c in enumerate(estimator.classes_):
-        out[f"p({c})"] = proba[:, k]
+    known = correct = 0
+    classes = estimator.classes_
+    sink = (
+        atomic_open(args.output)
+        if args.output
+        else contextlib.nullcontext(sys.stdout)
+    )
+    with sink as out:
+        header = True
+        try:
+            for raw in reader:
+                X = typed_features(raw, estimator, label)
+                proba = estimator.predict_proba(X)
+                labels = classes[proba.argmax(axis=1)]
+                frame = pd.DataFrame({"prediction": labels})
+                if id_column:
+                    frame.insert(0, id_column, raw[id_column].to_numpy())
+                for k, c in enumerate(classes):
+                    frame[f"p({c})"] = proba[:, k]
+                out.write(frame.to_csv(index=False, header=header))
+                header = False
+                if has_target:
+                    y = raw[target].astype(object)
+                    present = y.notna().to_numpy()
+                    truth = y.to_numpy()[present].astype(str)
+                    known += int(present.sum())
+                    correct += int(np.sum(labels[present].astype(str) == truth))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     if args.output:
-        path = write_text(args.output, out.to_csv(index=False))
-        print(f"predictions: {path}", file=sys.stderr)
-    else:
-        print(out.to_csv(index=False), end="")
-    if y is not None:
-        known = y.notna().to_numpy()
-        acc = float((labels[known] == y[known].to_numpy()).mean()) if known.any() else 0
+        print(f"predictions: {args.output}", file=sys.stderr)
+    if has_target:
+        acc = correct / known if known else 0.0
         print(
-            f"accuracy on the {int(known.sum())} labelled rows: {100 * acc:.2f}%",
+            f"accuracy on the {known} labelled rows: {100 * acc:.2f}%",
             file=sys.stderr,
         )
     return 0
@@ -228,17 +385,34 @@ def cmd_predict(args: argparse.Namespace) -> int:
 
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print each column's kind and cardinality, and the data audit."""
-    from augnb.data.audit import audit_table
+    import warnings
+
+    from augnb.data.audit import Finding, audit_table
+    from augnb.data.tables import DataReadWarning
     from augnb.datasets import load_dataframe
 
-    options = _read_options(args)
+    options = data_options(args)
     try:
-        frame = load_dataframe(args.dataset, **options)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DataReadWarning)
+            frame = load_dataframe(args.dataset, **options)
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     target = frame.columns[-1]
     features = frame.drop(columns=[target])
     findings = {f.column: f for f in audit_table(features)}
+    # What the reader did to a column (numbers with stray words, thousands
+    # separators, ...) is reported like the audit's findings.
+    for record in caught:
+        warning = record.message
+        if isinstance(warning, DataReadWarning) and warning.column not in findings:
+            findings[warning.column] = Finding(
+                warning.column, warning.problem, str(warning)
+            )
+        elif not isinstance(warning, DataReadWarning):
+            warnings.warn_explicit(
+                record.message, record.category, record.filename, record.lineno
+            )
     rows = []
     for name in frame.columns:
         col = frame[name]

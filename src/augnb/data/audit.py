@@ -13,9 +13,6 @@ reports, per column:
   value, useless for new dates, so they are refused. Fix: convert them to
   numbers (days since a start, month, weekday) or drop the column.
 - **constant** -- one value in every row: no information. Fix: drop it.
-- **float_integers** -- whole numbers stored as floats because some are missing
-  (pandas has no missing integer in a float column); they would be modelled as
-  continuous. Fix: ``discrete_features=[name]`` if they are codes or levels.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest.
@@ -392,20 +389,5 @@ def _column_finding(
             f"categorical column {name!r} has {n_distinct} distinct values in "
             f"{n_present} rows, so most values are seen once and tell the model "
             "little; group rare values or drop it",
-        )
-    if (
-        is_float
-        and not declared_discrete
-        and not declared_continuous
-        and whole
-        and n_present < n_rows
-        and n_distinct <= MAX_CODE_VALUES
-    ):
-        return Finding(
-            name,
-            "float_integers",
-            f"column {name!r} holds {n_distinct} whole numbers but is float "
-            "because some cells are missing, so it is modelled as continuous; if "
-            f"the numbers are codes or levels pass discrete_features=[{name!r}]",
         )
     return None

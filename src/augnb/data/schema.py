@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -18,9 +19,13 @@ from augnb.data._kernels import (
 )
 from augnb.data.encoding import EncodedData, column_arrays
 
-__all__ = ["ColumnSpec", "Schema"]
+__all__ = ["MAX_DISCRETE_INTEGERS", "ColumnSpec", "Schema", "column_kind"]
 
 Kind = Literal["discrete", "continuous"]
+
+#: An integer column with more distinct values than this is a count or a
+#: measurement (continuous); with at most this many, codes or levels.
+MAX_DISCRETE_INTEGERS = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +86,66 @@ def column_positions(
     return out
 
 
-def _is_continuous_dtype(series: pd.Series) -> bool:
-    dtype = series.dtype
-    return bool(pd.api.types.is_float_dtype(dtype)) and not isinstance(
-        dtype, pd.CategoricalDtype
-    )
+def column_kind(col: pd.Series, n_distinct: int | None = None) -> Kind:
+    """The kind a column gets unless it is declared: the one rule of augnb.
+
+    Every entry point applies it to the column as read (a DataFrame's dtype,
+    or the type the file reader gave it), so a table gives the same model
+    from ``fit``, ``fit_files``, Dask and the command line:
+
+    1. text, category, boolean and date columns are discrete (dates are then
+       refused by the data audit, with the fix);
+    2. an integer column is discrete when it has at most
+       :data:`MAX_DISCRETE_INTEGERS` (20) distinct values, continuous
+       otherwise (a count or a measurement);
+    3. a float column is continuous, unless all its values are whole numbers
+       and some cells are missing: that is how pandas and NumPy hold an
+       integer column with gaps (they have no missing integer), so it follows
+       rule 2.
+
+    ``discrete_features=`` / ``continuous_features=`` (``--discrete`` /
+    ``--continuous``) override it.
+
+    Parameters
+    ----------
+    col : Series
+        The column.
+    n_distinct : int, default=None
+        Its number of distinct present values, when already known.
+
+    Returns
+    -------
+    {"discrete", "continuous"}
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> column_kind(pd.Series([1, 2, 3] * 10)), column_kind(pd.Series(range(30)))
+    ('discrete', 'continuous')
+    >>> column_kind(pd.Series([1.0, None, 2.0])), column_kind(pd.Series([1.0, 2.0]))
+    ('discrete', 'continuous')
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+        return "discrete"
+    if pd.api.types.is_integer_dtype(dtype):
+        return _integer_kind(col, n_distinct)
+    if pd.api.types.is_float_dtype(dtype):
+        values = col.to_numpy(dtype=np.float64, na_value=np.nan)
+        missing = np.isnan(values)
+        if not missing.any() or missing.all():
+            return "continuous"
+        present = values[~missing]
+        if np.isfinite(present).all() and (present == np.floor(present)).all():
+            return _integer_kind(pd.Series(present), n_distinct)
+        return "continuous"
+    return "discrete"
+
+
+def _integer_kind(col: pd.Series, n_distinct: int | None) -> Kind:
+    if n_distinct is None:
+        n_distinct = int(pd.unique(col.dropna().to_numpy()).size)
+    return "discrete" if n_distinct <= MAX_DISCRETE_INTEGERS else "continuous"
 
 
 #: ``id(dtype) -> (dtype, tuple(dtype.categories))`` of recently seen
@@ -109,7 +169,132 @@ def _levels(dtype: pd.CategoricalDtype) -> tuple:
     return levels
 
 
+def _arrow_text(col: pd.Series):  # -> pyarrow.Array | None (pyarrow loaded lazily)
+    """The Arrow array under a pyarrow-backed text column (pandas 3's ``str``).
+
+    Such a column is read through Arrow's own kernels: pandas' generic paths
+    for it (``dropna``, ``unique``, ``Index.get_indexer``) convert the values
+    to Python strings, ~10x the cost on a small table.
+    """
+    dtype = col.dtype
+    if not (isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"):
+        return None
+    import pyarrow as pa  # loaded already: the column is held by it
+
+    data = pa.array(col.array)  # zero-copy (__arrow_array__)
+    return data.combine_chunks() if isinstance(data, pa.ChunkedArray) else data
+
+
+#: Distinct values (over all text columns together) up to which a frame's
+#: Arrow text columns are encoded as one block; beyond, column by column.
+_TEXT_BLOCK_VALUES = 1 << 16
+#: The last _TextBlock built, with weak references to its columns.
+_LAST_TEXT_BLOCK: list = [None]
+
+
+class _TextBlock:
+    """A frame's Arrow text columns dictionary-encoded together, in one pass.
+
+    The columns are read as one Arrow array: one hash pass over every cell
+    gives a shared dictionary and, per column, the position of each cell in
+    it (``-1``: missing). Levels and codes per column are then NumPy lookups
+    over the few distinct values: per column, Arrow's and pandas' call
+    overhead costs more than a small table's cells.
+    """
+
+    def __init__(self, positions: list[int], values: list, codes: NDArray) -> None:
+        self.positions = positions  # column positions in the frame
+        self.values = values  # the shared dictionary (Python values)
+        self.codes = codes  # (len(positions), n_rows) int32, -1 = missing
+
+    @classmethod
+    def of(cls, arrays: list, wanted: Sequence[int]) -> _TextBlock | None:
+        """The block of the Arrow text columns among ``wanted``, or None.
+
+        ``fit`` reads the same columns twice (their levels, then their
+        codes): the block of the last call is kept, while its columns live,
+        and given again for the same column objects.
+        """
+        positions = [
+            i
+            for i in wanted
+            if isinstance(arrays[i], pd.api.extensions.ExtensionArray)
+            and isinstance(arrays[i].dtype, pd.StringDtype)
+            and arrays[i].dtype.storage == "pyarrow"
+        ]
+        if len(positions) < 2:
+            return None
+        # The Arrow data, not only the pandas array: a cell set in place
+        # gives the array new Arrow data (a kept block would be stale).
+        data = [arrays[i].__arrow_array__() for i in positions]
+        kept = _LAST_TEXT_BLOCK[0]
+        if kept is not None:
+            sources, held, block = kept
+            if block.positions == positions and all(
+                ref() is arrays[i] and old is new
+                for ref, i, old, new in zip(sources, positions, held, data)
+            ):
+                return block
+        block = cls._encode(data, positions)
+        if block is not None:
+            sources = [weakref.ref(arrays[i]) for i in positions]
+            _LAST_TEXT_BLOCK[0] = (sources, data, block)
+            # Forgotten with its columns: the codes are not kept alive alone.
+            weakref.finalize(arrays[positions[0]], _forget_text_block)
+        return block
+
+    @classmethod
+    def _encode(cls, data: list, positions: list[int]) -> _TextBlock | None:
+        import pyarrow as pa  # loaded already: the columns are held by it
+        import pyarrow.compute as pc
+
+        chunks: list = []
+        for column in data:
+            chunks.extend(
+                column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+            )
+        if len({c.type for c in chunks}) != 1:
+            return None
+        encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
+        if len(encoded.dictionary) > _TEXT_BLOCK_VALUES:
+            return None
+        indices = encoded.indices
+        if indices.null_count:
+            indices = pc.fill_null(indices, -1)
+        codes = indices.to_numpy().reshape(len(positions), -1)
+        return cls(positions, encoded.dictionary.to_pylist(), codes)
+
+    def levels(self) -> list[tuple]:
+        """Each column's sorted distinct present values."""
+        n_values = len(self.values)
+        present = np.zeros((len(self.positions), n_values + 1), dtype=bool)
+        present[np.arange(len(self.positions))[:, None], self.codes] = True
+        order = sorted(range(n_values), key=self.values.__getitem__)
+        ordered = present[:, order]
+        return [
+            tuple(self.values[order[k]] for k in np.flatnonzero(row))
+            for row in ordered
+        ]
+
+    def encode(self, row: int, categories: tuple) -> NDArray[np.int32]:
+        """Codes of the ``row``-th block column against ``categories``."""
+        position = {v: k for k, v in enumerate(categories)}
+        lookup = np.array(
+            [position.get(v, -1) for v in self.values] + [-1], dtype=np.int32
+        )
+        return lookup[self.codes[row]]
+
+
+def _forget_text_block() -> None:
+    _LAST_TEXT_BLOCK[0] = None
+
+
 def _sorted_categories(series: pd.Series) -> tuple:
+    text = _arrow_text(series)
+    if text is not None:
+        import pyarrow.compute as pc
+
+        return tuple(sorted(pc.unique(text).drop_null().to_pylist()))
     if isinstance(series.dtype, pd.CategoricalDtype):
         # Declared levels: a level absent from the data is still a level.
         return _levels(series.dtype)
@@ -186,9 +371,10 @@ class Schema:
     ) -> Schema:
         """Learn column kinds and categories from a training frame.
 
-        Float columns are continuous; bool, category, object, string and integer
-        columns are discrete. ``discrete_features`` / ``continuous_features``
-        (names or positions) override the inference.
+        Kinds follow :func:`column_kind` (text, category and boolean columns
+        discrete; integers discrete up to 20 distinct values; floats
+        continuous); ``discrete_features`` / ``continuous_features`` (names
+        or positions) override it.
 
         Parameters
         ----------
@@ -223,10 +409,22 @@ class Schema:
             small_integer_levels(block) if block is not None else [None] * len(names)
         )
         arrays = column_arrays(X) or [None] * len(names)
+        text = _TextBlock.of(
+            arrays, [i for i in range(len(names)) if i not in force_c]
+        )
+        text_levels = dict(zip(text.positions, text.levels())) if text else {}
         series = None
         for i, name in enumerate(names):
+            if text_levels.get(i):
+                # Text is discrete (column_kind); an all-missing column is
+                # refused below.
+                specs.append(ColumnSpec(name, "discrete", text_levels[i]))
+                continue
             if levels[i] is not None and i not in force_c:
-                specs.append(ColumnSpec(name, "discrete", levels[i]))
+                if i in force_d or len(levels[i]) <= MAX_DISCRETE_INTEGERS:
+                    specs.append(ColumnSpec(name, "discrete", levels[i]))
+                else:
+                    specs.append(ColumnSpec(name, "continuous"))
                 continue
             arr = arrays[i]
             if isinstance(arr, pd.Categorical) and i not in force_c:
@@ -257,7 +455,7 @@ class Schema:
                     "before fitting."
                 )
             continuous = (i in force_c) or (
-                i not in force_d and _is_continuous_dtype(col)
+                i not in force_d and column_kind(col) == "continuous"
             )
             if continuous:
                 if not (
@@ -323,6 +521,20 @@ class Schema:
             else set()
         )
         arrays = column_arrays(X) or [None] * self.n_features
+        text = _TextBlock.of(
+            arrays,
+            [
+                i
+                for i, c in enumerate(self.columns)
+                if i not in done and c.kind == "discrete"
+            ],
+        )
+        for row, i in enumerate(text.positions if text is not None else ()):
+            assert text is not None
+            categories = self.columns[i].categories
+            codes[:, i] = text.encode(row, categories)
+            if not (categories and (codes[:, i] < 0).all()):
+                done.add(i)  # else encoded again below, to warn of the type
         series = None
         for i, spec in enumerate(self.columns):
             if i in done:
@@ -394,15 +606,57 @@ def _all_missing(col: pd.Series) -> bool:
     """Whether every value of the column is missing."""
     if isinstance(col.dtype, pd.CategoricalDtype):
         return bool((col.array.codes < 0).all())
+    text = _arrow_text(col)
+    if text is not None:
+        return text.null_count == len(text)
     return bool(col.isna().all())
+
+
+def _level_positions(levels: tuple, categories: tuple) -> NDArray[np.int32]:
+    """Position of each level among ``categories`` (-1: unseen), then a -1.
+
+    The trailing -1 is where a missing code (-1) lands.
+    """
+    try:
+        index = pd.Index(list(categories), tupleize_cols=False)
+        found = index.get_indexer(pd.Index(list(levels), tupleize_cols=False))
+    except (TypeError, ValueError):
+        mapping = {v: k for k, v in enumerate(categories)}
+        found = np.array([mapping.get(v, -1) for v in levels], dtype=np.int64)
+    return np.append(found, -1).astype(np.int32)
 
 
 def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
     dtype = col.dtype
-    if isinstance(dtype, pd.CategoricalDtype) and _levels(dtype) == categories:
-        # The categorical's own codes (-1 = missing), no copy: the caller
-        # writes them into its int32 array.
-        return col.array.codes
+    if isinstance(dtype, pd.CategoricalDtype):
+        levels = _levels(dtype)
+        if levels == categories:
+            # The categorical's own codes (-1 = missing), no copy: the caller
+            # writes them into its int32 array.
+            return col.array.codes
+        # Other levels (a later batch of a file): map the levels, not the rows.
+        lookup = _level_positions(levels, categories)
+        return lookup[col.array.codes]
+    text = _arrow_text(col)
+    if text is not None:
+        import pyarrow.compute as pc
+
+        # One hash pass in Arrow, then the few distinct values looked up.
+        encoded = pc.dictionary_encode(text)
+        positions = {v: k for k, v in enumerate(categories)}
+        lookup = np.array(
+            [positions.get(v, -1) for v in encoded.dictionary.to_pylist()] + [-1],
+            dtype=np.int32,
+        )
+        indices = encoded.indices
+        if indices.null_count:
+            indices = pc.fill_null(indices, -1)  # missing: lookup's last, -1
+        return lookup[indices.to_numpy()]
+    if pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype):
+        # Text: one factorisation of the column, then its distinct values
+        # looked up once (a per-row hash lookup through pandas costs ~10x).
+        codes, uniques = pd.factorize(col.to_numpy(), use_na_sentinel=True)
+        return _level_positions(tuple(uniques), categories)[codes]
     if pd.api.types.is_integer_dtype(
         dtype
     ) and not pd.api.types.is_extension_array_dtype(dtype):

@@ -1,26 +1,41 @@
-"""Read a table from a file or a DataFrame into text cells, one way for everyone.
+"""Read a table from a file or a DataFrame into typed columns, one way for everyone.
 
-:func:`read_table` is the single reader behind :func:`augnb.datasets.load`,
-``augnb fit``, ``augnb predict``, ``augnb compare`` and ``augnb inspect``. It
-returns every cell as text (``str``) or missing (``NaN``), so each caller types
-the columns by the same rules whatever the source format was:
+:func:`read_table` (a whole table) and :func:`open_table` (row batches, for
+streaming) are the one reader behind :func:`augnb.datasets.load`,
+:func:`augnb.fit_files`, ``augnb fit``, ``augnb predict`` and ``augnb
+inspect``. Files are read by Arrow, column types kept as read (a Parquet
+``int8`` column stays ``int8``, a CSV column of integers is read as integers),
+never through text:
 
 - **CSV** with any delimiter: ``,``, ``;``, tab or ``|`` is detected from the
-  first lines (``sep=`` overrides); quoted fields are honoured.
+  first lines (``sep=`` overrides); quoted fields are honoured. The decimal
+  mark is ``.``, or ``,`` when given (``decimal=","``) or detected (a
+  ``;``-separated file whose numbers are written ``1,5`` and never ``1.5``).
 - **Compression**: gzip, bz2, xz and zip (one member), recognised by their
   magic bytes, so the file name does not matter.
 - **Encoding**: UTF-8 with or without a byte-order mark. Anything else must be
   named with ``encoding=`` (``--encoding`` on the command line); a file that
   is not UTF-8 raises an error naming the file, the line and this option,
   rather than being guessed.
-- **Parquet** and **Feather** (``pyarrow``), recognised by their magic bytes.
-- A **pandas DataFrame**, converted the same way.
+- **Parquet** and **Feather** (Arrow IPC), recognised by their magic bytes.
+- A **pandas DataFrame** is taken as it is (its dtypes are its types).
 
-Cells are cleaned the same way for every source: surrounding whitespace is
-stripped (``" red "`` and ``"red"`` are one category), and an empty cell or a
-lone ``?`` is missing. Duplicate column names, a file without data rows and
-rows with more or fewer fields than the header are refused with the file name
-and line.
+Text columns are cleaned the same way in every batch: surrounding whitespace
+is stripped (``" red "`` and ``"red"`` are one category), an empty cell or a
+lone ``?`` is missing, and each column is dictionary-encoded once into a
+pandas ``category``. A text column that holds numbers is read as numbers:
+
+- written with thousands separators (``1,234,567``): read as numbers, with a
+  warning that says so;
+- numbers but for a few cells (at most 5 % of them: ``"n/a"``, a typo): read
+  as numbers with those cells missing, and a warning names the column, the
+  values and the fix (declare the column discrete to keep them as
+  categories);
+- mostly numbers with more words than that: kept as categories, with a
+  warning naming the column and the fix (declare it continuous).
+
+Duplicate column names, a file without data rows and rows with more or fewer
+fields than the header are refused with the file name and line.
 """
 
 from __future__ import annotations
@@ -31,24 +46,48 @@ import gzip
 import io
 import lzma
 import os
+import re
+import warnings
 import zipfile
 from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from augnb.data.audit import DataAuditWarning
+
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-__all__ = ["MISSING_TOKENS", "read_table"]
+__all__ = [
+    "MISSING_TOKENS",
+    "DataReadWarning",
+    "TableReader",
+    "as_text_category",
+    "open_table",
+    "read_table",
+]
 
 #: Only these cells mean "missing" (after stripping whitespace). pandas' own
 #: list ("NA", "null", "None", ...) is switched off: those can be categories.
 MISSING_TOKENS = ("", "?")
+#: A text column whose non-numeric cells are at most this share of its
+#: present cells is read as numbers (those cells missing), with a warning.
+MAX_STRAY_SHARE = 0.05
+#: A text column with at least this share of numeric cells (but more strays)
+#: is kept as text with a warning.
+MIN_NUMERIC_SHARE = 0.5
+_SHOWN = 5
 _DELIMITERS = (",", ";", "\t", "|")
 _SNIFF_LINES = 50
+_SNIFF_BYTES = 1 << 16
+#: A whole CSV up to this size is parsed as one block, so that its column
+#: types are inferred from every row.
+_WHOLE_FILE_BLOCK = 1 << 30
 _MAGIC = {
     b"\x1f\x8b": "gzip",
     b"BZh": "bz2",
@@ -57,6 +96,54 @@ _MAGIC = {
     b"PAR1": "parquet",
     b"ARROW1": "feather",
 }
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_COMMA_NUMBER = re.compile(r"^[+-]?\d+,\d+$")
+_DOT_NUMBER = re.compile(r"^[+-]?\d+\.\d+$")
+
+
+class DataReadWarning(DataAuditWarning):
+    """A column read differently from how it was written (see its message).
+
+    Parameters
+    ----------
+    message : str
+        One sentence naming the column, what was read and the fix.
+    column : str
+        The column's name.
+    problem : str
+        ``"numeric_text"`` (numbers with stray cells), ``"thousands"``
+        (numbers written with thousands separators) or ``"mostly_numeric"``
+        (numbers and many words, kept as text).
+    """
+
+    def __init__(self, message: str, column: str, problem: str) -> None:
+        super().__init__(message)
+        self.column = column
+        self.problem = problem
+
+
+@dataclass
+class _ColumnPlan:
+    """How one text column is turned into a pandas column, batch after batch."""
+
+    numeric: bool = False
+    #: Thousands separator to remove before parsing numbers.
+    thousands: str | None = None
+    warned: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _ReadOptions:
+    sep: str
+    decimal: str
+    encoding: str | None
+    names: list[str]
+    label: str
+    continuous: frozenset[str]
+    discrete: frozenset[str]
+    #: Look for numbers in text columns: only a CSV's types are guessed; a
+    #: Parquet or Feather text column was stored as text on purpose.
+    guess: bool = True
 
 
 def read_table(
@@ -64,28 +151,37 @@ def read_table(
     *,
     sep: str | None = None,
     encoding: str | None = None,
+    decimal: str | None = None,
     label: str | None = None,
+    continuous: Iterable[str] | None = None,
+    discrete: Iterable[str] | None = None,
 ) -> pd.DataFrame:
-    """Read a CSV, Parquet or Feather file (or a DataFrame) as text cells.
+    """Read a CSV, Parquet or Feather file (or a DataFrame) into typed columns.
 
     Parameters
     ----------
     source : path, traversable or DataFrame
         The file to read (plain or compressed CSV, Parquet, Feather) or a
-        DataFrame to convert.
+        DataFrame, returned with its columns checked.
     sep : str, default=None
         CSV field delimiter; detected among ``,``, ``;``, tab and ``|`` when
         not given. Ignored for Parquet, Feather and DataFrames.
     encoding : str, default=None
         Text encoding of a CSV; UTF-8 (with or without a byte-order mark)
         when not given.
+    decimal : {".", ","}, default=None
+        Decimal mark of a CSV's numbers; detected when not given.
     label : str, default=None
         How to name the source in error messages (default: its path).
+    continuous, discrete : iterable of str, default=None
+        Text columns to read as numbers whatever their words (those cells
+        missing), and columns to keep as text whatever their numbers.
 
     Returns
     -------
     table : pandas.DataFrame
-        One column per header name, every cell a stripped ``str`` or ``NaN``.
+        One column per header name: numbers and booleans as read, dates as
+        ``datetime64``, text as ``category`` (stripped, missing cells NaN).
 
     Raises
     ------
@@ -100,11 +196,278 @@ def read_table(
     Examples
     --------
     >>> import pandas as pd
-    >>> read_table(pd.DataFrame({"a": [" x", "?"], "n": [1, 2]})).to_dict("list")
-    {'a': ['x', nan], 'n': ['1', '2']}
+    >>> t = read_table(pd.DataFrame({"a": ["x", "y"], "n": [1, 2]}))
+    >>> [str(d) for d in t.dtypes]
+    ['str', 'int64']
     """
     if isinstance(source, pd.DataFrame):
-        return _from_frame(source, label or "the DataFrame")
+        return _check_frame(source, label or "the DataFrame")
+    reader = open_table(
+        source,
+        sep=sep,
+        encoding=encoding,
+        decimal=decimal,
+        label=label,
+        batch_rows=None,
+        continuous=continuous,
+        discrete=discrete,
+    )
+    frames = list(reader)
+    if not frames:
+        raise ValueError(
+            f"{reader.label}: the file has a header ({len(reader.columns)} "
+            "columns) but no data rows"
+        )
+    if len(frames) == 1:
+        return frames[0]
+    return _concat(frames)
+
+
+def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """Batches of one table as one frame (categories united)."""
+    from pandas.api.types import union_categoricals
+
+    out = {}
+    for name in frames[0].columns:
+        parts = [f[name] for f in frames]
+        if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
+            united = union_categoricals([p.array for p in parts], sort_categories=True)
+            out[name] = pd.Series(united, name=name)
+        else:
+            out[name] = pd.concat(parts, ignore_index=True)
+    return pd.DataFrame(out)
+
+
+class TableReader:
+    """The row batches of one table file, typed the same way batch after batch.
+
+    Made by :func:`open_table`. ``columns`` is known as soon as it is made
+    (from the file's footer or header line: nothing else is read); iterating
+    reads the file once, batch by batch.
+
+    Parameters
+    ----------
+    batches : callable
+        Called with the columns to read; returns an iterator of Arrow record
+        batches.
+    columns : list of str
+        The table's column names.
+    options : _ReadOptions
+        How text columns are read.
+    n_rows : int, default=None
+        Rows of the table from its footer (Parquet, Feather), or an estimate
+        from the file size (plain CSV); None when unknown.
+    """
+
+    def __init__(
+        self,
+        batches: Any,
+        columns: list[str],
+        options: _ReadOptions,
+        n_rows: int | None = None,
+    ):
+        self._batches = batches
+        self.columns = columns
+        #: Rows of the table from its footer (Parquet, Feather), or an
+        #: estimate from the file size (plain CSV); None when unknown.
+        self.n_rows = n_rows
+        self._options = options
+        self._plans: dict[str, _ColumnPlan] = {}
+        self.select: list[str] | None = None
+
+    @property
+    def label(self) -> str:
+        """How the table is named in messages."""
+        return self._options.label
+
+    @property
+    def decimal(self) -> str:
+        """The decimal mark numbers are read with."""
+        return self._options.decimal
+
+    def __iter__(self) -> Iterator[pd.DataFrame]:
+        import pyarrow as pa
+
+        try:
+            for batch in self._batches(self.select):
+                if batch.num_rows:
+                    yield self._to_pandas(batch)
+        except pa.ArrowInvalid as exc:
+            raise ValueError(_arrow_message(exc, self._options)) from None
+
+    def _to_pandas(self, batch: Any) -> pd.DataFrame:
+        import pyarrow as pa
+
+        if all(
+            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+            for t in batch.schema.types
+        ):
+            # Numbers only: one conversion, columns of a type in one block (the
+            # estimators' one-pass path over an integer table needs that).
+            return batch.to_pandas()
+        out = {}
+        for name, column in zip(batch.schema.names, batch.columns):
+            kind = column.type
+            if pa.types.is_dictionary(kind):
+                column = column.cast(kind.value_type)
+                kind = column.type
+            if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+                out[name] = self._text(name, column)
+            elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+                raise ValueError(_not_utf8(self._options, name))
+            elif pa.types.is_date(kind) or pa.types.is_timestamp(kind):
+                out[name] = pd.Series(column.to_pandas(date_as_object=False))
+            else:
+                out[name] = pd.Series(column.to_pandas())
+        return pd.DataFrame(out)
+
+    def _text(self, name: str, column: Any) -> pd.Series:
+        """One text column: stripped, missing tokens, numbers or categories."""
+        import pyarrow.compute as pc
+
+        encoded = column.dictionary_encode()
+        indices = encoded.indices.to_numpy(zero_copy_only=False)
+        if encoded.null_count:
+            indices = np.where(encoded.is_null().to_numpy(zero_copy_only=False), -1,
+                               indices)
+        indices = indices.astype(np.intp, copy=False)
+        words = np.asarray(
+            pc.utf8_trim_whitespace(encoded.dictionary).to_pylist(), dtype=object
+        )
+        missing = np.isin(words, MISSING_TOKENS)
+        counts = np.bincount(indices[indices >= 0], minlength=len(words))
+        plan = self._plans.get(name)
+        if plan is None:
+            plan = self._plans[name] = self._plan(name, words, missing, counts)
+        if plan.numeric:
+            return self._numbers(name, plan, words, missing, counts, indices)
+        return _categorical(words, missing, indices)
+
+    def _plan(
+        self,
+        name: str,
+        words: np.ndarray,
+        missing: np.ndarray,
+        counts: np.ndarray,
+    ) -> _ColumnPlan:
+        opts = self._options
+        if name in opts.discrete or not (opts.guess or name in opts.continuous):
+            return _ColumnPlan()
+        present = ~missing & (counts > 0)
+        if not present.any():
+            return _ColumnPlan(numeric=name in opts.continuous)
+        values = _parse_numbers(words[present], opts.decimal, None)
+        thousands = None
+        if np.isnan(values).any():
+            thousands = _thousands_mark(words[present], opts.decimal)
+            if thousands is not None:
+                values = _parse_numbers(words[present], opts.decimal, thousands)
+        stray = np.isnan(values)
+        n_present = int(counts[present].sum())
+        n_stray = int(counts[present][stray].sum())
+        share = n_stray / n_present
+        numbers = values[~stray]
+        continuous_like = numbers.size > 0 and (
+            not np.all(numbers == np.floor(numbers))
+            or np.unique(numbers).size > 20
+        )
+        if numbers.size and (name in opts.continuous or share == 0):
+            plan = _ColumnPlan(numeric=True, thousands=thousands)
+            if thousands is not None:
+                shown = [w for w in words[present] if thousands in w][:_SHOWN]
+                _warn(
+                    f"{opts.label}: column {name!r} holds numbers written with "
+                    f"thousands separators ({', '.join(map(repr, shown))}); read "
+                    "as numbers" + _decimal_hint(opts.decimal, thousands),
+                    name,
+                    "thousands",
+                )
+            return plan
+        if continuous_like and share <= MAX_STRAY_SHARE:
+            return _ColumnPlan(numeric=True, thousands=thousands)
+        if continuous_like and share <= 1 - MIN_NUMERIC_SHARE:
+            shown = sorted(set(words[present][stray]))[:_SHOWN]
+            _warn(
+                f"{opts.label}: column {name!r} holds numbers in "
+                f"{100 * (1 - share):.0f}% of its cells and words in the rest "
+                f"(e.g. {', '.join(map(repr, shown))}), so it is read as "
+                f"{int(present.sum())} categories; if it is a measurement, read it "
+                f"as numbers with --continuous {name} (continuous= in Python): "
+                "those words then become missing",
+                name,
+                "mostly_numeric",
+            )
+        return _ColumnPlan()
+
+    def _numbers(
+        self,
+        name: str,
+        plan: _ColumnPlan,
+        words: np.ndarray,
+        missing: np.ndarray,
+        counts: np.ndarray,
+        indices: np.ndarray,
+    ) -> pd.Series:
+        opts = self._options
+        values = np.full(len(words), np.nan)
+        keep = ~missing
+        values[keep] = _parse_numbers(words[keep], opts.decimal, plan.thousands)
+        stray = keep & np.isnan(values) & (counts > 0)
+        if stray.any():
+            shown = [w for w in sorted(set(words[stray])) if w not in plan.warned]
+            if shown:
+                plan.warned.update(shown)
+                n = int(counts[stray].sum())
+                _warn(
+                    f"{opts.label}: column {name!r} holds numbers but {n} cell(s) "
+                    f"hold {', '.join(map(repr, shown[:_SHOWN]))}"
+                    f"{', ...' if len(shown) > _SHOWN else ''}; those cells are "
+                    "read as missing. If they mean something, read the column "
+                    f"as categories with --discrete {name} (discrete= in "
+                    "Python); otherwise clean them or leave them empty",
+                    name,
+                    "numeric_text",
+                )
+        out = np.where(indices >= 0, values[np.maximum(indices, 0)], np.nan)
+        present = out[~np.isnan(out)]
+        if present.size == out.size and np.all(present == np.floor(present)) and (
+            np.abs(present).max(initial=0) < 2**53
+        ):
+            return pd.Series(out.astype(np.int64))
+        return pd.Series(out)
+
+
+def open_table(
+    source: str | os.PathLike[str] | Traversable,
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
+    label: str | None = None,
+    batch_rows: int | None = 1_000_000,
+    continuous: Iterable[str] | None = None,
+    discrete: Iterable[str] | None = None,
+) -> TableReader:
+    """Open a table file to read it batch by batch, its header already known.
+
+    Parameters
+    ----------
+    source : path or traversable
+        Plain or compressed CSV, Parquet or Feather.
+    sep, encoding, decimal, label : str, default=None
+        As in :func:`read_table`.
+    batch_rows : int or None, default=1_000_000
+        About how many rows a batch holds (a CSV is cut in blocks of bytes,
+        sized from its first lines); None: one batch.
+    continuous, discrete : iterable of str, default=None
+        As in :func:`read_table`.
+
+    Returns
+    -------
+    TableReader
+        ``columns`` is its header; iterate it for pandas batches, typed the
+        same way in each (the first batch decides how a text column is read).
+    """
     if isinstance(source, (str, os.PathLike)):
         path = Path(source).expanduser()
         if not path.is_file():
@@ -112,19 +475,264 @@ def read_table(
             raise FileNotFoundError(f"{str(path)!r} {what}")
         source = path
     label = label or str(source)
+    if decimal not in (None, ".", ","):
+        raise ValueError(f"decimal must be '.' or ','; got {decimal!r}")
     with source.open("rb") as handle:
-        data = handle.read()
-    kind = _sniff_format(data)
-    if kind in ("parquet", "feather"):
-        reader = pd.read_parquet if kind == "parquet" else pd.read_feather
-        try:
-            frame = reader(io.BytesIO(data))
-        except Exception as exc:  # a damaged file: say which one
-            raise ValueError(f"{label}: not a readable {kind} file ({exc})") from None
-        return _from_frame(frame, label)
-    data = _decompress(data, kind, label)
-    text = _decode(data, encoding, label)
-    return _parse_csv(text, sep, label)
+        magic = handle.read(8)
+    kind = _sniff_format(magic)
+    plain = dict(
+        continuous=frozenset(continuous or ()), discrete=frozenset(discrete or ())
+    )
+    if kind == "parquet":
+        return _parquet(source, label, batch_rows, plain)
+    if kind == "feather":
+        return _feather(source, label, plain)
+    return _csv(source, kind, sep, encoding, decimal, label, batch_rows, plain)
+
+
+def _options(label: str, names: list[str], plain: dict, **kw: Any) -> _ReadOptions:
+    return _ReadOptions(
+        sep=kw.get("sep", ","),
+        decimal=kw.get("decimal", "."),
+        encoding=kw.get("encoding"),
+        names=names,
+        label=label,
+        guess=kw.get("guess", True),
+        **plain,
+    )
+
+
+def _local(source: Path | Traversable) -> Any:
+    """A path Arrow can open, or the bytes of a resource inside a package."""
+    if isinstance(source, Path):
+        return str(source)
+    import pyarrow as pa
+
+    return pa.BufferReader(source.read_bytes())
+
+
+def _parquet(
+    source: Path | Traversable, label: str, batch_rows: int | None, plain: dict
+) -> TableReader:
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(_local(source))
+    except Exception as exc:  # a damaged file: say which one
+        raise ValueError(f"{label}: not a readable parquet file ({exc})") from None
+    names = [str(n) for n in handle.schema_arrow.names]
+    _check_header(names, label)
+
+    def batches(columns: list[str] | None) -> Iterator[Any]:
+        if batch_rows is None:
+            yield from handle.read(columns=columns).to_batches(max_chunksize=None)
+            return
+        yield from handle.iter_batches(batch_size=batch_rows, columns=columns)
+
+    return TableReader(
+        batches,
+        names,
+        _options(label, names, plain, guess=False),
+        n_rows=handle.metadata.num_rows,
+    )
+
+
+def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader:
+    import pyarrow as pa
+
+    try:
+        handle = pa.ipc.open_file(pa.memory_map(str(source)))
+    except Exception as exc:
+        raise ValueError(f"{label}: not a readable feather file ({exc})") from None
+    names = [str(n) for n in handle.schema.names]
+    _check_header(names, label)
+
+    def batches(columns: list[str] | None) -> Iterator[Any]:
+        for k in range(handle.num_record_batches):
+            batch = handle.get_batch(k)
+            yield batch if columns is None else batch.select(columns)
+
+    return TableReader(
+        batches,
+        names,
+        _options(label, names, plain, guess=False),
+        n_rows=sum(
+            handle.get_batch(k).num_rows for k in range(handle.num_record_batches)
+        ),
+    )
+
+
+def _stream(
+    source: Path | Traversable, kind: str, label: str, native: bool = True
+) -> Any:
+    """A binary stream of the CSV's (decompressed) bytes."""
+    if native and isinstance(source, Path) and kind in ("text", "gzip", "bz2"):
+        import pyarrow as pa
+
+        # Arrow's own files: no Python in the reading loop.
+        return pa.input_stream(
+            str(source), compression=None if kind == "text" else kind
+        )
+    if kind == "text":
+        return source.open("rb")
+    if kind == "gzip":
+        return gzip.open(source.open("rb"))
+    if kind == "bz2":
+        return bz2.open(source.open("rb"))
+    if kind == "xz":
+        return lzma.open(source.open("rb"))
+    try:
+        archive = zipfile.ZipFile(source.open("rb"))
+    except zipfile.BadZipFile as exc:
+        raise ValueError(f"{label}: damaged zip file ({exc})") from None
+    members = [m for m in archive.namelist() if not m.endswith("/")]
+    if len(members) != 1:
+        raise ValueError(
+            f"{label}: a zip file must hold exactly one table; it "
+            f"holds {len(members)} files ({members[:5]})"
+        )
+    return archive.open(members[0])
+
+
+def _head(source: Path | Traversable, kind: str, label: str) -> bytes:
+    try:
+        with _stream(source, kind, label, native=False) as stream:
+            return stream.read(_SNIFF_BYTES)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise ValueError(f"{label}: damaged {kind} file ({exc})") from None
+
+
+def _csv(
+    source: Path | Traversable,
+    kind: str,
+    sep: str | None,
+    encoding: str | None,
+    decimal: str | None,
+    label: str,
+    batch_rows: int | None,
+    plain: dict,
+) -> TableReader:
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    head = _head(source, kind, label)
+    text = _decode_head(head, encoding, label)
+    if not text.strip():
+        raise ValueError(f"{label}: the file is empty (no header row)")
+    delim = sep if sep is not None else _sniff_delimiter(text)
+    if delim in ("\\t", "tab"):
+        delim = "\t"
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    header = [name.strip() for name in next(csv.reader(lines[:1], delimiter=delim))]
+    _check_header(header, label)
+    if decimal is None:
+        decimal = _sniff_decimal(lines[1:_SNIFF_LINES], delim)
+    options = _options(
+        label, header, plain, sep=delim, decimal=decimal, encoding=encoding
+    )
+    per_row = max(1, len(text.encode()) // max(1, len(lines)))
+    estimate = (
+        os.path.getsize(source) // per_row
+        if kind == "text" and isinstance(source, Path)
+        else None
+    )
+    if batch_rows is None:
+        block = _WHOLE_FILE_BLOCK
+    else:
+        block = int(min(max(batch_rows * per_row, 1 << 20), _WHOLE_FILE_BLOCK))
+    read_options = pcsv.ReadOptions(
+        column_names=header,
+        skip_rows=1,
+        block_size=block,
+        encoding=encoding or "utf8",
+        use_threads=True,
+    )
+    parse_options = pcsv.ParseOptions(delimiter=delim)
+    types = {name: pa.string() for name in plain["discrete"] if name in header}
+
+    def batches(columns: list[str] | None) -> Iterator[Any]:
+        convert = pcsv.ConvertOptions(
+            null_values=list(MISSING_TOKENS),
+            strings_can_be_null=True,
+            decimal_point=decimal,
+            column_types=types,
+            include_columns=columns or [],
+        )
+        with _stream(source, kind, label) as stream:
+            try:
+                reader = pcsv.open_csv(
+                    stream,
+                    read_options=read_options,
+                    parse_options=parse_options,
+                    convert_options=convert,
+                )
+            except pa.ArrowInvalid as exc:
+                raise ValueError(_csv_error(exc, source, kind, options)) from None
+            except StopIteration:
+                return
+            while True:
+                try:
+                    batch = reader.read_next_batch()
+                except StopIteration:
+                    return
+                except pa.ArrowInvalid as exc:
+                    raise ValueError(_csv_error(exc, source, kind, options)) from None
+                yield batch
+
+    return TableReader(batches, header, options, n_rows=estimate)
+
+
+def _csv_error(exc: Exception, source: Any, kind: str, options: _ReadOptions) -> str:
+    """The reader's message for a CSV Arrow refused, naming the line if it can."""
+    message = str(exc)
+    if "Expected" in message and "columns" in message:
+        ragged = _ragged_line(source, kind, options)
+        if ragged:
+            return ragged
+    return _arrow_message(exc, options)
+
+
+def _arrow_message(exc: Exception, options: _ReadOptions) -> str:
+    message = str(exc)
+    found = re.search(r"column #(\d+).*?invalid value '([^']*)'", message)
+    if found:
+        index = int(found.group(1))
+        name = options.names[index] if index < len(options.names) else str(index)
+        return (
+            f"{options.label}: column {name!r} looked like numbers in the first "
+            f"rows but holds {found.group(2)!r} further down; read it as text with "
+            f"--discrete {name} (discrete= in Python), or clean that cell"
+        )
+    if "invalid UTF8" in message or "UTF8" in message:
+        return _not_utf8(options, None)
+    return f"{options.label}: cannot read the table ({message})"
+
+
+def _not_utf8(options: _ReadOptions, column: str | None) -> str:
+    where = f" (column {column!r})" if column else ""
+    return (
+        f"{options.label}: the file is not valid "
+        f"{options.encoding or 'UTF-8'}{where}; give the file's encoding, e.g. "
+        "--encoding latin-1 (encoding='latin-1' in Python)"
+    )
+
+
+def _ragged_line(source: Any, kind: str, options: _ReadOptions) -> str | None:
+    """The first row whose field count differs from the header's (error path)."""
+    with _stream(source, kind, options.label, native=False) as stream:
+        text = io.TextIOWrapper(
+            stream, encoding=options.encoding or "utf-8-sig", errors="replace"
+        )
+        rows = csv.reader(text, delimiter=options.sep)
+        width = len(next(rows))
+        for line_no, row in enumerate(rows, start=2):
+            if row and len(row) != width and any(c.strip() for c in row):
+                return (
+                    f"{options.label}: line {line_no} has {len(row)} field(s) but "
+                    f"the header has {width} (delimiter {options.sep!r}); fix that "
+                    "row or give the delimiter with --sep"
+                )
+    return None
 
 
 def _sniff_format(data: bytes) -> str:
@@ -134,33 +742,14 @@ def _sniff_format(data: bytes) -> str:
     return "text"
 
 
-def _decompress(data: bytes, kind: str, label: str) -> bytes:
-    try:
-        if kind == "gzip":
-            return gzip.decompress(data)
-        if kind == "bz2":
-            return bz2.decompress(data)
-        if kind == "xz":
-            return lzma.decompress(data)
-        if kind == "zip":
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                members = [m for m in archive.namelist() if not m.endswith("/")]
-                if len(members) != 1:
-                    raise ValueError(
-                        f"{label}: a zip file must hold exactly one table; it "
-                        f"holds {len(members)} files ({members[:5]})"
-                    )
-                return archive.read(members[0])
-    except (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{label}: damaged {kind} file ({exc})") from None
-    return data
-
-
-def _decode(data: bytes, encoding: str | None, label: str) -> str:
+def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
     # utf-8-sig: a byte-order mark must not end up in the first column's name.
     codec = encoding or "utf-8-sig"
     try:
-        return data.decode(codec)
+        # The head may end inside a character: only that last one is spared.
+        return data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
+            data[:-4].decode(codec) + data[-4:].decode(codec, errors="ignore")
+        )
     except LookupError:
         raise ValueError(f"unknown encoding {encoding!r}") from None
     except UnicodeDecodeError as exc:
@@ -193,39 +782,74 @@ def _sniff_delimiter(text: str) -> str:
     return max(_DELIMITERS, key=lambda d: header_counts[d])
 
 
-def _parse_csv(text: str, sep: str | None, label: str) -> pd.DataFrame:
-    if not text.strip():
-        raise ValueError(f"{label}: the file is empty (no header row)")
-    delim = sep if sep is not None else _sniff_delimiter(text)
-    if delim in ("\\t", "tab"):
-        delim = "\t"
-    rows = csv.reader(io.StringIO(text), delimiter=delim)
-    header = [name.strip() for name in next(rows)]
-    _check_header(header, label)
-    # Field counts per record, checked here because pandas pads short rows
-    # with NaN silently and reports long ones in its tokenizer's words.
-    for line_no, row in enumerate(rows, start=2):
-        if row and len(row) != len(header) and any(c.strip() for c in row):
-            raise ValueError(
-                f"{label}: line {line_no} has {len(row)} field(s) but the header "
-                f"has {len(header)} (delimiter {delim!r}); fix that row"
-                + ("" if sep is not None else " or give the delimiter with --sep")
-            )
-    frame = pd.read_csv(
-        io.StringIO(text),
-        sep=delim,
-        dtype=str,
-        keep_default_na=False,
-        na_filter=False,
-        skip_blank_lines=True,
-        engine="c" if len(delim) == 1 else "python",
-    )
-    frame.columns = header
-    if frame.empty:
-        raise ValueError(
-            f"{label}: the file has a header ({len(header)} columns) but no data rows"
+def _sniff_decimal(lines: list[str], delim: str) -> str:
+    """``,`` when the sample writes its decimals ``1,5`` and never ``1.5``."""
+    if delim == ",":
+        return "."
+    comma = dot = 0
+    for row in csv.reader(lines, delimiter=delim):
+        for cell in row:
+            cell = cell.strip()
+            comma += bool(_COMMA_NUMBER.match(cell))
+            dot += bool(_DOT_NUMBER.match(cell))
+    return "," if comma and not dot else "."
+
+
+def _parse_numbers(
+    words: np.ndarray, decimal: str, thousands: str | None
+) -> np.ndarray:
+    """Each word as a float, NaN where it is not a number."""
+    out = np.full(len(words), np.nan)
+    for k, word in enumerate(words):
+        text = str(word)
+        if thousands is not None:
+            text = text.replace(thousands, "")
+        if decimal != ".":
+            if "." in text:
+                continue
+            text = text.replace(decimal, ".")
+        if _NUMBER.match(text):
+            out[k] = float(text)
+    return out
+
+
+def _thousands_mark(words: np.ndarray, decimal: str) -> str | None:
+    """The thousands separator every number of the column uses, if one does."""
+    marks = [m for m in (",", ".", " ", "'", "\u00a0", "\u202f") if m != decimal]
+    for mark in marks:
+        dec = re.escape(decimal)
+        pattern = re.compile(
+            rf"^[+-]?\d{{1,3}}({re.escape(mark)}\d{{3}})+({dec}\d+)?$"
         )
-    return _clean(frame)
+        grouped = [bool(pattern.match(str(w))) for w in words]
+        if any(grouped) and sum(grouped) >= 0.5 * len(words):
+            return mark
+    return None
+
+
+def _decimal_hint(decimal: str, thousands: str) -> str:
+    if decimal == "." and thousands == ",":
+        return "; if , is the decimal mark, give --decimal ,"
+    return ""
+
+
+def _warn(message: str, column: str, problem: str) -> None:
+    warnings.warn(DataReadWarning(message, column, problem), stacklevel=5)
+
+
+def _categorical(
+    words: np.ndarray, missing: np.ndarray, indices: np.ndarray
+) -> pd.Series:
+    """Codes of the stripped words: one category per distinct stripped word."""
+    kept = np.flatnonzero(~missing)
+    levels = sorted(set(words[kept].tolist()))
+    position = {w: k for k, w in enumerate(levels)}
+    lookup = np.full(len(words) + 1, -1, dtype=np.int32)
+    for k in kept:
+        lookup[k] = position[words[k]]
+    # Index -1 (a null) lands on the last slot, which stays -1.
+    codes = lookup[indices]
+    return pd.Series(pd.Categorical.from_codes(codes, categories=levels))
 
 
 def _check_header(header: list[str], label: str) -> None:
@@ -242,54 +866,63 @@ def _check_header(header: list[str], label: str) -> None:
         )
 
 
-def _clean(frame: pd.DataFrame) -> pd.DataFrame:
-    """Strip every text cell; empty and ``?`` become NaN."""
-    out = {}
-    for name in frame.columns:
-        col = frame[name].astype(object)
-        present = col.notna()
-        text = col[present].astype(str).str.strip()
-        text = text.where(~text.isin(MISSING_TOKENS))
-        cleaned = pd.Series(np.nan, index=col.index, dtype=object)
-        cleaned[present] = text
-        out[name] = cleaned
-    return pd.DataFrame(out, index=pd.RangeIndex(len(frame)))
-
-
-def _from_frame(frame: pd.DataFrame, label: str) -> pd.DataFrame:
+def _check_frame(frame: pd.DataFrame, label: str) -> pd.DataFrame:
     names = [str(c).strip() for c in frame.columns]
-    duplicates = sorted(n for n, c in Counter(names).items() if c > 1)
-    if duplicates:
-        raise ValueError(
-            f"{label}: duplicate column name(s) {duplicates}; rename them so every "
-            "column has its own name"
-        )
+    _check_header(names, label)
     if frame.shape[0] == 0:
         raise ValueError(f"{label}: the table has columns but no rows")
-    out = {}
-    for name, (_, col) in zip(names, frame.items()):
-        out[name] = _column_as_text(col)
-    return _clean(pd.DataFrame(out).reset_index(drop=True))
+    out = frame.reset_index(drop=True)
+    out.columns = names
+    return out
 
 
-def _column_as_text(col: pd.Series) -> pd.Series:
-    """Text as a CSV writer would print it (whole floats without ``.0``)."""
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        col = col.astype(object)
-    if pd.api.types.is_datetime64_any_dtype(col.dtype):
-        return col.dt.strftime("%Y-%m-%dT%H:%M:%S").where(col.notna())
-    if pd.api.types.is_bool_dtype(col.dtype):
-        return col.astype(object).map(str).where(col.notna())
-    if pd.api.types.is_float_dtype(col.dtype):
-        values = col.to_numpy(dtype=float, na_value=np.nan)
-        present = values[~np.isnan(values)]
-        if (
-            present.size
-            and np.isfinite(present).all()
-            and (present == np.floor(present)).all()
-        ):
-            # A whole-number column that became float through missing values
-            # reads "3", as in the CSV it came from, not "3.0".
-            return col.astype("Int64").astype(object).map(str).where(col.notna())
-        return col.map(str).where(col.notna())
-    return col.astype(object).map(str).where(col.notna())
+def _text_of(values: pd.Index) -> list[str]:
+    """Values as a CSV would print them (whole floats without ``.0``)."""
+    out = []
+    for v in values:
+        if isinstance(v, (float, np.floating)) and float(v).is_integer():
+            out.append(str(int(v)))
+        else:
+            out.append(str(v))
+    return out
+
+
+def as_text_category(column: pd.Series) -> pd.Series:
+    """A discrete column as a ``category`` of text, in natural order.
+
+    Numbers keep their numeric order (``"2"`` before ``"10"``), text its
+    lexicographic order; each distinct value is formatted once (the column
+    is factorised, never turned to text row by row).
+
+    Parameters
+    ----------
+    column : Series
+        A column of any dtype.
+
+    Returns
+    -------
+    Series
+        The same cells as a categorical of strings.
+    """
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        uniques = column.cat.categories
+    else:
+        codes, uniques = pd.factorize(column, sort=False)
+    text = _text_of(uniques)
+    levels = _natural_order(sorted(set(text)))
+    position = {t: k for k, t in enumerate(levels)}
+    lookup = np.array([position[t] for t in text] + [-1], dtype=np.int32)
+    return pd.Series(
+        pd.Categorical.from_codes(lookup[codes], categories=levels),
+        index=column.index,
+        name=column.name,
+    )
+
+
+def _natural_order(values: list[str]) -> list[str]:
+    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
+    if values and numbers.notna().all():
+        # Ties ("1" and "01") are broken by the text so the order is total.
+        return [v for _, v in sorted(zip(numbers.tolist(), values))]
+    return sorted(values)

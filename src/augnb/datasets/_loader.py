@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from augnb._docstrings import shared_entries
-from augnb.data.tables import read_table
+from augnb.data.schema import MAX_DISCRETE_INTEGERS, column_kind
+from augnb.data.tables import as_text_category, read_table
 from augnb.datasets._registry import (
     CELL_FIXES,
     DROPPED_COLUMNS,
@@ -42,9 +43,8 @@ TABLE_SUFFIXES = (
     ".feather",
     ".arrow",
 )
-# Inference for user CSVs: an integer-valued numeric column with more distinct
-# values than this is treated as continuous (a count or a measurement, not codes).
-MAX_DISCRETE_DISTINCT = 20
+# Inference for user tables: the rule of augnb.data.schema.column_kind.
+MAX_DISCRETE_DISTINCT = MAX_DISCRETE_INTEGERS
 SIDECAR_NAME = "column_kinds.json"
 _MAX_REPORTED = 5
 
@@ -59,6 +59,7 @@ def load_dataframe(
     drop: Iterable[str] | None = None,
     sep: str | None = None,
     encoding: str | None = None,
+    decimal: str | None = None,
     complete_only: bool = False,
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
@@ -87,16 +88,31 @@ def load_dataframe(
     ((150, 5), 'class')
     """
     name, source, label = _locate(name_or_path)
-    raw = read_table(source, sep=sep, encoding=encoding, label=label)
-    raw = _select_columns(raw, target or CLASS_COLUMN, drop, label)
+    target = target or CLASS_COLUMN
+    fixes = CELL_FIXES.get(name, ()) if name is not None else ()
+    # The class column and cells to repair are read as text; --discrete /
+    # --continuous columns are read as the user says (numbers in a text
+    # column, or text in a numeric one).
+    raw = read_table(
+        source,
+        sep=sep,
+        encoding=encoding,
+        decimal=decimal,
+        label=label,
+        continuous=_as_names(continuous),
+        discrete=_as_names(discrete) | {target} | {fix.column for fix in fixes},
+    )
+    raw = _select_columns(raw, target, drop, label)
 
     if name is not None:
         base = set(bundled_continuous(name))
         kinds_origin = "column_kinds.json"
         raw = raw.drop(columns=list(DROPPED_COLUMNS.get(name, {})))
-        for fix in CELL_FIXES.get(name, ()):
-            if raw.at[fix.row, fix.column] == fix.found:
-                raw.at[fix.row, fix.column] = fix.fixed
+        for fix in fixes:
+            column = raw[fix.column].astype(object)
+            if column.at[fix.row] == fix.found:
+                column.at[fix.row] = fix.fixed
+            raw[fix.column] = column
     else:
         sidecar = (
             _read_sidecar(source, raw.columns[:-1], label)
@@ -106,7 +122,9 @@ def load_dataframe(
         if sidecar is not None:
             base, kinds_origin = sidecar, str(source.parent / SIDECAR_NAME)
         else:
-            base = {c for c in raw.columns[:-1] if _looks_continuous(raw[c])}
+            base = {
+                c for c in raw.columns[:-1] if column_kind(raw[c]) == "continuous"
+            }
             kinds_origin = "inference"
 
     features = list(raw.columns[:-1])
@@ -117,8 +135,8 @@ def load_dataframe(
         if column in cont:
             typed[column] = _to_float(raw[column], column, label, kinds_origin)
         else:
-            typed[column] = _to_category(raw[column])
-    typed[raw.columns[-1]] = raw[raw.columns[-1]].astype(object)
+            typed[column] = as_text_category(raw[column])
+    typed[raw.columns[-1]] = _as_labels(raw[raw.columns[-1]])
     frame = pd.DataFrame(typed, index=raw.index)
 
     if complete_only:
@@ -388,23 +406,16 @@ def _as_names(names: Iterable[str] | None) -> set[str]:
     return set(names)
 
 
-def _looks_continuous(column: pd.Series) -> bool:
-    present = column.dropna()
-    if present.empty:
-        return False
-    numbers = pd.to_numeric(present, errors="coerce")
-    if numbers.isna().any():
-        return False
-    values = numbers.to_numpy(dtype=float)
-    integer_valued = np.all(np.isinf(values) | (values == np.floor(values)))
-    return not integer_valued or np.unique(values).size > MAX_DISCRETE_DISTINCT
-
-
 def _to_float(column: pd.Series, name: str, label: str, origin: str) -> pd.Series:
-    numbers = pd.to_numeric(column, errors="coerce").astype("float64")
-    bad = column.notna() & numbers.isna()
+    if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(
+        column.dtype
+    ):
+        return column.astype("float64")
+    text = column.astype(object)
+    numbers = pd.to_numeric(text, errors="coerce").astype("float64")
+    bad = text.notna() & numbers.isna()
     if bad.any():
-        examples = sorted(set(column[bad]))[:_MAX_REPORTED]
+        examples = sorted(set(text[bad].astype(str)))[:_MAX_REPORTED]
         raise ValueError(
             f"{label}: column {name!r} is continuous (from {origin}) but holds "
             f"non-numeric value(s) {examples}; pass discrete=[{name!r}] to load "
@@ -413,18 +424,9 @@ def _to_float(column: pd.Series, name: str, label: str, origin: str) -> pd.Serie
     return numbers
 
 
-def _to_category(column: pd.Series) -> pd.Series:
-    categories = _natural_order(column.dropna().unique().tolist())
-    return pd.Series(
-        pd.Categorical(column, categories=categories),
-        index=column.index,
-        name=column.name,
-    )
+def _as_labels(column: pd.Series) -> pd.Series:
+    """Class labels as the text of the file, missing as NaN."""
+    labels = as_text_category(column)
+    return labels.astype(object).where(labels.notna(), np.nan)
 
 
-def _natural_order(values: list[str]) -> list[str]:
-    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
-    if values and numbers.notna().all():
-        # Ties ("1" and "01") are broken by the text so the order is total.
-        return [v for _, v in sorted(zip(numbers.tolist(), values))]
-    return sorted(values)

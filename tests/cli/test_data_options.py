@@ -1,0 +1,134 @@
+"""One door: the same file gives the same model from the CLI, the API and fit_files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb import TAN, NaiveBayes, fit_files
+from augnb.cli import main
+from augnb.data.schema import column_kind
+
+
+def _table(n: int = 400) -> pd.DataFrame:
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame(
+        {
+            "colour": rng.choice(["red", "green", "blue"], n),
+            "few": rng.integers(0, 4, n).astype(float),
+            "many": rng.integers(0, 500, n),
+            "x": rng.normal(size=n).round(4),
+            "when": pd.date_range("2020-01-01", periods=n).strftime("%Y-%m-%d"),
+        }
+    )
+    # Missing cells in text, integer (few values) and float columns.
+    frame.loc[rng.random(n) < 0.1, "colour"] = None
+    frame.loc[rng.random(n) < 0.1, "few"] = np.nan
+    frame.loc[rng.random(n) < 0.1, "x"] = np.nan
+    signal = (frame["few"].fillna(0) > 1) ^ (frame["colour"] == "red")
+    flip = rng.random(n) < 0.15
+    frame["class"] = np.where(signal ^ flip, "A", "B")
+    return frame
+
+
+@pytest.mark.parametrize("make", [TAN, NaiveBayes])
+def test_cli_api_and_fit_files_give_the_same_predictions(tmp_path, make, capsys):
+    path = tmp_path / "t.csv"
+    _table().to_csv(path, index=False)
+    features = ["colour", "few", "many", "x"]
+    # CLI: fit then predict.
+    model, out = tmp_path / "m.augnb", tmp_path / "p.csv"
+    estimator = make.__name__
+    assert main(["fit", str(path), "--estimator", estimator, "--drop", "when",
+                 "--output", str(model)]) == 0
+    assert main(["predict", str(model), str(path), "--output", str(out)]) == 0
+    cli = pd.read_csv(out)
+    # API: pandas reads the file, the estimator applies the same kind rule.
+    frame = pd.read_csv(path)
+    X, y = frame[features], frame["class"]
+    api = make().fit(X, y)
+    assert [str(c) for c in api.continuous_columns_] == ["many", "x"]
+    # fit_files: the reader of the CLI, batch by batch.
+    streamed = fit_files(make(), path, target="class", columns=features,
+                         batch_rows=150)
+    expected = api.predict_proba(X)
+    for k, label in enumerate(api.classes_):
+        np.testing.assert_allclose(cli[f"p({label})"], expected[:, k], atol=1e-9)
+    np.testing.assert_allclose(streamed.predict_proba(X), expected, atol=1e-9)
+    assert (cli["prediction"].to_numpy() == api.predict(X)).all()
+
+
+def test_date_column_is_refused_by_every_door(tmp_path, capsys):
+    path = tmp_path / "t.csv"
+    _table().to_csv(path, index=False)
+    assert main(["fit", str(path), "--output", str(tmp_path / "m.augnb")]) == 2
+    err = capsys.readouterr().err
+    assert "'when' holds dates" in err and err.count("\n") == 1
+    frame = pd.read_csv(path, parse_dates=["when"])
+    with pytest.raises(ValueError, match="'when' holds dates"):
+        TAN().fit(frame.drop(columns="class"), frame["class"])
+
+
+def test_integer_kind_rule():
+    assert column_kind(pd.Series(np.arange(400) % 20)) == "discrete"
+    assert column_kind(pd.Series(np.arange(400) % 21)) == "continuous"
+    # Whole numbers with gaps: pandas' integer column with missing cells.
+    gaps = pd.Series(np.where(np.arange(40) % 5 == 0, np.nan, np.arange(40) % 3))
+    assert column_kind(gaps) == "discrete"
+    assert column_kind(pd.Series([0.5, 1.0, np.nan])) == "continuous"
+    assert column_kind(pd.Series(["a", "b"])) == "discrete"
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_polluted_decimal_comma_and_thousands(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    rows = [f"{v:.1f}".replace(".", ",") + f";{'A' if v > 0 else 'B'}"
+            for v in rng.normal(size=200)]
+    rows[5] = "n/a;A"
+    semi = _write(tmp_path / "semi.csv", "w;cls\n" + "\n".join(rows) + "\n")
+    # Decimal commas detected; the stray word named, with the fix.
+    assert main(["inspect", str(semi), "--target", "cls"]) == 0
+    out, _ = capsys.readouterr()
+    assert "continuous" in out and "numeric text" in out
+    assert "no problems found" not in out
+    assert "'n/a'" in out and "--discrete w" in out
+    amounts = [f'"{int(v):,}",{"A" if v > 5e5 else "B"}'
+               for v in rng.integers(1000, 2_000_000, 100)]
+    comma = _write(tmp_path / "th.csv", "amount,cls\n" + "\n".join(amounts) + "\n")
+    assert main(["inspect", str(comma), "--target", "cls"]) == 0
+    out, _ = capsys.readouterr()
+    assert "thousands" in out and "continuous" in out
+    # --decimal given: a ,-decimal column of a tab-separated file.
+    tab = _write(tmp_path / "tab.csv", "w\tcls\n" + "\n".join(
+        r.replace(";", "\t") for r in rows if "n/a" not in r) + "\n")
+    assert main(["inspect", str(tab), "--target", "cls", "--decimal", ","]) == 0
+    out, _ = capsys.readouterr()
+    assert "continuous" in out
+
+
+def test_word_after_the_first_block_names_file_column_value_and_fix(tmp_path, capsys):
+    # Types come from the first block of a streamed CSV (1 MiB at least): a
+    # word in a later block cannot be read as a number any more.
+    rng = np.random.default_rng(0)
+    n = 250_000
+    a = rng.integers(0, 50, n).astype(str)
+    a[-3] = "oops"
+    frame = pd.DataFrame(
+        {"a": a, "b": rng.integers(0, 3, n), "class": rng.integers(0, 2, n)}
+    )
+    path = tmp_path / "late.csv"
+    frame.to_csv(path, index=False)
+    model = str(tmp_path / "m.augnb")
+    args = ["fit", str(path), "--estimator", "NB", "--batch-rows", "10000"]
+    assert main([*args, "--output", model]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert str(path) in err and "'a'" in err and "'oops'" in err
+    assert "--discrete a" in err
+    # The fix works.
+    assert main([*args, "--discrete", "a", "--output", model]) == 0
