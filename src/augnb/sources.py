@@ -154,7 +154,21 @@ def discretize_columns(
     DataFrame
     """
     cols = list(columns)
-    binned = discretizer.transform(frame.loc[:, cols].astype(np.float64))
+    try:
+        numbers = frame.loc[:, cols].astype(np.float64)
+    except (TypeError, ValueError):
+        # Name the column and the value (astype names neither), in fit and
+        # in prediction alike.
+        for c in cols:
+            values = pd.to_numeric(frame[c], errors="coerce")
+            bad = frame[c].notna() & values.isna()
+            if bad.any():
+                raise ValueError(
+                    f"Continuous feature {c!r} holds a value that is not a "
+                    f"number: {frame[c][bad].iloc[0]!r}."
+                ) from None
+        raise
+    binned = discretizer.transform(numbers)
     out = frame.copy()
     for c in cols:
         out[c] = binned[c]

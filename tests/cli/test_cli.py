@@ -245,8 +245,11 @@ def test_inspect_reports_kinds_and_audit(tmp_path, capsys):
     frame["same"] = "x"
     data = tmp_path / "audit.csv"
     frame.to_csv(data, index=False)
-    assert main(["inspect", str(data)]) == 0
-    out = capsys.readouterr().out
+    # The date column is an error (fit refuses it): the report, then exit 2.
+    assert main(["inspect", str(data)]) == 2
+    captured = capsys.readouterr()
+    out = captured.out
+    assert captured.err.count("\n") == 1 and "'when' holds dates" in captured.err
     assert "60 rows" in out and "class column 'class'" in out
     assert "warning: column 'row' has a different value" in out
     assert "error: column 'when' holds dates" in out

@@ -268,7 +268,9 @@ def test_log_loss_with_a_class_missing_from_a_training_fold():
     X, y = _toy(30)
     y = y.copy()
     y[7] = "rare"
-    with pytest.warns(UserWarning, match="least populated class"):
+    with pytest.warns(
+        cv_module.FoldWarning, match="data set 'd': class 'rare' has only 1 row"
+    ):
         res = cv_module.cross_validate(
             {"NB": cv_module.resolve_estimators(["NB"])["NB"]},
             {"d": (X.drop(columns="row_id"), y)},

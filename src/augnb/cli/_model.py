@@ -15,28 +15,16 @@ from augnb.cli._common import (
     print_table,
     write_text,
 )
+from augnb.cli._data_options import read_options
 
 __all__ = ["cmd_estimators", "cmd_fit", "cmd_inspect", "cmd_predict"]
-
-
-def _read_options(args: argparse.Namespace) -> dict[str, object]:
-    drop = list(getattr(args, "drop", None) or [])
-    id_column = getattr(args, "id_column", None)
-    if id_column:
-        drop.append(id_column)
-    return {
-        "target": getattr(args, "target", None),
-        "drop": drop or None,
-        "sep": args.sep,
-        "encoding": args.encoding,
-    }
 
 
 def _load(args: argparse.Namespace, source: str):
     from augnb.datasets import load
 
     try:
-        return load(source, complete_only=args.complete_only, **_read_options(args))
+        return load(source, **read_options(args))
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -76,12 +64,40 @@ def cmd_fit(args: argparse.Namespace) -> int:
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
     path = _save(args, estimator, model_path, len(X), str(y.name))
+    accuracy = estimator.score(X, y)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
         f"{X.shape[1]} features, class column {str(y.name)!r}) in {seconds:.2f} s; "
-        f"training accuracy {100 * estimator.score(X, y):.2f}%"
+        f"training accuracy {100 * accuracy:.2f}%"
     )
+    _warn_memorised(X, accuracy)
     return _report_outputs(args, estimator, path)
+
+
+def _warn_memorised(X: object, accuracy: float) -> None:
+    """Say that a training accuracy reached through row identifiers is hollow.
+
+    The audit has warned about each ID-like column already; this names the
+    number it makes meaningless, which a user would otherwise take at face
+    value.
+    """
+    import warnings
+
+    from augnb.data.audit import DataAuditWarning, audit_table
+
+    ids = [str(f.column) for f in audit_table(X) if f.problem == "id"]
+    if not ids:
+        return
+    flags = " ".join(f"--id-column {name}" for name in ids[:1]) + "".join(
+        f" --drop {name}" for name in ids[1:]
+    )
+    warnings.warn(
+        f"the training accuracy ({100 * accuracy:.2f}%) says nothing of new rows: "
+        f"the model can memorise the row identifier(s) {ids}; fit again with "
+        f"{flags}, and measure accuracy with `augnb compare`",
+        DataAuditWarning,
+        stacklevel=2,
+    )
 
 
 def _save(
@@ -135,6 +151,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     """``augnb fit --batch-rows``: sufficient statistics batch by batch."""
     from augnb.streaming import fit_files, iter_batches
 
+    read_options(args)  # refuses an --id-column naming the class column
     target = args.target or "class"
     if args.complete_only:
         raise UsageError(
@@ -156,6 +173,11 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         unknown = sorted(set(args.drop or ()) - set(first.columns))
         if unknown:
             raise ValueError(f"{args.dataset}: --drop names no column {unknown}")
+        if args.id_column and args.id_column not in first.columns:
+            raise ValueError(
+                f"{args.dataset}: --id-column names no column {args.id_column!r}; "
+                f"the columns are {list(first.columns)}"
+            )
         columns = [c for c in first.columns if c not in left_out]
         fit_files(
             estimator,
@@ -189,6 +211,10 @@ def cmd_predict(args: argparse.Namespace) -> int:
         check_output_file(args.output, "--output")
     try:
         estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        data = Path(args.data).expanduser()
+        if not data.is_file():
+            what = "is a directory, not a file" if data.is_dir() else "does not exist"
+            raise UsageError(f"data file {str(args.data)!r} {what}")
         # Provenance is only ever a name: anything else in it is ignored.
         saved = {k: v for k, v in info.items() if isinstance(v, str)}
         target = args.target or saved.get("target") or "class"
@@ -204,7 +230,12 @@ def cmd_predict(args: argparse.Namespace) -> int:
         X, y = read_features(raw, estimator, target=target, label=str(args.data))
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
-    proba = estimator.predict_proba(X)
+    try:
+        proba = estimator.predict_proba(X)
+    except ValueError as exc:  # a value the model cannot read (inf, text, ...)
+        raise UsageError(
+            f"cannot predict the rows of {args.data} with {args.model}: {exc}"
+        ) from None
     labels = estimator.classes_[proba.argmax(axis=1)]
     out = pd.DataFrame({"prediction": labels})
     if id_column:
@@ -231,7 +262,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from augnb.data.audit import audit_table
     from augnb.datasets import load_dataframe
 
-    options = _read_options(args)
+    options = read_options(args)
     try:
         frame = load_dataframe(args.dataset, **options)
     except (ValueError, FileNotFoundError) as exc:
@@ -260,16 +291,36 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         ["column", "kind", "distinct", "missing", "problem"],
         rows,
         title=f"{args.dataset}: {len(frame)} rows, {features.shape[1]} features, "
-        f"class column {str(target)!r}",
+        f"class column {str(target)!r}"
+        + (f", id column {args.id_column!r} left out" if args.id_column else ""),
         right=(2, 3),
     )
-    if findings:
-        print()
-        for finding in findings.values():
-            level = "error" if finding.is_error else "warning"
-            print(f"{level}: {finding.message}")
-    else:
+    problems = [
+        ("error" if f.is_error else "warning", f.message) for f in findings.values()
+    ]
+    classes = frame[target].dropna().unique()
+    if len(classes) < 2:
+        problems.insert(
+            0,
+            (
+                "error",
+                f"every row has the class {classes[0]!r} in column {str(target)!r}; "
+                "a classifier needs at least 2 classes: name the class column "
+                "with --target NAME",
+            ),
+        )
+    if not problems:
         print("\nno problems found")
+        return 0
+    print()
+    for level, message in problems:
+        print(f"{level}: {message}")
+    errors = [message for level, message in problems if level == "error"]
+    if errors:
+        # The report went to stdout; the command fails as `fit` would.
+        sys.stdout.flush()
+        more = f" (and {len(errors) - 1} more error(s) above)" if errors[1:] else ""
+        raise UsageError(f"{args.dataset}: {errors[0]}{more}")
     return 0
 
 

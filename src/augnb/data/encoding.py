@@ -64,7 +64,9 @@ def column_arrays(X: pd.DataFrame) -> list | None:
         return None
 
 
-def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
+def as_frame(
+    X: object, *, columns: list | None = None, for_prediction: bool = False
+) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
     DataFrames pass through; arrays and lists are validated by scikit-learn's
@@ -77,6 +79,9 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
         Input data.
     columns : list, default=None
         Column names to give an array input.
+    for_prediction : bool, default=False
+        Whether ``X`` holds rows to predict rather than to fit on (the error
+        messages say which).
 
     Returns
     -------
@@ -84,9 +89,10 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
     """
     if isinstance(X, pd.DataFrame):
         if X.shape[0] == 0:
-            raise ValueError(
-                "X is empty: it has 0 rows; fit needs at least one sample."
+            task = "prediction needs at least one row" if for_prediction else (
+                "fit needs at least one sample"
             )
+            raise ValueError(f"X is empty: it has 0 rows; {task}.")
         if X.shape[1] == 0:
             raise ValueError("X has 0 columns; at least one feature is required.")
         if X.columns.duplicated().any():

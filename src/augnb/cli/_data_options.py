@@ -1,0 +1,136 @@
+"""The options of reading a table, declared once for every subcommand.
+
+``fit``, ``compare``, ``inspect`` and ``predict`` read tables the same way, so
+they take the same options (``--target``, ``--drop``, ``--id-column``,
+``--sep``, ``--encoding``, ``--complete-only``), declared here by
+:func:`add_data_options` and turned into the keywords of
+:func:`augnb.datasets.load` by :func:`read_options`. A subcommand leaves out
+only what makes no sense for it (``predict`` drops no column and keeps every
+row).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_data_options", "encoding_name", "read_options", "separator"]
+
+#: ``--id-column`` of the commands that learn or inspect: a column left out.
+ID_COLUMN_HELP = (
+    "a row identifier (e.g. a patient number): not a feature; `augnb predict` "
+    "copies it to its output"
+)
+
+
+def separator(text: str) -> str:
+    r"""Argparse type of ``--sep``: one character; ``\t`` or ``tab`` for a tab."""
+    if text in ("\\t", "tab"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"the delimiter must be one character; got {text!r} (a tab is '\\t')"
+        )
+    return text
+
+
+def encoding_name(text: str) -> str:
+    """Argparse type of ``--encoding``: a text encoding Python knows."""
+    import codecs
+
+    try:
+        codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(
+            f"unknown encoding {text!r}; e.g. utf-8, latin-1, cp1252"
+        ) from None
+    return text
+
+
+def add_data_options(
+    parser: argparse.ArgumentParser,
+    *,
+    dataset: str | None = "DATASET_OR_FILE",
+    drop: str | None = "columns to leave out",
+    id_column: str = ID_COLUMN_HELP,
+    complete_only: bool = True,
+) -> None:
+    """Declare the table a subcommand reads and the options of reading it.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    dataset : str or None, default="DATASET_OR_FILE"
+        Metavar of the positional table argument; None when the subcommand
+        names its tables itself.
+    drop : str or None, default="columns to leave out"
+        Help of ``--drop``; None: no ``--drop``.
+    id_column : str, default=ID_COLUMN_HELP
+        Help of ``--id-column``.
+    complete_only : bool, default=True
+        Whether to offer ``--complete-only``.
+    """
+    if dataset:
+        parser.add_argument("dataset", metavar=dataset)
+    group = parser.add_argument_group("reading the table")
+    group.add_argument(
+        "--target",
+        metavar="NAME",
+        help="the class column, anywhere in the table (default: `class`)",
+    )
+    if drop:
+        group.add_argument("--drop", nargs="+", metavar="COL", help=drop)
+    group.add_argument("--id-column", metavar="COL", help=id_column)
+    group.add_argument(
+        "--sep",
+        type=separator,
+        metavar="CHAR",
+        help="CSV delimiter (default: detected among , ; tab |); tab as '\\t'",
+    )
+    group.add_argument(
+        "--encoding",
+        type=encoding_name,
+        metavar="NAME",
+        help="CSV text encoding, e.g. latin-1 (default: UTF-8, with or without BOM)",
+    )
+    if complete_only:
+        group.add_argument(
+            "--complete-only",
+            action="store_true",
+            help="drop rows with a missing value",
+        )
+
+
+def read_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`augnb.datasets.load` the options ask for.
+
+    Only options given are returned; ``--id-column`` is left out of the
+    features like a ``--drop`` column.
+
+    Raises
+    ------
+    UsageError
+        If ``--id-column`` names the class column.
+    """
+    from augnb.cli._common import UsageError
+
+    drop = list(getattr(args, "drop", None) or [])
+    id_column = getattr(args, "id_column", None)
+    target = getattr(args, "target", None)
+    if id_column:
+        if id_column == (target or "class"):
+            raise UsageError(
+                f"--id-column {id_column} names the class column; give the row "
+                "identifier with --id-column and the class with --target"
+            )
+        if id_column not in drop:
+            drop.append(id_column)
+    options = {
+        "target": target,
+        "drop": drop or None,
+        "sep": getattr(args, "sep", None),
+        "encoding": getattr(args, "encoding", None),
+        "complete_only": getattr(args, "complete_only", False),
+    }
+    return {k: v for k, v in options.items() if v}
