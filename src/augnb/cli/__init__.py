@@ -78,12 +78,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _sub(sub: argparse._SubParsersAction, name: str, **kw: object) -> _Parser:
-    return sub.add_parser(  # type: ignore[no-any-return]
+    parser: _Parser = sub.add_parser(
         name,
         epilog=_EXAMPLES[name],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         **kw,
     )
+    # So that an unknown argument is reported with this command's --help.
+    parser.set_defaults(command_parser=parser)
+    return parser
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -371,7 +374,10 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = _build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            command = getattr(args, "command_parser", parser)
+            command.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         # argparse has printed the error (or --help / --version).
         return int(exc.code or 0)

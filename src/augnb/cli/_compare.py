@@ -223,13 +223,14 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
         )
     output_dir = args.output_dir
     csv_output = args.output
+    dir_flag = "--output-dir"
     if csv_output and not str(csv_output).lower().endswith(".csv"):
         # `--suite NAME --output DIR`: the suite's files go to DIR.
         if output_dir:
             raise UsageError("give --output DIR or --output-dir DIR, not both")
-        output_dir, csv_output = csv_output, None
+        output_dir, csv_output, dir_flag = csv_output, None, "--output"
     if output_dir:
-        check_output_dir(output_dir, "--output-dir")
+        check_output_dir(output_dir, dir_flag)
     if csv_output:
         check_output_file(csv_output, "--output", (".csv",))
     _check_folders(args)

@@ -90,7 +90,7 @@ class FoldWarning(UserWarning):
 
 def _show(value: Any) -> str:
     # repr for text ('a'), plain for numbers (1, not np.int64(1)).
-    return repr(value) if isinstance(value, str) else str(value)
+    return repr(str(value)) if isinstance(value, str) else str(value)
 
 
 @dataclass(frozen=True)
