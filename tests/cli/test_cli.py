@@ -272,7 +272,7 @@ def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
     folder.mkdir()
     cases = [
         (["fit", _write(tmp_path / "h.csv", "a,b,class\n")], "no data rows"),
-        (["fit", _write(tmp_path / "one.csv", "a,class\nx,P\ny,P\n")], "one class"),
+        (["fit", _write(tmp_path / "one.csv", "a,class\nx,P\ny,P\n")], "2 classes"),
         (["fit", good, "--param", "alpha=-1"], "alpha"),
         (["fit", _write(tmp_path / "r.csv", "a,b,class\n1,2,P\n1,2,3,N\n")], "line 3"),
         (["fit", _write(tmp_path / "d.csv", "a,a,class\n1,2,P\n")], "duplicate"),

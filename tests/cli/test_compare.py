@@ -55,7 +55,9 @@ def test_an_id_column_is_warned_once_with_its_fix(tmp_path, capsys):
     assert main([*argv, "--id-column", "patient"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
-    without = pd.read_json(io.StringIO(captured.out)).set_index("estimator")["accuracy_mean"]
+    without = pd.read_json(io.StringIO(captured.out)).set_index("estimator")[
+        "accuracy_mean"
+    ]
     tan_with_id = with_id.set_index("estimator").loc["TAN", "accuracy_mean"]
     assert without["TAN"] > tan_with_id + 0.1
 
@@ -80,7 +82,10 @@ def test_warning_printer_names_a_library_and_says_each_once(capsys):
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["iris", "--splits", "1000"], ["'iris'", "150 rows", "1000 folds", "--splits"]),
+        (
+            ["iris", "--splits", "1000"],
+            ["'iris'", "150 rows", "1000 folds", "--splits"],
+        ),
         (["iris", "--splits", "60"], ["'iris'", "has 50", "at most 50", "--splits"]),
         (["iris", "--data-dir", "/no/such/dir"], ["--data-dir", "does not exist"]),
         (["iris", "--cache-dir", "/proc/cache"], ["--cache-dir", "not writable"]),
@@ -102,7 +107,9 @@ def test_bad_tables_exit_2_in_one_line(car_csv, tmp_path, usage_error):
     dates = tmp_path / "dates.csv"
     when = pd.date_range("2024-01-01", periods=len(frame)).strftime("%Y-%m-%d")
     frame.assign(when=when).to_csv(dates, index=False)
-    usage_error(["compare", dates, "--id-column", "patient"], "'when'", "dates", "--drop")
+    usage_error(
+        ["compare", dates, "--id-column", "patient"], "'when'", "dates", "--drop"
+    )
     usage_error(["compare", tmp_path], "is a directory")
     usage_error(["compare", tmp_path / "no.csv"], "no.csv", "does not exist")
     empty = tmp_path / "empty.csv"

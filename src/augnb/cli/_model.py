@@ -6,6 +6,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from augnb.cli._common import (
     PLOT_SUFFIXES,
@@ -55,6 +56,9 @@ def cmd_fit(args: argparse.Namespace) -> int:
     if args.batch_rows:
         return _fit_streamed(args, estimator, model_path)
     X, y = _load(args, args.dataset)
+    single = _single_class(y)
+    if single:
+        raise UsageError(f"{args.dataset}: {single}")
     start = time.perf_counter()
     try:
         estimator.fit(X, y)
@@ -97,6 +101,18 @@ def _warn_memorised(X: object, accuracy: float) -> None:
         f"{flags}, and measure accuracy with `augnb compare`",
         DataAuditWarning,
         stacklevel=2,
+    )
+
+
+def _single_class(y: Any) -> str | None:
+    """What is wrong with a class column (a Series) of one class, or None."""
+    classes = y.dropna().unique()
+    if len(classes) >= 2:
+        return None
+    return (
+        f"every row has the class {str(classes[0])!r} in column "
+        f"{str(y.name)!r}; a classifier needs at least 2 classes: name the "
+        "class column with --target NAME"
     )
 
 
@@ -298,17 +314,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     problems = [
         ("error" if f.is_error else "warning", f.message) for f in findings.values()
     ]
-    classes = frame[target].dropna().unique()
-    if len(classes) < 2:
-        problems.insert(
-            0,
-            (
-                "error",
-                f"every row has the class {classes[0]!r} in column {str(target)!r}; "
-                "a classifier needs at least 2 classes: name the class column "
-                "with --target NAME",
-            ),
-        )
+    single = _single_class(frame[target])
+    if single:
+        problems.insert(0, ("error", single))
     if not problems:
         print("\nno problems found")
         return 0
