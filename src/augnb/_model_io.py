@@ -29,6 +29,7 @@ from sklearn.base import BaseEstimator
 
 from augnb._io import atomic_open
 from augnb.classifiers.registry import estimators as _estimators
+from augnb.data.encoding import as_numbers
 from augnb.data.schema import ColumnSpec, Schema
 from augnb.discretize import (
     EqualFrequencyDiscretizer,
@@ -920,12 +921,10 @@ def read_features(
     continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
     for name in names:
         if name in continuous:
-            values = pd.to_numeric(X[name], errors="coerce")
-            bad = X[name].notna() & values.isna()
-            if bad.any():
+            values, bad = as_numbers(X[name])
+            if bad is not None:
                 raise ValueError(
-                    f"column {name!r} of {label} should hold numbers; found "
-                    f"{X.loc[bad, name].iloc[0]!r}."
+                    f"column {name!r} of {label} should hold numbers; found {bad!r}."
                 )
-            X[name] = values.astype(np.float64)
+            X[name] = values
     return X, y

@@ -31,7 +31,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from augnb.data.audit import warn_data_problems
-from augnb.data.encoding import as_frame, encode_target
+from augnb.data.encoding import as_frame, as_numbers, encode_target
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
 from augnb.data.weights import (
     InputRows,
@@ -160,12 +160,11 @@ def discretize_columns(
         # Name the column and the value (astype names neither), in fit and
         # in prediction alike.
         for c in cols:
-            values = pd.to_numeric(frame[c], errors="coerce")
-            bad = frame[c].notna() & values.isna()
-            if bad.any():
+            _, bad = as_numbers(frame[c])
+            if bad is not None:
                 raise ValueError(
                     f"Continuous feature {c!r} holds a value that is not a "
-                    f"number: {frame[c][bad].iloc[0]!r}."
+                    f"number: {bad!r}."
                 ) from None
         raise
     binned = discretizer.transform(numbers)

@@ -9,7 +9,13 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.utils import check_array, column_or_1d
 
-__all__ = ["EncodedData", "as_frame", "column_arrays", "encode_target"]
+__all__ = [
+    "EncodedData",
+    "as_frame",
+    "as_numbers",
+    "column_arrays",
+    "encode_target",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +128,27 @@ def as_frame(
     # per-column paths read strided columns rather than pay a transposed copy
     # of the whole table.
     return pd.DataFrame(arr, columns=names, copy=False)
+
+
+def as_numbers(column: pd.Series) -> tuple[pd.Series, object | None]:
+    """A column as float64, and its first value that is not a number.
+
+    Parameters
+    ----------
+    column : Series
+        Numbers, or text holding numbers; missing cells stay NaN.
+
+    Returns
+    -------
+    numbers : Series of float64
+        The column's values, NaN where a cell is missing or not a number.
+    bad : object or None
+        The first present value that is not a number (for the message that
+        names it), or None when every present value is one.
+    """
+    numbers = pd.to_numeric(column, errors="coerce").astype(np.float64)
+    bad = column.notna() & numbers.isna()
+    return numbers, (column[bad].iloc[0] if bad.any() else None)
 
 
 def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]:
