@@ -363,8 +363,9 @@ def main(argv: list[str] | None = None) -> int:
     -------
     status : int
         0 on success, 1 if an estimator failed during cross-validation or an
-        output could not be written, 2 for a usage error (printed as one line
-        on stderr), 130 if interrupted.
+        output could not be written, 2 for a user error (a bad argument, an
+        unreadable file, data no classifier can learn, an ``inspect`` report
+        holding an error; said in one line on stderr), 130 if interrupted.
 
     Examples
     --------
