@@ -697,9 +697,65 @@ def read_model(
             "pickle); fit it again with `augnb fit`"
         )
     try:
-        return _read_archive(target)
+        saved = _read_archive(target)
+        _check_predicts(saved.estimator)
     except _Damaged as exc:
         raise ValueError(f"{label} is not a readable augnb model: {exc}") from None
+    return saved
+
+
+def _probe_rows(estimator: Any) -> Any:
+    """Two rows to predict: every value missing, then a known value each.
+
+    The first reaches the parts of a model every prediction reads; the second
+    also the tables of each column's values (a missing value is summed out
+    without them).
+    """
+    n = int(estimator.n_features_in_)
+    names = getattr(estimator, "feature_names_in_", None)
+    continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
+    specs = getattr(estimator, "schema_", None)
+    known: list[Any] = []
+    for j in range(n):
+        spec = specs.columns[j] if specs is not None else None
+        name = str(names[j]) if names is not None else None
+        if name in continuous or (spec is not None and spec.kind == "continuous"):
+            known.append(0.0)
+        elif spec is not None and spec.categories:
+            known.append(spec.categories[0])
+        else:
+            known.append(np.nan)
+    if names is None:
+        return np.array([[np.nan] * n, known], dtype=object)
+    return pd.DataFrame(
+        {str(c): pd.Series([np.nan, v], dtype=object) for c, v in zip(names, known)}
+    ).infer_objects()
+
+
+def _check_predicts(estimator: Any) -> None:
+    """Predict two probe rows, to find a model with a part missing.
+
+    A document can be well formed and still lack a fitted attribute (or hold
+    one of the wrong shape) that only prediction reads; that is found here,
+    in the loader's terms, rather than as an ``AttributeError`` in the
+    caller's first ``predict``.
+    """
+    try:
+        rows = _probe_rows(estimator)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            proba = np.asarray(estimator.predict_proba(rows))
+        n_classes = len(estimator.classes_)
+    except Exception as exc:  # whatever a missing part breaks
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise _Damaged(
+            f"it cannot predict ({type(exc).__name__}: {first:.120}); fit it again "
+            "with `augnb fit`"
+        ) from None
+    _expect(
+        proba.shape == (2, n_classes) and bool(np.allclose(proba.sum(axis=1), 1.0)),
+        "its probabilities do not sum to 1; fit it again with `augnb fit`",
+    )
 
 
 def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> Any:
@@ -807,6 +863,10 @@ def _read_pickle(target: Path, label: str) -> SavedModel:
             f"{label} is not a readable augnb model (damaged, or written by "
             "another program); fit it again with `augnb fit`"
         )
+    try:
+        _check_predicts(record)
+    except _Damaged as exc:
+        raise ValueError(f"{label} is not a readable augnb model: {exc}") from None
     return SavedModel(record, info)
 
 
@@ -846,7 +906,8 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
     names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
     if not names:
         raise ValueError(
-            "The model was fitted without column names; it cannot read a table."
+            f"the model was fitted on an array, without column names, so it "
+            f"cannot tell which columns of {label} to read; fit it on a table"
         )
     missing = [n for n in names if n not in raw.columns]
     if missing:

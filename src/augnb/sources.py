@@ -31,7 +31,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from augnb.data.audit import warn_data_problems
-from augnb.data.encoding import as_frame, encode_target
+from augnb.data.encoding import as_frame, as_numbers, encode_target
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
 from augnb.data.weights import (
     InputRows,
@@ -154,7 +154,20 @@ def discretize_columns(
     DataFrame
     """
     cols = list(columns)
-    binned = discretizer.transform(frame.loc[:, cols].astype(np.float64))
+    try:
+        numbers = frame.loc[:, cols].astype(np.float64)
+    except (TypeError, ValueError):
+        # Name the column and the value (astype names neither), in fit and
+        # in prediction alike.
+        for c in cols:
+            _, bad = as_numbers(frame[c])
+            if bad is not None:
+                raise ValueError(
+                    f"Continuous feature {c!r} holds a value that is not a "
+                    f"number: {bad!r}."
+                ) from None
+        raise
+    binned = discretizer.transform(numbers)
     out = frame.copy()
     for c in cols:
         out[c] = binned[c]

@@ -175,3 +175,24 @@ def test_shared_docstring_sections_are_written_in_classes_and_methods():
                 assert "{{" not in (member.__doc__ or ""), f"{cls.__name__}.{name}"
     assert "Training features" in augnb.TAN.fit.__doc__
     assert "(n_samples, n_classes)" in augnb.TAN.predict_proba.__doc__
+
+
+@pytest.mark.parametrize("name", ["TAN", "KDB", "AODE", "ETAN"])
+def test_errors_raised_in_prediction_speak_of_prediction(name):
+    from augnb.evaluation.registry import make_estimator
+
+    X, y = load("iris")
+    model = make_estimator(name).fit(X, y)
+    column = X.columns[0]
+    with pytest.raises(ValueError, match="prediction needs at least one row") as e:
+        model.predict(X.iloc[:0])
+    bad = {
+        "inf": X.iloc[:3].assign(**{column: np.inf}),
+        "text": X.iloc[:3].astype(object).assign(**{column: "abc"}),
+    }
+    with pytest.raises(ValueError, match=f"{column!r}.*infinite") as e_inf:
+        model.predict(bad["inf"])
+    with pytest.raises(ValueError, match=f"{column!r}.*not a number: 'abc'") as e_txt:
+        model.predict(bad["text"])
+    for error in (e, e_inf, e_txt):
+        assert "fit" not in str(error.value)

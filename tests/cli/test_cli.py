@@ -245,8 +245,11 @@ def test_inspect_reports_kinds_and_audit(tmp_path, capsys):
     frame["same"] = "x"
     data = tmp_path / "audit.csv"
     frame.to_csv(data, index=False)
-    assert main(["inspect", str(data)]) == 0
-    out = capsys.readouterr().out
+    # The date column is an error (fit refuses it): the report, then exit 2.
+    assert main(["inspect", str(data)]) == 2
+    captured = capsys.readouterr()
+    out = captured.out
+    assert captured.err.count("\n") == 1 and "'when' holds dates" in captured.err
     assert "60 rows" in out and "class column 'class'" in out
     assert "warning: column 'row' has a different value" in out
     assert "error: column 'when' holds dates" in out
@@ -269,7 +272,7 @@ def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
     folder.mkdir()
     cases = [
         (["fit", _write(tmp_path / "h.csv", "a,b,class\n")], "no data rows"),
-        (["fit", _write(tmp_path / "one.csv", "a,class\nx,P\ny,P\n")], "one class"),
+        (["fit", _write(tmp_path / "one.csv", "a,class\nx,P\ny,P\n")], "2 classes"),
         (["fit", good, "--param", "alpha=-1"], "alpha"),
         (["fit", _write(tmp_path / "r.csv", "a,b,class\n1,2,P\n1,2,3,N\n")], "line 3"),
         (["fit", _write(tmp_path / "d.csv", "a,a,class\n1,2,P\n")], "duplicate"),

@@ -268,7 +268,9 @@ def test_log_loss_with_a_class_missing_from_a_training_fold():
     X, y = _toy(30)
     y = y.copy()
     y[7] = "rare"
-    with pytest.warns(UserWarning, match="least populated class"):
+    with pytest.warns(
+        cv_module.FoldWarning, match="data set 'd': class 'rare' has only 1 row"
+    ):
         res = cv_module.cross_validate(
             {"NB": cv_module.resolve_estimators(["NB"])["NB"]},
             {"d": (X.drop(columns="row_id"), y)},
@@ -342,3 +344,100 @@ def test_cache_files_are_small_json(tmp_path):
     assert files
     assert all(f.stat().st_size < 2000 for f in files)
     assert all(f.name.startswith(("iris__NB__", "balance_scale__NB__")) for f in files)
+
+
+# --------------------------------------------------------------------------- #
+# Problems said once, before any fold runs
+# --------------------------------------------------------------------------- #
+def test_make_folds_refuses_more_folds_than_rows_or_class_members():
+    y = np.array(["a"] * 6 + ["b"] * 4)
+    with pytest.raises(ValueError, match="10 rows cannot make 20 folds; use at most"):
+        cv_module.make_folds(y, n_splits=20)
+    with pytest.raises(ValueError, match=r"the largest, 'a', has 6\); use at most 6"):
+        cv_module.make_folds(y, n_splits=8)
+
+
+def test_make_folds_warns_once_in_its_own_words_of_a_rare_class():
+    import warnings
+
+    y = np.array(["a"] * 12 + ["rare"] * 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cv_module.make_folds(y, n_splits=4, n_repeats=5)
+    messages = [str(w.message) for w in caught]
+    assert messages == [
+        "class 'rare' has only 2 row(s), fewer than the 4 folds, so some test "
+        "folds hold none of it; fewer folds (--splits) avoid that"
+    ]
+    assert caught[0].category is cv_module.FoldWarning
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "message"),
+    [
+        (
+            pd.DataFrame({"row_id": np.arange(30), "a": ["x", "y"] * 15}),
+            np.array(["pos"] * 30, dtype=object),
+            "data set 'd': every row has the class 'pos'",
+        ),
+        (
+            pd.DataFrame(
+                {
+                    "row_id": np.arange(30),
+                    "when": pd.date_range("2024-01-01", periods=30).astype(str),
+                }
+            ),
+            np.array(["pos", "neg"] * 15, dtype=object),
+            "data set 'd': column 'when' holds dates",
+        ),
+        (
+            pd.DataFrame({"row_id": np.arange(4), "a": ["x", "y"] * 2}),
+            np.array(["pos", "neg"] * 2, dtype=object),
+            "data set 'd': 4 rows cannot make 5 folds",
+        ),
+    ],
+)
+def test_hopeless_data_sets_are_refused_before_any_fold(X, y, message):
+    with pytest.raises(ValueError, match=message):
+        cv_module.cross_validate(
+            {"P": Probe("P")}, {"d": (X, y)}, n_splits=5, progress=False
+        )
+    assert SEEN["P"] == []  # no estimator was fitted
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_warnings_are_said_once_per_run_not_per_fold(n_jobs):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+
+    from augnb.data.audit import DataAuditWarning
+
+    X, y = _toy(30)
+    X["a"] = np.random.default_rng(0).normal(size=30)
+    X["same"] = 1  # an audit finding, which each fold's fit would repeat
+    # One iteration: scikit-learn warns in every fit, in every worker.
+    estimators = {"A": LogisticRegression(max_iter=1), "B": LogisticRegression()}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cv_module.cross_validate(
+            estimators,
+            {"d": (X, y)},
+            n_splits=3,
+            n_repeats=2,
+            progress=False,
+            n_jobs=n_jobs,
+        )
+    said = [(w.category, str(w.message)) for w in caught]
+    convergence = [w for w in caught if w.category is ConvergenceWarning]
+    assert len(convergence) == 1
+    assert "/sklearn/" in Path(convergence[0].filename).as_posix()  # its origin
+    audit = [m for c, m in said if c is DataAuditWarning]
+    assert sorted(audit) == [
+        "data set 'd': column 'row_id' has a different value in every row, like "
+        "a row identifier; a classifier can only memorise it. Drop it (--drop "
+        "row_id or --id-column row_id on the command line)",
+        "data set 'd': column 'same' has the same value (1) in every row, so it "
+        "carries no information; drop it",
+    ]

@@ -652,7 +652,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         EncodedData
         """
         check_is_fitted(self, "model_")
-        frame = as_frame(X)
+        frame = as_frame(X, for_prediction=True)
         validate_data(self, frame, reset=False, skip_check_array=True)
         names = self.schema_.names
         if list(frame.columns) != names:

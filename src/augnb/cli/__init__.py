@@ -26,6 +26,7 @@ import argparse
 import os
 import sys
 import warnings
+from pathlib import Path
 from typing import NoReturn
 
 from augnb.cli._common import UsageError, n_jobs_value, positive_int
@@ -83,46 +84,16 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _add_data_arguments(
-    parser: argparse.ArgumentParser,
-    *,
-    dataset: bool = True,
-    drop: str | None = "columns to leave out",
-) -> None:
-    """Add the table to read (``dataset``) and the options of reading it.
-
-    ``drop`` is the help of ``--drop`` (None: no ``--drop``); the class column
-    and the CSV dialect are options of every command that reads a table.
-    """
-    if dataset:
-        parser.add_argument("dataset", metavar="DATASET_OR_FILE")
-    if drop:
-        parser.add_argument("--drop", nargs="+", metavar="COL", help=drop)
-    group = parser.add_argument_group("reading the table")
-    group.add_argument(
-        "--target",
-        metavar="NAME",
-        help="the class column, anywhere in the table (default: `class`)",
-    )
-    group.add_argument(
-        "--sep",
-        metavar="CHAR",
-        help="CSV delimiter (default: detected among , ; tab |); tab as '\\t'",
-    )
-    group.add_argument(
-        "--encoding",
-        metavar="NAME",
-        help="CSV text encoding, e.g. latin-1 (default: UTF-8, with or without BOM)",
-    )
-
-
 def _sub(sub: argparse._SubParsersAction, name: str, **kw: object) -> _Parser:
-    return sub.add_parser(  # type: ignore[no-any-return]
+    parser: _Parser = sub.add_parser(
         name,
         epilog=_EXAMPLES[name],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         **kw,
     )
+    # So that an unknown argument is reported with this command's --help.
+    parser.set_defaults(command_parser=parser)
+    return parser
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -222,8 +193,8 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
     )
-    _add_data_arguments(
-        compare, dataset=False, drop="columns to leave out of the files"
+    add_data_options(
+        compare, dataset=None, drop="columns to leave out of the files"
     )
     compare.set_defaults(handler=cmd_compare)
 
@@ -261,9 +232,6 @@ def _build_parser() -> argparse.ArgumentParser:
         help="random_state of estimators that search at random (default 0)",
     )
     fit.add_argument(
-        "--complete-only", action="store_true", help="drop rows with a missing value"
-    )
-    fit.add_argument(
         "--output",
         required=True,
         metavar="MODEL.augnb",
@@ -273,12 +241,7 @@ def _build_parser() -> argparse.ArgumentParser:
     fit.add_argument(
         "--plot", metavar="FILE.png|svg", help="also draw the structure (matplotlib)"
     )
-    add_data_options(
-        fit,
-        id_column="a row identifier: not a feature; `augnb predict` copies it "
-        "to its output",
-        batch_rows=True,
-    )
+    add_data_options(fit, batch_rows=True)
     fit.set_defaults(handler=cmd_fit)
 
     predict = _sub(
@@ -302,12 +265,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     add_data_options(
         predict,
-        dataset=False,
+        dataset=None,
         drop=None,
-        id_column="copy this column to the output (default: the model's "
-        "--id-column)",
-        batch_rows=True,
+        id_column="copy this column to the output (default: the model's --id-column)",
+        complete_only=False,
         kinds=False,
+        batch_rows=True,
     )
     predict.set_defaults(handler=cmd_predict)
 
@@ -352,19 +315,62 @@ def _build_parser() -> argparse.ArgumentParser:
         "numbers stored as floats), each with its fix.",
     )
     add_data_options(inspect)
-    inspect.set_defaults(handler=cmd_inspect, id_column=None, complete_only=False)
+    inspect.set_defaults(handler=cmd_inspect)
     return parser
 
 
-def _show_warning(
-    message: Warning | str,
-    category: type[Warning],
-    filename: str,
-    lineno: int,
-    file: object = None,
-    line: str | None = None,
-) -> None:
-    print(f"augnb: warning: {message}", file=sys.stderr)
+#: Python packages whose warnings are named by their project's name.
+_PROJECTS = {"sklearn": "scikit-learn"}
+
+
+def _warning_origin(category: type[Warning], filename: str) -> str | None:
+    """The package a warning comes from when it is not augnb (else None).
+
+    Its category's module says it for a library's own warning classes; for
+    Python's (UserWarning, ...) the file that raised it does, when it lies in
+    an installed package.
+    """
+    top = category.__module__.partition(".")[0]
+    if top in ("builtins", "warnings"):
+        parts = Path(filename).parts
+        top = next(
+            (
+                parts[i + 1]
+                for i, part in enumerate(parts[:-1])
+                if part in ("site-packages", "dist-packages")
+            ),
+            "augnb",
+        )
+    top = top.removesuffix(".py")
+    return None if top == "augnb" else _PROJECTS.get(top, top)
+
+
+class _WarningPrinter:
+    """``warnings.showwarning`` for the command: each warning once per run.
+
+    One line per warning, without the source line Python would quote; a
+    library's warning is named as the library's.
+    """
+
+    def __init__(self) -> None:
+        self._said: set[tuple[type[Warning], str]] = set()
+
+    def __call__(
+        self,
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: object = None,
+        line: str | None = None,
+    ) -> None:
+        text = " ".join(str(message).split())  # one line, whatever it held
+        if (category, text) in self._said:
+            return
+        self._said.add((category, text))
+        origin = _warning_origin(category, filename)
+        prefix = f"augnb: warning from {origin}" if origin else "augnb: warning"
+        print(f"{prefix}: {text}", file=sys.stderr)
 
 
 def _fold_errors() -> tuple[type[Exception], ...]:
@@ -390,8 +396,9 @@ def main(argv: list[str] | None = None) -> int:
     -------
     status : int
         0 on success, 1 if an estimator failed during cross-validation or an
-        output could not be written, 2 for a usage error (printed as one line
-        on stderr), 130 if interrupted.
+        output could not be written, 2 for a user error (a bad argument, an
+        unreadable file, data no classifier can learn, an ``inspect`` report
+        holding an error; said in one line on stderr), 130 if interrupted.
 
     Examples
     --------
@@ -401,7 +408,10 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = _build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            command = getattr(args, "command_parser", parser)
+            command.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         # argparse has printed the error (or --help / --version).
         return int(exc.code or 0)
@@ -411,8 +421,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         with warnings.catch_warnings():
-            # One line per warning, without the source line Python would quote.
-            warnings.showwarning = _show_warning
+            # The printer says each warning once: Python's once-per-place
+            # registry forgets what it showed whenever a library changes the
+            # filters (every catch_warnings does).
+            warnings.showwarning = _WarningPrinter()
             return handler(args)
     except UsageError as exc:
         print(f"augnb: error: {exc}", file=sys.stderr)

@@ -22,6 +22,7 @@ from augnb.cli._common import (
     print_table,
     write_text,
 )
+from augnb.cli._data_options import read_options
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,6 +42,11 @@ _ADHOC_OPTIONS = {
     "seed": "--seed",
     "protocol": "--protocol",
     "target": "--target",
+    "drop": "--drop",
+    "id_column": "--id-column",
+    "sep": "--sep",
+    "encoding": "--encoding",
+    "complete_only": "--complete-only",
 }
 
 
@@ -217,15 +223,17 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
         )
     output_dir = args.output_dir
     csv_output = args.output
+    dir_flag = "--output-dir"
     if csv_output and not str(csv_output).lower().endswith(".csv"):
         # `--suite NAME --output DIR`: the suite's files go to DIR.
         if output_dir:
             raise UsageError("give --output DIR or --output-dir DIR, not both")
-        output_dir, csv_output = csv_output, None
+        output_dir, csv_output, dir_flag = csv_output, None, "--output"
     if output_dir:
-        check_output_dir(output_dir, "--output-dir")
+        check_output_dir(output_dir, dir_flag)
     if csv_output:
         check_output_file(csv_output, "--output", (".csv",))
+    _check_folders(args)
     start = time.perf_counter()
     try:
         result = run_suite(
@@ -301,12 +309,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--splits must be at least 2; got {n_splits}")
     if args.output:
         check_output_file(args.output, "--output", (".csv",))
-    read_options = {
-        "target": args.target,
-        "sep": args.sep,
-        "encoding": args.encoding,
-        "drop": args.drop,
-    }
+    _check_folders(args)
     # Resolve names and load every data set before any fold runs, so that a
     # typo costs nothing and is reported as a usage error.
     names = list(args.estimators or DEFAULT_ESTIMATORS)
@@ -316,23 +319,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
             args.datasets,
             protocol=protocol,
             data_dir=args.data_dir,
-            read_options={k: v for k, v in read_options.items() if v},
+            read_options=read_options(args),
         )
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
 
     start = time.perf_counter()
-    results = cross_validate(
-        estimators,
-        data,
-        n_splits=n_splits,
-        n_repeats=n_repeats,
-        protocol=protocol,
-        random_state=seed,
-        n_jobs=args.n_jobs,
-        cache_dir=args.cache_dir,
-        progress=not args.no_progress,
-    )
+    try:
+        results = cross_validate(
+            estimators,
+            data,
+            n_splits=n_splits,
+            n_repeats=n_repeats,
+            protocol=protocol,
+            random_state=seed,
+            n_jobs=args.n_jobs,
+            cache_dir=args.cache_dir,
+            progress=not args.no_progress,
+        )
+    except ValueError as exc:
+        # Raised before any fold runs: data sets the folds cannot be drawn
+        # from (too few rows for --splits, one class). A failing estimator
+        # raises FoldError instead.
+        raise UsageError(str(exc)) from None
     seconds = time.perf_counter() - start
     if args.output:
         path = write_text(args.output, results.to_csv(index=False))
@@ -383,6 +392,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
         ["data set", *labels], rows, right=tuple(range(1, len(labels) + 1)), bold=bold
     )
     return 0
+
+
+def _check_folders(args: argparse.Namespace) -> None:
+    """Refuse a --data-dir that is no folder and a --cache-dir not writable."""
+    from pathlib import Path
+
+    if args.data_dir and not Path(args.data_dir).expanduser().is_dir():
+        what = "is a file" if Path(args.data_dir).exists() else "does not exist"
+        raise UsageError(
+            f"--data-dir {args.data_dir!r} {what}; give the folder holding NAME.csv"
+        )
+    if args.cache_dir:
+        check_output_dir(args.cache_dir, "--cache-dir")
 
 
 # --------------------------------------------------------------------------- #

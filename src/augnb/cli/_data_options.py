@@ -1,49 +1,88 @@
-"""The options of reading a table, shared by every subcommand that reads one.
+"""The options of reading a table, declared once for every subcommand.
 
-:func:`add_data_options` declares them on a subparser; :func:`data_options`
-turns the parsed arguments into the keywords of
-:func:`augnb.datasets.load`. One declaration, so that ``fit``, ``predict``,
-``inspect`` and ``compare`` spell and document them the same way.
+``fit``, ``compare``, ``inspect`` and ``predict`` read tables the same way, so
+they take the same options (``--target``, ``--drop``, ``--id-column``,
+``--sep``, ``--encoding``, ``--decimal``, ``--discrete``, ``--continuous``,
+``--complete-only``, and ``--batch-rows`` where the command streams),
+declared here by :func:`add_data_options` and turned into the keywords of
+:func:`augnb.datasets.load` by :func:`read_options`. A subcommand leaves out
+only what makes no sense for it (``predict`` drops no column, keeps every row
+and reads the column kinds from the model).
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from augnb.cli._common import positive_int
 
-__all__ = ["add_data_options", "data_options"]
+__all__ = ["add_data_options", "encoding_name", "read_options", "separator"]
+
+#: ``--id-column`` of the commands that learn or inspect: a column left out.
+ID_COLUMN_HELP = (
+    "a row identifier (e.g. a patient number): not a feature; `augnb predict` "
+    "copies it to its output"
+)
+
+
+def separator(text: str) -> str:
+    r"""Argparse type of ``--sep``: one character; ``\t`` or ``tab`` for a tab."""
+    if text in ("\\t", "tab"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"the delimiter must be one character; got {text!r} (a tab is '\\t')"
+        )
+    return text
+
+
+def encoding_name(text: str) -> str:
+    """Argparse type of ``--encoding``: a text encoding Python knows."""
+    import codecs
+
+    try:
+        codecs.lookup(text)
+    except LookupError:
+        raise argparse.ArgumentTypeError(
+            f"unknown encoding {text!r}; e.g. utf-8, latin-1, cp1252"
+        ) from None
+    return text
 
 
 def add_data_options(
     parser: argparse.ArgumentParser,
     *,
-    dataset: bool = True,
+    dataset: str | None = "DATASET_OR_FILE",
     drop: str | None = "columns to leave out",
-    id_column: str | None = None,
-    batch_rows: bool = False,
+    id_column: str = ID_COLUMN_HELP,
+    complete_only: bool = True,
     kinds: bool = True,
+    batch_rows: bool = False,
 ) -> None:
-    """Declare the table to read and the options of reading it.
+    """Declare the table a subcommand reads and the options of reading it.
 
     Parameters
     ----------
     parser : argparse.ArgumentParser
         The subcommand's parser.
-    dataset : bool, default=True
-        Add the positional ``DATASET_OR_FILE``.
+    dataset : str or None, default="DATASET_OR_FILE"
+        Metavar of the positional table argument; None when the subcommand
+        names its tables itself.
     drop : str or None, default="columns to leave out"
-        Help of ``--drop`` (None: no ``--drop``).
-    id_column : str or None, default=None
-        Help of ``--id-column`` (None: no ``--id-column``).
-    batch_rows : bool, default=False
-        Add ``--batch-rows`` (commands that stream the file).
+        Help of ``--drop``; None: no ``--drop``.
+    id_column : str, default=ID_COLUMN_HELP
+        Help of ``--id-column``.
+    complete_only : bool, default=True
+        Whether to offer ``--complete-only``.
     kinds : bool, default=True
-        Add ``--discrete`` and ``--continuous`` (commands that learn kinds;
-        ``predict`` reads them from the model).
+        Whether to offer ``--discrete`` and ``--continuous`` (commands that
+        learn the column kinds; ``predict`` reads them from the model).
+    batch_rows : bool, default=False
+        Whether to offer ``--batch-rows`` (commands that stream the file).
     """
     if dataset:
-        parser.add_argument("dataset", metavar="DATASET_OR_FILE")
+        parser.add_argument("dataset", metavar=dataset)
     group = parser.add_argument_group("reading the table")
     group.add_argument(
         "--target",
@@ -52,15 +91,16 @@ def add_data_options(
     )
     if drop:
         group.add_argument("--drop", nargs="+", metavar="COL", help=drop)
-    if id_column:
-        group.add_argument("--id-column", metavar="COL", help=id_column)
+    group.add_argument("--id-column", metavar="COL", help=id_column)
     group.add_argument(
         "--sep",
+        type=separator,
         metavar="CHAR",
         help="CSV delimiter (default: detected among , ; tab |); tab as '\\t'",
     )
     group.add_argument(
         "--encoding",
+        type=encoding_name,
         metavar="NAME",
         help="CSV text encoding, e.g. latin-1 (default: UTF-8, with or without BOM)",
     )
@@ -84,6 +124,12 @@ def add_data_options(
             metavar="COL",
             help="model these columns as numbers, whatever their values",
         )
+    if complete_only:
+        group.add_argument(
+            "--complete-only",
+            action="store_true",
+            help="drop rows with a missing value",
+        )
     if batch_rows:
         group.add_argument(
             "--batch-rows",
@@ -95,21 +141,38 @@ def add_data_options(
         )
 
 
-def data_options(args: argparse.Namespace) -> dict[str, object]:
-    """The keywords of :func:`augnb.datasets.load` the parsed options give.
+def read_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`augnb.datasets.load` the options ask for.
 
-    ``--id-column`` is left out of the features like a ``--drop`` column.
+    Only options given are returned; ``--id-column`` is left out of the
+    features like a ``--drop`` column.
+
+    Raises
+    ------
+    UsageError
+        If ``--id-column`` names the class column.
     """
+    from augnb.cli._common import UsageError
+
     drop = list(getattr(args, "drop", None) or [])
     id_column = getattr(args, "id_column", None)
+    target = getattr(args, "target", None)
     if id_column:
-        drop.append(id_column)
-    return {
-        "target": getattr(args, "target", None),
+        if id_column == (target or "class"):
+            raise UsageError(
+                f"--id-column {id_column} names the class column; give the row "
+                "identifier with --id-column and the class with --target"
+            )
+        if id_column not in drop:
+            drop.append(id_column)
+    options = {
+        "target": target,
         "drop": drop or None,
         "sep": getattr(args, "sep", None),
         "encoding": getattr(args, "encoding", None),
         "decimal": getattr(args, "decimal", None),
         "discrete": getattr(args, "discrete", None),
         "continuous": getattr(args, "continuous", None),
+        "complete_only": getattr(args, "complete_only", False),
     }
+    return {k: v for k, v in options.items() if v}

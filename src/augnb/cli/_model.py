@@ -7,6 +7,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from augnb.cli._common import (
     PLOT_SUFFIXES,
@@ -16,7 +17,7 @@ from augnb.cli._common import (
     print_table,
     write_text,
 )
-from augnb.cli._data_options import data_options
+from augnb.cli._data_options import read_options
 
 __all__ = ["cmd_estimators", "cmd_fit", "cmd_inspect", "cmd_predict"]
 
@@ -25,7 +26,7 @@ def _load(args: argparse.Namespace, source: str):
     from augnb.datasets import load
 
     try:
-        return load(source, complete_only=args.complete_only, **data_options(args))
+        return load(source, **read_options(args))
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -85,6 +86,9 @@ def cmd_fit(args: argparse.Namespace) -> int:
                 "count-based estimator (NaiveBayes, TAN, KDB, AODE, ...)"
             )
     X, y = _load(args, args.dataset)
+    single = _single_class(y)
+    if single:
+        raise UsageError(f"{args.dataset}: {single}")
     if _is_file(args.dataset) and estimator._needs_rows is not None:
         size = (X.memory_usage(deep=True).sum() + y.memory_usage(deep=True)) / 2**20
         print(
@@ -102,12 +106,52 @@ def cmd_fit(args: argparse.Namespace) -> int:
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
     path = _save(args, estimator, model_path, len(X), str(y.name))
+    accuracy = estimator.score(X, y)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
         f"{X.shape[1]} features, class column {str(y.name)!r}) in {seconds:.2f} s; "
-        f"training accuracy {100 * estimator.score(X, y):.2f}%"
+        f"training accuracy {100 * accuracy:.2f}%"
     )
+    _warn_memorised(X, accuracy)
     return _report_outputs(args, estimator, path)
+
+
+def _warn_memorised(X: object, accuracy: float) -> None:
+    """Say that a training accuracy reached through row identifiers is hollow.
+
+    The audit has warned about each ID-like column already; this names the
+    number it makes meaningless, which a user would otherwise take at face
+    value.
+    """
+    import warnings
+
+    from augnb.data.audit import DataAuditWarning, audit_table
+
+    ids = [str(f.column) for f in audit_table(X) if f.problem == "id"]
+    if not ids:
+        return
+    flags = " ".join(f"--id-column {name}" for name in ids[:1]) + "".join(
+        f" --drop {name}" for name in ids[1:]
+    )
+    warnings.warn(
+        f"the training accuracy ({100 * accuracy:.2f}%) says nothing of new rows: "
+        f"the model can memorise the row identifier(s) {ids}; fit again with "
+        f"{flags}, and measure accuracy with `augnb compare`",
+        DataAuditWarning,
+        stacklevel=2,
+    )
+
+
+def _single_class(y: Any) -> str | None:
+    """What is wrong with a class column (a Series) of one class, or None."""
+    classes = y.dropna().unique()
+    if len(classes) >= 2:
+        return None
+    return (
+        f"every row has the class {str(classes[0])!r} in column "
+        f"{str(y.name)!r}; a classifier needs at least 2 classes: name the "
+        "class column with --target NAME"
+    )
 
 
 def _save(
@@ -205,6 +249,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     from augnb.data.tables import open_table
     from augnb.streaming import _resolve, fit_files
 
+    read_options(args)  # refuses an --id-column naming the class column
     target = args.target or "class"
     start = time.perf_counter()
     try:
@@ -319,6 +364,10 @@ def cmd_predict(args: argparse.Namespace) -> int:
         check_output_file(args.output, "--output")
     try:
         estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        data = Path(args.data).expanduser()
+        if not data.is_file():
+            what = "is a directory, not a file" if data.is_dir() else "does not exist"
+            raise UsageError(f"data file {str(args.data)!r} {what}")
         # Provenance is only ever a name: anything else in it is ignored.
         saved = {k: v for k, v in info.items() if isinstance(v, str)}
         target = args.target or saved.get("target") or "class"
@@ -355,7 +404,13 @@ def cmd_predict(args: argparse.Namespace) -> int:
         try:
             for raw in reader:
                 X = typed_features(raw, estimator, label)
-                proba = estimator.predict_proba(X)
+                try:
+                    proba = estimator.predict_proba(X)
+                except ValueError as exc:  # a value the model cannot read
+                    raise UsageError(
+                        f"cannot predict the rows of {args.data} with "
+                        f"{args.model}: {exc}"
+                    ) from None
                 labels = classes[proba.argmax(axis=1)]
                 frame = pd.DataFrame({"prediction": labels})
                 if id_column:
@@ -391,7 +446,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from augnb.data.tables import DataReadWarning
     from augnb.datasets import load_dataframe
 
-    options = data_options(args)
+    options = read_options(args)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataReadWarning)
@@ -434,16 +489,28 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         ["column", "kind", "distinct", "missing", "problem"],
         rows,
         title=f"{args.dataset}: {len(frame)} rows, {features.shape[1]} features, "
-        f"class column {str(target)!r}",
+        f"class column {str(target)!r}"
+        + (f", id column {args.id_column!r} left out" if args.id_column else ""),
         right=(2, 3),
     )
-    if findings:
-        print()
-        for finding in findings.values():
-            level = "error" if finding.is_error else "warning"
-            print(f"{level}: {finding.message}")
-    else:
+    problems = [
+        ("error" if f.is_error else "warning", f.message) for f in findings.values()
+    ]
+    single = _single_class(frame[target])
+    if single:
+        problems.insert(0, ("error", single))
+    if not problems:
         print("\nno problems found")
+        return 0
+    print()
+    for level, message in problems:
+        print(f"{level}: {message}")
+    errors = [message for level, message in problems if level == "error"]
+    if errors:
+        # The report went to stdout; the command fails as `fit` would.
+        sys.stdout.flush()
+        more = f" (and {len(errors) - 1} more error(s) above)" if errors[1:] else ""
+        raise UsageError(f"{args.dataset}: {errors[0]}{more}")
     return 0
 
 

@@ -9,7 +9,13 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.utils import check_array, column_or_1d
 
-__all__ = ["EncodedData", "as_frame", "column_arrays", "encode_target"]
+__all__ = [
+    "EncodedData",
+    "as_frame",
+    "as_numbers",
+    "column_arrays",
+    "encode_target",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +70,9 @@ def column_arrays(X: pd.DataFrame) -> list | None:
         return None
 
 
-def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
+def as_frame(
+    X: object, *, columns: list | None = None, for_prediction: bool = False
+) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
     DataFrames pass through; arrays and lists are validated by scikit-learn's
@@ -77,6 +85,9 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
         Input data.
     columns : list, default=None
         Column names to give an array input.
+    for_prediction : bool, default=False
+        Whether ``X`` holds rows to predict rather than to fit on (the error
+        messages say which).
 
     Returns
     -------
@@ -84,9 +95,10 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
     """
     if isinstance(X, pd.DataFrame):
         if X.shape[0] == 0:
-            raise ValueError(
-                "X is empty: it has 0 rows; fit needs at least one sample."
+            task = "prediction needs at least one row" if for_prediction else (
+                "fit needs at least one sample"
             )
+            raise ValueError(f"X is empty: it has 0 rows; {task}.")
         if X.shape[1] == 0:
             raise ValueError("X has 0 columns; at least one feature is required.")
         if X.columns.duplicated().any():
@@ -116,6 +128,27 @@ def as_frame(X: object, *, columns: list | None = None) -> pd.DataFrame:
     # per-column paths read strided columns rather than pay a transposed copy
     # of the whole table.
     return pd.DataFrame(arr, columns=names, copy=False)
+
+
+def as_numbers(column: pd.Series) -> tuple[pd.Series, object | None]:
+    """A column as float64, and its first value that is not a number.
+
+    Parameters
+    ----------
+    column : Series
+        Numbers, or text holding numbers; missing cells stay NaN.
+
+    Returns
+    -------
+    numbers : Series of float64
+        The column's values, NaN where a cell is missing or not a number.
+    bad : object or None
+        The first present value that is not a number (for the message that
+        names it), or None when every present value is one.
+    """
+    numbers = pd.to_numeric(column, errors="coerce").astype(np.float64)
+    bad = column.notna() & numbers.isna()
+    return numbers, (column[bad].iloc[0] if bad.any() else None)
 
 
 def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]:

@@ -52,7 +52,7 @@ def _column_values(frame: pd.DataFrame, col: Hashable) -> np.ndarray:
     if np.isinf(x).any():
         raise ValueError(
             f"Column {col!r} contains infinite values; replace them with finite "
-            "numbers or NaN (missing) before fitting."
+            "numbers or NaN (missing)."
         )
     return x
 

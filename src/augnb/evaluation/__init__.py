@@ -23,6 +23,7 @@ from __future__ import annotations
 from augnb.evaluation.cv import (
     Fold,
     FoldError,
+    FoldWarning,
     accuracy_matrix,
     cross_validate,
     load_datasets,
@@ -44,6 +45,7 @@ __all__ = [
     "EstimatorSpec",
     "Fold",
     "FoldError",
+    "FoldWarning",
     "Suite",
     "SuiteResult",
     "accuracy_matrix",

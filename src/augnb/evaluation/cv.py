@@ -39,6 +39,7 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from augnb._io import write_text_atomic
 from augnb._progress import ProgressOption, TaskProgress, progress_enabled
+from augnb.data.audit import DataAuditWarning, audit_table
 from augnb.evaluation._fold_cache import (
     CACHE_FORMAT,
     cache_path,
@@ -53,6 +54,7 @@ __all__ = [
     "RESULT_COLUMNS",
     "Fold",
     "FoldError",
+    "FoldWarning",
     "accuracy_matrix",
     "brier_score",
     "cross_validate",
@@ -82,6 +84,15 @@ _TIMING_COLUMNS = ("fit_seconds", "predict_seconds")
 
 class FoldError(RuntimeError):
     """An estimator failed on one fold; the message says which one."""
+
+
+class FoldWarning(UserWarning):
+    """A data set whose folds miss a class: some test folds hold none of it."""
+
+
+def _show(value: Any) -> str:
+    # repr for text ('a'), plain for numbers (1, not np.int64(1)).
+    return repr(str(value)) if isinstance(value, str) else str(value)
 
 
 @dataclass(frozen=True)
@@ -135,15 +146,19 @@ def make_folds(
     folds : list of Fold
         ``n_repeats * n_splits`` folds, repetition-major.
 
+    Raises
+    ------
+    ValueError
+        If ``y`` has fewer rows than ``n_splits``, or every class has fewer.
+
     Notes
     -----
-    When a class has fewer than ``n_splits`` members scikit-learn warns
-    (``UserWarning: The least populated class in y has only ... members``);
-    it is passed on once (sklearn repeats it per repetition). It is kept on
-    purpose: the split is still valid, but such a class
-    is missing from some test folds and, for a single-member class, from one
-    training fold, which matters when reading per-fold log losses (e.g. seed
-    000's Primary Tumor has singleton classes among its complete rows).
+    When a class has fewer than ``n_splits`` members a
+    :class:`FoldWarning` names it (once, in place of scikit-learn's warning
+    repeated per repetition). The split is still valid, but such a class is
+    missing from some test folds and, for a single-member class, from one
+    training fold, which matters when reading per-fold log losses (e.g.
+    Primary Tumor has singleton classes among its complete rows).
 
     Examples
     --------
@@ -152,16 +167,39 @@ def make_folds(
     (10, 1, 1, 2)
     """
     y_arr = np.asarray(y)
+    n_rows = y_arr.shape[0]
+    if n_rows < n_splits:
+        raise ValueError(
+            f"{n_rows} rows cannot make {n_splits} folds; use at most {n_rows} "
+            "folds (n_splits; --splits on the command line)"
+        )
+    labels, counts = np.unique(y_arr, return_counts=True)
+    if counts.max() < n_splits:
+        raise ValueError(
+            f"every class has fewer rows than the {n_splits} folds (the largest, "
+            f"{_show(labels[counts.argmax()])}, has {counts.max()}); use at most "
+            f"{counts.max()} folds (n_splits; --splits on the command line)"
+        )
+    if counts.min() < n_splits:
+        rare = labels[counts.argmin()]
+        warnings.warn(
+            f"class {_show(rare)} has only {counts.min()} row(s), fewer than the "
+            f"{n_splits} folds, so some test folds hold none of it; fewer folds "
+            "(--splits) avoid that",
+            FoldWarning,
+            stacklevel=2,
+        )
     splitter = RepeatedStratifiedKFold(
         n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
     )
-    dummy = np.zeros((y_arr.shape[0], 1))
-    # sklearn repeats its warning once per repetition; say it once.
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    dummy = np.zeros((n_rows, 1))
+    with warnings.catch_warnings():
+        # Its "least populated class" warning, repeated per repetition, is
+        # said once above in the data set's terms.
+        warnings.filterwarnings(
+            "ignore", message="The least populated class", category=UserWarning
+        )
         splits = list(splitter.split(dummy, y_arr))
-    for message in dict.fromkeys(str(w.message) for w in caught):
-        warnings.warn(message, UserWarning, stacklevel=2)
     folds = []
     for i, (train, test) in enumerate(splits):
         folds.append(
@@ -325,10 +363,53 @@ def _evaluate_fold(
     }
 
 
+#: A warning raised in a fold task, carried back to the caller's process:
+#: (category, message, file, line).
+_Caught = tuple[type[Warning], str, str, int]
+
+
 def _tagged_fold(
     index: tuple[int, int, int, int], key: dict[str, Any] | None, *args: Any
-) -> tuple[tuple[int, int, int, int], dict[str, Any] | None, dict[str, Any]]:
-    return index, key, _evaluate_fold(*args)
+) -> tuple[
+    tuple[int, int, int, int], dict[str, Any] | None, dict[str, Any], list[_Caught]
+]:
+    """A fold's result, with the warnings it raised (each once).
+
+    The warnings are returned rather than shown, so that the caller says each
+    once per run (a worker process would print them in its own way, and every
+    fold repeats them). The data audit's warnings are dropped: the caller
+    audits the whole data set once.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", DataAuditWarning)
+        result = _evaluate_fold(*args)
+    seen: dict[tuple[type[Warning], str], _Caught] = {}
+    for w in caught:
+        seen.setdefault(
+            (w.category, str(w.message)),
+            (w.category, str(w.message), w.filename, w.lineno),
+        )
+    return index, key, result, list(seen.values())
+
+
+def _check_dataset(name: str, X: pd.DataFrame, y: NDArray[Any]) -> None:
+    """Refuse a data set no classifier can learn; warn of its audit's findings.
+
+    Run once per data set before any fold, so that a problem is said once
+    (not per fold and estimator) and a hopeless one costs no fit.
+    """
+    labels = pd.unique(y)
+    if len(labels) < 2:
+        raise ValueError(
+            f"data set {name!r}: every row has the class {_show(labels[0])}; a "
+            "classifier needs at least 2 classes: check the class column "
+            "(--target on the command line)"
+        )
+    for finding in audit_table(X):
+        if finding.is_error:
+            raise ValueError(f"data set {name!r}: {finding.message}")
+        warnings.warn(f"data set {name!r}: {finding.message}", DataAuditWarning, 3)
 
 
 def cross_validate(
@@ -399,14 +480,21 @@ def cross_validate(
     Raises
     ------
     ValueError
-        For unknown estimators, data sets or protocol, or ``cache_dir``
-        without an integer ``random_state``.
+        For unknown estimators, data sets or protocol, ``cache_dir`` without
+        an integer ``random_state``, or a data set no fold can be drawn from
+        or learned on (fewer rows than ``n_splits``, a single class, a date
+        column); raised before any fold runs.
     FoldError
         If an estimator fails on a fold; the message names the data set,
         estimator, repeat and fold, and the original error is chained.
 
     Notes
     -----
+    Each data set is audited once (:func:`augnb.data.audit.audit_table`)
+    before its folds, and its findings are warned about once, naming it; the
+    same warnings from the fits of the folds are not repeated. Other warnings
+    raised in the folds (by any library) are passed on once per run.
+
     Log loss is computed by :func:`sklearn.metrics.log_loss` over the data
     set's full label set. A class absent from a training fold gets
     probability 0 in that fold's predictions; scikit-learn clips
@@ -444,9 +532,13 @@ def cross_validate(
     rows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
     pending: list[tuple[tuple[int, int, int, int], dict[str, Any] | None, tuple]] = []
     for di, (dname, (X, y)) in enumerate(data.items()):
+        _check_dataset(dname, X, y)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            folds = make_folds(y, n_splits, n_repeats, random_state)
+            try:
+                folds = make_folds(y, n_splits, n_repeats, random_state)
+            except ValueError as exc:
+                raise ValueError(f"data set {dname!r}: {exc}") from None
         for w in caught:
             # Name the data set: the message alone does not say which one.
             warnings.warn(f"data set {dname!r}: {w.message}", w.category, stacklevel=2)
@@ -493,8 +585,15 @@ def cross_validate(
             # the order of completion does not matter.
             parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
             tasks = (delayed(_tagged_fold)(i, k, *args) for i, k, args in pending)
-            for index, key, result in parallel(tasks):
+            said: set[tuple[type[Warning], str]] = set()
+            for index, key, result, caught in parallel(tasks):
                 rows[index] = result
+                for category, message, filename, lineno in caught:
+                    # Each once per run, from where it was raised (so that
+                    # a library's warning is seen as the library's).
+                    if (category, message) not in said:
+                        said.add((category, message))
+                        warnings.warn_explicit(message, category, filename, lineno)
                 if cache is not None and key is not None:
                     record = {"key": key, "result": result}
                     write_text_atomic(cache_path(cache, key), json.dumps(record))

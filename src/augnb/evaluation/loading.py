@@ -85,7 +85,7 @@ def load_datasets(
         ``data_dir/NAME.csv`` when that file exists, else as usual.
     read_options : mapping, default=None
         Keyword arguments for :func:`augnb.datasets.load` when reading a file
-        (``target``, ``drop``, ``sep``, ``encoding``).
+        (``target``, ``drop``, ``sep``, ``encoding``, ``complete_only``).
 
     Returns
     -------
@@ -141,11 +141,10 @@ def load_datasets(
                 candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
                 if candidate.is_file():
                     path = candidate
-            X, y = load(
-                path if path is not None else source,
-                complete_only=paper,
-                **dict(read_options or {}),
-            )
+            options = dict(read_options or {})
+            # The paper protocol keeps complete rows whatever the options say.
+            options["complete_only"] = paper or bool(options.get("complete_only"))
+            X, y = load(path if path is not None else source, **options)
         y_arr = np.asarray(y.to_numpy(dtype=object) if hasattr(y, "to_numpy") else y)
         if paper:
             X = _discretize_whole(X, y_arr)

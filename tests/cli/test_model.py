@@ -1,0 +1,219 @@
+"""``augnb fit``, ``predict`` and ``inspect``: every user error in one line."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb.cli import main
+
+
+@pytest.fixture
+def model(car_csv, tmp_path):
+    """A TAN fitted on ``car_csv`` (its ID column left out)."""
+    path = tmp_path / "good.augnb"
+    assert (
+        main(["fit", str(car_csv), "--id-column", "patient", "--output", str(path)])
+        == 0
+    )
+    return path
+
+
+def _files(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    header = tmp_path / "header.csv"
+    header.write_text("a,b,class\n")
+    return {"folder": folder, "empty": empty, "header": header}
+
+
+def test_fit_warns_that_an_id_column_makes_training_accuracy_hollow(
+    car_csv, tmp_path, capsys
+):
+    assert main(["fit", str(car_csv), "--output", str(tmp_path / "m.augnb")]) == 0
+    captured = capsys.readouterr()
+    assert "training accuracy 100.00%" in captured.out
+    err = captured.err.splitlines()
+    assert len(err) == 2 and err[0].startswith("augnb: warning: column 'patient'")
+    assert err[1] == (
+        "augnb: warning: the training accuracy (100.00%) says nothing of new rows: "
+        "the model can memorise the row identifier(s) ['patient']; fit again with "
+        "--id-column patient, and measure accuracy with `augnb compare`"
+    )
+    assert (
+        main(
+            [
+                "fit",
+                str(car_csv),
+                "--id-column",
+                "patient",
+                "--output",
+                str(tmp_path / "m.augnb"),
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().err == ""
+
+
+def test_fit_user_errors(car_csv, tmp_path, usage_error):
+    files = _files(tmp_path)
+    out = ["--output", tmp_path / "m.augnb"]
+    one = tmp_path / "one.csv"
+    pd.read_csv(car_csv).assign(**{"class": "acc"}).to_csv(one, index=False)
+    cases = [
+        ([tmp_path / "no.csv"], ["no.csv", "does not exist"]),
+        ([files["folder"]], ["folder", "directory"]),
+        ([files["empty"]], ["empty.csv", "empty"]),
+        ([files["header"]], ["header.csv", "no data rows"]),
+        ([one], ["one.csv", "'acc'", "2 classes", "--target"]),
+        ([car_csv, "--target", "nope"], ["'nope'", "columns are"]),
+        ([car_csv, "--estimator", "nope"], ["'nope'", "available"]),
+        ([car_csv, "--param", "alpha=abc"], ["TAN", "alpha", "'abc'"]),
+        ([car_csv, "--param", "alpha"], ["--param", "NAME=VALUE"]),
+        ([car_csv, "--param", "nope=1"], ["['nope']", "parameters are"]),
+        ([car_csv, "--estimator", "KDB", "--param", "k=-1"], ["KDB", "k must"]),
+        (
+            [car_csv, "--batch-rows", "50", "--id-column", "nope"],
+            ["--id-column", "'nope'"],
+        ),
+        ([car_csv, "--bogus"], ["--bogus", "augnb fit --help"]),
+    ]
+    for argv, words in cases:
+        usage_error(["fit", *argv, *out], *words)
+    usage_error(
+        ["fit", car_csv, "--output", "/proc/m.augnb"], "/proc/m.augnb", "permission"
+    )
+    usage_error(["fit", car_csv, "--output", files["folder"]], "is a folder")
+    usage_error(
+        ["fit", car_csv, "--output", tmp_path / "no" / "m.augnb"], "create it first"
+    )
+    assert not (tmp_path / "m.augnb").exists()
+
+
+def test_inspect_exits_2_when_it_reports_an_error(
+    car_csv, tmp_path, capsys, usage_error
+):
+    frame = pd.read_csv(car_csv)
+    dates = tmp_path / "dates.csv"
+    when = pd.date_range("2024-01-01", periods=len(frame)).strftime("%Y-%m-%d")
+    frame.assign(when=when).to_csv(dates, index=False)
+    assert main(["inspect", str(dates)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and captured.err.startswith(
+        "augnb: error: " + str(dates) + ": column 'when' holds dates"
+    )
+    assert "drop it" in captured.err and "more error" not in captured.err
+    # The report is printed first, as for a table with warnings only.
+    assert "error: column 'when' holds dates" in captured.out
+    assert any(
+        line.split()[:2] == ["when", "discrete"] for line in captured.out.splitlines()
+    )
+    one = tmp_path / "one.csv"
+    frame.assign(**{"class": "acc"}).to_csv(one, index=False)
+    usage_error(["inspect", one], "one.csv", "'acc'", "2 classes", "--target")
+    # Warnings alone (the ID column) are reported and exit 0.
+    assert main(["inspect", str(car_csv)]) == 0
+    assert "warning: column 'patient'" in capsys.readouterr().out
+
+
+def test_inspect_user_errors(car_csv, tmp_path, usage_error):
+    files = _files(tmp_path)
+    usage_error(["inspect", tmp_path / "no.csv"], "no.csv", "does not exist")
+    usage_error(["inspect", files["folder"]], "directory")
+    usage_error(["inspect", files["empty"]], "empty.csv", "empty")
+    usage_error(["inspect", files["header"]], "header.csv", "no data rows")
+    usage_error(["inspect", car_csv, "--target", "nope"], "'nope'", "columns are")
+    usage_error(["inspect", car_csv, "--drop", "nope"], "'nope'", "columns are")
+    usage_error(["inspect", "carr"], "carr")
+
+
+def _damaged(tmp_path, model, name, change):
+    """A copy of ``model`` whose JSON document ``change`` altered."""
+    with zipfile.ZipFile(model) as archive:
+        members = {n: archive.read(n) for n in archive.namelist()}
+    document = json.loads(members["model.json"])
+    change(document)
+    members["model.json"] = json.dumps(document).encode()
+    path = tmp_path / name
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, data in members.items():
+            archive.writestr(member, data)
+    return path
+
+
+def test_predict_refuses_damaged_model_files_in_one_line(
+    model, car_csv, tmp_path, usage_error, capsys
+):
+    import joblib
+
+    def drop(*keys):
+        def change(document):
+            node = document["model"]["v"]
+            for key in keys[:-1]:
+                node = node[key]["v"]
+            del node[keys[-1]]
+
+        return change
+
+    damaged = {
+        "keys.augnb": lambda d: d.clear() or d.update({"a": 1}),
+        "schema.augnb": drop("schema_"),
+        "classes.augnb": drop("classes_"),
+        "tables.augnb": drop("model_", "cpds"),
+    }
+    for name, change in damaged.items():
+        path = _damaged(tmp_path, model, name, change)
+        usage_error(["predict", path, car_csv], name, "not a readable augnb model")
+    pickled = tmp_path / "dict.augnb"
+    joblib.dump({"format": "augnb-model-1"}, pickled)
+    assert main(["predict", str(pickled), str(car_csv), "--allow-pickle"]) == 2
+    # Unpickling was allowed, and is said to have run code; then the error.
+    warning, error = capsys.readouterr().err.splitlines()
+    assert warning.startswith("augnb: warning: ") and "is a pickle" in warning
+    assert error.startswith("augnb: error: ") and "dict.augnb" in error
+    assert "not a readable augnb model" in error
+
+
+def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
+    files = _files(tmp_path)
+    usage_error(
+        ["predict", tmp_path / "no.augnb", car_csv], "no.augnb", "does not exist"
+    )
+    usage_error(["predict", car_csv, model], "text file", "MODEL DATA")
+    usage_error(
+        ["predict", model, tmp_path / "no.csv"], "data file", "no.csv", "does not exist"
+    )
+    usage_error(["predict", model, files["folder"]], "data file", "directory")
+    usage_error(["predict", model, files["empty"]], "empty.csv", "empty")
+    usage_error(["predict", model, files["header"]], "header.csv", "no data rows")
+    usage_error(
+        ["predict", model, car_csv, "--id-column", "nope"], "'nope'", "columns are"
+    )
+    usage_error(["predict", model, car_csv, "--output", files["folder"]], "is a folder")
+    other = tmp_path / "other.csv"
+    other.write_text("x,class\n1,a\n")
+    usage_error(["predict", model, other], "other.csv", "lacks the model's column(s)")
+
+
+def test_predict_errors_speak_of_prediction(tmp_path, usage_error):
+    from augnb.datasets import load
+
+    X, y = load("iris")
+    data = tmp_path / "iris.csv"
+    X.assign(**{"class": y}).to_csv(data, index=False)
+    model = tmp_path / "iris.augnb"
+    assert main(["fit", str(data), "--output", str(model)]) == 0
+    column = X.columns[0]
+    bad = tmp_path / "bad.csv"
+    X.assign(**{column: np.inf}).to_csv(bad, index=False)
+    err = usage_error(
+        ["predict", model, bad], "cannot predict", "bad.csv", repr(column), "infinite"
+    )
+    assert "fit" not in err
