@@ -36,6 +36,7 @@ from augnb.discretize import (
     EqualWidthDiscretizer,
     MDLPDiscretizer,
     MeanBinarizer,
+    RandomMDLPDiscretizer,
     SOACDiscretizer,
 )
 from augnb.inference import FactoredModel
@@ -112,6 +113,7 @@ ALLOWED_CLASSES: Mapping[str, type] = _AllowedClasses(
             EqualWidthDiscretizer,
             MDLPDiscretizer,
             MeanBinarizer,
+            RandomMDLPDiscretizer,
             SOACDiscretizer,
             # structures and schemas
             Structure,

@@ -42,12 +42,17 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
                 if p.suffix.lower() in (".parquet", ".pq", ".csv")
             )
             if not found:
-                raise FileNotFoundError(f"Directory {item!r} holds no .parquet/.csv.")
+                raise FileNotFoundError(
+                    f"{item!r} is a directory holding no .parquet or .csv file; "
+                    "give a data file, or a folder of them"
+                )
             files.extend(found)
         elif os.path.isfile(item):
             files.append(item)
         else:
-            raise FileNotFoundError(f"No such file: {item!r}.")
+            raise FileNotFoundError(
+                f"data file {item!r} does not exist; give a file, a folder or a glob"
+            )
     return files
 
 

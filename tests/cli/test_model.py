@@ -36,7 +36,15 @@ def _files(tmp_path):
 def test_fit_warns_that_an_id_column_makes_training_accuracy_hollow(
     car_csv, tmp_path, capsys
 ):
+    # A file is streamed by default: the ID column is named, no accuracy shown.
     assert main(["fit", str(car_csv), "--output", str(tmp_path / "m.augnb")]) == 0
+    captured = capsys.readouterr()
+    assert "training accuracy" not in captured.out
+    assert captured.err.startswith("augnb: warning: column 'patient'")
+    # Fitted in memory (--complete-only), the training accuracy comes with a
+    # warning that it says nothing.
+    out = str(tmp_path / "m.augnb")
+    assert main(["fit", str(car_csv), "--complete-only", "--output", out]) == 0
     captured = capsys.readouterr()
     assert "training accuracy 100.00%" in captured.out
     err = captured.err.splitlines()

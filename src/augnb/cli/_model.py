@@ -401,8 +401,12 @@ def cmd_predict(args: argparse.Namespace) -> int:
     )
     with sink as out:
         header = True
+        n_rows = 0
         try:
             for raw in reader:
+                if len(raw) == 0:
+                    continue
+                n_rows += len(raw)
                 X = typed_features(raw, estimator, label)
                 try:
                     proba = estimator.predict_proba(X)
@@ -427,6 +431,8 @@ def cmd_predict(args: argparse.Namespace) -> int:
                     correct += int(np.sum(labels[present].astype(str) == truth))
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        if not n_rows:  # nothing written: an --output file is not created
+            raise UsageError(f"{label}: the file has a header but no data rows")
     if args.output:
         print(f"predictions: {args.output}", file=sys.stderr)
     if has_target:
