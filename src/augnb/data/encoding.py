@@ -179,7 +179,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
     if isinstance(y, pd.Series) and isinstance(y.dtype, pd.StringDtype):
         # Text labels (pandas 3's str): to Python strings in one C pass
         # (column_or_1d iterates over the Arrow array cell by cell).
-        y = y.to_numpy(dtype=object, na_value=None)
+        y = y.to_numpy()
     if _plain_1d(y):
         # A 1-d NumPy-backed array or Series: what column_or_1d would return,
         # without check_array's cost (a small fit felt it).

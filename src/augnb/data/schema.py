@@ -206,6 +206,7 @@ class _TextBlock:
         self.positions = positions  # column positions in the frame
         self.values = values  # the shared dictionary (Python values)
         self.codes = codes  # (len(positions), n_rows) int32, -1 = missing
+        self._index: dict | None = None  # value -> position in ``values``
 
     @classmethod
     def of(cls, arrays: list, wanted: Sequence[int]) -> _TextBlock | None:
@@ -278,10 +279,16 @@ class _TextBlock:
 
     def encode(self, row: int, categories: tuple) -> NDArray[np.int32]:
         """Codes of the ``row``-th block column against ``categories``."""
-        position = {v: k for k, v in enumerate(categories)}
-        lookup = np.array(
-            [position.get(v, -1) for v in self.values] + [-1], dtype=np.int32
-        )
+        if self._index is None:
+            self._index = {v: k for k, v in enumerate(self.values)}
+        # The column's categories looked up in the shared dictionary (a
+        # category it lacks, or one of another type, matches no cell).
+        found = [(self._index.get(c), k) for k, c in enumerate(categories)]
+        hits = [(d, k) for d, k in found if d is not None]
+        lookup = np.full(len(self.values) + 1, -1, dtype=np.int32)
+        if hits:
+            where, value = zip(*hits)
+            lookup[list(where)] = value
         return lookup[self.codes[row]]
 
 
