@@ -33,10 +33,7 @@ def to_bif(network: Network, *, name: str = "augnb") -> str:
     str
     """
     lines = [f"network {name} {{", "}"]
-    variables = [(network.class_name, network.class_tokens)] + [
-        (node.name, node.tokens) for node in network.nodes
-    ]
-    for var, states in variables:
+    for var, states in network.variables(tokens=True):
         lines += [
             f"variable {var} {{",
             f"  type discrete [ {len(states)} ] {{ {', '.join(states)} }};",

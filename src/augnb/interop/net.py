@@ -39,10 +39,7 @@ def to_net(network: Network, *, name: str = "augnb") -> str:
     str
     """
     out = [f"% {name}: exported by augnb", "net", "{", "}"]
-    variables = [(network.class_name, network.class_tokens)] + [
-        (node.name, node.tokens) for node in network.nodes
-    ]
-    for var, states in variables:
+    for var, states in network.variables(tokens=True):
         out += [
             f"node {var}",
             "{",

@@ -158,6 +158,24 @@ class Network:
     nodes: tuple[Node, ...]
     columns: tuple[Column, ...]
 
+    def variables(self, *, tokens: bool) -> list[tuple[str, tuple[str, ...]]]:
+        """``(name, states)`` of the class node, then of every feature node.
+
+        Parameters
+        ----------
+        tokens : bool
+            States as identifiers (BIF, NET) rather than readable names
+            (XMLBIF).
+
+        Returns
+        -------
+        list of (str, tuple of str)
+        """
+        first = (self.class_name, self.class_tokens if tokens else self.class_states)
+        return [first] + [
+            (node.name, node.tokens if tokens else node.states) for node in self.nodes
+        ]
+
 
 @dataclass(frozen=True, eq=False)
 class Qualifier:

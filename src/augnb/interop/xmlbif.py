@@ -36,10 +36,7 @@ def to_xmlbif(network: Network, *, name: str = "augnb") -> str:
         "<NETWORK>",
         f"<NAME>{escape(name)}</NAME>",
     ]
-    variables = [(network.class_name, network.class_states)] + [
-        (node.name, node.states) for node in network.nodes
-    ]
-    for var, states in variables:
+    for var, states in network.variables(tokens=False):
         out.append('<VARIABLE TYPE="nature">')
         out.append(f"  <NAME>{escape(var)}</NAME>")
         out += [f"  <OUTCOME>{escape(s)}</OUTCOME>" for s in states]
