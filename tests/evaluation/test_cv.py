@@ -342,3 +342,20 @@ def test_cache_files_are_small_json(tmp_path):
     assert files
     assert all(f.stat().st_size < 2000 for f in files)
     assert all(f.name.startswith(("iris__NB__", "balance_scale__NB__")) for f in files)
+
+
+def test_cache_key_of_an_estimator_does_not_hold_memory_addresses():
+    # A parameter without its own repr (make_column_selector) must not make
+    # the key differ from one run to the next.
+    from sklearn.compose import make_column_selector, make_column_transformer
+    from sklearn.preprocessing import OrdinalEncoder
+
+    from augnb.evaluation._fold_cache import params_hash
+
+    def make(dtypes):
+        return make_column_transformer(
+            (OrdinalEncoder(), make_column_selector(dtype_include=dtypes))
+        )
+
+    assert params_hash(make(["category"])) == params_hash(make(["category"]))
+    assert params_hash(make(["category"])) != params_hash(make(["object"]))
