@@ -22,12 +22,15 @@ Reports per data set the mean accuracy and log-loss over the folds and the
 total fit time of each learner, the fit-time ratio, and the means over data
 sets; writes ``benchmarks/results/<out>.json`` and ``<out>.md`` atomically.
 Per-fold results are cached under ``--cache`` (not committed) so an
-interrupted run resumes; clear it after changing code.
+interrupted run resumes; clear it after changing code. ``--cached-only``
+summarises the data sets already complete in the cache and runs nothing.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -68,7 +71,11 @@ def _markdown(table: pd.DataFrame, args: object, seconds: float) -> str:
         "",
         f"{args.repeats} x {args.splits} stratified CV, seed {args.seed}, nested "
         "protocol, both learners single-threaded; fit time summed over the folds "
-        f"(run took {seconds / 60:.1f} min).",
+        + (
+            f"(run took {seconds / 60:.1f} min)."
+            if seconds
+            else "(summarised from the per-fold cache)."
+        ),
         "",
         "| data set | acc ESKDB | acc RF | log-loss ESKDB | log-loss RF "
         "| fit s ESKDB | fit s RF | fit ratio |",
@@ -108,7 +115,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--cache", default=str(ROOT / "benchmarks" / "results" / "eskdb_rf_cache")
     )
+    ap.add_argument(
+        "--cached-only",
+        action="store_true",
+        help="report the data sets whose every fold of both learners is in the "
+        "cache, read from its files (an interrupted run, as it stands); run "
+        "nothing",
+    )
     args = ap.parse_args(argv)
+    if args.cached_only:
+        results = _from_cache(Path(args.cache), args)
+        table = _per_dataset(results)
+        _report(table, results, args, 0.0)
+        return 0
     learners = {
         "ESKDB": ESKDB(random_state=args.seed, n_jobs=1),
         "RandomForest": random_forest(args.seed),
@@ -119,7 +138,50 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = nested_cv(learners, args)
     seconds = time.perf_counter() - start
-    table = _per_dataset(results)
+    _report(_per_dataset(results), results, args, seconds)
+    return 0
+
+
+def _from_cache(cache: Path, args: object) -> pd.DataFrame:
+    """The per-fold results of the data sets complete in the cache.
+
+    Read from the files themselves; where a fold was run twice (two
+    processes), the first result written is kept.
+    """
+    rows = []
+    for name in args.datasets:
+        found = {}
+        for learner in LEARNERS:
+            for path in sorted(
+                cache.glob(f"{name}__{learner}__r*f*__*.json"),
+                key=lambda q: q.stat().st_mtime,
+            ):
+                record = json.loads(path.read_text())
+                key = record["key"]
+                if (key["n_splits"], key["n_repeats"], key["random_state"]) != (
+                    args.splits,
+                    args.repeats,
+                    args.seed,
+                ):
+                    continue
+                found.setdefault((learner, key["repeat"], key["fold"]), record)
+        if len(found) == len(LEARNERS) * args.splits * args.repeats:
+            for (learner, r, f), record in sorted(found.items()):
+                rows.append(
+                    {
+                        "dataset": name,
+                        "estimator": learner,
+                        "repeat": r,
+                        "fold": f,
+                        **record["result"],
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _report(
+    table: pd.DataFrame, results: pd.DataFrame, args: object, seconds: float
+) -> None:
     text = _markdown(table, args, seconds)
     e, r = LEARNERS
     summary = {
@@ -144,7 +206,6 @@ def main(argv: list[str] | None = None) -> int:
         "folds": results.replace({np.nan: None}).to_dict(orient="records"),
     }
     save_report(payload, text, args.out)
-    return 0
 
 
 if __name__ == "__main__":

@@ -441,3 +441,20 @@ def test_warnings_are_said_once_per_run_not_per_fold(n_jobs):
         "data set 'd': column 'same' has the same value (1) in every row, so it "
         "carries no information; drop it",
     ]
+
+
+def test_cache_key_of_an_estimator_does_not_hold_memory_addresses():
+    # A parameter without its own repr (make_column_selector) must not make
+    # the key differ from one run to the next.
+    from sklearn.compose import make_column_selector, make_column_transformer
+    from sklearn.preprocessing import OrdinalEncoder
+
+    from augnb.evaluation._fold_cache import params_hash
+
+    def make(dtypes):
+        return make_column_transformer(
+            (OrdinalEncoder(), make_column_selector(dtype_include=dtypes))
+        )
+
+    assert params_hash(make(["category"])) == params_hash(make(["category"]))
+    assert params_hash(make(["category"])) != params_hash(make(["object"]))

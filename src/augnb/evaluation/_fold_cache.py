@@ -24,10 +24,27 @@ __all__ = ["CACHE_FORMAT", "cache_path", "data_hash", "params_hash", "read_cache
 CACHE_FORMAT = 1
 
 
+def _stable(value: Any) -> Any:
+    """A parameter value whose repr does not depend on where it lives.
+
+    An object without its own repr (sklearn's ``make_column_selector``) is
+    shown by its type and attributes instead of its memory address.
+    """
+    if isinstance(value, (list, tuple)):
+        return type(value)(_stable(v) for v in value)
+    if " at 0x" in repr(value) and hasattr(value, "__dict__"):
+        return f"{type(value).__qualname__}({sorted(vars(value).items())!r})"
+    return value
+
+
 def params_hash(estimator: BaseEstimator) -> str:
     cls = type(estimator)
-    params = sorted(estimator.get_params(deep=True).items())
+    items = sorted(estimator.get_params(deep=True).items())
+    params = [(k, _stable(v)) for k, v in items]
     text = f"{cls.__module__}.{cls.__qualname__}|{params!r}"
+    # What is left without a repr of its own (a function) shows its memory
+    # address, which differs from run to run.
+    text = re.sub(r" at 0x[0-9a-fA-F]+", "", text)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
