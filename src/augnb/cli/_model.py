@@ -271,13 +271,13 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         unknown = sorted(set(args.drop or ()) - set(header))
         if unknown:
             raise ValueError(
-                f"{args.dataset}: cannot drop column(s) {unknown}: no such column; "
+                f"{args.dataset}: --drop names no column {unknown}; "
                 f"the columns are {header}"
             )
         if args.id_column and args.id_column not in header:
             raise ValueError(
-                f"{args.dataset}: no id column {args.id_column!r}; the columns "
-                f"are {header}"
+                f"{args.dataset}: --id-column names no column {args.id_column!r}; "
+                f"the columns are {header}"
             )
         left_out = {target, *(args.drop or ()), args.id_column}
         columns = [c for c in header if c not in left_out]
@@ -332,6 +332,9 @@ def _fit_whole(
             raise ValueError(f"{args.dataset}: the file holds no data rows")
         frame = frames[0]
         y = frame.pop(target)
+        single = _single_class(y)
+        if single:  # said before the fit's data audit speaks of the columns
+            raise UsageError(f"{args.dataset}: {single}")
         if not isinstance(y.dtype, np.dtype):
             # Category or Arrow-backed text: labels as Python objects. Typed
             # labels (the stream's too) stay typed: a loop over object rows in
