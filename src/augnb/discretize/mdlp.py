@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from scipy.special import xlogy
 
 from augnb._docstrings import shared_entries
@@ -15,6 +16,25 @@ __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
 
 
 _LN2 = math.log(2.0)
+
+
+def _check_xy(x: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.integer]]:
+    # One column and its class codes, as both MDL discretisers take them.
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y)
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError("x and y must be one-dimensional.")
+    if x.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"x and y have different lengths ({x.shape[0]} != {y.shape[0]})."
+        )
+    if not np.all(np.isfinite(x)):
+        raise ValueError("x must be finite (no NaN or infinite values).")
+    if y.size and not np.issubdtype(y.dtype, np.integer):
+        raise ValueError(f"y must hold integer class codes, got dtype {y.dtype}.")
+    if y.size and y.min() < 0:
+        raise ValueError("y must hold non-negative class codes.")
+    return x, y
 
 
 @shared_entries
@@ -62,20 +82,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     >>> mdlp_cut_points(x, y).tolist()
     [4.5]
     """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y)
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("x and y must be one-dimensional.")
-    if x.shape[0] != y.shape[0]:
-        raise ValueError(
-            f"x and y have different lengths ({x.shape[0]} != {y.shape[0]})."
-        )
-    if not np.all(np.isfinite(x)):
-        raise ValueError("x must be finite (no NaN or infinite values).")
-    if y.size and not np.issubdtype(y.dtype, np.integer):
-        raise ValueError(f"y must hold integer class codes, got dtype {y.dtype}.")
-    if y.size and y.min() < 0:
-        raise ValueError("y must hold non-negative class codes.")
+    x, y = _check_xy(x, y)
     n = x.shape[0]
     if n < 2:
         return np.empty(0, dtype=float)

@@ -19,6 +19,7 @@ from scipy.special import xlogy
 from sklearn.utils import check_random_state
 
 from augnb.discretize._base import _BaseDiscretizer
+from augnb.discretize.mdlp import _check_xy
 
 __all__ = ["RandomMDLPDiscretizer", "random_mdlp_cut_points"]
 
@@ -156,24 +157,6 @@ def _recursive_cuts(
         stack.append((p, hi, False))
         stack.append((lo, p, False))
     return np.sort(np.asarray(cuts, dtype=float))
-
-
-def _check_xy(x: Any, y: Any) -> tuple[NDArray[np.float64], NDArray[np.integer]]:
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y)
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError("x and y must be one-dimensional.")
-    if x.shape[0] != y.shape[0]:
-        raise ValueError(
-            f"x and y have different lengths ({x.shape[0]} != {y.shape[0]})."
-        )
-    if not np.all(np.isfinite(x)):
-        raise ValueError("x must be finite (no NaN or infinite values).")
-    if y.size and not np.issubdtype(y.dtype, np.integer):
-        raise ValueError(f"y must hold integer class codes, got dtype {y.dtype}.")
-    if y.size and y.min() < 0:
-        raise ValueError("y must hold non-negative class codes.")
-    return x, y
 
 
 def random_mdlp_cut_points(
