@@ -307,6 +307,9 @@ target : str, default=None
     named ``class``.
 drop : iterable of str, default=None
     Columns to leave out (identifiers, free text, ...).
+id_column : str, default=None
+    A row identifier (e.g. a patient number): left out of the features
+    like a ``drop`` column; naming a column the table lacks is an error.
 sep : str, default=None
     CSV delimiter; detected when not given.
 encoding : str, default=None

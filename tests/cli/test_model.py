@@ -91,6 +91,12 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
             [car_csv, "--batch-rows", "50", "--id-column", "nope"],
             ["--id-column", "'nope'"],
         ),
+        # The in-memory path (a wrapper search) names the option too.
+        (
+            [car_csv, "--estimator", "BSEJ", "--id-column", "nope"],
+            ["--id-column", "'nope'"],
+        ),
+        ([car_csv, "--estimator", "BSEJ", "--drop", "nope"], ["--drop", "'nope'"]),
         ([car_csv, "--bogus"], ["--bogus", "augnb fit --help"]),
     ]
     for argv, words in cases:

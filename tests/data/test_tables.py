@@ -49,6 +49,30 @@ def test_compressed_files(tmp_path, suffix, compress):
     assert read_table(path).to_dict("list") == EXPECTED
 
 
+@pytest.mark.parametrize(
+    "name, format_name",
+    [
+        ("t.parquet", "Parquet"),
+        ("t.feather", "Feather"),
+        ("t.csv.gz", "gzip"),
+        ("t.csv.zip", "zip"),
+    ],
+)
+def test_a_name_its_bytes_deny_is_refused(tmp_path, name, format_name):
+    # A mislabelled or truncated file is not read as a CSV of garbage.
+    path = tmp_path / name
+    path.write_text(CSV)
+    with pytest.raises(ValueError, match=rf"{name}: the name says {format_name}"):
+        read_table(path)
+
+
+def test_a_gzip_named_csv_is_read_by_its_bytes(tmp_path):
+    # The bytes decide: a compressed file with a plain name is still read.
+    path = tmp_path / "t.csv"
+    path.write_bytes(gzip.compress(CSV.encode()))
+    assert read_table(path).to_dict("list") == EXPECTED
+
+
 def test_zip_with_one_member(tmp_path):
     path = tmp_path / "t.zip"
     with zipfile.ZipFile(path, "w") as archive:

@@ -144,30 +144,14 @@ def add_data_options(
 def read_options(args: argparse.Namespace) -> dict[str, Any]:
     """The keywords of :func:`augnb.datasets.load` the options ask for.
 
-    Only options given are returned; ``--id-column`` is left out of the
-    features like a ``--drop`` column.
-
-    Raises
-    ------
-    UsageError
-        If ``--id-column`` names the class column.
+    Only options given are returned; the loader checks the column names
+    (``--id-column`` is left out of the features like a ``--drop`` column).
     """
-    from augnb.cli._common import UsageError
-
-    drop = list(getattr(args, "drop", None) or [])
-    id_column = getattr(args, "id_column", None)
     target = getattr(args, "target", None)
-    if id_column:
-        if id_column == (target or "class"):
-            raise UsageError(
-                f"--id-column {id_column} names the class column; give the row "
-                "identifier with --id-column and the class with --target"
-            )
-        if id_column not in drop:
-            drop.append(id_column)
     options = {
         "target": target,
-        "drop": drop or None,
+        "drop": getattr(args, "drop", None),
+        "id_column": getattr(args, "id_column", None),
         "sep": getattr(args, "sep", None),
         "encoding": getattr(args, "encoding", None),
         "decimal": getattr(args, "decimal", None),

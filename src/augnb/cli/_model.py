@@ -247,6 +247,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     read before the fit), and the file is read once.
     """
     from augnb.data.tables import open_table
+    from augnb.datasets._loader import check_column_names
     from augnb.streaming import _resolve, fit_files
 
     read_options(args)  # refuses an --id-column naming the class column
@@ -263,23 +264,12 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             discrete=[target, *(getattr(args, "discrete", None) or ())],
         )
         header = reader.columns
-        if target not in header:
-            raise ValueError(
-                f"{args.dataset}: no class column {target!r}; the columns are "
-                f"{header}; name it with --target NAME"
-            )
-        unknown = sorted(set(args.drop or ()) - set(header))
-        if unknown:
-            raise ValueError(
-                f"{args.dataset}: --drop names no column {unknown}; "
-                f"the columns are {header}"
-            )
-        if args.id_column and args.id_column not in header:
-            raise ValueError(
-                f"{args.dataset}: --id-column names no column {args.id_column!r}; "
-                f"the columns are {header}"
-            )
-        left_out = {target, *(args.drop or ()), args.id_column}
+        left_out = {
+            target,
+            *check_column_names(
+                header, target, args.drop, args.id_column, args.dataset
+            ),
+        }
         columns = [c for c in header if c not in left_out]
         batch_rows = args.batch_rows or auto_batch_rows(len(columns) + 1)
         if len(files) == 1 and reader.n_rows is not None and (

@@ -12,7 +12,8 @@ never through text:
   mark is ``.``, or ``,`` when given (``decimal=","``) or detected (a
   ``;``-separated file whose numbers are written ``1,5`` and never ``1.5``).
 - **Compression**: gzip, bz2, xz and zip (one member), recognised by their
-  magic bytes, so the file name does not matter.
+  magic bytes, so a plain name does not matter; a name whose suffix promises
+  a format its bytes deny (``t.parquet`` holding text) is refused.
 - **Encoding**: UTF-8 with or without a byte-order mark. Anything else must be
   named with ``encoding=`` (``--encoding`` on the command line); a file that
   is not UTF-8 raises an error naming the file, the line and this option,
@@ -95,6 +96,25 @@ _MAGIC = {
     b"PK\x03\x04": "zip",
     b"PAR1": "parquet",
     b"ARROW1": "feather",
+}
+#: What a file's last suffix promises, checked against its first bytes.
+_SUFFIX_KIND = {
+    "parquet": "parquet",
+    "pq": "parquet",
+    "feather": "feather",
+    "arrow": "feather",
+    "gz": "gzip",
+    "bz2": "bz2",
+    "xz": "xz",
+    "zip": "zip",
+}
+_KIND_NAME = {
+    "parquet": "Parquet",
+    "feather": "Feather (Arrow IPC)",
+    "gzip": "gzip",
+    "bz2": "bzip2",
+    "xz": "xz",
+    "zip": "zip",
 }
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _COMMA_NUMBER = re.compile(r"^[+-]?\d+,\d+$")
@@ -480,6 +500,7 @@ def open_table(
     with source.open("rb") as handle:
         magic = handle.read(8)
     kind = _sniff_format(magic)
+    _check_suffix(source.name, kind, magic, label)
     plain = dict(
         continuous=frozenset(continuous or ()), discrete=frozenset(discrete or ())
     )
@@ -733,6 +754,24 @@ def _ragged_line(source: Any, kind: str, options: _ReadOptions) -> str | None:
                     "row or give the delimiter with --sep"
                 )
     return None
+
+
+def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
+    """Refuse a file whose name promises a format its first bytes deny.
+
+    The bytes decide how a file is read; without this check a damaged or
+    mislabelled ``.parquet`` would be read as a one-column CSV of garbage.
+    """
+    suffix = name.lower().rsplit(".", 1)[-1] if "." in name else ""
+    expected = _SUFFIX_KIND.get(suffix)
+    if expected is None or expected == kind:
+        return
+    found = "plain text" if kind == "text" else f"a {_KIND_NAME[kind]} file"
+    raise ValueError(
+        f"{label}: the name says {_KIND_NAME[expected]} but the file is not one "
+        f"(its first bytes {magic[:8]!r} look like {found}); it may be damaged "
+        "or incompletely written, or misnamed: rename it after what it holds"
+    )
 
 
 def _sniff_format(data: bytes) -> str:

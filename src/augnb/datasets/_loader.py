@@ -57,6 +57,7 @@ def load_dataframe(
     *,
     target: str | None = None,
     drop: Iterable[str] | None = None,
+    id_column: str | None = None,
     sep: str | None = None,
     encoding: str | None = None,
     decimal: str | None = None,
@@ -102,7 +103,7 @@ def load_dataframe(
         continuous=_as_names(continuous),
         discrete=_as_names(discrete) | {target} | {fix.column for fix in fixes},
     )
-    raw = _select_columns(raw, target, drop, label)
+    raw = _select_columns(raw, target, drop, id_column, label)
 
     if name is not None:
         base = set(bundled_continuous(name))
@@ -310,18 +311,62 @@ def _existing_file(path: Path) -> Path:
     return path
 
 
-def _select_columns(
-    raw: pd.DataFrame, target: str, drop: Iterable[str] | None, label: str
-) -> pd.DataFrame:
-    """Drop the unwanted columns and move the class column last."""
-    columns = [str(c) for c in raw.columns]
+def check_column_names(
+    columns: list[str],
+    target: str,
+    drop: Iterable[str] | None,
+    id_column: str | None,
+    label: str,
+) -> list[str]:
+    """The columns left out of the features, once every name is checked.
+
+    One rule for every door to a table (the CLI's streamed fit checks a
+    file's header with it before reading a row).
+
+    Parameters
+    ----------
+    columns : list of str
+        The table's header.
+    target : str
+        The class column.
+    drop : iterable of str or None
+        Columns to leave out.
+    id_column : str or None
+        The row identifier, left out too.
+    label : str
+        Names the table in messages.
+
+    Returns
+    -------
+    list of str
+        The sorted names of the dropped columns, the identifier included.
+
+    Raises
+    ------
+    ValueError
+        If a name is not in ``columns``, or the class column is dropped or
+        missing; the message names the option (``--drop``, ``drop=``).
+    """
     dropped = sorted(_as_names(drop))
     unknown = [c for c in dropped if c not in columns]
     if unknown:
         raise ValueError(
-            f"{label}: cannot drop column(s) {unknown}: no such column; the "
-            f"columns are {columns}"
+            f"{label}: cannot drop column(s) {unknown} (--drop, drop= in Python): "
+            f"no such column; the columns are {columns}"
         )
+    if id_column is not None:
+        if id_column not in columns:
+            raise ValueError(
+                f"{label}: no row identifier column {id_column!r} (--id-column, "
+                f"id_column= in Python); the columns are {columns}"
+            )
+        if id_column == target:
+            raise ValueError(
+                f"{label}: --id-column {id_column} (id_column= in Python) names "
+                "the class column; give the row identifier with --id-column and "
+                "the class with --target"
+            )
+        dropped = sorted({*dropped, id_column})
     if target in dropped:
         raise ValueError(f"{label}: the class column {target!r} cannot be dropped")
     if target not in columns:
@@ -333,6 +378,19 @@ def _select_columns(
         raise ValueError(
             f"{label}: no class column {target!r}; the columns are {columns}; {hint}"
         )
+    return dropped
+
+
+def _select_columns(
+    raw: pd.DataFrame,
+    target: str,
+    drop: Iterable[str] | None,
+    id_column: str | None,
+    label: str,
+) -> pd.DataFrame:
+    """Drop the unwanted columns and move the class column last."""
+    columns = [str(c) for c in raw.columns]
+    dropped = check_column_names(columns, target, drop, id_column, label)
     features = [c for c in columns if c != target and c not in dropped]
     if not features:
         raise ValueError(
