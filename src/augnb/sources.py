@@ -20,11 +20,12 @@ the "Scaling out" page of the documentation).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -301,18 +302,55 @@ def missing_tables(structure: Structure, data: CountTables) -> tuple[list, list]
     return subsets, comoments
 
 
+class Planner(Protocol):
+    """What makes a plan from rows: the estimator (``_start_plan``)."""
+
+    def _start_plan(
+        self,
+        X: object,
+        y: object,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+        in_memory: bool = False,
+        cut_rows: NDArray[np.intp] | None = None,
+        y_encoded: tuple | None = None,
+    ) -> ChunkPlan: ...
+
+
 class RowSource(ABC):
     """A source of training rows (see the module docstring).
 
-    Subclasses give the count tables of every row under a plan
-    (:meth:`tables`); the plan is fixed from the first rows, which the
-    memory and chunk sources show through ``first()`` and the Dask source
-    reads where they live (``DaskSource.plan``).
+    Subclasses fix the plan from their first rows (:meth:`plan`) and give
+    the count tables of every row under it (:meth:`tables`), after which
+    ``classes`` holds the class labels the rows carry.
     """
 
     #: Whether the rows themselves reach the learner (learners that need
     #: them, such as the wrapper searches, take only such sources).
     in_memory: bool = False
+    #: The class labels of the rows (known once :meth:`tables` has run).
+    classes: Any = None
+
+    @abstractmethod
+    def plan(
+        self,
+        planner: Planner,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+    ) -> ChunkPlan:
+        """The plan of the first rows; sets the planner's plan attributes.
+
+        Parameters
+        ----------
+        planner : Planner
+            The estimator being fitted.
+        classes : sequence, default=None
+            Every class label (``partial_fit``'s first call).
+        incremental : bool, default=False
+            Whether the rows can be read only once (``partial_fit``).
+        """
 
     @abstractmethod
     def tables(self, plan: ChunkPlan) -> tuple[CountTables, Schema]:
@@ -393,13 +431,27 @@ class MemorySource(RowSource):
         self.n_input = n
         self.audit_params = {} if audit_params is None else audit_params
 
-    def first(self) -> tuple[pd.DataFrame, object]:
-        """All the rows (after the weights' rows were applied)."""
-        return self.frame, self.y
+    def plan(
+        self,
+        planner: Planner,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+    ) -> ChunkPlan:
+        """The plan of all the rows (see :meth:`RowSource.plan`).
 
-    def cut_rows(self) -> NDArray[np.intp] | None:
-        """Rows the discretiser's cut points are learned from (None: all)."""
-        return discretizer_rows(self.sample_weight)
+        The discretiser's cut points come from the rows with positive
+        weight (:func:`~augnb.data.weights.discretizer_rows`).
+        """
+        return planner._start_plan(
+            self.frame,
+            self.y,
+            classes=classes,
+            incremental=incremental,
+            in_memory=True,
+            cut_rows=discretizer_rows(self.sample_weight),
+            y_encoded=(self.classes, self.y_codes),
+        )
 
     def tables(self, plan: ChunkPlan) -> tuple[TrainingData, Schema]:
         """The encoded rows (with the audit of the data, once).
@@ -474,6 +526,17 @@ class ChunkSource(RowSource):
         self._first: tuple | None = None
         self.progress = progress
 
+    def plan(
+        self,
+        planner: Planner,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+    ) -> ChunkPlan:
+        """The plan of the first chunk (see :meth:`RowSource.plan`)."""
+        X, y = self.first()
+        return planner._start_plan(X, y, classes=classes, incremental=incremental)
+
     def first(self) -> tuple[pd.DataFrame, object]:
         """The first chunk (read once: the first pass continues after it)."""
         if self._first is None:
@@ -510,6 +573,7 @@ class ChunkSource(RowSource):
                 self.progress(n_rows)
         if total is None:
             raise ValueError("The source holds no rows.")
+        self.classes = total.classes
         return total, schema_of_statistics(total)
 
 
@@ -593,6 +657,19 @@ PLAN_ATTRIBUTES = (
     "continuous_columns_",
     "discretizer_",
 )
+
+
+def _remote_plan(
+    planner: Planner,
+    classes: Sequence | None,
+    incremental: bool,
+    X: object,
+    y: object,
+) -> tuple[ChunkPlan, dict[str, Any]]:
+    """The plan of ``X, y`` and the attributes it set (run where the rows are)."""
+    plan = planner._start_plan(X, y, classes=classes, incremental=incremental)
+    fitted = {a: getattr(planner, a) for a in PLAN_ATTRIBUTES if hasattr(planner, a)}
+    return plan, fitted
 
 
 def _plan_task(make_plan: Callable, x: object, y: object) -> tuple:
@@ -679,28 +756,41 @@ class DaskSource(RowSource):
             "or a 2-d dask array."
         )
 
-    def plan(self, make_plan: Callable) -> tuple:
-        """``make_plan(X, y)`` run on the first partition, where it lives.
+    def plan(
+        self,
+        planner: Planner,
+        *,
+        classes: Sequence | None = None,
+        incremental: bool = False,
+    ) -> ChunkPlan:
+        """The plan of the first partition, made where it lives.
 
-        Only its result comes back (the plan and the attributes it set), not
-        the rows.
-
-        Parameters
-        ----------
-        make_plan : callable
-            Returns ``(plan, fitted attributes)`` from ``(X, y)``.
+        A copy of the planner makes it on that worker; only the plan and the
+        attributes it set come back (:data:`PLAN_ATTRIBUTES`), not the rows.
+        See :meth:`RowSource.plan`.
         """
         import dask
         from dask import delayed
+        from sklearn.base import clone
 
+        make_plan = functools.partial(
+            _remote_plan, clone(planner), classes, incremental
+        )
         if self.frame is not None:
             first = self.frame.partitions[0].map_partitions(
                 _plan_task_frame, make_plan, **_NO_META
             )
-            return dask.compute(first.to_delayed()[0])[0]
-        return dask.compute(
-            delayed(_plan_task, pure=True)(make_plan, self.xs[0], self.ys[0])
-        )[0]
+            plan, fitted = dask.compute(first.to_delayed()[0])[0]
+        else:
+            plan, fitted = dask.compute(
+                delayed(_plan_task, pure=True)(make_plan, self.xs[0], self.ys[0])
+            )[0]
+        for name in PLAN_ATTRIBUTES:
+            if name in fitted:
+                setattr(planner, name, fitted[name])
+            else:
+                planner.__dict__.pop(name, None)
+        return plan
 
     def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
         """Every partition's statistics, summed by a tree reduction.
@@ -723,6 +813,7 @@ class DaskSource(RowSource):
             task = delayed(_frame_stats_task, pure=True)
             parts = [task(x, yy, plan) for x, yy in zip(self.xs, self.ys)]
         (stats,) = dask.compute(tree_sum(parts))
+        self.classes = stats.classes
         return stats, schema_of_statistics(stats)
 
 

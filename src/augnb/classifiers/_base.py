@@ -12,7 +12,7 @@ import numba
 import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -34,7 +34,6 @@ from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.from_statistics import fit_model_from_statistics
 from augnb.params.mixed_model import MixedModel, fit_mixed_model
 from augnb.sources import (
-    PLAN_ATTRIBUTES,
     ChunkPlan,
     ChunkSource,
     DaskSource,
@@ -92,15 +91,6 @@ def _dask_chunks(method: _Method) -> _Method:
         return method(self, X)
 
     return cast(_Method, on_chunks)
-
-
-def _remote_plan(estimator: BaseAugmentedNB, X: object, y: object) -> tuple:
-    """The plan of ``X, y`` and the attributes it sets (run where the rows are)."""
-    plan = estimator._start_plan(X, y)
-    fitted = {
-        a: getattr(estimator, a) for a in PLAN_ATTRIBUTES if hasattr(estimator, a)
-    }
-    return plan, fitted
 
 
 def _is_dask(obj: object) -> bool:
@@ -272,29 +262,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self._check_params()
         if not source.in_memory and self._needs_rows is not None:
             raise TypeError(self._unsupported_message())
-        if isinstance(source, DaskSource):
-            plan, fitted = source.plan(functools.partial(_remote_plan, clone(self)))
-            for name in PLAN_ATTRIBUTES:
-                if name in fitted:
-                    setattr(self, name, fitted[name])
-                else:
-                    self.__dict__.pop(name, None)
-        else:
-            assert isinstance(source, MemorySource | ChunkSource)
-            X, y = source.first()
-            plan = self._start_plan(
-                X,
-                y,
-                classes=classes,
-                incremental=incremental,
-                in_memory=source.in_memory,
-                cut_rows=source.cut_rows() if source.in_memory else None,
-                y_encoded=(
-                    (source.classes, source.y_codes) if source.in_memory else None
-                ),
-            )
+        plan = source.plan(self, classes=classes, incremental=incremental)
         data, schema = source.tables(plan)
-        self._fit_tables(data, schema, plan, source)
+        self._fit_tables(data, schema, plan, source.classes, source)
         if not source.in_memory:
             self._keep_statistics(data, plan)
         return self
@@ -404,13 +374,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         data: CountTables,
         schema: Schema,
         plan: ChunkPlan,
+        classes: Sequence,
         source: RowSource | None = None,
     ) -> None:
-        """Set every fitted attribute from the tables of all rows."""
-        if isinstance(data, SufficientStatistics):
-            classes = data.classes
-        else:
-            classes = source.classes
+        """Set every fitted attribute from the tables of all rows.
+
+        ``classes`` are the rows' class labels; ``source`` gives the family
+        tables a learned structure needs beyond the first pass.
+        """
         if len(classes) < 2:
             raise ValueError(
                 f"y has only one class ({next(iter(classes))!r}); a classifier needs "
@@ -541,7 +512,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 )
         validate_data(self, as_frame(X), reset=False, skip_check_array=True)
         total = self.statistics_ + frame_statistics(X, y, plan)
-        self._fit_tables(total, schema_of_statistics(total), plan)
+        self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
         return self
 
