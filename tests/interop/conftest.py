@@ -21,6 +21,15 @@ DATASETS = ("car", "hepatitis", "iris")
 #: Rows scored per model (pyAgrum's inference is per row).
 N_ROWS = 50
 
+#: Unit roundoff of single precision. pyAgrum's BIF, NET, DSL and UAI readers
+#: keep each probability as a C++ ``float`` whatever its spelling: their
+#: Coco/R grammars (aGrUM ``src/agrum/BN/io/BIF/cocoR/SyntaxBIF.atg``, the
+#: ``FLOAT<float& val>`` production, and ``io/net/cocoR/SyntaxNet.atg``)
+#: convert a number token with ``coco_atof`` (``src/agrum/base/core/cocoR/
+#: common.h``: ``float res; istr >> res;``) into a ``std::vector<float>``.
+#: Its XMLBIF reader (``io/BIFXML/BIFXMLBNReader_tpl.h``) reads doubles.
+FLOAT32_ROUNDOFF = 2.0**-24
+
 LEARNERS = {
     "NaiveBayes": NaiveBayes,
     "TAN": TAN,
@@ -94,6 +103,61 @@ def agrum_posteriors(evidence):
             out.append(engine.posterior(network.class_name).toarray())
             engine.eraseAllEvidence()
         return np.array(out)
+
+    return run
+
+
+@pytest.fixture
+def single_precision_atol():
+    """``single_precision_atol(network)``: what single-precision CPTs can cost.
+
+    Each of the ``m`` factors of ``P(c, x)`` (the prior and one CPT entry a
+    node; a sum of such products when nodes are summed out) is off by a
+    relative ``u = 2**-24`` at most, so ``P(c, x)`` is off by ``a_c``,
+    ``|a_c| <= m u`` (first order), and the posterior by
+    ``p_c sum_k p_k (a_c - a_k) / (1 + ...)``, at most
+    ``p_c (1 - p_c) 2 m u / (1 - m u) <= m u / (2 (1 - m u))``, the
+    largest absolute posterior error the rounded CPTs can cause. Double
+    rounding of the inference itself is far below (1e-12 allowed for it).
+    """
+
+    def bound(network):
+        mu = (len(network.nodes) + 1) * FLOAT32_ROUNDOFF
+        return mu / (2 * (1 - mu)) + 1e-12
+
+    return bound
+
+
+@pytest.fixture
+def agrum_tables():
+    """``agrum_tables(path, network) -> [(read, written), ...]``, each CPT.
+
+    pyAgrum reads the file; each of its tables (the class prior, then each
+    node's) is laid out as ``network``'s (class, parents, node) and returned
+    beside the probabilities augnb wrote.
+    """
+
+    def run(path, network):
+        bn = gum.loadBN(str(path))
+        names = [network.class_name]
+        written = [network.prior]
+        order = [[network.class_name]]
+        for node in network.nodes:
+            names.append(node.name)
+            written.append(node.cpt)
+            order.append(
+                [network.class_name]
+                + [network.nodes[p].name for p in node.parents]
+                + [node.name]
+            )
+        out = []
+        for name, table, axes in zip(names, written, order):
+            tensor = bn.cpt(name)
+            # toarray() puts the tensor's variables in reverse order.
+            held = list(reversed(tensor.names))
+            read = np.array(tensor.toarray()).transpose([held.index(a) for a in axes])
+            out.append((read, table))
+        return out
 
     return run
 
