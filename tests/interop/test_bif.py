@@ -8,45 +8,13 @@ import pytest
 from augnb.interop.bif import to_bif
 from augnb.interop.network import describe
 
-DATASETS = ("car", "hepatitis", "iris")
 
-
-@pytest.mark.parametrize("dataset", DATASETS)
-@pytest.mark.parametrize("learner", ["NaiveBayes", "TAN", "KDB2", "BSEJ"])
 def test_pyagrum_reads_each_probability_as_a_float(
-    learner, dataset, fitted, agrum_tables, tmp_path
+    readback_case, agrum_float_readback
 ):
-    # pyAgrum's BIF parser keeps each number as a C++ float (coco_atof in
-    # aGrUM's cocoR/common.h, see FLOAT32_ROUNDOFF): every entry it holds is
-    # the written double rounded to single precision, nothing else lost.
-    estimator, _, _ = fitted(learner, dataset)
-    network = describe(estimator)
-    path = tmp_path / "model.bif"
-    path.write_text(to_bif(network))
-    for read, written in agrum_tables(path, network):
-        assert read.shape == written.shape
-        np.testing.assert_array_equal(read, written.astype(np.float32))
-
-
-@pytest.mark.parametrize("dataset", DATASETS)
-@pytest.mark.parametrize("learner", ["NaiveBayes", "TAN", "KDB2", "BSEJ"])
-def test_pyagrum_posteriors_within_single_precision(
-    learner, dataset, fitted, agrum_posteriors, single_precision_atol, tmp_path
-):
-    # Single-precision CPTs bound pyAgrum's posteriors (single_precision_atol,
-    # 3e-7 to 6e-7 here; about 7e-8 is seen); missing values (hepatitis) are
-    # summed out by both.
-    estimator, _, rows = fitted(learner, dataset)
-    network = describe(estimator)
-    path = tmp_path / "model.bif"
-    path.write_text(to_bif(network))
-    got = agrum_posteriors(path, network, estimator.encode(rows).codes)
-    np.testing.assert_allclose(
-        got,
-        estimator.predict_proba(rows),
-        rtol=0,
-        atol=single_precision_atol(network),
-    )
+    # pyAgrum's BIF parser rounds each number to single precision (coco_atof
+    # in aGrUM's cocoR/common.h); XMLBIF is its exact reader.
+    agrum_float_readback(to_bif, ".bif", *readback_case)
 
 
 @pytest.mark.parametrize("learner", ["NaiveBayes", "TAN", "KDB2", "BSEJ"])
