@@ -9,26 +9,12 @@ from augnb.interop.net import to_net
 from augnb.interop.network import describe
 
 
-@pytest.mark.parametrize(
-    ("learner", "dataset"),
-    [
-        ("NaiveBayes", "iris"),
-        ("TAN", "hepatitis"),
-        ("KDB2", "hepatitis"),
-        ("BSEJ", "car"),
-    ],
-)
-def test_pyagrum_reads_the_network(
-    learner, dataset, fitted, agrum_posteriors, tmp_path
+def test_pyagrum_reads_each_probability_as_a_float(
+    readback_case, agrum_float_readback
 ):
-    # As for BIF, pyAgrum's NET parser rounds each probability to single
-    # precision; the file is exact (below).
-    estimator, _, rows = fitted(learner, dataset)
-    network = describe(estimator)
-    path = tmp_path / "model.net"
-    path.write_text(to_net(network))
-    got = agrum_posteriors(path, network, estimator.encode(rows).codes)
-    np.testing.assert_allclose(got, estimator.predict_proba(rows), rtol=0, atol=1e-6)
+    # pyAgrum's NET parser rounds each number to single precision (coco_atof
+    # in aGrUM's cocoR/common.h); XMLBIF is its exact reader.
+    agrum_float_readback(to_net, ".net", *readback_case)
 
 
 @pytest.mark.parametrize("learner", ["TAN", "BSEJ"])

@@ -24,6 +24,19 @@ def test_pyagrum_posteriors_equal_predict_proba(
     np.testing.assert_allclose(got, estimator.predict_proba(rows), rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("learner", ["TAN", "BSEJ"])
+def test_pyagrum_reads_every_probability_exactly(
+    learner, fitted, agrum_tables, tmp_path
+):
+    # Unlike its BIF and NET parsers, pyAgrum's XMLBIF reader parses doubles.
+    estimator, _, _ = fitted(learner, "car")
+    network = describe(estimator)
+    path = tmp_path / "model.bifxml"
+    path.write_text(to_xmlbif(network))
+    for read, written in agrum_tables(path, network):
+        np.testing.assert_array_equal(read, written)
+
+
 def test_states_keep_the_categories_and_the_bins(fitted, tmp_path):
     import pyagrum as gum
 
