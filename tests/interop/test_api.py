@@ -70,8 +70,6 @@ def test_aode_manifest_and_members_give_predict_proba(fitted, evidence, tmp_path
     with zipfile.ZipFile(path) as archive:
         manifest = json.loads(archive.read("manifest.json"))
         archive.extractall(folder)
-    for file in folder.rglob("*.xml"):
-        file.rename(file.with_suffix(".bifxml"))  # the suffix pyAgrum reads
     assert manifest["format"] == MANIFEST_FORMAT
     assert manifest["rule"] == "mean_joint"
     assert manifest["frequency_limit"] == estimator.m
@@ -96,7 +94,7 @@ def test_aode_manifest_and_members_give_predict_proba(fitted, evidence, tmp_path
         got.append(total / total.sum())
     expected = estimator.predict_proba(rows)
     np.testing.assert_allclose(np.array(got), expected, rtol=0, atol=1e-9)
-    assert manifest["fallback"]["file"] == "fallback.xml"
+    assert manifest["fallback"]["file"] == "fallback.bifxml"
 
 
 def test_eskdb_manifest_averages_posteriors(evidence, tmp_path):
@@ -108,9 +106,9 @@ def test_eskdb_manifest_averages_posteriors(evidence, tmp_path):
         manifest = json.loads(archive.read("manifest.json"))
         assert sorted(archive.namelist()) == [
             "manifest.json",
-            "members/0.xml",
-            "members/1.xml",
-            "members/2.xml",
+            "members/0.bifxml",
+            "members/1.bifxml",
+            "members/2.bifxml",
         ]
         archive.extractall(tmp_path)
     assert manifest["rule"] == "mean_posterior"

@@ -29,7 +29,8 @@ EXPORT_FORMATS = {
 MANIFEST_FORMAT = "augnb-ensemble"
 
 _WRITERS = {"bif": to_bif, "xmlbif": to_xmlbif, "net": to_net}
-_SUFFIX = {"bif": ".bif", "xmlbif": ".xml", "net": ".net"}
+# Members of an ensemble: XMLBIF as `.bifxml`, the suffix pyAgrum reads.
+_SUFFIX = {"bif": ".bif", "xmlbif": ".bifxml", "net": ".net"}
 
 _RULES = {
     "mean_joint": (
