@@ -346,6 +346,10 @@ ranks : Series, mapping or sequence of float, default=None
 .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
    classifier using conditional probabilities", Proc. 9th Australasian
    Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.""",
+    "keogh2002": """\
+Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+Bayesian classifiers. International Journal on Artificial Intelligence
+Tools 11(4), 587-601.""",
     "demsar2006_ranks": """\
 .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
    data sets", JMLR 7:1-30, 2006, section 3.2.2.""",
