@@ -247,6 +247,11 @@ feature_names_in_ : ndarray of shape (n_features_in_,)
     Column names seen during fit (``0..p-1`` for an ndarray).
 n_features_in_ : int
     Number of columns seen during fit.""",
+    "labelled_column": """\
+x : ndarray of shape (n_samples,)
+    Feature values; finite, no NaN.
+y : ndarray of shape (n_samples,)
+    Non-negative integer class codes ``0..k-1``.""",
     # Functions on codes, the wrapper searches, data sets and tests.
     "y": """\
 y : ndarray of shape (n_samples,)
@@ -350,6 +355,10 @@ ranks : Series, mapping or sequence of float, default=None
 Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
 Bayesian classifiers. International Journal on Artificial Intelligence
 Tools 11(4), 587-601.""",
+    "zhang2020": """\
+.. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
+   classifiers using ensembles and smoothing", Knowledge and Information
+   Systems 62, pp. 3457–3480, 2020.""",
     "demsar2006_ranks": """\
 .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
    data sets", JMLR 7:1-30, 2006, section 3.2.2.""",
@@ -374,6 +383,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "encoding_kernel_": ("schema_continuous_", "kernel_columns_"),
     "encoding_mixed_": ("schema_continuous_", "mixed_columns_"),
     "class_parameters": ("y", "cards", "n_classes"),
+    # What every column-wise discretiser's fit sets (its base's).
+    "fitted_bins_": ("bins_", "columns_seen_"),
 }
 
 _PLACEHOLDER = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.MULTILINE)

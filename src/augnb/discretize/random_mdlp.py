@@ -18,8 +18,9 @@ from numpy.typing import NDArray
 from scipy.special import xlogy
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.discretize._base import _BaseDiscretizer
-from augnb.discretize.mdlp import _check_xy
+from augnb.discretize.mdlp import _check_xy, _sorted_class_counts
 
 __all__ = ["RandomMDLPDiscretizer", "random_mdlp_cut_points"]
 
@@ -130,14 +131,7 @@ def _recursive_cuts(
     n = x.shape[0]
     if n < 2:
         return np.empty(0, dtype=float)
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    ys = y[order]
-    n_classes = int(ys.max()) + 1
-    cum = np.zeros((n_classes, n + 1), dtype=float)
-    for c in range(n_classes):
-        np.cumsum(ys == c, out=cum[c, 1:])
-    boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+    xs, cum, boundaries = _sorted_class_counts(x, y)
 
     cuts: list[float] = []
     stack = [(0, n, True)]
@@ -159,6 +153,7 @@ def _recursive_cuts(
     return np.sort(np.asarray(cuts, dtype=float))
 
 
+@shared_entries
 def random_mdlp_cut_points(
     x: NDArray[np.floating],
     y: NDArray[np.integer],
@@ -183,10 +178,7 @@ def random_mdlp_cut_points(
 
     Parameters
     ----------
-    x : ndarray of shape (n_samples,)
-        Feature values; finite, no NaN.
-    y : ndarray of shape (n_samples,)
-        Non-negative integer class codes ``0..k-1``.
+    {labelled_column}
     random_state : int, RandomState or None, default=None
         Source of the draws (one uniform number per split).
     cost : {"candidates", "rows"}, default="candidates"
@@ -217,9 +209,7 @@ def random_mdlp_cut_points(
 
     References
     ----------
-    .. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
-       classifiers using ensembles and smoothing", Knowledge and Information
-       Systems 62, pp. 3457–3480, 2020.
+    {zhang2020}
     .. [2] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
        continuous-valued attributes for classification learning", Proc. 13th
        Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
@@ -257,6 +247,7 @@ def _check_random_state(value: Any) -> None:
         )
 
 
+@shared_entries
 class RandomMDLPDiscretizer(_BaseDiscretizer):
     """Supervised discretisation by MDL splitting with randomly drawn cuts.
 
@@ -272,10 +263,7 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     Parameters
     ----------
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {columns}
     random_state : int, RandomState or None, default=None
         Source of the draws; the columns are cut in input order from one
         stream, so an integer gives the same cut points at every fit.
@@ -286,17 +274,7 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     Attributes
     ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column: one
-        more than its cut points, so 1 for a constant or all-missing column.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {fitted_bins_}
 
     See Also
     --------
@@ -306,15 +284,13 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     Notes
     -----
-    Rows whose label is missing are dropped before fitting; rows whose value
-    is missing are ignored for that column only. Missing values stay
-    missing after ``transform``.
+    As in :class:`MDLPDiscretizer`, rows with a missing label are dropped and
+    a missing value is ignored for its column only; it stays missing after
+    ``transform``.
 
     References
     ----------
-    .. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
-       classifiers using ensembles and smoothing", Knowledge and Information
-       Systems 62, pp. 3457–3480, 2020.
+    {zhang2020}
 
     Examples
     --------
