@@ -98,8 +98,8 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _sorted_class_counts(
-    x: NDArray[np.float64], y: NDArray[np.integer]
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.intp]]:
+    x: NDArray[np.floating], y: NDArray[np.integer]
+) -> tuple[NDArray[np.floating], NDArray[np.float64], NDArray[np.intp]]:
     """The sorted values, their cumulative class counts and the cut positions.
 
     ``cum[c, i]`` is the number of rows of class ``c`` among the first ``i``
