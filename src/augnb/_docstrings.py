@@ -4,7 +4,7 @@ Many learners take the same parameters (``alpha``, ``smoothing``, the input
 columns ...) and set the same fitted attributes, and many functions on codes
 take the same arguments. Their numpydoc entries are written here once. A
 docstring names one by a line holding only ``{key}`` in one of its sections
-(Parameters, Attributes, or References for a citation), and
+(Parameters, Attributes, Raises, or References for a citation), and
 :func:`shared_entries` replaces that line by the entry, indented like it.
 
 The substitution is flat: a key stands for one entry (its name line and
@@ -334,6 +334,21 @@ default=None
     :func:`average_ranks`.
 ranks : Series, mapping or sequence of float, default=None
     Average ranks (1 = best) instead of ``scores``.""",
+    # The model files.
+    "model_file": """\
+path : str or path-like
+    A file written by :func:`~augnb.save_model`.
+allow_pickle : bool, default=False
+    Also read a pickle (a joblib file of augnb before the data-only
+    format). Unpickling runs code the file names: allow it only for a file
+    you trust; a warning says how to convert it (``save_model(load_model(path,
+    allow_pickle=True), new_path)``).""",
+    "model_file_errors": """\
+ValueError
+    If the file is not an augnb model (a data table, a damaged or foreign
+    file, a pickle without ``allow_pickle``); one line naming the file.
+FileNotFoundError
+    If there is no file at ``path``.""",
     # Citations: one entry of a References section each.
     "taheri2011": """\
 .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
