@@ -322,31 +322,18 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
         _check_random_state(self.random_state)
         _check_cost(self.cost)
 
-    def fit(self, X: Any, y: Any = None) -> RandomMDLPDiscretizer:
-        """Draw the cut points of the selected columns.
+    def _column_rule(
+        self,
+    ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+        # One stream for every column of this fit, in input order.
+        choose = _random_choice(check_random_state(self.random_state))
 
-        Parameters
-        ----------
-        X : DataFrame or ndarray of shape (n_samples, n_features)
-            Training data. An ndarray is treated as a DataFrame with columns
-            ``0..n_features-1``. NaN values are ignored.
-        y : array-like of shape (n_samples,)
-            Class labels (required).
+        def draw(x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
+            assert y is not None  # guaranteed by _requires_y
+            return _recursive_cuts(x, y, choose, self.cost)
 
-        Returns
-        -------
-        self : object
-            The fitted discretiser.
-        """
-        self._validate_params()
-        # One stream for every column of this fit; held only while fitting.
-        self._rng = check_random_state(self.random_state)
-        try:
-            super().fit(X, y)
-        finally:
-            del self._rng
-        return self
+        return draw
 
     def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-        assert y is not None  # guaranteed by _requires_y
-        return _recursive_cuts(x, y, _random_choice(self._rng), self.cost)
+        # A column cut alone: as the first column of a fit.
+        return self._column_rule()(x, y)
