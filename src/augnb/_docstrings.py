@@ -141,6 +141,11 @@ supernode_cpt : {"joint", "dag"}, default="joint"
 var_smoothing : float, default=1e-9
     Fraction of the largest feature variance added to every Gaussian and
     regression variance.""",
+    "normalize": """\
+normalize : bool, default=True
+    Renormalise each weighted CPT over the feature's values (R's
+    bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
+    in the paper.""",
     # The estimators' fitted attributes.
     "fitted_input_": """\
 classes_ : ndarray of shape (n_classes,)
