@@ -371,10 +371,6 @@ FileNotFoundError
 .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
    classifier using conditional probabilities", Proc. 9th Australasian
    Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.""",
-    "keogh2002": """\
-Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
-Bayesian classifiers. International Journal on Artificial Intelligence
-Tools 11(4), 587-601.""",
     "zhang2020": """\
 .. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
    classifiers using ensembles and smoothing", Knowledge and Information

@@ -82,7 +82,9 @@ class HillClimbingTAN(_ArcSearch):
 
     References
     ----------
-    {keogh2002}
+    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+    Bayesian classifiers. International Journal on Artificial Intelligence
+    Tools 11(4), 587-601.
 
     Examples
     --------
@@ -155,7 +157,9 @@ class SuperParentTAN(HillClimbingTAN):
 
     References
     ----------
-    {keogh2002}
+    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+    Bayesian classifiers. International Journal on Artificial Intelligence
+    Tools 11(4), 587-601.
 
     Examples
     --------
