@@ -371,10 +371,6 @@ FileNotFoundError
 .. [2] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
    classifier using conditional probabilities", Proc. 9th Australasian
    Data Mining Conference (AusDM 2011), CRPIT vol. 121, 2011, §4.""",
-    "zhang2020": """\
-.. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
-   classifiers using ensembles and smoothing", Knowledge and Information
-   Systems 62, pp. 3457–3480, 2020.""",
     "demsar2006_ranks": """\
 .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
    data sets", JMLR 7:1-30, 2006, section 3.2.2.""",

@@ -209,7 +209,9 @@ def random_mdlp_cut_points(
 
     References
     ----------
-    {zhang2020}
+    .. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
+       classifiers using ensembles and smoothing", Knowledge and Information
+       Systems 62, pp. 3457–3480, 2020.
     .. [2] U. M. Fayyad and K. B. Irani, "Multi-interval discretization of
        continuous-valued attributes for classification learning", Proc. 13th
        Int. Joint Conf. on Artificial Intelligence (IJCAI), pp. 1022–1027,
@@ -217,12 +219,17 @@ def random_mdlp_cut_points(
 
     Examples
     --------
+    No cut of this column passes the MDL test, so one is forced, drawn in
+    proportion to the gains:
+
     >>> import numpy as np
-    >>> from augnb.discretize import random_mdlp_cut_points
-    >>> x = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
-    >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
-    >>> random_mdlp_cut_points(x, y, random_state=0).tolist()
-    [4.5]
+    >>> from augnb.discretize import mdlp_cut_points, random_mdlp_cut_points
+    >>> x = np.arange(1.0, 13.0)
+    >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0])
+    >>> mdlp_cut_points(x, y).tolist()
+    []
+    >>> [random_mdlp_cut_points(x, y, random_state=seed).tolist() for seed in (0, 1)]
+    [[8.5], [4.5]]
     """
     x, y = _check_xy(x, y)
     _check_cost(cost)
@@ -290,7 +297,9 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     References
     ----------
-    {zhang2020}
+    .. [1] H. Zhang, F. Petitjean and W. Buntine, "Bayesian network
+       classifiers using ensembles and smoothing", Knowledge and Information
+       Systems 62, pp. 3457–3480, 2020.
 
     Examples
     --------
