@@ -13,10 +13,10 @@ Type checkers read the explicit imports under ``TYPE_CHECKING`` below.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from augnb import classifiers as _classifiers
+from augnb._lazy import lazy_exports
 from augnb._version import __version__
 
 if TYPE_CHECKING:
@@ -56,20 +56,10 @@ _SOURCES = {
 }
 
 
-# Hidden from type checkers: a module-level __getattr__ would make them accept
-# any name as an export; they read the TYPE_CHECKING imports instead.
+# Hidden from type checkers, which read the TYPE_CHECKING imports instead.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Any:
-        # Called only for names not in the module's namespace: the exports are
-        # imported on first use and not stored here (the submodule's own import
-        # cache makes a second lookup cheap).
-        if name not in __all__:
-            raise AttributeError(f"module 'augnb' has no attribute {name!r}")
-        module = importlib.import_module(_SOURCES.get(name, "augnb.classifiers"))
-        return getattr(module, name)
-
-
-def __dir__() -> list[str]:
-    # The exports, loaded or not, for tab completion (as lazy_loader does).
-    return sorted(__all__)
+    __getattr__, __dir__ = lazy_exports(
+        "augnb",
+        {**dict.fromkeys(_classifiers.__all__, "augnb.classifiers"), **_SOURCES},
+        __all__,
+    )

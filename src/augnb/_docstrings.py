@@ -4,7 +4,7 @@ Many learners take the same parameters (``alpha``, ``smoothing``, the input
 columns ...) and set the same fitted attributes, and many functions on codes
 take the same arguments. Their numpydoc entries are written here once. A
 docstring names one by a line holding only ``{key}`` in one of its sections
-(Parameters, Attributes, or References for a citation), and
+(Parameters, Attributes, Raises, or References for a citation), and
 :func:`shared_entries` replaces that line by the entry, indented like it.
 
 The substitution is flat: a key stands for one entry (its name line and
@@ -141,6 +141,11 @@ supernode_cpt : {"joint", "dag"}, default="joint"
 var_smoothing : float, default=1e-9
     Fraction of the largest feature variance added to every Gaussian and
     regression variance.""",
+    "normalize": """\
+normalize : bool, default=True
+    Renormalise each weighted CPT over the feature's values (R's
+    bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
+    in the paper.""",
     # The estimators' fitted attributes.
     "fitted_input_": """\
 classes_ : ndarray of shape (n_classes,)
@@ -247,6 +252,11 @@ feature_names_in_ : ndarray of shape (n_features_in_,)
     Column names seen during fit (``0..p-1`` for an ndarray).
 n_features_in_ : int
     Number of columns seen during fit.""",
+    "labelled_column": """\
+x : ndarray of shape (n_samples,)
+    Feature values; finite, no NaN.
+y : ndarray of shape (n_samples,)
+    Non-negative integer class codes ``0..k-1``.""",
     # Functions on codes, the wrapper searches, data sets and tests.
     "y": """\
 y : ndarray of shape (n_samples,)
@@ -332,6 +342,21 @@ default=None
     :func:`average_ranks`.
 ranks : Series, mapping or sequence of float, default=None
     Average ranks (1 = best) instead of ``scores``.""",
+    # The model files.
+    "model_file": """\
+path : str or path-like
+    A file written by :func:`~augnb.save_model`.
+allow_pickle : bool, default=False
+    Also read a pickle (a joblib file of augnb before the data-only
+    format). Unpickling runs code the file names: allow it only for a file
+    you trust; a warning says how to convert it (``save_model(load_model(path,
+    allow_pickle=True), new_path)``).""",
+    "model_file_errors": """\
+ValueError
+    If the file is not an augnb model (a data table, a damaged or foreign
+    file, a pickle without ``allow_pickle``); one line naming the file.
+FileNotFoundError
+    If there is no file at ``path``.""",
     # Citations: one entry of a References section each.
     "taheri2011": """\
 .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes
@@ -373,6 +398,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "encoding_kernel_": ("schema_continuous_", "kernel_columns_"),
     "encoding_mixed_": ("schema_continuous_", "mixed_columns_"),
     "class_parameters": ("y", "cards", "n_classes"),
+    # What every column-wise discretiser's fit sets (its base's).
+    "fitted_bins_": ("bins_", "columns_seen_"),
 }
 
 _PLACEHOLDER = re.compile(r"^([ \t]*)\{(\w+)\}[ \t]*$", re.MULTILINE)

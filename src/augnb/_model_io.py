@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
+from augnb._docstrings import shared_entries
 from augnb._io import atomic_open
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
@@ -644,6 +645,7 @@ def _kind_of_file(head: bytes) -> str:
     return "other"
 
 
+@shared_entries
 def read_model(
     path: str | os.PathLike[str], *, allow_pickle: bool = False
 ) -> SavedModel:
@@ -651,12 +653,7 @@ def read_model(
 
     Parameters
     ----------
-    path : str or path-like
-        A file written by :func:`save_model`.
-    allow_pickle : bool, default=False
-        Also read a pickle (a joblib file of augnb before the data-only
-        format). Unpickling runs code the file names: allow it only for a
-        file you trust. A warning says how to convert the file.
+    {model_file}
 
     Returns
     -------
@@ -665,11 +662,7 @@ def read_model(
 
     Raises
     ------
-    ValueError
-        If the file is not an augnb model (a data table, a damaged or foreign
-        file, a pickle without ``allow_pickle``); one line naming the file.
-    FileNotFoundError
-        If there is no file at ``path``.
+    {model_file_errors}
     """
     target = Path(path)
     if not target.is_file():
@@ -760,6 +753,7 @@ def _check_predicts(estimator: Any) -> None:
     )
 
 
+@shared_entries
 def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> Any:
     """Read a fitted estimator from a file written by :func:`save_model`.
 
@@ -771,13 +765,7 @@ def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> A
 
     Parameters
     ----------
-    path : str or path-like
-        A file written by :func:`save_model`.
-    allow_pickle : bool, default=False
-        Also read a pickle (the joblib files of augnb before the data-only
-        format). Unpickling runs code the file names: allow it only for a
-        file you trust; then convert it with ``save_model(load_model(path,
-        allow_pickle=True), new_path)``.
+    {model_file}
 
     Returns
     -------
@@ -786,11 +774,7 @@ def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> A
 
     Raises
     ------
-    ValueError
-        If the file is not an augnb model (a data table, a damaged or foreign
-        file, a pickle without ``allow_pickle``); one line naming the file.
-    FileNotFoundError
-        If there is no file at ``path``.
+    {model_file_errors}
     """
     return read_model(path, allow_pickle=allow_pickle).estimator
 

@@ -16,6 +16,8 @@ inference routine).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba
 import numpy as np
 from numpy.typing import NDArray
@@ -55,14 +57,7 @@ def spode_log_mixture(
     n = codes.shape[0]
     acc = np.empty((n, tables.n_classes))
     n_used = np.empty(n, dtype=np.int64)
-    codes = np.ascontiguousarray(codes, dtype=np.int32)
-    cards = np.asarray(tables.cards, dtype=np.int64)
-    arrays = tables.arrays()
-
-    def score(a: int, b: int) -> None:
-        _spode_mixture_kernel(codes, cards, int(m), arrays, acc, n_used, a, b)
-
-    map_spans(score, thread_spans(n))
+    _run_mixture_kernel(_spode_mixture_kernel, tables, codes, m, acc, n_used)
     return acc, n_used
 
 
@@ -97,15 +92,28 @@ def pair_log_mixture(
     n = codes.shape[0]
     log_sum = np.full((n, n_classes), -np.inf)
     n_used = np.zeros(n, dtype=np.int64)
+    _run_mixture_kernel(_pair_mixture_kernel, tables, codes, m, log_sum, n_used)
+    return log_sum, n_used
+
+
+def _run_mixture_kernel(
+    kernel: Callable[..., None],
+    tables: SpodeTables | PairTables,
+    codes: NDArray[np.integer],
+    m: int,
+    out: NDArray[np.float64],
+    n_used: NDArray[np.int64],
+) -> None:
+    # Both kernels fill rows [a, b) of out and n_used from the packed tables;
+    # the spans run on the shared thread pool.
     codes = np.ascontiguousarray(codes, dtype=np.int32)
     cards = np.asarray(tables.cards, dtype=np.int64)
     arrays = tables.arrays()
 
     def score(a: int, b: int) -> None:
-        _pair_mixture_kernel(codes, cards, int(m), arrays, log_sum, n_used, a, b)
+        kernel(codes, cards, int(m), arrays, out, n_used, a, b)
 
-    map_spans(score, thread_spans(n))
-    return log_sum, n_used
+    map_spans(score, thread_spans(codes.shape[0]))
 
 
 def pair_summed_out(

@@ -14,8 +14,9 @@ checkers read the explicit imports under ``TYPE_CHECKING``.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from augnb._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from augnb.classifiers._base import BaseAugmentedNB, TrainingData
@@ -113,20 +114,6 @@ _SOURCES = {
 }
 
 
-# Hidden from type checkers: a module-level __getattr__ would make them accept
-# any name as an export; they read the TYPE_CHECKING imports instead.
+# Hidden from type checkers, which read the TYPE_CHECKING imports instead.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Any:
-        # Called only for names not in the module's namespace: the class is
-        # imported on first use and not stored here (its module's import is cached).
-        if name not in _SOURCES:
-            raise AttributeError(
-                f"module 'augnb.classifiers' has no attribute {name!r}"
-            )
-        return getattr(importlib.import_module(_SOURCES[name]), name)
-
-
-def __dir__() -> list[str]:
-    # The exports, loaded or not, for tab completion (as lazy_loader does).
-    return sorted(__all__)
+    __getattr__, __dir__ = lazy_exports("augnb.classifiers", _SOURCES, __all__)

@@ -126,14 +126,15 @@ class HillClimbingTAN(_ArcSearch):
 
 
 @shared_entries
-class SuperParentTAN(_ArcSearch):
+class SuperParentTAN(HillClimbingTAN):
     """Super-parent tree-augmented naive Bayes (Keogh & Pazzani 2002).
 
     Like :class:`HillClimbingTAN`, but each step first chooses a super-parent:
     the feature that, made the parent of every tree root it can take, gives
     the highest cross-validated accuracy. Only the arcs from the super-parent
     are then candidates, which makes a step cheaper; bnclassify's
-    ``tan_hcsp``.
+    ``tan_hcsp``. It takes the parameters of :class:`HillClimbingTAN` (its
+    ``__init__`` is that class's).
 
     Parameters
     ----------
@@ -176,31 +177,6 @@ class SuperParentTAN(_ArcSearch):
     )
 
     _search = staticmethod(superparent_tan_structure)
-
-    def __init__(
-        self,
-        alpha: float = 1.0,
-        *,
-        cv: int | str | object = 5,
-        epsilon: float = 0.01,
-        random_state: int | np.random.RandomState | None = None,
-        verbose: int = 0,
-        smoothing: str = "lidstone",
-        hdp_iterations: int = 500,
-        discretizer: object = "mdlp",
-        discrete_features: Sequence | None = None,
-        continuous_features: Sequence | None = None,
-    ) -> None:
-        self.alpha = alpha
-        self.discretizer = discretizer
-        self.discrete_features = discrete_features
-        self.continuous_features = continuous_features
-        self.smoothing = smoothing
-        self.hdp_iterations = hdp_iterations
-        self.random_state = random_state
-        self.cv = cv
-        self.epsilon = epsilon
-        self.verbose = verbose
 
 
 @shared_entries

@@ -80,10 +80,7 @@ class AWNB(_NaiveBayesFamily):
     bootstrap_size : float, default=0.5
         Size of each bootstrap sample (drawn with replacement) relative to the
         training set.
-    normalize : bool, default=True
-        Renormalise each weighted CPT over the feature's values (R's
-        bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
-        in the paper.
+    {normalize}
     {alpha_cpts}
     {smoothing_and_hdp_iterations}
     random_state : int, RandomState or None, default=None
@@ -299,24 +296,15 @@ class WANBIA(_NaiveBayesFamily):
     Correlated features share their evidence through lower weights instead of
     counting it twice.
 
-    A weighted CPT is ``P(x_i | c)^w_i / sum_v P(v | c)^w_i``: raised to the
-    feature's weight and renormalised over its values, as in R's bnclassify. With
-    ``normalize=False`` it is the papers' unnormalised ``P(x_i | c)^w_i``, which
-    shifts each class's score by a constant per feature. A weight of 1 keeps the
-    naive Bayes CPT, 0 ignores the feature. A missing feature contributes
-    nothing (a renormalised CPT sums out to one; the unnormalised form skips
-    it).
+    The weighted CPTs, and ``normalize``, are those of :class:`AWNB`; the
+    weights maximise the CLL of the model so fitted, renormalised or not.
 
     Parameters
     ----------
     {alpha_cpts}
     max_iter : int, default=100
         Maximum number of L-BFGS-B iterations.
-    normalize : bool, default=True
-        Renormalise each weighted CPT over the feature's values (R's
-        bnclassify); False scores ``log P(c) + sum_i w_i log P(x_i | c)`` as
-        in the paper.
-        The weights maximise the CLL of the model that is fitted.
+    {normalize}
     {smoothing_and_hdp_iterations}
     {random_state}
     {input_columns}

@@ -12,8 +12,8 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from augnb.cli._common import (
     UsageError,
@@ -207,6 +207,39 @@ def _print_suite(res: object, seconds: float) -> None:
     )
 
 
+T = TypeVar("T")
+
+
+def _run_options(args: argparse.Namespace) -> dict[str, object]:
+    """The options of a run that a suite and an ad-hoc comparison share."""
+    return {
+        "n_jobs": args.n_jobs,
+        "cache_dir": args.cache_dir,
+        "progress": not args.no_progress,
+    }
+
+
+def _timed_run(run: Callable[..., T], *a: object, **kw: object) -> tuple[T, float]:
+    """``run(*a, **kw)`` and the seconds it took.
+
+    ``run_suite`` and ``cross_validate`` raise ValueError before any fold
+    runs (data sets missing, or the folds cannot be drawn: too few rows for
+    ``--splits``, one class): a usage error. A failing estimator raises
+    FoldError instead.
+    """
+    start = time.perf_counter()
+    try:
+        result = run(*a, **kw)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return result, time.perf_counter() - start
+
+
+def _write_per_fold(path: str, results: pd.DataFrame) -> None:
+    written = write_text(path, results.to_csv(index=False))
+    print(f"per-fold results: {written}", file=sys.stderr)
+
+
 def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     from augnb.evaluation.report import run_suite
     from augnb.evaluation.suites import get_suite
@@ -234,24 +267,16 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     if csv_output:
         check_output_file(csv_output, "--output", (".csv",))
     _check_folders(args)
-    start = time.perf_counter()
-    try:
-        result = run_suite(
-            suite,
-            quick=quick,
-            data_dir=args.data_dir,
-            output_dir=output_dir,
-            n_jobs=args.n_jobs,
-            cache_dir=args.cache_dir,
-            progress=not args.no_progress,
-        )
-    except ValueError as exc:
-        # run_suite validates data availability before any fold runs.
-        raise UsageError(str(exc)) from None
-    seconds = time.perf_counter() - start
+    result, seconds = _timed_run(
+        run_suite,
+        suite,
+        quick=quick,
+        data_dir=args.data_dir,
+        output_dir=output_dir,
+        **_run_options(args),
+    )
     if csv_output:
-        path = write_text(csv_output, result.results.to_csv(index=False))
-        print(f"per-fold results: {path}", file=sys.stderr)
+        _write_per_fold(csv_output, result.results)
     fmt = args.format
     if fmt == "markdown":
         print(result.markdown)
@@ -324,28 +349,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
 
-    start = time.perf_counter()
-    try:
-        results = cross_validate(
-            estimators,
-            data,
-            n_splits=n_splits,
-            n_repeats=n_repeats,
-            protocol=protocol,
-            random_state=seed,
-            n_jobs=args.n_jobs,
-            cache_dir=args.cache_dir,
-            progress=not args.no_progress,
-        )
-    except ValueError as exc:
-        # Raised before any fold runs: data sets the folds cannot be drawn
-        # from (too few rows for --splits, one class). A failing estimator
-        # raises FoldError instead.
-        raise UsageError(str(exc)) from None
-    seconds = time.perf_counter() - start
+    results, seconds = _timed_run(
+        cross_validate,
+        estimators,
+        data,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        protocol=protocol,
+        random_state=seed,
+        **_run_options(args),
+    )
     if args.output:
-        path = write_text(args.output, results.to_csv(index=False))
-        print(f"per-fold results: {path}", file=sys.stderr)
+        _write_per_fold(args.output, results)
     summary = summarize(results)
     acc = 100 * accuracy_matrix(results)
     labels = list(estimators)

@@ -22,8 +22,9 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from augnb._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from augnb.datasets._loader import TABLE_SUFFIXES, load, load_dataframe
@@ -51,16 +52,6 @@ _SOURCES = {
 }
 
 
-# Hidden from type checkers: a module-level __getattr__ would make them accept
-# any name as an export; they read the TYPE_CHECKING imports instead.
+# Hidden from type checkers, which read the TYPE_CHECKING imports instead.
 if not TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Any:
-        if name not in _SOURCES:
-            raise AttributeError(f"module 'augnb.datasets' has no attribute {name!r}")
-        return getattr(importlib.import_module(_SOURCES[name]), name)
-
-
-def __dir__() -> list[str]:
-    # The exports, loaded or not, for tab completion (as lazy_loader does).
-    return sorted(__all__)
+    __getattr__, __dir__ = lazy_exports("augnb.datasets", _SOURCES, __all__)

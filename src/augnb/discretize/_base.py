@@ -95,6 +95,16 @@ class _BaseDiscretizer(
     def _validate_params(self) -> None:
         """Check hyperparameters; called at the start of ``fit``."""
 
+    def _column_rule(
+        self,
+    ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+        """The rule that cuts each column of one ``fit``, after the checks.
+
+        ``_fit_column`` by default; a discretiser whose columns share state
+        over a fit (one random stream) returns a rule holding it.
+        """
+        return self._fit_column
+
     # -- sklearn API -------------------------------------------------------
     def fit(self, X: Any, y: Any = None) -> _BaseDiscretizer:
         """Learn the cut points of the selected columns.
@@ -128,10 +138,11 @@ class _BaseDiscretizer(
             keep_rows = codes >= 0
 
         cut_points: dict[Hashable, np.ndarray] = {}
+        fit_column = self._column_rule()
         for col in cols:
             x = _column_values(frame, col)
             keep = keep_rows & ~np.isnan(x)
-            cuts = self._fit_column(x[keep], None if codes is None else codes[keep])
+            cuts = fit_column(x[keep], None if codes is None else codes[keep])
             cut_points[col] = np.asarray(cuts, dtype=float)
 
         self.columns_ = list(cols)

@@ -50,10 +50,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    x : ndarray of shape (n_samples,)
-        Feature values; finite, no NaN.
-    y : ndarray of shape (n_samples,)
-        Non-negative integer class codes ``0..k-1``.
+    {labelled_column}
 
     Returns
     -------
@@ -86,23 +83,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     n = x.shape[0]
     if n < 2:
         return np.empty(0, dtype=float)
-
-    # Stability is irrelevant: cuts only fall between distinct values, where
-    # the class counts on either side do not depend on the order of ties.
-    order = np.argsort(x)
-    xs = x[order]
-    ys = y[order]
-    n_classes = int(ys.max()) + 1
-
-    # cum[c, i] = number of rows of class c among the first i sorted rows, so
-    # the class counts of any sorted slice [lo, hi) are cum[:, hi] - cum[:, lo].
-    # Floats (exact below 2**53) avoid an int->float conversion per split.
-    cum = np.zeros((n_classes, n + 1), dtype=float)
-    for c in range(n_classes):
-        np.cumsum(ys == c, out=cum[c, 1:])
-    # A cut at position p separates sorted rows [.., p) from [p, ..); only
-    # positions between two distinct values are candidates.
-    boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+    xs, cum, boundaries = _sorted_class_counts(x, y)
 
     cuts: list[float] = []
     stack = [(0, n)]
@@ -114,6 +95,31 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             stack.append((lo, p))
             stack.append((p, hi))
     return np.sort(np.asarray(cuts, dtype=float))
+
+
+def _sorted_class_counts(
+    x: NDArray[np.floating], y: NDArray[np.integer]
+) -> tuple[NDArray[np.floating], NDArray[np.float64], NDArray[np.intp]]:
+    """The sorted values, their cumulative class counts and the cut positions.
+
+    ``cum[c, i]`` is the number of rows of class ``c`` among the first ``i``
+    sorted rows, so the class counts of any sorted slice ``[lo, hi)`` are
+    ``cum[:, hi] - cum[:, lo]``; floats (exact below 2**53) avoid an
+    int->float conversion per split. A cut at position ``p`` separates the
+    sorted rows ``[.., p)`` from ``[p, ..)``; only the positions between two
+    distinct values are candidates (``boundaries``).
+    """
+    # Stability is irrelevant: cuts only fall between distinct values, where
+    # the class counts on either side do not depend on the order of ties.
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    ys = y[order]
+    n_classes = int(ys.max()) + 1
+    cum = np.zeros((n_classes, x.shape[0] + 1), dtype=float)
+    for c in range(n_classes):
+        np.cumsum(ys == c, out=cum[c, 1:])
+    boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+    return xs, cum, boundaries
 
 
 def _n_ent(counts: np.ndarray) -> float:
@@ -192,8 +198,7 @@ class MDLPDiscretizer(_BaseDiscretizer):
 
     Attributes
     ----------
-    {bins_}
-    {columns_seen_}
+    {fitted_bins_}
 
     See Also
     --------

@@ -18,8 +18,9 @@ from numpy.typing import NDArray
 from scipy.special import xlogy
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.discretize._base import _BaseDiscretizer
-from augnb.discretize.mdlp import _check_xy
+from augnb.discretize.mdlp import _check_xy, _sorted_class_counts
 
 __all__ = ["RandomMDLPDiscretizer", "random_mdlp_cut_points"]
 
@@ -130,14 +131,7 @@ def _recursive_cuts(
     n = x.shape[0]
     if n < 2:
         return np.empty(0, dtype=float)
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    ys = y[order]
-    n_classes = int(ys.max()) + 1
-    cum = np.zeros((n_classes, n + 1), dtype=float)
-    for c in range(n_classes):
-        np.cumsum(ys == c, out=cum[c, 1:])
-    boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+    xs, cum, boundaries = _sorted_class_counts(x, y)
 
     cuts: list[float] = []
     stack = [(0, n, True)]
@@ -159,6 +153,7 @@ def _recursive_cuts(
     return np.sort(np.asarray(cuts, dtype=float))
 
 
+@shared_entries
 def random_mdlp_cut_points(
     x: NDArray[np.floating],
     y: NDArray[np.integer],
@@ -183,10 +178,7 @@ def random_mdlp_cut_points(
 
     Parameters
     ----------
-    x : ndarray of shape (n_samples,)
-        Feature values; finite, no NaN.
-    y : ndarray of shape (n_samples,)
-        Non-negative integer class codes ``0..k-1``.
+    {labelled_column}
     random_state : int, RandomState or None, default=None
         Source of the draws (one uniform number per split).
     cost : {"candidates", "rows"}, default="candidates"
@@ -227,12 +219,17 @@ def random_mdlp_cut_points(
 
     Examples
     --------
+    No cut of this column passes the MDL test, so one is forced, drawn in
+    proportion to the gains:
+
     >>> import numpy as np
-    >>> from augnb.discretize import random_mdlp_cut_points
-    >>> x = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
-    >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
-    >>> random_mdlp_cut_points(x, y, random_state=0).tolist()
-    [4.5]
+    >>> from augnb.discretize import mdlp_cut_points, random_mdlp_cut_points
+    >>> x = np.arange(1.0, 13.0)
+    >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0])
+    >>> mdlp_cut_points(x, y).tolist()
+    []
+    >>> [random_mdlp_cut_points(x, y, random_state=seed).tolist() for seed in (0, 1)]
+    [[8.5], [4.5]]
     """
     x, y = _check_xy(x, y)
     _check_cost(cost)
@@ -257,6 +254,7 @@ def _check_random_state(value: Any) -> None:
         )
 
 
+@shared_entries
 class RandomMDLPDiscretizer(_BaseDiscretizer):
     """Supervised discretisation by MDL splitting with randomly drawn cuts.
 
@@ -272,10 +270,7 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     Parameters
     ----------
-    columns : list of str or int, default=None
-        Columns to discretise, by name or by integer position (a name takes
-        precedence when an integer is also a column name). ``None`` selects
-        every float-dtype column. Other columns pass through unchanged.
+    {columns}
     random_state : int, RandomState or None, default=None
         Source of the draws; the columns are cut in input order from one
         stream, so an integer gives the same cut points at every fit.
@@ -286,17 +281,7 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     Attributes
     ----------
-    cut_points_ : dict of {column name: ndarray of shape (n_bins_[col] - 1,)}
-        Sorted cut points of each discretised column.
-    n_bins_ : dict of {column name: int}
-        Number of bins (declared categories) of each discretised column: one
-        more than its cut points, so 1 for a constant or all-missing column.
-    columns_ : list
-        Names of the discretised columns, in input order.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Column names seen during fit (``0..p-1`` for an ndarray).
-    n_features_in_ : int
-        Number of columns seen during fit.
+    {fitted_bins_}
 
     See Also
     --------
@@ -306,9 +291,9 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
 
     Notes
     -----
-    Rows whose label is missing are dropped before fitting; rows whose value
-    is missing are ignored for that column only. Missing values stay
-    missing after ``transform``.
+    As in :class:`MDLPDiscretizer`, rows with a missing label are dropped and
+    a missing value is ignored for its column only; it stays missing after
+    ``transform``.
 
     References
     ----------
@@ -346,31 +331,18 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
         _check_random_state(self.random_state)
         _check_cost(self.cost)
 
-    def fit(self, X: Any, y: Any = None) -> RandomMDLPDiscretizer:
-        """Draw the cut points of the selected columns.
+    def _column_rule(
+        self,
+    ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
+        # One stream for every column of this fit, in input order.
+        choose = _random_choice(check_random_state(self.random_state))
 
-        Parameters
-        ----------
-        X : DataFrame or ndarray of shape (n_samples, n_features)
-            Training data. An ndarray is treated as a DataFrame with columns
-            ``0..n_features-1``. NaN values are ignored.
-        y : array-like of shape (n_samples,)
-            Class labels (required).
+        def draw(x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
+            assert y is not None  # guaranteed by _requires_y
+            return _recursive_cuts(x, y, choose, self.cost)
 
-        Returns
-        -------
-        self : object
-            The fitted discretiser.
-        """
-        self._validate_params()
-        # One stream for every column of this fit; held only while fitting.
-        self._rng = check_random_state(self.random_state)
-        try:
-            super().fit(X, y)
-        finally:
-            del self._rng
-        return self
+        return draw
 
     def _fit_column(self, x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
-        assert y is not None  # guaranteed by _requires_y
-        return _recursive_cuts(x, y, _random_choice(self._rng), self.cost)
+        # A column cut alone: as the first column of a fit.
+        return self._column_rule()(x, y)

@@ -133,8 +133,7 @@ class EqualFrequencyDiscretizer(_NBinsDiscretizer):
 
     Attributes
     ----------
-    {bins_}
-    {columns_seen_}
+    {fitted_bins_}
 
     See Also
     --------
@@ -183,8 +182,7 @@ class EqualWidthDiscretizer(_NBinsDiscretizer):
 
     Attributes
     ----------
-    {bins_}
-    {columns_seen_}
+    {fitted_bins_}
 
     See Also
     --------

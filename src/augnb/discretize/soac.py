@@ -248,8 +248,7 @@ class SOACDiscretizer(_RuleDiscretizer):
 
     Attributes
     ----------
-    {bins_}
-    {columns_seen_}
+    {fitted_bins_}
 
     See Also
     --------
