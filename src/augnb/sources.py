@@ -332,7 +332,6 @@ class RowSource(ABC):
     #: The class labels of the rows (known once :meth:`tables` has run).
     classes: Any = None
 
-    @abstractmethod
     def plan(
         self,
         planner: Planner,
@@ -350,7 +349,18 @@ class RowSource(ABC):
             Every class label (``partial_fit``'s first call).
         incremental : bool, default=False
             Whether the rows can be read only once (``partial_fit``).
+
+        Returns
+        -------
+        ChunkPlan
         """
+        return self._plan(planner, classes, incremental)
+
+    @abstractmethod
+    def _plan(
+        self, planner: Planner, classes: Sequence | None, incremental: bool
+    ) -> ChunkPlan:
+        """:meth:`plan` for this kind of source."""
 
     @abstractmethod
     def tables(self, plan: ChunkPlan) -> tuple[CountTables, Schema]:
@@ -431,14 +441,10 @@ class MemorySource(RowSource):
         self.n_input = n
         self.audit_params = {} if audit_params is None else audit_params
 
-    def plan(
-        self,
-        planner: Planner,
-        *,
-        classes: Sequence | None = None,
-        incremental: bool = False,
+    def _plan(
+        self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
-        """The plan of all the rows (see :meth:`RowSource.plan`).
+        """The plan of all the rows.
 
         The discretiser's cut points come from the rows with positive
         weight (:func:`~augnb.data.weights.discretizer_rows`).
@@ -526,14 +532,10 @@ class ChunkSource(RowSource):
         self._first: tuple | None = None
         self.progress = progress
 
-    def plan(
-        self,
-        planner: Planner,
-        *,
-        classes: Sequence | None = None,
-        incremental: bool = False,
+    def _plan(
+        self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
-        """The plan of the first chunk (see :meth:`RowSource.plan`)."""
+        """The plan of the first chunk."""
         X, y = self.first()
         return planner._start_plan(X, y, classes=classes, incremental=incremental)
 
@@ -756,18 +758,13 @@ class DaskSource(RowSource):
             "or a 2-d dask array."
         )
 
-    def plan(
-        self,
-        planner: Planner,
-        *,
-        classes: Sequence | None = None,
-        incremental: bool = False,
+    def _plan(
+        self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
         """The plan of the first partition, made where it lives.
 
         A copy of the planner makes it on that worker; only the plan and the
         attributes it set come back (:data:`PLAN_ATTRIBUTES`), not the rows.
-        See :meth:`RowSource.plan`.
         """
         import dask
         from dask import delayed
