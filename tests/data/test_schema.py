@@ -383,3 +383,62 @@ def test_arrow_text_columns_encode_like_categories():
     again = schema.encode(frame).codes
     assert again[0, 1] == -1 and again[1, 2] == -1
     assert np.array_equal(again, schema.encode(frame.astype(object)).codes)
+
+
+def test_arrow_text_block_matches_the_column_by_column_path():
+    # The block's levels (from its per-column counts) and codes (one lookup
+    # pass) are those of each column read alone (object dtype): shared and
+    # column-only values, missing cells, a value unseen at fit, and a
+    # column whose every value is unseen (read again by the general path).
+    rng = np.random.default_rng(3)
+    n = 301
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z", "10"], n),
+            "b": rng.choice(["10", "9", "a b", "x"], n),
+            "c": rng.choice(["y", "w", "é"], n),
+            "d": rng.choice(["q"], n),
+        }
+    ).astype("str")
+    frame.iloc[rng.choice(n, 40), 1] = None
+    frame.iloc[rng.choice(n, 5), 2] = None
+    schema = Schema.infer(frame)
+    assert schema == Schema.infer(frame.astype(object))
+    assert [c.categories for c in schema.columns] == [
+        tuple(sorted(frame[c].dropna().unique())) for c in frame.columns
+    ]
+    np.testing.assert_array_equal(
+        schema.encode(frame).codes, schema.encode(frame.astype(object)).codes
+    )
+    new = frame.copy()
+    new.iloc[7, 0] = "unseen"
+    new["d"] = pd.Series(rng.choice(["r", "s"], n)).astype("str")
+    got = schema.encode(new).codes
+    want = schema.encode(new.astype(object)).codes
+    np.testing.assert_array_equal(got, want)
+    assert got[7, 0] == -1 and (got[:, 3] == -1).all()
+
+
+@pytest.mark.parametrize("width", [5, 3000])
+def test_column_value_counts_are_each_columns_bincount(width):
+    # Small tables are counted over lanes, wide ones in one; -1 not counted.
+    from augnb.data._kernels import column_value_counts
+
+    rng = np.random.default_rng(8)
+    codes = np.asfortranarray(rng.integers(-1, width, size=(997, 30)).astype(np.int32))
+    got = column_value_counts(codes, width)
+    want = [np.bincount(c[c >= 0], minlength=width) for c in codes.T]
+    np.testing.assert_array_equal(got, np.array(want))
+
+
+def test_dictionary_codes_are_looked_up_per_column():
+    from augnb.data._kernels import encode_dictionary_codes
+
+    rng = np.random.default_rng(9)
+    codes = rng.integers(-1, 6, size=(3, 501)).astype(np.int32)
+    lookup = rng.integers(-1, 4, size=(3, 7)).astype(np.int32)
+    out = np.full((501, 5), 99, dtype=np.int32, order="F")
+    encode_dictionary_codes(codes, np.array([4, 0, 2]), lookup, out)
+    for t, j in enumerate([4, 0, 2]):
+        np.testing.assert_array_equal(out[:, j], lookup[t, codes[t] + 1])
+    assert (out[:, [1, 3]] == 99).all()
