@@ -17,6 +17,7 @@ from augnb.data._kernels import (
     encode_dictionary_codes,
     encode_integer_table,
     integer_block,
+    short_text_codes,
     small_integer_levels,
 )
 from augnb.data.encoding import EncodedData, column_arrays
@@ -270,18 +271,28 @@ class _TextBlock:
             )
         if len({c.type for c in chunks}) != 1:
             return None
-        encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
-        n_values = len(encoded.dictionary)
+        cells = pa.concat_arrays(chunks)
+        short = _short_text_dictionary(cells)
+        if short is not None:
+            values, flat = short
+            if values is None:
+                return None  # more distinct values than a block takes
+        else:
+            encoded = pc.dictionary_encode(cells)
+            values = encoded.dictionary
+            indices = encoded.indices
+            if indices.null_count:
+                indices = pc.fill_null(indices, -1)
+            flat = indices.to_numpy()
+        n_values = len(values)
         if (
             n_values > _TEXT_BLOCK_VALUES
             or n_values * len(positions) > _TEXT_BLOCK_CELLS
         ):
             return None
-        indices = encoded.indices
-        if indices.null_count:
-            indices = pc.fill_null(indices, -1)
-        codes = indices.to_numpy().reshape(len(positions), -1)
-        return cls(positions, encoded.dictionary.to_pylist(), codes)
+        if not isinstance(values, list):
+            values = values.to_pylist()
+        return cls(positions, values, flat.reshape(len(positions), -1))
 
     def levels(self) -> list[tuple]:
         """Each column's sorted distinct present values."""
@@ -337,6 +348,43 @@ class _TextBlock:
             found = self.counts[hit_rows, hit_values] > 0
             matched[np.asarray(hit_rows)[found]] = True
         return matched.tolist()
+
+
+def _short_text_dictionary(cells):  # pyarrow.Array -> (list | None, ndarray) | None
+    """Distinct values and codes of Arrow text whose cells are all short.
+
+    :func:`~augnb.data._kernels.short_text_codes` on the array's buffers.
+    None when a cell is longer (Arrow's own dictionary encoding then); the
+    values are None when there are more than a text block takes.
+    """
+    import pyarrow as pa  # loaded already: the cells are held by it
+    import pyarrow.compute as pc
+
+    if pa.types.is_large_string(cells.type):
+        offset_type = np.int64
+    elif pa.types.is_string(cells.type):
+        offset_type = np.int32
+    else:
+        return None
+    _, offsets, data = cells.buffers()
+    offsets = np.frombuffer(offsets, dtype=offset_type)[
+        cells.offset : cells.offset + len(cells) + 1
+    ]
+    data = (
+        np.frombuffer(data, dtype=np.uint8)
+        if data is not None
+        else np.empty(0, dtype=np.uint8)
+    )
+    valid = (
+        pc.is_valid(cells).to_numpy(zero_copy_only=False) if cells.null_count else None
+    )
+    found = short_text_codes(offsets, data, valid, _TEXT_BLOCK_VALUES)
+    if found is None:
+        return None
+    codes, firsts = found
+    if firsts is None:
+        return None, codes
+    return cells.take(pa.array(firsts)).to_pylist(), codes
 
 
 def _forget_text_block() -> None:
