@@ -468,7 +468,7 @@ class MemorySource(RowSource):
             Column kinds and the fitted discretiser.
         """
         frame = self.frame
-        if list(frame.columns) != list(plan.names):
+        if frame.columns.tolist() != list(plan.names):
             frame = frame.set_axis(plan.names, axis=1)
         classes, y_codes = self.classes, self.y_codes
         raw = plan.schema

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import augnb
+from augnb import AODE, TAN, NaiveBayes
 from augnb.data.weights import check_sample_weight
 from augnb.datasets import load
 
@@ -196,3 +197,52 @@ def test_errors_raised_in_prediction_speak_of_prediction(name):
         model.predict(bad["text"])
     for error in (e, e_inf, e_txt):
         assert "fit" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ["a", "b"],
+        pd.Index(["a", "b"], dtype="str"),
+        [0, 1],
+        pd.RangeIndex(2),
+        [1.5, 2.5],
+        pd.MultiIndex.from_tuples([("a", 1), ("b", 2)]),
+        [np.str_("a"), np.str_("b")],
+        ["a", 1],
+    ],
+)
+def test_feature_names_are_read_as_scikit_learn_reads_them(columns):
+    # fit reads a pandas frame's names itself (scikit-learn's narwhals read
+    # costs a tenth of a small fit): the same attributes, the same error.
+    from sklearn.utils.validation import validate_data
+
+    from augnb.classifiers._base import _reset_feature_names
+
+    frame = pd.DataFrame([[1, 2], [3, 4]], columns=columns)
+    ours, theirs = NaiveBayes(), NaiveBayes()
+    for est in (ours, theirs):  # names from an earlier fit are reset
+        est.feature_names_in_ = np.array(["old"], dtype=object)
+    try:
+        validate_data(theirs, frame, reset=True, skip_check_array=True)
+    except TypeError as exc:
+        with pytest.raises(TypeError, match="Feature names are only supported"):
+            _reset_feature_names(ours, frame, frame.columns.tolist())
+        assert "Feature names are only supported" in str(exc)
+        return
+    _reset_feature_names(ours, frame, frame.columns.tolist())
+    assert ours.n_features_in_ == theirs.n_features_in_ == 2
+    assert hasattr(ours, "feature_names_in_") == hasattr(theirs, "feature_names_in_")
+    if hasattr(theirs, "feature_names_in_"):
+        assert ours.feature_names_in_.dtype == theirs.feature_names_in_.dtype
+        np.testing.assert_array_equal(ours.feature_names_in_, theirs.feature_names_in_)
+
+
+def test_parameter_names_are_read_once_per_class():
+    from sklearn.base import BaseEstimator
+
+    for cls in (NaiveBayes, TAN, AODE):
+        names = cls._get_param_names()
+        assert names == BaseEstimator._get_param_names.__func__(cls)
+        names.append("changed")  # a copy: the cached list is not changed
+        assert "changed" not in cls._get_param_names()

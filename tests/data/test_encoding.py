@@ -69,6 +69,40 @@ def test_plain_labels_skip_check_array_with_the_same_result(y):
     np.testing.assert_array_equal(codes, ref_codes)
 
 
+@pytest.mark.parametrize(
+    "y",
+    [
+        pd.Series(["b", "a", "b", "é", "B"], dtype="str"),
+        pd.Series(["b", "a", "b", "é", "B"], dtype="str").astype("category"),
+        # Declared levels without rows are no classes; the declared order is
+        # not the classes' order.
+        pd.Series(
+            pd.Categorical(
+                ["b", "a", "b", "é", "B"], categories=["z", "é", "b", "a", "B"]
+            )
+        ),
+    ],
+)
+def test_text_labels_from_their_codes_match_the_general_path(y):
+    # Arrow text and text categoricals are encoded from their codes; the
+    # classes (Python strings, object dtype) and codes are the ones the
+    # general path gives from the labels as Python strings.
+    classes, codes = encode_target(y, 5)
+    ref_classes, ref_codes = encode_target(np.asarray(y, dtype=object), 5)
+    assert classes.dtype == ref_classes.dtype == object
+    assert [type(c) for c in classes] == [str] * len(classes)
+    np.testing.assert_array_equal(classes, ref_classes)
+    np.testing.assert_array_equal(codes, ref_codes)
+    assert codes.dtype == np.intp
+
+
+@pytest.mark.parametrize("as_category", [False, True])
+def test_missing_text_labels_are_reported_with_their_rows(as_category):
+    y = pd.Series(["b", None, "a", None], dtype="str")
+    with pytest.raises(ValueError, match=r"2 missing label\(s\) \(rows \[1, 3\]\)"):
+        encode_target(y.astype("category") if as_category else y, 4)
+
+
 def test_column_vector_labels_still_warn():
     from sklearn.exceptions import DataConversionWarning
 

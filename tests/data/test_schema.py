@@ -383,3 +383,93 @@ def test_arrow_text_columns_encode_like_categories():
     again = schema.encode(frame).codes
     assert again[0, 1] == -1 and again[1, 2] == -1
     assert np.array_equal(again, schema.encode(frame.astype(object)).codes)
+
+
+@pytest.mark.parametrize("suffix", ["", " and a longer text"])
+def test_arrow_text_block_matches_the_column_by_column_path(suffix):
+    # The block's levels (from its per-column counts) and codes (one lookup
+    # pass) are those of each column read alone (object dtype): shared and
+    # column-only values, missing cells, a value unseen at fit, and a
+    # column whose every value is unseen (read again by the general path).
+    rng = np.random.default_rng(3)
+    n = 301
+    # Short texts are hashed by their bytes; a longer one takes Arrow's path.
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z", "10"], n),
+            "b": rng.choice(["10", "9", "a b", "x" + suffix], n),
+            "c": rng.choice(["y", "w", "é", ""], n),
+            "d": rng.choice(["q"], n),
+        }
+    ).astype("str")
+    frame.iloc[rng.choice(n, 40), 1] = None
+    frame.iloc[rng.choice(n, 5), 2] = None
+    schema = Schema.infer(frame)
+    assert schema == Schema.infer(frame.astype(object))
+    assert [c.categories for c in schema.columns] == [
+        tuple(sorted(frame[c].dropna().unique())) for c in frame.columns
+    ]
+    np.testing.assert_array_equal(
+        schema.encode(frame).codes, schema.encode(frame.astype(object)).codes
+    )
+    new = frame.copy()
+    new.iloc[7, 0] = "unseen"
+    new["d"] = pd.Series(rng.choice(["r", "s"], n)).astype("str")
+    got = schema.encode(new).codes
+    want = schema.encode(new.astype(object)).codes
+    np.testing.assert_array_equal(got, want)
+    assert got[7, 0] == -1 and (got[:, 3] == -1).all()
+
+
+@pytest.mark.parametrize("width", [5, 3000])
+def test_column_value_counts_are_each_columns_bincount(width):
+    # Small tables are counted over lanes, wide ones in one; -1 not counted.
+    from augnb.data._kernels import column_value_counts
+
+    rng = np.random.default_rng(8)
+    codes = np.asfortranarray(rng.integers(-1, width, size=(997, 30)).astype(np.int32))
+    got = column_value_counts(codes, width)
+    want = [np.bincount(c[c >= 0], minlength=width) for c in codes.T]
+    np.testing.assert_array_equal(got, np.array(want))
+
+
+def test_dictionary_codes_are_looked_up_per_column():
+    from augnb.data._kernels import encode_dictionary_codes
+
+    rng = np.random.default_rng(9)
+    codes = rng.integers(-1, 6, size=(3, 501)).astype(np.int32)
+    lookup = rng.integers(-1, 4, size=(3, 7)).astype(np.int32)
+    out = np.full((501, 5), 99, dtype=np.int32, order="F")
+    encode_dictionary_codes(codes, np.array([4, 0, 2]), lookup, out)
+    for t, j in enumerate([4, 0, 2]):
+        np.testing.assert_array_equal(out[:, j], lookup[t, codes[t] + 1])
+    assert (out[:, [1, 3]] == 99).all()
+
+
+def test_short_texts_are_coded_as_arrow_codes_them():
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from augnb.data._kernels import short_text_codes
+    from augnb.data.schema import _short_text_dictionary
+
+    rng = np.random.default_rng(4)
+    # Empty text, 7-byte and multi-byte (UTF-8) texts, missing cells, more
+    # distinct values than the first hash table holds, and a slice (the
+    # array's own offset into its buffers).
+    words = ["", "a", "ab", "abcdefg", "é", "日本", None] + [str(i) for i in range(900)]
+    cells = pa.array(rng.choice(np.array(words, dtype=object), 5000).tolist())
+    for array in (cells, cells.slice(37, 4000), cells.cast(pa.large_string())):
+        values, codes = _short_text_dictionary(array)
+        decoded = [None if c < 0 else values[c] for c in codes.tolist()]
+        assert decoded == array.to_pylist()
+        assert len(set(values)) == len(values)
+        assert values == pc.unique(array).drop_null().to_pylist()  # first seen
+    # An 8-byte text does not fit a key; too many values give no dictionary.
+    assert _short_text_dictionary(pa.array(["abcdefgh", "a"])) is None
+    offsets = np.array([0, 1, 2, 3], dtype=np.int32)
+    data = np.frombuffer(b"abc", dtype=np.uint8)
+    codes, firsts = short_text_codes(offsets, data, None, 2)
+    assert firsts is None
+    codes, firsts = short_text_codes(offsets, data, None, 3)
+    assert codes.tolist() == [0, 1, 2] and firsts.tolist() == [0, 1, 2]

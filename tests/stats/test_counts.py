@@ -222,3 +222,48 @@ def test_families_class_counts_match_family_class_counts(weighted):
             codes[:, child], conf, y, n_configs, 3, n_values, sample_weight=w
         )
         np.testing.assert_array_equal(table, want)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_families_kernel_counts_exactly_the_rows_of_its_span(weighted):
+    # The kernel reads rows start:stop (threads split the rows); unweighted
+    # counts spread over lanes, weighted ones summed in row order: each span
+    # gives exactly the row-by-row sums of its own rows.
+    from augnb.stats._count_kernels import _families_class_counts_kernel
+
+    rng = np.random.default_rng(5)
+    cards = [3, 2, 4]
+    n = 1001
+    codes = np.asfortranarray(np.stack(_random_codes(rng, n, cards), axis=1))
+    y = rng.integers(0, 2, size=n)
+    w = rng.random(n) if weighted else np.empty(0)
+    families = [(0, (), (), 3), (1, (0,), (3,), 2), (2, (0, 1), (3, 2), 4)]
+    sizes = [int(np.prod(r)) * 2 * nv for _, _, r, nv in families]
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    layout = tuple(
+        np.asarray(v, dtype=np.int64)
+        for v in (
+            [f[0] for f in families],
+            np.cumsum([0] + [len(f[1]) for f in families]),
+            [q for f in families for q in f[1]],
+            [r for f in families for r in f[2]],
+            [f[3] for f in families],
+            offsets,
+        )
+    )
+    for start, stop in ((0, n), (0, 333), (333, 1001), (17, 18)):
+        lanes = (1, np.float64) if weighted else (4, np.int64)
+        out = np.zeros((lanes[0], sum(sizes)), dtype=lanes[1])
+        _families_class_counts_kernel(codes, layout, y, w, 2, out, start, stop)
+        want = np.zeros(sum(sizes))
+        for r in range(start, stop):
+            for (child, parents, radix, nv), base in zip(families, offsets):
+                values = [codes[r, child]] + [codes[r, q] for q in parents]
+                if min(values) < 0:
+                    continue
+                key = 0
+                for q, rq in zip(parents, radix):
+                    key = key * rq + codes[r, q]
+                cell = base + (key * 2 + y[r]) * nv + codes[r, child]
+                want[cell] += w[r] if weighted else 1
+        np.testing.assert_array_equal(out.sum(axis=0), want)

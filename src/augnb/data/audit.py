@@ -121,7 +121,7 @@ def audit_table(
     >>> [(f.column, f.problem) for f in audit_table(X)]
     [('id', 'id')]
     """
-    names = list(X.columns)
+    names = X.columns.tolist()  # list() iterates cell by cell (pandas 3 str)
     declared_d = column_positions(discrete_features, names)
     declared_c = column_positions(continuous_features, names)
     findings: list[Finding] = []

@@ -176,6 +176,10 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
     if isinstance(y, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in y):
         # Keep each label's type: NumPy would turn [1, "1"] into strings.
         y = np.array(y, dtype=object)
+    if isinstance(y, pd.Series):
+        encoded = _text_target(y, n_samples)
+        if encoded is not None:
+            return encoded
     if isinstance(y, pd.Series) and isinstance(y.dtype, pd.StringDtype):
         # Text labels (pandas 3's str): to Python strings in one C pass
         # (column_or_1d iterates over the Arrow array cell by cell).
@@ -232,6 +236,55 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         classes[:] = order
         codes = np.array([index[v] for v in y_arr.tolist()])
     return classes, codes.astype(np.intp)
+
+
+def _text_target(
+    y: pd.Series, n_samples: int
+) -> tuple[NDArray, NDArray[np.intp]] | None:
+    """:func:`encode_target` of text labels with none missing, from their codes.
+
+    Arrow-backed text (pandas 3's ``str``) is dictionary-encoded by Arrow; a
+    categorical of text labels has its codes already. Either way only the
+    few distinct labels are sorted: the general path first turns every
+    label into a Python string (most of a small fit's label handling). None
+    when neither applies (missing labels are reported by the general path).
+    """
+    dtype = y.dtype
+    if len(y) != n_samples:
+        return None
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        import pyarrow as pa  # loaded already: the column is held by it
+        import pyarrow.compute as pc
+
+        data = pa.array(y.array)  # zero-copy (__arrow_array__)
+        if isinstance(data, pa.ChunkedArray):
+            data = data.combine_chunks()
+        if data.null_count:
+            return None
+        encoded = pc.dictionary_encode(data)
+        values = encoded.dictionary.to_pylist()
+        codes = encoded.indices.to_numpy()
+    elif isinstance(dtype, pd.CategoricalDtype) and (
+        isinstance(dtype.categories.dtype, pd.StringDtype)
+        or pd.api.types.infer_dtype(dtype.categories) == "string"
+    ):
+        codes = y.array.codes
+        if codes.size and codes.min() < 0:
+            return None
+        # The labels present (a declared category without rows is no class).
+        present = np.flatnonzero(np.bincount(codes, minlength=len(dtype.categories)))
+        values = dtype.categories[present].tolist()
+        position = np.zeros(len(dtype.categories), dtype=np.intp)
+        position[present] = np.arange(len(present))
+        codes = position[codes]
+    else:
+        return None
+    order = sorted(range(len(values)), key=values.__getitem__)
+    rank = np.empty(len(values), dtype=np.intp)
+    rank[order] = np.arange(len(values), dtype=np.intp)
+    classes = np.empty(len(values), dtype=object)
+    classes[:] = [values[k] for k in order]
+    return classes, rank[codes]
 
 
 def _plain_1d(y: object) -> bool:

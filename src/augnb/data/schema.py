@@ -13,8 +13,11 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from augnb.data._kernels import (
+    column_value_counts,
+    encode_dictionary_codes,
     encode_integer_table,
     integer_block,
+    short_text_codes,
     small_integer_levels,
 )
 from augnb.data.encoding import EncodedData, column_arrays
@@ -188,6 +191,8 @@ def _arrow_text(col: pd.Series):  # -> pyarrow.Array | None (pyarrow loaded lazi
 #: Distinct values (over all text columns together) up to which a frame's
 #: Arrow text columns are encoded as one block; beyond, column by column.
 _TEXT_BLOCK_VALUES = 1 << 16
+#: Largest table of counts (columns x distinct values) of such a block.
+_TEXT_BLOCK_CELLS = 1 << 22
 #: The last _TextBlock built, with weak references to its columns.
 _LAST_TEXT_BLOCK: list = [None]
 
@@ -197,8 +202,9 @@ class _TextBlock:
 
     The columns are read as one Arrow array: one hash pass over every cell
     gives a shared dictionary and, per column, the position of each cell in
-    it (``-1``: missing). Levels and codes per column are then NumPy lookups
-    over the few distinct values: per column, Arrow's and pandas' call
+    it (``-1``: missing). A second pass counts each dictionary value per
+    column; levels are read from those counts, and codes written for all
+    columns by one lookup pass: per column, Arrow's and pandas' call
     overhead costs more than a small table's cells.
     """
 
@@ -207,6 +213,15 @@ class _TextBlock:
         self.values = values  # the shared dictionary (Python values)
         self.codes = codes  # (len(positions), n_rows) int32, -1 = missing
         self._index: dict | None = None  # value -> position in ``values``
+        self._counts: NDArray[np.int64] | None = None
+
+    @property
+    def counts(self) -> NDArray[np.int64]:
+        """Cells of each dictionary value per column, ``(n_columns, n_values)``."""
+        if self._counts is None:
+            # The transpose is the (rows, columns) table in Fortran order.
+            self._counts = column_value_counts(self.codes.T, len(self.values))
+        return self._counts
 
     @classmethod
     def of(cls, arrays: list, wanted: Sequence[int]) -> _TextBlock | None:
@@ -256,40 +271,120 @@ class _TextBlock:
             )
         if len({c.type for c in chunks}) != 1:
             return None
-        encoded = pc.dictionary_encode(pa.concat_arrays(chunks))
-        if len(encoded.dictionary) > _TEXT_BLOCK_VALUES:
+        cells = pa.concat_arrays(chunks)
+        short = _short_text_dictionary(cells)
+        if short is not None:
+            values, flat = short
+            if values is None:
+                return None  # more distinct values than a block takes
+        else:
+            encoded = pc.dictionary_encode(cells)
+            values = encoded.dictionary
+            indices = encoded.indices
+            if indices.null_count:
+                indices = pc.fill_null(indices, -1)
+            flat = indices.to_numpy()
+        n_values = len(values)
+        if (
+            n_values > _TEXT_BLOCK_VALUES
+            or n_values * len(positions) > _TEXT_BLOCK_CELLS
+        ):
             return None
-        indices = encoded.indices
-        if indices.null_count:
-            indices = pc.fill_null(indices, -1)
-        codes = indices.to_numpy().reshape(len(positions), -1)
-        return cls(positions, encoded.dictionary.to_pylist(), codes)
+        if not isinstance(values, list):
+            values = values.to_pylist()
+        return cls(positions, values, flat.reshape(len(positions), -1))
 
     def levels(self) -> list[tuple]:
         """Each column's sorted distinct present values."""
-        n_values = len(self.values)
-        present = np.zeros((len(self.positions), n_values + 1), dtype=bool)
-        present[np.arange(len(self.positions))[:, None], self.codes] = True
-        order = sorted(range(n_values), key=self.values.__getitem__)
-        ordered = present[:, order]
-        return [
-            tuple(self.values[order[k]] for k in np.flatnonzero(row))
-            for row in ordered
-        ]
+        order = sorted(range(len(self.values)), key=self.values.__getitem__)
+        ordered = [self.values[k] for k in order]
+        # Every (column, level) present, column by column: one nonzero over
+        # the table, then each column's slice of the values.
+        rows, cols = np.nonzero(self.counts[:, order])
+        values = [ordered[k] for k in cols.tolist()]
+        ends = np.cumsum(np.bincount(rows, minlength=len(self.positions))).tolist()
+        return [tuple(values[a:b]) for a, b in zip([0, *ends[:-1]], ends)]
 
-    def encode(self, row: int, categories: tuple) -> NDArray[np.int32]:
-        """Codes of the ``row``-th block column against ``categories``."""
+    def encode(
+        self, categories: Sequence[tuple], out: NDArray[np.int32]
+    ) -> list[bool]:
+        """Write the codes of every block column into ``out``'s columns.
+
+        Parameters
+        ----------
+        categories : sequence of tuple
+            The categories of each block column, in block order.
+        out : ndarray of shape (n_samples, n_features), int32
+            Receives the codes (``-1``: missing, or a value not among the
+            column's categories) in the block's columns.
+
+        Returns
+        -------
+        list of bool
+            Per block column, whether some cell matched a category.
+        """
         if self._index is None:
             self._index = {v: k for k, v in enumerate(self.values)}
-        # The column's categories looked up in the shared dictionary (a
-        # category it lacks, or one of another type, matches no cell).
-        found = [(self._index.get(c), k) for k, c in enumerate(categories)]
-        hits = [(d, k) for d, k in found if d is not None]
-        lookup = np.full(len(self.values) + 1, -1, dtype=np.int32)
-        if hits:
-            where, value = zip(*hits)
-            lookup[list(where)] = value
-        return lookup[self.codes[row]]
+        index = self._index
+        # Row t: code of each dictionary value in block column t, shifted by
+        # one so that a missing cell (-1) reads slot 0 (-1).
+        lookup = np.full((len(self.positions), len(self.values) + 1), -1, np.int32)
+        hit_rows: list[int] = []
+        hit_values: list[int] = []
+        for t, cats in enumerate(categories):
+            # The column's categories looked up in the shared dictionary (a
+            # category it lacks, or one of another type, matches no cell).
+            for k, c in enumerate(cats):
+                d = index.get(c)
+                if d is not None:
+                    lookup[t, d + 1] = k
+                    hit_rows.append(t)
+                    hit_values.append(d)
+        encode_dictionary_codes(
+            self.codes, np.asarray(self.positions, dtype=np.int64), lookup, out
+        )
+        matched = np.zeros(len(self.positions), dtype=bool)
+        if hit_rows:
+            found = self.counts[hit_rows, hit_values] > 0
+            matched[np.asarray(hit_rows)[found]] = True
+        return matched.tolist()
+
+
+def _short_text_dictionary(cells):  # pyarrow.Array -> (list | None, ndarray) | None
+    """Distinct values and codes of Arrow text whose cells are all short.
+
+    :func:`~augnb.data._kernels.short_text_codes` on the array's buffers.
+    None when a cell is longer (Arrow's own dictionary encoding then); the
+    values are None when there are more than a text block takes.
+    """
+    import pyarrow as pa  # loaded already: the cells are held by it
+    import pyarrow.compute as pc
+
+    if pa.types.is_large_string(cells.type):
+        offset_type = np.int64
+    elif pa.types.is_string(cells.type):
+        offset_type = np.int32
+    else:
+        return None
+    _, offsets, data = cells.buffers()
+    offsets = np.frombuffer(offsets, dtype=offset_type)[
+        cells.offset : cells.offset + len(cells) + 1
+    ]
+    data = (
+        np.frombuffer(data, dtype=np.uint8)
+        if data is not None
+        else np.empty(0, dtype=np.uint8)
+    )
+    valid = (
+        pc.is_valid(cells).to_numpy(zero_copy_only=False) if cells.null_count else None
+    )
+    found = short_text_codes(offsets, data, valid, _TEXT_BLOCK_VALUES)
+    if found is None:
+        return None
+    codes, firsts = found
+    if firsts is None:
+        return None, codes
+    return cells.take(pa.array(firsts)).to_pylist(), codes
 
 
 def _forget_text_block() -> None:
@@ -399,7 +494,7 @@ class Schema:
         -------
         Schema
         """
-        names = list(X.columns)
+        names = X.columns.tolist()  # list() iterates cell by cell (pandas 3 str)
         force_d = column_positions(discrete_features, names, "discrete_features")
         force_c = column_positions(continuous_features, names, "continuous_features")
         both = force_d & force_c
@@ -536,12 +631,13 @@ class Schema:
                 if i not in done and c.kind == "discrete"
             ],
         )
-        for row, i in enumerate(text.positions if text is not None else ()):
-            assert text is not None
-            categories = self.columns[i].categories
-            codes[:, i] = text.encode(row, categories)
-            if not (categories and (codes[:, i] < 0).all()):
-                done.add(i)  # else encoded again below, to warn of the type
+        if text is not None:
+            matched = text.encode(
+                [self.columns[i].categories for i in text.positions], codes
+            )
+            for i, hit in zip(text.positions, matched):
+                if hit or not self.columns[i].categories:
+                    done.add(i)  # else encoded again below, to warn of the type
         series = None
         for i, spec in enumerate(self.columns):
             if i in done:

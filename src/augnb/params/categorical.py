@@ -14,6 +14,7 @@ are taken the same way); the class prior stays Lidstone-smoothed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -372,9 +373,10 @@ def _dense_cpds(
     flat, offsets = families_class_counts(slots, fams, y, n_classes, return_flat=True)
     n_values = np.array([f[3] for f in fams], dtype=np.int64)
     sizes = np.array([float(domains[k].size) for k in dense])
+    # math.prod of Python ints: exact, and np.prod's call costs more than a
+    # small family's arithmetic (one per family).
     n_cells = np.array(
-        [int(np.prod(f[2], dtype=np.int64)) * n_classes * f[3] for f in fams],
-        dtype=np.int64,
+        [math.prod(f[2]) * n_classes * f[3] for f in fams], dtype=np.int64
     )
     # One segment per (family, configuration, class): its n_values cells.
     n_segments = n_cells // n_values

@@ -170,6 +170,57 @@ def _family_class_counts_kernel(child, conf, y, w, n_classes, n_values, out):
 
 
 @numba.njit(cache=True, nogil=True)
+def _add_cell(out, r, cell, w, weighted, lane_mask):
+    if weighted:
+        out[0, cell] += w[r]
+    else:
+        out[r & lane_mask, cell] += 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_no_parent(child, y, w, nv, base, out):
+    weighted = w.shape[0] > 0
+    lane_mask = out.shape[0] - 1
+    for r in range(child.shape[0]):
+        v = child[r]
+        if v >= 0:
+            _add_cell(out, r, base + y[r] * nv + v, w, weighted, lane_mask)
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_one_parent(child, par, y, w, n_classes, nv, base, out):
+    weighted = w.shape[0] > 0
+    lane_mask = out.shape[0] - 1
+    for r in range(child.shape[0]):
+        v = child[r]
+        a = par[r]
+        if v >= 0 and a >= 0:
+            cell = base + (a * n_classes + y[r]) * nv + v
+            _add_cell(out, r, cell, w, weighted, lane_mask)
+
+
+@numba.njit(cache=True, nogil=True)
+def _count_parents(table, child, pars, radix, y, w, n_classes, nv, base, out):
+    weighted = w.shape[0] > 0
+    lane_mask = out.shape[0] - 1
+    for r in range(child.shape[0]):
+        v = child[r]
+        if v < 0:
+            continue
+        k = 0
+        ok = True
+        for t in range(pars.shape[0]):
+            a = table[r, pars[t]]
+            if a < 0:
+                ok = False
+                break
+            k = k * radix[t] + a
+        if ok:
+            cell = base + (k * n_classes + y[r]) * nv + v
+            _add_cell(out, r, cell, w, weighted, lane_mask)
+
+
+@numba.njit(cache=True, nogil=True)
 def _families_class_counts_kernel(table, layout, y, w, n_classes, out, start, stop):
     # ``layout`` is the families' layout: their child columns, the start of
     # each one's parents in ``parents`` (and ``radix``), the parent columns
@@ -181,51 +232,28 @@ def _families_class_counts_kernel(table, layout, y, w, n_classes, out, start, st
     # have loops of their own. Unweighted counts are integers spread over
     # ``out.shape[0]`` lanes by row (summed by the caller): consecutive rows
     # of a small table hit the same cell, and a chain of increments of one
-    # memory cell is what bounded the loop.
-    weighted = w.shape[0] > 0
-    lanes = out.shape[0]
+    # memory cell is what bounded the loop. The lane is the row's low bits
+    # (``out.shape[0]`` is a power of two): a modulo is an integer division
+    # per cell. Each loop runs over arrays sliced to the rows ``start:stop``
+    # from 0, so the compiler sees non-negative indices (no wraparound test
+    # per cell) and weighted sums keep row order. Together about 3x faster.
+    rows = table[start:stop]
+    y = y[start:stop]
+    if w.shape[0] > 0:
+        w = w[start:stop]
     for f in range(children.shape[0]):
-        child = table[:, children[f]]
+        child = rows[:, children[f]]
         nv = n_values[f]
         base = offsets[f]
-        n_par = parent_ptr[f + 1] - parent_ptr[f]
-        if n_par == 0:
-            for r in range(start, stop):
-                v = child[r]
-                if v >= 0:
-                    cell = base + y[r] * nv + v
-                    if weighted:
-                        out[0, cell] += w[r]
-                    else:
-                        out[r % lanes, cell] += 1
-        elif n_par == 1:
-            par = table[:, parents[parent_ptr[f]]]
-            for r in range(start, stop):
-                v = child[r]
-                a = par[r]
-                if v >= 0 and a >= 0:
-                    cell = base + (a * n_classes + y[r]) * nv + v
-                    if weighted:
-                        out[0, cell] += w[r]
-                    else:
-                        out[r % lanes, cell] += 1
+        lo, hi = parent_ptr[f], parent_ptr[f + 1]
+        if hi == lo:
+            _count_no_parent(child, y, w, nv, base, out)
+        elif hi - lo == 1:
+            par = rows[:, parents[lo]]
+            _count_one_parent(child, par, y, w, n_classes, nv, base, out)
         else:
-            for r in range(start, stop):
-                v = child[r]
-                if v < 0:
-                    continue
-                k = 0
-                ok = True
-                for t in range(parent_ptr[f], parent_ptr[f + 1]):
-                    a = table[r, parents[t]]
-                    if a < 0:
-                        ok = False
-                        break
-                    k = k * radix[t] + a
-                if ok:
-                    cell = base + (k * n_classes + y[r]) * nv + v
-                    if weighted:
-                        out[0, cell] += w[r]
-                    else:
-                        out[r % lanes, cell] += 1
+            _count_parents(
+                rows, child, parents[lo:hi], radix[lo:hi], y, w, n_classes, nv,
+                base, out,
+            )
     return out

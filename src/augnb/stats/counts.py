@@ -471,7 +471,7 @@ def families_class_counts(
     n = table.shape[0] if families else 0
     if sample_weight is None:
         # Integer counts in 4 lanes per thread (exact, so the order of the
-        # sums is free).
+        # sums is free; a power of two, as the kernel requires).
         def lanes(a: int, b: int) -> NDArray[np.int64]:
             part = np.zeros((4, total), dtype=np.int64)
             _families_class_counts_kernel(

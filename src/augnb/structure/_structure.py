@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import (
     Hashable,
@@ -220,7 +221,11 @@ class Structure:
         -------
         Structure
         """
-        return Structure(self.nodes, self.parents, self.n_features, tuple(names))
+        # A copy of a checked structure: not validated again (a small fit
+        # felt the check, which walks every node).
+        out = copy.copy(self)
+        object.__setattr__(out, "feature_names", tuple(names))
+        return out
 
     def _class_label(self, class_name: str) -> str:
         """``class_name``, marked until it differs from every node label."""
