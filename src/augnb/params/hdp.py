@@ -71,7 +71,8 @@ _C_INIT = 2.0
 _C_MAX = 4000.0
 
 _TABLE: NDArray[np.float64] = np.zeros(1)
-_COLUMNS: NDArray[np.float64] = np.zeros(1)
+_ROW_RATIOS: NDArray[np.float64] = np.zeros(1)
+_COL_RATIOS: NDArray[np.float64] = np.zeros(1)
 _TABLE_N = 0
 # Members of an ensemble fit their tables in threads: one builds the tables.
 _TABLE_LOCK = threading.Lock()
@@ -106,8 +107,8 @@ def _column_major(table: NDArray[np.float64], n_max: int) -> NDArray[np.float64]
     """The triangular table stored column by column.
 
     ``(n, m)`` is at ``m (n_max + 1) - m (m - 1) / 2 + n - m``, so that
-    ``log S(n, m)`` for consecutive ``n`` and a fixed ``m`` (the parent's
-    term of a Gibbs window) is read from contiguous memory.
+    entries for consecutive ``n`` and a fixed ``m`` (the parent's term of a
+    Gibbs window) are contiguous.
     """
     m_idx = np.repeat(np.arange(n_max + 1), n_max + 1 - np.arange(n_max + 1))
     starts = np.concatenate([[0], np.cumsum(n_max + 1 - np.arange(n_max))])
@@ -116,29 +117,51 @@ def _column_major(table: NDArray[np.float64], n_max: int) -> NDArray[np.float64]
     return np.ascontiguousarray(table[n_idx * (n_idx + 1) // 2 + m_idx])
 
 
+def _ratios(
+    logs: NDArray[np.float64], n_max: int, by_rows: bool
+) -> NDArray[np.float64]:
+    """Ratios of consecutive Stirling numbers along each row or column.
+
+    ``by_rows``: entry ``(n, m)`` of the row layout holds
+    ``S(n, m + 1) / S(n, m)``; else entry ``(n, m)`` of the column layout
+    (:func:`_column_major`) holds ``S(n + 1, m) / S(n, m)``. The last entry
+    of each row or column, and any ratio whose terms vanish, is 0 (a Gibbs
+    window never reads them).
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = np.exp(logs[1:] - logs[:-1])
+    out = np.concatenate([out, [0.0]])
+    lengths = np.arange(1, n_max + 2) if by_rows else np.arange(n_max + 1, 0, -1)
+    out[np.cumsum(lengths) - 1] = 0.0
+    out[~np.isfinite(out)] = 0.0
+    return out
+
+
 def _stirling_tables(
     n_max: int,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
-    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, two layouts.
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], int]:
+    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, cached.
 
-    By rows and by columns (:func:`_column_major`), cached.
+    Returns ``log S`` by rows, the ratios of consecutive entries along each
+    row and along each column (:func:`_ratios`), and the largest ``n``.
     """
-    global _TABLE, _COLUMNS, _TABLE_N
+    global _TABLE, _ROW_RATIOS, _COL_RATIOS, _TABLE_N
     n_max = int(min(max(n_max, 2), STIRLING_TABLE_MAX))
     with _TABLE_LOCK:
         if n_max > _TABLE_N:
             # Grow in powers of two so repeated fits do not rebuild it often.
             n_new = min(STIRLING_TABLE_MAX, 1 << math.ceil(math.log2(n_max)))
             table = _stirling_rows(n_new)
-            _COLUMNS = _column_major(table, n_new)
+            _ROW_RATIOS = _ratios(table, n_new, by_rows=True)
+            _COL_RATIOS = _ratios(_column_major(table, n_new), n_new, by_rows=False)
             _TABLE = table
             _TABLE_N = n_new
-        return _TABLE, _COLUMNS, _TABLE_N
+        return _TABLE, _ROW_RATIOS, _COL_RATIOS, _TABLE_N
 
 
 def _stirling_table(n_max: int) -> tuple[NDArray[np.float64], int]:
     """The exact table (by rows) up to ``min(n_max, STIRLING_TABLE_MAX)``."""
-    table, _, n_tab = _stirling_tables(n_max)
+    table, _, _, n_tab = _stirling_tables(n_max)
     return table, n_tab
 
 
@@ -288,7 +311,8 @@ def _hdp_gibbs(
     burn_in,
     rng,
     table,
-    cols,
+    row_ratio,
+    col_ratio,
     n_tab,
     sample_concentrations,
 ):
@@ -297,8 +321,9 @@ def _hdp_gibbs(
     Nodes are sorted by level (root first); ``level_start[d]`` is the first
     node of level ``d`` (with a sentinel at the end). ``leaf_counts`` holds
     the data counts of the deepest level's nodes (zero rows elsewhere).
-    ``table`` and ``cols`` hold ``log S(n, m)`` for ``n <= n_tab`` by rows and
-    by columns (:func:`_stirling_tables`). Returns the averaged probabilities
+    ``table`` holds ``log S(n, m)`` for ``n <= n_tab`` by rows, ``row_ratio``
+    and ``col_ratio`` the ratios of consecutive entries along its rows and
+    columns (:func:`_stirling_tables`). Returns the averaged probabilities
     of every node and the final concentration of every level.
     ``sample_concentrations=False`` keeps every concentration at its initial
     value (the tests compare that chain with an exact enumeration).
@@ -335,19 +360,27 @@ def _hdp_gibbs(
     prob = np.zeros((n_nodes, K))
     acc = np.zeros((n_nodes, K))
     n_acc = 0
-    lp = np.empty(2 * _WINDOW + 1)
+    # Cumulative weights of the window's values.
+    cum = np.empty(2 * _WINDOW + 1)
     base = 1.0 / size
-    # lgc[d, m] = log Gamma(c_d + m) - log Gamma(c_d), extended on demand up
-    # to lg_valid[d] and reset when c_d changes: the window's log Gamma(c_p +
-    # N_p) terms become lookups (no node holds more customers than the data).
-    lgc = np.empty((n_levels, leaf_counts.sum() + 2))
+    # The parent's factor Gamma(c_p) / Gamma(c_p + N_p) along a window, N_p
+    # growing by one per step: inv_c[d, m] = 1 / (c_d + m) (the ratio of two
+    # consecutive terms) and lgc[d, m] = log Gamma(c_d + m) - log Gamma(c_d),
+    # each extended on demand up to its *_valid[d] and reset when c_d
+    # changes (no node holds more customers than the data).
+    m_cap = leaf_counts.sum() + 2
+    inv_c = np.empty((n_levels, m_cap))
+    inv_valid = np.zeros(n_levels, dtype=np.int64)
+    lgc = np.empty((n_levels, m_cap))
     lgc[:, 0] = 0.0
     lg_valid = np.ones(n_levels, dtype=np.int64)
     for it in range(n_iter):
         # -- table counts: leaves up to level 1 ---------------------------
         for d in range(deepest, 0, -1):
-            log_c = math.log(conc[d])
+            c = conc[d]
+            log_c = math.log(c)
             cp = conc[d - 1]
+            inv_p = inv_c[d - 1]
             for j in range(level_start[d], level_start[d + 1]):
                 p = parent[j]
                 for k in range(K):
@@ -362,45 +395,64 @@ def _hdp_gibbs(
                     if high <= low:
                         continue
                     np_low = nk[p, k] - old + low
-                    # -log Gamma(c_p + N_p) along the window, N_p = m_low + i.
+                    # N_p = m_low + i along the window.
                     m_low = N[p] - old + low
                     m_high = m_low + (high - low)
-                    if m_high >= lg_valid[d - 1]:
-                        for m in range(lg_valid[d - 1], m_high + 1):
-                            lgc[d - 1, m] = lgc[d - 1, m - 1] + math.log(cp + (m - 1))
-                        lg_valid[d - 1] = m_high + 1
-                    top = -np.inf
+                    total = math.inf
                     if n <= n_tab and np_low + (high - low) <= n_tab:
-                        # Both Stirling terms from the tables: the child's row
-                        # ``n`` and the parent's column ``tp`` are contiguous.
-                        row = n * (n + 1) // 2
+                        # The window's weights relative to its first value,
+                        # each the previous one times the ratio of the
+                        # child's Stirling numbers (row ``n``), c, the ratio
+                        # of the parent's (column ``tp``) and 1 / (c_p +
+                        # N_p): products of table lookups, no exp or log.
+                        if m_high > inv_valid[d - 1]:
+                            for m in range(inv_valid[d - 1], m_high):
+                                inv_p[m] = 1.0 / (cp + m)
+                            inv_valid[d - 1] = m_high
+                        row = n * (n + 1) // 2 + low
                         col = tp * (n_tab + 1) - tp * (tp - 1) // 2 - tp + np_low
-                        for i in range(high - low + 1):
-                            t = low + i
-                            v = table[row + t] + t * log_c + cols[col + i]
-                            v -= lgc[d - 1, m_low + i]
-                            lp[i] = v
-                            if v > top:
-                                top = v
-                    else:
+                        w = 1.0
+                        w_min = 1.0
+                        cum[0] = 1.0
+                        total = 1.0
+                        for i in range(high - low):
+                            w *= (row_ratio[row + i] * c) * (
+                                col_ratio[col + i] * inv_p[m_low + i]
+                            )
+                            total += w
+                            cum[i + 1] = total
+                            w_min = min(w_min, w)
+                        if w_min < 1e-280:
+                            total = math.inf
+                    if not total < 1e300:
+                        # Beyond the tables, or weights too far apart for
+                        # products (they could overflow or underflow): log
+                        # terms.
+                        if m_high >= lg_valid[d - 1]:
+                            for m in range(lg_valid[d - 1], m_high + 1):
+                                lgc[d - 1, m] = lgc[d - 1, m - 1] + math.log(
+                                    cp + (m - 1)
+                                )
+                            lg_valid[d - 1] = m_high + 1
+                        top = -np.inf
                         for i in range(high - low + 1):
                             t = low + i
                             v = _log_stirling(n, t, table, n_tab) + t * log_c
                             v += _log_stirling(np_low + i, tp, table, n_tab)
                             v -= lgc[d - 1, m_low + i]
-                            lp[i] = v
+                            cum[i] = v
                             if v > top:
                                 top = v
-                    total = 0.0
-                    for i in range(high - low + 1):
-                        lp[i] = math.exp(lp[i] - top)
-                        total += lp[i]
+                        total = 0.0
+                        for i in range(high - low + 1):
+                            total += math.exp(cum[i] - top)
+                            cum[i] = total
+                    # The first value whose cumulative weight reaches r (the
+                    # sums only grow: a count, without a branch per value).
                     r = rng.random() * total
                     t = low
-                    cum = lp[0]
-                    while cum < r and t < high:
-                        t += 1
-                        cum += lp[t - low]
+                    for i in range(high - low):
+                        t += cum[i] < r
                     if t != old:
                         tk[j, k] = t
                         T[j] += t - old
@@ -425,15 +477,19 @@ def _hdp_gibbs(
                         rate -= math.log(q)
                         shape += T[j]
                 conc[d] = min(_C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+                inv_valid[d] = 0
                 lg_valid[d] = 1
         # -- posterior mean, top-down -------------------------------------
         if it >= burn_in:
-            for j in range(n_nodes):
-                d = level[j]
-                c = conc[d]
+            for k in range(K):
+                prob[0, k] = (nk[0, k] + conc[0] * base) / (N[0] + conc[0])
+                acc[0, k] += prob[0, k]
+            for j in range(1, n_nodes):
+                c = conc[level[j]]
+                p = parent[j]
+                den = N[j] + c
                 for k in range(K):
-                    pb = base if j == 0 else prob[parent[j], k]
-                    prob[j, k] = (nk[j, k] + c * pb) / (N[j] + c)
+                    prob[j, k] = (nk[j, k] + c * prob[p, k]) / den
                     acc[j, k] += prob[j, k]
             n_acc += 1
     if n_acc == 0:
@@ -539,7 +595,7 @@ def hdp_log_cpt(
     leaf_counts = np.zeros((n_nodes, n_values), dtype=np.int64)
     if len(cfg):
         leaf_counts[leaf] = ints[cfg, cls]
-    table, columns, n_tab = _stirling_tables(int(ints.sum()))
+    table, row_ratio, col_ratio, n_tab = _stirling_tables(int(ints.sum()))
     prob, _ = _hdp_gibbs(
         parent,
         level,
@@ -550,7 +606,8 @@ def hdp_log_cpt(
         burn_in,
         np.random.default_rng(seed),
         table,
-        columns,
+        row_ratio,
+        col_ratio,
         n_tab,
         True,
     )
