@@ -302,3 +302,16 @@ def test_hdp_option_changes_the_tables_of_every_cpt_learner(name):
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
     if hd.model_.cpds:  # (FSS may select no feature: the class prior only)
         assert not np.allclose(p, base.predict_proba(X))
+
+
+def test_sampler_seed_is_that_of_a_fresh_random_state():
+    from sklearn.utils import check_random_state
+
+    top = np.iinfo(np.int32).max
+    for seed in (0, 1, 12345, np.int64(2**31 - 2)):
+        expected = check_random_state(seed).randint(top)
+        assert hdp._sampler_seed(seed) == expected
+        assert hdp._sampler_seed(seed) == expected  # reseeded, not advanced
+    assert hdp._sampler_seed(np.random.RandomState(3)) == np.random.RandomState(
+        3
+    ).randint(top)

@@ -42,6 +42,7 @@ unseen.
 from __future__ import annotations
 
 import math
+import numbers
 import threading
 
 import numba
@@ -76,6 +77,7 @@ _COL_RATIOS: NDArray[np.float64] = np.zeros(1)
 _TABLE_N = 0
 # Members of an ensemble fit their tables in threads: one builds the tables.
 _TABLE_LOCK = threading.Lock()
+_SEEDERS = threading.local()
 
 
 @numba.njit(cache=True, nogil=True)
@@ -506,16 +508,125 @@ def _hdp_gibbs(
     return acc, conc
 
 
-def _digits(
-    keys: NDArray[np.int64], radix: tuple[int, ...]
-) -> list[NDArray[np.int64]]:
-    """Mixed-radix digits of keys (first radix varies slowest)."""
-    out = []
-    rest = keys.copy()
-    for r in reversed(radix):
-        out.append(rest % r)
-        rest //= r
-    return out[::-1]
+def _sampler_seed(random_state: object) -> int:
+    """``check_random_state(random_state).randint(2**31 - 1)``, faster.
+
+    For an integer, a RandomState kept per thread is reseeded (the same
+    legacy seeding as a new one, without the entropy a new one first draws
+    and then discards; ensembles fit one table per member and node).
+    """
+    if isinstance(random_state, numbers.Integral):
+        rs = getattr(_SEEDERS, "rs", None)
+        if rs is None:
+            rs = _SEEDERS.rs = np.random.RandomState(0)
+        rs.seed(int(random_state))
+    else:
+        rs = check_random_state(random_state)
+    return int(rs.randint(np.iinfo(np.int32).max))
+
+
+@numba.njit(cache=True, nogil=True)
+def _ranks(codes):
+    """The sorted distinct codes and the rank of each code among them."""
+    order = np.argsort(codes)
+    ranks = np.empty(codes.shape[0], dtype=np.int64)
+    distinct = np.empty(codes.shape[0], dtype=np.int64)
+    u = -1
+    for i in range(codes.shape[0]):
+        v = codes[order[i]]
+        if u < 0 or v != distinct[u]:
+            u += 1
+            distinct[u] = v
+        ranks[order[i]] = u
+    return distinct[: u + 1], ranks
+
+
+@numba.njit(cache=True, nogil=True)
+def _key_digits(key, radix, out):
+    """Mixed-radix digits of ``key`` into ``out`` (first radix slowest)."""
+    for q in range(radix.shape[0] - 1, -1, -1):
+        out[q] = key % radix[q]
+        key //= radix[q]
+
+
+@numba.njit(cache=True, nogil=True)
+def _hdp_tree(cls, keys, radix, counts):
+    """The sparse tree of one CPT from its observed (configuration, class)s.
+
+    ``cls`` and ``keys`` give each observed pair's class and configuration
+    key, ``counts`` its value counts. Level 1 holds the observed classes,
+    level ``d >= 2`` the observed prefixes (class, first ``d - 1`` parents),
+    each level's nodes in the order of their codes (parent position times
+    the parent's radix plus the digit). Returns ``parent``, ``level`` and
+    ``level_start`` (see :func:`_hdp_gibbs`), the leaf counts, the observed
+    classes and every level's sorted codes (``codes[offsets[q]:offsets[q +
+    1]]`` for level ``q + 2``).
+    """
+    n = cls.shape[0]
+    m = radix.shape[0]
+    n_levels = m + 2
+    digits = np.empty((n, m), dtype=np.int64)
+    for i in range(n):
+        _key_digits(keys[i], radix, digits[i])
+    ids = np.zeros((n_levels, n), dtype=np.int64)
+    n_at = np.ones(n_levels, dtype=np.int64)
+    seen_cls, ranks = _ranks(cls)
+    ids[1] = ranks
+    n_at[1] = seen_cls.shape[0]
+    codes = np.empty(n * m, dtype=np.int64)
+    offsets = np.zeros(m + 1, dtype=np.int64)
+    for q in range(m):
+        distinct, ranks = _ranks(ids[q + 1] * radix[q] + digits[:, q])
+        ids[q + 2] = ranks
+        n_at[q + 2] = distinct.shape[0]
+        offsets[q + 1] = offsets[q] + distinct.shape[0]
+        codes[offsets[q] : offsets[q + 1]] = distinct
+    starts = np.zeros(n_levels + 1, dtype=np.int64)
+    for d in range(n_levels):
+        starts[d + 1] = starts[d] + n_at[d]
+    n_nodes = starts[n_levels]
+    parent = np.zeros(n_nodes, dtype=np.int64)
+    level = np.zeros(n_nodes, dtype=np.int64)
+    for d in range(1, n_levels):
+        for i in range(n):
+            parent[starts[d] + ids[d, i]] = starts[d - 1] + ids[d - 1, i]
+        level[starts[d] : starts[d + 1]] = d
+    leaf_counts = np.zeros((n_nodes, counts.shape[1]), dtype=np.int64)
+    for i in range(n):
+        leaf_counts[starts[n_levels - 1] + ids[n_levels - 1, i]] = counts[i]
+    return parent, level, starts, leaf_counts, seen_cls, codes[: offsets[m]], offsets
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_nodes(all_keys, radix, n_classes, seen_cls, starts, codes, offsets):
+    """Node of every CPT row: its leaf, or its deepest observed ancestor.
+
+    Returns the node of each (configuration, class) and the level-1 node of
+    each class (the root when the class has no data).
+    """
+    m = radix.shape[0]
+    class_node = np.zeros(n_classes, dtype=np.int64)
+    for i in range(seen_cls.shape[0]):
+        class_node[seen_cls[i]] = 1 + i
+    nodes = np.empty((all_keys.shape[0], n_classes), dtype=np.int64)
+    digits = np.empty(m, dtype=np.int64)
+    for row in range(all_keys.shape[0]):
+        _key_digits(all_keys[row], radix, digits)
+        for c in range(n_classes):
+            node = class_node[c]
+            if node > 0:
+                # Walk down the levels while the prefix was observed.
+                cur = node - 1
+                for q in range(m):
+                    code = cur * radix[q] + digits[q]
+                    level_codes = codes[offsets[q] : offsets[q + 1]]
+                    pos = np.searchsorted(level_codes, code)
+                    if pos == level_codes.shape[0] or level_codes[pos] != code:
+                        break
+                    node = starts[q + 2] + pos
+                    cur = pos
+            nodes[row, c] = node
+    return nodes, class_node
 
 
 def hdp_log_cpt(
@@ -557,7 +668,7 @@ def hdp_log_cpt(
     ndarray of shape (n_configs (+1 when sparse), n_classes, n_values)
     """
     counts = np.asarray(counts, dtype=np.float64)
-    n_configs, n_classes, n_values = counts.shape
+    n_configs, n_classes, _ = counts.shape
     rounded = np.rint(counts)
     if np.any(np.abs(counts - rounded) > 1e-9) or np.any(counts < 0):
         raise ValueError(
@@ -566,35 +677,17 @@ def hdp_log_cpt(
             "integer weights or smoothing='lidstone'."
         )
     ints = rounded.astype(np.int64)
-    seed = int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+    seed = _sampler_seed(random_state)
     n_iter = int(n_iter)
     burn_in = min(1000, int(n_iter * HDP_BURN_IN))
     # -- the tree: root, classes, then one level per parent ----------------
     row_tot = ints.sum(axis=2)  # (configs, classes)
     cfg, cls = np.nonzero(row_tot)
-    keys = config_keys[cfg] if config_keys is not None else cfg.astype(np.int64)
-    digits = _digits(keys.astype(np.int64), tuple(int(r) for r in parent_radix))
-    ids = [np.zeros(len(cfg), dtype=np.int64)]  # level 0: the root
-    n_at = [1]
-    uniq, inv = np.unique(cls, return_inverse=True)
-    ids.append(inv.ravel())
-    n_at.append(len(uniq))
-    for dig, r in zip(digits, parent_radix):
-        uniq, inv = np.unique(ids[-1] * int(r) + dig, return_inverse=True)
-        ids.append(inv.ravel())
-        n_at.append(len(uniq))
-    n_levels = len(n_at)
-    starts = np.concatenate([[0], np.cumsum(n_at)]).astype(np.int64)
-    n_nodes = int(starts[-1])
-    parent = np.zeros(n_nodes, dtype=np.int64)
-    level = np.zeros(n_nodes, dtype=np.int64)
-    for d in range(1, n_levels):
-        parent[starts[d] + ids[d]] = starts[d - 1] + ids[d - 1]
-        level[starts[d] : starts[d + 1]] = d
-    leaf = starts[-2] + ids[-1]  # node of each observed (config, class)
-    leaf_counts = np.zeros((n_nodes, n_values), dtype=np.int64)
-    if len(cfg):
-        leaf_counts[leaf] = ints[cfg, cls]
+    keys = config_keys[cfg] if config_keys is not None else cfg
+    radix = np.array(parent_radix, dtype=np.int64)
+    parent, level, starts, leaf_counts, seen_cls, codes, offsets = _hdp_tree(
+        cls.astype(np.int64), keys.astype(np.int64), radix, ints[cfg, cls]
+    )
     table, row_ratio, col_ratio, n_tab = _stirling_tables(int(ints.sum()))
     prob, _ = _hdp_gibbs(
         parent,
@@ -612,40 +705,16 @@ def hdp_log_cpt(
         True,
     )
     # -- every CPT row: its leaf, or its deepest observed ancestor ---------
-    rows = n_configs + (1 if config_keys is not None else 0)
-    out = np.empty((rows, n_classes, n_values))
-    # Level-1 node of each class (the root when the class has no data).
-    class_node = np.zeros(n_classes, dtype=np.int64)
-    seen_cls = np.unique(cls)
-    class_node[seen_cls] = 1 + np.arange(len(seen_cls))
     all_keys = (
         config_keys.astype(np.int64)
         if config_keys is not None
         else np.arange(n_configs, dtype=np.int64)
     )
-    all_digits = _digits(all_keys, tuple(int(r) for r in parent_radix))
-    # Sorted codes (parent position * radix + digit) of each level's nodes.
-    level_codes = [
-        np.unique(ids[d - 1] * int(r) + digits[d - 2])
-        for d, r in enumerate(parent_radix, start=2)
-    ]
-    for c in range(n_classes):
-        node = np.full(n_configs, class_node[c], dtype=np.int64)
-        if class_node[c] > 0 and parent_radix:
-            # Walk down the levels while the prefix was observed.
-            alive = np.ones(n_configs, dtype=bool)
-            cur = np.full(n_configs, class_node[c] - 1, dtype=np.int64)
-            for d, (dig, r) in enumerate(zip(all_digits, parent_radix), start=2):
-                code = cur * int(r) + dig
-                lvl_codes = level_codes[d - 2]
-                pos = np.searchsorted(lvl_codes, code)
-                pos = np.minimum(pos, len(lvl_codes) - 1)
-                hit = alive & (lvl_codes[pos] == code)
-                node[hit] = starts[d] + pos[hit]
-                cur = np.where(hit, pos, cur)
-                alive = hit
-        out[:n_configs, c] = prob[node]
-        if config_keys is not None:
-            out[n_configs, c] = prob[class_node[c]]
+    nodes, class_node = _row_nodes(
+        all_keys, radix, n_classes, seen_cls, starts, codes, offsets
+    )
+    out = prob[nodes]
+    if config_keys is not None:
+        out = np.concatenate([out, prob[class_node][None]])
     with np.errstate(divide="ignore"):
         return np.log(out)
