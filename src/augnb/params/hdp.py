@@ -455,11 +455,12 @@ def _hdp_gibbs(
                     t = low
                     for i in range(high - low):
                         t += cum[i] < r
-                    if t != old:
-                        tk[j, k] = t
-                        T[j] += t - old
-                        nk[p, k] += t - old
-                        N[p] += t - old
+                    # Unconditionally: whether t changed is a coin flip, a
+                    # branch on it mispredicts often.
+                    tk[j, k] = t
+                    T[j] += t - old
+                    nk[p, k] += t - old
+                    N[p] += t - old
         # The root keeps one table per observed value.
         for k in range(K):
             t = 1 if nk[0, k] > 0 else 0
