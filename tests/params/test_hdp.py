@@ -175,13 +175,50 @@ def test_parent_order_permutes_the_cpd_keys_consistently():
         )
 
 
+def test_ratio_tables_hold_consecutive_stirling_ratios():
+    _, row_ratio, col_ratio, n_tab = hdp._stirling_tables(16)
+    exact = {(5, 2): 50, (5, 3): 35, (6, 2): 274, (6, 3): 225, (5, 1): 24}
+    row = lambda n, m: n * (n + 1) // 2 + m  # noqa: E731
+    col = lambda n, m: m * (n_tab + 1) - m * (m - 1) // 2 + n - m  # noqa: E731
+    # Along a row: S(5, 3) / S(5, 2); along a column: S(6, 2) / S(5, 2).
+    assert math.isclose(row_ratio[row(5, 2)], exact[5, 3] / exact[5, 2])
+    assert math.isclose(row_ratio[row(5, 1)], exact[5, 2] / exact[5, 1])
+    assert math.isclose(col_ratio[col(5, 2)], exact[6, 2] / exact[5, 2])
+    assert math.isclose(col_ratio[col(5, 3)], exact[6, 3] / exact[5, 3])
+    # The ends of rows and columns are never read: 0, not inf or nan.
+    assert row_ratio[row(5, 5)] == 0.0 and col_ratio[col(n_tab, 3)] == 0.0
+    assert np.all(np.isfinite(row_ratio)) and np.all(np.isfinite(col_ratio))
+
+
+def test_window_products_and_log_terms_sample_the_same_chain():
+    # The Gibbs window's weights come from products of Stirling ratios; where
+    # those would overflow the sampler falls back to log terms and exp.
+    # Infinite ratios send every window down that path: the same chain.
+    table, row_ratio, col_ratio, n_tab = hdp._stirling_tables(256)
+    parent = np.array([0, 0, 0, 1, 1, 2, 2])
+    level = np.array([0, 1, 1, 2, 2, 2, 2])
+    starts = np.array([0, 1, 3, 7])
+    counts = np.zeros((7, 3), dtype=np.int64)
+    counts[3:] = [[30, 5, 0], [12, 40, 2], [7, 7, 7], [60, 1, 9]]
+    out = []
+    for rows in (row_ratio, np.full_like(row_ratio, np.inf)):
+        out.append(
+            hdp._hdp_gibbs(
+                parent, level, starts, counts, 3.0, 300, 30,
+                np.random.default_rng(1), table, rows, col_ratio, n_tab, True,
+            )
+        )  # fmt: skip
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-12)
+    np.testing.assert_allclose(out[0][1], out[1][1], rtol=1e-12)
+
+
 def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
     # root -> one class node -> two leaves, two values; every concentration
     # fixed at 2: the chain's posterior means equal the exact expectations
     # under p(t) ~ prod_j c^T_j Gamma(c) / Gamma(c + N_j) prod_k S(n_jk, t_jk).
     c, size = 2.0, 2
     leaves = np.array([[3, 1], [2, 2]])
-    table, columns, n_tab = hdp._stirling_tables(16)
+    table, row_ratio, col_ratio, n_tab = hdp._stirling_tables(16)
 
     def log_s(n, m):
         return hdp._log_stirling(n, m, table, n_tab)
@@ -226,7 +263,8 @@ def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
         1000,
         np.random.default_rng(0),
         table,
-        columns,
+        row_ratio,
+        col_ratio,
         n_tab,
         False,
     )
@@ -264,3 +302,16 @@ def test_hdp_option_changes_the_tables_of_every_cpt_learner(name):
     np.testing.assert_allclose(p.sum(axis=1), 1.0)
     if hd.model_.cpds:  # (FSS may select no feature: the class prior only)
         assert not np.allclose(p, base.predict_proba(X))
+
+
+def test_sampler_seed_is_that_of_a_fresh_random_state():
+    from sklearn.utils import check_random_state
+
+    top = np.iinfo(np.int32).max
+    for seed in (0, 1, 12345, np.int64(2**31 - 2)):
+        expected = check_random_state(seed).randint(top)
+        assert hdp._sampler_seed(seed) == expected
+        assert hdp._sampler_seed(seed) == expected  # reseeded, not advanced
+    assert hdp._sampler_seed(np.random.RandomState(3)) == np.random.RandomState(
+        3
+    ).randint(top)

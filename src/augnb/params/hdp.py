@@ -42,6 +42,7 @@ unseen.
 from __future__ import annotations
 
 import math
+import numbers
 import threading
 
 import numba
@@ -71,10 +72,12 @@ _C_INIT = 2.0
 _C_MAX = 4000.0
 
 _TABLE: NDArray[np.float64] = np.zeros(1)
-_COLUMNS: NDArray[np.float64] = np.zeros(1)
+_ROW_RATIOS: NDArray[np.float64] = np.zeros(1)
+_COL_RATIOS: NDArray[np.float64] = np.zeros(1)
 _TABLE_N = 0
 # Members of an ensemble fit their tables in threads: one builds the tables.
 _TABLE_LOCK = threading.Lock()
+_SEEDERS = threading.local()
 
 
 @numba.njit(cache=True, nogil=True)
@@ -106,8 +109,8 @@ def _column_major(table: NDArray[np.float64], n_max: int) -> NDArray[np.float64]
     """The triangular table stored column by column.
 
     ``(n, m)`` is at ``m (n_max + 1) - m (m - 1) / 2 + n - m``, so that
-    ``log S(n, m)`` for consecutive ``n`` and a fixed ``m`` (the parent's
-    term of a Gibbs window) is read from contiguous memory.
+    entries for consecutive ``n`` and a fixed ``m`` (the parent's term of a
+    Gibbs window) are contiguous.
     """
     m_idx = np.repeat(np.arange(n_max + 1), n_max + 1 - np.arange(n_max + 1))
     starts = np.concatenate([[0], np.cumsum(n_max + 1 - np.arange(n_max))])
@@ -116,29 +119,51 @@ def _column_major(table: NDArray[np.float64], n_max: int) -> NDArray[np.float64]
     return np.ascontiguousarray(table[n_idx * (n_idx + 1) // 2 + m_idx])
 
 
+def _ratios(
+    logs: NDArray[np.float64], n_max: int, by_rows: bool
+) -> NDArray[np.float64]:
+    """Ratios of consecutive Stirling numbers along each row or column.
+
+    ``by_rows``: entry ``(n, m)`` of the row layout holds
+    ``S(n, m + 1) / S(n, m)``; else entry ``(n, m)`` of the column layout
+    (:func:`_column_major`) holds ``S(n + 1, m) / S(n, m)``. The last entry
+    of each row or column, and any ratio whose terms vanish, is 0 (a Gibbs
+    window never reads them).
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = np.exp(logs[1:] - logs[:-1])
+    out = np.concatenate([out, [0.0]])
+    lengths = np.arange(1, n_max + 2) if by_rows else np.arange(n_max + 1, 0, -1)
+    out[np.cumsum(lengths) - 1] = 0.0
+    out[~np.isfinite(out)] = 0.0
+    return out
+
+
 def _stirling_tables(
     n_max: int,
-) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
-    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, two layouts.
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], int]:
+    """The exact table up to ``min(n_max, STIRLING_TABLE_MAX)``, cached.
 
-    By rows and by columns (:func:`_column_major`), cached.
+    Returns ``log S`` by rows, the ratios of consecutive entries along each
+    row and along each column (:func:`_ratios`), and the largest ``n``.
     """
-    global _TABLE, _COLUMNS, _TABLE_N
+    global _TABLE, _ROW_RATIOS, _COL_RATIOS, _TABLE_N
     n_max = int(min(max(n_max, 2), STIRLING_TABLE_MAX))
     with _TABLE_LOCK:
         if n_max > _TABLE_N:
             # Grow in powers of two so repeated fits do not rebuild it often.
             n_new = min(STIRLING_TABLE_MAX, 1 << math.ceil(math.log2(n_max)))
             table = _stirling_rows(n_new)
-            _COLUMNS = _column_major(table, n_new)
+            _ROW_RATIOS = _ratios(table, n_new, by_rows=True)
+            _COL_RATIOS = _ratios(_column_major(table, n_new), n_new, by_rows=False)
             _TABLE = table
             _TABLE_N = n_new
-        return _TABLE, _COLUMNS, _TABLE_N
+        return _TABLE, _ROW_RATIOS, _COL_RATIOS, _TABLE_N
 
 
 def _stirling_table(n_max: int) -> tuple[NDArray[np.float64], int]:
     """The exact table (by rows) up to ``min(n_max, STIRLING_TABLE_MAX)``."""
-    table, _, n_tab = _stirling_tables(n_max)
+    table, _, _, n_tab = _stirling_tables(n_max)
     return table, n_tab
 
 
@@ -288,7 +313,8 @@ def _hdp_gibbs(
     burn_in,
     rng,
     table,
-    cols,
+    row_ratio,
+    col_ratio,
     n_tab,
     sample_concentrations,
 ):
@@ -297,8 +323,9 @@ def _hdp_gibbs(
     Nodes are sorted by level (root first); ``level_start[d]`` is the first
     node of level ``d`` (with a sentinel at the end). ``leaf_counts`` holds
     the data counts of the deepest level's nodes (zero rows elsewhere).
-    ``table`` and ``cols`` hold ``log S(n, m)`` for ``n <= n_tab`` by rows and
-    by columns (:func:`_stirling_tables`). Returns the averaged probabilities
+    ``table`` holds ``log S(n, m)`` for ``n <= n_tab`` by rows, ``row_ratio``
+    and ``col_ratio`` the ratios of consecutive entries along its rows and
+    columns (:func:`_stirling_tables`). Returns the averaged probabilities
     of every node and the final concentration of every level.
     ``sample_concentrations=False`` keeps every concentration at its initial
     value (the tests compare that chain with an exact enumeration).
@@ -335,19 +362,27 @@ def _hdp_gibbs(
     prob = np.zeros((n_nodes, K))
     acc = np.zeros((n_nodes, K))
     n_acc = 0
-    lp = np.empty(2 * _WINDOW + 1)
+    # Cumulative weights of the window's values.
+    cum = np.empty(2 * _WINDOW + 1)
     base = 1.0 / size
-    # lgc[d, m] = log Gamma(c_d + m) - log Gamma(c_d), extended on demand up
-    # to lg_valid[d] and reset when c_d changes: the window's log Gamma(c_p +
-    # N_p) terms become lookups (no node holds more customers than the data).
-    lgc = np.empty((n_levels, leaf_counts.sum() + 2))
+    # The parent's factor Gamma(c_p) / Gamma(c_p + N_p) along a window, N_p
+    # growing by one per step: inv_c[d, m] = 1 / (c_d + m) (the ratio of two
+    # consecutive terms) and lgc[d, m] = log Gamma(c_d + m) - log Gamma(c_d),
+    # each extended on demand up to its *_valid[d] and reset when c_d
+    # changes (no node holds more customers than the data).
+    m_cap = leaf_counts.sum() + 2
+    inv_c = np.empty((n_levels, m_cap))
+    inv_valid = np.zeros(n_levels, dtype=np.int64)
+    lgc = np.empty((n_levels, m_cap))
     lgc[:, 0] = 0.0
     lg_valid = np.ones(n_levels, dtype=np.int64)
     for it in range(n_iter):
         # -- table counts: leaves up to level 1 ---------------------------
         for d in range(deepest, 0, -1):
-            log_c = math.log(conc[d])
+            c = conc[d]
+            log_c = math.log(c)
             cp = conc[d - 1]
+            inv_p = inv_c[d - 1]
             for j in range(level_start[d], level_start[d + 1]):
                 p = parent[j]
                 for k in range(K):
@@ -362,50 +397,70 @@ def _hdp_gibbs(
                     if high <= low:
                         continue
                     np_low = nk[p, k] - old + low
-                    # -log Gamma(c_p + N_p) along the window, N_p = m_low + i.
+                    # N_p = m_low + i along the window.
                     m_low = N[p] - old + low
                     m_high = m_low + (high - low)
-                    if m_high >= lg_valid[d - 1]:
-                        for m in range(lg_valid[d - 1], m_high + 1):
-                            lgc[d - 1, m] = lgc[d - 1, m - 1] + math.log(cp + (m - 1))
-                        lg_valid[d - 1] = m_high + 1
-                    top = -np.inf
+                    total = math.inf
                     if n <= n_tab and np_low + (high - low) <= n_tab:
-                        # Both Stirling terms from the tables: the child's row
-                        # ``n`` and the parent's column ``tp`` are contiguous.
-                        row = n * (n + 1) // 2
+                        # The window's weights relative to its first value,
+                        # each the previous one times the ratio of the
+                        # child's Stirling numbers (row ``n``), c, the ratio
+                        # of the parent's (column ``tp``) and 1 / (c_p +
+                        # N_p): products of table lookups, no exp or log.
+                        if m_high > inv_valid[d - 1]:
+                            for m in range(inv_valid[d - 1], m_high):
+                                inv_p[m] = 1.0 / (cp + m)
+                            inv_valid[d - 1] = m_high
+                        row = n * (n + 1) // 2 + low
                         col = tp * (n_tab + 1) - tp * (tp - 1) // 2 - tp + np_low
-                        for i in range(high - low + 1):
-                            t = low + i
-                            v = table[row + t] + t * log_c + cols[col + i]
-                            v -= lgc[d - 1, m_low + i]
-                            lp[i] = v
-                            if v > top:
-                                top = v
-                    else:
+                        w = 1.0
+                        w_min = 1.0
+                        cum[0] = 1.0
+                        total = 1.0
+                        for i in range(high - low):
+                            w *= (row_ratio[row + i] * c) * (
+                                col_ratio[col + i] * inv_p[m_low + i]
+                            )
+                            total += w
+                            cum[i + 1] = total
+                            w_min = min(w_min, w)
+                        if w_min < 1e-280:
+                            total = math.inf
+                    if not total < 1e300:
+                        # Beyond the tables, or weights too far apart for
+                        # products (they could overflow or underflow): log
+                        # terms.
+                        if m_high >= lg_valid[d - 1]:
+                            for m in range(lg_valid[d - 1], m_high + 1):
+                                lgc[d - 1, m] = lgc[d - 1, m - 1] + math.log(
+                                    cp + (m - 1)
+                                )
+                            lg_valid[d - 1] = m_high + 1
+                        top = -np.inf
                         for i in range(high - low + 1):
                             t = low + i
                             v = _log_stirling(n, t, table, n_tab) + t * log_c
                             v += _log_stirling(np_low + i, tp, table, n_tab)
                             v -= lgc[d - 1, m_low + i]
-                            lp[i] = v
+                            cum[i] = v
                             if v > top:
                                 top = v
-                    total = 0.0
-                    for i in range(high - low + 1):
-                        lp[i] = math.exp(lp[i] - top)
-                        total += lp[i]
+                        total = 0.0
+                        for i in range(high - low + 1):
+                            total += math.exp(cum[i] - top)
+                            cum[i] = total
+                    # The first value whose cumulative weight reaches r (the
+                    # sums only grow: a count, without a branch per value).
                     r = rng.random() * total
                     t = low
-                    cum = lp[0]
-                    while cum < r and t < high:
-                        t += 1
-                        cum += lp[t - low]
-                    if t != old:
-                        tk[j, k] = t
-                        T[j] += t - old
-                        nk[p, k] += t - old
-                        N[p] += t - old
+                    for i in range(high - low):
+                        t += cum[i] < r
+                    # Unconditionally: whether t changed is a coin flip, a
+                    # branch on it mispredicts often.
+                    tk[j, k] = t
+                    T[j] += t - old
+                    nk[p, k] += t - old
+                    N[p] += t - old
         # The root keeps one table per observed value.
         for k in range(K):
             t = 1 if nk[0, k] > 0 else 0
@@ -425,15 +480,19 @@ def _hdp_gibbs(
                         rate -= math.log(q)
                         shape += T[j]
                 conc[d] = min(_C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+                inv_valid[d] = 0
                 lg_valid[d] = 1
         # -- posterior mean, top-down -------------------------------------
         if it >= burn_in:
-            for j in range(n_nodes):
-                d = level[j]
-                c = conc[d]
+            for k in range(K):
+                prob[0, k] = (nk[0, k] + conc[0] * base) / (N[0] + conc[0])
+                acc[0, k] += prob[0, k]
+            for j in range(1, n_nodes):
+                c = conc[level[j]]
+                p = parent[j]
+                den = N[j] + c
                 for k in range(K):
-                    pb = base if j == 0 else prob[parent[j], k]
-                    prob[j, k] = (nk[j, k] + c * pb) / (N[j] + c)
+                    prob[j, k] = (nk[j, k] + c * prob[p, k]) / den
                     acc[j, k] += prob[j, k]
             n_acc += 1
     if n_acc == 0:
@@ -450,16 +509,125 @@ def _hdp_gibbs(
     return acc, conc
 
 
-def _digits(
-    keys: NDArray[np.int64], radix: tuple[int, ...]
-) -> list[NDArray[np.int64]]:
-    """Mixed-radix digits of keys (first radix varies slowest)."""
-    out = []
-    rest = keys.copy()
-    for r in reversed(radix):
-        out.append(rest % r)
-        rest //= r
-    return out[::-1]
+def _sampler_seed(random_state: object) -> int:
+    """``check_random_state(random_state).randint(2**31 - 1)``, faster.
+
+    For an integer, a RandomState kept per thread is reseeded (the same
+    legacy seeding as a new one, without the entropy a new one first draws
+    and then discards; ensembles fit one table per member and node).
+    """
+    if isinstance(random_state, numbers.Integral):
+        rs = getattr(_SEEDERS, "rs", None)
+        if rs is None:
+            rs = _SEEDERS.rs = np.random.RandomState(0)
+        rs.seed(int(random_state))
+    else:
+        rs = check_random_state(random_state)
+    return int(rs.randint(np.iinfo(np.int32).max))
+
+
+@numba.njit(cache=True, nogil=True)
+def _ranks(codes):
+    """The sorted distinct codes and the rank of each code among them."""
+    order = np.argsort(codes)
+    ranks = np.empty(codes.shape[0], dtype=np.int64)
+    distinct = np.empty(codes.shape[0], dtype=np.int64)
+    u = -1
+    for i in range(codes.shape[0]):
+        v = codes[order[i]]
+        if u < 0 or v != distinct[u]:
+            u += 1
+            distinct[u] = v
+        ranks[order[i]] = u
+    return distinct[: u + 1], ranks
+
+
+@numba.njit(cache=True, nogil=True)
+def _key_digits(key, radix, out):
+    """Mixed-radix digits of ``key`` into ``out`` (first radix slowest)."""
+    for q in range(radix.shape[0] - 1, -1, -1):
+        out[q] = key % radix[q]
+        key //= radix[q]
+
+
+@numba.njit(cache=True, nogil=True)
+def _hdp_tree(cls, keys, radix, counts):
+    """The sparse tree of one CPT from its observed (configuration, class)s.
+
+    ``cls`` and ``keys`` give each observed pair's class and configuration
+    key, ``counts`` its value counts. Level 1 holds the observed classes,
+    level ``d >= 2`` the observed prefixes (class, first ``d - 1`` parents),
+    each level's nodes in the order of their codes (parent position times
+    the parent's radix plus the digit). Returns ``parent``, ``level`` and
+    ``level_start`` (see :func:`_hdp_gibbs`), the leaf counts, the observed
+    classes and every level's sorted codes (``codes[offsets[q]:offsets[q +
+    1]]`` for level ``q + 2``).
+    """
+    n = cls.shape[0]
+    m = radix.shape[0]
+    n_levels = m + 2
+    digits = np.empty((n, m), dtype=np.int64)
+    for i in range(n):
+        _key_digits(keys[i], radix, digits[i])
+    ids = np.zeros((n_levels, n), dtype=np.int64)
+    n_at = np.ones(n_levels, dtype=np.int64)
+    seen_cls, ranks = _ranks(cls)
+    ids[1] = ranks
+    n_at[1] = seen_cls.shape[0]
+    codes = np.empty(n * m, dtype=np.int64)
+    offsets = np.zeros(m + 1, dtype=np.int64)
+    for q in range(m):
+        distinct, ranks = _ranks(ids[q + 1] * radix[q] + digits[:, q])
+        ids[q + 2] = ranks
+        n_at[q + 2] = distinct.shape[0]
+        offsets[q + 1] = offsets[q] + distinct.shape[0]
+        codes[offsets[q] : offsets[q + 1]] = distinct
+    starts = np.zeros(n_levels + 1, dtype=np.int64)
+    for d in range(n_levels):
+        starts[d + 1] = starts[d] + n_at[d]
+    n_nodes = starts[n_levels]
+    parent = np.zeros(n_nodes, dtype=np.int64)
+    level = np.zeros(n_nodes, dtype=np.int64)
+    for d in range(1, n_levels):
+        for i in range(n):
+            parent[starts[d] + ids[d, i]] = starts[d - 1] + ids[d - 1, i]
+        level[starts[d] : starts[d + 1]] = d
+    leaf_counts = np.zeros((n_nodes, counts.shape[1]), dtype=np.int64)
+    for i in range(n):
+        leaf_counts[starts[n_levels - 1] + ids[n_levels - 1, i]] = counts[i]
+    return parent, level, starts, leaf_counts, seen_cls, codes[: offsets[m]], offsets
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_nodes(all_keys, radix, n_classes, seen_cls, starts, codes, offsets):
+    """Node of every CPT row: its leaf, or its deepest observed ancestor.
+
+    Returns the node of each (configuration, class) and the level-1 node of
+    each class (the root when the class has no data).
+    """
+    m = radix.shape[0]
+    class_node = np.zeros(n_classes, dtype=np.int64)
+    for i in range(seen_cls.shape[0]):
+        class_node[seen_cls[i]] = 1 + i
+    nodes = np.empty((all_keys.shape[0], n_classes), dtype=np.int64)
+    digits = np.empty(m, dtype=np.int64)
+    for row in range(all_keys.shape[0]):
+        _key_digits(all_keys[row], radix, digits)
+        for c in range(n_classes):
+            node = class_node[c]
+            if node > 0:
+                # Walk down the levels while the prefix was observed.
+                cur = node - 1
+                for q in range(m):
+                    code = cur * radix[q] + digits[q]
+                    level_codes = codes[offsets[q] : offsets[q + 1]]
+                    pos = np.searchsorted(level_codes, code)
+                    if pos == level_codes.shape[0] or level_codes[pos] != code:
+                        break
+                    node = starts[q + 2] + pos
+                    cur = pos
+            nodes[row, c] = node
+    return nodes, class_node
 
 
 def hdp_log_cpt(
@@ -501,7 +669,7 @@ def hdp_log_cpt(
     ndarray of shape (n_configs (+1 when sparse), n_classes, n_values)
     """
     counts = np.asarray(counts, dtype=np.float64)
-    n_configs, n_classes, n_values = counts.shape
+    n_configs, n_classes, _ = counts.shape
     rounded = np.rint(counts)
     if np.any(np.abs(counts - rounded) > 1e-9) or np.any(counts < 0):
         raise ValueError(
@@ -510,36 +678,18 @@ def hdp_log_cpt(
             "integer weights or smoothing='lidstone'."
         )
     ints = rounded.astype(np.int64)
-    seed = int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
+    seed = _sampler_seed(random_state)
     n_iter = int(n_iter)
     burn_in = min(1000, int(n_iter * HDP_BURN_IN))
     # -- the tree: root, classes, then one level per parent ----------------
     row_tot = ints.sum(axis=2)  # (configs, classes)
     cfg, cls = np.nonzero(row_tot)
-    keys = config_keys[cfg] if config_keys is not None else cfg.astype(np.int64)
-    digits = _digits(keys.astype(np.int64), tuple(int(r) for r in parent_radix))
-    ids = [np.zeros(len(cfg), dtype=np.int64)]  # level 0: the root
-    n_at = [1]
-    uniq, inv = np.unique(cls, return_inverse=True)
-    ids.append(inv.ravel())
-    n_at.append(len(uniq))
-    for dig, r in zip(digits, parent_radix):
-        uniq, inv = np.unique(ids[-1] * int(r) + dig, return_inverse=True)
-        ids.append(inv.ravel())
-        n_at.append(len(uniq))
-    n_levels = len(n_at)
-    starts = np.concatenate([[0], np.cumsum(n_at)]).astype(np.int64)
-    n_nodes = int(starts[-1])
-    parent = np.zeros(n_nodes, dtype=np.int64)
-    level = np.zeros(n_nodes, dtype=np.int64)
-    for d in range(1, n_levels):
-        parent[starts[d] + ids[d]] = starts[d - 1] + ids[d - 1]
-        level[starts[d] : starts[d + 1]] = d
-    leaf = starts[-2] + ids[-1]  # node of each observed (config, class)
-    leaf_counts = np.zeros((n_nodes, n_values), dtype=np.int64)
-    if len(cfg):
-        leaf_counts[leaf] = ints[cfg, cls]
-    table, columns, n_tab = _stirling_tables(int(ints.sum()))
+    keys = config_keys[cfg] if config_keys is not None else cfg
+    radix = np.array(parent_radix, dtype=np.int64)
+    parent, level, starts, leaf_counts, seen_cls, codes, offsets = _hdp_tree(
+        cls.astype(np.int64), keys.astype(np.int64), radix, ints[cfg, cls]
+    )
+    table, row_ratio, col_ratio, n_tab = _stirling_tables(int(ints.sum()))
     prob, _ = _hdp_gibbs(
         parent,
         level,
@@ -550,45 +700,22 @@ def hdp_log_cpt(
         burn_in,
         np.random.default_rng(seed),
         table,
-        columns,
+        row_ratio,
+        col_ratio,
         n_tab,
         True,
     )
     # -- every CPT row: its leaf, or its deepest observed ancestor ---------
-    rows = n_configs + (1 if config_keys is not None else 0)
-    out = np.empty((rows, n_classes, n_values))
-    # Level-1 node of each class (the root when the class has no data).
-    class_node = np.zeros(n_classes, dtype=np.int64)
-    seen_cls = np.unique(cls)
-    class_node[seen_cls] = 1 + np.arange(len(seen_cls))
     all_keys = (
         config_keys.astype(np.int64)
         if config_keys is not None
         else np.arange(n_configs, dtype=np.int64)
     )
-    all_digits = _digits(all_keys, tuple(int(r) for r in parent_radix))
-    # Sorted codes (parent position * radix + digit) of each level's nodes.
-    level_codes = [
-        np.unique(ids[d - 1] * int(r) + digits[d - 2])
-        for d, r in enumerate(parent_radix, start=2)
-    ]
-    for c in range(n_classes):
-        node = np.full(n_configs, class_node[c], dtype=np.int64)
-        if class_node[c] > 0 and parent_radix:
-            # Walk down the levels while the prefix was observed.
-            alive = np.ones(n_configs, dtype=bool)
-            cur = np.full(n_configs, class_node[c] - 1, dtype=np.int64)
-            for d, (dig, r) in enumerate(zip(all_digits, parent_radix), start=2):
-                code = cur * int(r) + dig
-                lvl_codes = level_codes[d - 2]
-                pos = np.searchsorted(lvl_codes, code)
-                pos = np.minimum(pos, len(lvl_codes) - 1)
-                hit = alive & (lvl_codes[pos] == code)
-                node[hit] = starts[d] + pos[hit]
-                cur = np.where(hit, pos, cur)
-                alive = hit
-        out[:n_configs, c] = prob[node]
-        if config_keys is not None:
-            out[n_configs, c] = prob[class_node[c]]
+    nodes, class_node = _row_nodes(
+        all_keys, radix, n_classes, seen_cls, starts, codes, offsets
+    )
+    out = prob[nodes]
+    if config_keys is not None:
+        out = np.concatenate([out, prob[class_node][None]])
     with np.errstate(divide="ignore"):
         return np.log(out)

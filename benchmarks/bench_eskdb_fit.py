@@ -1,0 +1,130 @@
+"""ESKDB (published defaults) fit time beside RandomForest(500): wall and CPU.
+
+Run: python benchmarks/bench_eskdb_fit.py [--datasets kr_vs_kp ...]
+     [--repeats 2] [--seed 0] [--out eskdb_fit] [--proba FILE.npz]
+     python benchmarks/bench_eskdb_fit.py --compare A.npz B.npz
+
+Each data set's first training fold of the overview's folds (5-fold
+stratified, seed 0). ``ESKDB(random_state=seed, n_jobs=1)`` (20 members,
+k = 5, per-member random MDL discretisation, 1000 HDP sweeps) and
+``RandomForestClassifier(n_estimators=500, n_jobs=1)`` (``_common.
+random_forest``) are fitted alternately, ``--repeats`` times each, in one
+process with every library single-threaded (the variables below are set
+before NumPy and Numba load), after an untimed small ESKDB fit on the same
+fold that loads the kernels and builds the tables the sampler reads. Every
+fit records its wall time (``perf_counter``) and its CPU time
+(``process_time``); the table gives the best of each and the ESKDB / forest
+ratios, which are what to read on a shared machine.
+
+``--proba FILE.npz`` also saves ESKDB's ``predict_proba`` on each test fold;
+``--compare A.npz B.npz`` prints the largest difference between two such
+files (e.g. two checkouts, run with ``PYTHONPATH=<checkout>/src``), to show a
+change of code leaves the fitted model unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+from _common import machine_info, parser, random_forest, write_json  # noqa: E402
+
+import augnb  # noqa: E402
+from augnb import ESKDB  # noqa: E402
+from augnb.datasets import load  # noqa: E402
+from augnb.evaluation.cv import make_folds  # noqa: E402
+
+DATASETS = (
+    "kr_vs_kp",
+    "segment",
+    "splice",
+    "vehicle",
+    "car",
+    "iris",
+    "pima_diabetes",
+)
+
+
+def _timed(estimator, X, y):
+    """The fitted ``estimator``, the wall and the CPU seconds of its fit."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    model = estimator.fit(X, y)
+    return model, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _compare(a: str, b: str) -> int:
+    left, right = np.load(a), np.load(b)
+    worst = 0.0
+    for name in sorted(set(left.files) & set(right.files)):
+        diff = float(np.max(np.abs(left[name] - right[name])))
+        worst = max(worst, diff)
+        print(f"{name:15s} max |difference| {diff:.3g}")
+    print(f"overall {worst:.3g}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = parser(__doc__, datasets=list(DATASETS), repeats=2, seed=0, out="eskdb_fit")
+    ap.add_argument("--proba", help="save ESKDB's test-fold predict_proba (.npz)")
+    ap.add_argument("--compare", nargs=2, metavar="NPZ", help="compare two --proba")
+    args = ap.parse_args(argv)
+    if args.compare:
+        return _compare(*args.compare)
+    rows, probas = {}, {}
+    for name in args.datasets:
+        X, y = load(name)
+        fold = make_folds(y, n_splits=5, n_repeats=1, random_state=0)[0]
+        Xt, yt = X.iloc[fold.train], y.iloc[fold.train]
+        ESKDB(n_estimators=1, hdp_iterations=1, random_state=0).fit(Xt, yt)
+        times: dict[str, list[tuple[float, float]]] = {"ESKDB": [], "RF": []}
+        for _ in range(args.repeats):
+            model, wall, cpu = _timed(ESKDB(random_state=args.seed, n_jobs=1), Xt, yt)
+            times["ESKDB"].append((wall, cpu))
+            probas[name] = model.predict_proba(X.iloc[fold.test])
+            _, wall, cpu = _timed(random_forest(args.seed), Xt, yt)
+            times["RF"].append((wall, cpu))
+        best = {k: np.min(np.array(v), axis=0) for k, v in times.items()}
+        rows[name] = {
+            "eskdb_wall": float(best["ESKDB"][0]),
+            "eskdb_cpu": float(best["ESKDB"][1]),
+            "rf_wall": float(best["RF"][0]),
+            "rf_cpu": float(best["RF"][1]),
+            "all": {k: [list(t) for t in v] for k, v in times.items()},
+        }
+        r = rows[name]
+        print(
+            f"{name:15s} ESKDB wall {r['eskdb_wall']:7.2f} s"
+            f" cpu {r['eskdb_cpu']:7.2f} s"
+            f" | RF wall {r['rf_wall']:6.2f} s cpu {r['rf_cpu']:6.2f} s"
+            f" | ratio wall {r['eskdb_wall'] / r['rf_wall']:5.2f}"
+            f" cpu {r['eskdb_cpu'] / r['rf_cpu']:5.2f}",
+            flush=True,
+        )
+    tot = {k: sum(r[k] for r in rows.values()) for k in next(iter(rows.values()))
+           if k != "all"}  # fmt: skip
+    print(
+        f"{'total':15s} ratio wall {tot['eskdb_wall'] / tot['rf_wall']:.2f}"
+        f" cpu {tot['eskdb_cpu'] / tot['rf_cpu']:.2f}"
+    )
+    if args.proba:
+        np.savez(args.proba, **probas)
+    write_json(
+        {
+            "machine": machine_info(),
+            # Which checkout was measured (PYTHONPATH picks it).
+            "augnb": os.path.dirname(augnb.__file__),
+            "args": vars(args),
+            "per_dataset": rows,
+            "total": tot,
+        },
+        f"{args.out}.json",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
