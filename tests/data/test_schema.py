@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from augnb.data import Schema, as_frame, encode_target
-from augnb.data.schema import _encode_discrete, _sorted_categories
+from augnb.data.schema import _encode_discrete, _sorted_categories, column_kind
 
 
 def _frame():
@@ -45,6 +45,15 @@ def test_kind_inference():
     np.testing.assert_array_equal(schema.cardinalities, [0, 0, 2, 3, 3, 2, 3, 2])
     assert schema.names == list(_frame().columns)
     assert schema.n_features == 8
+
+
+def test_whole_floats_with_gaps_follow_the_integer_rule_only_in_numpy():
+    values = [1.0, None, 2.0, 3.0]
+    assert column_kind(pd.Series(values)) == "discrete"
+    assert column_kind(pd.Series(values, dtype="Float64")) == "continuous"
+    assert column_kind(pd.Series(values, dtype="float32")) == "discrete"
+    many = [float(v) for v in range(40)] + [None]
+    assert column_kind(pd.Series(many)) == "continuous"
 
 
 def test_categories_sorted_and_declared_levels_kept():

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from augnb import NaiveBayes
 from augnb.data.tables import DataReadWarning
 from augnb.datasets import (
     DatasetInfo,
@@ -28,7 +29,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 def _n_float(X: pd.DataFrame) -> int:
-    return sum(dtype == np.float64 for dtype in X.dtypes)
+    return sum(pd.api.types.is_float_dtype(dtype) for dtype in X.dtypes)
 
 
 # --- bundled data sets ------------------------------------------------------
@@ -50,7 +51,9 @@ def test_bundled_matches_manifest(name):
     assert y.nunique() == meta.n_classes
     assert y.value_counts().to_dict() == meta.class_counts
     assert _n_float(X) == meta.n_numeric
-    assert all(dtype == "category" or dtype == np.float64 for dtype in X.dtypes)
+    assert all(
+        dtype == "category" or pd.api.types.is_float_dtype(dtype) for dtype in X.dtypes
+    )
     assert not set(meta.dropped) & set(X.columns)
     assert isinstance(X.index, pd.RangeIndex)
 
@@ -92,7 +95,7 @@ def test_vowel_and_splice_drops():
 def test_kinds_follow_source_declarations():
     for name in ("balance_scale", "breast_cancer_wisconsin"):
         X, _ = load(name)
-        assert all(dtype == np.float64 for dtype in X.dtypes), name
+        assert all(pd.api.types.is_float_dtype(dtype) for dtype in X.dtypes), name
     X, _ = load("car")
     assert all(isinstance(d, pd.CategoricalDtype) for d in X.dtypes)
     assert X["doors"].cat.categories.tolist() == ["2", "3", "4", "5more"]
@@ -100,6 +103,26 @@ def test_kinds_follow_source_declarations():
     assert [c for c in X.columns if X[c].dtype == np.float64] == ["Age"]
     # Numeric-looking codes stay strings, in numeric order.
     assert X["erythema"].cat.categories.tolist() == ["0", "1", "2", "3"]
+
+
+def test_declared_kinds_travel_into_fit():
+    # Bare_Nuclei is declared numeric, holds whole numbers and 16 missing
+    # cells: as NumPy floats the kind rule would read it as an integer column
+    # with gaps (discrete); the loader hands it over as nullable Float64.
+    X, y = load("breast_cancer_wisconsin")
+    assert X["Bare_Nuclei"].dtype == "Float64"
+    assert X["Bare_Nuclei"].isna().sum() == 16
+    assert (X.drop(columns="Bare_Nuclei").dtypes == np.float64).all()
+    fitted = NaiveBayes().fit(X, y)
+    assert fitted.continuous_columns_ == list(X.columns)
+    as_numpy = X.astype({"Bare_Nuclei": "float64"})
+    assert "Bare_Nuclei" not in NaiveBayes().fit(as_numpy, y).continuous_columns_
+    np.testing.assert_array_equal(
+        fitted.predict_proba(X), fitted.predict_proba(as_numpy)
+    )
+    # The dtype does not depend on complete_only.
+    X, _ = load("breast_cancer_wisconsin", complete_only=True)
+    assert X["Bare_Nuclei"].dtype == "Float64"
 
 
 @pytest.mark.parametrize(

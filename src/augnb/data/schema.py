@@ -101,10 +101,12 @@ def column_kind(col: pd.Series, n_distinct: int | None = None) -> Kind:
     2. an integer column is discrete when it has at most
        :data:`MAX_DISCRETE_INTEGERS` (20) distinct values, continuous
        otherwise (a count or a measurement);
-    3. a float column is continuous, unless all its values are whole numbers
-       and some cells are missing: that is how pandas and NumPy hold an
-       integer column with gaps (they have no missing integer), so it follows
-       rule 2.
+    3. a float column is continuous, unless it is a NumPy float column whose
+       values are all whole numbers and some cells are missing: that is how
+       pandas and NumPy hold an integer column with gaps (NumPy has no missing
+       integer), so it follows rule 2. pandas' nullable ``Float64`` has a
+       missing-integer twin (``Int64``), so such a column is meant as floats
+       and stays continuous.
 
     ``discrete_features=`` / ``continuous_features=`` (``--discrete`` /
     ``--continuous``) override it.
@@ -127,6 +129,8 @@ def column_kind(col: pd.Series, n_distinct: int | None = None) -> Kind:
     ('discrete', 'continuous')
     >>> column_kind(pd.Series([1.0, None, 2.0])), column_kind(pd.Series([1.0, 2.0]))
     ('discrete', 'continuous')
+    >>> column_kind(pd.Series([1.0, None, 2.0], dtype="Float64"))
+    'continuous'
     """
     dtype = col.dtype
     if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
@@ -134,6 +138,8 @@ def column_kind(col: pd.Series, n_distinct: int | None = None) -> Kind:
     if pd.api.types.is_integer_dtype(dtype):
         return _integer_kind(col, n_distinct)
     if pd.api.types.is_float_dtype(dtype):
+        if not isinstance(dtype, np.dtype):
+            return "continuous"  # nullable Float64: floats by declaration
         values = col.to_numpy(dtype=np.float64, na_value=np.nan)
         missing = np.isnan(values)
         if not missing.any() or missing.all():

@@ -173,7 +173,9 @@ def load(
     Every cell is read as text first, so values keep the spelling of the file
     ("01" stays "01"); then each attribute is typed by its *kind*:
 
-    - **continuous** attributes become ``float64`` columns;
+    - **continuous** attributes become ``float64`` columns (nullable
+      ``Float64`` where whole numbers with gaps would otherwise read as a
+      discrete integer column);
     - **discrete** attributes become pandas ``category`` columns whose categories
       are the distinct non-missing strings of the whole file, in natural order
       (numerically if every category parses as a number, else lexicographically),
@@ -262,8 +264,17 @@ def load(
     applies the complete-rows protocol:
 
     >>> X, y = load("breast_cancer_wisconsin", complete_only=True)
-    >>> X.shape, str(X["Bare_Nuclei"].dtype)
+    >>> X.shape, str(X["Clump_Thickness"].dtype)
     ((683, 9), 'float64')
+
+    A declared-numeric column of whole numbers with missing cells would read
+    as an integer column with gaps (a discrete one, by the kind rule of
+    :func:`augnb.data.schema.column_kind`); it is given pandas' nullable
+    ``Float64`` instead, so ``fit`` keeps it continuous, with or without
+    ``complete_only``:
+
+    >>> str(X["Bare_Nuclei"].dtype)
+    'Float64'
 
     Kinds can be overridden, e.g. to treat balance_scale's levels as categories:
 
@@ -464,11 +475,24 @@ def _as_names(names: Iterable[str] | None) -> set[str]:
     return set(names)
 
 
+def _keeping_kind(column: pd.Series) -> pd.Series:
+    """A column declared continuous, in a dtype that keeps it continuous.
+
+    Whole numbers with gaps in a NumPy float column read as an integer column
+    with missing cells (rule 3 of :func:`~augnb.data.schema.column_kind`); such
+    a column becomes pandas' nullable ``Float64``, which the rule takes as
+    floats, so the declared kind travels with the frame into ``fit``.
+    """
+    if column_kind(column) == "continuous":
+        return column
+    return column.astype("Float64")
+
+
 def _to_float(column: pd.Series, name: str, label: str, origin: str) -> pd.Series:
     if pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(
         column.dtype
     ):
-        return column.astype("float64")
+        return _keeping_kind(column.astype("float64"))
     text = column.astype(object)
     numbers = pd.to_numeric(text, errors="coerce").astype("float64")
     bad = text.notna() & numbers.isna()
@@ -479,7 +503,7 @@ def _to_float(column: pd.Series, name: str, label: str, origin: str) -> pd.Serie
             f"non-numeric value(s) {examples}; pass discrete=[{name!r}] to load "
             "it as categories, or mark missing cells as empty or '?'."
         )
-    return numbers
+    return _keeping_kind(numbers)
 
 
 def _as_labels(column: pd.Series) -> pd.Series:
