@@ -158,3 +158,29 @@ def test_distributed_local_cluster_with_two_worker_processes():
     assert got.structure_ == ref.structure_
     np.testing.assert_allclose(proba, ref.predict_proba(X), atol=1e-12)
     assert isinstance(pd.DataFrame(proba), pd.DataFrame)
+
+
+@pytest.mark.parametrize("learner", [NaiveBayes, TAN])
+def test_cut_points_come_from_every_partition(learner):
+    # iris is sorted by class: its first partition holds setosa only, whose
+    # MDL cut points are none at all. The plan is made again from a sample
+    # of every partition (all 150 rows here), so the fit is the in-memory one.
+    X, y = load("iris")
+    dX, dy = _ddf(X, y, 3)
+    ref = learner().fit(X, y)
+    got = learner().fit(dX, dy)
+    assert _cuts(got) == _cuts(ref)
+    _assert_same_fit(got, ref, X, dX)
+    arr = da.from_array(X.to_numpy(), chunks=(50, 4))
+    labels = da.from_array(y.to_numpy(), chunks=50)
+    got = learner().fit(arr, labels)
+    np.testing.assert_allclose(
+        got.predict_proba(arr).compute(),
+        learner().fit(X.to_numpy(), y.to_numpy()).predict_proba(X.to_numpy()),
+        rtol=0,
+        atol=1e-12,
+    )
+
+
+def _cuts(estimator):
+    return {k: v.tolist() for k, v in estimator.discretizer_.cut_points_.items()}

@@ -52,6 +52,55 @@ def test_streamed_parquet_fit_equals_in_memory_fit(
         )
 
 
+@pytest.mark.parametrize("dataset", ["iris", "breast_cancer_wisconsin"])
+def test_streamed_cut_points_come_from_every_batch(tmp_path, dataset):
+    # Sorted by class (iris) or holding a declared-numeric Float64 column with
+    # gaps (breast_cancer_wisconsin): the plan of the first batch alone would
+    # differ; the sample of every row gives the in-memory fit of load()'s
+    # frame, kinds and cut points included.
+    X, y = load(dataset)
+    path = tmp_path / "data.parquet"
+    X.assign(cls=y).to_parquet(path)
+    for make in (NaiveBayes, TAN, lambda: KDB(k=2)):
+        ref = make().fit(X, y)
+        got = fit_files(make(), path, target="cls", batch_rows=50)
+        assert got.continuous_columns_ == ref.continuous_columns_
+        assert _cuts(got) == _cuts(ref)
+        np.testing.assert_allclose(
+            got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+        )
+
+
+def test_plan_sample_is_uniform_and_does_not_depend_on_the_batches(
+    tmp_path, monkeypatch
+):
+    # More rows than the sample holds: the plan comes from a seeded uniform
+    # sample, the same whatever the batch size.
+    from augnb import sources
+
+    monkeypatch.setattr(sources, "PLAN_SAMPLE_MIN_ROWS", 60)
+    monkeypatch.setattr(sources, "PLAN_SAMPLE_CELLS", 0)
+    seen = []
+    real = NaiveBayes._start_plan
+
+    def spy(self, X, y, **kw):
+        seen.append(len(X))
+        return real(self, X, y, **kw)
+
+    monkeypatch.setattr(NaiveBayes, "_start_plan", spy)
+    X, y = load("iris")
+    path = tmp_path / "iris.parquet"
+    X.assign(cls=y).to_parquet(path)
+    fits = [
+        fit_files(NaiveBayes(random_state=0), path, target="cls", batch_rows=b)
+        for b in (30, 70)
+    ]
+    assert seen == [30, 60, 70, 60]  # first batch, then the sample
+    assert _cuts(fits[0]) == _cuts(fits[1])
+    # every class is in the sample (a first batch of 30 rows holds one)
+    assert len(fits[0].discretizer_.cut_points_["petallength"]) > 0
+
+
 @pytest.mark.parametrize("dataset", ["iris", "australian"])
 def test_streamed_gaussian_naive_bayes_equals_in_memory_fit(tmp_path, dataset):
     X, y = load(dataset)
@@ -142,3 +191,7 @@ def test_streamed_etan_and_can_equal_in_memory_fit(tmp_path):
     np.testing.assert_allclose(
         etan.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
     )
+
+
+def _cuts(estimator):
+    return {k: v.tolist() for k, v in estimator.discretizer_.cut_points_.items()}

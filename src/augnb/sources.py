@@ -3,8 +3,9 @@
 Every fit is the same three steps (``BaseAugmentedNB._fit_source``):
 
 1. a **plan** fixed from the first rows the source shows (all of them in
-   memory, the first chunk otherwise): column kinds, the discretiser's cut
-   points, the classes;
+   memory, the first chunk otherwise, or a sample of every row when the
+   first chunk has columns to discretise and the source can be read again):
+   column kinds, the discretiser's cut points, the classes;
 2. the **count tables** of all rows under that plan: encoded rows in memory
    (:class:`~augnb.stats.training.TrainingData`, which counts on demand), or
    :class:`~augnb.stats.sufficient.SufficientStatistics` summed over chunks,
@@ -14,8 +15,8 @@ Every fit is the same three steps (``BaseAugmentedNB._fit_source``):
    gets a second pass over a source that can be read again.
 
 Since the sums do not depend on how the rows were split, any chunking gives
-exactly the fit of the rows together (with the plan of the first chunk: see
-the "Scaling out" page of the documentation).
+exactly the fit of the rows together under one plan (see the "Scaling out"
+page of the documentation).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+from sklearn.utils import check_random_state
 
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import as_frame, as_numbers, encode_target
@@ -54,6 +56,7 @@ __all__ = [
     "discretize_columns",
     "frame_statistics",
     "missing_tables",
+    "plan_sample_rows",
     "predict_dask",
     "schema_of_statistics",
     "tree_sum",
@@ -348,14 +351,46 @@ class RowSource(ABC):
         Returns
         -------
         ChunkPlan
+
+        Notes
+        -----
+        Cut points learned from the first rows alone would depend on how the
+        rows are split (on a file sorted by class, the first chunk holds one
+        class and gives no cut at all). So when the first rows' plan
+        discretises a column and the source holds more rows and can be read
+        again, the plan is made again from a sample drawn across all the rows
+        (:func:`plan_sample_rows` of them at most, chosen through the
+        planner's ``random_state``): every row, in order, when there are no
+        more than that, so the model is then the in-memory fit's.
+        ``partial_fit`` reads each chunk once: its plan is the first chunk's.
         """
-        return self._plan(planner, classes, incremental)
+        plan = self._plan(planner, classes, incremental)
+        if incremental or plan.discretizer is None:
+            return plan
+        sample = self._sample(
+            plan_sample_rows(len(plan.names) + 1),
+            check_random_state(getattr(planner, "random_state", None)),
+        )
+        if sample is None:
+            return plan
+        X, y = sample
+        return planner._start_plan(X, y, classes=classes, incremental=False)
 
     @abstractmethod
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
-        """:meth:`plan` for this kind of source."""
+        """The plan of the first rows, for this kind of source."""
+
+    def _sample(
+        self, max_rows: int, random_state: np.random.RandomState
+    ) -> tuple[pd.DataFrame, object] | None:
+        """Up to ``max_rows`` rows drawn across all rows, in their order.
+
+        None when the first rows were all the rows (or the source cannot be
+        read again).
+        """
+        return None
 
     @abstractmethod
     def tables(self, plan: ChunkPlan) -> tuple[CountTables, Schema]:
@@ -366,6 +401,74 @@ class RowSource(ABC):
         plan : ChunkPlan
             How the rows are read.
         """
+
+
+#: Cells (rows x columns) of the sample a plan is made from (64 MiB of floats).
+PLAN_SAMPLE_CELLS = 1 << 23
+#: ... but never fewer rows than this.
+PLAN_SAMPLE_MIN_ROWS = 100_000
+
+
+def plan_sample_rows(n_columns: int) -> int:
+    """Rows of the sample that fixes the plan of a table of ``n_columns`` columns.
+
+    Parameters
+    ----------
+    n_columns : int
+        Columns, the class included.
+
+    Returns
+    -------
+    int
+    """
+    return max(PLAN_SAMPLE_MIN_ROWS, PLAN_SAMPLE_CELLS // max(n_columns, 1))
+
+
+class _Reservoir:
+    """The rows of the ``size`` smallest random keys seen so far.
+
+    Each row gets a uniform key as it arrives, so the rows kept are a uniform
+    sample without replacement; while no more than ``size`` rows have come,
+    every row is kept. ``rows()`` gives them in arrival order.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.parts: list[tuple[pd.DataFrame, object, NDArray[np.float64]]] = []
+        self.n_held = 0
+
+    def add(self, X: object, y: object, keys: NDArray[np.float64]) -> None:
+        self.parts.append((as_frame(X), y, keys))
+        self.n_held += len(keys)
+        if self.n_held > self.size:
+            self.parts = [self._merged()]
+            self.n_held = self.size
+
+    def _merged(self) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
+        X = pd.concat([p[0] for p in self.parts], ignore_index=True)
+        y = _concat_labels([p[1] for p in self.parts])
+        keys = np.concatenate([p[2] for p in self.parts])
+        if len(keys) <= self.size:
+            return X, y, keys
+        # the smallest keys, kept in arrival order
+        chosen = np.sort(np.argpartition(keys, self.size - 1)[: self.size])
+        return X.iloc[chosen].reset_index(drop=True), _take(y, chosen), keys[chosen]
+
+    def rows(self) -> tuple[pd.DataFrame, object]:
+        X, y, _ = self._merged()
+        return X, y
+
+
+def _concat_labels(parts: list) -> object:
+    if all(isinstance(p, pd.Series) for p in parts):
+        return pd.concat(parts, ignore_index=True)
+    return np.concatenate([np.asarray(p) for p in parts])
+
+
+def _take(y: object, rows: NDArray[np.intp]) -> object:
+    if isinstance(y, pd.Series):
+        return y.iloc[rows].reset_index(drop=True)
+    return np.asarray(y)[rows]
 
 
 class MemorySource(RowSource):
@@ -544,6 +647,24 @@ class ChunkSource(RowSource):
                 raise ValueError("The source holds no rows.") from None
         return self._first
 
+    def _sample(
+        self, max_rows: int, random_state: np.random.RandomState
+    ) -> tuple[pd.DataFrame, object] | None:
+        """Rows drawn across every chunk (the first pass; ``tables`` reads again)."""
+        first = self.first()
+        rest = self._pending
+        if rest is None:
+            return None  # the first pass is over: no second look
+        try:
+            second = next(rest)
+        except StopIteration:
+            return None  # one chunk: the plan saw every row
+        self._pending = None
+        reservoir = _Reservoir(max_rows)
+        for X, y in itertools.chain([first, second], rest):
+            reservoir.add(X, _y_array(y), random_state.random_sample(len(X)))
+        return reservoir.rows()
+
     def _all_chunks(self) -> Iterable[tuple[pd.DataFrame, object]]:
         if self._pending is not None:
             # The first pass: the chunk already read, then the rest.
@@ -590,7 +711,9 @@ def _sum(*parts: SufficientStatistics) -> SufficientStatistics:
     return total
 
 
-def tree_sum(parts: Sequence, split_every: int = SPLIT_EVERY) -> object:
+def tree_sum(
+    parts: Sequence, split_every: int = SPLIT_EVERY, combine: Callable = _sum
+) -> object:
     """Delayed sum of delayed statistics, ``split_every`` at a time.
 
     Parameters
@@ -599,6 +722,8 @@ def tree_sum(parts: Sequence, split_every: int = SPLIT_EVERY) -> object:
         One statistics object per partition.
     split_every : int, default=8
         Fan-in of each reduction task.
+    combine : callable, default=sum
+        What a reduction task does with its ``split_every`` parts, in order.
 
     Returns
     -------
@@ -611,10 +736,31 @@ def tree_sum(parts: Sequence, split_every: int = SPLIT_EVERY) -> object:
         raise ValueError("No partitions to fit on.")
     while len(parts) > 1:
         parts = [
-            delayed(_sum, pure=True)(*parts[i : i + split_every])
+            delayed(combine, pure=True)(*parts[i : i + split_every])
             for i in range(0, len(parts), split_every)
         ]
     return parts[0]
+
+
+def _sample_part(
+    x: object, y: object, seed: int, index: int, size: int
+) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
+    """A partition's rows of the ``size`` smallest keys (keys seeded per partition)."""
+    frame, y = _split_target(x, y)
+    frame = as_frame(frame)
+    keys = np.random.default_rng([seed, index]).random(len(frame))
+    reservoir = _Reservoir(size)
+    reservoir.add(frame, _y_array(y), keys)
+    return reservoir._merged()
+
+
+def _merge_samples(
+    size: int, *parts: tuple[pd.DataFrame, object, NDArray[np.float64]]
+) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
+    reservoir = _Reservoir(size)
+    for X, y, keys in parts:
+        reservoir.add(X, y, keys)
+    return reservoir._merged()
 
 
 def _register_sizeof() -> None:
@@ -686,8 +832,9 @@ def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatis
 class DaskSource(RowSource):
     """The partitions of a Dask DataFrame or array, counted where they live.
 
-    Only count tables travel between workers, never rows; the plan is made
-    on the first partition's worker.
+    Only count tables travel between workers, and the rows of the plan's
+    sample (when there are columns to discretise: see :meth:`RowSource.plan`);
+    the first plan is made on the first partition's worker.
 
     Parameters
     ----------
@@ -783,6 +930,32 @@ class DaskSource(RowSource):
             else:
                 planner.__dict__.pop(name, None)
         return plan
+
+    def _sample(
+        self, max_rows: int, random_state: np.random.RandomState
+    ) -> tuple[pd.DataFrame, object] | None:
+        """Rows drawn across every partition (each keeps its share where it lives).
+
+        Each partition draws its rows' keys from its own stream (seeded by the
+        planner's ``random_state`` and its position), so the sample depends
+        on the partitioning once there are more than ``max_rows`` rows.
+        """
+        import dask
+        from dask import delayed
+
+        if self.frame is not None:
+            blocks = [(x, None) for x in self.frame.to_delayed()]
+        else:
+            blocks = list(zip(self.xs, self.ys))
+        if len(blocks) == 1:
+            return None
+        seed = int(random_state.randint(np.iinfo(np.int32).max))
+        task = delayed(_sample_part, pure=True)
+        parts = [task(x, y, seed, i, max_rows) for i, (x, y) in enumerate(blocks)]
+        combine = functools.partial(_merge_samples, max_rows)
+        (sample,) = dask.compute(tree_sum(parts, combine=combine))
+        X, y, _ = sample
+        return X, y
 
     def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
         """Every partition's statistics, summed by a tree reduction.

@@ -230,7 +230,6 @@ def fit_files(
     first = [True]
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
-        first[0] = True
         for frame in iter_batches(
             paths,
             batch_rows=batch_rows,
@@ -244,7 +243,8 @@ def fit_files(
             X, y = _split(frame, target)
             if first[0]:
                 # The data audit of fit, on the first batch: dates are refused
-                # and ID-like columns named before any counting.
+                # and ID-like columns named before any counting (once: later
+                # passes read the same rows).
                 first[0] = False
                 warn_data_problems(X, params)
             yield X, y

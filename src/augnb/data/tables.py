@@ -318,15 +318,25 @@ class TableReader:
     def _to_pandas(self, batch: Any) -> pd.DataFrame:
         import pyarrow as pa
 
-        if all(
-            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
-            for t in batch.schema.types
-        ):
+        if all(_is_number(t) for t in batch.schema.types):
             # Numbers only: one conversion, columns of a type in one block (the
             # estimators' one-pass path over an integer table needs that).
             return batch.to_pandas()
+        # The numbers in one conversion too: it reads the pandas metadata a
+        # frame written by pandas carries (a nullable Float64 column stays
+        # Float64, which the kind rule takes as floats), as the fast path does.
+        numbers = [
+            name
+            for name, t in zip(batch.schema.names, batch.schema.types)
+            if _is_number(t)
+        ]
+        converted = batch.select(numbers).to_pandas() if numbers else None
         out = {}
         for name, column in zip(batch.schema.names, batch.columns):
+            if converted is not None and name in converted.columns:
+                # its values only: the metadata may also restore an index
+                out[name] = pd.Series(converted[name].array)
+                continue
             kind = column.type
             if pa.types.is_dictionary(kind):
                 column = column.cast(kind.value_type)
@@ -455,6 +465,17 @@ class TableReader:
         ):
             return pd.Series(out.astype(np.int64))
         return pd.Series(out)
+
+
+def _is_number(kind: Any) -> bool:
+    """Whether an Arrow type converts to a pandas number (or boolean) column."""
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_integer(kind)
+        or pa.types.is_floating(kind)
+        or pa.types.is_boolean(kind)
+    )
 
 
 def open_table(
