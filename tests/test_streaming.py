@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -69,6 +70,22 @@ def test_streamed_cut_points_come_from_every_batch(tmp_path, dataset):
         np.testing.assert_allclose(
             got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
         )
+
+
+def test_audit_findings_of_the_first_batch_are_checked_on_every_row(tmp_path):
+    # car is sorted: 'buying' has one value in its first 100 rows only. The
+    # sample of every row clears it; a column constant in every row stays
+    # reported, once, however many passes the fit makes.
+    X, y = load("car")
+    path = tmp_path / "car.parquet"
+    X.assign(const="k", cls=y).to_parquet(path)
+    for make in (TAN, lambda: KDB(k=2)):
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            fit_files(make(), path, target="cls", batch_rows=100)
+        messages = [str(w.message) for w in found]
+        assert len(messages) == 1, messages
+        assert messages[0].startswith("column 'const' has the same value ('k')")
 
 
 def test_plan_sample_is_uniform_and_does_not_depend_on_the_batches(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -362,19 +363,32 @@ class RowSource(ABC):
         (:func:`plan_sample_rows` of them at most, chosen through the
         planner's ``random_state``): every row, in order, when there are no
         more than that, so the model is then the in-memory fit's.
+        The same sample is drawn when the data audit of the first rows found
+        something (a column with one value in the first chunk of a sorted
+        file may vary later): the audit's warnings are then those of the
+        sample.
         ``partial_fit`` reads each chunk once: its plan is the first chunk's.
         """
         plan = self._plan(planner, classes, incremental)
-        if incremental or plan.discretizer is None:
-            return plan
-        sample = self._sample(
-            plan_sample_rows(len(plan.names) + 1),
-            check_random_state(getattr(planner, "random_state", None)),
-        )
+        sample = None
+        if not incremental and (plan.discretizer is not None or self._doubts()):
+            sample = self._sample(
+                plan_sample_rows(len(plan.names) + 1),
+                check_random_state(getattr(planner, "random_state", None)),
+            )
+        self._settle_doubts(sample)
         if sample is None:
             return plan
         X, y = sample
         return planner._start_plan(X, y, classes=classes, incremental=False)
+
+    def _doubts(self) -> bool:
+        """Whether the first rows' data audit found something."""
+        return False
+
+    def _settle_doubts(self, sample: tuple[pd.DataFrame, object] | None) -> None:
+        """Report the audit of ``sample`` (or of the first rows if None)."""
+        return None  # sources without an audit of their own
 
     @abstractmethod
     def _plan(
@@ -617,6 +631,9 @@ class ChunkSource(RowSource):
         Returns a fresh iterator of ``(X, y)`` chunks each time it is called.
     progress : callable, default=None
         Called with the number of rows read after each chunk.
+    audit : callable, default=None
+        The data audit of the rows the plan is made from (called with a
+        frame; raises for a column it refuses, warns for the others).
     """
 
     def __init__(
@@ -624,18 +641,39 @@ class ChunkSource(RowSource):
         chunks: Callable[[], Iterator[tuple[pd.DataFrame, object]]],
         *,
         progress: Callable[[int], None] | None = None,
+        audit: Callable[[pd.DataFrame], None] | None = None,
     ) -> None:
         self._chunks = chunks
         self._pending: Iterator | None = None
         self._first: tuple | None = None
         self.progress = progress
+        self.audit = audit
+        self._findings: list[warnings.WarningMessage] = []
 
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
-        """The plan of the first chunk."""
+        """The plan of the first chunk (audited first: refusals stop it here)."""
         X, y = self.first()
+        if self.audit is not None:
+            with warnings.catch_warnings(record=True) as found:
+                warnings.simplefilter("always")
+                self.audit(X)
+            self._findings = list(found)
         return planner._start_plan(X, y, classes=classes, incremental=incremental)
+
+    def _doubts(self) -> bool:
+        return bool(self._findings)
+
+    def _settle_doubts(self, sample: tuple[pd.DataFrame, object] | None) -> None:
+        findings, self._findings = self._findings, []
+        if sample is not None and self.audit is not None:
+            self.audit(sample[0])
+            return
+        for found in findings:
+            warnings.warn_explicit(
+                found.message, found.category, found.filename, found.lineno
+            )
 
     def first(self) -> tuple[pd.DataFrame, object]:
         """The first chunk (read once: the first pass continues after it)."""

@@ -227,8 +227,6 @@ def fit_files(
         ],
     }
 
-    first = [True]
-
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         for frame in iter_batches(
             paths,
@@ -240,14 +238,7 @@ def fit_files(
             decimal=decimal,
             **declared,
         ):
-            X, y = _split(frame, target)
-            if first[0]:
-                # The data audit of fit, on the first batch: dates are refused
-                # and ID-like columns named before any counting (once: later
-                # passes read the same rows).
-                first[0] = False
-                warn_data_problems(X, params)
-            yield X, y
+            yield _split(frame, target)
 
     report = None
     if progress_enabled(progress):
@@ -258,7 +249,13 @@ def fit_files(
 
     estimator._forget_statistics()
     try:
-        estimator._fit_source(ChunkSource(chunks, progress=report))
+        # The data audit of fit, on the rows the plan is made from (the first
+        # batch, or the sample of every row the plan draws): dates are refused
+        # and ID-like columns named before any counting.
+        source = ChunkSource(
+            chunks, progress=report, audit=lambda X: warn_data_problems(X, params)
+        )
+        estimator._fit_source(source)
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
             raise ValueError("The files hold no data rows.") from None
