@@ -284,6 +284,11 @@ n_features : int
     - ``random_state`` (RandomState, default=None): generator of the tie
       breaks (a fresh unseeded one when None);
     - ``verbose`` (int, default=0): print the steps.""",
+    "forest_search_returns": """\
+structure : Structure
+    A one-dependence forest over all features.
+path : list of SearchStep
+    The accepted steps.""",
     "epsilon_step": """\
 epsilon : float, default=0.0
     Minimum accuracy gain for a step.""",

@@ -27,19 +27,12 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
+import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
 from augnb._io import atomic_open
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
 from augnb.data.schema import ColumnSpec, Schema
-from augnb.discretize import (
-    EqualFrequencyDiscretizer,
-    EqualWidthDiscretizer,
-    MDLPDiscretizer,
-    MeanBinarizer,
-    RandomMDLPDiscretizer,
-    SOACDiscretizer,
-)
 from augnb.inference import FactoredModel
 from augnb.params.averaged import PairTables, SpodeTables
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
@@ -109,13 +102,13 @@ ALLOWED_CLASSES: Mapping[str, type] = _AllowedClasses(
     {
         cls.__name__: cls
         for cls in (
-            # discretisers (scikit-learn estimators: parameters + fitted state)
-            EqualFrequencyDiscretizer,
-            EqualWidthDiscretizer,
-            MDLPDiscretizer,
-            MeanBinarizer,
-            RandomMDLPDiscretizer,
-            SOACDiscretizer,
+            # discretisers (scikit-learn estimators: parameters + fitted state):
+            # the classes augnb.discretize exports (its functions are not kept)
+            *(
+                getattr(_discretize, name)
+                for name in _discretize.__all__
+                if isinstance(getattr(_discretize, name), type)
+            ),
             # structures and schemas
             Structure,
             SPODEStructures,

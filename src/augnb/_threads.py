@@ -115,7 +115,7 @@ def thread_spans(n_rows: int) -> list[tuple[int, int]]:
     Parameters
     ----------
     n_rows : int
-        Rows of the pass.
+        Rows to split.
 
     Returns
     -------

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -57,3 +58,29 @@ class BaseWrapperNB(BaseAugmentedNB):
     def _record_search(self, scorer: CachedCV, path: list) -> None:
         self.search_path_ = path
         self.n_candidates_scored_ = int(scorer.n_evaluations)
+
+    def _run_search(
+        self,
+        data: TrainingData,
+        search: Callable[..., tuple[Any, list]],
+        supernode_cpt: str = "joint",
+        **options: Any,
+    ) -> Any:
+        """What ``search`` finds on the cached CV scorer of ``data``; its path kept.
+
+        The search gets the estimator's ``epsilon`` and ``verbose`` and
+        ``options``; a ``random_state`` among them (a generator the search
+        draws its tie breaks from) also draws the scorer's folds.
+        """
+        scorer = self._scorer(
+            data, supernode_cpt, random_state=options.get("random_state")
+        )
+        found, path = search(
+            scorer,
+            data.codes.shape[1],
+            epsilon=float(self.epsilon),
+            verbose=self.verbose,
+            **options,
+        )
+        self._record_search(scorer, path)
+        return found

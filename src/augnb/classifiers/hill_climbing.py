@@ -38,17 +38,9 @@ class _ArcSearch(BaseWrapperNB):
     def _learn_structure(self, data: TrainingData) -> Structure:
         # One generator for the folds and the tie breaks: one seed, one search.
         rng = check_random_state(self.random_state)
-        scorer = self._scorer(data, random_state=rng)
-        structure, path = type(self)._search(
-            scorer,
-            data.codes.shape[1],
-            epsilon=float(self.epsilon),
-            random_state=rng,
-            verbose=self.verbose,
-            **self._search_kwargs(),
+        return self._run_search(
+            data, type(self)._search, random_state=rng, **self._search_kwargs()
         )
-        self._record_search(scorer, path)
-        return structure
 
 
 @shared_entries

@@ -94,16 +94,7 @@ class FSS(BaseWrapperNB):
         self.verbose = verbose
 
     def _learn_structure(self, data: TrainingData) -> Structure:
-        scorer = self._scorer(data)
-        structure, path = fss_structure(
-            scorer,
-            data.codes.shape[1],
-            epsilon=float(self.epsilon),
-            verbose=self.verbose,
-            feature_names=self.schema_.names,
-        )
-        self._record_search(scorer, path)
-        return structure
+        return self._run_search(data, fss_structure, feature_names=self.schema_.names)
 
 
 @shared_entries

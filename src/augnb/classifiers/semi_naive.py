@@ -43,20 +43,16 @@ class _JoiningSearch(BaseWrapperNB):
     ) -> tuple[tuple[int, ...], ...]:
         # random_state: a generator shared by the folds and the tie breaks
         # (None: the folds use the estimator's random_state).
-        scorer = self._scorer(data, self.supernode_cpt, random_state=random_state)
         if random_state is not None:
             options["random_state"] = random_state
-        subsets, path = search(
-            scorer,
-            data.codes.shape[1],
-            epsilon=float(self.epsilon),
+        return self._run_search(
+            data,
+            search,
+            self.supernode_cpt,
             max_joint_cells=float(self.max_joint_cells),
-            verbose=self.verbose,
             feature_names=self.schema_.names,
             **options,
         )
-        self._record_search(scorer, path)
-        return subsets
 
     def _semi_naive(self, subsets, arcs, n_features) -> Structure:
         if self.supernode_cpt == "joint":

@@ -39,19 +39,14 @@ def to_bif(network: Network, *, name: str = "augnb") -> str:
             f"  type discrete [ {len(states)} ] {{ {', '.join(states)} }};",
             "}",
         ]
-    lines += [
-        f"probability ( {network.class_name} ) {{",
-        f"  table {_numbers(network.prior)};",
-        "}",
-    ]
-    for node in network.nodes:
-        parents = [network.class_name] + [network.nodes[p].name for p in node.parents]
-        tokens = [network.class_tokens] + [
-            network.nodes[p].tokens for p in node.parents
-        ]
-        lines.append(f"probability ( {node.name} | {', '.join(parents)} ) {{")
-        for config in np.ndindex(*node.cpt.shape[:-1]):
-            given = ", ".join(tokens[i][v] for i, v in enumerate(config))
-            lines.append(f"  ({given}) {_numbers(node.cpt[config])};")
+    tokens = dict(network.variables(tokens=True))
+    for var, given, table in network.tables():
+        if not given:
+            lines += [f"probability ( {var} ) {{", f"  table {_numbers(table)};", "}"]
+            continue
+        lines.append(f"probability ( {var} | {', '.join(given)} ) {{")
+        for config in np.ndindex(*table.shape[:-1]):
+            row = ", ".join(tokens[g][v] for g, v in zip(given, config))
+            lines.append(f"  ({row}) {_numbers(table[config])};")
         lines.append("}")
     return "\n".join(lines) + "\n"

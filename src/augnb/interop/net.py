@@ -47,18 +47,12 @@ def to_net(network: Network, *, name: str = "augnb") -> str:
             f"  states = ({' '.join(_quoted(s) for s in states)});",
             "}",
         ]
-    out += [
-        f"potential ( {network.class_name} )",
-        "{",
-        f"  data = {_nested(network.prior)};",
-        "}",
-    ]
-    for node in network.nodes:
-        given = [network.class_name] + [network.nodes[p].name for p in node.parents]
+    for var, given, table in network.tables():
+        head = f"{var} | {' '.join(given)}" if given else var
         out += [
-            f"potential ( {node.name} | {' '.join(given)} )",
+            f"potential ( {head} )",
             "{",
-            f"  data = {_nested(node.cpt)};",
+            f"  data = {_nested(table)};",
             "}",
         ]
     return "\n".join(out) + "\n"

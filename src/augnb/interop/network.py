@@ -176,6 +176,28 @@ class Network:
             (node.name, node.tokens if tokens else node.states) for node in self.nodes
         ]
 
+    def tables(self) -> list[tuple[str, list[str], NDArray[np.float64]]]:
+        """``(name, given, table)`` of the class node, then of every feature node.
+
+        The order every writer lists the probability tables in: the class
+        prior (given nothing), then each node given the class and its parents.
+
+        Returns
+        -------
+        list of (str, list of str, ndarray)
+            The node's name, the names it is conditioned on (the class first,
+            then its parents in order) and its table, one axis per given name
+            and the node's own states last.
+        """
+        return [(self.class_name, [], self.prior)] + [
+            (
+                node.name,
+                [self.class_name] + [self.nodes[p].name for p in node.parents],
+                node.cpt,
+            )
+            for node in self.nodes
+        ]
+
 
 @dataclass(frozen=True, eq=False)
 class Qualifier:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-import numpy as np
-
 from augnb._docstrings import shared_entries
 from augnb.interop.network import Network
 
@@ -41,17 +39,7 @@ def to_xmlbif(network: Network, *, name: str = "augnb") -> str:
         out.append(f"  <NAME>{escape(var)}</NAME>")
         out += [f"  <OUTCOME>{escape(s)}</OUTCOME>" for s in states]
         out.append("</VARIABLE>")
-    tables: list[tuple[str, list[str], np.ndarray]] = [
-        (network.class_name, [], network.prior)
-    ] + [
-        (
-            node.name,
-            [network.class_name] + [network.nodes[p].name for p in node.parents],
-            node.cpt,
-        )
-        for node in network.nodes
-    ]
-    for var, given, table in tables:
+    for var, given, table in network.tables():
         out.append("<DEFINITION>")
         out.append(f"  <FOR>{escape(var)}</FOR>")
         out += [f"  <GIVEN>{escape(g)}</GIVEN>" for g in given]

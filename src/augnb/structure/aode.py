@@ -24,6 +24,7 @@ def spode_structure(super_parent: int, n_features: int) -> Structure:
     Returns
     -------
     Structure
+        One node per feature; the super-parent's only parent is the class.
 
     Examples
     --------
@@ -50,6 +51,7 @@ def pair_structure(first: int, second: int, n_features: int) -> Structure:
     Returns
     -------
     Structure
+        One node per feature; ``first`` has no feature parent.
 
     Examples
     --------

@@ -186,9 +186,7 @@ def tan_hc_structure(
 
     Returns
     -------
-    structure : Structure
-        A one-dependence forest over all features.
-    path : list of SearchStep
+    {forest_search_returns}
     """
 
     def candidates(state: State, rng: np.random.RandomState) -> Iterator:
@@ -219,9 +217,7 @@ def superparent_tan_structure(
 
     Returns
     -------
-    structure : Structure
-        A one-dependence forest over all features.
-    path : list of SearchStep
+    {forest_search_returns}
     """
     # sums[f] = sum over the counted orphans v != f of the change
     # factor(v | f) - factor(v): what making f every orphan's parent adds.

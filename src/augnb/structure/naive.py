@@ -18,6 +18,7 @@ def naive_bayes_structure(n_features: int) -> Structure:
     Returns
     -------
     Structure
+        ``n_features`` single-feature nodes, none with a feature parent.
 
     Examples
     --------
