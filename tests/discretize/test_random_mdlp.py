@@ -20,6 +20,7 @@ from augnb.discretize._random_mdlp_kernels import _pairwise_sum
 from augnb.discretize.random_mdlp import (
     _candidate_scores,
     _random_choice,
+    _random_cuts,
     _recursive_cuts,
 )
 
@@ -251,6 +252,34 @@ def test_compiled_scores_equal_numpy_to_the_bit(n_classes):
                 assert got[0].tolist() == want[0].tolist()
                 assert np.array_equal(got[1], want[1])
                 assert np.array_equal(got[2], want[2])
+
+
+@pytest.mark.parametrize("name", DATASETS)
+@pytest.mark.parametrize("cost", ["candidates", "rows"])
+def test_compiled_recursion_equals_split_by_split_draws(name, cost):
+    # Same cuts and the generator left in the same state, column after
+    # column of one stream (the next column's draws depend on it).
+    X, y = _xy(name)
+    fast, slow = np.random.RandomState(3), np.random.RandomState(3)
+    for col in X.columns:
+        x = X[col].to_numpy()
+        got = _random_cuts(x, y, fast, cost)
+        want = _recursive_cuts(x, y, _random_choice(slow), cost)
+        assert got.tolist() == want.tolist()
+        assert fast.random_sample() == slow.random_sample()
+
+
+def test_compiled_recursion_hands_a_uniform_draw_back():
+    # Every gain zero (each value holds both classes equally): the root's
+    # cut is drawn uniformly by the generator, as split by split.
+    x = np.repeat(np.arange(6.0), 2)
+    y = np.tile([0, 1], 6)
+    for seed in range(5):
+        fast, slow = np.random.RandomState(seed), np.random.RandomState(seed)
+        got = _random_cuts(x, y, fast, "candidates")
+        want = _recursive_cuts(x, y, _random_choice(slow), "candidates")
+        assert got.tolist() == want.tolist() and len(got) == 1
+        assert fast.random_sample() == slow.random_sample()
 
 
 def test_pairwise_sum_is_numpys():

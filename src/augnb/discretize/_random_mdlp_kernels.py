@@ -185,3 +185,88 @@ def _split_scores(cum, boundaries, lo, hi, rows_cost, log2_delta):
         n_gain[j] = gain
         margin[j] = gain - log2_m - delta
     return cand, n_gain, margin
+
+
+@numba.njit(cache=True, nogil=True)
+def _draw_index(weights, u):
+    """``searchsorted(cumsum(weights), u * total, "right")``, capped at the last."""
+    m = weights.shape[0]
+    cum = np.empty(m)
+    acc = 0.0
+    for i in range(m):
+        acc += weights[i]
+        cum[i] = acc
+    v = u * cum[m - 1]
+    i = np.searchsorted(cum, v, side="right")
+    return min(i, m - 1)
+
+
+@numba.njit(cache=True, nogil=True)
+def _random_cuts_kernel(xs, cum, boundaries, rows_cost, log2_delta, uniforms):
+    """The random MDL recursion on sorted rows, its uniforms given in advance.
+
+    Splits run depth first, left half before right, each drawing its cut in
+    proportion to the positive margins (or, at the root when none is
+    positive, to the positive gains) with the next of ``uniforms``. Returns
+    the cut points (unsorted) and the number of uniforms used, or ``-1``
+    when the root needs a uniformly drawn cut (every gain zero), which the
+    caller draws from its generator instead.
+    """
+    n = xs.shape[0]
+    stack_lo = np.empty(n + 1, dtype=np.int64)
+    stack_hi = np.empty(n + 1, dtype=np.int64)
+    cuts = np.empty(n)
+    n_cuts = 0
+    used = 0
+    stack_lo[0] = 0
+    stack_hi[0] = n
+    top = 0
+    root = True
+    while top >= 0:
+        lo = stack_lo[top]
+        hi = stack_hi[top]
+        top -= 1
+        cand, n_gain, margin = _split_scores(
+            cum, boundaries, lo, hi, rows_cost, log2_delta
+        )
+        m = cand.shape[0]
+        was_root = root
+        root = False
+        if m == 0:
+            continue
+        weights = np.empty(m)
+        passing = False
+        for j in range(m):
+            if margin[j] > 0.0:
+                weights[j] = margin[j]
+                passing = True
+            else:
+                weights[j] = 0.0
+        if not passing:
+            if not was_root:
+                continue
+            # Forced cut: drawn in proportion to the positive gains.
+            forced = False
+            for j in range(m):
+                if n_gain[j] > 0.0:
+                    weights[j] = n_gain[j]
+                    forced = True
+                else:
+                    weights[j] = 0.0
+            if not forced:
+                return cuts[:0], -1
+        i = _draw_index(weights, uniforms[used])
+        used += 1
+        p = cand[i]
+        cuts[n_cuts] = (xs[p - 1] + xs[p]) / 2.0
+        n_cuts += 1
+        if was_root and margin[i] <= 0.0:
+            # A forced cut is the column's only one.
+            continue
+        top += 1
+        stack_lo[top] = p
+        stack_hi[top] = hi
+        top += 1
+        stack_lo[top] = lo
+        stack_hi[top] = p
+    return cuts[:n_cuts], used

@@ -19,7 +19,7 @@ from sklearn.utils import check_random_state
 
 from augnb._docstrings import shared_entries
 from augnb.discretize._base import _BaseDiscretizer
-from augnb.discretize._random_mdlp_kernels import _split_scores
+from augnb.discretize._random_mdlp_kernels import _random_cuts_kernel, _split_scores
 from augnb.discretize.mdlp import _check_xy, _sorted_class_counts
 
 __all__ = ["RandomMDLPDiscretizer", "random_mdlp_cut_points"]
@@ -149,6 +149,42 @@ def _recursive_cuts(
     return np.sort(np.asarray(cuts, dtype=float))
 
 
+def _random_cuts(
+    x: NDArray[np.floating],
+    y: NDArray[np.integer],
+    rng: np.random.RandomState,
+    cost: str = "candidates",
+) -> NDArray[np.float64]:
+    """``_recursive_cuts(x, y, _random_choice(rng), cost)``, compiled.
+
+    The recursion runs in one compiled call on uniforms drawn ahead (a
+    column has fewer draws than candidate cuts); the generator is then set
+    back and moved on by the draws actually used, so it ends where the
+    split-by-split draws leave it and the next column's cuts are the same.
+    Where the root's cut must be drawn uniformly (every gain zero), the
+    split-by-split recursion runs instead.
+    """
+    n = x.shape[0]
+    if n < 2:
+        return np.empty(0, dtype=float)
+    xs, cum, boundaries = _sorted_class_counts(x, y)
+    state = rng.get_state()
+    uniforms = rng.random_sample(boundaries.size + 1)
+    cuts, used = _random_cuts_kernel(
+        xs.astype(np.float64),
+        cum,
+        boundaries.astype(np.int64),
+        cost == "rows",
+        _log2_delta(cum.shape[0]),
+        uniforms,
+    )
+    rng.set_state(state)
+    if used < 0:
+        return _recursive_cuts(x, y, _random_choice(rng), cost)
+    rng.random_sample(used)
+    return np.sort(cuts)
+
+
 @shared_entries
 def random_mdlp_cut_points(
     x: NDArray[np.floating],
@@ -230,7 +266,7 @@ def random_mdlp_cut_points(
     x, y = _check_xy(x, y)
     _check_cost(cost)
     rng = check_random_state(random_state)
-    return _recursive_cuts(x, y, _random_choice(rng), cost)
+    return _random_cuts(x, y, rng, cost)
 
 
 def _check_cost(cost: Any) -> None:
@@ -331,11 +367,11 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
         self,
     ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
         # One stream for every column of this fit, in input order.
-        choose = _random_choice(check_random_state(self.random_state))
+        rng = check_random_state(self.random_state)
 
         def draw(x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
             assert y is not None  # guaranteed by _requires_y
-            return _recursive_cuts(x, y, choose, self.cost)
+            return _random_cuts(x, y, rng, self.cost)
 
         return draw
 
