@@ -24,6 +24,40 @@ def _shifted_logs(n, shift):
 
 
 @numba.njit(cache=True, nogil=True)
+def _family_keys(codes, child, parents, cards):
+    """Each row's parent configuration key, family validity and child code.
+
+    The key is the mixed-radix index of
+    :func:`augnb.stats.counts.family_index` (first parent slowest, 0 where a
+    parent is missing); a row is valid when no value of the family is
+    missing. Also returns the largest key of a valid row (-1 when none).
+    """
+    n = codes.shape[0]
+    key = np.zeros(n, dtype=np.int64)
+    valid = np.ones(n, dtype=np.bool_)
+    x = np.empty(n, dtype=np.int64)
+    top = -1
+    for i in range(n):
+        kv = 0
+        ok = True
+        for q in range(parents.shape[0]):
+            v = codes[i, parents[q]]
+            if v < 0:
+                ok = False
+            kv = kv * cards[parents[q]] + v
+        xi = codes[i, child]
+        x[i] = xi
+        if ok:
+            key[i] = kv
+        if xi < 0:
+            ok = False
+        valid[i] = ok
+        if ok and kv > top:
+            top = kv
+    return key, valid, x, top
+
+
+@numba.njit(cache=True, nogil=True)
 def _loo_log_factor_kernel(
     x, key, valid, y, n_configs, r, n_classes, log_num, log_den, out
 ):

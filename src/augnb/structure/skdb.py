@@ -8,10 +8,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
-from augnb.stats.counts import family_index, lidstone_log_prob
+from augnb.stats.counts import lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
 from augnb.structure._skdb_kernels import (
     _add_rmse_kernel,
+    _family_keys,
     _loo_log_factor_kernel,
     _shifted_logs,
 )
@@ -102,19 +103,18 @@ def _loo_log_factor(
     ``log(m + shift)`` by ``shift`` across the factors of one search.
     """
     n = len(y)
-    if parents:
-        pkey, valid = family_index(
-            [codes[:, f] for f in parents], [int(cards[f]) for f in parents]
-        )
-    else:
-        pkey, valid = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
-    x = codes[:, child]
-    valid &= x >= 0
+    # The keys of augnb.stats.counts.family_index, in one compiled pass.
+    pkey, valid, x, top = _family_keys(
+        codes,
+        int(child),
+        np.array(parents, dtype=np.int64),
+        np.asarray(cards, dtype=np.int64),
+    )
     out = np.zeros((n, n_classes))
-    if not valid.any():
+    if top < 0:
         return out
     r = int(cards[child])
-    n_configs = int(pkey[valid].max()) + 1
+    n_configs = int(top) + 1
     if n_configs * r * n_classes > _DENSE_CELLS:
         # Counts over the observed configurations only, so the memory stays
         # linear in the rows whatever k.
@@ -131,8 +131,8 @@ def _loo_log_factor(
             logs[shift] = _shifted_logs(n, shift)
         tables.append(logs[shift])
     _loo_log_factor_kernel(
-        np.ascontiguousarray(x, dtype=np.int64),
-        np.ascontiguousarray(pkey, dtype=np.int64),
+        x,
+        pkey,
         valid,
         np.ascontiguousarray(y, dtype=np.int64),
         n_configs,
