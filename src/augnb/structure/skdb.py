@@ -37,6 +37,9 @@ CRITERIA = ("rmse", "zero_one")
 #: Largest dense count table (configurations x values x classes) of one
 #: leave-one-out factor; above it the observed configurations are indexed.
 _DENSE_CELLS = 1 << 22
+#: ... or above this many cells per row (zeroing them would cost more than
+#: sorting the rows' keys).
+_DENSE_PER_ROW = 64
 
 
 @dataclass(frozen=True)
@@ -115,9 +118,10 @@ def _loo_log_factor(
         return out
     r = int(cards[child])
     n_configs = int(top) + 1
-    if n_configs * r * n_classes > _DENSE_CELLS:
+    if n_configs * r * n_classes > min(_DENSE_CELLS, _DENSE_PER_ROW * n):
         # Counts over the observed configurations only, so the memory stays
-        # linear in the rows whatever k.
+        # linear in the rows whatever k (and a sparse table is not zeroed
+        # cell by cell: sorting the keys is cheaper).
         configs, inverse = np.unique(pkey[valid], return_inverse=True)
         pkey = pkey.copy()
         pkey[valid] = inverse.ravel()
