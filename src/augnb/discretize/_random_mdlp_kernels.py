@@ -202,6 +202,19 @@ def _draw_index(weights, u):
 
 
 @numba.njit(cache=True, nogil=True)
+def _positive_part(values, out):
+    """``out = max(values, 0)``; whether any value is positive."""
+    any_positive = False
+    for j in range(values.shape[0]):
+        if values[j] > 0.0:
+            out[j] = values[j]
+            any_positive = True
+        else:
+            out[j] = 0.0
+    return any_positive
+
+
+@numba.njit(cache=True, nogil=True)
 def _random_cuts_kernel(xs, cum, boundaries, rows_cost, log2_delta, uniforms):
     """The random MDL recursion on sorted rows, its uniforms given in advance.
 
@@ -235,25 +248,11 @@ def _random_cuts_kernel(xs, cum, boundaries, rows_cost, log2_delta, uniforms):
         if m == 0:
             continue
         weights = np.empty(m)
-        passing = False
-        for j in range(m):
-            if margin[j] > 0.0:
-                weights[j] = margin[j]
-                passing = True
-            else:
-                weights[j] = 0.0
-        if not passing:
+        if not _positive_part(margin, weights):
             if not was_root:
                 continue
             # Forced cut: drawn in proportion to the positive gains.
-            forced = False
-            for j in range(m):
-                if n_gain[j] > 0.0:
-                    weights[j] = n_gain[j]
-                    forced = True
-                else:
-                    weights[j] = 0.0
-            if not forced:
+            if not _positive_part(n_gain, weights):
                 return cuts[:0], -1
         i = _draw_index(weights, uniforms[used])
         used += 1
