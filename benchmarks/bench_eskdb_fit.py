@@ -1,7 +1,7 @@
 """ESKDB (published defaults) fit time beside RandomForest(500): wall and CPU.
 
 Run: python benchmarks/bench_eskdb_fit.py [--datasets kr_vs_kp ...]
-     [--repeats 2] [--seed 0] [--out eskdb_fit] [--proba FILE.npz]
+     [--repeats 2] [--seed 0] [--out eskdb_fit] [--pieces] [--proba FILE.npz]
      python benchmarks/bench_eskdb_fit.py --compare A.npz B.npz
 
 Each data set's first training fold of the overview's folds (5-fold
@@ -16,6 +16,12 @@ fit records its wall time (``perf_counter``) and its CPU time
 (``process_time``); the table gives the best of each and the ESKDB / forest
 ratios, which are what to read on a shared machine.
 
+``--pieces`` then fits ESKDB once more under ``cProfile`` and reports the
+share of that fit spent in each piece (the members' discretisation, their
+mutual information, their leave-one-out structure searches, the HDP
+sampler, and everything under the structure and the table phases); the
+profiler slows the fit down, so only its shares are meaningful.
+
 ``--proba FILE.npz`` also saves ESKDB's ``predict_proba`` on each test fold;
 ``--compare A.npz B.npz`` prints the largest difference between two such
 files (e.g. two checkouts, run with ``PYTHONPATH=<checkout>/src``), to show a
@@ -24,7 +30,9 @@ change of code leaves the fitted model unchanged.
 
 from __future__ import annotations
 
+import cProfile
 import os
+import pstats
 import time
 
 for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
@@ -56,6 +64,36 @@ def _timed(estimator, X, y):
     return model, time.perf_counter() - wall, time.process_time() - cpu
 
 
+#: Pieces of an ESKDB fit: (module path suffix, function), whose cumulative
+#: times are summed over every call.
+PIECES = {
+    "discretisation": ("augnb/discretize/_base.py", "fit"),
+    "mutual information": ("augnb/stats/information.py", "pairwise_cmi"),
+    "leave-one-out search": ("augnb/structure/skdb.py", "skdb_structure"),
+    "structures (all)": ("augnb/classifiers/eskdb.py", "_learn_structure"),
+    "HDP sampler": ("augnb/params/hdp.py", "_hdp_gibbs"),
+    "tables (all)": ("augnb/classifiers/eskdb.py", "_fit_parameters"),
+}
+
+
+def _pieces(estimator, X, y) -> dict[str, float]:
+    """Share of a profiled fit spent in each of :data:`PIECES`."""
+    profile = cProfile.Profile()
+    profile.enable()
+    estimator.fit(X, y)
+    profile.disable()
+    stats = pstats.Stats(profile).stats
+    total = sum(tt for (_, _, tt, _, _) in stats.values())
+    out = {}
+    for piece, (path, func) in PIECES.items():
+        out[piece] = sum(
+            ct
+            for (filename, _, name), (_, _, _, ct, _) in stats.items()
+            if name == func and filename.replace(os.sep, "/").endswith(path)
+        ) / total
+    return out
+
+
 def _compare(a: str, b: str) -> int:
     left, right = np.load(a), np.load(b)
     worst = 0.0
@@ -70,6 +108,9 @@ def _compare(a: str, b: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = parser(__doc__, datasets=list(DATASETS), repeats=2, seed=0, out="eskdb_fit")
     ap.add_argument("--proba", help="save ESKDB's test-fold predict_proba (.npz)")
+    ap.add_argument(
+        "--pieces", action="store_true", help="profile one more fit: its pieces"
+    )
     ap.add_argument("--compare", nargs=2, metavar="NPZ", help="compare two --proba")
     args = ap.parse_args(argv)
     if args.compare:
@@ -96,6 +137,13 @@ def main(argv: list[str] | None = None) -> int:
             "all": {k: [list(t) for t in v] for k, v in times.items()},
         }
         r = rows[name]
+        if args.pieces:
+            r["pieces"] = _pieces(ESKDB(random_state=args.seed, n_jobs=1), Xt, yt)
+            print(
+                f"{name:15s} share of a profiled fit: "
+                + ", ".join(f"{k} {100 * v:.0f} %" for k, v in r["pieces"].items()),
+                flush=True,
+            )
         print(
             f"{name:15s} ESKDB wall {r['eskdb_wall']:7.2f} s"
             f" cpu {r['eskdb_cpu']:7.2f} s"
@@ -105,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     tot = {k: sum(r[k] for r in rows.values()) for k in next(iter(rows.values()))
-           if k != "all"}  # fmt: skip
+           if k not in ("all", "pieces")}  # fmt: skip
     print(
         f"{'total':15s} ratio wall {tot['eskdb_wall'] / tot['rf_wall']:.2f}"
         f" cpu {tot['eskdb_cpu'] / tot['rf_cpu']:.2f}"

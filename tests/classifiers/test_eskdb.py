@@ -261,3 +261,31 @@ def test_per_member_needs_the_mdlp_discretizer():
         ESKDB(discretization="per_member", discretizer="equal_width").fit(X, y)
     with pytest.raises(ValueError, match="discretization"):
         ESKDB(discretization="each").fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["car", "iris"])
+def test_members_share_their_information_when_nothing_is_cut(monkeypatch, name):
+    # Without a continuous column the members' codes are the same: the
+    # mutual information is computed once, and the members are those of
+    # information computed member by member.
+    import augnb.classifiers.eskdb as eskdb_module
+    import augnb.structure.eskdb as structure_module
+
+    X, y = load(name)
+    calls = []
+    real = structure_module.member_information
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(structure_module, "member_information", counted)
+    monkeypatch.setattr(eskdb_module, "member_information", counted)
+    shared = ESKDB(n_estimators=4, hdp_iterations=5, random_state=0).fit(X, y)
+    assert len(calls) == (1 if name == "car" else 4)
+    if name == "car":
+        monkeypatch.setattr(eskdb_module, "member_information", lambda *a, **k: None)
+        alone = ESKDB(n_estimators=4, hdp_iterations=5, random_state=0).fit(X, y)
+        assert len(calls) == 1 + 4
+        np.testing.assert_array_equal(shared.predict_proba(X), alone.predict_proba(X))
+        assert shared.feature_orders_ == alone.feature_orders_

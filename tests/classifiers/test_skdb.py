@@ -13,6 +13,7 @@ from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import fit_discrete_model
 from augnb.stats.information import pairwise_cmi
 from augnb.stats.training import TrainingData
+from augnb.structure import skdb as skdb_module
 from augnb.structure.kdb import kdb_order, kdb_structure
 from augnb.structure.skdb import (
     kdb_ranked_parents,
@@ -144,3 +145,21 @@ def test_bad_criterion():
         skdb_structure(
             codes, np.array([0, 1, 1, 0]), np.array([2, 2]), 2, k=1, criterion="auc"
         )
+
+
+@pytest.mark.parametrize("parents", [(), (1,), (1, 2), (1, 2, 3, 4)])
+def test_loo_factor_dense_and_sparse_counts_agree(monkeypatch, parents):
+    # A factor's counts are indexed by every configuration or only by the
+    # observed ones, depending on the table's size; the numbers must not
+    # depend on which (missing values included).
+    codes, y, cards, n_classes = _codes("house_votes_84")
+    assert (codes < 0).any()
+    y = np.asarray(y, dtype=np.intp)
+    out = {}
+    for per_row in (0, 1 << 30):
+        monkeypatch.setattr(skdb_module, "_DENSE_PER_ROW", per_row)
+        out[per_row] = skdb_module._loo_log_factor(
+            codes, y, cards, n_classes, 0, parents, 1.0
+        )
+    np.testing.assert_array_equal(out[0], out[1 << 30])
+    assert np.any(out[0] != 0.0)

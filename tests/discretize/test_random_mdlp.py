@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.special import xlogy
 
 from augnb.datasets import load
 from augnb.discretize import (
@@ -15,9 +16,11 @@ from augnb.discretize import (
     mdlp_cut_points,
     random_mdlp_cut_points,
 )
+from augnb.discretize._random_mdlp_kernels import _pairwise_sum
 from augnb.discretize.random_mdlp import (
     _candidate_scores,
     _random_choice,
+    _random_cuts,
     _recursive_cuts,
 )
 
@@ -186,6 +189,104 @@ def test_validation():
         RandomMDLPDiscretizer(cost="bits").fit(pd.DataFrame({"a": [1.0]}), [0])
     with pytest.raises(ValueError, match="cost must be one of"):
         random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0, 1]), cost=None)
+
+
+def _numpy_scores(cum, boundaries, lo, hi, cost):
+    """The scores as NumPy array expressions (the compiled kernel's reference)."""
+
+    def n_ent(counts):
+        n = counts.sum(axis=0)
+        return (xlogy(n, n) - xlogy(counts, counts).sum(axis=0)) / math.log(2.0)
+
+    n_s = hi - lo
+    cand = boundaries[
+        np.searchsorted(boundaries, lo, side="right") : np.searchsorted(
+            boundaries, hi, side="left"
+        )
+    ]
+    total = cum[:, hi] - cum[:, lo]
+    left = np.take(cum, cand, axis=1) - cum[:, lo, None]
+    right = total[:, None] - left
+    n1 = (cand - lo).astype(float)
+    n2 = n_s - n1
+    n_ent_s = float(n_ent(total[:, None])[0])
+    n_ent1, n_ent2 = n_ent(left), n_ent(right)
+    n_gain = n_ent_s - n_ent1 - n_ent2
+    k = int(np.count_nonzero(total))
+    k1 = np.count_nonzero(left, axis=0)
+    k2 = np.count_nonzero(right, axis=0)
+    delta = math.log2(3**k - 2) - (
+        k * (n_ent_s / n_s) - k1 * n_ent1 / n1 - k2 * n_ent2 / n2
+    )
+    m = cand.size if cost == "candidates" else n_s - 1
+    return cand, n_gain, n_gain - math.log2(m) - delta
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 7, 9, 12, 20])
+def test_compiled_scores_equal_numpy_to_the_bit(n_classes):
+    # The kernel must reproduce NumPy's order of summation (a lone candidate's
+    # class axis is summed pairwise, several candidates' row by row), or the
+    # drawn cuts of a seed would change.
+    rng = np.random.default_rng(n_classes)
+    for _ in range(40):
+        n = int(rng.integers(2, 300))
+        x = rng.integers(0, int(rng.integers(2, 60)), size=n).astype(float)
+        y = rng.integers(0, n_classes, size=n)
+        order = np.argsort(x, kind="stable")
+        xs, ys = x[order], y[order]
+        cum = np.zeros((n_classes, n + 1))
+        for c in range(n_classes):
+            np.cumsum(ys == c, out=cum[c, 1:])
+        boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
+        if boundaries.size == 0:
+            continue
+        # Splits holding one candidate, a few, and the whole column.
+        b = boundaries.tolist()
+        spans = [(0, n)]
+        for i in range(len(b)):
+            spans.append((b[i - 1] if i else 0, b[i + 1] if i + 1 < len(b) else n))
+        for lo, hi in spans[:: max(1, len(spans) // 12)]:
+            for cost in ("candidates", "rows"):
+                got = _candidate_scores(cum, boundaries, lo, hi, cost)
+                want = _numpy_scores(cum, boundaries, lo, hi, cost)
+                assert got[0].tolist() == want[0].tolist()
+                assert np.array_equal(got[1], want[1])
+                assert np.array_equal(got[2], want[2])
+
+
+@pytest.mark.parametrize("name", DATASETS)
+@pytest.mark.parametrize("cost", ["candidates", "rows"])
+def test_compiled_recursion_equals_split_by_split_draws(name, cost):
+    # Same cuts and the generator left in the same state, column after
+    # column of one stream (the next column's draws depend on it).
+    X, y = _xy(name)
+    fast, slow = np.random.RandomState(3), np.random.RandomState(3)
+    for col in X.columns:
+        x = X[col].to_numpy()
+        got = _random_cuts(x, y, fast, cost)
+        want = _recursive_cuts(x, y, _random_choice(slow), cost)
+        assert got.tolist() == want.tolist()
+        assert fast.random_sample() == slow.random_sample()
+
+
+def test_compiled_recursion_hands_a_uniform_draw_back():
+    # Every gain zero (each value holds both classes equally): the root's
+    # cut is drawn uniformly by the generator, as split by split.
+    x = np.repeat(np.arange(6.0), 2)
+    y = np.tile([0, 1], 6)
+    for seed in range(5):
+        fast, slow = np.random.RandomState(seed), np.random.RandomState(seed)
+        got = _random_cuts(x, y, fast, "candidates")
+        want = _recursive_cuts(x, y, _random_choice(slow), "candidates")
+        assert got.tolist() == want.tolist() and len(got) == 1
+        assert fast.random_sample() == slow.random_sample()
+
+
+def test_pairwise_sum_is_numpys():
+    rng = np.random.default_rng(0)
+    for n in [*range(1, 140), 255, 1000, 4097]:
+        a = rng.random(n + 3) * 100
+        assert _pairwise_sum(a, 2, n) == np.sum(a[2 : 2 + n])
 
 
 def test_candidates_cost_is_weaker_than_fayyad_irani():

@@ -25,7 +25,11 @@ from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.stats.training import TrainingData
 from augnb.structure import Structure
-from augnb.structure.eskdb import eskdb_member, eskdb_structures
+from augnb.structure.eskdb import (
+    eskdb_member,
+    eskdb_structures,
+    member_information,
+)
 from augnb.structure.skdb import CRITERIA, SKDBSelection
 
 __all__ = ["ESKDB"]
@@ -280,8 +284,22 @@ class ESKDB(_SmoothedNB):
         # before any member is fitted: the model does not depend on the
         # order in which threads finish.
         seeds = rng.randint(_SEED_MAX, size=(int(self.n_estimators), 3))
+        # Without a continuous column every member sees the same codes: their
+        # mutual information is computed once.
+        shared = (
+            None
+            if cont
+            else member_information(
+                data.codes,
+                data.y,
+                # The cardinalities _member_codes gives a member.
+                np.array(self.schema_.cardinalities, dtype=np.int64),
+                data.n_classes,
+                int(self.k),
+            )
+        )
         members = self._parallel(
-            delayed(self._learn_member)(data, raw, int(s0), int(s1))
+            delayed(self._learn_member)(data, raw, int(s0), int(s1), shared)
             for s0, s1, _ in seeds
         )
         discretizers = [m[0] for m in members]
@@ -295,7 +313,12 @@ class ESKDB(_SmoothedNB):
         return selections[0].structure
 
     def _learn_member(
-        self, data: TrainingData, raw: pd.DataFrame, cut_seed: int, order_seed: int
+        self,
+        data: TrainingData,
+        raw: pd.DataFrame,
+        cut_seed: int,
+        order_seed: int,
+        information: tuple | None = None,
     ) -> tuple[
         RandomMDLPDiscretizer,
         tuple[NDArray[np.int32], NDArray[np.int64]],
@@ -312,6 +335,7 @@ class ESKDB(_SmoothedNB):
             k=int(self.k),
             random_order=True,
             random_state=order_seed,
+            information=information,
             theta=float(self.theta),
             alpha=float(self.alpha),
             criterion=self.criterion,

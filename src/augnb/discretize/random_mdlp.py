@@ -15,16 +15,14 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import xlogy
 from sklearn.utils import check_random_state
 
 from augnb._docstrings import shared_entries
 from augnb.discretize._base import _BaseDiscretizer
+from augnb.discretize._random_mdlp_kernels import _random_cuts_kernel, _split_scores
 from augnb.discretize.mdlp import _check_xy, _sorted_class_counts
 
 __all__ = ["RandomMDLPDiscretizer", "random_mdlp_cut_points"]
-
-_LN2 = math.log(2.0)
 
 #: Values of ``cost``: the MDL cost of a cut point's position, ``log2`` of the
 #: number of candidate cut points of the split (Weka's "better encoding", as
@@ -36,10 +34,16 @@ COSTS = ("candidates", "rows")
 _Choose = Callable[[NDArray[np.float64], NDArray[np.float64], bool], "int | None"]
 
 
-def _n_ent(counts: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``n * Ent`` in bits of each column of class counts ``(k, m)``."""
-    n = counts.sum(axis=0)
-    return (xlogy(n, n) - xlogy(counts, counts).sum(axis=0)) / _LN2
+def _log2_delta(n_classes: int) -> NDArray[np.float64]:
+    """``log2(3**k - 2)`` for ``k = 0 .. n_classes`` (``k = 0`` never read).
+
+    Exact integer ``3**k`` keeps it finite for any number of classes (``k =
+    1`` gives ``log2(1) = 0``: a pure set has no gain to pay for).
+    """
+    out = np.full(n_classes + 1, np.nan)
+    for k in range(1, n_classes + 1):
+        out[k] = math.log2(3**k - 2)
+    return out
 
 
 def _candidate_scores(
@@ -48,41 +52,28 @@ def _candidate_scores(
     lo: int,
     hi: int,
     cost: str = "candidates",
+    log2_delta: NDArray[np.float64] | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.float64]]:
     """Candidate positions in sorted rows ``[lo, hi)``, their gain and MDL margin.
 
     Both scores are scaled by ``n_S`` (bits): ``n_S * Gain`` and ``n_S *
     Gain - log2(m) - Delta``, the cut passing the MDL test iff its margin is
     positive; ``m`` is the number of candidates (``cost="candidates"``) or
-    ``n_S - 1`` (``cost="rows"``).
+    ``n_S - 1`` (``cost="rows"``). ``Delta = log2(3^k - 2) - (k Ent(S) - k1
+    Ent(S1) - k2 Ent(S2))`` counts the classes present in the set and in
+    each half. ``log2_delta`` is :func:`_log2_delta` of the classes of
+    ``cum`` (computed when None).
     """
-    n_s = hi - lo
-    first = np.searchsorted(boundaries, lo, side="right")
-    last = np.searchsorted(boundaries, hi, side="left")
-    cand = boundaries[first:last]
-    if cand.size == 0 or n_s < 2:
-        empty = np.empty(0)
-        return cand[:0], empty, empty
-    total = cum[:, hi] - cum[:, lo]
-    left = np.take(cum, cand, axis=1) - cum[:, lo, None]
-    right = total[:, None] - left
-    n1 = (cand - lo).astype(float)
-    n2 = n_s - n1
-    n_ent_s = float(_n_ent(total[:, None])[0])
-    n_ent1 = _n_ent(left)
-    n_ent2 = _n_ent(right)
-    n_gain = n_ent_s - n_ent1 - n_ent2
-    # Delta counts the classes present in the set and in each half.
-    k = int(np.count_nonzero(total))
-    k1 = np.count_nonzero(left, axis=0)
-    k2 = np.count_nonzero(right, axis=0)
-    ent_s = n_ent_s / n_s
-    # Exact integer 3**k keeps log2(3^k - 2) finite for any number of classes
-    # (k = 1 gives log2(1) = 0: a pure set has no gain to pay for).
-    delta = math.log2(3**k - 2) - (k * ent_s - k1 * n_ent1 / n1 - k2 * n_ent2 / n2)
-    m = cand.size if cost == "candidates" else n_s - 1
-    margin = n_gain - math.log2(m) - delta
-    return cand, n_gain, margin
+    if log2_delta is None:
+        log2_delta = _log2_delta(cum.shape[0])
+    return _split_scores(
+        np.ascontiguousarray(cum, dtype=np.float64),
+        np.ascontiguousarray(boundaries, dtype=np.int64),
+        int(lo),
+        int(hi),
+        cost == "rows",
+        log2_delta,
+    )
 
 
 def _draw(weights: NDArray[np.float64], rng: np.random.RandomState) -> int:
@@ -132,12 +123,17 @@ def _recursive_cuts(
     if n < 2:
         return np.empty(0, dtype=float)
     xs, cum, boundaries = _sorted_class_counts(x, y)
+    boundaries = boundaries.astype(np.int64)
+    log2_delta = _log2_delta(cum.shape[0])
+    rows_cost = cost == "rows"
 
     cuts: list[float] = []
     stack = [(0, n, True)]
     while stack:
         lo, hi, root = stack.pop()
-        cand, n_gain, margin = _candidate_scores(cum, boundaries, lo, hi, cost)
+        cand, n_gain, margin = _split_scores(
+            cum, boundaries, lo, hi, rows_cost, log2_delta
+        )
         if cand.size == 0:
             continue
         i = choose(n_gain, margin, root)
@@ -151,6 +147,42 @@ def _recursive_cuts(
         stack.append((p, hi, False))
         stack.append((lo, p, False))
     return np.sort(np.asarray(cuts, dtype=float))
+
+
+def _random_cuts(
+    x: NDArray[np.floating],
+    y: NDArray[np.integer],
+    rng: np.random.RandomState,
+    cost: str = "candidates",
+) -> NDArray[np.float64]:
+    """``_recursive_cuts(x, y, _random_choice(rng), cost)``, compiled.
+
+    The recursion runs in one compiled call on uniforms drawn ahead (a
+    column has fewer draws than candidate cuts); the generator is then set
+    back and moved on by the draws actually used, so it ends where the
+    split-by-split draws leave it and the next column's cuts are the same.
+    Where the root's cut must be drawn uniformly (every gain zero), the
+    split-by-split recursion runs instead.
+    """
+    n = x.shape[0]
+    if n < 2:
+        return np.empty(0, dtype=float)
+    xs, cum, boundaries = _sorted_class_counts(x, y)
+    state = rng.get_state()
+    uniforms = rng.random_sample(boundaries.size + 1)
+    cuts, used = _random_cuts_kernel(
+        xs.astype(np.float64),
+        cum,
+        boundaries.astype(np.int64),
+        cost == "rows",
+        _log2_delta(cum.shape[0]),
+        uniforms,
+    )
+    rng.set_state(state)
+    if used < 0:
+        return _recursive_cuts(x, y, _random_choice(rng), cost)
+    rng.random_sample(used)
+    return np.sort(cuts)
 
 
 @shared_entries
@@ -234,7 +266,7 @@ def random_mdlp_cut_points(
     x, y = _check_xy(x, y)
     _check_cost(cost)
     rng = check_random_state(random_state)
-    return _recursive_cuts(x, y, _random_choice(rng), cost)
+    return _random_cuts(x, y, rng, cost)
 
 
 def _check_cost(cost: Any) -> None:
@@ -335,11 +367,11 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
         self,
     ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
         # One stream for every column of this fit, in input order.
-        choose = _random_choice(check_random_state(self.random_state))
+        rng = check_random_state(self.random_state)
 
         def draw(x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
             assert y is not None  # guaranteed by _requires_y
-            return _recursive_cuts(x, y, choose, self.cost)
+            return _random_cuts(x, y, rng, self.cost)
 
         return draw
 

@@ -417,12 +417,18 @@ def _hdp_gibbs(
                         w_min = 1.0
                         cum[0] = 1.0
                         total = 1.0
-                        for i in range(high - low):
-                            w *= (row_ratio[row + i] * c) * (
-                                col_ratio[col + i] * inv_p[m_low + i]
+                        # Unsigned offsets: Numba then indexes without
+                        # checking for negative (wrap-around) indices.
+                        urow = np.uint64(row)
+                        ucol = np.uint64(col)
+                        um = np.uint64(m_low)
+                        one = np.uint64(1)
+                        for i in range(np.uint64(high - low)):
+                            w *= (row_ratio[urow + i] * c) * (
+                                col_ratio[ucol + i] * inv_p[um + i]
                             )
                             total += w
-                            cum[i + 1] = total
+                            cum[i + one] = total
                             w_min = min(w_min, w)
                         if w_min < 1e-280:
                             total = math.inf

@@ -11,22 +11,72 @@ __all__: list[str] = []
 
 
 @numba.njit(cache=True, nogil=True)
-def _loo_log_factor_kernel(x, key, valid, y, n_configs, r, n_classes, alpha, out):
+def _shifted_logs(n, shift):
+    """``log(m + shift)`` for ``m = 0 .. n``.
+
+    A leave-one-out count is an integer, so its smoothed log is a lookup in
+    this table, the same number as the log computed on the spot.
+    """
+    out = np.empty(n + 1)
+    for m in range(n + 1):
+        out[m] = math.log(m + shift)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _family_keys(codes, child, parents, cards):
+    """Each row's parent configuration key, family validity and child code.
+
+    The key is the mixed-radix index of
+    :func:`augnb.stats.counts.family_index` (first parent slowest, 0 where a
+    parent is missing); a row is valid when no value of the family is
+    missing. Also returns the largest key of a valid row (-1 when none).
+    """
+    n = codes.shape[0]
+    key = np.zeros(n, dtype=np.int64)
+    valid = np.ones(n, dtype=np.bool_)
+    x = np.empty(n, dtype=np.int64)
+    top = -1
+    for i in range(n):
+        kv = 0
+        ok = True
+        for q in range(parents.shape[0]):
+            v = codes[i, parents[q]]
+            if v < 0:
+                ok = False
+            kv = kv * cards[parents[q]] + v
+        xi = codes[i, child]
+        x[i] = xi
+        if ok:
+            key[i] = kv
+        if xi < 0:
+            ok = False
+        valid[i] = ok
+        if ok and kv > top:
+            top = kv
+    return key, valid, x, top
+
+
+@numba.njit(cache=True, nogil=True)
+def _loo_log_factor_kernel(
+    x, key, valid, y, n_configs, r, n_classes, log_num, log_den, out
+):
     """Leave-one-out ``log P(x | c, config)`` per row and class, into ``out``.
 
     ``key`` holds each row's configuration in ``0..n_configs-1`` (rows with
     ``valid`` False are skipped and keep 0). Each row's own count is removed
     from its class's cell and denominator; Lidstone ``alpha`` over ``r``
-    values, as :func:`augnb.stats.counts.lidstone_log_prob`.
+    values, as :func:`augnb.stats.counts.lidstone_log_prob`, through the
+    tables ``log_num[m] = log(m + alpha)`` and ``log_den[m] = log(m + alpha
+    r)`` (:func:`_shifted_logs`, at least as long as the valid rows + 1).
     """
     n = x.shape[0]
-    num = np.zeros(n_configs * r * n_classes)
-    den = np.zeros(n_configs * n_classes)
+    num = np.zeros(n_configs * r * n_classes, dtype=np.int64)
+    den = np.zeros(n_configs * n_classes, dtype=np.int64)
     for i in range(n):
         if valid[i]:
-            num[(key[i] * r + x[i]) * n_classes + y[i]] += 1.0
-            den[key[i] * n_classes + y[i]] += 1.0
-    size = alpha * r
+            num[(key[i] * r + x[i]) * n_classes + y[i]] += 1
+            den[key[i] * n_classes + y[i]] += 1
     for i in range(n):
         if not valid[i]:
             continue
@@ -36,26 +86,34 @@ def _loo_log_factor_kernel(x, key, valid, y, n_configs, r, n_classes, alpha, out
             a = num[cell + c]
             b = den[row + c]
             if c == y[i]:
-                a -= 1.0
-                b -= 1.0
-            out[i, c] = math.log(a + alpha) - math.log(b + size)
+                a -= 1
+                b -= 1
+            out[i, c] = log_num[a] - log_den[b]
 
 
 @numba.njit(cache=True, nogil=True)
-def _rmse_kernel(jll, y):
-    """RMSE of the posteriors ``softmax(jll)`` against one-hot classes ``y``."""
+def _add_rmse_kernel(jll, factor, y):
+    """``jll += factor``, then the RMSE of ``softmax(jll)`` against ``y``.
+
+    The RMSE runs over rows and classes against one-hot classes; each
+    exponential is computed once.
+    """
     n, n_classes = jll.shape
+    e = np.empty(n_classes)
     total = 0.0
     for i in range(n):
+        for c in range(n_classes):
+            jll[i, c] += factor[i, c]
         top = jll[i, 0]
         for c in range(1, n_classes):
             if jll[i, c] > top:
                 top = jll[i, c]
         norm = 0.0
         for c in range(n_classes):
-            norm += math.exp(jll[i, c] - top)
+            e[c] = math.exp(jll[i, c] - top)
+            norm += e[c]
         for c in range(n_classes):
-            d = math.exp(jll[i, c] - top) / norm
+            d = e[c] / norm
             if c == y[i]:
                 d -= 1.0
             total += d * d

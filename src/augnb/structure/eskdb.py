@@ -13,7 +13,12 @@ from augnb.stats.information import pairwise_cmi
 from augnb.structure.kdb import kdb_order
 from augnb.structure.skdb import SKDBSelection, skdb_structure
 
-__all__ = ["eskdb_member", "eskdb_structures", "mi_weighted_order"]
+__all__ = [
+    "eskdb_member",
+    "eskdb_structures",
+    "member_information",
+    "mi_weighted_order",
+]
 
 #: Draws tried for a ranking no earlier member has, before a repeat is kept.
 _MAX_REDRAWS = 10
@@ -136,6 +141,7 @@ def eskdb_member(
     k: int = 5,
     random_order: bool = True,
     random_state: object = None,
+    information: tuple[NDArray[np.int64], NDArray[np.float64], Any] | None = None,
     **options: Any,
 ) -> SKDBSelection:
     """One member of ESKDB, on the member's own encoding of the data.
@@ -164,6 +170,9 @@ def eskdb_member(
         Whether the ranking is drawn (else: by mutual information).
     random_state : int, RandomState or None
         Draws the ranking.
+    information : tuple or None, default=None
+        :func:`member_information` of these very codes, when members share
+        them (computed when None).
     **options
         ``theta``, ``alpha`` and ``criterion``, as in
         :func:`augnb.structure.skdb.skdb_structure`.
@@ -179,11 +188,11 @@ def eskdb_member(
     Systems 62, 3457-3480.
     """
     codes = np.asarray(codes)
-    p = codes.shape[1]
-    order, mi = kdb_order(codes, y, cards, n_classes)
+    if information is None:
+        information = member_information(codes, y, cards, n_classes, k)
+    order, mi, cmi = information
     if random_order:
         order = mi_weighted_order(mi, random_state)
-    cmi = pairwise_cmi(codes, y, cards, n_classes) if p >= 2 and k > 0 else None
     return skdb_structure(
         codes,
         y,
@@ -194,3 +203,44 @@ def eskdb_member(
         cmi=cmi,
         **options,
     )
+
+
+def member_information(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    k: int = 5,
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64] | None]:
+    """What a member ranks and links its features by.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Integer codes, ``-1`` for missing.
+    y : ndarray of shape (n_samples,)
+        Class codes.
+    cards : ndarray of shape (n_features,)
+        Declared cardinalities.
+    n_classes : int
+        Number of classes.
+    k : int, default=5
+        Largest number of parents per feature (with ``k = 0`` or a single
+        feature no conditional mutual information is needed).
+
+    Returns
+    -------
+    order : ndarray of int64
+        Features by decreasing ``I(X_i; C)`` (:func:`kdb_order`).
+    mi : ndarray of shape (n_features,)
+        ``I(X_i; C)``.
+    cmi : ndarray of shape (n_features, n_features) or None
+        ``I(X_i; X_j | C)``, None when no feature can have a parent.
+    """
+    order, mi = kdb_order(codes, y, cards, n_classes)
+    cmi = (
+        pairwise_cmi(codes, y, cards, n_classes)
+        if codes.shape[1] >= 2 and k > 0
+        else None
+    )
+    return order, mi, cmi

@@ -8,9 +8,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
-from augnb.stats.counts import family_index, lidstone_log_prob
+from augnb.stats.counts import lidstone_log_prob
 from augnb.stats.information import pairwise_cmi
-from augnb.structure._skdb_kernels import _loo_log_factor_kernel, _rmse_kernel
+from augnb.structure._skdb_kernels import (
+    _add_rmse_kernel,
+    _family_keys,
+    _loo_log_factor_kernel,
+    _shifted_logs,
+)
 from augnb.structure._structure import Structure
 from augnb.structure.kdb import (
     _DECIMALS,
@@ -32,6 +37,9 @@ CRITERIA = ("rmse", "zero_one")
 #: Largest dense count table (configurations x values x classes) of one
 #: leave-one-out factor; above it the observed configurations are indexed.
 _DENSE_CELLS = 1 << 22
+#: ... or above this many cells per row (zeroing them would cost more than
+#: sorting the rows' keys).
+_DENSE_PER_ROW = 64
 
 
 @dataclass(frozen=True)
@@ -87,54 +95,71 @@ def _loo_log_factor(
     child: int,
     parents: tuple[int, ...],
     alpha: float,
+    logs: dict[float, NDArray[np.float64]] | None = None,
 ) -> NDArray[np.float64]:
     """Leave-one-out ``log P(x_child | c, parents)`` per row and class.
 
     Each row's own count is removed from its class's cell and denominator.
     Rows with a missing value in the family get 0 (the factor is left out).
     Counts are kept over the observed parent configurations only, so the
-    memory is linear in the rows whatever ``k``.
+    memory is linear in the rows whatever ``k``. ``logs`` caches the tables
+    ``log(m + shift)`` by ``shift`` across the factors of one search.
     """
     n = len(y)
-    if parents:
-        pkey, valid = family_index(
-            [codes[:, f] for f in parents], [int(cards[f]) for f in parents]
-        )
-    else:
-        pkey, valid = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
-    x = codes[:, child]
-    valid &= x >= 0
+    # The keys of augnb.stats.counts.family_index, in one compiled pass.
+    pkey, valid, x, top = _family_keys(
+        codes,
+        int(child),
+        np.array(parents, dtype=np.int64),
+        np.asarray(cards, dtype=np.int64),
+    )
     out = np.zeros((n, n_classes))
-    if not valid.any():
+    if top < 0:
         return out
     r = int(cards[child])
-    n_configs = int(pkey[valid].max()) + 1
-    if n_configs * r * n_classes > _DENSE_CELLS:
+    n_configs = int(top) + 1
+    if n_configs * r * n_classes > min(_DENSE_CELLS, _DENSE_PER_ROW * n):
         # Counts over the observed configurations only, so the memory stays
-        # linear in the rows whatever k.
+        # linear in the rows whatever k (and a sparse table is not zeroed
+        # cell by cell: sorting the keys is cheaper).
         configs, inverse = np.unique(pkey[valid], return_inverse=True)
         pkey = pkey.copy()
         pkey[valid] = inverse.ravel()
         n_configs = len(configs)
+    if logs is None:
+        logs = {}
+    tables = []
+    # The kernel's alpha and alpha * r, as Lidstone smoothing computes them.
+    for shift in (float(alpha), float(alpha) * r):
+        if shift not in logs:
+            logs[shift] = _shifted_logs(n, shift)
+        tables.append(logs[shift])
     _loo_log_factor_kernel(
-        np.ascontiguousarray(x, dtype=np.int64),
-        np.ascontiguousarray(pkey, dtype=np.int64),
+        x,
+        pkey,
         valid,
         np.ascontiguousarray(y, dtype=np.int64),
         n_configs,
         r,
         n_classes,
-        float(alpha),
+        tables[0],
+        tables[1],
         out,
     )
     return out
 
 
-def _loss(jll: NDArray[np.float64], y: NDArray[np.intp], criterion: str) -> float:
-    """Mean loss of the posteriors ``softmax(jll)`` against the classes ``y``."""
+def _add_loss(
+    jll: NDArray[np.float64],
+    factor: NDArray[np.float64],
+    y: NDArray[np.int64],
+    criterion: str,
+) -> float:
+    """``jll += factor``; the mean loss of ``softmax(jll)`` against ``y``."""
     if criterion == "zero_one":
+        jll += factor
         return float(np.mean(np.argmax(jll, axis=1) != y))
-    return float(_rmse_kernel(jll, np.asarray(y, dtype=np.int64)))
+    return float(_add_rmse_kernel(jll, factor, y))
 
 
 @shared_entries
@@ -230,6 +255,8 @@ def skdb_structure(
     # A feature with fewer than kk ranked parents has the same factor for
     # every larger kk: computed once.
     factors: dict[tuple[int, tuple[int, ...]], NDArray[np.float64]] = {}
+    logs: dict[float, NDArray[np.float64]] = {}
+    y64 = np.ascontiguousarray(y, dtype=np.int64)
     for kk in range(k + 1):
         jll = prior.copy()
         for s in range(p):
@@ -237,10 +264,9 @@ def skdb_structure(
             fam = (f, tuple(ranked[f][:kk]))
             if fam not in factors:
                 factors[fam] = _loo_log_factor(
-                    codes, y, cards, n_classes, f, fam[1], float(alpha)
+                    codes, y, cards, n_classes, f, fam[1], float(alpha), logs
                 )
-            jll += factors[fam]
-            losses[kk, s] = _loss(jll, y, criterion)
+            losses[kk, s] = _add_loss(jll, factors[fam], y64, criterion)
         # Factors of this kk that the next one will not reuse are dropped.
         factors = {
             key: val for key, val in factors.items() if len(key[1]) < kk + 1
