@@ -41,16 +41,19 @@ EXTRA_CONFIGURATIONS = {
 }
 
 #: Cheaper parameters for the estimators whose defaults are slow, set on the
-#: default instance as scikit-learn sets them on its own slow estimators
-#: (fewer ensemble members, fewer sweeps): every check still runs, on the same
-#: code paths, in a fraction of the time. ESKDB's defaults (20 members of
-#: 1000 HDP sweeps each) are fitted in tests/classifiers/test_eskdb.py.
+#: default instance and under the extra configurations as scikit-learn sets
+#: them on its own slow estimators (fewer ensemble members, fewer sweeps):
+#: every check still runs, on the same code paths, in a fraction of the time.
+#: ESKDB's defaults (20 members of 1000 HDP sweeps each) are fitted in
+#: tests/classifiers/test_eskdb.py.
 CHECKING_PARAMETERS = {"ESKDB": {"n_estimators": 4, "hdp_iterations": 50}}
 
 ESTIMATORS = [
     cls(**CHECKING_PARAMETERS.get(name, {})) for name, cls in REGISTRY.items()
 ] + [
-    REGISTRY[name](**kw) for name, kws in EXTRA_CONFIGURATIONS.items() for kw in kws
+    REGISTRY[name](**{**CHECKING_PARAMETERS.get(name, {}), **kw})
+    for name, kws in EXTRA_CONFIGURATIONS.items()
+    for kw in kws
 ]
 
 #: check name -> reason, per estimator class.
