@@ -17,12 +17,11 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from augnb import AODE, KDB, TAN, NaiveBayes, SelectiveTAN
-from augnb.datasets import load
-from augnb.search import greedy_search
+# augnb and pandas are imported where they are used: pytest-xdist's
+# controller loads this module too, and runs no test (the workers import
+# them with the test modules anyway).
 
 
 def make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4):
@@ -50,6 +49,8 @@ def make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4):
 
 def make_dependent_frame(seed=0, n=500):
     """The dependent data as a DataFrame of categoricals and labels a/b/c."""
+    import pandas as pd
+
     codes, y, cards, _ = make_dependent_codes(seed, n)
     X = pd.DataFrame(
         {
@@ -86,6 +87,8 @@ def kernel_points():
 def statistics_learners():
     """Makers of learners of several families that fit from sufficient
     statistics, so from partitions or batches as from the whole data."""
+    from augnb import AODE, KDB, TAN, NaiveBayes, SelectiveTAN
+
     return {
         "NB": lambda: NaiveBayes(),
         "TAN": lambda: TAN(),
@@ -97,6 +100,8 @@ def statistics_learners():
 
 @pytest.fixture(scope="session")
 def _car_session():
+    from augnb.datasets import load
+
     return load("car")
 
 
@@ -113,6 +118,8 @@ class Coded:
     @staticmethod
     def as_frame(codes):
         """Object columns of ints with None for -1: discrete, categories 0..r-1."""
+        import pandas as pd
+
         obj = codes.astype(object)
         obj[codes < 0] = None
         return pd.DataFrame(obj, columns=[f"x{j}" for j in range(codes.shape[1])])
@@ -225,6 +232,8 @@ def search_recorder(monkeypatch):
     step, ``(state, scores)``: the state expanded and the library's score of
     each candidate it scored (filled in as the search scores them).
     """
+
+    from augnb.search import greedy_search
 
     def record(*modules):
         steps = []

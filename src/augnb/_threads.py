@@ -37,6 +37,7 @@ __all__ = [
     "fixed_blocks",
     "map_spans",
     "n_threads",
+    "read_only",
     "sum_in_order",
     "thread_spans",
 ]
@@ -213,3 +214,16 @@ def sum_in_order(fn: Callable[[int, int], Any], blocks: Sequence[tuple[int, int]
         part = pending.popleft().result()
         total = part if total is None else total + part
     return total
+
+
+def read_only(a: Any) -> Any:
+    """A read-only view of the array ``a`` (no copy).
+
+    Numba compiles a kernel once per argument type, and an array's type
+    includes whether it is writeable: the tables of a model loaded from a
+    file are read-only, those of a fitted one are not. Passing every table a
+    kernel only reads through this view compiles one signature, not two.
+    """
+    view = a.view()
+    view.flags.writeable = False
+    return view

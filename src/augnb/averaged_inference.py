@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 
-from augnb._threads import map_spans, thread_spans
+from augnb._threads import map_spans, read_only, thread_spans
 from augnb.params.averaged import PairTables, SpodeTables
 
 __all__ = ["pair_log_mixture", "pair_summed_out", "spode_log_mixture"]
@@ -108,7 +108,7 @@ def _run_mixture_kernel(
     # the spans run on the shared thread pool.
     codes = np.ascontiguousarray(codes, dtype=np.int32)
     cards = np.asarray(tables.cards, dtype=np.int64)
-    arrays = tables.arrays()
+    arrays = tuple(read_only(a) for a in tables.arrays())
 
     def score(a: int, b: int) -> None:
         kernel(codes, cards, int(m), arrays, out, n_used, a, b)

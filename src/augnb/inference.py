@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 
-from augnb._threads import map_spans, thread_spans
+from augnb._threads import map_spans, read_only, thread_spans
 from augnb.params.categorical import DiscreteModel
 from augnb.params.gaussian_blocks import gaussian_block_log_integral
 from augnb.params.mixed_model import MixedModel
@@ -141,7 +141,9 @@ def _add_factor(jll, table, child, conf, n_values):
 
 def _flat_table(cpd) -> NDArray[np.float64]:
     p, c, v = cpd.log_prob.shape
-    return np.ascontiguousarray(cpd.log_prob.transpose(0, 2, 1).reshape(p * v, c))
+    return read_only(
+        np.ascontiguousarray(cpd.log_prob.transpose(0, 2, 1).reshape(p * v, c))
+    )
 
 
 def joint_log_likelihood(

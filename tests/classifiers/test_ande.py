@@ -82,8 +82,17 @@ def _with_missing(X, rate, seed):
     return X.mask(rng.random(X.shape) < rate)
 
 
+# Every (m, missing) case on car by default; the other data sets repeat them
+# with the slow tests.
 @pytest.mark.parametrize(
-    "name", ["car", "house_votes_84", "breast_cancer_wisconsin", "primary_tumor"]
+    "name",
+    [
+        "car",
+        *(
+            pytest.param(name, marks=pytest.mark.slow)
+            for name in ("house_votes_84", "breast_cancer_wisconsin", "primary_tumor")
+        ),
+    ],
 )
 @pytest.mark.parametrize("m", [0, 1, 30])
 @pytest.mark.parametrize("missing", [False, True])

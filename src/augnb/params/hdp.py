@@ -533,11 +533,12 @@ def _sampler_seed(random_state: object) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _ranks(codes):
-    """The sorted distinct codes and the rank of each code among them."""
+def _ranks(codes, ranks, distinct):
+    """The sorted distinct codes into ``distinct``, each code's rank into ``ranks``.
+
+    Returns the number of distinct codes (``distinct`` holds them first).
+    """
     order = np.argsort(codes)
-    ranks = np.empty(codes.shape[0], dtype=np.int64)
-    distinct = np.empty(codes.shape[0], dtype=np.int64)
     u = -1
     for i in range(codes.shape[0]):
         v = codes[order[i]]
@@ -545,7 +546,7 @@ def _ranks(codes):
             u += 1
             distinct[u] = v
         ranks[order[i]] = u
-    return distinct[: u + 1], ranks
+    return u + 1
 
 
 @numba.njit(cache=True, nogil=True)
@@ -575,19 +576,25 @@ def _hdp_tree(cls, keys, radix, counts):
     digits = np.empty((n, m), dtype=np.int64)
     for i in range(n):
         _key_digits(keys[i], radix, digits[i])
+    # Ranks and codes are written in place and element by element: an array
+    # assigned to a row or a slice costs Numba seconds of compilation.
     ids = np.zeros((n_levels, n), dtype=np.int64)
     n_at = np.ones(n_levels, dtype=np.int64)
-    seen_cls, ranks = _ranks(cls)
-    ids[1] = ranks
-    n_at[1] = seen_cls.shape[0]
+    seen = np.empty(n, dtype=np.int64)
+    n_at[1] = _ranks(cls, ids[1], seen)
+    seen_cls = seen[: n_at[1]]
     codes = np.empty(n * m, dtype=np.int64)
     offsets = np.zeros(m + 1, dtype=np.int64)
+    key = np.empty(n, dtype=np.int64)
+    distinct = np.empty(n, dtype=np.int64)
     for q in range(m):
-        distinct, ranks = _ranks(ids[q + 1] * radix[q] + digits[:, q])
-        ids[q + 2] = ranks
-        n_at[q + 2] = distinct.shape[0]
-        offsets[q + 1] = offsets[q] + distinct.shape[0]
-        codes[offsets[q] : offsets[q + 1]] = distinct
+        for i in range(n):
+            key[i] = ids[q + 1, i] * radix[q] + digits[i, q]
+        u = _ranks(key, ids[q + 2], distinct)
+        n_at[q + 2] = u
+        offsets[q + 1] = offsets[q] + u
+        for t in range(u):
+            codes[offsets[q] + t] = distinct[t]
     starts = np.zeros(n_levels + 1, dtype=np.int64)
     for d in range(n_levels):
         starts[d + 1] = starts[d] + n_at[d]
@@ -600,7 +607,9 @@ def _hdp_tree(cls, keys, radix, counts):
         level[starts[d] : starts[d + 1]] = d
     leaf_counts = np.zeros((n_nodes, counts.shape[1]), dtype=np.int64)
     for i in range(n):
-        leaf_counts[starts[n_levels - 1] + ids[n_levels - 1, i]] = counts[i]
+        leaf = starts[n_levels - 1] + ids[n_levels - 1, i]
+        for v in range(counts.shape[1]):
+            leaf_counts[leaf, v] = counts[i, v]
     return parent, level, starts, leaf_counts, seen_cls, codes[: offsets[m]], offsets
 
 

@@ -377,17 +377,18 @@ def _lse_sorted_1d_serial(query, points, starts, scale, exclude, cutoff, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _merge_equal_rows(x, y, n_classes):
+def _merge_equal_rows(x, y, n_classes, by_value):
     """Rows sorted by class, then first column, equal neighbours merged.
 
-    The order is that of a stable sort on the first column followed by a
-    stable sort on the class (so ``numpy.lexsort((x[:, 0], y))``); rows equal
-    in every column and in class that the sort puts side by side become one
+    ``by_value`` is the stable sort of the first column
+    (``numpy.argsort(x[:, 0], kind="stable")``, sorted by NumPy: Numba's
+    merge sort costs seconds of compilation); a stable sort on the class
+    follows (so the order is ``numpy.lexsort((x[:, 0], y))``). Rows equal in
+    every column and in class that the sort puts side by side become one
     point. Returns the points ``ux``, their classes ``uy``, their weights
     (rows merged) and each row's point ``inv``.
     """
     n, d = x.shape
-    by_value = np.argsort(x[:, 0], kind="mergesort")
     start = np.zeros(n_classes + 1, dtype=np.int64)
     for i in range(n):
         start[y[i] + 1] += 1
@@ -419,8 +420,11 @@ def _merge_equal_rows(x, y, n_classes):
         w[nu - 1] += 1.0
     ux = np.empty((nu, d))
     uy = np.empty(nu, dtype=np.intp)
+    # Element by element: a row assignment (``ux[u] = x[i]``) costs Numba
+    # seconds of compilation in a process that has not compiled one yet.
     for u in range(nu):
-        ux[u] = x[first[u]]
+        for s in range(d):
+            ux[u, s] = x[first[u], s]
         uy[u] = y[first[u]]
     return ux, uy, w[:nu].copy(), inv
 

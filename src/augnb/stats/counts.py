@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from augnb._docstrings import shared_entries
 from augnb._threads import fixed_blocks, map_spans, sum_in_order, thread_spans
@@ -212,6 +212,19 @@ def _feature_groups(cards: NDArray[np.int64], n_classes: int) -> NDArray[np.int6
     return best
 
 
+def _narrow_codes(codes: ArrayLike) -> NDArray[np.integer]:
+    """Codes as they are when int32 or narrower, else cast to int32 (layout kept).
+
+    The counting kernels are compiled once per dtype they meet: wider codes
+    (int64 arrays built by hand, in tests and user code) share int32's
+    compiled kernels instead of compiling their own.
+    """
+    codes = np.asarray(codes)
+    if codes.dtype.kind != "i" or codes.dtype.itemsize > 4:
+        codes = codes.astype(np.int32)
+    return codes
+
+
 @shared_entries
 def pairwise_class_counts(
     codes: NDArray[np.integer],
@@ -237,9 +250,7 @@ def pairwise_class_counts(
         ``tables[i, j]`` (``i < j``) is an array of shape
         ``(cards[i], cards[j], n_classes)``; rows missing either feature are left out.
     """
-    codes = np.asarray(codes)
-    if codes.dtype.kind != "i" or codes.dtype.itemsize > 4:
-        codes = codes.astype(np.int32)
+    codes = _narrow_codes(codes)
     y = np.ascontiguousarray(y)
     if y.dtype.kind not in "iu":
         y = y.astype(np.intp)
@@ -398,7 +409,7 @@ def family_class_counts(
         else np.ascontiguousarray(sample_weight, dtype=np.float64)
     )
     _family_class_counts_kernel(
-        np.ascontiguousarray(child),
+        np.ascontiguousarray(_narrow_codes(child)),
         empty if conf is None else np.ascontiguousarray(conf, dtype=np.int64),
         np.ascontiguousarray(y),
         weights,
@@ -428,7 +439,7 @@ def families_class_counts(
     Parameters
     ----------
     table : ndarray of shape (n_samples, n_columns)
-        Codes (``-1`` = missing).
+        Codes (``-1`` = missing; int32 or narrower is read as is).
     families : sequence of (child, parents, radix, n_values)
         Column of the child, columns of its parents (the first varying
         slowest), the number of values of each parent and of the child.
@@ -467,6 +478,7 @@ def families_class_counts(
         np.asarray(v, dtype=np.int64)
         for v in (children, ptr, parents, radix, n_values, offsets)
     )
+    table = _narrow_codes(table)
     y = np.ascontiguousarray(y)
     n = table.shape[0] if families else 0
     if sample_weight is None:

@@ -387,8 +387,9 @@ def loo_class_log_sums_grid(
     # kernel's order), equal neighbours become one point. Equal rows that
     # the sort leaves apart (other rows between them with the same window
     # value) stay separate points, which gives the same sums.
+    xp = np.ascontiguousarray(x[:, perm])
     ux, uy, w, inv = _merge_equal_rows(
-        np.ascontiguousarray(x[:, perm]), y, n_classes
+        xp, y, n_classes, np.argsort(xp[:, 0], kind="stable")
     )
     nu = len(ux)
     sc = np.ascontiguousarray(scale[:, perm])
