@@ -114,7 +114,7 @@ def random_forest(seed=0):
             )
         ],
         remainder="passthrough",
-    )
+    ).set_output(transform="pandas")  # pandas' nullable Float64 passes as is
     return make_pipeline(
         encode, RandomForestClassifier(n_estimators=500, random_state=seed, n_jobs=1)
     )
