@@ -132,6 +132,7 @@ def eskdb_structures(
     ]
 
 
+@shared_entries
 def eskdb_member(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -156,14 +157,8 @@ def eskdb_member(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {codes}
+    {class_parameters}
     k : int, default=5
         Largest number of parents per feature.
     random_order : bool, default=True
@@ -205,6 +200,7 @@ def eskdb_member(
     )
 
 
+@shared_entries
 def member_information(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -216,14 +212,8 @@ def member_information(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
-    y : ndarray of shape (n_samples,)
-        Class codes.
-    cards : ndarray of shape (n_features,)
-        Declared cardinalities.
-    n_classes : int
-        Number of classes.
+    {codes}
+    {class_parameters}
     k : int, default=5
         Largest number of parents per feature (with ``k = 0`` or a single
         feature no conditional mutual information is needed).
