@@ -316,6 +316,11 @@ query : ndarray of shape (n_query, d)
 points : ndarray of shape (n_points, d)
 y_points : ndarray of shape (n_points,)
 n_classes : int""",
+    "bandwidth_grid": """\
+h : ndarray of shape (n_classes, d)
+    Base bandwidth per class and dimension.
+factors : sequence of float
+    Positive multipliers of ``h``.""",
     "table_options": """\
 target : str, default=None
     Name of the class column, anywhere in the table; by default the column

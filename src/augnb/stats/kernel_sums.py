@@ -191,6 +191,22 @@ def _group_lse(
     return out
 
 
+def _factor_order(
+    factors: Sequence[float],
+) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
+    """The order in which a grid runs ``factors``, and their exponent multipliers.
+
+    The kernel takes increasing multipliers ``1 / f**2`` of the exponent,
+    that is decreasing bandwidth factors ``f``; ``lse[order]`` puts its
+    results back in the order of ``factors``.
+    """
+    f = np.asarray(factors, dtype=np.float64)
+    if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f) & (f > 0)):
+        raise ValueError(f"factors must be a non-empty list of numbers > 0; got {f!r}.")
+    order = np.argsort(-f, kind="stable")
+    return order, 1.0 / (f[order] * f[order])
+
+
 @shared_entries
 def class_log_sums_grid(
     query: NDArray[np.float64],
@@ -211,10 +227,7 @@ def class_log_sums_grid(
     Parameters
     ----------
     {kernel_points}
-    h : ndarray of shape (n_classes, d)
-        Base bandwidth per class and dimension.
-    factors : sequence of float
-        Positive multipliers of ``h``.
+    {bandwidth_grid}
     exclude : ndarray of shape (n_query,), default=None
         Point index to leave out per query row (``-1``: none).
 
@@ -233,21 +246,16 @@ def class_log_sums_grid(
     >>> bool(np.allclose(grid[1], one))
     True
     """
-    f = np.asarray(factors, dtype=np.float64)
-    if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f) & (f > 0)):
-        raise ValueError(f"factors must be a non-empty list of numbers > 0; got {f!r}.")
+    order, mult = _factor_order(factors)
     nq = query.shape[0]
     scale = 0.5 / (h * h)
-    # Increasing multipliers of the exponent = decreasing bandwidth factors.
-    order = np.argsort(-f, kind="stable")
-    mult = 1.0 / (f[order] * f[order])
     counts = np.bincount(y_points, minlength=n_classes)[:n_classes]
     n_used = np.broadcast_to(counts.astype(np.float64), (nq, n_classes)).copy()
     if exclude is not None:
         exclude = np.asarray(exclude, dtype=np.int64)
         hit = np.flatnonzero(exclude >= 0)
         n_used[hit, y_points[exclude[hit]]] -= 1.0
-    lse = np.empty((len(f), nq, n_classes))
+    lse = np.empty((len(order), nq, n_classes))
     lse[order] = _group_lse(query, points, y_points, n_classes, scale, mult, exclude)
     empty = n_used <= 0
     if empty.any():
@@ -320,6 +328,7 @@ def _window_first(
     return np.argsort(within, kind="stable")
 
 
+@shared_entries
 def loo_class_log_sums_grid(
     x: NDArray[np.float64],
     y: NDArray[np.intp],
@@ -349,10 +358,7 @@ def loo_class_log_sums_grid(
     y : ndarray of shape (n_samples,)
         Class codes.
     n_classes : int
-    h : ndarray of shape (n_classes, d)
-        Base bandwidth per class and dimension.
-    factors : sequence of float
-        Positive multipliers of ``h``.
+    {bandwidth_grid}
     parallel : bool, default=True
         False: compute in the calling thread (the caller runs several sums on
         its own threads).
@@ -376,12 +382,8 @@ def loo_class_log_sums_grid(
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.intp)
     n = x.shape[0]
-    f = np.asarray(factors, dtype=np.float64)
-    if f.ndim != 1 or f.size == 0 or not np.all(np.isfinite(f) & (f > 0)):
-        raise ValueError(f"factors must be a non-empty list of numbers > 0; got {f!r}.")
+    order, mult = _factor_order(factors)
     scale = 0.5 / (h * h)
-    order = np.argsort(-f, kind="stable")
-    mult = 1.0 / (f[order] * f[order])
     perm = _window_first(x, scale, float(mult[0]))
     # Equal rows of a class merged: sorted by class, then window column (the
     # kernel's order), equal neighbours become one point. Equal rows that
@@ -409,6 +411,6 @@ def loo_class_log_sums_grid(
             )
             lse_u[:, rows, c] = part[:, :, 0]
             used_u[rows, c] = n - 1
-    lse = np.empty((len(f), n, n_classes))
+    lse = np.empty((len(order), n, n_classes))
     lse[order] = lse_u[:, inv, :]
     return lse, used_u[inv]
