@@ -29,6 +29,10 @@ __all__ = ["ENTRIES", "GROUPS", "shared_entries", "substitute"]
 #: indented by four spaces), or a few that always go together.
 ENTRIES: dict[str, str] = {
     # The estimators' parameters.
+    "X_predict": """\
+X : DataFrame or array-like of shape (n_samples, n_features)
+    Rows to score, with the columns of ``fit``; missing values and
+    categories unseen at ``fit`` are allowed.""",
     "alpha": """\
 alpha : float, default=1.0
     Smoothing constant (1 = Laplace's correction).""",
@@ -270,6 +274,12 @@ n_classes : int
     "codes": """\
 codes : ndarray of shape (n_samples, n_features)
     Feature codes (``-1`` = missing).""",
+    "codes_unseen": """\
+codes : ndarray of shape (n_samples, n_features)
+    Category codes (``-1`` = missing or unseen).""",
+    "frequency_limit": """\
+m : int
+    Frequency limit.""",
     "scorer_parameters": """\
 scorer : CachedCV
     Cached cross-validation over the training data.

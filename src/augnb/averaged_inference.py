@@ -23,12 +23,14 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import logsumexp
 
+from augnb._docstrings import shared_entries
 from augnb._threads import map_spans, read_only, thread_spans
 from augnb.params.averaged import PairTables, SpodeTables
 
 __all__ = ["pair_log_mixture", "pair_summed_out", "spode_log_mixture"]
 
 
+@shared_entries
 def spode_log_mixture(
     tables: SpodeTables, codes: NDArray[np.integer], m: int
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
@@ -41,10 +43,8 @@ def spode_log_mixture(
     ----------
     tables : SpodeTables
         The fitted SPODE tables.
-    codes : ndarray of shape (n_samples, n_features)
-        Category codes (``-1`` = missing or unseen).
-    m : int
-        Frequency limit.
+    {codes_unseen}
+    {frequency_limit}
 
     Returns
     -------
@@ -61,6 +61,7 @@ def spode_log_mixture(
     return acc, n_used
 
 
+@shared_entries
 def pair_log_mixture(
     tables: PairTables, codes: NDArray[np.integer], m: int, n_classes: int
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
@@ -74,10 +75,8 @@ def pair_log_mixture(
     ----------
     tables : PairTables
         The fitted pair tables.
-    codes : ndarray of shape (n_samples, n_features)
-        Category codes (``-1`` = missing or unseen).
-    m : int
-        Frequency limit.
+    {codes_unseen}
+    {frequency_limit}
     n_classes : int
         Number of classes.
 
@@ -116,6 +115,7 @@ def _run_mixture_kernel(
     map_spans(score, thread_spans(codes.shape[0]))
 
 
+@shared_entries
 def pair_summed_out(
     tables: PairTables, first: int, second: int, codes: NDArray[np.integer]
 ) -> NDArray[np.float64]:
@@ -133,8 +133,7 @@ def pair_summed_out(
         The fitted pair tables.
     first, second : int
         The super-parent pair, ``first < second``.
-    codes : ndarray of shape (n_samples, n_features)
-        Category codes (``-1`` = missing or unseen).
+    {codes_unseen}
 
     Returns
     -------

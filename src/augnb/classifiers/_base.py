@@ -655,6 +655,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     # -- prediction ---------------------------------------------------------
 
+    @shared_entries
     def encode(self, X: object) -> EncodedData:
         """Encode features as the fitted model sees them.
 
@@ -663,7 +664,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
+        {X_predict}
 
         Returns
         -------
@@ -689,6 +690,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     _encode = encode
 
     @_dask_chunks
+    @shared_entries
     def predict_joint_log_proba(self, X: object) -> NDArray[np.float64]:
         """Unnormalised ``log P(c, x)`` for each class.
 
@@ -697,7 +699,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
+        {X_predict}
 
         Returns
         -------
@@ -711,12 +713,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return joint_log_likelihood(self.model_, data.codes, data.values)
 
     @_dask_chunks
+    @shared_entries
     def predict_log_proba(self, X: object) -> NDArray[np.float64]:
         """Log posterior class probabilities, columns ordered as ``classes_``.
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
+        {X_predict}
 
         Returns
         -------
@@ -738,12 +741,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return out
 
     @_dask_chunks
+    @shared_entries
     def predict_proba(self, X: object) -> NDArray[np.float64]:
         """Posterior class probabilities, columns ordered as ``classes_``.
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
+        {X_predict}
 
         Returns
         -------
@@ -752,12 +756,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return self._softmax(self.predict_joint_log_proba(X))
 
     @_dask_chunks
+    @shared_entries
     def predict(self, X: object) -> NDArray:
         """Most probable class (ties go to the lowest class index).
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
+        {X_predict}
 
         Returns
         -------
