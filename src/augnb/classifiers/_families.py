@@ -4,7 +4,8 @@ A base lists the valid values of its group's parameters in its
 ``_parameter_constraints``; a learner that subclasses it writes every
 parameter in its own ``__init__`` and merges the base's table with its own
 entries (``{**_SmoothedNB._parameter_constraints, "k": ...}``), or the tables
-of two groups it combines.
+of two groups it combines. :class:`_FromCountsNB` owns no parameters but how
+a learner may be fitted: from count tables alone.
 """
 
 from __future__ import annotations
@@ -65,3 +66,15 @@ class _RootedTreeNB(BaseAugmentedNB):
     def _rooting(self) -> dict[str, object]:
         """``root`` and ``random_state``, as the structure functions take them."""
         return {"root": self.root, "random_state": self.random_state}
+
+
+class _FromCountsNB(BaseAugmentedNB):
+    """Learners whose structure and parameters read count tables alone.
+
+    Their ``sample_weight`` weighs the counts (``_weighted_counts``), and
+    ``partial_fit``, ``fit_files`` and Dask input fit them from sufficient
+    statistics (``_needs_rows`` None).
+    """
+
+    _weighted_counts: ClassVar[bool] = True
+    _needs_rows: ClassVar[str | None] = None

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from augnb._docstrings import shared_entries
 from augnb.averaged_inference import spode_log_mixture
-from augnb.classifiers._families import _SmoothedNB
+from augnb.classifiers._families import _FromCountsNB, _SmoothedNB
 from augnb.classifiers.constraints import Interval
 from augnb.data.encoding import EncodedData
 from augnb.inference import joint_log_likelihood
@@ -28,7 +28,7 @@ __all__ = ["AODE"]
 
 
 @shared_entries
-class AODE(_SmoothedNB):
+class AODE(_FromCountsNB, _SmoothedNB):
     """Averaged one-dependence estimators (Webb, Boughton & Wang 2005).
 
     Every feature ``X_i`` in turn is the super-parent of a one-dependence model
@@ -124,9 +124,6 @@ class AODE(_SmoothedNB):
 
     _aliases = ("averaged_one_dependence_estimators",)
     _summary = "averaged one-dependence estimators: mean of one-parent models"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_SmoothedNB._parameter_constraints,

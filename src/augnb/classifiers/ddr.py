@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from augnb._docstrings import shared_entries
-from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers._families import _FromCountsNB, _RootedTreeNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.dependence import id_weight_matrix
 from augnb.stats.training import CountTables
@@ -21,7 +21,7 @@ _AVGS = ("cell", "literal")
 
 
 @shared_entries
-class DDRChowLiu(_RootedTreeNB):
+class DDRChowLiu(_FromCountsNB, _RootedTreeNB):
     """Tree-augmented naive Bayes on dependence distribution (Zhang 2005).
 
     Identical to :class:`~augnb.TAN` except for the edge weights: the maximum
@@ -80,9 +80,6 @@ class DDRChowLiu(_RootedTreeNB):
 
     _aliases = ("ddr-ChowLiu", "ddr_chow_liu", "DDRTAN")
     _summary = "TAN whose tree maximises the dependence-derivative ratio (Zhang)"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_RootedTreeNB._parameter_constraints,

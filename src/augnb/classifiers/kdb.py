@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
-from augnb.classifiers._families import _SmoothedNB
+from augnb.classifiers._families import _FromCountsNB, _SmoothedNB
 from augnb.classifiers.constraints import Interval
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
@@ -20,7 +20,7 @@ __all__ = ["KDB"]
 
 
 @shared_entries
-class KDB(_SmoothedNB):
+class KDB(_FromCountsNB, _SmoothedNB):
     """k-dependence Bayesian classifier (Sahami 1996).
 
     Features are ranked by mutual information with the class; each feature
@@ -73,9 +73,6 @@ class KDB(_SmoothedNB):
 
     _aliases = ("kDB", "k_dependence_bayes")
     _summary = "k-dependence Bayes: each feature has up to k feature parents"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_SmoothedNB._parameter_constraints,

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
-from augnb.classifiers._families import _SmoothedNB
+from augnb.classifiers._families import _FromCountsNB, _SmoothedNB
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import SIGNIFICANCE
 from augnb.stats.training import CountTables, TrainingData
@@ -98,7 +98,7 @@ class FSS(BaseWrapperNB):
 
 
 @shared_entries
-class FFSS(_SmoothedNB):
+class FFSS(_FromCountsNB, _SmoothedNB):
     """Filter forward sequential selection naive Bayes.
 
     Keeps each feature whose chi-square test of independence from the class is
@@ -137,9 +137,6 @@ class FFSS(_SmoothedNB):
 
     _aliases = ("FilterForwardSequentialSelection",)
     _summary = "filter forward selection: features added by a chi-square filter"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_SmoothedNB._parameter_constraints,

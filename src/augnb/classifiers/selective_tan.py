@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from augnb._docstrings import shared_entries
-from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers._families import _FromCountsNB, _RootedTreeNB
 from augnb.classifiers.constraints import SIGNIFICANCE, Options
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
@@ -18,7 +18,7 @@ __all__ = ["SelectiveTAN"]
 
 
 @shared_entries
-class SelectiveTAN(_RootedTreeNB):
+class SelectiveTAN(_FromCountsNB, _RootedTreeNB):
     """Selective tree-augmented naive Bayes (Blanco et al. 2005).
 
     Features independent of the class (FFSS's test) are dropped; between the
@@ -65,9 +65,6 @@ class SelectiveTAN(_RootedTreeNB):
 
     _aliases = ("STAN", "selective_tan")
     _summary = "selective TAN: the tree's arcs and features kept by chi-square tests"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_RootedTreeNB._parameter_constraints,

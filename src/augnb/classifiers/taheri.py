@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from augnb._docstrings import shared_entries
-from augnb.classifiers._families import _SmoothedNB
+from augnb.classifiers._families import _FromCountsNB, _SmoothedNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
@@ -23,7 +23,7 @@ __all__ = ["TaheriANB"]
 
 
 @shared_entries
-class TaheriANB(_SmoothedNB):
+class TaheriANB(_FromCountsNB, _SmoothedNB):
     """Correlation-ordered augmented naive Bayes of Taheri, Mammadov & Bagirov.
 
     The features are ranked by their correlation with the class. The most
@@ -108,9 +108,6 @@ class TaheriANB(_SmoothedNB):
 
     _aliases = ("taheri", "conditional_probability_nb")
     _summary = "correlation-ordered augmented naive Bayes (Taheri et al.)"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_SmoothedNB._parameter_constraints,

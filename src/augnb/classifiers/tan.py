@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 
 from augnb._docstrings import shared_entries
-from augnb.classifiers._families import _RootedTreeNB
+from augnb.classifiers._families import _FromCountsNB, _RootedTreeNB
 from augnb.classifiers.constraints import Options
 from augnb.stats.training import CountTables
 from augnb.structure import Structure
@@ -18,7 +18,7 @@ __all__ = ["TAN"]
 
 
 @shared_entries
-class TAN(_RootedTreeNB):
+class TAN(_FromCountsNB, _RootedTreeNB):
     """Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt 1997).
 
     The features form a maximum weighted spanning tree on I(X_i; X_j | C) (a
@@ -65,9 +65,6 @@ class TAN(_RootedTreeNB):
 
     _aliases = ("tan_cl", "ChowLiu")
     _summary = "tree-augmented naive Bayes: a Chow-Liu tree over the features"
-
-    _weighted_counts = True
-    _needs_rows = None
 
     _parameter_constraints: ClassVar[dict] = {
         **_RootedTreeNB._parameter_constraints,
