@@ -31,8 +31,8 @@ ENTRIES: dict[str, str] = {
     # The estimators' parameters.
     "X_predict": """\
 X : DataFrame or array-like of shape (n_samples, n_features)
-    Rows to score, with the columns of ``fit``; missing values and
-    categories unseen at ``fit`` are allowed.""",
+    Rows with the columns seen at ``fit``; missing values and categories
+    unseen at ``fit`` are allowed.""",
     "alpha": """\
 alpha : float, default=1.0
     Smoothing constant (1 = Laplace's correction).""",
@@ -299,6 +299,10 @@ structure : Structure
     A one-dependence forest over all features.
 path : list of SearchStep
     The accepted steps.""",
+    "max_joint_cells_search": """\
+max_joint_cells : float, default=1e6
+    Joins whose CPT would have more than this many cells
+    (declared values x classes) are not considered.""",
     "epsilon_step": """\
 epsilon : float, default=0.0
     Minimum accuracy gain for a step.""",

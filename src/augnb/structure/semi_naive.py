@@ -103,9 +103,7 @@ def bsej_subsets(
     ----------
     {scorer_parameters}
     {epsilon_step}
-    max_joint_cells : float, default=1e6
-        Joins whose CPT would have more than this many cells
-        (declared values x classes) are not considered.
+    {max_joint_cells_search}
     {trace_parameters}
 
     Returns
@@ -172,9 +170,7 @@ def fssj_subsets(
     epsilon : float, default=0.01
         A step is taken when its accuracy minus ``epsilon`` is at least the
         current accuracy (bnclassify's rule).
-    max_joint_cells : float, default=1e6
-        Joins whose CPT would have more than this many cells
-        (declared values x classes) are not considered.
+    {max_joint_cells_search}
     random_state : RandomState or None, default=None
         Generator of the tie breaks (a fresh unseeded one when None).
     {trace_parameters}
