@@ -7,6 +7,7 @@ column selection, validation, missing-value handling and the encoding
 
 from __future__ import annotations
 
+import functools
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar
@@ -15,6 +16,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
+
+from augnb.data.encoding import replace_columns
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
@@ -32,6 +35,16 @@ def _as_frame(X: Any) -> pd.DataFrame:
         dup = frame.columns[frame.columns.duplicated()].unique().tolist()
         raise ValueError(f"Duplicate column names are not supported: {dup}.")
     return frame
+
+
+@functools.lru_cache(maxsize=256)
+def _bins_dtype(n_bins: int) -> pd.CategoricalDtype:
+    """The dtype of a binned column: categories ``0..n_bins - 1``.
+
+    Shared between columns and calls (a dtype is immutable): checking the
+    categories of a new one costs more than binning a small column.
+    """
+    return pd.CategoricalDtype(np.arange(n_bins))
 
 
 def _is_discretisable(dtype: Any) -> bool:
@@ -171,15 +184,16 @@ class _BaseDiscretizer(
         check_is_fitted(self, "cut_points_")
         frame = _as_frame(X)
         self._check_columns(frame)
-        out = frame.copy()
+        binned = {}
         for col in self.columns_:
             x = _column_values(frame, col)
             cuts = self.cut_points_[col]
             codes = np.searchsorted(cuts, x, side="left")
             codes[np.isnan(x)] = -1
-            dtype = pd.CategoricalDtype(np.arange(self.n_bins_[col]))
-            out[col] = pd.Categorical.from_codes(codes, dtype=dtype)
-        return out
+            binned[col] = pd.Categorical.from_codes(
+                codes, dtype=_bins_dtype(self.n_bins_[col])
+            )
+        return replace_columns(frame, binned)
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Output feature names, identical to the input ones.
