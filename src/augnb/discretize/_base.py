@@ -17,7 +17,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.data.encoding import replace_columns
+from augnb.data.encoding import column_arrays, replace_columns
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
@@ -53,15 +53,33 @@ def _is_discretisable(dtype: Any) -> bool:
     )
 
 
-def _column_values(frame: pd.DataFrame, col: Hashable) -> np.ndarray:
-    """Float values of ``col`` with missing as NaN; reject text and infinities."""
-    series = frame[col]
-    if not _is_discretisable(series.dtype):
+def _column_reader(frame: pd.DataFrame) -> Callable[[Hashable], np.ndarray]:
+    """``col -> float values of col`` (missing as NaN; text and infinities refused).
+
+    Reads the array behind each column: building a Series per column costs
+    more than binning a small one.
+    """
+    arrays = column_arrays(frame)
+    position = {c: i for i, c in enumerate(frame.columns)}
+
+    def read(col: Hashable) -> np.ndarray:
+        values = frame[col] if arrays is None else arrays[position[col]]
+        return _column_values(values, col)
+
+    return read
+
+
+def _column_values(values: Any, col: Hashable) -> np.ndarray:
+    """Float values of one column with missing as NaN; reject text and infinities."""
+    if not _is_discretisable(values.dtype):
         raise ValueError(
-            f"Column {col!r} has non-numeric dtype {series.dtype} and cannot be "
+            f"Column {col!r} has non-numeric dtype {values.dtype} and cannot be "
             "discretised."
         )
-    x = series.to_numpy(dtype=float, na_value=np.nan)
+    if isinstance(values, np.ndarray):
+        x = values.astype(float, copy=False)
+    else:
+        x = values.to_numpy(dtype=float, na_value=np.nan)
     if np.isinf(x).any():
         raise ValueError(
             f"Column {col!r} contains infinite values; replace them with finite "
@@ -152,8 +170,9 @@ class _BaseDiscretizer(
 
         cut_points: dict[Hashable, np.ndarray] = {}
         fit_column = self._column_rule()
+        read = _column_reader(frame)
         for col in cols:
-            x = _column_values(frame, col)
+            x = read(col)
             keep = keep_rows & ~np.isnan(x)
             cuts = fit_column(x[keep], None if codes is None else codes[keep])
             cut_points[col] = np.asarray(cuts, dtype=float)
@@ -185,8 +204,9 @@ class _BaseDiscretizer(
         frame = _as_frame(X)
         self._check_columns(frame)
         binned = {}
+        read = _column_reader(frame)
         for col in self.columns_:
-            x = _column_values(frame, col)
+            x = read(col)
             cuts = self.cut_points_[col]
             codes = np.searchsorted(cuts, x, side="left")
             codes[np.isnan(x)] = -1
