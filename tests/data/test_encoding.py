@@ -121,3 +121,45 @@ def test_column_arrays_are_the_columns():
     assert isinstance(arrays[0], pd.Categorical)
     for arr, (_, col) in zip(arrays, X.items()):
         np.testing.assert_array_equal(np.asarray(arr), col.to_numpy())
+
+
+def _mixed_frame():
+    return pd.DataFrame(
+        {
+            "a": pd.Categorical(["x", "y", "x"]),
+            1: [1.5, np.nan, 2.5],
+            "c": pd.array([1.0, None, 3.0], dtype="Float64"),
+            "d": ["u", "v", "w"],
+        },
+        index=[10, 20, 5],
+    )
+
+
+def test_replace_columns_equals_assigning_one_by_one():
+    from augnb.data.encoding import replace_columns
+
+    X = _mixed_frame()
+    new = {1: pd.Categorical.from_codes([0, -1, 1], categories=[0, 1]), "d": [7, 8, 9]}
+    expected = X.copy()
+    for name, values in new.items():
+        expected[name] = values
+    got = replace_columns(X, new)
+    pd.testing.assert_frame_equal(got, expected)
+    # A copy: changing it leaves the input as it was.
+    got.loc[10, "c"] = 99.0
+    assert X.loc[10, "c"] == 1.0
+
+
+def test_frame_from_columns_keeps_names_index_and_kinds():
+    from augnb.data.encoding import column_arrays, frame_from_columns
+
+    X = _mixed_frame()
+    arrays = column_arrays(X)
+    assert arrays is not None
+    pd.testing.assert_frame_equal(frame_from_columns(arrays, X.columns, X.index), X)
+    # A Series is aligned on the index, as the DataFrame constructor aligns it.
+    shuffled = X["d"].iloc[::-1]
+    out = frame_from_columns([shuffled], ["d"], X.index)
+    assert out["d"].tolist() == ["u", "v", "w"]
+    with pytest.raises(ValueError):
+        frame_from_columns([np.arange(2)], ["a"], X.index)

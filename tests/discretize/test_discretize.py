@@ -255,6 +255,35 @@ def test_nan_is_ignored_in_fit_and_kept_missing(cls):
     assert not pd.isna(Xt["x"].iloc[1])
 
 
+
+@pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
+def test_every_number_storage_bins_alike(cls):
+    # Columns are read from the array behind them: a NumPy float32 or
+    # integer column, and pandas' nullable Float64 with NA, give the bins of
+    # the same values as float64 with NaN.
+    rng = np.random.default_rng(4)
+    x = np.round(rng.normal(size=60) * 4)
+    x[[3, 17]] = np.nan
+    y = (np.nan_to_num(x) > 1).astype(int)
+    reference = _fit(cls, pd.DataFrame({"x": x}), y)
+    expected = reference.transform(pd.DataFrame({"x": x}))["x"]
+    stored = {
+        "float32": x.astype(np.float32),
+        "Float64": pd.array(x, dtype="Float64"),
+    }
+    for kind, values in stored.items():
+        est = _fit(cls, pd.DataFrame({"x": values}), y)
+        np.testing.assert_array_equal(
+            est.cut_points_["x"], reference.cut_points_["x"], err_msg=kind
+        )
+        got = est.transform(pd.DataFrame({"x": values}))["x"]
+        pd.testing.assert_series_equal(got, expected, obj=kind)
+    whole = np.nan_to_num(x).astype(np.int64)
+    est = _fit(cls, pd.DataFrame({"x": whole}).astype(float), y)
+    ints = est.transform(pd.DataFrame({"x": whole}))["x"]
+    floats = est.transform(pd.DataFrame({"x": whole.astype(float)}))["x"]
+    pd.testing.assert_series_equal(ints, floats)
+
 def test_mdlp_drops_rows_with_missing_labels():
     x = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 100.0, 200.0])
     y = ["a", "a", "a", "a", "b", "b", "b", "b", None, np.nan]
