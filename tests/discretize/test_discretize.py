@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
+from augnb.datasets import load_dataframe
 from augnb.discretize import (
     EqualFrequencyDiscretizer,
     EqualWidthDiscretizer,
@@ -17,8 +18,6 @@ from augnb.discretize import (
     RandomMDLPDiscretizer,
     mdlp_cut_points,
 )
-
-IRIS = "/work/shared/datasets/iris.csv"
 
 
 class SeededRandomMDLP(RandomMDLPDiscretizer):
@@ -97,7 +96,7 @@ def _ref_mdlp(x: np.ndarray, y: np.ndarray) -> list[float]:
 
 
 def test_mdlp_iris_classic_cut_points():
-    df = pd.read_csv(IRIS)
+    df = load_dataframe("iris")
     y = np.unique(df["class"], return_inverse=True)[1]
     expected = {
         "sepallength": [5.55, 6.15],
@@ -194,8 +193,8 @@ def test_mdlp_cut_points_validation():
 
 
 def test_mdlp_discretizer_iris_and_string_labels():
-    df = pd.read_csv(IRIS)
-    X, y = df.drop(columns="class"), df["class"]
+    df = load_dataframe("iris")
+    X, y = df.drop(columns="class"), df["class"].astype(str)
     disc = MDLPDiscretizer().fit(X, y)
     assert disc.columns_ == list(X.columns)
     assert np.allclose(disc.cut_points_["petalwidth"], [0.8, 1.75])
