@@ -721,7 +721,8 @@ def main(argv=None):
         return
     if shutil.which("Rscript") is None:
         sys.exit(
-            "Rscript not found: install R and bnclassify (see /work/shared/peers)."
+            "Rscript not found: install R, then the package with "
+            "Rscript -e 'install.packages(\"bnclassify\")'."
         )
     results = {
         "machine": machine_info(),
