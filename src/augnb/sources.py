@@ -38,9 +38,8 @@ from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     as_frame,
     as_numbers,
-    column_arrays,
     encode_target,
-    frame_from_columns,
+    float_columns,
     replace_columns,
 )
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
@@ -167,7 +166,7 @@ def discretize_columns(
     """
     cols = list(columns)
     try:
-        numbers = _float_columns(frame, cols)
+        numbers = float_columns(frame, cols)
     except (TypeError, ValueError):
         # Name the column and the value (astype names neither), in fit and
         # in prediction alike.
@@ -181,25 +180,6 @@ def discretize_columns(
         raise
     binned = discretizer.transform(numbers)
     return replace_columns(frame, {c: binned[c] for c in cols})
-
-
-def _float_columns(frame: pd.DataFrame, cols: list) -> pd.DataFrame:
-    """``frame``'s columns ``cols`` as float64 (TypeError/ValueError if not numbers).
-
-    NumPy number columns are converted one by one (no copy of a float64 one:
-    the discretiser only reads them), which on a small table is several times
-    faster than pandas' ``astype`` of the selection; other columns (nullable
-    or text) go through ``astype``.
-    """
-    arrays = column_arrays(frame)
-    if arrays is not None:
-        position = frame.columns.get_indexer(cols)
-        picked = [arrays[i] for i in position]
-        if all(isinstance(a, np.ndarray) and a.dtype.kind in "fiub" for a in picked):
-            return frame_from_columns(
-                [a.astype(np.float64, copy=False) for a in picked], cols, frame.index
-            )
-    return frame.loc[:, cols].astype(np.float64)
 
 
 def _y_array(y: object) -> object:

@@ -27,7 +27,12 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
-from augnb.data.encoding import EncodedData, as_frame, encode_target
+from augnb.data.encoding import (
+    EncodedData,
+    as_frame,
+    encode_target,
+    float_columns,
+)
 from augnb.data.schema import Schema
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
 from augnb.inference import joint_log_likelihood
@@ -373,7 +378,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             # Cut points from weighted rows: integer weights repeat the rows
             # (exactly as if they were duplicated); fractional weights leave
             # the cut points to the rows with positive weight, unweighted.
-            sub = frame.loc[:, continuous].astype(np.float64)
+            sub = float_columns(frame, continuous)
             self.discretizer_ = make_discretizer(self.discretizer).fit(
                 sub if cut_rows is None else sub.iloc[cut_rows],
                 y_codes if cut_rows is None else y_codes[cut_rows],

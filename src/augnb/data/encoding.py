@@ -17,6 +17,7 @@ __all__ = [
     "as_numbers",
     "column_arrays",
     "encode_target",
+    "float_columns",
     "frame_from_columns",
     "replace_columns",
 ]
@@ -131,6 +132,42 @@ def replace_columns(frame: pd.DataFrame, new: Mapping[Hashable, Any]) -> pd.Data
         for i, name in enumerate(frame.columns)
     ]
     return frame_from_columns(data, frame.columns, frame.index).copy()
+
+
+def float_columns(frame: pd.DataFrame, cols: Sequence[Hashable]) -> pd.DataFrame:
+    """``frame``'s columns ``cols`` as float64, for reading.
+
+    NumPy number columns are converted one by one (a float64 one is not
+    copied: the result is only read), which on a small table is several
+    times faster than pandas' ``astype`` of the selection; other columns
+    (nullable or text) go through ``astype``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table.
+    cols : sequence
+        Names of the columns to convert.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    TypeError, ValueError
+        When a column holds a value that is not a number (as ``astype``).
+    """
+    arrays = column_arrays(frame)
+    if arrays is not None:
+        position = frame.columns.get_indexer(list(cols))
+        picked = [arrays[i] for i in position]
+        if all(isinstance(a, np.ndarray) and a.dtype.kind in "fiub" for a in picked):
+            return frame_from_columns(
+                [a.astype(np.float64, copy=False) for a in picked], cols, frame.index
+            )
+    return frame.loc[:, list(cols)].astype(np.float64)
+
 
 def as_frame(
     X: object, *, columns: list | None = None, for_prediction: bool = False
