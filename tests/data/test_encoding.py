@@ -163,3 +163,18 @@ def test_frame_from_columns_keeps_names_index_and_kinds():
     assert out["d"].tolist() == ["u", "v", "w"]
     with pytest.raises(ValueError):
         frame_from_columns([np.arange(2)], ["a"], X.index)
+
+
+def test_float_columns_converts_every_number_storage_and_refuses_text():
+    from augnb.data.encoding import float_columns
+
+    X = _mixed_frame()
+    X["i"] = np.array([1, 2, 3], dtype=np.int16)
+    got = float_columns(X, [1, "c", "i"])
+    expected = pd.DataFrame(
+        {1: [1.5, np.nan, 2.5], "c": [1.0, np.nan, 3.0], "i": [1.0, 2.0, 3.0]},
+        index=X.index,
+    )
+    pd.testing.assert_frame_equal(got, expected)
+    with pytest.raises(ValueError):
+        float_columns(X, ["d"])
