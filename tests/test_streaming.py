@@ -36,7 +36,12 @@ def _write(tmp_path, name, X, y, parts=1):
     return back.drop(columns="cls"), back["cls"]
 
 
-@pytest.mark.parametrize("dataset", ["car", "house_votes_84", "primary_tumor"])
+# house_votes_84 (missing values) takes primary_tumor's paths, so it runs
+# with the slow tests.
+@pytest.mark.parametrize(
+    "dataset",
+    ["car", pytest.param("house_votes_84", marks=pytest.mark.slow), "primary_tumor"],
+)
 def test_streamed_parquet_fit_equals_in_memory_fit(
     tmp_path, dataset, statistics_learners
 ):

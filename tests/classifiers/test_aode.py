@@ -187,7 +187,7 @@ def test_invalid_parameters(params, match, car):
         AODE(**params).fit(X, y)
 
 
-# scikit-learn's estimator checks run in tests/test_common.py.
+# scikit-learn's estimator checks run in tests/classifiers/test_common.py.
 
 
 # -- accuracy on real data (slow) -----------------------------------------------

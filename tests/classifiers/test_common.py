@@ -1,8 +1,9 @@
 """Common tests of every augnb estimator: discovered, never listed.
 
 scikit-learn's estimator checks run on every class of the registry
-(:func:`augnb.classifiers.registry.estimators`) with default parameters, and
-on the extra configurations below whose code paths differ. No check is
+(:func:`augnb.classifiers.registry.estimators`) with default parameters in the
+default test run, and on the extra configurations below whose code paths
+differ in the slow tier (``pytest -m slow``, also run in CI). No check is
 expected to fail at present. Should one need listing, add it to
 ``EXPECTED_FAILED_CHECKS`` with the reason, e.g. a check that feeds arbitrary
 integer features and expects them to behave like numbers does not apply,
@@ -50,7 +51,9 @@ CHECKING_PARAMETERS = {"ESKDB": {"n_estimators": 4, "hdp_iterations": 50}}
 
 ESTIMATORS = [
     cls(**CHECKING_PARAMETERS.get(name, {})) for name, cls in REGISTRY.items()
-] + [
+]
+
+CONFIGURATIONS = [
     REGISTRY[name](**{**CHECKING_PARAMETERS.get(name, {}), **kw})
     for name, kws in EXTRA_CONFIGURATIONS.items()
     for kw in kws
@@ -66,6 +69,15 @@ def _expected_failed_checks(estimator):
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
 def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+# Slow: every check runs again, on the code paths that the default
+# configurations above leave out (test_sklearn_compatible_estimator covers
+# each class's defaults in the default run).
+@pytest.mark.slow
+@parametrize_with_checks(CONFIGURATIONS, expected_failed_checks=_expected_failed_checks)
+def test_sklearn_compatible_configuration(estimator, check):
     check(estimator)
 
 

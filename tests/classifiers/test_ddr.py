@@ -14,7 +14,7 @@ from augnb.datasets import load
 from augnb.stats.dependence import pairwise_id
 from augnb.stats.information import cmi_matrix_from_tables
 
-# scikit-learn's estimator checks run in tests/test_common.py.
+# scikit-learn's estimator checks run in tests/classifiers/test_common.py.
 
 
 def _prufer_trees(p):

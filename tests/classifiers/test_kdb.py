@@ -238,4 +238,4 @@ def test_invalid_parameters(params, match, car):
         KDB(**params).fit(X, y)
 
 
-# scikit-learn's estimator checks run in tests/test_common.py.
+# scikit-learn's estimator checks run in tests/classifiers/test_common.py.

@@ -163,10 +163,15 @@ def _tiny(seed, missing=False):
 # -- ENBC search ---------------------------------------------------------------
 
 
-# Seed 5 repeats seed 1's case on other data, with the slow tests.
+# Seeds 1 and 5 run with the slow tests: seed 2 (with a one-row class) and
+# the missing-values test below take the same search path in the default run.
 @pytest.mark.parametrize(
     ("seed", "singleton"),
-    [(1, False), pytest.param(5, False, marks=pytest.mark.slow), (2, True)],
+    [
+        pytest.param(1, False, marks=pytest.mark.slow),
+        pytest.param(5, False, marks=pytest.mark.slow),
+        (2, True),
+    ],
 )
 def test_enbc_search_matches_naive_refit_search(seed, singleton):
     X, y = _tiny(seed)
@@ -550,7 +555,7 @@ def test_verbose_prints_the_search(capsys):
 #: check name -> reason; none expected at present.
 
 
-# scikit-learn's estimator checks run in tests/test_common.py.
+# scikit-learn's estimator checks run in tests/classifiers/test_common.py.
 
 
 # -- accuracy sanity (slow) ----------------------------------------------------

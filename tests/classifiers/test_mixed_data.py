@@ -421,4 +421,4 @@ def test_parameters_are_validated(params, match):
         CAN(**params).fit(X, y)
 
 
-# scikit-learn's estimator checks run in tests/test_common.py.
+# scikit-learn's estimator checks run in tests/classifiers/test_common.py.

@@ -291,4 +291,4 @@ def test_invalid_relevance_is_named():
 #: check name -> reason. None expected at present.
 
 
-# scikit-learn's estimator checks run in tests/test_common.py.
+# scikit-learn's estimator checks run in tests/classifiers/test_common.py.

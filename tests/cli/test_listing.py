@@ -87,6 +87,10 @@ def test_quick_commands_load_no_heavy_module(argv):
     assert _loaded_by(code) == []
 
 
+# A fresh interpreter that imports the whole package, with the slow tests:
+# test_architecture.py's test_lazy_exports_resolve loads every export in the
+# default run.
+@pytest.mark.slow
 def test_an_export_is_loaded_when_used():
     code = "import augnb\nassert augnb.NaiveBayes.__name__ == 'NaiveBayes'"
     assert "numba" in _loaded_by(code)

@@ -405,7 +405,9 @@ def test_hopeless_data_sets_are_refused_before_any_fold(X, y, message):
     assert SEEN["P"] == []  # no estimator was fitted
 
 
-@pytest.mark.parametrize("n_jobs", [1, 2])
+# Two worker processes, with the slow tests: with n_jobs=1 the fold tasks
+# return their warnings the same way, in the default run.
+@pytest.mark.parametrize("n_jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_warnings_are_said_once_per_run_not_per_fold(n_jobs):
     import warnings
 

@@ -81,10 +81,13 @@ def test_run_on_a_subsample():
     assert "| Mixed-NB SG |" in res.markdown
 
 
+# The whole data set, with the slow tests: test_run_on_a_subsample runs the
+# same suite code on a fifth of the rows in the default run.
+@pytest.mark.slow
 def test_full_run_matches_table_2():
-    # The suite's comparison with a paper's table, so it runs by default (2 s).
-    # The clique-size sweep is left out: this test checks none of it, and
-    # test_run_on_a_subsample checks it on a subsample.
+    # The suite's comparison with a paper's table. The clique-size sweep is
+    # left out: this test checks none of it, and test_run_on_a_subsample
+    # checks it on a subsample.
     res = run_li2003(clique_sizes=())
     ours = res.table.set_index("model")["ours"]
     # Table 2 within a point, and the paper's conclusion: the mixed-mode

@@ -171,6 +171,10 @@ def test_markdown_table_escapes_pipes():
     assert text.splitlines() == ["| a\\|b | c |", "|:---|---:|", "| x\\|y | 1 |"]
 
 
+# The quick suite with all seven algorithms, with the slow tests:
+# test_run_suite_writes_results runs the same pipeline on a two-algorithm
+# suite in the default run.
+@pytest.mark.slow
 def test_quick_mihaljevic2014_with_all_algorithms(tmp_path):
     pytest.importorskip("matplotlib")
     res = run_suite("mihaljevic2014", quick=True, output_dir=tmp_path, progress=False)
