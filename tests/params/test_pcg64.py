@@ -23,9 +23,10 @@ def _draws(st, kind, a, b, n):
         elif kind == 2:
             s, out[i] = pcg._standard_exponential(s, inc)
         elif kind == 3:
-            s, out[i] = pcg._standard_gamma(s, inc, a)
+            s, out[i] = pcg._standard_gamma_with(s, inc, a, pcg._gamma_constants(a))
         else:
-            s, out[i] = pcg._beta(s, inc, a, b)
+            consts = pcg._gamma_constants(a), pcg._gamma_constants(b)
+            s, out[i] = pcg._beta_with(s, inc, a, b, *consts)
     st[0], st[1] = s
     return out
 

@@ -240,12 +240,6 @@ def _standard_gamma_with(s, inc, shape, consts):
 
 
 @numba.njit(cache=True, nogil=True)
-def _standard_gamma(s, inc, shape):
-    """``Generator.standard_gamma(shape)``."""
-    return _standard_gamma_with(s, inc, shape, _gamma_constants(shape))
-
-
-@numba.njit(cache=True, nogil=True)
 def _beta_with(s, inc, a, b, a_consts, b_consts):
     """``Generator.beta(a, b)``, with ``_gamma_constants`` of ``a`` and ``b``.
 
@@ -271,8 +265,3 @@ def _beta_with(s, inc, a, b, a_consts, b_consts):
     s, gb = _standard_gamma_with(s, inc, b, b_consts)
     return s, ga / (ga + gb)
 
-
-@numba.njit(cache=True, nogil=True)
-def _beta(s, inc, a, b):
-    """``Generator.beta(a, b)``."""
-    return _beta_with(s, inc, a, b, _gamma_constants(a), _gamma_constants(b))

@@ -54,7 +54,7 @@ from augnb.params._pcg64 import (
     _beta_with,
     _gamma_constants,
     _next_double,
-    _standard_gamma,
+    _standard_gamma_with,
     pcg64_state,
 )
 
@@ -545,7 +545,7 @@ def _hdp_gibbs(
                         )  # fmt: skip
                         rate -= math.log(max(q, 1e-75))
                         shape += T[j]
-                rs, g = _standard_gamma(rs, inc, shape)
+                rs, g = _standard_gamma_with(rs, inc, shape, _gamma_constants(shape))
                 conc[d] = min(_C_MAX, max((1.0 / rate) * g, 1e-6))
                 inv_valid[d] = 0
                 lg_valid[d] = 1
