@@ -437,6 +437,9 @@ def _hdp_gibbs(
                     high = min(n, old + _WINDOW)
                     if high <= low:
                         continue
+                    # The uniform that picks the value, drawn first: its
+                    # arithmetic then overlaps the window's products.
+                    rs, u = _next_double(rs, inc)
                     np_low = nk[p, k] - old + low
                     # N_p = m_low + i along the window.
                     m_low = N[p] - old + low
@@ -498,7 +501,6 @@ def _hdp_gibbs(
                             cum[i] = total
                     # The first value whose cumulative weight reaches r (the
                     # sums only grow: a count, without a branch per value).
-                    rs, u = _next_double(rs, inc)
                     r = u * total
                     t = low
                     for i in range(high - low):
