@@ -417,12 +417,15 @@ def _reference_gibbs(parent, level, starts, leaf_counts, size, n_iter, burn_in, 
     return acc / n_acc, conc
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_sampler_equals_a_plain_transcription(seed):
-    # A random sparse tree (class, then two parents) with small counts.
+@pytest.mark.parametrize(
+    ("seed", "radix"), [(0, [3, 4]), (1, [3, 4]), (2, [2]), (3, [])]
+)
+def test_sampler_equals_a_plain_transcription(seed, radix):
+    # A random sparse tree (the class, then the parents) with small counts;
+    # with no parent the leaves are the class nodes, children of the root.
     rng = np.random.default_rng(seed)
-    n_pairs, radix = 12, np.array([3, 4])
-    keys = rng.choice(12, size=n_pairs)
+    n_pairs, radix = 12, np.array(radix, dtype=np.int64)
+    keys = rng.choice(int(np.prod(radix)), size=n_pairs)
     cls = rng.integers(0, 2, size=n_pairs)
     counts = rng.integers(0, 7, size=(n_pairs, 3))
     counts[counts.sum(axis=1) == 0, 0] = 1
