@@ -12,6 +12,7 @@ from augnb import KDB, SKDB, TAN, NaiveBayes
 from augnb.classifiers.registry import estimators
 from augnb.datasets import load
 from augnb.params import hdp
+from augnb.params._pcg64 import pcg64_state
 from augnb.params.categorical import cpd_from_counts, fit_discrete_model
 from augnb.params.hdp import hdp_log_cpt, log_stirling
 from augnb.stats.counts import lidstone_log_prob
@@ -205,7 +206,8 @@ def test_window_products_and_log_terms_sample_the_same_chain():
         out.append(
             hdp._hdp_gibbs(
                 parent, level, starts, counts, 3.0, 300, 30,
-                np.random.default_rng(1), table, rows, col_ratio, n_tab, True,
+                pcg64_state(np.random.default_rng(1)), table, rows, col_ratio,
+                n_tab, True,
             )
         )  # fmt: skip
     np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-12)
@@ -261,7 +263,7 @@ def test_sampler_matches_exact_enumeration_with_fixed_concentrations():
         float(size),
         100_000,
         1000,
-        np.random.default_rng(0),
+        pcg64_state(np.random.default_rng(0)),
         table,
         row_ratio,
         col_ratio,
@@ -315,3 +317,134 @@ def test_sampler_seed_is_that_of_a_fresh_random_state():
     assert hdp._sampler_seed(np.random.RandomState(3)) == np.random.RandomState(
         3
     ).randint(top)
+
+
+def _reference_gibbs(parent, level, starts, leaf_counts, size, n_iter, burn_in, seed):
+    """The sampler written out plainly, drawing from NumPy's ``Generator``.
+
+    Every sweep's estimate of every node is added up (no block sums for the
+    leaves), every ratio ``1 / (c_p + N_p)`` computed on the spot, every
+    draw made by ``numpy.random.default_rng(seed)``: the compiled sampler
+    must give the same chain (its draws are NumPy's, bit for bit) and the
+    same averages up to rounding. Only the window of Stirling-ratio products
+    is transcribed (small counts never need the log terms).
+    """
+    _, row_ratio, col_ratio, n_tab = hdp._stirling_tables(int(leaf_counts.sum()))
+    rng = np.random.default_rng(seed)
+    window = hdp._WINDOW
+    n_nodes, K = leaf_counts.shape
+    n_levels = len(starts) - 1
+    nk = leaf_counts.astype(np.int64).copy()
+    tk = np.zeros((n_nodes, K), dtype=np.int64)
+    N = np.zeros(n_nodes, dtype=np.int64)
+    T = np.zeros(n_nodes, dtype=np.int64)
+    conc = np.full(n_levels, 2.0)
+    for d in range(n_levels - 1, -1, -1):
+        c = conc[d]
+        for j in range(starts[d], starts[d + 1]):
+            for k in range(K):
+                n = int(nk[j, k])
+                if n == 0:
+                    continue
+                if d == 0 or n == 1:
+                    t = 1
+                else:
+                    e = 0.0
+                    for i in range(n):
+                        e += c / (c + i)
+                    t = max(1, min(n, int(e)))
+                tk[j, k] = t
+                N[j] += n
+                T[j] += t
+                if d > 0:
+                    nk[parent[j], k] += t
+    acc = np.zeros((n_nodes, K))
+    prob = np.zeros((n_nodes, K))
+    n_acc = 0
+    for it in range(n_iter):
+        for d in range(n_levels - 1, 0, -1):
+            c, cp = conc[d], conc[d - 1]
+            for j in range(starts[d], starts[d + 1]):
+                p = parent[j]
+                for k in range(K):
+                    n = int(nk[j, k])
+                    if n <= 1:
+                        continue
+                    old, tp = int(tk[j, k]), int(tk[p, k])
+                    low = max(1, old - window, tp - (int(nk[p, k]) - old))
+                    high = min(n, old + window)
+                    if high <= low:
+                        continue
+                    np_low = int(nk[p, k]) - old + low
+                    m_low = int(N[p]) - old + low
+                    assert n <= n_tab and np_low + high - low <= n_tab
+                    row = n * (n + 1) // 2 + low
+                    col = tp * (n_tab + 1) - tp * (tp - 1) // 2 - tp + np_low
+                    w, total, cum = 1.0, 1.0, [1.0]
+                    for i in range(high - low):
+                        inv = 1.0 / (cp + (m_low + i))
+                        w *= (row_ratio[row + i] * c) * (col_ratio[col + i] * inv)
+                        total += w
+                        cum.append(total)
+                        assert w >= 1e-280
+                    r = rng.random() * total
+                    t = low + sum(cum[i] < r for i in range(high - low))
+                    tk[j, k] = t
+                    T[j] += t - old
+                    nk[p, k] += t - old
+                    N[p] += t - old
+        for k in range(K):
+            t = 1 if nk[0, k] > 0 else 0
+            T[0] += t - tk[0, k]
+            tk[0, k] = t
+        if (it + hdp._CONCENTRATION_EVERY // 2) % hdp._CONCENTRATION_EVERY == 0:
+            for d in range(1, n_levels):
+                rate, shape = hdp._PRIOR_RATE, hdp._PRIOR_SHAPE
+                for j in range(starts[d], starts[d + 1]):
+                    q = max(rng.beta(conc[d], N[j]), 1e-75)
+                    rate -= math.log(q)
+                    shape += T[j]
+                conc[d] = min(hdp._C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+        if it >= burn_in:
+            for k in range(K):
+                prob[0, k] = (nk[0, k] + conc[0] / size) / (N[0] + conc[0])
+            for j in range(1, n_nodes):
+                c = conc[level[j]]
+                for k in range(K):
+                    prob[j, k] = (nk[j, k] + c * prob[parent[j], k]) / (N[j] + c)
+            acc += prob
+            n_acc += 1
+    return acc / n_acc, conc
+
+
+@pytest.mark.parametrize(
+    ("seed", "radix"), [(0, [3, 4]), (1, [3, 4]), (2, [2]), (3, [])]
+)
+def test_sampler_equals_a_plain_transcription(seed, radix):
+    # A random sparse tree (the class, then the parents) with small counts;
+    # with no parent the leaves are the class nodes, children of the root.
+    rng = np.random.default_rng(seed)
+    n_pairs, radix = 12, np.array(radix, dtype=np.int64)
+    keys = rng.choice(int(np.prod(radix)), size=n_pairs)
+    cls = rng.integers(0, 2, size=n_pairs)
+    counts = rng.integers(0, 7, size=(n_pairs, 3))
+    counts[counts.sum(axis=1) == 0, 0] = 1
+    pairs = {}
+    for key, c, row in zip(keys, cls, counts):  # one row per (key, class)
+        pairs[int(key), int(c)] = row
+    keys = np.array([k for k, _ in pairs], dtype=np.int64)
+    cls = np.array([c for _, c in pairs], dtype=np.int64)
+    counts = np.array(list(pairs.values()), dtype=np.int64)
+    parent, level, starts, leaf_counts, *_ = hdp._hdp_tree(cls, keys, radix, counts)
+    n_iter, burn_in = 120, 12
+    expected, conc_expected = _reference_gibbs(
+        parent, level, starts, leaf_counts, 3.0, n_iter, burn_in, seed
+    )
+    table, row_ratio, col_ratio, n_tab = hdp._stirling_tables(int(leaf_counts.sum()))
+    state = pcg64_state(np.random.default_rng(seed))
+    got, conc = hdp._hdp_gibbs(
+        parent, level, starts, leaf_counts, 3.0, n_iter, burn_in, state,
+        table, row_ratio, col_ratio, n_tab, True,
+    )  # fmt: skip
+    np.testing.assert_array_equal(conc, conc_expected)  # the same chain
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)

@@ -50,6 +50,14 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb.params._pcg64 import (
+    _beta_with,
+    _gamma_constants,
+    _next_double,
+    _standard_gamma_with,
+    pcg64_state,
+)
+
 __all__ = ["HDP_BURN_IN", "hdp_log_cpt", "log_stirling"]
 
 #: Exact log Stirling numbers are tabulated up to this ``n``; above it the
@@ -303,6 +311,26 @@ def log_stirling(n: int, m: int) -> float:
 
 
 @numba.njit(cache=True, nogil=True)
+def _flush_leaves(acc, nk, N, parent, first, n_nodes, c, parent_sum, blocks):
+    """Add ``blocks`` sweeps' estimates of every leaf to ``acc``; reset.
+
+    Leaves ``first .. n_nodes - 1`` keep their counts and the concentration
+    ``c`` over those sweeps, so the sum of ``(n_jk + c p_parent,k) / (N_j +
+    c)`` is ``(blocks n_jk + c sum p_parent,k) / (N_j + c)``, with the
+    parents' sums in ``parent_sum`` (zeroed here).
+    """
+    K = nk.shape[1]
+    for j in range(first, n_nodes):
+        p = parent[j]
+        den = N[j] + c
+        for k in range(K):
+            acc[j, k] += (blocks * nk[j, k] + c * parent_sum[p, k]) / den
+    for j in range(first, n_nodes):
+        for k in range(K):
+            parent_sum[parent[j], k] = 0.0
+
+
+@numba.njit(cache=True, nogil=True)
 def _hdp_gibbs(
     parent,
     level,
@@ -311,7 +339,7 @@ def _hdp_gibbs(
     size,
     n_iter,
     burn_in,
-    rng,
+    rng_state,
     table,
     row_ratio,
     col_ratio,
@@ -325,8 +353,11 @@ def _hdp_gibbs(
     the data counts of the deepest level's nodes (zero rows elsewhere).
     ``table`` holds ``log S(n, m)`` for ``n <= n_tab`` by rows, ``row_ratio``
     and ``col_ratio`` the ratios of consecutive entries along its rows and
-    columns (:func:`_stirling_tables`). Returns the averaged probabilities
-    of every node and the final concentration of every level.
+    columns (:func:`_stirling_tables`). ``rng_state`` is the state of the
+    PCG64 generator that draws every random number
+    (:func:`augnb.params._pcg64.pcg64_state`; it advances). Returns the
+    averaged probabilities of every node and the final concentration of
+    every level.
     ``sample_concentrations=False`` keeps every concentration at its initial
     value (the tests compare that chain with an exact enumeration).
     """
@@ -359,9 +390,19 @@ def _hdp_gibbs(
                 T[j] += t
                 if d > 0:
                     nk[parent[j], k] += t
+    # The generator's state, in registers (see augnb.params._pcg64).
+    rs = (rng_state[0], rng_state[1])
+    inc = (rng_state[2], rng_state[3])
     prob = np.zeros((n_nodes, K))
     acc = np.zeros((n_nodes, K))
     n_acc = 0
+    # Sums of the leaves' parents' estimates since the deepest level's
+    # concentration last changed (n_leaf_acc sweeps).
+    parent_sum = np.zeros((n_nodes, K))
+    n_leaf_acc = 0
+    # The gamma sampler's constants of each shape N_j (0: not yet computed).
+    gamma_b = np.zeros(leaf_counts.sum() + 1)
+    gamma_c = np.zeros(leaf_counts.sum() + 1)
     # Cumulative weights of the window's values.
     cum = np.empty(2 * _WINDOW + 1)
     base = 1.0 / size
@@ -396,6 +437,9 @@ def _hdp_gibbs(
                     high = min(n, old + _WINDOW)
                     if high <= low:
                         continue
+                    # The uniform that picks the value, drawn first: its
+                    # arithmetic then overlaps the window's products.
+                    rs, u = _next_double(rs, inc)
                     np_low = nk[p, k] - old + low
                     # N_p = m_low + i along the window.
                     m_low = N[p] - old + low
@@ -457,7 +501,7 @@ def _hdp_gibbs(
                             cum[i] = total
                     # The first value whose cumulative weight reaches r (the
                     # sums only grow: a count, without a branch per value).
-                    r = rng.random() * total
+                    r = u * total
                     t = low
                     for i in range(high - low):
                         t += cum[i] < r
@@ -477,15 +521,34 @@ def _hdp_gibbs(
             sample_concentrations
             and (it + _CONCENTRATION_EVERY // 2) % _CONCENTRATION_EVERY == 0
         ):
+            if n_leaf_acc > 0:
+                # The leaves' sum over the sweeps since the last update.
+                _flush_leaves(
+                    acc, nk, N, parent, level_start[deepest], n_nodes,
+                    conc[deepest], parent_sum, n_leaf_acc,
+                )  # fmt: skip
+                n_leaf_acc = 0
             for d in range(1, n_levels):
                 rate = _PRIOR_RATE
                 shape = _PRIOR_SHAPE
+                a = conc[d]
+                a_consts = _gamma_constants(a)
                 for j in range(level_start[d], level_start[d + 1]):
-                    if N[j] > 0:
-                        q = max(rng.beta(conc[d], N[j]), 1e-75)
-                        rate -= math.log(q)
+                    nj = N[j]
+                    if nj > 0:
+                        # Beta(a, N_j) as Generator.beta draws it, with the
+                        # gamma sampler's constants of each shape computed
+                        # once (for N_j, on first use).
+                        if gamma_c[nj] == 0.0:
+                            gamma_b[nj], gamma_c[nj] = _gamma_constants(float(nj))
+                        rs, q = _beta_with(
+                            rs, inc, a, float(nj), a_consts,
+                            (gamma_b[nj], gamma_c[nj]),
+                        )  # fmt: skip
+                        rate -= math.log(max(q, 1e-75))
                         shape += T[j]
-                conc[d] = min(_C_MAX, max(rng.gamma(shape, 1.0 / rate), 1e-6))
+                rs, g = _standard_gamma_with(rs, inc, shape, _gamma_constants(shape))
+                conc[d] = min(_C_MAX, max((1.0 / rate) * g, 1e-6))
                 inv_valid[d] = 0
                 lg_valid[d] = 1
         # -- posterior mean, top-down -------------------------------------
@@ -493,14 +556,27 @@ def _hdp_gibbs(
             for k in range(K):
                 prob[0, k] = (nk[0, k] + conc[0] * base) / (N[0] + conc[0])
                 acc[0, k] += prob[0, k]
-            for j in range(1, n_nodes):
+            for j in range(1, level_start[deepest]):
                 c = conc[level[j]]
                 p = parent[j]
                 den = N[j] + c
                 for k in range(K):
                     prob[j, k] = (nk[j, k] + c * prob[p, k]) / den
                     acc[j, k] += prob[j, k]
+            # A leaf's counts are data: while the concentration stays, the
+            # sum of its estimates over sweeps is that of its parent's
+            # (_flush_leaves), so the leaves (most nodes) cost nothing here.
+            for j in range(level_start[deepest - 1], level_start[deepest]):
+                for k in range(K):
+                    parent_sum[j, k] += prob[j, k]
+            n_leaf_acc += 1
             n_acc += 1
+    rng_state[0], rng_state[1] = rs
+    if n_leaf_acc > 0:
+        _flush_leaves(
+            acc, nk, N, parent, level_start[deepest], n_nodes,
+            conc[deepest], parent_sum, n_leaf_acc,
+        )  # fmt: skip
     if n_acc == 0:
         # No sweep recorded (n_iter == 0): the estimate at the initial state.
         for j in range(n_nodes):
@@ -713,7 +789,7 @@ def hdp_log_cpt(
         float(size),
         n_iter,
         burn_in,
-        np.random.default_rng(seed),
+        pcg64_state(np.random.default_rng(seed)),
         table,
         row_ratio,
         col_ratio,
