@@ -234,7 +234,11 @@ def test_families_kernel_counts_exactly_the_rows_of_its_span(weighted):
     rng = np.random.default_rng(5)
     cards = [3, 2, 4]
     n = 1001
-    codes = np.asfortranarray(np.stack(_random_codes(rng, n, cards), axis=1))
+    # int32 in Fortran order, as families_class_counts passes the codes (the
+    # kernel's compiled signature is the library's own).
+    codes = np.asfortranarray(
+        np.stack(_random_codes(rng, n, cards), axis=1), dtype=np.int32
+    )
     y = rng.integers(0, 2, size=n)
     w = rng.random(n) if weighted else np.empty(0)
     families = [(0, (), (), 3), (1, (0,), (3,), 2), (2, (0, 1), (3, 2), 4)]
