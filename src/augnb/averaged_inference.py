@@ -21,9 +21,9 @@ from collections.abc import Callable
 import numba
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 
 from augnb._docstrings import shared_entries
+from augnb._logsumexp import logsumexp
 from augnb._threads import map_spans, read_only, thread_spans
 from augnb.params.averaged import PairTables, SpodeTables
 

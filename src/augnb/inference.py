@@ -24,8 +24,8 @@ from typing import Protocol, runtime_checkable
 import numba
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 
+from augnb._logsumexp import logsumexp
 from augnb._threads import map_spans, read_only, thread_spans
 from augnb.params.categorical import DiscreteModel
 from augnb.params.gaussian_blocks import gaussian_block_log_integral

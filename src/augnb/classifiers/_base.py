@@ -12,12 +12,12 @@ import numba
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from augnb._docstrings import shared_entries
+from augnb._logsumexp import logsumexp
 from augnb._threads import map_spans, thread_spans
 from augnb.classifiers.constraints import (
     AnyOf,

@@ -35,12 +35,13 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.optimize import OptimizeResult, minimize
-from scipy.special import gammaln, logsumexp
+from scipy.special import gammaln
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from augnb._docstrings import shared_entries
+from augnb._logsumexp import logsumexp
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.stats.counts import lidstone_log_prob
 

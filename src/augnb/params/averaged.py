@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 
+from augnb._logsumexp import logsumexp
 from augnb.params.categorical import CategoricalCPD, DiscreteModel, NodeDomain
 from augnb.params.hdp import hdp_log_cpt
 from augnb.stats.counts import lidstone_log_prob

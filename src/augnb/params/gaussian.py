@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 
+from augnb._logsumexp import logsumexp
 from augnb.params.grouped_fits import (
     _TINY,
     _group_moments,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
+
+from augnb._logsumexp import logsumexp
 
 __all__ = ["gaussian_block_log_integral"]
 

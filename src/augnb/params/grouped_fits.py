@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
+
+from augnb._logsumexp import logsumexp
 
 __all__ = ["fit_gmm", "fit_linear_gaussian"]
 

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import logsumexp
 
+from augnb._logsumexp import logsumexp
 from augnb.data.weights import InputRows
 from augnb.search._cv_kernels import (
     correct_per_fold,

@@ -1,0 +1,76 @@
+"""``log(sum(exp(a)))`` along an axis, as SciPy computes it, without its overhead.
+
+Every prediction normalises its joint log-likelihoods with a log-sum-exp,
+and the searches score many small candidate models. SciPy's
+:func:`scipy.special.logsumexp` (1.15 and later) goes through its array-API
+dispatch: on a ``(50, 3)`` array it spent about 0.4 ms per call where the
+arithmetic takes 0.03 ms, which made it the largest single cost of predicting
+a small batch. :func:`logsumexp` here does the same arithmetic as SciPy's for
+real floating-point input, in the same order, so its results are the same to
+the bit (a test compares them): the maxima are taken out of the sum, the
+other terms are summed as ``s``, and the result is
+``log1p(s / m) + log(m) + max`` with ``m`` the number of terms equal to the
+maximum. Where that is not finite (an infinite or NaN term, or no finite
+term), the direct ``log(sum(exp(a)))`` gives the answer, as in SciPy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["logsumexp"]
+
+
+def logsumexp(
+    a: ArrayLike,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+) -> Any:
+    """``log(sum(exp(a), axis))``, computed stably; real input only.
+
+    Parameters
+    ----------
+    a : array-like
+        Real numbers; integers are read as ``float64``.
+    axis : int, tuple of int or None, default=None
+        The axes to reduce; all of them when None.
+    keepdims : bool, default=False
+        Keep the reduced axes with length one.
+
+    Returns
+    -------
+    ndarray
+        The log-sum-exp over ``axis`` (a NumPy scalar when every axis is
+        reduced); ``-inf`` over an empty axis or one of only ``-inf``.
+    """
+    a = np.asarray(a)
+    if a.dtype.kind != "f":
+        a = a.astype(np.float64)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if axis is None:
+        axis = tuple(range(a.ndim))
+    if a.size == 0:
+        shape = list(a.shape)
+        for ax in np.atleast_1d(axis):
+            shape[ax] = 1
+        out = np.full(shape, -np.inf, dtype=a.dtype)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            a_max = np.max(a, axis=axis, keepdims=True)
+            is_max = a == a_max
+            n_max = np.sum(is_max, axis=axis, keepdims=True, dtype=a.dtype)
+            rest = np.exp(np.where(is_max, -np.inf, a) - a_max)
+            s = np.sum(rest, axis=axis, keepdims=True, dtype=a.dtype)
+            s = np.where(s == 0, s, s / n_max)
+            out = np.log1p(s) + np.log(n_max) + a_max
+            finite = np.isfinite(out)
+            if not finite.all():
+                direct = np.log(np.sum(np.exp(a), axis=axis, keepdims=True))
+                out = np.where(finite, out, direct)
+    if not keepdims:
+        out = np.squeeze(out, axis=axis)
+    return out[()] if out.ndim == 0 else out
