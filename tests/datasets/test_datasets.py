@@ -65,6 +65,37 @@ def test_bundled_matches_manifest(name):
     assert list(Xc.dtypes) == list(X.dtypes)
 
 
+def _assert_same_table(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    # Column by column (assert_frame_equal takes seconds on wide categorical
+    # tables): same names, dtypes, category order and cells.
+    assert list(a.columns) == list(b.columns) and a.index.equals(b.index)
+    for name in a.columns:
+        x, z = a[name], b[name]
+        assert x.dtype == z.dtype, name
+        if isinstance(x.dtype, pd.CategoricalDtype):
+            assert x.cat.categories.tolist() == z.cat.categories.tolist(), name
+            x, z = x.cat.codes, z.cat.codes
+        assert np.array_equal(x.to_numpy(), z.to_numpy(), equal_nan=True), name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bundled_load_is_typed_once_and_copied(name, recwarn):
+    # Default options are read from a per-process cache: the same table as
+    # an uncached read (an explicit option bypasses the cache), no warning
+    # the cache could hide, and each caller gets a copy of its own.
+    X, y = load(name)
+    assert not [w for w in recwarn if issubclass(w.category, DataReadWarning)]
+    X_read, y_read = load(name, target="class")
+    _assert_same_table(X, X_read)
+    assert y.equals(y_read) and y.name == y_read.name
+    X.iloc[:, 0] = X.iloc[0, 0]
+    X.drop(columns=X.columns[-1], inplace=True)
+    y.iloc[:] = y.iloc[0]
+    X_again, y_again = load(name)
+    _assert_same_table(X_again, X_read)
+    assert y_again.equals(y_read)
+
+
 def test_manifest_facts_are_consistent():
     kinds = json.loads(
         (_registry.data_dir() / "column_kinds.json").read_text(encoding="utf-8")
