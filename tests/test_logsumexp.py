@@ -65,6 +65,25 @@ def test_edge_shapes_and_dtypes_equal_scipy(a, axis):
     assert np.array_equal(got, expected)
 
 
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_weighted_equals_scipy_to_the_bit(keepdims):
+    rng = np.random.default_rng(1)
+    n = 0
+    for a, axis in _cases(1):
+        weights = [0.0, 0.5, 1.0, 3.0, -1.0]
+        b = rng.choice(weights, size=a.shape, p=[0.2, 0.2, 0.3, 0.2, 0.1])
+        if rng.random() < 0.3:
+            b = np.abs(b[..., :1])  # broadcast along the last axis
+        with np.errstate(all="ignore"):
+            expected = scipy_logsumexp(a, axis=axis, b=b, keepdims=keepdims)
+            got = logsumexp(a, axis=axis, b=b, keepdims=keepdims)
+        assert type(got) is type(expected)
+        assert np.shape(got) == np.shape(expected)
+        assert np.array_equal(got, expected, equal_nan=True), (a, b, axis)
+        n += 1
+    assert n > 1000
+
+
 def test_rows_of_minus_infinity_give_minus_infinity():
     jll = np.array([[-np.inf, -np.inf], [0.0, -np.inf]])
     assert logsumexp(jll, axis=1).tolist() == [-np.inf, 0.0]
