@@ -75,9 +75,7 @@ class AnDE(AODE):
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
     {alpha}
-    {smoothing_and_hdp_iterations_aode}
-    {random_state}
-    {input_columns}
+    {smoothed_input_aode}
 
     Attributes
     ----------

@@ -77,9 +77,7 @@ class AODE(_FromCountsNB, _SmoothedNB):
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
     {alpha}
-    {smoothing_and_hdp_iterations_aode}
-    {random_state}
-    {input_columns}
+    {smoothed_input_aode}
 
     Attributes
     ----------

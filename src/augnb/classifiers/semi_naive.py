@@ -88,9 +88,7 @@ class BSEJ(_JoiningSearch):
         classes) are not considered.
     {supernode_cpt}
     {random_state_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------
@@ -189,9 +187,7 @@ class FSSJ(_JoiningSearch):
         Either way the search scores exactly the model that is fitted,
         missing values included.
     {random_state_arc_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------
@@ -297,9 +293,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition (and of random roots and of the
         sampler of ``smoothing="hdp"``).
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------
