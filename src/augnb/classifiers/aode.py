@@ -183,6 +183,18 @@ class AODE(_FromCountsNB, _SmoothedNB):
         ``rng`` draws the HDP seeds (None with Lidstone smoothing).
         """
 
+    def _table_options(self, rng: np.random.RandomState | None) -> dict:
+        """How every table of the fit is smoothed (AODE's and AnDE's alike).
+
+        ``alpha`` for Lidstone's formula and the HDP's base counts; ``rng``
+        draws the HDP seeds (None keeps Lidstone's formula).
+        """
+        return {
+            "alpha": float(self.alpha),
+            "rng": rng,
+            "hdp_iterations": int(self.hdp_iterations),
+        }
+
     def _set_spode_tables(
         self,
         singles: Callable[[int], NDArray[np.float64]],
@@ -200,13 +212,7 @@ class AODE(_FromCountsNB, _SmoothedNB):
         tables; None keeps Lidstone's formula.
         """
         packed = fit_spode_tables(
-            singles,
-            pairs,
-            cards,
-            n_classes,
-            alpha=float(self.alpha),
-            rng=rng,
-            hdp_iterations=int(self.hdp_iterations),
+            singles, pairs, cards, n_classes, **self._table_options(rng)
         )
         self._packed = packed
         self._m = int(self.m)  # frozen at fit, like every other parameter
