@@ -133,6 +133,10 @@ theta : float, default=0.0
     "k_selective": """\
 k : int, default=5
     Largest number of feature parents per feature (>= 0).""",
+    "max_joint_cells": """\
+max_joint_cells : float, default=1e6
+    Joins whose CPT would exceed this many cells (declared values x
+    classes) are not considered.""",
     "supernode_cpt": """\
 supernode_cpt : {"joint", "dag"}, default="joint"
     How a joined subset is parameterised: one Laplace-smoothed CPT over the

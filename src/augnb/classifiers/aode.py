@@ -186,8 +186,9 @@ class AODE(_FromCountsNB, _SmoothedNB):
     def _table_options(self, rng: np.random.RandomState | None) -> dict:
         """How every table of the fit is smoothed (AODE's and AnDE's alike).
 
-        ``alpha`` for Lidstone's formula and the HDP's base counts; ``rng``
-        draws the HDP seeds (None keeps Lidstone's formula).
+        ``alpha`` is Lidstone's constant (of every table, or of the joint
+        tables under the HDP); ``rng`` draws the HDP seeds (None keeps
+        Lidstone's formula).
         """
         return {
             "alpha": float(self.alpha),

@@ -83,9 +83,7 @@ class BSEJ(_JoiningSearch):
         fold id of every training row, or a splitter whose test sets
         partition the rows.
     {epsilon_search}
-    max_joint_cells : float, default=1e6
-        Joins whose CPT would exceed this many cells (declared values x
-        classes) are not considered.
+    {max_joint_cells}
     {supernode_cpt}
     {random_state_search}
     {search_tail}
@@ -176,9 +174,7 @@ class FSSJ(_JoiningSearch):
     {alpha_joined}
     {cv}
     {epsilon_arc_search}
-    max_joint_cells : float, default=1e6
-        Joins whose CPT would exceed this many cells (declared values x
-        classes) are not considered.
+    {max_joint_cells}
     supernode_cpt : {"joint", "dag"}, default="joint"
         How a joined subset is parameterised: one Laplace-smoothed CPT over
         the Cartesian product (Pazzani 1996), or, as bnclassify represents a
