@@ -133,6 +133,10 @@ theta : float, default=0.0
     "k_selective": """\
 k : int, default=5
     Largest number of feature parents per feature (>= 0).""",
+    "max_joint_cells": """\
+max_joint_cells : float, default=1e6
+    Joins whose CPT would exceed this many cells (declared values x
+    classes) are not considered.""",
     "supernode_cpt": """\
 supernode_cpt : {"joint", "dag"}, default="joint"
     How a joined subset is parameterised: one Laplace-smoothed CPT over the
@@ -422,6 +426,31 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "encoding_kernel_": ("schema_continuous_", "kernel_columns_"),
     "encoding_mixed_": ("schema_continuous_", "mixed_columns_"),
     "class_parameters": ("y", "cards", "n_classes"),
+    # The parameters a learner family ends with, in its signatures' order.
+    "smoothed_input": (
+        "smoothing_and_hdp_iterations", "random_state", "discretizer", "feature_kinds"
+    ),
+    "smoothed_input_aode": (
+        "smoothing_and_hdp_iterations_aode", "random_state", "discretizer",
+        "feature_kinds",
+    ),
+    "rooted_input": (
+        "root", "random_state_root", "smoothing_and_hdp_iterations", "discretizer",
+        "feature_kinds",
+    ),
+    "search_tail": (
+        "verbose", "smoothing_and_hdp_iterations", "discretizer", "feature_kinds"
+    ),
+    # The arc-adding wrapper searches (HillClimbingTAN, SuperParentTAN,
+    # WrapperKDB): their parameters after alpha, and what their fit sets.
+    "arc_search": (
+        "cv", "epsilon_arc_search", "random_state_arc_search", "verbose",
+        "smoothing_and_hdp_iterations", "discretizer", "feature_kinds",
+    ),
+    "arc_search_": (
+        "structure_search_", "arcs_groups_", "search_trace_", "model_", "schema_",
+        "discretizer_", "continuous_columns_", "n_categories_",
+    ),
     # What every column-wise discretiser's fit sets (its base's).
     "fitted_bins_": ("bins_", "columns_seen_"),
 }

@@ -75,9 +75,7 @@ class AnDE(AODE):
         frequency of its super-parents' joint value is at least ``m``. ``m=0``
         keeps every model whose super-parents are observed.
     {alpha}
-    {smoothing_and_hdp_iterations_aode}
-    {random_state}
-    {input_columns}
+    {smoothed_input_aode}
 
     Attributes
     ----------
@@ -192,14 +190,7 @@ class AnDE(AODE):
         (``smoothing="hdp"`` only) draws the seeds of the HDP tables, after
         AODE's; None keeps Lidstone's formula.
         """
-        packed = fit_pair_tables(
-            table,
-            cards,
-            n_classes,
-            alpha=float(self.alpha),
-            rng=rng,
-            hdp_iterations=int(self.hdp_iterations),
-        )
+        packed = fit_pair_tables(table, cards, n_classes, **self._table_options(rng))
         self._pair_packed = packed
         # The fitted attributes are views of the packed tables.
         self.pair_counts_ = packed.pair_counts

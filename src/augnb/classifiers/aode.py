@@ -77,9 +77,7 @@ class AODE(_FromCountsNB, _SmoothedNB):
         default is 1; Webb et al. 2005 use 30). ``m=0`` keeps every SPODE
         whose super-parent value is observed.
     {alpha}
-    {smoothing_and_hdp_iterations_aode}
-    {random_state}
-    {input_columns}
+    {smoothed_input_aode}
 
     Attributes
     ----------
@@ -185,6 +183,19 @@ class AODE(_FromCountsNB, _SmoothedNB):
         ``rng`` draws the HDP seeds (None with Lidstone smoothing).
         """
 
+    def _table_options(self, rng: np.random.RandomState | None) -> dict:
+        """How every table of the fit is smoothed (AODE's and AnDE's alike).
+
+        ``alpha`` is Lidstone's constant (of every table, or of the joint
+        tables under the HDP); ``rng`` draws the HDP seeds (None keeps
+        Lidstone's formula).
+        """
+        return {
+            "alpha": float(self.alpha),
+            "rng": rng,
+            "hdp_iterations": int(self.hdp_iterations),
+        }
+
     def _set_spode_tables(
         self,
         singles: Callable[[int], NDArray[np.float64]],
@@ -202,13 +213,7 @@ class AODE(_FromCountsNB, _SmoothedNB):
         tables; None keeps Lidstone's formula.
         """
         packed = fit_spode_tables(
-            singles,
-            pairs,
-            cards,
-            n_classes,
-            alpha=float(self.alpha),
-            rng=rng,
-            hdp_iterations=int(self.hdp_iterations),
+            singles, pairs, cards, n_classes, **self._table_options(rng)
         )
         self._packed = packed
         self._m = int(self.m)  # frozen at fit, like every other parameter

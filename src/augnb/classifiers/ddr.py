@@ -42,10 +42,7 @@ class DDRChowLiu(_FromCountsNB, _RootedTreeNB):
         The ``Avg`` of eq. (18) for more than two classes: per-cell
         class average, or eq. (19) as printed (one constant per pair). Not used
         with two classes, where eq. (17) applies.
-    {root}
-    {random_state_root}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {rooted_input}
 
     Attributes
     ----------

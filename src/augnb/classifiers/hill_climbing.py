@@ -56,21 +56,12 @@ class HillClimbingTAN(_ArcSearch):
     Parameters
     ----------
     {alpha_search}
-    {cv}
-    {epsilon_arc_search}
-    {random_state_arc_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {arc_search}
 
     Attributes
     ----------
     {fitted_input_}
-    {structure_search_}
-    {arcs_groups_}
-    {search_trace_}
-    {model_}
-    {encoding_}
+    {arc_search_}
 
     References
     ----------
@@ -131,21 +122,12 @@ class SuperParentTAN(HillClimbingTAN):
     Parameters
     ----------
     {alpha_search}
-    {cv}
-    {epsilon_arc_search}
-    {random_state_arc_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {arc_search}
 
     Attributes
     ----------
     {fitted_input_}
-    {structure_search_}
-    {arcs_groups_}
-    {search_trace_}
-    {model_}
-    {encoding_}
+    {arc_search_}
 
     References
     ----------
@@ -187,21 +169,12 @@ class WrapperKDB(_ArcSearch):
         Maximum number of feature parents of a feature (bnclassify's
         ``kdbk``).
     {alpha_search}
-    {cv}
-    {epsilon_arc_search}
-    {random_state_arc_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {arc_search}
 
     Attributes
     ----------
     {fitted_input_}
-    {structure_search_}
-    {arcs_groups_}
-    {search_trace_}
-    {model_}
-    {encoding_}
+    {arc_search_}
 
     References
     ----------

@@ -37,9 +37,7 @@ class KDB(_FromCountsNB, _SmoothedNB):
         Maximum number of feature parents per feature (>= 0).
     {theta}
     {alpha}
-    {smoothing_and_hdp_iterations}
-    {random_state}
-    {input_columns}
+    {smoothed_input}
 
     Attributes
     ----------

@@ -37,9 +37,7 @@ class FSS(BaseWrapperNB):
         partition the rows.
     {epsilon_search}
     {random_state_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------
@@ -109,9 +107,7 @@ class FFSS(_FromCountsNB, _SmoothedNB):
     ----------
     {alpha}
     {significance}
-    {smoothing_and_hdp_iterations}
-    {random_state}
-    {input_columns}
+    {smoothed_input}
 
     Attributes
     ----------

@@ -83,14 +83,10 @@ class BSEJ(_JoiningSearch):
         fold id of every training row, or a splitter whose test sets
         partition the rows.
     {epsilon_search}
-    max_joint_cells : float, default=1e6
-        Joins whose CPT would exceed this many cells (declared values x
-        classes) are not considered.
+    {max_joint_cells}
     {supernode_cpt}
     {random_state_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------
@@ -178,9 +174,7 @@ class FSSJ(_JoiningSearch):
     {alpha_joined}
     {cv}
     {epsilon_arc_search}
-    max_joint_cells : float, default=1e6
-        Joins whose CPT would exceed this many cells (declared values x
-        classes) are not considered.
+    {max_joint_cells}
     supernode_cpt : {"joint", "dag"}, default="joint"
         How a joined subset is parameterised: one Laplace-smoothed CPT over
         the Cartesian product (Pazzani 1996), or, as bnclassify represents a
@@ -189,9 +183,7 @@ class FSSJ(_JoiningSearch):
         Either way the search scores exactly the model that is fitted,
         missing values included.
     {random_state_arc_search}
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------
@@ -297,9 +289,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
     random_state : int, RandomState or None, default=None
         Seed of the internal fold partition (and of random roots and of the
         sampler of ``smoothing="hdp"``).
-    {verbose}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {search_tail}
 
     Attributes
     ----------

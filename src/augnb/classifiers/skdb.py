@@ -50,9 +50,7 @@ class SKDB(_SmoothedNB):
     alpha : float, default=1.0
         Smoothing constant (1 = Laplace's correction), of the fitted model
         and of the leave-one-out estimates.
-    {smoothing_and_hdp_iterations}
-    {random_state}
-    {input_columns}
+    {smoothed_input}
 
     Attributes
     ----------

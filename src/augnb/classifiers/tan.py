@@ -36,10 +36,7 @@ class TAN(_FromCountsNB, _RootedTreeNB):
         subtract each arc's extra parameters (``(r_i - 1)(r_j - 1) r_C``, times
         ``log(N) / 2`` for BIC) from ``N I(X_i; X_j | C)`` and drop arcs that do
         not pay, so the result may be a forest (bnclassify's ``tan_cl``).
-    {root}
-    {random_state_root}
-    {smoothing_and_hdp_iterations}
-    {input_columns}
+    {rooted_input}
 
     Attributes
     ----------

@@ -202,9 +202,7 @@ class MANB(_NaiveBayesFamily):
     alpha : float, default=1.0
         Smoothing constant of the CPTs and Dirichlet hyperparameter of the
         marginal likelihoods (1 = Laplace's correction).
-    {smoothing_and_hdp_iterations}
-    {random_state}
-    {input_columns}
+    {smoothed_input}
 
     Attributes
     ----------
@@ -305,9 +303,7 @@ class WANBIA(_NaiveBayesFamily):
     max_iter : int, default=100
         Maximum number of L-BFGS-B iterations.
     {normalize}
-    {smoothing_and_hdp_iterations}
-    {random_state}
-    {input_columns}
+    {smoothed_input}
 
     Attributes
     ----------
