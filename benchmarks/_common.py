@@ -262,6 +262,32 @@ def machine_info():
     }
 
 
+def stage_times(stats, n, stages):
+    """Per-run seconds of each stage of a cProfile ``pstats.Stats`` over ``n`` runs.
+
+    ``stages`` is a list of ``(label, (file fragment, function name))``. A
+    named function counts its cumulative time; a stage given by a file
+    fragment alone counts its top-level functions only (those called from
+    outside the fragment), so nested calls inside the stage are not added
+    twice.
+    """
+    out = {}
+    raw = stats.stats  # (file, line, name) -> (cc, nc, tt, ct, callers)
+    for label, (frag, name) in stages:
+        total = 0.0
+        for (file, _, func), (_, _, _, ct, callers) in raw.items():
+            if frag not in file or (name and func != name):
+                continue
+            if name or not callers:
+                total += ct
+            else:
+                total += sum(
+                    c[3] for (cf, _, _), c in callers.items() if frag not in cf
+                )
+        out[label] = total / n
+    return out
+
+
 def write_json(obj, name):
     """Write ``obj`` to ``benchmarks/results/<name>`` (or a path) atomically."""
     path = Path(name) if os.sep in str(name) else RESULTS / name

@@ -22,7 +22,7 @@ import sys
 import time
 
 import numpy as np
-from _common import machine_info, write_json
+from _common import machine_info, stage_times, write_json
 
 from augnb import NaiveBayes
 from augnb.datasets import load
@@ -41,24 +41,6 @@ STAGES = [
 ]
 
 
-def stage_times(stats: pstats.Stats, n: int) -> dict[str, float]:
-    """Per-fit seconds of each stage: the largest cumulative time among the
-    stage's top-level matching functions (callers outside the stage)."""
-    out = {}
-    raw = stats.stats  # (file, line, name) -> (cc, nc, tt, ct, callers)
-    for label, (frag, name) in STAGES:
-        total = 0.0
-        for (file, _, func), (_, _, _, ct, callers) in raw.items():
-            if frag not in file or (name and func != name):
-                continue
-            # Count a function only when called from outside the stage, so
-            # nested calls inside the stage are not added twice.
-            outside = sum(c[3] for (cf, _, _), c in callers.items() if frag not in cf)
-            total += outside if callers else ct
-        out[label] = total / n
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=30)
@@ -75,7 +57,7 @@ def main() -> None:
         NaiveBayes().fit(X, y)
     prof.disable()
     stats = pstats.Stats(prof)
-    stages = stage_times(stats, args.repeats)
+    stages = stage_times(stats, args.repeats, STAGES)
     # The arithmetic itself: every (feature, class) table by bincount.
     codes = np.column_stack([X[c].cat.codes.to_numpy() for c in X.columns])
     yc = np.unique(np.asarray(y), return_inverse=True)[1]

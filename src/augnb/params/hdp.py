@@ -113,18 +113,22 @@ def _stirling_rows(n_max):
     return out
 
 
-def _column_major(table: NDArray[np.float64], n_max: int) -> NDArray[np.float64]:
+@numba.njit(cache=True, nogil=True)
+def _column_major(table, n_max):
     """The triangular table stored column by column.
 
     ``(n, m)`` is at ``m (n_max + 1) - m (m - 1) / 2 + n - m``, so that
     entries for consecutive ``n`` and a fixed ``m`` (the parent's term of a
-    Gibbs window) are contiguous.
+    Gibbs window) are contiguous. A compiled gather: index arrays built with
+    NumPy took 0.2 s for the largest table, once per process.
     """
-    m_idx = np.repeat(np.arange(n_max + 1), n_max + 1 - np.arange(n_max + 1))
-    starts = np.concatenate([[0], np.cumsum(n_max + 1 - np.arange(n_max))])
-    n_idx = np.arange(m_idx.size) - np.repeat(starts, n_max + 1 - np.arange(n_max + 1))
-    n_idx += m_idx
-    return np.ascontiguousarray(table[n_idx * (n_idx + 1) // 2 + m_idx])
+    out = np.empty(table.shape[0])
+    pos = 0
+    for m in range(n_max + 1):
+        for n in range(m, n_max + 1):
+            out[pos] = table[n * (n + 1) // 2 + m]
+            pos += 1
+    return out
 
 
 def _ratios(
