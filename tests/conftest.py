@@ -15,6 +15,13 @@ this module: its helpers reach them as fixtures.
 from __future__ import annotations
 
 import itertools
+import os
+
+# scikit-learn's array-API check (run on every estimator: enabling array-API
+# dispatch leaves its results on NumPy input unchanged) needs SciPy's
+# array-API mode, which SciPy reads once, when it is first imported; without
+# it the check skips itself. Set here, before any test imports SciPy.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import numpy as np
 import pytest
