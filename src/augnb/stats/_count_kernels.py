@@ -42,15 +42,18 @@ def _pairwise_class_counts_kernel(
 
 @numba.njit(cache=True, nogil=True)
 def _grouped_pair_counts_kernel(
-    codes_t, y, cards, n_classes, starts, offsets, out, incomplete, start, stop
+    codes, by_rows, y, cards, n_classes, starts, offsets, out, incomplete, start,
+    stop,
 ):
     """Unweighted pair counts of the complete rows ``start:stop`` through group tables.
 
-    ``codes_t`` is the transposed table (``counts._feature_rows``). Marks the
-    rows with a missing value in ``incomplete`` (False on entry), which are
-    not counted (the caller counts them pair by pair).
+    ``codes`` is the table (``by_rows``) or its transpose, C-ordered either
+    way: one compiled signature for a C- and a Fortran-ordered table, each
+    read in its own order. Marks the rows with a missing value in
+    ``incomplete`` (False on entry), which are not counted (the caller
+    counts them pair by pair).
     """
-    p = codes_t.shape[0]
+    p = codes.shape[1] if by_rows else codes.shape[0]
     n_groups = starts.shape[0] - 1
     # Layout of the group tables in ``gout``: the (group g, group h > g,
     # class) tables of each g in one block of ``gsize[g]`` rows of stride
@@ -79,7 +82,7 @@ def _grouped_pair_counts_kernel(
     gout = np.zeros(total, dtype=np.int64)
     block = 512
     # Group codes of a block of rows, computed feature by feature
-    # (contiguous reads), then counted row by row.
+    # (contiguous reads of a transposed table), then counted row by row.
     zb = np.empty((block, n_groups), dtype=np.int64)
     for s0 in range(start, stop, block):
         m = min(block, stop - s0)
@@ -89,7 +92,7 @@ def _grouped_pair_counts_kernel(
             for t in range(starts[g], starts[g + 1]):
                 rt = cards[t]
                 for r in range(m):
-                    v = codes_t[t, s0 + r]
+                    v = codes[s0 + r, t] if by_rows else codes[t, s0 + r]
                     if v < 0:
                         incomplete[s0 + r] = True
                     zb[r, g] = zb[r, g] * rt + v

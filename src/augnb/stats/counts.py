@@ -285,15 +285,17 @@ def pairwise_class_counts(
         starts = _feature_groups(cards, n_classes) if p > 1 else None
         if starts is not None and len(starts) - 1 < p:
             incomplete = np.zeros(codes.shape[0], dtype=np.bool_)
-            # Transposed without a copy (a C-ordered table, read as it is,
-            # compiles a signature of its own; copying it costs more).
-            codes_t = codes.T
+            # A C-ordered table is read as it is (copying it costs more than
+            # reading it across), a Fortran-ordered one transposed: C either
+            # way, one compiled signature.
+            by_rows = bool(codes.flags.c_contiguous)
+            view = codes if by_rows else codes.T
 
             def grouped(a: int, b: int) -> NDArray[np.int64]:
                 part = np.zeros(total, dtype=np.int64)
                 _grouped_pair_counts_kernel(
-                    codes_t, y, cards, n_classes, starts, offsets, part, incomplete,
-                    a, b,
+                    view, by_rows, y, cards, n_classes, starts, offsets, part,
+                    incomplete, a, b,
                 )
                 return part
 
