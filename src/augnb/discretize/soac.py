@@ -95,10 +95,16 @@ def _soac_starts(xs, threshold):
     once either cluster has grown, which the stored sizes reveal.
     """
     m = xs.shape[0]
-    n = np.ones(m, dtype=np.int64)
+    # Filled by one loop rather than np.ones / np.arange (each of those a
+    # fraction of a second of compilation per dtype).
+    n = np.empty(m, dtype=np.int64)
+    prev = np.empty(m, dtype=np.int64)
+    alive = np.empty(m, dtype=np.bool_)
+    for i in range(m):
+        n[i] = 1
+        prev[i] = i - 1
+        alive[i] = True
     s = xs.copy()
-    prev = np.arange(-1, m - 1)
-    alive = np.ones(m, dtype=np.bool_)
     cap = 3 * m
     key = np.empty(cap)
     pos = np.empty(cap, dtype=np.int64)
