@@ -234,8 +234,8 @@ def test_families_kernel_counts_exactly_the_rows_of_its_span(weighted):
     rng = np.random.default_rng(5)
     cards = [3, 2, 4]
     n = 1001
-    # int32 in Fortran order, as families_class_counts passes the codes (the
-    # kernel's compiled signature is the library's own).
+    # int32 in Fortran order, transposed, as families_class_counts passes
+    # the codes (the kernel's compiled signature is the library's own).
     codes = np.asfortranarray(
         np.stack(_random_codes(rng, n, cards), axis=1), dtype=np.int32
     )
@@ -258,7 +258,7 @@ def test_families_kernel_counts_exactly_the_rows_of_its_span(weighted):
     for start, stop in ((0, n), (0, 333), (333, 1001), (17, 18)):
         lanes = (1, np.float64) if weighted else (4, np.int64)
         out = np.zeros((lanes[0], sum(sizes)), dtype=lanes[1])
-        _families_class_counts_kernel(codes, layout, y, w, 2, out, start, stop)
+        _families_class_counts_kernel(codes.T, layout, y, w, 2, out, start, stop)
         want = np.zeros(sum(sizes))
         for r in range(start, stop):
             for (child, parents, radix, nv), base in zip(families, offsets):

@@ -353,7 +353,9 @@ class ESKDB(_SmoothedNB):
         disc: RandomMDLPDiscretizer,
     ) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
         """Codes and cardinalities with the continuous columns cut by ``disc``."""
-        codes = codes.copy()
+        # The table's own (Fortran) order: the counting kernels read it
+        # feature by feature, and a C copy compiled them once more.
+        codes = codes.copy(order="K")
         cards = np.array(self.schema_.cardinalities, dtype=np.int64)
         for j, cuts in disc.cut_points_.items():
             assert values is not None  # a discretised column is continuous

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from augnb._threads import map_spans, thread_spans
+from augnb._threads import map_spans, read_only, thread_spans
 
 __all__ = [
     "column_value_counts",
@@ -64,10 +64,23 @@ def integer_block(X: pd.DataFrame) -> NDArray[np.integer] | None:
     return arr
 
 
+def _kernel_view(arr: NDArray[np.integer]) -> tuple[NDArray[np.integer], bool]:
+    """A C-ordered, read-only view of a C or F table for the kernels, and its way.
+
+    ``(arr, True)`` for a C-ordered table (read row by row), ``(arr.T,
+    False)`` for a Fortran-ordered one (read feature by feature): Numba
+    compiles a kernel once per array type, layout and writeability
+    included, so the kernels see one type per integer dtype.
+    """
+    by_rows = bool(arr.flags.c_contiguous)
+    return read_only(arr if by_rows else arr.T), by_rows
+
+
 @numba.njit(cache=True, nogil=True)
 def _levels_kernel(arr, by_rows, width, present, lo, hi, start, stop):
-    p = arr.shape[1]
+    # ``arr`` is the table (``by_rows``) or its transpose (see _kernel_view).
     if by_rows:
+        p = arr.shape[1]
         for r in range(start, stop):
             for j in range(p):
                 v = arr[r, j]
@@ -78,11 +91,12 @@ def _levels_kernel(arr, by_rows, width, present, lo, hi, start, stop):
                 if v >= 0 and v < width:
                     present[j, v] = True
     else:
+        p = arr.shape[0]
         for j in range(p):
             a = lo[j]
             b = hi[j]
             for r in range(start, stop):
-                v = arr[r, j]
+                v = arr[j, r]
                 if v < a:
                     a = v
                 if v > b:
@@ -109,13 +123,13 @@ def small_integer_levels(arr: NDArray[np.integer]) -> list[tuple | None]:
     """
     n, p = arr.shape
     info = np.iinfo(np.int64)
-    by_rows = bool(arr.flags.c_contiguous)
+    view, by_rows = _kernel_view(arr)
 
     def levels(a: int, b: int) -> tuple:
         present = np.zeros((p, SMALL_LEVELS), dtype=np.bool_)
         lo = np.full(p, info.max, dtype=np.int64)
         hi = np.full(p, info.min, dtype=np.int64)
-        _levels_kernel(arr, by_rows, SMALL_LEVELS, present, lo, hi, a, b)
+        _levels_kernel(view, by_rows, SMALL_LEVELS, present, lo, hi, a, b)
         return present, lo, hi
 
     parts = map_spans(levels, thread_spans(n))
@@ -134,22 +148,24 @@ def small_integer_levels(arr: NDArray[np.integer]) -> list[tuple | None]:
 
 
 @numba.njit(cache=True, nogil=True)
-def _encode_kernel(arr, by_rows, columns, lo, width, table, out, start, stop):
+def _encode_kernel(arr, by_rows, columns, lo, width, table, out_t, start, stop):
+    # ``arr`` is the table (``by_rows``) or its transpose (see _kernel_view);
+    # ``out_t`` is the transposed output (Fortran-ordered, so C here).
     k = columns.shape[0]
     if by_rows:
         for r in range(start, stop):
             for t in range(k):
                 j = columns[t]
                 d = arr[r, j] - lo[t]
-                out[r, j] = table[t, d] if d >= 0 and d < width[t] else -1
+                out_t[j, r] = table[t, d] if d >= 0 and d < width[t] else -1
     else:
         for t in range(k):
             j = columns[t]
             a = lo[t]
             w = width[t]
             for r in range(start, stop):
-                d = arr[r, j] - a
-                out[r, j] = table[t, d] if d >= 0 and d < w else -1
+                d = arr[j, r] - a
+                out_t[j, r] = table[t, d] if d >= 0 and d < w else -1
 
 
 def encode_integer_table(
@@ -196,13 +212,14 @@ def encode_integer_table(
     table = np.full((len(cols), max(widths)), -1, dtype=np.int32)
     for t, c in enumerate(cats_list):
         table[t, c - c[0]] = np.arange(c.size, dtype=np.int32)
-    by_rows = bool(arr.flags.c_contiguous)
+    view, by_rows = _kernel_view(arr)
     columns = np.asarray(cols, dtype=np.int64)
     lo = np.asarray(los, dtype=np.int64)
     width = np.asarray(widths, dtype=np.int64)
+    out_t = out.T
 
     def encode(a: int, b: int) -> None:
-        _encode_kernel(arr, by_rows, columns, lo, width, table, out, a, b)
+        _encode_kernel(view, by_rows, columns, lo, width, table, out_t, a, b)
 
     map_spans(encode, thread_spans(arr.shape[0]))
     return cols
@@ -218,14 +235,15 @@ def _count_column(column, out, j):
 
 
 @numba.njit(cache=True, nogil=True)
-def _value_counts_kernel(codes, out, start, stop):
+def _value_counts_kernel(codes_t, out, start, stop):
     # Rows spread over ``out.shape[0]`` lanes (a power of two) by their low
     # bits: consecutive rows of a column mostly hit the same cell, and a
     # chain of increments of one cell is what bounded the loop. The rows
     # are sliced from 0 so the compiler sees non-negative indices.
-    rows = codes[start:stop]
-    for j in range(rows.shape[1]):
-        _count_column(rows[:, j], out, j)
+    # ``codes_t`` is the transposed table (one column per row).
+    rows_t = codes_t[:, start:stop]
+    for j in range(rows_t.shape[0]):
+        _count_column(rows_t[j], out, j)
 
 
 def column_value_counts(codes: NDArray[np.int32], width: int) -> NDArray[np.int64]:
@@ -245,10 +263,13 @@ def column_value_counts(codes: NDArray[np.int32], width: int) -> NDArray[np.int6
 
     # Four lanes for a small table (a large one's rows rarely repeat a cell).
     n_lanes = 4 if shape[0] * shape[1] <= _LANE_CELLS else 1
+    # Transposed and read-only: one array type whatever the table's shape
+    # and writeability (see _kernel_view).
+    codes_t = read_only(codes.T)
 
     def counts(a: int, b: int) -> NDArray[np.int64]:
         lanes = np.zeros((n_lanes, *shape), dtype=np.int64)
-        _value_counts_kernel(codes, lanes, a, b)
+        _value_counts_kernel(codes_t, lanes, a, b)
         return lanes.sum(axis=0) if n_lanes > 1 else lanes[0]
 
     parts = map_spans(counts, thread_spans(codes.shape[0]))
@@ -294,6 +315,8 @@ def encode_dictionary_codes(
     out : ndarray of shape (n_samples, n_features), int32
         Receives the codes.
     """
+    # Read-only whether or not the codes are (one compiled signature).
+    codes = read_only(codes)
 
     def encode(a: int, b: int) -> None:
         _lookup_kernel(codes, columns, lookup, out, a, b)
@@ -394,7 +417,10 @@ def short_text_codes(
     codes = np.empty(offsets.shape[0] - 1, dtype=np.int32)
     firsts = np.empty(max_values, dtype=np.int64)
     present = np.empty(0, dtype=np.bool_) if valid is None else valid
-    n_values = _short_text_kernel(offsets, data, present, codes, firsts)
+    # The inputs read-only whether or not they are (one compiled signature).
+    n_values = _short_text_kernel(
+        read_only(offsets), read_only(data), read_only(present), codes, firsts
+    )
     if n_values == -2:
         return None
     return codes, (firsts[:n_values] if n_values >= 0 else None)

@@ -20,6 +20,46 @@ __all__: list[str] = []
 
 _LN2 = math.log(2.0)
 
+# Where a callee takes a constant, it is given as ``np.int64(0)`` or
+# ``np.bool_(True)``, not as a literal: Numba compiles a callee once more,
+# specialised, for each literal argument (about half a second each).
+
+
+@numba.njit(cache=True, nogil=True)
+def _search_left(a, v):
+    """``np.searchsorted(a, v, side="left")`` of an integer scalar ``v``.
+
+    NumPy's binary search, step for step; written out because each
+    specialisation of ``np.searchsorted`` costs most of a second of
+    compilation.
+    """
+    lo = 0
+    hi = a.shape[0]
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if a[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@numba.njit(cache=True, nogil=True)
+def _search_right(a, v):
+    """``np.searchsorted(a, v, side="right")`` of a scalar ``v``.
+
+    As :func:`_search_left`, with NumPy's order (a NaN ``v`` after all).
+    """
+    lo = 0
+    hi = a.shape[0]
+    while lo < hi:
+        mid = lo + ((hi - lo) >> 1)
+        if v != v or a[mid] <= v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
 
 @numba.njit(cache=True, nogil=True)
 def _block_sum(a, start, n):
@@ -114,12 +154,13 @@ def _n_ent_of(counts, scratch, pairwise):
     """
     k = counts.shape[0]
     if pairwise:
+        zero = np.int64(0)
         for c in range(k):
             scratch[c] = counts[c]
-        n = _pairwise_sum(scratch, 0, k)
+        n = _pairwise_sum(scratch, zero, k)
         for c in range(k):
             scratch[c] = _xlogx(counts[c])
-        s = _pairwise_sum(scratch, 0, k)
+        s = _pairwise_sum(scratch, zero, k)
     else:
         n = counts[0]
         s = _xlogx(counts[0])
@@ -139,8 +180,8 @@ def _split_scores(cum, boundaries, lo, hi, rows_cost, log2_delta):
     number of candidates. ``log2_delta[k]`` is ``log2(3**k - 2)``.
     """
     n_s = hi - lo
-    first = np.searchsorted(boundaries, lo, side="right")
-    last = np.searchsorted(boundaries, hi, side="left")
+    first = _search_right(boundaries, lo)
+    last = _search_left(boundaries, hi)
     m = last - first
     if m <= 0 or n_s < 2:
         return (
@@ -159,7 +200,7 @@ def _split_scores(cum, boundaries, lo, hi, rows_cost, log2_delta):
         if total[c] != 0.0:
             k += 1
     # The whole set's sums are over a lone column in the NumPy code.
-    n_ent_s = _n_ent_of(total, scratch, True)
+    n_ent_s = _n_ent_of(total, scratch, np.bool_(True))
     ent_s = n_ent_s / n_s
     k_ent_s = k * ent_s
     log2_m = math.log2(n_s - 1 if rows_cost else m)
@@ -197,7 +238,7 @@ def _draw_index(weights, u):
         acc += weights[i]
         cum[i] = acc
     v = u * cum[m - 1]
-    i = np.searchsorted(cum, v, side="right")
+    i = _search_right(cum, v)
     return min(i, m - 1)
 
 

@@ -95,19 +95,29 @@ def _soac_starts(xs, threshold):
     once either cluster has grown, which the stored sizes reveal.
     """
     m = xs.shape[0]
-    n = np.ones(m, dtype=np.int64)
+    # Filled by one loop rather than np.ones / np.arange (each of those a
+    # fraction of a second of compilation per dtype).
+    n = np.empty(m, dtype=np.int64)
+    prev = np.empty(m, dtype=np.int64)
+    alive = np.empty(m, dtype=np.bool_)
+    for i in range(m):
+        n[i] = 1
+        prev[i] = i - 1
+        alive[i] = True
     s = xs.copy()
-    prev = np.arange(-1, m - 1)
-    alive = np.ones(m, dtype=np.bool_)
     cap = 3 * m
     key = np.empty(cap)
     pos = np.empty(cap, dtype=np.int64)
     n_left = np.empty(cap, dtype=np.int64)
     n_right = np.empty(cap, dtype=np.int64)
-    size = 0
+    # int64 scalars, not the literals 0 and 1: a literal argument compiles
+    # a callee once more, specialised to it (``_push`` three times, ``_pop``
+    # twice, a second each).
+    size = np.int64(0)
+    one = np.int64(1)
     for lo in range(m - 1):
-        cost = _ward(1, xs[lo], 1, xs[lo + 1])
-        size = _push(key, pos, n_left, n_right, size, cost, lo, 1, 1)
+        cost = _ward(one, xs[lo], one, xs[lo + 1])
+        size = _push(key, pos, n_left, n_right, size, cost, lo, one, one)
     energy = 0.0
     k = m
     while k > 1 and size > 0:
@@ -137,7 +147,15 @@ def _soac_starts(xs, threshold):
         if p >= 0:
             cost = _ward(n[p], _mean(xs, p, n[p], s[p]), n[a], mean_a)
             size = _push(key, pos, n_left, n_right, size, cost, p, n[p], n[a])
-    return np.flatnonzero(alive)
+    # The surviving starts (``k`` of them) by hand: np.flatnonzero costs
+    # half a second of compilation.
+    starts = np.empty(k, dtype=np.int64)
+    j = 0
+    for lo in range(m):
+        if alive[lo]:
+            starts[j] = lo
+            j += 1
+    return starts
 
 
 @shared_entries

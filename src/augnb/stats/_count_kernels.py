@@ -12,19 +12,20 @@ import numpy as np
 
 @numba.njit(cache=True, nogil=True)
 def _pairwise_class_counts_kernel(
-    codes, y, w, cards, n_classes, offsets, out, start, stop
+    codes_t, y, w, cards, n_classes, offsets, out, start, stop
 ):
-    """Pair tables of rows ``start:stop``, pair by pair down the columns (F order).
+    """Pair tables of rows ``start:stop``, pair by pair along the features.
 
-    ``w`` holds the row weights; empty, every row counts once (``out`` may
-    then be an integer array).
+    ``codes_t`` is the transposed table, one feature per row (see
+    ``counts._feature_rows``). ``w`` holds the row weights; empty, every row
+    counts once (``out`` may then be an integer array).
     """
     weighted = w.shape[0] > 0
-    p = codes.shape[1]
+    p = codes_t.shape[0]
     for i in range(p):
-        ci = codes[:, i]
+        ci = codes_t[i]
         for j in range(i + 1, p):
-            cj = codes[:, j]
+            cj = codes_t[j]
             rj = cards[j]
             base = offsets[i * p + j]
             for r in range(start, stop):
@@ -41,14 +42,18 @@ def _pairwise_class_counts_kernel(
 
 @numba.njit(cache=True, nogil=True)
 def _grouped_pair_counts_kernel(
-    codes, y, cards, n_classes, starts, offsets, out, incomplete, start, stop
+    codes, by_rows, y, cards, n_classes, starts, offsets, out, incomplete, start,
+    stop,
 ):
     """Unweighted pair counts of the complete rows ``start:stop`` through group tables.
 
-    Marks the rows with a missing value in ``incomplete`` (False on entry),
-    which are not counted (the caller counts them pair by pair).
+    ``codes`` is the table (``by_rows``) or its transpose, C-ordered either
+    way: one compiled signature for a C- and a Fortran-ordered table, each
+    read in its own order. Marks the rows with a missing value in
+    ``incomplete`` (False on entry), which are not counted (the caller
+    counts them pair by pair).
     """
-    p = codes.shape[1]
+    p = codes.shape[1] if by_rows else codes.shape[0]
     n_groups = starts.shape[0] - 1
     # Layout of the group tables in ``gout``: the (group g, group h > g,
     # class) tables of each g in one block of ``gsize[g]`` rows of stride
@@ -76,8 +81,8 @@ def _grouped_pair_counts_kernel(
         total += gsize[g] * n_classes
     gout = np.zeros(total, dtype=np.int64)
     block = 512
-    # Group codes of a block of rows, computed column by column (contiguous
-    # reads of a Fortran-ordered table), then counted row by row.
+    # Group codes of a block of rows, computed feature by feature
+    # (contiguous reads of a transposed table), then counted row by row.
     zb = np.empty((block, n_groups), dtype=np.int64)
     for s0 in range(start, stop, block):
         m = min(block, stop - s0)
@@ -87,7 +92,7 @@ def _grouped_pair_counts_kernel(
             for t in range(starts[g], starts[g + 1]):
                 rt = cards[t]
                 for r in range(m):
-                    v = codes[s0 + r, t]
+                    v = codes[s0 + r, t] if by_rows else codes[t, s0 + r]
                     if v < 0:
                         incomplete[s0 + r] = True
                     zb[r, g] = zb[r, g] * rt + v
@@ -200,7 +205,7 @@ def _count_one_parent(child, par, y, w, n_classes, nv, base, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _count_parents(table, child, pars, radix, y, w, n_classes, nv, base, out):
+def _count_parents(rows_t, child, pars, radix, y, w, n_classes, nv, base, out):
     weighted = w.shape[0] > 0
     lane_mask = out.shape[0] - 1
     for r in range(child.shape[0]):
@@ -210,7 +215,7 @@ def _count_parents(table, child, pars, radix, y, w, n_classes, nv, base, out):
         k = 0
         ok = True
         for t in range(pars.shape[0]):
-            a = table[r, pars[t]]
+            a = rows_t[pars[t], r]
             if a < 0:
                 ok = False
                 break
@@ -221,39 +226,42 @@ def _count_parents(table, child, pars, radix, y, w, n_classes, nv, base, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _families_class_counts_kernel(table, layout, y, w, n_classes, out, start, stop):
+def _families_class_counts_kernel(
+    table_t, layout, y, w, n_classes, out, start, stop
+):
     # ``layout`` is the families' layout: their child columns, the start of
     # each one's parents in ``parents`` (and ``radix``), the parent columns
     # and cardinalities, the children's numbers of values and the offsets
     # of the tables in ``out``.
     children, parent_ptr, parents, radix, n_values, offsets = layout
-    # Family by family down the columns (each column is contiguous in a
-    # Fortran-ordered table); no parent and one parent, the common cases,
-    # have loops of their own. Unweighted counts are integers spread over
-    # ``out.shape[0]`` lanes by row (summed by the caller): consecutive rows
-    # of a small table hit the same cell, and a chain of increments of one
-    # memory cell is what bounded the loop. The lane is the row's low bits
-    # (``out.shape[0]`` is a power of two): a modulo is an integer division
-    # per cell. Each loop runs over arrays sliced to the rows ``start:stop``
-    # from 0, so the compiler sees non-negative indices (no wraparound test
-    # per cell) and weighted sums keep row order. Together about 3x faster.
-    rows = table[start:stop]
+    # Family by family along the features (``table_t`` is the transposed
+    # table, see ``counts._feature_rows``); no parent and one parent, the
+    # common cases, have loops of their own. Unweighted counts are integers
+    # spread over ``out.shape[0]`` lanes by row (summed by the caller):
+    # consecutive rows of a small table hit the same cell, and a chain of
+    # increments of one memory cell is what bounded the loop. The lane is
+    # the row's low bits (``out.shape[0]`` is a power of two): a modulo is
+    # an integer division per cell. Each loop runs over arrays sliced to the
+    # rows ``start:stop`` from 0, so the compiler sees non-negative indices
+    # (no wraparound test per cell) and weighted sums keep row order.
+    # Together about 3x faster.
+    rows_t = table_t[:, start:stop]
     y = y[start:stop]
     if w.shape[0] > 0:
         w = w[start:stop]
     for f in range(children.shape[0]):
-        child = rows[:, children[f]]
+        child = rows_t[children[f]]
         nv = n_values[f]
         base = offsets[f]
         lo, hi = parent_ptr[f], parent_ptr[f + 1]
         if hi == lo:
             _count_no_parent(child, y, w, nv, base, out)
         elif hi - lo == 1:
-            par = rows[:, parents[lo]]
+            par = rows_t[parents[lo]]
             _count_one_parent(child, par, y, w, n_classes, nv, base, out)
         else:
             _count_parents(
-                rows, child, parents[lo:hi], radix[lo:hi], y, w, n_classes, nv,
+                rows_t, child, parents[lo:hi], radix[lo:hi], y, w, n_classes, nv,
                 base, out,
             )
     return out

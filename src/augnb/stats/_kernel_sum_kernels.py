@@ -289,21 +289,6 @@ def _lse_grid(
         )
 
 
-@numba.njit(cache=True, nogil=True)
-def _lse_grid_serial(
-    query, points_t, starts, scale, mult, exclude, weights, cutoff, out, shift
-):
-    """:func:`_lse_grid` in the calling thread.
-
-    For callers that run several sums at once on their own threads: no
-    parallel region to join.
-    """
-    _lse_rows(
-        query, points_t, starts, scale, mult, exclude, weights, cutoff, out,
-        shift, 0, query.shape[0],
-    )
-
-
 @numba.njit(cache=True, nogil=True, inline="always")
 def _walk(tot, points, q, sc, best, cutoff, ex, m, step, a, b):
     """``tot`` plus the terms of one side of a 1-d sum.

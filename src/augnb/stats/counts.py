@@ -225,6 +225,18 @@ def _narrow_codes(codes: ArrayLike) -> NDArray[np.integer]:
     return codes
 
 
+def _feature_rows(codes: NDArray[np.integer]) -> NDArray[np.integer]:
+    """The table transposed, one feature per row, C-contiguous (a view of F order).
+
+    The counting kernels read the codes feature by feature, so they take the
+    transposed Fortran-ordered table: C-contiguous whatever the table's
+    shape, where the table itself is typed C (not F) by Numba when it has
+    one column or at most one row, and each layout compiles the kernel
+    once more. A C-ordered table is copied (as the pair counts always did).
+    """
+    return np.asfortranarray(codes).T
+
+
 @shared_entries
 def pairwise_class_counts(
     codes: NDArray[np.integer],
@@ -273,11 +285,17 @@ def pairwise_class_counts(
         starts = _feature_groups(cards, n_classes) if p > 1 else None
         if starts is not None and len(starts) - 1 < p:
             incomplete = np.zeros(codes.shape[0], dtype=np.bool_)
+            # A C-ordered table is read as it is (copying it costs more than
+            # reading it across), a Fortran-ordered one transposed: C either
+            # way, one compiled signature.
+            by_rows = bool(codes.flags.c_contiguous)
+            view = codes if by_rows else codes.T
 
             def grouped(a: int, b: int) -> NDArray[np.int64]:
                 part = np.zeros(total, dtype=np.int64)
                 _grouped_pair_counts_kernel(
-                    codes, y, cards, n_classes, starts, offsets, part, incomplete, a, b
+                    view, by_rows, y, cards, n_classes, starts, offsets, part,
+                    incomplete, a, b,
                 )
                 return part
 
@@ -286,30 +304,30 @@ def pairwise_class_counts(
             # A row with a missing value counts in the tables of its
             # observed pairs only (available cases), pair by pair.
             codes, y = codes[incomplete], y[incomplete]
-        fcodes = np.asfortranarray(codes)
+        rest_t = _feature_rows(codes)
 
         def by_pairs(a: int, b: int) -> NDArray[np.int64]:
             part = np.zeros(total, dtype=np.int64)
             _pairwise_class_counts_kernel(
-                fcodes, y, _NO_WEIGHTS, cards, n_classes, offsets, part, a, b
+                rest_t, y, _NO_WEIGHTS, cards, n_classes, offsets, part, a, b
             )
             return part
 
-        for part in map_spans(by_pairs, thread_spans(fcodes.shape[0])):
+        for part in map_spans(by_pairs, thread_spans(rest_t.shape[1])):
             out += part
         out = out.astype(np.float64)
     else:
-        fcodes = np.asfortranarray(codes)
+        codes_t = _feature_rows(codes)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
 
         def weighted(a: int, b: int) -> NDArray[np.float64]:
             part = np.zeros(total, dtype=np.float64)
             _pairwise_class_counts_kernel(
-                fcodes, y, w, cards, n_classes, offsets, part, a, b
+                codes_t, y, w, cards, n_classes, offsets, part, a, b
             )
             return part
 
-        out = sum_in_order(weighted, fixed_blocks(fcodes.shape[0], total))
+        out = sum_in_order(weighted, fixed_blocks(codes_t.shape[1], total))
     tables = {}
     for i in range(p):
         for j in range(i + 1, p):
@@ -478,16 +496,19 @@ def families_class_counts(
         np.asarray(v, dtype=np.int64)
         for v in (children, ptr, parents, radix, n_values, offsets)
     )
-    table = _narrow_codes(table)
+    # Transposed without a copy: C-contiguous for a Fortran-ordered table
+    # (the library's), one signature whatever its shape (see _feature_rows);
+    # a C-ordered table is read as it is.
+    table_t = _narrow_codes(table).T
     y = np.ascontiguousarray(y)
-    n = table.shape[0] if families else 0
+    n = table_t.shape[1] if families else 0
     if sample_weight is None:
         # Integer counts in 4 lanes per thread (exact, so the order of the
         # sums is free; a power of two, as the kernel requires).
         def lanes(a: int, b: int) -> NDArray[np.int64]:
             part = np.zeros((4, total), dtype=np.int64)
             _families_class_counts_kernel(
-                table, layout, y, _NO_WEIGHTS, int(n_classes), part, a, b
+                table_t, layout, y, _NO_WEIGHTS, int(n_classes), part, a, b
             )
             return part
 
@@ -502,7 +523,7 @@ def families_class_counts(
         def weighted(a: int, b: int) -> NDArray[np.float64]:
             part = np.zeros((1, total))
             _families_class_counts_kernel(
-                table, layout, y, weights, int(n_classes), part, a, b
+                table_t, layout, y, weights, int(n_classes), part, a, b
             )
             return part[0]
 

@@ -52,7 +52,7 @@ from augnb.stats._kernel_sum_kernels import (
     _MARGIN,
     _PARALLEL_MIN,
     _lse_grid,
-    _lse_grid_serial,
+    _lse_rows,
     _lse_sorted_1d,
     _lse_sorted_1d_serial,
     _merge_equal_rows,
@@ -171,9 +171,8 @@ def _group_lse(
             out[0],
         )
     else:
-        kernel = _lse_grid if parallel else _lse_grid_serial
         shift = np.empty_like(out)
-        kernel(
+        args = (
             np.ascontiguousarray(query),
             np.ascontiguousarray(points[order].T),
             starts,
@@ -185,6 +184,14 @@ def _group_lse(
             out,
             shift,
         )
+        if parallel:
+            _lse_grid(*args)
+        else:
+            # Every row in the calling thread, for callers that run several
+            # sums at once on threads of their own (no parallel region to
+            # join); called directly, as a compiled wrapper would compile
+            # (and optimise) the rows' code once more.
+            _lse_rows(*args, 0, nq)
         with np.errstate(divide="ignore"):
             np.log(out, out=out)
         out -= shift

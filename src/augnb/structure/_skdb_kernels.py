@@ -24,15 +24,17 @@ def _shifted_logs(n, shift):
 
 
 @numba.njit(cache=True, nogil=True)
-def _family_keys(codes, child, parents, cards):
+def _family_keys(codes, by_rows, child, parents, cards):
     """Each row's parent configuration key, family validity and child code.
 
     The key is the mixed-radix index of
     :func:`augnb.stats.counts.family_index` (first parent slowest, 0 where a
     parent is missing); a row is valid when no value of the family is
     missing. Also returns the largest key of a valid row (-1 when none).
+    ``codes`` is the table (``by_rows``) or its transpose: a C- and a
+    Fortran-ordered table are both passed C-ordered, one compiled signature.
     """
-    n = codes.shape[0]
+    n = codes.shape[0] if by_rows else codes.shape[1]
     key = np.zeros(n, dtype=np.int64)
     valid = np.ones(n, dtype=np.bool_)
     x = np.empty(n, dtype=np.int64)
@@ -41,11 +43,11 @@ def _family_keys(codes, child, parents, cards):
         kv = 0
         ok = True
         for q in range(parents.shape[0]):
-            v = codes[i, parents[q]]
+            v = codes[i, parents[q]] if by_rows else codes[parents[q], i]
             if v < 0:
                 ok = False
             kv = kv * cards[parents[q]] + v
-        xi = codes[i, child]
+        xi = codes[i, child] if by_rows else codes[child, i]
         x[i] = xi
         if ok:
             key[i] = kv

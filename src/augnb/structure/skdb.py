@@ -107,8 +107,10 @@ def _loo_log_factor(
     """
     n = len(y)
     # The keys of augnb.stats.counts.family_index, in one compiled pass.
+    by_rows = bool(codes.flags.c_contiguous)
     pkey, valid, x, top = _family_keys(
-        codes,
+        codes if by_rows else codes.T,
+        by_rows,
         int(child),
         np.array(parents, dtype=np.int64),
         np.asarray(cards, dtype=np.int64),
