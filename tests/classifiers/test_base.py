@@ -246,3 +246,16 @@ def test_parameter_names_are_read_once_per_class():
         assert names == BaseEstimator._get_param_names.__func__(cls)
         names.append("changed")  # a copy: the cached list is not changed
         assert "changed" not in cls._get_param_names()
+
+
+def test_a_pandas_frame_with_columns_named_dask_and_compute_is_no_dask_input():
+    # Dask inputs are told by their type's collection protocol, not by the
+    # attributes an instance answers to (a frame's columns are attributes).
+    X, y = load("car")
+    X = X.iloc[:, :2].set_axis(["dask", "compute"], axis=1)
+    model = NaiveBayes().fit(X, y)
+    proba = model.predict_proba(X)
+    assert isinstance(proba, np.ndarray)
+    np.testing.assert_allclose(
+        proba, NaiveBayes().fit(X.to_numpy(), y).predict_proba(X.to_numpy())
+    )
