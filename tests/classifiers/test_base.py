@@ -259,3 +259,50 @@ def test_a_pandas_frame_with_columns_named_dask_and_compute_is_no_dask_input():
     np.testing.assert_allclose(
         proba, NaiveBayes().fit(X.to_numpy(), y).predict_proba(X.to_numpy())
     )
+
+
+_PREDICT_COLUMNS = [
+    ["a", "b"],
+    ["b", "a"],
+    ["a", "c"],
+    ["a"],
+    ["a", "b", "c"],
+    pd.Index(["a", "b"], dtype="str"),
+    [0, 1],
+    [np.str_("a"), np.str_("b")],
+    ["a", 1],
+    pd.MultiIndex.from_tuples([("a", 1), ("b", 2)]),
+]
+
+
+@pytest.mark.parametrize("fit_columns", [["a", "b"], [0, 1]])
+@pytest.mark.parametrize("columns", _PREDICT_COLUMNS)
+def test_prediction_names_are_checked_as_scikit_learn_checks_them(
+    fit_columns, columns
+):
+    # Prediction tells the common case (the fitted str names, in order) by
+    # itself: every case warns, raises or passes as scikit-learn's check does.
+    import warnings
+
+    from sklearn.utils.validation import validate_data
+
+    from augnb.classifiers._base import _check_feature_names
+
+    fitted = pd.DataFrame([[1, 2], [3, 4]], columns=fit_columns)
+    frame = pd.DataFrame([[1, 2, 3][: len(columns)]], columns=columns)
+    outcomes = []
+    for check in (
+        _check_feature_names,
+        lambda est, X: validate_data(est, X, reset=False, skip_check_array=True),
+    ):
+        est = NaiveBayes()
+        validate_data(est, fitted, reset=True, skip_check_array=True)
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            try:
+                check(est, frame)
+                error = None
+            except (ValueError, TypeError) as exc:
+                error = (type(exc), str(exc))
+        outcomes.append((error, [str(w.message) for w in found]))
+    assert outcomes[0] == outcomes[1]
