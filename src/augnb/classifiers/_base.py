@@ -593,7 +593,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     f"classes={list(given)} differs from the first call's "
                     f"{plan.classes}; give classes only on the first call."
                 )
-        validate_data(self, as_frame(X), reset=False, skip_check_array=True)
+        _check_feature_names(self, as_frame(X))
         total = self.statistics_ + frame_statistics(X, y, plan)
         self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
