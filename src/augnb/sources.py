@@ -239,13 +239,13 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
     frame = plan.discretize(frame)
     cont = set() if plan.discretizer is not None else set(plan.continuous)
     specs = []
-    for i, name in enumerate(plan.names):
+    # items() gives the columns by position as iloc[:, i] does, at less
+    # than half its cost a column (this runs for every chunk).
+    for name, (_, column) in zip(plan.names, frame.items()):
         if name in cont:
             specs.append(ColumnSpec(name, "continuous"))
         else:
-            specs.append(
-                ColumnSpec(name, "discrete", _sorted_categories(frame.iloc[:, i]))
-            )
+            specs.append(ColumnSpec(name, "discrete", _sorted_categories(column)))
     schema = Schema(tuple(specs))
     data = schema.encode(frame)
     return SufficientStatistics.from_codes(

@@ -246,3 +246,63 @@ def test_parameter_names_are_read_once_per_class():
         assert names == BaseEstimator._get_param_names.__func__(cls)
         names.append("changed")  # a copy: the cached list is not changed
         assert "changed" not in cls._get_param_names()
+
+
+def test_a_pandas_frame_with_columns_named_dask_and_compute_is_no_dask_input():
+    # Dask inputs are told by their type's collection protocol, not by the
+    # attributes an instance answers to (a frame's columns are attributes).
+    X, y = load("car")
+    X = X.iloc[:, :2].set_axis(["dask", "compute"], axis=1)
+    model = NaiveBayes().fit(X, y)
+    proba = model.predict_proba(X)
+    assert isinstance(proba, np.ndarray)
+    np.testing.assert_allclose(
+        proba, NaiveBayes().fit(X.to_numpy(), y).predict_proba(X.to_numpy())
+    )
+
+
+_PREDICT_COLUMNS = [
+    ["a", "b"],
+    ["b", "a"],
+    ["a", "c"],
+    ["a"],
+    ["a", "b", "c"],
+    pd.Index(["a", "b"], dtype="str"),
+    [0, 1],
+    [np.str_("a"), np.str_("b")],
+    ["a", 1],
+    pd.MultiIndex.from_tuples([("a", 1), ("b", 2)]),
+]
+
+
+@pytest.mark.parametrize("fit_columns", [["a", "b"], [0, 1]])
+@pytest.mark.parametrize("columns", _PREDICT_COLUMNS)
+def test_prediction_names_are_checked_as_scikit_learn_checks_them(
+    fit_columns, columns
+):
+    # Prediction tells the common case (the fitted str names, in order) by
+    # itself: every case warns, raises or passes as scikit-learn's check does.
+    import warnings
+
+    from sklearn.utils.validation import validate_data
+
+    from augnb.classifiers._base import _check_feature_names
+
+    fitted = pd.DataFrame([[1, 2], [3, 4]], columns=fit_columns)
+    frame = pd.DataFrame([[1, 2, 3][: len(columns)]], columns=columns)
+    outcomes = []
+    for check in (
+        _check_feature_names,
+        lambda est, X: validate_data(est, X, reset=False, skip_check_array=True),
+    ):
+        est = NaiveBayes()
+        validate_data(est, fitted, reset=True, skip_check_array=True)
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            try:
+                check(est, frame)
+                error = None
+            except (ValueError, TypeError) as exc:
+                error = (type(exc), str(exc))
+        outcomes.append((error, [str(w.message) for w in found]))
+    assert outcomes[0] == outcomes[1]

@@ -83,6 +83,11 @@ MAX_STRAY_SHARE = 0.05
 #: is kept as text with a warning.
 MIN_NUMERIC_SHARE = 0.5
 _SHOWN = 5
+#: A Parquet file of one row group of at most this many bytes (uncompressed)
+#: is decoded at once, then cut into batches; others batch by batch.
+_SMALL_PARQUET_BYTES = 16 << 20
+#: Category sets remembered per text column (see ``TableReader._text``).
+_KNOWN_DTYPES = 16
 _DELIMITERS = (",", ";", "\t", "|")
 _SNIFF_LINES = 50
 _SNIFF_BYTES = 1 << 16
@@ -293,6 +298,11 @@ class TableReader:
         self.n_rows = n_rows
         self._options = options
         self._plans: dict[str, _ColumnPlan] = {}
+        # The categories of each text column seen so far: batch after batch
+        # they repeat (a sorted file cycles through a few sets), and building
+        # a CategoricalDtype validates them (about 0.4 ms a column), so an
+        # equal one is reused; a column of ever new sets starts afresh.
+        self._dtypes: dict[str, dict[tuple[str, ...], pd.CategoricalDtype]] = {}
         self.select: list[str] | None = None
 
     @property
@@ -331,11 +341,13 @@ class TableReader:
             if _is_number(t)
         ]
         converted = batch.select(numbers).to_pandas() if numbers else None
-        out = {}
+        # Arrays, not Series: a frame made of Series aligns their indexes and
+        # copies each (three times the cost of the frame itself on a batch).
+        out: dict[str, Any] = {}
         for name, column in zip(batch.schema.names, batch.columns):
             if converted is not None and name in converted.columns:
                 # its values only: the metadata may also restore an index
-                out[name] = pd.Series(converted[name].array)
+                out[name] = converted[name].array
                 continue
             kind = column.type
             if pa.types.is_dictionary(kind):
@@ -346,12 +358,12 @@ class TableReader:
             elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
                 raise ValueError(_not_utf8(self._options, name))
             elif pa.types.is_date(kind) or pa.types.is_timestamp(kind):
-                out[name] = pd.Series(column.to_pandas(date_as_object=False))
+                out[name] = column.to_pandas(date_as_object=False).array
             else:
-                out[name] = pd.Series(column.to_pandas())
-        return pd.DataFrame(out)
+                out[name] = column.to_pandas().array
+        return pd.DataFrame(out, index=pd.RangeIndex(batch.num_rows))
 
-    def _text(self, name: str, column: Any) -> pd.Series:
+    def _text(self, name: str, column: Any) -> Any:
         """One text column: stripped, missing tokens, numbers or categories."""
         import pyarrow.compute as pc
 
@@ -371,7 +383,15 @@ class TableReader:
             plan = self._plans[name] = self._plan(name, words, missing, counts)
         if plan.numeric:
             return self._numbers(name, plan, words, missing, counts, indices)
-        return _categorical(words, missing, indices)
+        levels, codes = _categorical_codes(words, missing, indices)
+        known = self._dtypes.setdefault(name, {})
+        key = tuple(levels)
+        dtype = known.get(key)
+        if dtype is None:
+            if len(known) >= _KNOWN_DTYPES:
+                known.clear()
+            dtype = known[key] = pd.CategoricalDtype(levels)
+        return pd.Categorical.from_codes(codes, dtype=dtype)
 
     def _plan(
         self,
@@ -437,7 +457,7 @@ class TableReader:
         missing: np.ndarray,
         counts: np.ndarray,
         indices: np.ndarray,
-    ) -> pd.Series:
+    ) -> np.ndarray:
         opts = self._options
         values = np.full(len(words), np.nan)
         keep = ~missing
@@ -463,8 +483,8 @@ class TableReader:
         if present.size == out.size and np.all(present == np.floor(present)) and (
             np.abs(present).max(initial=0) < 2**53
         ):
-            return pd.Series(out.astype(np.int64))
-        return pd.Series(out)
+            return out.astype(np.int64)
+        return out
 
 
 def _is_number(kind: Any) -> bool:
@@ -568,6 +588,19 @@ def _parquet(
     def batches(columns: list[str] | None) -> Iterator[Any]:
         if batch_rows is None:
             yield from handle.read(columns=columns).to_batches(max_chunksize=None)
+            return
+        meta = handle.metadata
+        if (
+            meta.num_row_groups == 1
+            and meta.row_group(0).total_byte_size <= _SMALL_PARQUET_BYTES
+        ):
+            # A small file of one row group is read at once and cut into the
+            # same batches: iter_batches decodes batch by batch, ten times
+            # slower on a few thousand rows read in batches of a hundred.
+            # (Across row groups its batches end where a dictionary column's
+            # dictionary changes, so those files keep it.)
+            table = handle.read(columns=columns).combine_chunks()
+            yield from table.to_batches(max_chunksize=batch_rows)
             return
         yield from handle.iter_batches(batch_size=batch_rows, columns=columns)
 
@@ -897,10 +930,10 @@ def _warn(message: str, column: str, problem: str) -> None:
     warnings.warn(DataReadWarning(message, column, problem), stacklevel=5)
 
 
-def _categorical(
+def _categorical_codes(
     words: np.ndarray, missing: np.ndarray, indices: np.ndarray
-) -> pd.Series:
-    """Codes of the stripped words: one category per distinct stripped word."""
+) -> tuple[list[str], np.ndarray]:
+    """Sorted categories and codes of the stripped words (one per distinct word)."""
     kept = np.flatnonzero(~missing)
     levels = sorted(set(words[kept].tolist()))
     position = {w: k for k, w in enumerate(levels)}
@@ -908,8 +941,7 @@ def _categorical(
     for k in kept:
         lookup[k] = position[words[k]]
     # Index -1 (a null) lands on the last slot, which stays -1.
-    codes = lookup[indices]
-    return pd.Series(pd.Categorical.from_codes(codes, categories=levels))
+    return levels, lookup[indices]
 
 
 def _check_header(header: list[str], label: str) -> None:
