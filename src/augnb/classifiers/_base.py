@@ -141,7 +141,6 @@ def _check_feature_names(estimator: BaseEstimator, frame: pd.DataFrame) -> None:
         type(frame) is pd.DataFrame
         and fitted is not None
         and not isinstance(frame.columns, pd.MultiIndex)
-        and frame.shape[1] == getattr(estimator, "n_features_in_", None)
         and len(fitted) == frame.shape[1]
     ):
         names = frame.columns.tolist()

@@ -81,12 +81,15 @@ def family_index(
     """
     if len(columns) != len(cards):
         raise ValueError("columns and cards must have the same length")
-    shapes = {np.shape(c) for c in columns}
     # np.broadcast_shapes costs more than the rest for a small table: the
     # columns of a table share their shape, which then needs no broadcasting.
-    shape = (
-        shapes.pop() if len(shapes) == 1 else np.broadcast_shapes(*shapes)
-    ) if columns else (0,)
+    shapes = {np.shape(c) for c in columns}
+    if not shapes:
+        shape: tuple[int, ...] = (0,)
+    elif len(shapes) == 1:
+        shape = shapes.pop()
+    else:
+        shape = np.broadcast_shapes(*shapes)
     index = np.zeros(shape, dtype=np.int64)
     valid = np.ones(shape, dtype=bool)
     for col, card in zip(columns, cards):
