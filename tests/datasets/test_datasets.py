@@ -78,7 +78,19 @@ def _assert_same_table(a: pd.DataFrame, b: pd.DataFrame) -> None:
         assert np.array_equal(x.to_numpy(), z.to_numpy(), equal_nan=True), name
 
 
-@pytest.mark.parametrize("name", NAMES)
+# The cache is the same code for every data set: by default it is checked on
+# one text table, one of mixed kinds with missing values and one numeric
+# table; the slow tier checks every data set.
+CACHE_DEFAULT_TIER = ("car", "credit_approval", "iris")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n if n in CACHE_DEFAULT_TIER else pytest.param(n, marks=pytest.mark.slow)
+        for n in NAMES
+    ],
+)
 def test_bundled_load_is_typed_once_and_copied(name, recwarn):
     # Default options are read from a per-process cache: the same table as
     # an uncached read (an explicit option bypasses the cache), no warning

@@ -486,7 +486,9 @@ def test_fss_search_with_missing_values_equals_naive(same_search, dependent_data
     same_search("fss", (codes, y, cards, n_classes), seed=1)
 
 
-@pytest.mark.parametrize("cv", [5, "loo"])
+# Leave-one-out repeats the 5-fold case's summing out with the slow tests
+# (test_bsej_loo_search_equals_naive_refit_search covers its scores).
+@pytest.mark.parametrize("cv", [5, pytest.param("loo", marks=pytest.mark.slow)])
 def test_bsej_search_with_partly_missing_compound_nodes_equals_naive(
     cv, same_search, dependent_data
 ):
