@@ -175,6 +175,28 @@ def test_batches_are_bounded_and_errors_are_specific(tmp_path):
         fit_files(TAN(), path, target="cls", columns=["buying", "colour"])
 
 
+def test_rows_without_a_label_are_named_by_their_place_in_the_file(tmp_path):
+    X, y = load("car")
+    y = y.astype(object).mask(X.index.isin([150, 420, 421]))
+    frame = X.assign(cls=y)
+    frame.to_parquet(tmp_path / "gaps.parquet")
+    frame.to_csv(tmp_path / "gaps.csv", index=False)
+    # Batch by batch, the first batch holding one names it (rows of a
+    # Parquet file, lines of a CSV file after its header), as load() does.
+    with pytest.raises(
+        ValueError,
+        match=r"1 row\(s\) of the first 200 have no "
+        r"class label, at row\(s\) 151 \(counting from 1\)",
+    ):
+        fit_files(TAN(), tmp_path / "gaps.parquet", target="cls", batch_rows=100)
+    with pytest.raises(
+        ValueError,
+        match=r"3 row\(s\) have no class label, at "
+        r"file line\(s\) 152, 422, 423 \(the header is line 1\)",
+    ):
+        load(tmp_path / "gaps.csv", target="cls")
+
+
 def test_partial_fit_continues_from_a_streamed_fit(tmp_path):
     X, y = load("house_votes_84")
     Xf, yf = _write(tmp_path, "hv", X, y)

@@ -20,6 +20,7 @@ import pandas as pd
 
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import warn_data_problems
+from augnb.data.tables import check_labels
 from augnb.sources import ChunkSource
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
@@ -230,18 +231,26 @@ def fit_files(
         ],
     }
 
+    files = _resolve(paths)
+    _format(files, format)
+
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
-        for frame in iter_batches(
-            paths,
-            batch_rows=batch_rows,
-            columns=read,
-            format=format,
-            sep=sep,
-            encoding=encoding,
-            decimal=decimal,
-            **declared,
-        ):
-            yield _split(frame, target)
+        for path in files:
+            row = 0  # data rows of this file before the batch
+            for frame in iter_batches(
+                path,
+                batch_rows=batch_rows,
+                columns=read,
+                sep=sep,
+                encoding=encoding,
+                decimal=decimal,
+                **declared,
+            ):
+                X, y = _split(frame, target)
+                # Named by the file's lines, as load() names them.
+                check_labels(y, path, row, whole=False)
+                row += len(X)
+                yield X, y
 
     report = None
     if progress_enabled(progress):

@@ -105,6 +105,31 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
         ["fit", car_csv, "--output", "/proc/m.augnb"], "/proc/m.augnb", "permission"
     )
     usage_error(["fit", car_csv, "--output", files["folder"]], "is a folder")
+    assert not (tmp_path / "m.augnb").exists()
+
+
+def test_rows_without_a_label_are_named_alike_by_every_command(
+    car_csv, tmp_path, usage_error
+):
+    # The same file gives the same message whether it is read whole (fit,
+    # compare, an estimator that needs rows) or streamed in batches.
+    frame = pd.read_csv(car_csv)
+    gaps = tmp_path / "gaps.csv"
+    frame.assign(**{"class": frame["class"].mask(frame.index.isin([3, 100]))}).to_csv(
+        gaps, index=False
+    )
+    out = ["--output", tmp_path / "m.augnb"]
+    lines = ["gaps.csv", "no class label", "file line(s) 5, 102", "header is line 1"]
+    usage_error(["fit", gaps, *out], "2 row(s) have", *lines)
+    usage_error(["fit", gaps, "--estimator", "BSEJ", *out], "2 row(s) have", *lines)
+    usage_error(["compare", gaps], "2 row(s) have", *lines)
+    # Streamed: the count covers the rows read so far.
+    streamed = ["fit", gaps, "--batch-rows", "50", *out]
+    usage_error(streamed, "no class label", "line(s) 5")
+    # No label at all (this ended in a traceback).
+    empty = tmp_path / "unlabelled.csv"
+    frame.assign(**{"class": ""}).to_csv(empty, index=False)
+    usage_error(["fit", empty, *out], "unlabelled.csv: 120 row(s)", "no class label")
     usage_error(
         ["fit", car_csv, "--output", tmp_path / "no" / "m.augnb"], "create it first"
     )

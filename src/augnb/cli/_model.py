@@ -314,6 +314,8 @@ def _fit_whole(
     """Fit from the table read whole by the streaming reader (one batch)."""
     import numpy as np
 
+    from augnb.data.tables import check_labels
+
     start = time.perf_counter()
     try:
         reader.select = [*columns, target]
@@ -322,6 +324,7 @@ def _fit_whole(
             raise ValueError(f"{args.dataset}: the file holds no data rows")
         frame = frames[0]
         y = frame.pop(target)
+        check_labels(y, args.dataset)
         single = _single_class(y)
         if single:  # said before the fit's data audit speaks of the columns
             raise UsageError(f"{args.dataset}: {single}")

@@ -69,6 +69,7 @@ __all__ = [
     "DataReadWarning",
     "TableReader",
     "as_text_category",
+    "check_labels",
     "open_table",
     "read_table",
 ]
@@ -1018,3 +1019,50 @@ def _natural_order(values: list[str]) -> list[str]:
         # Ties ("1" and "01") are broken by the text so the order is total.
         return [v for _, v in sorted(zip(numbers.tolist(), values))]
     return sorted(values)
+
+
+def check_labels(
+    y: pd.Series, label: str, first_row: int = 0, *, whole: bool = True
+) -> None:
+    """Refuse rows of a table file that have no class label, naming where they are.
+
+    The one wording of this error wherever a file is read (``load``,
+    ``fit_files``, the command line), whole or in batches.
+
+    Parameters
+    ----------
+    y : Series
+        The class column of rows read from the file.
+    label : str
+        The file's name (its suffix tells a text table, whose rows are
+        named by line, from a Parquet or Feather one).
+    first_row : int, default=0
+        Data rows of the file before ``y``'s first (a batch's offset).
+    whole : bool, default=True
+        Whether ``y`` ends the file (else the count covers the rows read so
+        far).
+
+    Raises
+    ------
+    ValueError
+        If a label is missing.
+    """
+    missing = y.isna().to_numpy()
+    if not missing.any():
+        return
+    rows = np.flatnonzero(missing) + first_row + 1
+    columnar = str(label).lower().endswith((".parquet", ".pq", ".feather", ".arrow"))
+    # A text table's header is line 1, so data row r is line r + 1.
+    numbers = rows if columnar else rows + 1
+    shown = ", ".join(str(i) for i in numbers[:_SHOWN])
+    more = ", ..." if numbers.size > _SHOWN else ""
+    where = (
+        f"at row(s) {shown}{more} (counting from 1)"
+        if columnar
+        else f"at file line(s) {shown}{more} (the header is line 1)"
+    )
+    among = "" if whole else f" of the first {first_row + len(y)}"
+    raise ValueError(
+        f"{label}: {numbers.size} row(s){among} have no class label, {where}. "
+        "A row without a label cannot be used; remove it or fill in its class."
+    )

@@ -15,7 +15,7 @@ import pandas as pd
 
 from augnb._docstrings import shared_entries
 from augnb.data.schema import MAX_DISCRETE_INTEGERS, column_kind
-from augnb.data.tables import as_text_category, read_table
+from augnb.data.tables import as_text_category, check_labels, read_table
 from augnb.datasets._registry import (
     CELL_FIXES,
     DROPPED_COLUMNS,
@@ -449,17 +449,7 @@ def _select_columns(
             "to learn from"
         )
     raw = raw.loc[:, [*features, target]]
-    missing = raw[target].isna().to_numpy()
-    if missing.any():
-        # +2: one for the header line, one for counting lines from 1.
-        lines = np.flatnonzero(missing) + 2
-        shown = ", ".join(str(i) for i in lines[:_MAX_REPORTED])
-        more = ", ..." if lines.size > _MAX_REPORTED else ""
-        raise ValueError(
-            f"{label}: {lines.size} row(s) have no class label, at file "
-            f"line(s) {shown}{more} (the header is line 1). A row without a "
-            "label cannot be used; remove it or fill in its class."
-        )
+    check_labels(raw[target], label)
     return raw
 
 
