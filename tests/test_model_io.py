@@ -25,6 +25,7 @@ from augnb._model_io import (
 )
 from augnb.classifiers.registry import estimators
 from augnb.cli import main
+from augnb.data.tables import DataReadWarning
 from augnb.datasets import load
 
 # Beyond each estimator's defaults: other density families, a second order
@@ -348,9 +349,16 @@ def test_read_features_errors_name_the_column(tmp_path):
         read_features(path, model)
     bad = X.iloc[:3].copy().astype(object)
     bad["A2"] = ["1.0", "abc", "2"]
-    bad.to_csv(path, index=False)
+    # A DataFrame's cells are taken as they are: a word where the model reads
+    # numbers is an error naming the column and the word.
     with pytest.raises(ValueError, match=r"'A2'.*'abc'"):
-        read_features(path, model)
+        read_features(bad, model)
+    # A file is read as the model reads its columns, whatever share of a
+    # column's cells are words: the word is named and read as missing.
+    bad.to_csv(path, index=False)
+    with pytest.warns(DataReadWarning, match=r"'A2'.*'abc'.*read as missing"):
+        got, _ = read_features(path, model)
+    assert got["A2"].tolist()[0] == 1.0 and np.isnan(got["A2"].tolist()[1])
 
 
 def test_cli_fit_then_predict(tmp_path, capsys):

@@ -859,75 +859,6 @@ def _looks_like_text(head: bytes) -> bool:
     return b"\x00" not in head
 
 
-def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFrame:
-    """The model's feature columns of a table read by the reader, typed as at fit.
-
-    A continuous column becomes float; a discrete one takes the type of the
-    model's categories (text for a model fitted on categories of text, numbers
-    for one fitted on numbers), converting each distinct value once.
-
-    Parameters
-    ----------
-    raw : DataFrame
-        A table (or a batch of one) from :func:`augnb.data.tables.read_table`.
-    estimator : fitted augnb classifier
-        Supplies the expected columns and their kinds.
-    label : str
-        How to name the table in messages.
-
-    Returns
-    -------
-    DataFrame
-        The model's feature columns, in its order.
-    """
-    from augnb.data.tables import as_text_category
-
-    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
-    if not names:
-        raise ValueError(
-            f"the model was fitted on an array, without column names, so it "
-            f"cannot tell which columns of {label} to read; fit it on a table"
-        )
-    missing = [n for n in names if n not in raw.columns]
-    if missing:
-        raise ValueError(
-            f"{label} lacks the model's column(s) {missing}; it has "
-            f"{list(raw.columns)[:10]}."
-        )
-    X = raw.loc[:, names].copy()
-    continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
-    schema = getattr(estimator, "schema_", None)
-    specs = {str(c.name): c for c in schema.columns} if schema is not None else {}
-    for name in names:
-        col = X[name]
-        if name in continuous:
-            values = pd.to_numeric(col.astype(object), errors="coerce")
-            bad = col.notna() & values.isna()
-            if bad.any():
-                raise ValueError(
-                    f"column {name!r} of {label} should hold numbers; found "
-                    f"{col[bad].iloc[0]!r}."
-                )
-            X[name] = values.astype(np.float64)
-            continue
-        spec = specs.get(name)
-        levels = spec.categories if spec is not None else None
-        if levels and isinstance(levels[0], str):
-            if not (
-                isinstance(col.dtype, pd.CategoricalDtype)
-                and all(isinstance(c, str) for c in col.cat.categories)
-            ):
-                X[name] = as_text_category(col)
-        elif levels and isinstance(col.dtype, pd.CategoricalDtype):
-            # Numbers at fit, text here (a column declared discrete when read).
-            numbers = pd.to_numeric(pd.Series(col.cat.categories), errors="coerce")
-            X[name] = pd.Series(
-                np.append(numbers.to_numpy(dtype=float), np.nan)[col.cat.codes],
-                index=col.index,
-            )
-    return X
-
-
 def read_features(
     path: str | os.PathLike[str] | pd.DataFrame,
     estimator: Any,
@@ -969,12 +900,13 @@ def read_features(
     y : Series or None
         The class column when the table has one.
     """
-    from augnb.data.tables import read_table
+    from augnb.data.tables import model_kinds, read_table, typed_features
 
     if label is None:
         label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
-    text = [target] if target else []
-    raw = read_table(path, sep=sep, encoding=encoding, label=label, discrete=text)
+    raw = read_table(
+        path, sep=sep, encoding=encoding, label=label, **model_kinds(estimator, target)
+    )
     y = raw.pop(target) if target and target in raw.columns else None
     if id_column is not None and id_column not in raw.columns:
         raise ValueError(

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.validation import check_is_fitted
 
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import warn_data_problems
-from augnb.data.tables import check_labels
+from augnb.data.tables import check_labels, model_kinds, typed_features
 from augnb.sources import ChunkSource
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
@@ -305,11 +306,15 @@ def predict_files(
         What to write: one float column per class (named after it), or one
         ``prediction`` column.
     target : str, default=None
-        A column of the inputs to leave out (e.g. the class).
+        The inputs' class column, if they have one. Only the model's feature
+        columns are read, each as the model saw it at fit (see
+        :func:`augnb.data.tables.model_kinds`), so this column and any other
+        are left unread.
     batch_rows : int, default=1_000_000
         Rows per batch.
     format : {"parquet", "csv"}, default=None
-        Input format (from the extension when None).
+        Accepted for compatibility: the format is read from each file's
+        first bytes.
 
     Returns
     -------
@@ -324,16 +329,27 @@ def predict_files(
             "method must be 'predict_proba', 'predict_log_proba' or 'predict'; "
             f"got {method!r}."
         )
-    names = list(estimator.schema_.names)
+    check_is_fitted(estimator, "model_")
+    names = [str(n) for n in estimator.feature_names_in_]
+    files = _resolve(paths)
+    _format(files, format)
     output = os.fspath(output)
     tmp = f"{output}.tmp-{os.getpid()}"
     writer = None
     n = 0
     try:
-        for frame in iter_batches(paths, batch_rows=batch_rows, format=format):
-            if target is not None and target in frame.columns:
-                frame = frame.drop(columns=[target])
-            out = getattr(estimator, method)(frame.loc[:, names])
+        # Each file read as the model reads its columns (the same cell gives
+        # the same value as in `augnb predict` and read_features) and only
+        # the model's columns: a class column, if any, is left unread.
+        batches = (
+            (path, frame)
+            for path in files
+            for frame in iter_batches(
+                path, batch_rows=batch_rows, columns=names, **model_kinds(estimator)
+            )
+        )
+        for path, frame in batches:
+            out = getattr(estimator, method)(typed_features(frame, estimator, path))
             if method == "predict":
                 table = pa.table({"prediction": out})
             else:

@@ -5,6 +5,8 @@ The same file gives the same model from the CLI, the API and fit_files.
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -131,6 +133,47 @@ def test_cli_api_and_fit_files_give_the_same_predictions(tmp_path, make, capsys)
         np.testing.assert_allclose(cli[f"p({label})"], expected[:, k], atol=1e-9)
     np.testing.assert_allclose(streamed.predict_proba(X), expected, atol=1e-9)
     assert (cli["prediction"].to_numpy() == api.predict(X)).all()
+
+
+@pytest.mark.parametrize("n_rows", [5, 400])
+def test_every_prediction_door_reads_a_file_as_the_model_does(
+    tmp_path, n_rows, capsys
+):
+    # A word in a numeric column is 1 cell in 5 (which, alone, a table's
+    # reader would take for a column of categories) or 1 in 400 (a stray):
+    # the model fixes the column's kind, so `augnb predict`, predict_files
+    # and read_features read it as missing in both, and agree.
+    from augnb import load_model, predict_files
+    from augnb._model_io import read_features
+    from augnb.data.tables import DataReadWarning
+
+    table, path = _table(), tmp_path / "t.csv"
+    table.to_csv(path, index=False)
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(path), "--drop", "when", "--output", str(model)]) == 0
+    rows = table.drop(columns="class").head(n_rows).astype({"x": object})
+    rows.loc[1, "x"] = "n/a"
+    rows.loc[2, "colour"] = "purple"  # unseen at fit: summed out
+    query = tmp_path / "q.csv"
+    rows.to_csv(query, index=False)
+    capsys.readouterr()
+    assert main(["predict", str(model), str(query)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("warning") == 1 and "'n/a'" in captured.err
+    cli = pd.read_csv(io.StringIO(captured.out))
+    estimator = load_model(model)
+    with pytest.warns(DataReadWarning, match="'n/a'"):
+        predict_files(estimator, query, tmp_path / "p.parquet")
+    with pytest.warns(DataReadWarning, match="'n/a'"):
+        X, _ = read_features(query, estimator, target=None)
+    # The reference: the rows as the model saw them at fit, the word missing.
+    expected = estimator.predict_proba(
+        rows.drop(columns="when").replace("n/a", np.nan).astype({"x": float})
+    )
+    np.testing.assert_array_equal(estimator.predict_proba(X), expected)
+    np.testing.assert_array_equal(pd.read_parquet(tmp_path / "p.parquet"), expected)
+    labels = estimator.classes_
+    np.testing.assert_allclose(cli[[f"p({c})" for c in labels]], expected, atol=1e-15)
 
 
 def test_date_column_is_refused_by_every_door(tmp_path, capsys):

@@ -353,8 +353,8 @@ def cmd_predict(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from augnb._io import atomic_open
-    from augnb._model_io import read_model, typed_features
-    from augnb.data.tables import open_table
+    from augnb._model_io import read_model
+    from augnb.data.tables import model_kinds, open_table, typed_features
 
     if args.output:
         check_output_file(args.output, "--output")
@@ -376,7 +376,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=args.batch_rows or auto_batch_rows(len(names) + 2),
-            discrete=[target],
+            **model_kinds(estimator, target),
         )
         if id_column and id_column not in reader.columns:
             if args.id_column:
@@ -386,6 +386,9 @@ def cmd_predict(args: argparse.Namespace) -> int:
                 )
             id_column = None  # the model's id column is optional when predicting
         has_target = target in reader.columns
+        # Only the columns used are read (nor typed, nor warned about).
+        wanted = {*names, target, id_column}
+        reader.select = [c for c in reader.columns if c in wanted]
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     known = correct = 0

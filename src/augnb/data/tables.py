@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -70,8 +70,10 @@ __all__ = [
     "TableReader",
     "as_text_category",
     "check_labels",
+    "model_kinds",
     "open_table",
     "read_table",
+    "typed_features",
 ]
 
 #: Only these cells mean "missing" (after stripping whitespace). pandas' own
@@ -473,9 +475,9 @@ class TableReader:
                     f"{opts.label}: column {name!r} holds numbers but {n} cell(s) "
                     f"hold {', '.join(map(repr, shown[:_SHOWN]))}"
                     f"{', ...' if len(shown) > _SHOWN else ''}; those cells are "
-                    "read as missing. If they mean something, read the column "
-                    f"as categories with --discrete {name} (discrete= in "
-                    "Python); otherwise clean them or leave them empty",
+                    "read as missing. If they mean something, fit with the "
+                    f"column read as categories (--discrete {name}; discrete= "
+                    "in Python); otherwise clean them or leave them empty",
                     name,
                     "numeric_text",
                 )
@@ -1066,3 +1068,116 @@ def check_labels(
         f"{label}: {numbers.size} row(s){among} have no class label, {where}. "
         "A row without a label cannot be used; remove it or fill in its class."
     )
+
+
+class ReadKinds(TypedDict):
+    """The ``continuous=`` and ``discrete=`` options of the table readers."""
+
+    continuous: list[str]
+    discrete: list[str]
+
+
+def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
+    """How to read a table whose rows a fitted model predicts.
+
+    The columns the model took as continuous are read as numbers and those
+    whose categories were text as text, whatever the table's cells; the
+    class column is read as text. So a stray word in a numeric column is
+    read the same way (as missing, with a warning) in a file of five rows or
+    of a million, whole or in batches. Columns of numeric or boolean
+    categories are read as stored, and :func:`typed_features` gives them the
+    model's type.
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        Supplies the feature names and the continuous columns.
+    target : str, default=None
+        The class column, when the table may have one.
+
+    Returns
+    -------
+    ReadKinds
+        ``continuous=`` and ``discrete=`` for :func:`read_table` and
+        :func:`open_table`.
+    """
+    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+    numbers = set(map(str, getattr(estimator, "continuous_columns_", ())))
+    schema = getattr(estimator, "schema_", None)
+    levels = {str(c.name): c.categories for c in schema.columns} if schema else {}
+    text = [
+        n
+        for n in names
+        if n not in numbers and levels.get(n) and isinstance(levels[n][0], str)
+    ]
+    return {
+        "continuous": [n for n in names if n in numbers],
+        "discrete": [*text, *([target] if target else [])],
+    }
+
+
+def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFrame:
+    """The model's feature columns of a table read by the reader, typed as at fit.
+
+    A continuous column becomes float; a discrete one takes the type of the
+    model's categories (text for a model fitted on categories of text, numbers
+    for one fitted on numbers), converting each distinct value once.
+
+    Parameters
+    ----------
+    raw : DataFrame
+        A table (or a batch of one) from :func:`augnb.data.tables.read_table`.
+    estimator : fitted augnb classifier
+        Supplies the expected columns and their kinds.
+    label : str
+        How to name the table in messages.
+
+    Returns
+    -------
+    DataFrame
+        The model's feature columns, in its order.
+    """
+    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+    if not names:
+        raise ValueError(
+            f"the model was fitted on an array, without column names, so it "
+            f"cannot tell which columns of {label} to read; fit it on a table"
+        )
+    missing = [n for n in names if n not in raw.columns]
+    if missing:
+        raise ValueError(
+            f"{label} lacks the model's column(s) {missing}; it has "
+            f"{list(raw.columns)[:10]}."
+        )
+    X = raw.loc[:, names].copy()
+    continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
+    schema = getattr(estimator, "schema_", None)
+    specs = {str(c.name): c for c in schema.columns} if schema is not None else {}
+    for name in names:
+        col = X[name]
+        if name in continuous:
+            values = pd.to_numeric(col.astype(object), errors="coerce")
+            bad = col.notna() & values.isna()
+            if bad.any():
+                raise ValueError(
+                    f"column {name!r} of {label} should hold numbers; found "
+                    f"{col[bad].iloc[0]!r}."
+                )
+            X[name] = values.astype(np.float64)
+            continue
+        spec = specs.get(name)
+        levels = spec.categories if spec is not None else None
+        if levels and isinstance(levels[0], str):
+            if not (
+                isinstance(col.dtype, pd.CategoricalDtype)
+                and all(isinstance(c, str) for c in col.cat.categories)
+            ):
+                X[name] = as_text_category(col)
+        elif levels and isinstance(col.dtype, pd.CategoricalDtype):
+            # Numbers at fit, text here (a column declared discrete when read).
+            numbers = pd.to_numeric(pd.Series(col.cat.categories), errors="coerce")
+            X[name] = pd.Series(
+                np.append(numbers.to_numpy(dtype=float), np.nan)[col.cat.codes],
+                index=col.index,
+            )
+    return X
