@@ -715,11 +715,12 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             # (or the reverse) is matched by position, as in scikit-learn, so the
             # discretiser can select its columns by name.
             frame = frame.set_axis(names, axis=1)
+        bins = None
         if self.discretizer_ is not None:
-            frame = discretize_columns(
+            frame, bins = discretize_columns(
                 frame, self.discretizer_, self.continuous_columns_
             )
-        return self.schema_.encode(frame)
+        return self.schema_.encode(frame, bins)
 
     #: The name subclasses in this package use.
     _encode = encode

@@ -16,7 +16,9 @@ __all__ = [
     "as_frame",
     "as_numbers",
     "column_arrays",
+    "column_indices",
     "encode_target",
+    "float_arrays",
     "float_columns",
     "frame_from_columns",
     "replace_columns",
@@ -74,6 +76,34 @@ def column_arrays(X: pd.DataFrame) -> list | None:
     except (TypeError, ValueError, IndexError, AttributeError):
         return None
 
+
+
+def column_indices(frame: pd.DataFrame, cols: Sequence[Hashable]) -> list[int]:
+    """The positions of the columns ``cols`` (all present) in ``frame``.
+
+    By a dictionary of the names: ``Index.get_indexer`` first builds an
+    Index of ``cols``, which costs more than a prediction of a few rows.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table (unique column names).
+    cols : sequence
+        Names of some of its columns.
+
+    Returns
+    -------
+    list of int
+    """
+    names = frame.columns.tolist()
+    where = {name: i for i, name in enumerate(names)}
+    if len(where) == len(names):
+        try:
+            return [where[c] for c in cols]
+        except KeyError:
+            pass
+    # Names equal as keys (1 and 1.0), or a NaN name: pandas' exact matching.
+    return frame.columns.get_indexer(list(cols)).tolist()
 
 
 def frame_from_columns(
@@ -137,10 +167,7 @@ def replace_columns(frame: pd.DataFrame, new: Mapping[Hashable, Any]) -> pd.Data
 def float_columns(frame: pd.DataFrame, cols: Sequence[Hashable]) -> pd.DataFrame:
     """``frame``'s columns ``cols`` as float64, for reading.
 
-    NumPy number columns are converted one by one (a float64 one is not
-    copied: the result is only read), which on a small table is several
-    times faster than pandas' ``astype`` of the selection; other columns
-    (nullable or text) go through ``astype``.
+    The arrays of :func:`float_arrays` as a frame.
 
     Parameters
     ----------
@@ -158,15 +185,43 @@ def float_columns(frame: pd.DataFrame, cols: Sequence[Hashable]) -> pd.DataFrame
     TypeError, ValueError
         When a column holds a value that is not a number (as ``astype``).
     """
+    return frame_from_columns(float_arrays(frame, cols), cols, frame.index)
+
+
+def float_arrays(
+    frame: pd.DataFrame, cols: Sequence[Hashable]
+) -> list[NDArray[np.float64]]:
+    """``frame``'s columns ``cols`` as float64 arrays, for reading.
+
+    NumPy number columns are converted one by one (a float64 one is not
+    copied: the result is only read), which on a small table is several
+    times faster than pandas' ``astype`` of the selection; other columns
+    (nullable or text) go through ``astype``.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table.
+    cols : sequence
+        Names of the columns to convert.
+
+    Returns
+    -------
+    list of ndarray of shape (n_samples,)
+        Missing values as NaN.
+
+    Raises
+    ------
+    TypeError, ValueError
+        When a column holds a value that is not a number (as ``astype``).
+    """
     arrays = column_arrays(frame)
     if arrays is not None:
-        position = frame.columns.get_indexer(list(cols))
-        picked = [arrays[i] for i in position]
+        picked = [arrays[i] for i in column_indices(frame, cols)]
         if all(isinstance(a, np.ndarray) and a.dtype.kind in "fiub" for a in picked):
-            return frame_from_columns(
-                [a.astype(np.float64, copy=False) for a in picked], cols, frame.index
-            )
-    return frame.loc[:, list(cols)].astype(np.float64)
+            return [a.astype(np.float64, copy=False) for a in picked]
+    numbers = frame.loc[:, list(cols)].astype(np.float64)
+    return [column.to_numpy() for _, column in numbers.items()]
 
 
 def as_frame(
