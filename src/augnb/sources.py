@@ -197,8 +197,9 @@ def discretize_columns(
         with another transformer.
     """
     cols = list(columns)
+    positions = column_indices(frame, cols)
     try:
-        numbers = float_arrays(frame, cols)
+        numbers = float_arrays(frame, positions)
     except (TypeError, ValueError):
         # Name the column and the value (astype names neither), in fit and
         # in prediction alike.
@@ -212,7 +213,7 @@ def discretize_columns(
         raise
     codes = bin_arrays(discretizer, cols, numbers)
     if codes is not None:
-        return frame, (column_indices(frame, cols), codes)
+        return frame, (positions, codes)
     binned = discretizer.transform(frame_from_columns(numbers, cols, frame.index))
     return replace_columns(frame, {c: binned[c] for c in cols}), None
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,6 @@ __all__ = [
     "column_indices",
     "encode_target",
     "float_arrays",
-    "float_columns",
     "frame_from_columns",
     "replace_columns",
 ]
@@ -51,7 +50,7 @@ class EncodedData:
         return int(self.codes.shape[0])
 
 
-def column_arrays(X: pd.DataFrame) -> list | None:
+def column_arrays(X: pd.DataFrame, skip: Collection[int] = ()) -> list | None:
     """The array behind each column of ``X`` (no Series built), or None.
 
     Building a Series per column costs more than a small fit's counting, and
@@ -63,6 +62,8 @@ def column_arrays(X: pd.DataFrame) -> list | None:
     ----------
     X : DataFrame
         The table.
+    skip : collection of int, default=()
+        Positions of columns not to read (None in their place).
 
     Returns
     -------
@@ -72,7 +73,7 @@ def column_arrays(X: pd.DataFrame) -> list | None:
     if get is None:
         return None
     try:
-        return [get(i) for i in range(X.shape[1])]
+        return [None if i in skip else get(i) for i in range(X.shape[1])]
     except (TypeError, ValueError, IndexError, AttributeError):
         return None
 
@@ -164,34 +165,10 @@ def replace_columns(frame: pd.DataFrame, new: Mapping[Hashable, Any]) -> pd.Data
     return frame_from_columns(data, frame.columns, frame.index).copy()
 
 
-def float_columns(frame: pd.DataFrame, cols: Sequence[Hashable]) -> pd.DataFrame:
-    """``frame``'s columns ``cols`` as float64, for reading.
-
-    The arrays of :func:`float_arrays` as a frame.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The table.
-    cols : sequence
-        Names of the columns to convert.
-
-    Returns
-    -------
-    DataFrame
-
-    Raises
-    ------
-    TypeError, ValueError
-        When a column holds a value that is not a number (as ``astype``).
-    """
-    return frame_from_columns(float_arrays(frame, cols), cols, frame.index)
-
-
 def float_arrays(
-    frame: pd.DataFrame, cols: Sequence[Hashable]
+    frame: pd.DataFrame, positions: Sequence[int]
 ) -> list[NDArray[np.float64]]:
-    """``frame``'s columns ``cols`` as float64 arrays, for reading.
+    """``frame``'s columns at ``positions`` as float64 arrays, for reading.
 
     NumPy number columns are converted one by one (a float64 one is not
     copied: the result is only read), which on a small table is several
@@ -202,8 +179,8 @@ def float_arrays(
     ----------
     frame : DataFrame
         The table.
-    cols : sequence
-        Names of the columns to convert.
+    positions : sequence of int
+        Positions of the columns to convert (:func:`column_indices`).
 
     Returns
     -------
@@ -215,12 +192,13 @@ def float_arrays(
     TypeError, ValueError
         When a column holds a value that is not a number (as ``astype``).
     """
-    arrays = column_arrays(frame)
+    wanted = set(positions)
+    arrays = column_arrays(frame, skip=set(range(frame.shape[1])) - wanted)
     if arrays is not None:
-        picked = [arrays[i] for i in column_indices(frame, cols)]
+        picked = [arrays[i] for i in positions]
         if all(isinstance(a, np.ndarray) and a.dtype.kind in "fiub" for a in picked):
             return [a.astype(np.float64, copy=False) for a in picked]
-    numbers = frame.loc[:, list(cols)].astype(np.float64)
+    numbers = frame.iloc[:, list(positions)].astype(np.float64)
     return [column.to_numpy() for _, column in numbers.items()]
 
 

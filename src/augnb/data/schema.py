@@ -638,7 +638,8 @@ class Schema:
                     codes,
                 )
             )
-        arrays = column_arrays(X) or [None] * self.n_features
+        # The columns already encoded are not read again.
+        arrays = column_arrays(X, skip=done) or [None] * self.n_features
         text = _TextBlock.of(
             arrays,
             [

@@ -149,16 +149,9 @@ def bin_table(
     ndarray of shape (n_samples, n_columns), int32
         Bin indices, ``-1`` where the value is NaN.
     """
-    lengths = np.fromiter((len(c) for c in cuts), dtype=np.intp, count=len(cuts))
-    width = int(lengths.max()) if len(cuts) else 0
-    padded = np.full((len(cuts), width), np.inf)
-    if width:
-        # Every column's cut points at the start of its row, in one assignment.
-        starts = np.cumsum(lengths) - lengths
-        rows = np.repeat(np.arange(len(cuts)), lengths)
-        padded[rows, np.arange(int(lengths.sum())) - np.repeat(starts, lengths)] = (
-            np.concatenate(cuts)
-        )
+    padded = np.full((len(cuts), max((len(c) for c in cuts), default=0)), np.inf)
+    for j, c in enumerate(cuts):
+        padded[j, : len(c)] = c
     codes = (values[:, :, None] > padded).sum(axis=2, dtype=np.int32)
     codes[np.isnan(values)] = -1
     return codes
@@ -444,7 +437,8 @@ def bin_arrays(
         and type(discretizer).transform is _BaseDiscretizer.transform
     ):
         return None
-    check_is_fitted(discretizer, "cut_points_")
+    if not hasattr(discretizer, "cut_points_"):
+        check_is_fitted(discretizer, "cut_points_")  # raises
     if len(discretizer.columns_) != len(columns) or set(discretizer.columns_) != set(
         columns
     ):
