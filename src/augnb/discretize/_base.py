@@ -157,11 +157,14 @@ def bin_table(
     return codes
 
 
+@functools.lru_cache(maxsize=256)
 def bin_levels(n_bins: int) -> tuple[int, ...]:
     """The declared levels of a column cut into ``n_bins`` bins: ``0..n_bins-1``.
 
     The categories of the binned column ``transform`` returns, and those the
     estimators' schema gives such a column (its code ``k`` is bin ``k``).
+    One tuple for every column with as many bins, as the columns share
+    their dtype (a model's schema holds it once, pickled too).
 
     Parameters
     ----------
