@@ -124,9 +124,7 @@ class ChunkPlan:
     schema: Schema | None = field(default=None, repr=False)
     discretizer_param: object = field(default=None, repr=False)
 
-    def discretize(
-        self, frame: pd.DataFrame
-    ) -> tuple[pd.DataFrame, Bins]:
+    def discretize(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, Bins]:
         """``frame``'s continuous columns binned by the fitted discretiser.
 
         Parameters
@@ -655,7 +653,8 @@ class MemorySource(RowSource):
             else:
                 frame, bins = plan.discretize(frame)
                 if bins is not None:
-                    # The other columns keep the levels read from them.
+                    # The other columns keep the raw schema's levels (what
+                    # inferring them again from the same columns gives).
                     binned = set(bins[0])
                     schema = Schema(
                         tuple(

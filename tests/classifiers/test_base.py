@@ -362,15 +362,16 @@ def test_encode_bins_continuous_columns_as_the_frame_path_did(name, rows):
     new.loc[1::2, "level"] = 9
     got = model.encode(new).codes
     np.testing.assert_array_equal(got, _old_encode_codes(model, new))
-    # A NumPy table of the numeric columns: one integer block whose integer
-    # columns are partly continuous (binned) and partly discrete.
-    numeric = X[["count", "level"]]
-    model = getattr(augnb, name)().fit(numeric.to_numpy(), y)
-    assert model.continuous_columns_ == [0]
-    table = new[["count", "level"]].to_numpy()
-    np.testing.assert_array_equal(
-        model.encode(table).codes, _old_encode_codes(model, pd.DataFrame(table))
-    )
+    # NumPy tables: one float block (every column continuous, missing
+    # values), and one integer block whose integer columns are partly
+    # continuous (binned) and partly discrete.
+    for columns, continuous in ((["x", "z"], [0, 1]), (["count", "level"], [0])):
+        model = getattr(augnb, name)().fit(X[columns].to_numpy(), y)
+        assert model.continuous_columns_ == continuous
+        table = new[columns].to_numpy()
+        np.testing.assert_array_equal(
+            model.encode(table).codes, _old_encode_codes(model, pd.DataFrame(table))
+        )
 
 
 @pytest.mark.parametrize("rows", [1, 200])
