@@ -4,12 +4,30 @@ Run: python benchmarks/bench_fit_predict.py [--rows 1000000] [--features 20]
 
 Everything compared is measured in the same run, interleaved, best of
 ``--repeats``; the machines are shared and noisy, so read the ratios.
+
+``--against DIR`` measures small-call latencies instead, of this checkout
+and of another one (``DIR``, e.g. ``git worktree add /tmp/before <commit>``)
+side by side: ``predict_proba`` of 1 and 1000 rows on bundled data sets
+(segment: 19 continuous columns; iris: 4; car: all categorical) with
+NaiveBayes and TAN, and a NaiveBayes fit on segment. Each round runs one
+process per checkout (``PYTHONPATH=<checkout>/src``), alternating; the best
+over the rounds is kept. ``--tests "ARGS"`` also times ``pytest ARGS`` in
+each checkout (its own tests on its own code), alternating the same way.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import numpy as np
-from _common import best_of, categorical_data, parser, record
+from _common import ROOT, best_of, categorical_data, parser, record
 from sklearn.naive_bayes import CategoricalNB
 
 from augnb import TAN, NaiveBayes
@@ -25,10 +43,109 @@ def numpy_pairwise_bincount(X, y, cards, n_classes):
             np.bincount(idx, minlength=int(cards[i] * cards[j] * n_classes))
 
 
+#: Data sets of the latency measurements, and the rows of the larger call.
+LATENCY_DATASETS = ("segment", "iris", "car")
+LATENCY_ROWS = 1000
+
+
+def latencies(repeats):
+    """Best seconds of each small call in this process (see the module docstring)."""
+    import warnings
+
+    from augnb.datasets import load
+
+    out = {}
+    for name in LATENCY_DATASETS:
+        X, y = load(name)
+        # LATENCY_ROWS rows (repeating the table's rows if it has fewer).
+        many = X.iloc[np.arange(LATENCY_ROWS) % len(X)]
+        for cls in (NaiveBayes, TAN):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the data audit's remarks
+                model = cls().fit(X, y)
+            for rows, frame in ((1, X.iloc[:1]), (LATENCY_ROWS, many)):
+                calls = 200 if rows == 1 else 20
+                model.predict_proba(frame)  # first-call costs (kernels loaded)
+
+                def loop(model=model, frame=frame, calls=calls):
+                    for _ in range(calls):
+                        model.predict_proba(frame)
+
+                best, _ = best_of(loop, repeats)
+                out[f"{cls.__name__} predict_proba {name} {rows} row(s)"] = (
+                    best / calls
+                )
+    X, y = load("segment")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        NaiveBayes().fit(X, y)
+        out["NaiveBayes fit segment"] = best_of(
+            lambda: NaiveBayes().fit(X, y), repeats
+        )[0]
+    return out
+
+
+def _in_checkout(checkout, argv, cwd=None):
+    """Run ``argv`` with ``checkout``'s package first on the path; seconds taken."""
+    env = {**os.environ, "PYTHONPATH": str(Path(checkout) / "src")}
+    start = time.perf_counter()
+    done = subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv} in {checkout} failed:\n{done.stdout[-2000:]}"
+                           f"{done.stderr[-2000:]}")
+    return seconds, done.stdout
+
+
+def compare_checkouts(args):
+    """Latencies (and ``--tests`` wall times) of two checkouts, alternating."""
+    checkouts = {"before": Path(args.against).resolve(), "after": ROOT}
+    best = {side: {} for side in checkouts}
+    script = str(Path(__file__).resolve())
+    probe = [sys.executable, script, "--latencies", "--repeats", str(args.repeats)]
+    for _ in range(args.rounds):
+        for side, checkout in checkouts.items():
+            _, stdout = _in_checkout(checkout, probe)
+            for key, seconds in json.loads(stdout.splitlines()[-1]).items():
+                best[side][key] = min(best[side].get(key, np.inf), seconds)
+    if args.tests:
+        key = f"pytest {args.tests} (wall)"
+        command = [sys.executable, "-m", "pytest", *shlex.split(args.tests)]
+        for _ in range(args.rounds):
+            for side, checkout in checkouts.items():
+                seconds, _ = _in_checkout(checkout, command, cwd=checkout)
+                best[side][key] = min(best[side].get(key, np.inf), seconds)
+    print(f"best of {args.rounds} rounds x {args.repeats} repeats; before = "
+          f"{checkouts['before']}")
+    print(f"  {'':52s} {'before':>10s} {'after':>10s} {'after/before':>13s}")
+    ratios = {}
+    for key, before in best["before"].items():
+        after = best["after"][key]
+        ratios[key] = after / before
+        unit, scale = ("ms", 1e3) if before < 1 else ("s", 1.0)
+        print(f"  {key:52s} {before * scale:8.3f}{unit:>2s} "
+              f"{after * scale:8.3f}{unit:>2s} {ratios[key]:13.3f}")
+    record(args, args.out or "fit_predict_latency.json",
+           seconds_best=best, ratios_after_before=ratios)
+
+
 def main():
-    ap = parser(__doc__, repeats=3, rows=1_000_000, features=20)
+    ap = parser(__doc__, repeats=3, rows=1_000_000, features=20, out=None)
     ap.add_argument("--classes", type=int, default=3)
+    ap.add_argument("--against", help="another checkout: compare small-call latencies")
+    ap.add_argument("--rounds", type=int, default=3, help="alternations (--against)")
+    ap.add_argument("--tests", help="pytest arguments to time too (--against)")
+    ap.add_argument("--latencies", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.latencies:
+        # One side of --against: the latencies of the code on the path, as JSON.
+        print(json.dumps(latencies(args.repeats)))
+        return
+    if args.against:
+        compare_checkouts(args)
+        return
     X, y, cards = categorical_data(args.rows, args.features, args.classes)
     Xt = X[:100_000]
 
@@ -64,7 +181,8 @@ def main():
         print(f"  {k:45s} best {b:8.3f} s   median {m:8.3f} s")
     for k, v in ratios.items():
         print(f"  ratio {k:39s} {v:8.2f}")
-    record(args, "fit_predict.json", seconds_best_median=rows, ratios=ratios)
+    record(args, args.out or "fit_predict.json", seconds_best_median=rows,
+           ratios=ratios)
 
 
 if __name__ == "__main__":

@@ -38,8 +38,10 @@ from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     as_frame,
     as_numbers,
+    column_indices,
     encode_target,
-    float_columns,
+    float_arrays,
+    frame_from_columns,
     replace_columns,
 )
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
@@ -49,6 +51,7 @@ from augnb.data.weights import (
     discretizer_rows,
     repeat_rows,
 )
+from augnb.discretize._base import bin_arrays, bin_levels
 from augnb.params.from_statistics import comoment_families, families
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.stats.training import CountTables, TrainingData
@@ -68,6 +71,12 @@ __all__ = [
     "schema_of_statistics",
     "tree_sum",
 ]
+
+
+#: Bin indices of discretised columns: their positions, and a table whose
+#: column ``j`` holds the bins of column ``positions[j]`` (see
+#: ``Schema.encode``); None when there are none.
+Bins = tuple[list[int], NDArray[np.int32]] | None
 
 
 @dataclass
@@ -115,16 +124,23 @@ class ChunkPlan:
     schema: Schema | None = field(default=None, repr=False)
     discretizer_param: object = field(default=None, repr=False)
 
-    def discretize(self, frame: pd.DataFrame) -> pd.DataFrame:
-        """``frame`` with the continuous columns binned by the fitted discretiser.
+    def discretize(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, Bins]:
+        """``frame``'s continuous columns binned by the fitted discretiser.
 
         Parameters
         ----------
         frame : DataFrame
             Rows with the training columns.
+
+        Returns
+        -------
+        frame : DataFrame
+        bins : (positions, table) or None
+            As :func:`discretize_columns` gives them (nothing to bin: the
+            frame and None).
         """
         if self.discretizer is None or not self.continuous:
-            return frame
+            return frame, None
         return discretize_columns(frame, self.discretizer, self.continuous)
 
     def second_pass(self, subsets: Sequence, comoments: Sequence) -> ChunkPlan:
@@ -148,8 +164,16 @@ class ChunkPlan:
 
 def discretize_columns(
     frame: pd.DataFrame, discretizer: Any, columns: Sequence
-) -> pd.DataFrame:
-    """A copy of ``frame`` whose ``columns`` are binned by a fitted discretiser.
+) -> tuple[pd.DataFrame, Bins]:
+    """``frame``'s ``columns`` binned by a fitted discretiser, for the schema.
+
+    With one of augnb's discretisers (cutting exactly ``columns``), the bins
+    are integer codes read straight from the values
+    (:func:`~augnb.discretize._base.bin_arrays`), and the frame is returned
+    as it is; :meth:`Schema.encode <augnb.data.schema.Schema.encode>` reads
+    the bins in place of those columns. Another transformer's output is only
+    known to its ``transform``: its columns replace those of a copy of the
+    frame, and there are no bins.
 
     Parameters
     ----------
@@ -162,11 +186,18 @@ def discretize_columns(
 
     Returns
     -------
-    DataFrame
+    frame : DataFrame
+        ``frame``, or a copy with the transformer's columns.
+    bins : (positions, table) or None
+        The columns' positions in ``frame`` and their bin indices (``-1``:
+        missing), ``table[:, j]`` those of column ``positions[j]``: what
+        :meth:`Schema.encode <augnb.data.schema.Schema.encode>` reads; None
+        with another transformer.
     """
     cols = list(columns)
+    positions = column_indices(frame, cols)
     try:
-        numbers = float_columns(frame, cols)
+        numbers = float_arrays(frame, positions)
     except (TypeError, ValueError):
         # Name the column and the value (astype names neither), in fit and
         # in prediction alike.
@@ -178,8 +209,11 @@ def discretize_columns(
                     f"number: {bad!r}."
                 ) from None
         raise
-    binned = discretizer.transform(numbers)
-    return replace_columns(frame, {c: binned[c] for c in cols})
+    codes = bin_arrays(discretizer, cols, numbers)
+    if codes is not None:
+        return frame, (positions, codes)
+    binned = discretizer.transform(frame_from_columns(numbers, cols, frame.index))
+    return replace_columns(frame, {c: binned[c] for c in cols}), None
 
 
 def _y_array(y: object) -> object:
@@ -236,18 +270,21 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
             )
         frame = frame.set_axis(plan.names, axis=1)
     classes, y_codes = _chunk_classes(_y_array(y), frame.shape[0], plan.classes)
-    frame = plan.discretize(frame)
+    frame, bins = plan.discretize(frame)
+    binned = set() if bins is None else set(bins[0])
     cont = set() if plan.discretizer is not None else set(plan.continuous)
     specs = []
     # items() gives the columns by position as iloc[:, i] does, at less
     # than half its cost a column (this runs for every chunk).
-    for name, (_, column) in zip(plan.names, frame.items()):
+    for i, (name, (_, column)) in enumerate(zip(plan.names, frame.items())):
         if name in cont:
             specs.append(ColumnSpec(name, "continuous"))
+        elif i in binned:
+            specs.append(_bin_spec(plan, name))
         else:
             specs.append(ColumnSpec(name, "discrete", _sorted_categories(column)))
     schema = Schema(tuple(specs))
-    data = schema.encode(frame)
+    data = schema.encode(frame, bins)
     return SufficientStatistics.from_codes(
         data.codes,
         y_codes,
@@ -260,6 +297,11 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
         singles=plan.singles,
         comoments=plan.comoments,
     )
+
+
+def _bin_spec(plan: ChunkPlan, name: object) -> ColumnSpec:
+    """A binned column: discrete, every bin a level (as ``transform`` declares)."""
+    return ColumnSpec(name, "discrete", bin_levels(plan.discretizer.n_bins_[name]))
 
 
 def schema_of_statistics(stats: SufficientStatistics) -> Schema:
@@ -604,15 +646,28 @@ class MemorySource(RowSource):
             )
         else:
             warn_data_problems(frame, self.audit_params)
+            bins: Bins = None
             if plan.discretizer is None:
                 # Continuous columns stay continuous: density CPDs model them.
                 schema = raw
             else:
-                frame = plan.discretize(frame)
-                schema = Schema.infer(
-                    frame, discrete_features=list(range(frame.shape[1]))
-                )
-            data = schema.encode(frame)
+                frame, bins = plan.discretize(frame)
+                if bins is not None:
+                    # The other columns keep the raw schema's levels (what
+                    # inferring them again from the same columns gives).
+                    binned = set(bins[0])
+                    schema = Schema(
+                        tuple(
+                            _bin_spec(plan, spec.name) if i in binned else spec
+                            for i, spec in enumerate(raw.columns)
+                        )
+                    )
+                else:
+                    # A transformer's own columns: their levels as it declares them.
+                    schema = Schema.infer(
+                        frame, discrete_features=list(range(frame.shape[1]))
+                    )
+            data = schema.encode(frame, bins)
         training = TrainingData(
             data.codes,
             y_codes,

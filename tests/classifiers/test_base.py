@@ -306,3 +306,102 @@ def test_prediction_names_are_checked_as_scikit_learn_checks_them(
                 error = (type(exc), str(exc))
         outcomes.append((error, [str(w.message) for w in found]))
     assert outcomes[0] == outcomes[1]
+
+
+def _old_encode_codes(model, frame):
+    """The codes the frame path gave: bins as Categoricals, then each level's position.
+
+    Written out in plain pandas / NumPy: every continuous column as float,
+    bin = number of cut points < value (NaN: -1) as a Categorical of levels
+    0..n_bins-1; every column's code the position of its value among the
+    schema's categories (-1: missing or unseen).
+    """
+    frame = frame.set_axis(model.schema_.names, axis=1)
+    disc = model.discretizer_
+    codes = np.empty(frame.shape, dtype=np.int64)
+    for i, spec in enumerate(model.schema_.columns):
+        column = frame.iloc[:, i]
+        if spec.name in model.continuous_columns_:
+            x = column.astype(float).to_numpy()
+            bins = np.searchsorted(disc.cut_points_[spec.name], x, side="left")
+            bins[np.isnan(x)] = -1
+            levels = range(disc.n_bins_[spec.name])
+            column = pd.Series(pd.Categorical.from_codes(bins, categories=levels))
+        codes[:, i] = pd.Index(list(spec.categories)).get_indexer(column)
+    return codes
+
+
+@pytest.mark.parametrize("name", ["NaiveBayes", "TAN"])
+@pytest.mark.parametrize("rows", [1, 5, 300])
+def test_encode_bins_continuous_columns_as_the_frame_path_did(name, rows):
+    rng = np.random.default_rng(7)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "x": rng.normal(size=n),
+            "count": rng.integers(0, 100, size=n),  # an integer column, continuous
+            "colour": rng.choice(["red", "green", "blue"], size=n),
+            "z": rng.normal(size=n),
+            "level": rng.integers(0, 3, size=n),
+        }
+    )
+    score = X["x"] + (X["count"] - 50) / 30 + X["z"] + (X["colour"] == "red")
+    y = (score + rng.normal(scale=0.5, size=n) > 0.5).astype(int)
+    model = getattr(augnb, name)().fit(X, y)
+    assert set(model.continuous_columns_) == {"x", "count", "z"}
+    assert all(len(c) for c in model.discretizer_.cut_points_.values())
+    cuts = np.concatenate(list(model.discretizer_.cut_points_.values()))
+    new = X.sample(rows, replace=True, random_state=1).reset_index(drop=True)
+    new["x"] = new["x"].astype(float)
+    # Values on the cut points, past the training range, missing; an unseen
+    # category and an unseen integer level.
+    new.loc[::2, "x"] = rng.choice(cuts, size=len(new.loc[::2]))
+    new.loc[1::3, "z"] = np.nan
+    new.loc[2::4, "z"] = 1e9
+    new.loc[::3, "colour"] = "violet"
+    new.loc[1::2, "level"] = 9
+    got = model.encode(new).codes
+    np.testing.assert_array_equal(got, _old_encode_codes(model, new))
+    # NumPy tables: one float block (every column continuous, missing
+    # values), and one integer block whose integer columns are partly
+    # continuous (binned) and partly discrete.
+    for columns, continuous in ((["x", "z"], [0, 1]), (["count", "level"], [0])):
+        model = getattr(augnb, name)().fit(X[columns].to_numpy(), y)
+        assert model.continuous_columns_ == continuous
+        table = new[columns].to_numpy()
+        np.testing.assert_array_equal(
+            model.encode(table).codes, _old_encode_codes(model, pd.DataFrame(table))
+        )
+
+
+@pytest.mark.parametrize("rows", [1, 200])
+def test_text_in_a_continuous_column_is_named_at_predict_and_fit(rows):
+    X, y = load("iris")
+    column = X.columns[2]
+    model = NaiveBayes().fit(X, y)
+    bad = X.iloc[:rows].astype(object)
+    bad.iloc[rows // 2, 2] = "abc"
+    message = (
+        f"Continuous feature {column!r} holds a value that is not a number: 'abc'."
+    )
+    with pytest.raises(ValueError) as error:
+        model.predict_proba(bad)
+    assert str(error.value) == message
+    # An array after a frame: its columns are the fitted ones, by position.
+    with pytest.warns(UserWarning, match="valid feature names"):
+        with pytest.raises(ValueError) as error:
+            model.predict_proba(bad.to_numpy())
+    assert str(error.value) == message
+    inf = X.iloc[:rows].copy()
+    inf.iloc[rows // 2, 2] = -np.inf
+    with pytest.raises(ValueError) as error:
+        model.predict_proba(inf)
+    assert str(error.value) == (
+        f"Column {column!r} contains infinite values; replace them with finite "
+        "numbers or NaN (missing)."
+    )
+    # At fit: a later chunk of partial_fit (the first fixed the cut points).
+    chunked = NaiveBayes().partial_fit(X.iloc[:100], y[:100], classes=np.unique(y))
+    with pytest.raises(ValueError) as error:
+        chunked.partial_fit(bad, y[:rows])
+    assert str(error.value) == message

@@ -165,16 +165,16 @@ def test_frame_from_columns_keeps_names_index_and_kinds():
         frame_from_columns([np.arange(2)], ["a"], X.index)
 
 
-def test_float_columns_converts_every_number_storage_and_refuses_text():
-    from augnb.data.encoding import float_columns
+def test_float_arrays_converts_every_number_storage_and_refuses_text():
+    from augnb.data.encoding import float_arrays
 
     X = _mixed_frame()
     X["i"] = np.array([1, 2, 3], dtype=np.int16)
-    got = float_columns(X, [1, "c", "i"])
-    expected = pd.DataFrame(
-        {1: [1.5, np.nan, 2.5], "c": [1.0, np.nan, 3.0], "i": [1.0, 2.0, 3.0]},
-        index=X.index,
-    )
-    pd.testing.assert_frame_equal(got, expected)
+    got = float_arrays(X, [X.columns.get_loc(c) for c in (1, "c", "i")])
+    expected = [[1.5, np.nan, 2.5], [1.0, np.nan, 3.0], [1.0, 2.0, 3.0]]
+    assert len(got) == len(expected)
+    for column, values in zip(got, expected):
+        assert column.dtype == np.float64
+        np.testing.assert_array_equal(column, values)
     with pytest.raises(ValueError):
-        float_columns(X, ["d"])
+        float_arrays(X, [X.columns.get_loc("d")])

@@ -482,3 +482,44 @@ def test_short_texts_are_coded_as_arrow_codes_them():
     assert firsts is None
     codes, firsts = short_text_codes(offsets, data, None, 3)
     assert codes.tolist() == [0, 1, 2] and firsts.tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("integer_table", [False, True])
+def test_encode_reads_bins_as_a_categorical_of_the_bins_is_read(integer_table):
+    from augnb.data.schema import ColumnSpec
+
+    rng = np.random.default_rng(0)
+    n, n_bins = 40, 4
+    levels = {
+        "same": tuple(range(n_bins)),  # the estimators' own schema
+        "reordered": (2, 0, 3, 1),
+        "fewer": (0, 1),  # bins 2 and 3 unseen
+        "text": ("0", "1"),  # no bin among them: summed out, with a warning
+    }
+    bins = rng.integers(-1, n_bins, size=(n, len(levels))).astype(np.int32)
+    bins[0] = [1, 2, 1, 1]  # at least one present bin in every column
+    # The binned columns' own values are raw numbers that must not be read;
+    # as one integer table they would otherwise be encoded as integers.
+    values = rng.integers(0, n_bins, size=(n, len(levels) + 1))
+    columns = [*levels, "d"]
+    X = pd.DataFrame(values, columns=columns)
+    if not integer_table:
+        X = X.astype({"d": str})
+    specs = [ColumnSpec(c, "discrete", cats) for c, cats in levels.items()]
+    schema = Schema((*specs, ColumnSpec("d", "discrete", tuple(sorted(set(X["d"]))))))
+    # The reference: each column a Categorical of the bins (levels 0..n_bins-1),
+    # as the discretisers' transform returns it.
+    old = X.copy()
+    for j, c in enumerate(levels):
+        old[c] = pd.Categorical.from_codes(bins[:, j], categories=range(n_bins))
+    with warnings.catch_warnings(record=True) as caught_old:
+        warnings.simplefilter("always")
+        expected = schema.encode(old).codes
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = schema.encode(X, ([0, 1, 2, 3], bins)).codes
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(got[:, 0], bins[:, 0])
+    assert (got[:, 3] == -1).all()
+    assert [str(w.message) for w in caught] == [str(w.message) for w in caught_old]
+    assert len(caught) == 1 and "Column 'text'" in str(caught[0].message)

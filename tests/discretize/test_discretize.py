@@ -527,3 +527,104 @@ def test_mdlp_declares_required_target():
     assert MDLPDiscretizer().__sklearn_tags__().target_tags.required
     assert not MeanBinarizer().__sklearn_tags__().target_tags.required
     assert MeanBinarizer().__sklearn_tags__().input_tags.allow_nan
+
+
+# -- the binning rule, shared by transform and the estimators ----------------
+
+
+def _reference_bins(cuts, x):
+    """bin = number of cut points < x (searchsorted, side="left"); NaN -> -1."""
+    codes = np.searchsorted(cuts, x, side="left")
+    return np.where(np.isnan(x), -1, codes)
+
+
+def _values_with_ties(rng, cuts, n):
+    """Values drawn around the cut points: many equal to one, NaN, +-inf."""
+    x = rng.normal(scale=2.0, size=n)
+    if len(cuts):
+        on_cut = rng.random(n) < 0.3
+        x[on_cut] = rng.choice(cuts, size=int(on_cut.sum()))
+    special = rng.random(n)
+    x[special < 0.1] = np.nan
+    x[(special >= 0.1) & (special < 0.15)] = np.inf
+    x[(special >= 0.15) & (special < 0.2)] = -np.inf
+    return x
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bin_codes_and_bin_table_count_the_cut_points_below(seed):
+    from augnb.discretize._base import bin_codes, bin_table
+
+    rng = np.random.default_rng(seed)
+    # Columns with no cut, one, several, and repeated values among the cuts'
+    # neighbours (ties), as the discretisers give them (sorted).
+    cuts = [np.sort(rng.normal(size=k)) for k in (0, 1, 3, 7, 2)]
+    values = np.column_stack([_values_with_ties(rng, c, 60) for c in cuts])
+    expected = np.column_stack(
+        [_reference_bins(c, values[:, j]) for j, c in enumerate(cuts)]
+    )
+    assert ((values == np.concatenate(cuts)[:, None, None]).any(axis=0)).any()
+    for j, c in enumerate(cuts):
+        np.testing.assert_array_equal(bin_codes(c, values[:, j]), expected[:, j])
+    got = bin_table(cuts, values)
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, expected)
+    # +inf is past every cut, -inf before them: the last and the first bin.
+    last = np.broadcast_to([len(c) for c in cuts], values.shape)
+    assert np.isposinf(values).any()
+    np.testing.assert_array_equal(
+        got[np.isposinf(values)], last[np.isposinf(values)]
+    )
+    assert (got[np.isneginf(values)] == 0).all()
+    np.testing.assert_array_equal(bin_table([], np.empty((4, 0))), np.empty((4, 0)))
+
+
+@pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
+@pytest.mark.parametrize("rows", [3, 400])
+def test_bin_arrays_gives_the_codes_of_transform(cls, rows, monkeypatch):
+    import augnb.discretize._base as base
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "c"])
+    est = _fit(cls, X, (X["a"] + X["b"] > 0).to_numpy().astype(int))
+    cuts = np.concatenate(list(est.cut_points_.values()))
+    new = pd.DataFrame(
+        {c: _values_with_ties(rng, cuts, rows) for c in X.columns}
+    ).replace([np.inf, -np.inf], np.nan)
+    columns = ["c", "a", "b"]  # any order: the codes follow the columns given
+    expected = np.column_stack(
+        [est.transform(new)[c].cat.codes.to_numpy() for c in columns]
+    )
+    for cells in (base.BROADCAST_CELLS, 0):  # the table at once, column by column
+        monkeypatch.setattr(base, "BROADCAST_CELLS", cells)
+        got = base.bin_arrays(est, columns, [new[c].to_numpy() for c in columns])
+        np.testing.assert_array_equal(got, expected)
+        assert got.dtype == np.int32 and got.flags.f_contiguous
+        bad = new[columns].to_numpy().copy()
+        bad[rows // 2, 2] = -np.inf
+        with pytest.raises(ValueError, match=r"^Column 'b' contains infinite values"):
+            base.bin_arrays(est, columns, list(bad.T))
+        # The levels every binned column declares.
+        for c in columns:
+            assert tuple(est.transform(new)[c].cat.categories) == base.bin_levels(
+                est.n_bins_[c]
+            )
+            assert all(type(v) is int for v in base.bin_levels(est.n_bins_[c]))
+
+
+def test_bin_arrays_leaves_other_transformers_to_their_transform():
+    from augnb.discretize._base import bin_arrays
+
+    X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 0.0]})
+    arrays = [X["a"].to_numpy(), X["b"].to_numpy()]
+
+    class Shifted(EqualWidthDiscretizer):
+        def transform(self, X):
+            return super().transform(X)
+
+    assert bin_arrays(Shifted().fit(X), ["a", "b"], arrays) is None
+    assert bin_arrays(object(), ["a", "b"], arrays) is None
+    # Fitted on other columns than those given: only transform knows.
+    est = EqualWidthDiscretizer(columns=["a"]).fit(X)
+    assert bin_arrays(est, ["a", "b"], arrays) is None
+    assert bin_arrays(est, ["a"], arrays[:1]) is not None

@@ -30,8 +30,10 @@ from augnb.classifiers.constraints import (
 from augnb.data.encoding import (
     EncodedData,
     as_frame,
+    column_indices,
     encode_target,
-    float_columns,
+    float_arrays,
+    frame_from_columns,
 )
 from augnb.data.schema import Schema
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
@@ -408,7 +410,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             # Cut points from weighted rows: integer weights repeat the rows
             # (exactly as if they were duplicated); fractional weights leave
             # the cut points to the rows with positive weight, unweighted.
-            sub = float_columns(frame, continuous)
+            sub = frame_from_columns(
+                float_arrays(frame, column_indices(frame, continuous)),
+                continuous,
+                frame.index,
+            )
             self.discretizer_ = make_discretizer(self.discretizer).fit(
                 sub if cut_rows is None else sub.iloc[cut_rows],
                 y_codes if cut_rows is None else y_codes[cut_rows],
@@ -709,17 +715,18 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         frame = as_frame(X, for_prediction=True)
         _check_feature_names(self, frame)
         names = self.schema_.names
-        if list(frame.columns) != names:
+        if frame.columns.tolist() != names:
             # validate_data has checked the column count (and the names when both
             # fit and predict data have them); an array given after a DataFrame
             # (or the reverse) is matched by position, as in scikit-learn, so the
             # discretiser can select its columns by name.
             frame = frame.set_axis(names, axis=1)
+        bins = None
         if self.discretizer_ is not None:
-            frame = discretize_columns(
+            frame, bins = discretize_columns(
                 frame, self.discretizer_, self.continuous_columns_
             )
-        return self.schema_.encode(frame)
+        return self.schema_.encode(frame, bins)
 
     #: The name subclasses in this package use.
     _encode = encode

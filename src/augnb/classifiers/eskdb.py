@@ -21,6 +21,7 @@ from augnb.classifiers.constraints import (
 )
 from augnb.data.encoding import EncodedData
 from augnb.discretize import RandomMDLPDiscretizer
+from augnb.discretize._base import bin_codes
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.stats.training import TrainingData
@@ -359,12 +360,9 @@ class ESKDB(_SmoothedNB):
         cards = np.array(self.schema_.cardinalities, dtype=np.int64)
         for j, cuts in disc.cut_points_.items():
             assert values is not None  # a discretised column is continuous
-            x = values[:, j]
             # The discretiser's own encoding (bin = number of cuts < v),
             # without building a DataFrame per member and call.
-            col = np.searchsorted(cuts, x, side="left").astype(np.int32)
-            col[np.isnan(x)] = -1
-            codes[:, j] = col
+            codes[:, j] = bin_codes(cuts, values[:, j])
             cards[j] = len(cuts) + 1
         return codes, cards
 

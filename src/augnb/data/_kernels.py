@@ -53,7 +53,8 @@ def integer_block(X: pd.DataFrame) -> NDArray[np.integer] | None:
     blocks = getattr(mgr, "blocks", None)
     if blocks is None or len(blocks) != 1:
         return None
-    dtype = X.dtypes.iloc[0]
+    # One block: its dtype is every column's (X.dtypes builds a Series).
+    dtype = blocks[0].dtype
     if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or dtype == np.uint64:
         return None
     arr = X.to_numpy()

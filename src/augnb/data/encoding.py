@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +16,9 @@ __all__ = [
     "as_frame",
     "as_numbers",
     "column_arrays",
+    "column_indices",
     "encode_target",
-    "float_columns",
+    "float_arrays",
     "frame_from_columns",
     "replace_columns",
 ]
@@ -49,7 +50,7 @@ class EncodedData:
         return int(self.codes.shape[0])
 
 
-def column_arrays(X: pd.DataFrame) -> list | None:
+def column_arrays(X: pd.DataFrame, skip: Collection[int] = ()) -> list | None:
     """The array behind each column of ``X`` (no Series built), or None.
 
     Building a Series per column costs more than a small fit's counting, and
@@ -61,6 +62,8 @@ def column_arrays(X: pd.DataFrame) -> list | None:
     ----------
     X : DataFrame
         The table.
+    skip : collection of int, default=()
+        Positions of columns not to read (None in their place).
 
     Returns
     -------
@@ -70,10 +73,38 @@ def column_arrays(X: pd.DataFrame) -> list | None:
     if get is None:
         return None
     try:
-        return [get(i) for i in range(X.shape[1])]
+        return [None if i in skip else get(i) for i in range(X.shape[1])]
     except (TypeError, ValueError, IndexError, AttributeError):
         return None
 
+
+
+def column_indices(frame: pd.DataFrame, cols: Sequence[Hashable]) -> list[int]:
+    """The positions of the columns ``cols`` (all present) in ``frame``.
+
+    By a dictionary of the names: ``Index.get_indexer`` first builds an
+    Index of ``cols``, which costs more than a prediction of a few rows.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The table (unique column names).
+    cols : sequence
+        Names of some of its columns.
+
+    Returns
+    -------
+    list of int
+    """
+    names = frame.columns.tolist()
+    where = {name: i for i, name in enumerate(names)}
+    if len(where) == len(names):
+        try:
+            return [where[c] for c in cols]
+        except KeyError:
+            pass
+    # Names equal as keys (1 and 1.0), or a NaN name: pandas' exact matching.
+    return frame.columns.get_indexer(list(cols)).tolist()
 
 
 def frame_from_columns(
@@ -134,8 +165,10 @@ def replace_columns(frame: pd.DataFrame, new: Mapping[Hashable, Any]) -> pd.Data
     return frame_from_columns(data, frame.columns, frame.index).copy()
 
 
-def float_columns(frame: pd.DataFrame, cols: Sequence[Hashable]) -> pd.DataFrame:
-    """``frame``'s columns ``cols`` as float64, for reading.
+def float_arrays(
+    frame: pd.DataFrame, positions: Sequence[int]
+) -> list[NDArray[np.float64]]:
+    """``frame``'s columns at ``positions`` as float64 arrays, for reading.
 
     NumPy number columns are converted one by one (a float64 one is not
     copied: the result is only read), which on a small table is several
@@ -146,27 +179,27 @@ def float_columns(frame: pd.DataFrame, cols: Sequence[Hashable]) -> pd.DataFrame
     ----------
     frame : DataFrame
         The table.
-    cols : sequence
-        Names of the columns to convert.
+    positions : sequence of int
+        Positions of the columns to convert (:func:`column_indices`).
 
     Returns
     -------
-    DataFrame
+    list of ndarray of shape (n_samples,)
+        Missing values as NaN.
 
     Raises
     ------
     TypeError, ValueError
         When a column holds a value that is not a number (as ``astype``).
     """
-    arrays = column_arrays(frame)
+    wanted = set(positions)
+    arrays = column_arrays(frame, skip=set(range(frame.shape[1])) - wanted)
     if arrays is not None:
-        position = frame.columns.get_indexer(list(cols))
-        picked = [arrays[i] for i in position]
+        picked = [arrays[i] for i in positions]
         if all(isinstance(a, np.ndarray) and a.dtype.kind in "fiub" for a in picked):
-            return frame_from_columns(
-                [a.astype(np.float64, copy=False) for a in picked], cols, frame.index
-            )
-    return frame.loc[:, list(cols)].astype(np.float64)
+            return [a.astype(np.float64, copy=False) for a in picked]
+    numbers = frame.iloc[:, list(positions)].astype(np.float64)
+    return [column.to_numpy() for _, column in numbers.items()]
 
 
 def as_frame(

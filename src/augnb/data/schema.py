@@ -585,7 +585,11 @@ class Schema:
                 specs.append(ColumnSpec(name, "discrete", _sorted_categories(col)))
         return cls(tuple(specs))
 
-    def encode(self, X: pd.DataFrame) -> EncodedData:
+    def encode(
+        self,
+        X: pd.DataFrame,
+        bins: tuple[Sequence[int], NDArray[np.integer]] | None = None,
+    ) -> EncodedData:
         """Encode a frame with the training categories.
 
         Discrete values become codes ``0..r-1``; a missing value or a category
@@ -596,6 +600,14 @@ class Schema:
         ----------
         X : DataFrame
             Frame with the training columns, in the training order.
+        bins : (positions, table), default=None
+            Bin indices (``-1``: missing) of the columns at ``positions``:
+            ``table[:, j]`` (shape ``(n_samples, len(positions))``) is read
+            instead of the values of column ``positions[j]`` in ``X`` (a
+            continuous column cut by a discretiser). Bin ``k`` is the level
+            ``k``, encoded as any level is: its position among the column's
+            categories (``0..n_bins-1``, the discretisers' own levels, give
+            the bin itself).
 
         Returns
         -------
@@ -613,22 +625,21 @@ class Schema:
         values = None
         if any(c.kind == "continuous" for c in self.columns):
             values = np.full((n, self.n_features), np.nan, order="F")
+        done = set() if bins is None else self._encode_bins(*bins, codes)
         block = integer_block(X)
-        done = (
-            set(
+        if block is not None:
+            done.update(
                 encode_integer_table(
                     block,
                     [
-                        c.categories if c.kind == "discrete" else None
-                        for c in self.columns
+                        c.categories if c.kind == "discrete" and i not in done else None
+                        for i, c in enumerate(self.columns)
                     ],
                     codes,
                 )
             )
-            if block is not None
-            else set()
-        )
-        arrays = column_arrays(X) or [None] * self.n_features
+        # The columns already encoded are not read again.
+        arrays = column_arrays(X, skip=done) or [None] * self.n_features
         text = _TextBlock.of(
             arrays,
             [
@@ -685,6 +696,48 @@ class Schema:
                 values[:, i] = arr
                 codes[:, i] = -1
         return EncodedData(codes=codes, values=values, cards=self.cardinalities)
+
+    def _encode_bins(
+        self,
+        positions: Sequence[int],
+        table: NDArray[np.integer],
+        codes: NDArray[np.int32],
+    ) -> set[int]:
+        """Write the codes of binned columns (see ``encode``); their positions.
+
+        A column whose categories are the levels ``0..r-1`` a discretiser
+        declares, with every bin among them (the estimators' own schema),
+        has the bins themselves as codes: those are copied in one
+        assignment. Another column's levels are looked up as those of a
+        Categorical of the bins would be (:func:`_encode_discrete`).
+        """
+        tops = table.max(axis=0) + 1 if table.shape[0] else np.zeros(len(positions))
+        same, other = [], []
+        for j, (p, top) in enumerate(zip(positions, tops.tolist())):
+            categories = self.columns[p].categories or ()
+            if top <= len(categories) and categories == tuple(range(len(categories))):
+                same.append(j)
+            else:
+                other.append(j)
+        if len(same) == len(positions):
+            codes[:, positions] = table
+        elif same:
+            codes[:, [positions[j] for j in same]] = table[:, same]
+        for j in other:
+            spec, column = self.columns[positions[j]], table[:, j]
+            lookup = _level_positions(
+                tuple(range(max(int(tops[j]), 0))), spec.categories or ()
+            )
+            codes[:, positions[j]] = lookup[column]
+            if (
+                spec.categories
+                and (codes[:, positions[j]] < 0).all()
+                and (column >= 0).any()
+            ):
+                # The bins as the levels a Categorical gives (Python ints).
+                present = pd.Series(column[column >= 0].tolist(), dtype=object)
+                _warn_if_type_changed(spec, present)
+        return set(positions)
 
 
 def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:

@@ -2,7 +2,9 @@
 
 A subclass supplies only ``_fit_column(x, y) -> cuts``; this base class does
 column selection, validation, missing-value handling and the encoding
-``bin = number of cuts < x`` into pandas Categoricals with declared levels.
+``bin = number of cuts < x`` (:func:`bin_codes`, the one rule) into pandas
+Categoricals with declared levels. The estimators read the bins as integer
+codes directly (:func:`bin_arrays`), without the Categoricals.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -81,11 +84,94 @@ def _column_values(values: Any, col: Hashable) -> np.ndarray:
     else:
         x = values.to_numpy(dtype=float, na_value=np.nan)
     if np.isinf(x).any():
-        raise ValueError(
-            f"Column {col!r} contains infinite values; replace them with finite "
-            "numbers or NaN (missing)."
-        )
+        raise _infinite(col)
     return x
+
+
+def _infinite(col: Hashable) -> ValueError:
+    return ValueError(
+        f"Column {col!r} contains infinite values; replace them with finite "
+        "numbers or NaN (missing)."
+    )
+
+
+def bin_codes(cuts: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.intp]:
+    """The bin of each value: the number of cut points below it; -1 for NaN.
+
+    The rule of every discretiser here: a value equal to a cut point goes to
+    the lower bin (``searchsorted(cuts, x, side="left")``), ``+inf`` to the
+    last bin and ``-inf`` to the first (the discretisers refuse infinite
+    values before binning).
+
+    Parameters
+    ----------
+    cuts : ndarray of shape (n_cuts,)
+        Sorted cut points.
+    x : ndarray of shape (n_samples,)
+        Float values, NaN for missing.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        Bin indices ``0..n_cuts``, ``-1`` where ``x`` is NaN.
+    """
+    codes = np.searchsorted(cuts, x, side="left")
+    codes[np.isnan(x)] = -1
+    return codes
+
+
+#: Cells (rows x columns x most cut points of a column) up to which
+#: :func:`bin_table` compares every value with every cut point at once: on a
+#: few rows one NumPy call per column costs more than the comparisons.
+BROADCAST_CELLS = 1 << 15
+
+
+def bin_table(
+    cuts: Sequence[NDArray[np.float64]], values: NDArray[np.float64]
+) -> NDArray[np.int32]:
+    """:func:`bin_codes` of every column of a small table, in a few NumPy calls.
+
+    Counts the cut points below each value by comparing the ``(n, k)`` values
+    with the ``(k, m)`` cut points (each column's padded with ``+inf``, which
+    no value exceeds) all at once: the count :func:`bin_codes` finds by
+    bisection, without a call per column. It holds ``n * k * m`` booleans:
+    for tables past :data:`BROADCAST_CELLS` use :func:`bin_codes` per column.
+
+    Parameters
+    ----------
+    cuts : sequence of ndarray
+        Sorted cut points of each column.
+    values : ndarray of shape (n_samples, n_columns)
+        Float values, NaN for missing.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_columns), int32
+        Bin indices, ``-1`` where the value is NaN.
+    """
+    padded = np.full((len(cuts), max((len(c) for c in cuts), default=0)), np.inf)
+    for j, c in enumerate(cuts):
+        padded[j, : len(c)] = c
+    codes = (values[:, :, None] > padded).sum(axis=2, dtype=np.int32)
+    codes[np.isnan(values)] = -1
+    return codes
+
+
+@functools.lru_cache(maxsize=256)
+def bin_levels(n_bins: int) -> tuple[int, ...]:
+    """The declared levels of a column cut into ``n_bins`` bins: ``0..n_bins-1``.
+
+    The categories of the binned column ``transform`` returns, and those the
+    estimators' schema gives such a column (its code ``k`` is bin ``k``).
+    One tuple for every column with as many bins, as the columns share
+    their dtype (a model's schema holds it once, pickled too).
+
+    Parameters
+    ----------
+    n_bins : int
+        Number of bins.
+    """
+    return tuple(range(n_bins))
 
 
 def _encode_target(y: Any, n_samples: int) -> np.ndarray:
@@ -206,12 +292,9 @@ class _BaseDiscretizer(
         binned = {}
         read = _column_reader(frame)
         for col in self.columns_:
-            x = read(col)
-            cuts = self.cut_points_[col]
-            codes = np.searchsorted(cuts, x, side="left")
-            codes[np.isnan(x)] = -1
             binned[col] = pd.Categorical.from_codes(
-                codes, dtype=_bins_dtype(self.n_bins_[col])
+                bin_codes(self.cut_points_[col], read(col)),
+                dtype=_bins_dtype(self.n_bins_[col]),
             )
         return replace_columns(frame, binned)
 
@@ -325,3 +408,54 @@ def _is_label(entry: Any, columns: pd.Index) -> bool:
         return entry in columns
     except TypeError:  # unhashable entry
         return False
+
+
+def bin_arrays(
+    discretizer: object, columns: Sequence[Hashable], arrays: Sequence[np.ndarray]
+) -> NDArray[np.int32] | None:
+    """The bins ``discretizer.transform`` gives the columns, as integer codes.
+
+    ``transform``'s rule and checks on float arrays, without building a
+    frame nor a Categorical per column: what the estimators read at every
+    prediction and for every chunk they count.
+
+    Parameters
+    ----------
+    discretizer : object
+        A fitted discretiser.
+    columns : sequence
+        The names of the columns it discretises.
+    arrays : sequence of ndarray
+        Their float values (NaN for missing), in the same order.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_columns), int32, Fortran order, or None
+        Bin indices (``-1``: missing). None when ``discretizer`` is not one of
+        this package's (or overrides ``transform``), or does not discretise
+        exactly ``columns``: then only its ``transform`` knows its output.
+    """
+    if not (
+        isinstance(discretizer, _BaseDiscretizer)
+        and type(discretizer).transform is _BaseDiscretizer.transform
+    ):
+        return None
+    if not hasattr(discretizer, "cut_points_"):
+        check_is_fitted(discretizer, "cut_points_")  # raises
+    if len(discretizer.columns_) != len(columns) or set(discretizer.columns_) != set(
+        columns
+    ):
+        return None
+    cuts = [discretizer.cut_points_[c] for c in columns]
+    n = len(arrays[0]) if len(arrays) else 0
+    width = max((len(c) for c in cuts), default=0)
+    if n * len(cuts) * width <= BROADCAST_CELLS:
+        values = np.column_stack(arrays) if len(arrays) else np.empty((n, 0))
+        infinite = np.isinf(values).any(axis=0)
+        if infinite.any():
+            raise _infinite(columns[int(np.argmax(infinite))])
+        return np.asfortranarray(bin_table(cuts, values))
+    out = np.empty((n, len(cuts)), dtype=np.int32, order="F")
+    for j, (col, x) in enumerate(zip(columns, arrays)):
+        out[:, j] = bin_codes(cuts[j], _column_values(x, col))
+    return out

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from augnb.discretize._base import bin_codes
 from augnb.discretize.simple import equal_frequency_cut_points
 from augnb.stats.information import cmi_from_counts, pairwise_cmi
 from augnb.stats.moments import reduce_comoments
@@ -207,7 +208,7 @@ def _discretized_codes(
         col = values[:, f]
         ok = ~np.isnan(col)
         cuts = equal_frequency_cut_points(col[ok], n_bins)
-        out[:, f] = np.where(ok, np.searchsorted(cuts, np.nan_to_num(col)), -1)
+        out[:, f] = bin_codes(cuts, col)
         new_cards[f] = len(cuts) + 1
     return out, new_cards
 
