@@ -199,16 +199,19 @@ def discretize_columns(
     try:
         numbers = float_arrays(frame, positions)
     except (TypeError, ValueError):
-        # Name the column and the value (astype names neither), in fit and
-        # in prediction alike.
+        # Column by column: name the column and the value (astype names
+        # neither), in fit and in prediction alike; an object column whose
+        # only non-numbers are missing (pandas' NA, which astype refuses, as
+        # in a table's to_numpy()) is read with those cells missing.
+        numbers = []
         for c in cols:
-            _, bad = as_numbers(frame[c])
+            values, bad = as_numbers(frame[c])
             if bad is not None:
                 raise ValueError(
                     f"Continuous feature {c!r} holds a value that is not a "
                     f"number: {bad!r}."
                 ) from None
-        raise
+            numbers.append(values.to_numpy())
     codes = bin_arrays(discretizer, cols, numbers)
     if codes is not None:
         return frame, (positions, codes)

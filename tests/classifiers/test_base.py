@@ -405,3 +405,16 @@ def test_text_in_a_continuous_column_is_named_at_predict_and_fit(rows):
     with pytest.raises(ValueError) as error:
         chunked.partial_fit(bad, y[:rows])
     assert str(error.value) == message
+
+
+def test_pandas_missing_values_in_an_object_array_are_missing_at_predict():
+    # A frame's to_numpy() with a nullable column holds pandas' NA in an
+    # object array; its continuous columns are read with those cells missing
+    # (astype alone refuses NA and named nothing).
+    X, y = load("breast_cancer_wisconsin")
+    model = TAN().fit(X, y)
+    array = X.to_numpy()
+    assert array.dtype == object and any(v is pd.NA for v in array.ravel())
+    with pytest.warns(UserWarning, match="valid feature names"):
+        got = model.predict_proba(array)
+    np.testing.assert_array_equal(got, model.predict_proba(X))
