@@ -197,6 +197,15 @@ def test_rows_without_a_label_are_named_by_their_place_in_the_file(tmp_path):
         load(tmp_path / "gaps.csv", target="cls")
 
 
+def test_predict_files_needs_a_model_fitted_on_named_columns(tmp_path):
+    X, y = load("car")
+    X.to_csv(tmp_path / "car.csv", index=False)
+    unnamed = TAN().fit(X.to_numpy(), y)
+    with pytest.raises(ValueError, match="fitted on an array, without column names"):
+        predict_files(unnamed, tmp_path / "car.csv", tmp_path / "p.parquet")
+    assert not (tmp_path / "p.parquet").exists()
+
+
 def test_partial_fit_continues_from_a_streamed_fit(tmp_path):
     X, y = load("house_votes_84")
     Xf, yf = _write(tmp_path, "hv", X, y)

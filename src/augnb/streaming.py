@@ -330,6 +330,7 @@ def predict_files(
             f"got {method!r}."
         )
     check_is_fitted(estimator, "model_")
+    kinds = model_kinds(estimator)  # refuses a model fitted without names
     names = [str(n) for n in estimator.feature_names_in_]
     files = _resolve(paths)
     _format(files, format)
@@ -345,7 +346,7 @@ def predict_files(
             (path, frame)
             for path in files
             for frame in iter_batches(
-                path, batch_rows=batch_rows, columns=names, **model_kinds(estimator)
+                path, batch_rows=batch_rows, columns=names, **kinds
             )
         )
         for path, frame in batches:

@@ -1070,6 +1070,17 @@ def check_labels(
     )
 
 
+def _feature_names(estimator: Any, label: str) -> list[str]:
+    """The columns a fitted model reads, by name (refused without names)."""
+    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+    if not names:
+        raise ValueError(
+            f"the model was fitted on an array, without column names, so it "
+            f"cannot tell which columns of {label} to read; fit it on a table"
+        )
+    return names
+
+
 class ReadKinds(TypedDict):
     """The ``continuous=`` and ``discrete=`` options of the table readers."""
 
@@ -1100,8 +1111,13 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
     ReadKinds
         ``continuous=`` and ``discrete=`` for :func:`read_table` and
         :func:`open_table`.
+
+    Raises
+    ------
+    ValueError
+        For a model fitted on an array, whose columns have no names to read.
     """
-    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+    names = _feature_names(estimator, "a table")
     numbers = set(map(str, getattr(estimator, "continuous_columns_", ())))
     schema = getattr(estimator, "schema_", None)
     levels = {str(c.name): c.categories for c in schema.columns} if schema else {}
@@ -1137,12 +1153,7 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
     DataFrame
         The model's feature columns, in its order.
     """
-    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
-    if not names:
-        raise ValueError(
-            f"the model was fitted on an array, without column names, so it "
-            f"cannot tell which columns of {label} to read; fit it on a table"
-        )
+    names = _feature_names(estimator, label)
     missing = [n for n in names if n not in raw.columns]
     if missing:
         raise ValueError(
