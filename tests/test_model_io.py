@@ -361,6 +361,26 @@ def test_read_features_errors_name_the_column(tmp_path):
     assert got["A2"].tolist()[0] == 1.0 and np.isnan(got["A2"].tolist()[1])
 
 
+def test_read_features_reads_only_the_models_columns(tmp_path, recwarn):
+    # A column the model does not use is not read: its cells (numbers with
+    # words in a third of them, which the reader would warn about) cost
+    # nothing and say nothing.
+    X, y = load("credit_approval")
+    model = NaiveBayes().fit(X, y)
+    rows = X.head(60).assign(notes=["1.5", "x", "2.25"] * 20, **{"class": y.head(60)})
+    path = tmp_path / "rows.csv"
+    rows.to_csv(path, index=False)
+    got, labels = read_features(path, model)
+    assert not [w for w in recwarn if issubclass(w.category, DataReadWarning)]
+    assert list(got.columns) == list(X.columns)
+    assert labels.tolist() == y.head(60).tolist()
+    np.testing.assert_array_equal(
+        model.predict_proba(got), model.predict_proba(X.head(60))
+    )
+    with pytest.raises(ValueError, match=r"no id column 'nope'; the columns are \["):
+        read_features(path, model, id_column="nope")
+
+
 def test_cli_fit_then_predict(tmp_path, capsys):
     model_path = tmp_path / "car.augnb"
     dot = tmp_path / "car.dot"

@@ -872,10 +872,12 @@ def read_features(
     """Read a table of rows to predict, typed the way the model was fitted.
 
     The file is read by :func:`augnb.data.tables.read_table` (any delimiter,
-    compressed, Parquet, Feather). Columns the model saw as continuous are
-    read as floats and the others as text, as :func:`augnb.datasets.load`
-    does; empty cells and ``?`` are missing, whitespace around a cell is
-    stripped. A ``target`` column, if present, is returned apart (to score).
+    compressed, Parquet, Feather), each of the model's columns as the model
+    saw it at fit (:func:`augnb.data.tables.model_kinds`), as ``augnb
+    predict`` and :func:`augnb.predict_files` read it; columns the model does
+    not use are not read. Empty cells and ``?`` are missing, whitespace
+    around a cell is stripped. A ``target`` column, if present, is returned
+    apart (to score).
 
     Parameters
     ----------
@@ -900,17 +902,25 @@ def read_features(
     y : Series or None
         The class column when the table has one.
     """
-    from augnb.data.tables import model_kinds, read_table, typed_features
+    from augnb.data.tables import model_kinds, open_table, read_table, typed_features
 
     if label is None:
         label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
+    kinds = model_kinds(estimator, target)
+    wanted = [str(n) for n in estimator.feature_names_in_]
+    wanted += [c for c in (target, id_column) if c is not None]
     raw = read_table(
-        path, sep=sep, encoding=encoding, label=label, **model_kinds(estimator, target)
+        path, sep=sep, encoding=encoding, label=label, columns=wanted, **kinds
     )
     y = raw.pop(target) if target and target in raw.columns else None
     if id_column is not None and id_column not in raw.columns:
+        header = (
+            list(path.columns)
+            if isinstance(path, pd.DataFrame)
+            else open_table(path, sep=sep, encoding=encoding, label=label).columns
+        )
         raise ValueError(
-            f"{label}: no id column {id_column!r}; the columns are {list(raw.columns)}"
+            f"{label}: no id column {id_column!r}; the columns are {header}"
         )
     X = typed_features(raw, estimator, label)
     return X, y

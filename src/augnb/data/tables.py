@@ -183,6 +183,7 @@ def read_table(
     label: str | None = None,
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
+    columns: Iterable[str] | None = None,
 ) -> pd.DataFrame:
     """Read a CSV, Parquet or Feather file (or a DataFrame) into typed columns.
 
@@ -204,6 +205,9 @@ def read_table(
     continuous, discrete : iterable of str, default=None
         Text columns to read as numbers whatever their words (those cells
         missing), and columns to keep as text whatever their numbers.
+    columns : iterable of str, default=None
+        Read only these of the table's columns (all when None); a name the
+        table lacks is left out, for the caller to report.
 
     Returns
     -------
@@ -228,8 +232,12 @@ def read_table(
     >>> [str(d) for d in t.dtypes]
     ['str', 'int64']
     """
+    wanted = None if columns is None else set(columns)
     if isinstance(source, pd.DataFrame):
-        return _check_frame(source, label or "the DataFrame")
+        frame = _check_frame(source, label or "the DataFrame")
+        if wanted is None:
+            return frame
+        return frame.loc[:, [c for c in frame.columns if c in wanted]]
     reader = open_table(
         source,
         sep=sep,
@@ -240,6 +248,8 @@ def read_table(
         continuous=continuous,
         discrete=discrete,
     )
+    if wanted is not None:
+        reader.select = [c for c in reader.columns if c in wanted]
     frames = list(reader)
     if not frames:
         raise ValueError(
