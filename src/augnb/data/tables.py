@@ -1091,6 +1091,12 @@ def _feature_names(estimator: Any, label: str) -> list[str]:
     return names
 
 
+def _model_levels(estimator: Any) -> dict[str, Any]:
+    """Each column's categories in the fitted model's schema, by name."""
+    schema = getattr(estimator, "schema_", None)
+    return {str(c.name): c.categories for c in schema.columns} if schema else {}
+
+
 class ReadKinds(TypedDict):
     """The ``continuous=`` and ``discrete=`` options of the table readers."""
 
@@ -1129,8 +1135,7 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
     """
     names = _feature_names(estimator, "a table")
     numbers = set(map(str, getattr(estimator, "continuous_columns_", ())))
-    schema = getattr(estimator, "schema_", None)
-    levels = {str(c.name): c.categories for c in schema.columns} if schema else {}
+    levels = _model_levels(estimator)
     text = [
         n
         for n in names
@@ -1172,8 +1177,7 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
         )
     X = raw.loc[:, names].copy()
     continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
-    schema = getattr(estimator, "schema_", None)
-    specs = {str(c.name): c for c in schema.columns} if schema is not None else {}
+    model_levels = _model_levels(estimator)
     for name in names:
         col = X[name]
         if name in continuous:
@@ -1186,8 +1190,7 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
                 )
             X[name] = values.astype(np.float64)
             continue
-        spec = specs.get(name)
-        levels = spec.categories if spec is not None else None
+        levels = model_levels.get(name)
         if levels and isinstance(levels[0], str):
             if not (
                 isinstance(col.dtype, pd.CategoricalDtype)
