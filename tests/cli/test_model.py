@@ -256,3 +256,19 @@ def test_predict_errors_speak_of_prediction(tmp_path, usage_error):
         ["predict", model, bad], "cannot predict", "bad.csv", repr(column), "infinite"
     )
     assert "fit" not in err
+
+
+@pytest.mark.parametrize("estimator", ["TAN", "AODE"])
+def test_fit_plot_draws_any_learner(car_csv, tmp_path, estimator):
+    # AODE averages one structure per super-parent: --plot draws them all
+    # (it ended in a traceback before).
+    import matplotlib
+
+    matplotlib.use("Agg")
+    png = tmp_path / "structure.png"
+    code = main([
+        "fit", str(car_csv), "--estimator", estimator, "--id-column", "patient",
+        "--output", str(tmp_path / "m.augnb"), "--plot", str(png),
+    ])  # fmt: skip
+    assert code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

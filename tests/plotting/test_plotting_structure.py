@@ -51,3 +51,35 @@ def test_plot_compound_nodes_list_members():
 def test_plot_rejects_unfitted_objects():
     with pytest.raises(TypeError, match="fitted augnb classifier or a Structure"):
         plot_structure(object())
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_plot_ensemble_draws_one_panel_per_member(n):
+    # AODE's (n=1) and A2DE's structure_ are one structure per member; the
+    # command line's `augnb fit --plot` passes any fitted estimator.
+    from augnb import AnDE
+
+    X, y = load("car")
+    model = AnDE(n=n).fit(X, y)
+    fig = plot_structure(model)
+    members = len(model.structure_)
+    assert len(fig.axes) == min(members, 12)
+    for ax, structure in zip(fig.axes, model.structure_):
+        # The super-parents: every node with fewer than n parents.
+        tops = [structure._label(k) for k in range(structure.n_nodes)
+                if len(structure.parents[k]) < n]  # fmt: skip
+        assert len(tops) == n
+        assert ax.get_title().endswith(" " + ", ".join(tops))
+        labels = {t.get_text() for t in ax.texts if t.get_text()}
+        assert labels == {"class", *map(str, X.columns)}
+    heading = fig._suptitle.get_text()
+    assert (f"the first 12 of {members}" in heading) == (members > 12)
+
+
+def test_plot_ensemble_into_given_axes_is_refused():
+    from augnb import AODE
+
+    X, y = load("car")
+    fig = plot_structure(TAN().fit(X, y))
+    with pytest.raises(ValueError, match=r"averages 6 structures.*structure_\[0\]"):
+        plot_structure(AODE().fit(X, y), ax=fig.axes[0])

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 __all__ = ["plot_structure", "structure_layout"]
 
 
+#: Panels drawn for an ensemble's structures (AODE, AnDE): the first ones.
+_MAX_PANELS = 12
+
 #: Widest row of nodes in a drawing (in the layout's units, about an inch
 #: each), and the vertical step between the rows of one wrapped level.
 _MAX_ROW_WIDTH = 10.0
@@ -92,13 +95,18 @@ def plot_structure(
     The class node is drawn on top; feature nodes are laid out by depth in the
     feature DAG; compound (joined) nodes are boxes listing their members;
     arcs between features are solid, arcs from the class dashed and light.
+    An ensemble that averages one structure per member (AODE, AnDE) is drawn
+    as one panel per member, the first twelve, each titled by its
+    super-parents; ESKDB's ``structure_`` is its first member's.
 
     Parameters
     ----------
     model : fitted classifier or Structure
-        Anything with a ``structure_`` attribute, or a structure itself.
+        Anything with a ``structure_`` attribute, or a structure itself (or
+        a tuple of structures, as AODE's and AnDE's ``structure_``).
     ax : matplotlib Axes, default=None
-        Axes to draw into; a new figure is made when None.
+        Axes to draw into; a new figure is made when None. An ensemble's
+        panels need a figure of their own (``ax`` must then be None).
     class_name : str, default="class"
         Label of the class node.
     title : str, default=None
@@ -119,6 +127,11 @@ def plot_structure(
     """
     figure_cls = _require_matplotlib()
     structure = getattr(model, "structure_", model)
+    if _is_ensemble(structure):
+        return _plot_ensemble(
+            structure, model, ax, figure_cls,
+            class_name=class_name, title=title, show_class_arcs=show_class_arcs,
+        )  # fmt: skip
     if not isinstance(structure, Structure):
         raise TypeError(
             "plot_structure needs a fitted augnb classifier or a Structure; got "
@@ -133,6 +146,88 @@ def plot_structure(
         ax = fig.add_subplot(1, 1, 1)
     else:
         fig = ax.figure
+    _draw(structure, pos, ax, class_name, show_class_arcs)
+    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+    ax.set_ylim(-n_levels - 0.4, 0.4)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def _is_ensemble(structure: object) -> bool:
+    # AODE's SPODEStructures and AnDE's tuple: one structure per member.
+    return (
+        isinstance(structure, tuple)
+        and len(structure) > 0
+        and all(isinstance(s, Structure) for s in structure)
+    )
+
+
+def _plot_ensemble(
+    structures: tuple[Structure, ...],
+    model: object,
+    ax: Axes | None,
+    figure_cls: type,
+    *,
+    class_name: str,
+    title: str | None,
+    show_class_arcs: bool,
+) -> Figure:
+    """One panel per member (the first ``_MAX_PANELS``), titled by its super-parents."""
+    n = len(structures)
+    if ax is not None:
+        raise ValueError(
+            f"{type(model).__name__} averages {n} structures, which need a figure "
+            "of their own: leave ax=None, or draw one of them, e.g. "
+            "plot_structure(model.structure_[0], ax=ax)."
+        )
+    shown = structures[:_MAX_PANELS]
+    layouts = [structure_layout(s) for s in shown]
+    spans = [
+        max(x for x, _ in [*pos.values(), (0.0, 0.0)])
+        - min(x for x, _ in [*pos.values(), (0.0, 0.0)])
+        + 1.6
+        for pos in layouts
+    ]
+    depth = max(max((-y for _, y in pos.values()), default=0.0) for pos in layouts)
+    ncols = min(3, len(shown))
+    nrows = math.ceil(len(shown) / ncols)
+    width = max(3.0, 1.1 * max(spans))
+    height = 1.4 + 1.1 * depth
+    fig = figure_cls(
+        figsize=(width * ncols, height * nrows + 0.6), layout="constrained"
+    )
+    for i, (s, pos) in enumerate(zip(shown, layouts)):
+        ax_i = fig.add_subplot(nrows, ncols, i + 1)
+        _draw(s, pos, ax_i, class_name, show_class_arcs)
+        half = max(spans) / 2.0
+        ax_i.set_xlim(-half, half)
+        ax_i.set_ylim(-depth - 0.4, 0.4)
+        # A member's super-parents: its root and the parents of the other
+        # nodes (in AnDE's models only the super-parents are parents).
+        arcs_from = {p for p, _ in s.arcs}
+        tops = [
+            s._label(k)
+            for k in range(s.n_nodes)
+            if not s.parents[k] or k in arcs_from
+        ]
+        ax_i.set_title(("super-parent " if len(tops) == 1 else "super-parents ")
+                       + ", ".join(tops), fontsize=9)  # fmt: skip
+    head = title if title else f"{type(model).__name__}: {n} averaged structures"
+    if n > len(shown):
+        head += f" (the first {len(shown)} of {n})"
+    fig.suptitle(head)
+    return fig
+
+
+def _draw(
+    structure: Structure,
+    pos: dict[int, tuple[float, float]],
+    ax: Axes,
+    class_name: str,
+    show_class_arcs: bool,
+) -> None:
+    """Draw the class, the nodes at ``pos`` and the arcs into ``ax``."""
     class_xy = (0.0, 0.0)
     box = {"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.2"}
     compound_box = {"boxstyle": "square,pad=0.3", "fc": "#eef3fb", "ec": "0.2"}
@@ -173,9 +268,4 @@ def plot_structure(
             arc(class_text, t, color="0.75", linestyle="--", linewidth=0.8)
     for p, k in structure.arcs:
         arc(texts[p], texts[k], color="0.1", linewidth=1.3)
-    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
-    ax.set_ylim(-n_levels - 0.4, 0.4)
     ax.set_axis_off()
-    if title:
-        ax.set_title(title)
-    return fig
