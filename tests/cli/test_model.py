@@ -256,3 +256,36 @@ def test_predict_errors_speak_of_prediction(tmp_path, usage_error):
         ["predict", model, bad], "cannot predict", "bad.csv", repr(column), "infinite"
     )
     assert "fit" not in err
+
+
+def test_fit_follows_the_advice_to_read_a_wordy_column_as_numbers(tmp_path, capsys):
+    # A column of numbers with many words is kept as categories, with a
+    # warning that says to fit with --continuous COL; that advice must work on
+    # the default door (a small file is fitted whole), as it does when
+    # streaming and in fit_files, and give the same model.
+    from augnb import TAN, fit_files, load_model
+    from augnb.data.tables import DataReadWarning
+
+    rng = np.random.default_rng(0)
+    num = [f"{v:.2f}" for v in rng.random(40)]
+    for i in range(0, 40, 4):
+        num[i] = "NA"  # 25 % words: more than a few strays
+    labels = ["a" if i % 3 else "b" for i in range(40)]
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "num,class\n" + "".join(f"{v},{c}\n" for v, c in zip(num, labels))
+    )
+    whole, streamed = tmp_path / "w.augnb", tmp_path / "s.augnb"
+    argv = ["fit", str(path), "--continuous", "num", "--output"]
+    assert main([*argv, str(whole)]) == 0, capsys.readouterr().err
+    assert main([*argv, str(streamed), "--batch-rows", "10"]) == 0
+    # Read as numbers: the words are missing cells, said once per run.
+    assert "categories;" not in capsys.readouterr().err
+    with pytest.warns(DataReadWarning, match="10 cell"):
+        api = fit_files(TAN(continuous_features=["num"]), path, target="class")
+    X = pd.DataFrame({"num": [0.1, 0.5, 0.9, np.nan]})
+    for model in (load_model(whole), load_model(streamed)):
+        assert [str(c) for c in model.continuous_columns_] == ["num"]
+        np.testing.assert_allclose(
+            model.predict_proba(X), api.predict_proba(X), atol=1e-12
+        )

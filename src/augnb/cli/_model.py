@@ -246,7 +246,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     The header comes from the file's footer or first line (nothing else is
     read before the fit), and the file is read once.
     """
-    from augnb.data.tables import open_table
+    from augnb.data.tables import declared_kinds, open_table
     from augnb.datasets._loader import check_column_names
     from augnb.streaming import _resolve, fit_files
 
@@ -255,13 +255,15 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     start = time.perf_counter()
     try:
         files = _resolve(args.dataset)
+        # --discrete / --continuous are the estimator's declared kinds: the
+        # reader of the whole table takes them as fit_files' reader does.
         reader = open_table(
             files[0],
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=None,
-            discrete=[target, *(getattr(args, "discrete", None) or ())],
+            **declared_kinds(estimator, [target]),
         )
         header = reader.columns
         left_out = {
@@ -288,7 +290,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
-            text_columns=[target, *(getattr(args, "discrete", None) or ())],
+            text_columns=[target],
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None

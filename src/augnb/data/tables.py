@@ -70,6 +70,7 @@ __all__ = [
     "TableReader",
     "as_text_category",
     "check_labels",
+    "declared_kinds",
     "model_kinds",
     "open_table",
     "read_table",
@@ -1102,6 +1103,51 @@ class ReadKinds(TypedDict):
 
     continuous: list[str]
     discrete: list[str]
+
+
+def _selected_names(selector: object) -> list[str]:
+    """The column names among a ``discrete_features``-style selector."""
+    if selector is None:
+        return []
+    if isinstance(selector, str):
+        return [selector]
+    return [s for s in selector if isinstance(s, str)]  # type: ignore[attr-defined]
+
+
+def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKinds:
+    """How to read a table an estimator is about to be fitted on.
+
+    The columns the estimator declares continuous (``continuous_features``)
+    are read as numbers whatever their words (those cells missing), and those
+    it declares discrete (``discrete_features``) as text whatever their
+    numbers, so a declared kind means the same whether the table is read
+    whole or in batches, by ``augnb fit`` or :func:`augnb.fit_files`.
+    Columns given by position cannot be named before the header is read and
+    are left to the estimator.
+
+    Parameters
+    ----------
+    estimator : augnb classifier
+        Supplies ``discrete_features`` and ``continuous_features``, if it
+        takes them.
+    text_columns : iterable of str, default=()
+        More columns to read as text (the class column, to keep its labels
+        as written).
+
+    Returns
+    -------
+    ReadKinds
+        ``continuous=`` and ``discrete=`` for :func:`read_table` and
+        :func:`open_table`.
+    """
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    return {
+        "continuous": _selected_names(params.get("continuous_features")),
+        "discrete": [
+            *_selected_names(params.get("discrete_features")),
+            *text_columns,
+        ],
+    }
 
 
 def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
