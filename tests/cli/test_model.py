@@ -289,3 +289,30 @@ def test_fit_follows_the_advice_to_read_a_wordy_column_as_numbers(tmp_path, caps
         np.testing.assert_allclose(
             model.predict_proba(X), api.predict_proba(X), atol=1e-12
         )
+
+
+def test_an_all_missing_column_is_refused_alike_by_inspect_compare_and_fit(
+    tmp_path, capsys, usage_error
+):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "x": rng.choice(["a", "b"], 30),
+            "blank": [None] * 30,
+            "class": rng.choice(["P", "N"], 30),
+        }
+    ).to_csv(path, index=False)
+    assert main(["inspect", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "all missing" in captured.out
+    assert "'blank' is missing in every row" in captured.err
+    for argv in (
+        ["compare", path, "--estimators", "NB", "--splits", "2", "--repeats", "1",
+         "--no-progress"],
+        ["fit", path, "--output", tmp_path / "m.augnb"],
+        ["inspect", path],
+    ):
+        usage_error(argv, "'blank' is missing in every row", "--drop blank")
+    assert main(["fit", str(path), "--drop", "blank", "--output",
+                 str(tmp_path / "m.augnb")]) == 0

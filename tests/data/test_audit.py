@@ -101,3 +101,18 @@ def test_encoded_fast_path_finds_what_the_pandas_path_finds(name):
     slow = audit_table(X)
     assert fast == slow
     assert {f.column for f in slow} >= {"row_key", "same"}
+
+
+def test_all_missing_column_is_an_error_finding_with_the_fix():
+    # fit refuses such a column; the audit (augnb inspect, augnb compare)
+    # must say so before any fit, in the words fit uses.
+    for empty in ([None] * N, [np.nan] * N, pd.Categorical([None] * N)):
+        findings = audit_table(_frame(blank=empty))
+        assert [(f.column, f.problem, f.is_error) for f in findings] == [
+            ("blank", "all_missing", True)
+        ]
+        assert "--drop blank" in findings[0].message
+        with pytest.raises(ValueError) as refused:
+            TAN().fit(_frame(blank=empty), ["P", "N"] * (N // 2))
+        assert str(refused.value) == findings[0].message
+    assert audit_table(_frame().iloc[:0]) == []  # no rows: nothing is missing

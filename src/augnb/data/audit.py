@@ -13,9 +13,13 @@ reports, per column:
   value, useless for new dates, so they are refused. Fix: convert them to
   numbers (days since a start, month, weekday) or drop the column.
 - **constant** -- one value in every row: no information. Fix: drop it.
+- **all_missing** -- no value in any row. ``fit`` refuses it (the schema
+  does, knowing whether more chunks follow); reported here so that ``augnb
+  inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
-datetime columns and warns (:class:`DataAuditWarning`) for the rest.
+datetime columns and warns (:class:`DataAuditWarning`) for the rest but
+all-missing columns, which the schema refuses.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -31,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from augnb.data._kernels import column_value_counts
-from augnb.data.schema import column_positions
+from augnb.data.schema import all_missing_message, column_positions
 
 __all__ = [
     "DataAuditWarning",
@@ -68,8 +72,9 @@ class Finding:
     ----------
     column : hashable
         The column's name.
-    problem : {"id", "high_cardinality", "datetime", "constant", "float_integers"}
-        What was found.
+    problem : str
+        What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
+        ``"constant"``, ``"all_missing"`` or ``"float_integers"``.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -80,8 +85,8 @@ class Finding:
 
     @property
     def is_error(self) -> bool:
-        """Whether fitting refuses the column (datetime) rather than warns."""
-        return self.problem == "datetime"
+        """Whether fitting refuses the column (datetime, all missing)."""
+        return self.problem in ("datetime", "all_missing")
 
 
 def audit_table(
@@ -142,7 +147,11 @@ def audit_table(
                 continue
         distinct = _distinct_values(col)
         if distinct is None:
-            continue  # the schema refuses an all-missing column itself
+            if n_rows:
+                findings.append(
+                    Finding(name, "all_missing", all_missing_message(name))
+                )
+            continue
         uniques, n_present = distinct
         finding = _datetime(name, col, uniques)
         if finding is None:
@@ -189,7 +198,9 @@ def warn_data_problems(
         codes=codes,
         categories=categories,
     )
-    errors = [f for f in findings if f.is_error]
+    # An all-missing column is the schema's to refuse: in the first chunk of
+    # a stream a declared categorical column may be empty and filled later.
+    errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
     for finding in findings:
