@@ -316,3 +316,25 @@ def test_an_all_missing_column_is_refused_alike_by_inspect_compare_and_fit(
         usage_error(argv, "'blank' is missing in every row", "--drop blank")
     assert main(["fit", str(path), "--drop", "blank", "--output",
                  str(tmp_path / "m.augnb")]) == 0
+
+
+def test_a_zoned_timestamp_column_is_refused_alike_by_inspect_compare_and_fit(
+    tmp_path, usage_error
+):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "when": [f"2024-01-{i % 28 + 1:02d}T{i % 24:02d}:00:00Z"
+                     for i in range(30)],
+            "x": rng.choice(["a", "b"], 30),
+            "class": rng.choice(["P", "N"], 30),
+        }
+    ).to_csv(path, index=False)
+    for argv in (
+        ["inspect", path],
+        ["compare", path, "--estimators", "NB", "--splits", "2", "--repeats", "1",
+         "--no-progress"],
+        ["fit", path, "--output", tmp_path / "m.augnb"],
+    ):
+        usage_error(argv, "'when' holds dates", "--drop when")

@@ -116,3 +116,20 @@ def test_all_missing_column_is_an_error_finding_with_the_fix():
             TAN().fit(_frame(blank=empty), ["P", "N"] * (N // 2))
         assert str(refused.value) == findings[0].message
     assert audit_table(_frame().iloc[:0]) == []  # no rows: nothing is missing
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    ["2024-01-{d:02d}T10:00:00Z", "2024-01-{d:02d} 10:00:00+01:00",
+     "2024-01-{d:02d}T10:00:00.250-0500"],
+)
+def test_timestamps_with_a_time_zone_are_dates(stamp):
+    # As text (a CSV typed by load(), augnb inspect and compare) and as a
+    # zoned datetime64 column, a timestamp is a date, whatever its zone.
+    text = [stamp.format(d=i % 28 + 1) for i in range(N)]
+    assert _problems(_frame(when=text)) == [("when", "datetime")]
+    assert _problems(_frame(when=pd.Categorical(text))) == [("when", "datetime")]
+    zoned = pd.to_datetime(text, format="ISO8601", utc=True)
+    assert _problems(_frame(when=zoned)) == [("when", "datetime")]
+    with pytest.raises(ValueError, match=r"--drop when"):
+        warn_data_problems(_frame(when=text))

@@ -50,8 +50,11 @@ MIN_ROWS = 20
 HIGH_CARDINALITY_FRACTION = 0.5
 #: Whole-number floats with at most this many values look like codes.
 MAX_CODE_VALUES = 20
+# A time may carry its zone (2024-01-05T10:00:00Z, +01:00, -0500): that is
+# how ISO timestamps are exported, and how pandas writes a zoned one as text.
 _DATE = re.compile(
-    r"^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?"
+    r"^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?"
+    r"(\s?(Z|[+-]\d{2}:?\d{2}))?)?"
     r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
     r"|\d{1,2}:\d{2}:\d{2})\s*$"
 )
@@ -323,7 +326,7 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         f"column {name!r} holds dates or times, which a classifier would treat "
         "as one category per date; convert it to numbers first (e.g. "
         f"pd.to_datetime(X[{name!r}]).dt.dayofweek, .dt.month, or days since a "
-        "start date) or drop it (--drop on the command line)",
+        f"start date) or drop it (--drop {name} on the command line)",
     )
 
 
