@@ -342,6 +342,7 @@ class TableReader:
     def _to_pandas(self, batch: Any) -> pd.DataFrame:
         import pyarrow as pa
 
+        batch = _plain_types(batch, self._options.label)
         if all(_is_number(t) for t in batch.schema.types):
             # Numbers only: one conversion, columns of a type in one block (the
             # estimators' one-pass path over an integer table needs that).
@@ -499,6 +500,41 @@ class TableReader:
         ):
             return out.astype(np.int64)
         return out
+
+
+def _plain_types(batch: Any, label: str) -> Any:
+    """A record batch with decimals as numbers; nested columns refused.
+
+    A decimal (a database's amount or key) is a number: scale 0 as integers
+    (pandas gives floats where cells are missing, as for any integer column),
+    others as floats. A list, struct or map column holds no one value per
+    cell a classifier could read, so it is refused by name with the fix.
+    """
+    import pyarrow as pa
+
+    columns = None
+    for i, kind in enumerate(batch.schema.types):
+        if pa.types.is_nested(kind):
+            name = batch.schema.names[i]
+            raise ValueError(
+                f"{label}: column {name!r} holds {kind} values, not one number "
+                "or word per cell, so a classifier cannot read it; leave it out "
+                f"(--drop {name}; drop= in Python) or flatten it into plain "
+                "columns first"
+            )
+        if pa.types.is_decimal(kind):
+            whole = kind.scale == 0 and kind.precision <= 18
+            columns = columns or list(batch.columns)
+            columns[i] = columns[i].cast(pa.int64() if whole else pa.float64())
+    if columns is None:
+        return batch
+    return pa.RecordBatch.from_arrays(
+        columns,
+        schema=pa.schema(
+            [pa.field(n, c.type) for n, c in zip(batch.schema.names, columns)],
+            metadata=batch.schema.metadata,
+        ),
+    )
 
 
 def _is_number(kind: Any) -> bool:
