@@ -249,3 +249,16 @@ def test_word_after_the_first_block_names_file_column_value_and_fix(tmp_path, ca
     assert "--discrete a" in err
     # The fix works.
     assert main([*args, "--discrete", "a", "--output", model]) == 0
+
+
+def test_batch_rows_help_promises_globs_only_where_they_are_read(capsys):
+    # fit streams a glob or a folder; predict reads one DATA_FILE.
+    parser = _build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    helps = {
+        command: next(a.help for a in choices[command]._actions
+                      if "--batch-rows" in a.option_strings)
+        for command in ("fit", "predict")
+    }
+    assert "glob" in helps["fit"] and "DATASET_OR_FILE" in helps["fit"]
+    assert "glob" not in helps["predict"]
