@@ -15,6 +15,7 @@ __all__ = [
     "parse_params",
     "positive_int",
     "print_table",
+    "seed_value",
     "stdout_is_tty",
     "write_text",
 ]
@@ -191,6 +192,20 @@ def positive_int(text: str) -> int:
     value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1; got {text!r}")
+    return value
+
+
+def seed_value(text: str) -> int:
+    """Argparse type of ``--seed``: an integer NumPy takes as a seed.
+
+    NumPy's own refusal of a negative seed names neither the option nor the
+    range, and comes only once a fit has begun.
+    """
+    value = _integer(text)
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer from 0 to {2**32 - 1}; got {text!r}"
+        )
     return value
 
 
