@@ -262,3 +262,35 @@ def test_batch_rows_help_promises_globs_only_where_they_are_read(capsys):
     }
     assert "glob" in helps["fit"] and "DATASET_OR_FILE" in helps["fit"]
     assert "glob" not in helps["predict"]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "words"),
+    [
+        (["--discrete", "nosuch"], ["--discrete", "'nosuch'", "attributes"]),
+        (["--continuous", "colour", "nosuch"], ["--continuous", "'nosuch'"]),
+        (["--continuous", "class"], ["--continuous", "'class'"]),
+        (["--discrete", "x", "--continuous", "x"], ["'x'", "both"]),
+    ],
+)
+def test_declared_kinds_are_checked_alike_by_every_door(
+    tmp_path, kinds, words, usage_error
+):
+    # Every command that reads a table checks the names of --discrete and
+    # --continuous with one rule and one message, streamed or not.
+    path = tmp_path / "t.csv"
+    _table().drop(columns="when").head(60).to_csv(path, index=False)
+    out = ["--output", tmp_path / "m.augnb"]
+    lines = {
+        # From the file's name on (fit says which estimator it could not fit).
+        usage_error(argv, str(path), *words).partition(str(path))[2]
+        for argv in (
+            ["fit", path, *kinds, *out],
+            ["fit", path, *kinds, "--batch-rows", "20", *out],
+            ["fit", path, *kinds, "--complete-only", *out],
+            ["inspect", path, *kinds],
+            ["compare", path, *kinds, "--splits", "2", "--repeats", "1",
+             "--no-progress"],
+        )
+    }
+    assert len(lines) == 1, lines

@@ -269,7 +269,13 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         left_out = {
             target,
             *check_column_names(
-                header, target, args.drop, args.id_column, args.dataset
+                header,
+                target,
+                args.drop,
+                args.id_column,
+                args.dataset,
+                discrete=args.discrete,
+                continuous=args.continuous,
             ),
         }
         columns = [c for c in header if c not in left_out]
