@@ -294,3 +294,20 @@ def test_declared_kinds_are_checked_alike_by_every_door(
         )
     }
     assert len(lines) == 1, lines
+
+
+@pytest.mark.parametrize("table", ["class\nA\nB\nA\n", "id,class\n1,A\n2,B\n3,A\n"])
+def test_a_table_without_attributes_is_refused_alike_by_every_door(
+    tmp_path, table, usage_error
+):
+    path = tmp_path / "t.csv"
+    path.write_text(table)
+    extra = ["--drop", "id"] if "id" in table else []
+    out = ["--output", tmp_path / "m.augnb"]
+    for argv in (
+        ["fit", path, *extra, *out],
+        ["fit", path, *extra, "--batch-rows", "2", *out],
+        ["inspect", path, *extra],
+        ["compare", path, *extra, "--no-progress"],
+    ):
+        usage_error(argv, str(path), "no attribute to learn from")

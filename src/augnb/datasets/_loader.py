@@ -405,8 +405,9 @@ def check_column_names(
     ------
     ValueError
         If a name is not in ``columns``, the class column is dropped or
-        missing, or a declared kind names no attribute or a column twice; the
-        message names the option (``--drop``, ``drop=``).
+        missing, no attribute is left, or a declared kind names no attribute
+        or a column twice; the message names the option (``--drop``,
+        ``drop=``).
     """
     dropped = sorted(_as_names(drop))
     unknown = [c for c in dropped if c not in columns]
@@ -439,12 +440,13 @@ def check_column_names(
         raise ValueError(
             f"{label}: no class column {target!r}; the columns are {columns}; {hint}"
         )
-    _check_declared_kinds(
-        [c for c in columns if c != target and c not in dropped],
-        discrete,
-        continuous,
-        label,
-    )
+    features = [c for c in columns if c != target and c not in dropped]
+    if not features:
+        raise ValueError(
+            f"{label}: besides the class column {target!r} there is no attribute "
+            "to learn from"
+        )
+    _check_declared_kinds(features, discrete, continuous, label)
     return dropped
 
 
@@ -487,11 +489,6 @@ def _select_columns(
         discrete=discrete, continuous=continuous,
     )
     features = [c for c in columns if c != target and c not in dropped]
-    if not features:
-        raise ValueError(
-            f"{label}: besides the class column {target!r} there is no attribute "
-            "to learn from"
-        )
     raw = raw.loc[:, [*features, target]]
     check_labels(raw[target], label)
     return raw
