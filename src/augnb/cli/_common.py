@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = [
     "UsageError",
@@ -94,15 +95,30 @@ def _escape(text: object) -> str:
 
 
 def check_output_file(
-    path: str | os.PathLike[str], what: str, suffixes: Sequence[str] = ()
+    path: str | os.PathLike[str],
+    what: str,
+    suffixes: Sequence[str] = (),
+    *,
+    inputs: Iterable[tuple[str, str | os.PathLike[str]]] = (),
+    outputs: Iterable[tuple[str, str | os.PathLike[str]]] = (),
 ) -> Path:
     """Refuse, before any work, an output that could not be written.
 
     The parent folder must exist (it is not created silently) and be
     writable, the path must not be a folder, and its suffix must be one of
-    ``suffixes`` when given.
+    ``suffixes`` when given. Nor may it replace a file the command reads
+    (``inputs``: what each is and its path; a name that is no file, such as
+    a bundled data set, is none) or another of its outputs (``outputs``),
+    however the path is spelled.
     """
     target = Path(path).expanduser()
+    for name, other in inputs:
+        source = Path(other).expanduser()
+        if target.exists() and source.is_file() and os.path.samefile(target, source):
+            _replacing(what, target, name)
+    for name, other in outputs:
+        if target.resolve() == Path(other).expanduser().resolve():
+            _replacing(what, target, name)
     if suffixes and target.suffix.lower() not in suffixes:
         raise UsageError(
             f"{what} {str(target)!r}: unsupported file type "
@@ -125,6 +141,13 @@ def check_output_file(
     ):
         raise UsageError(f"{what} {str(target)!r}: no permission to write there")
     return target
+
+
+def _replacing(what: str, target: Path, name: str) -> NoReturn:
+    raise UsageError(
+        f"{what} {str(target)!r} is {name}, which writing there would replace; "
+        "give the output another name"
+    )
 
 
 def _can_create_in(folder: Path) -> bool:

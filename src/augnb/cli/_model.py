@@ -56,11 +56,17 @@ def cmd_fit(args: argparse.Namespace) -> int:
     from augnb.classifiers.registry import make_estimator
 
     # Every output is checked before the data are read or a model is fitted.
-    model_path = check_output_file(args.output, "--output")
+    # No output replaces the data or another output.
+    data = [("the data file", args.dataset)]
+    model_path = check_output_file(args.output, "--output", inputs=data)
+    written = [("--output", args.output)]
     if args.dot:
-        check_output_file(args.dot, "--dot")
+        check_output_file(args.dot, "--dot", inputs=data, outputs=written)
+        written.append(("--dot", args.dot))
     if args.plot:
-        check_output_file(args.plot, "--plot", PLOT_SUFFIXES)
+        check_output_file(
+            args.plot, "--plot", PLOT_SUFFIXES, inputs=data, outputs=written
+        )
         try:
             import matplotlib  # noqa: F401
         except ImportError:
@@ -365,7 +371,11 @@ def cmd_predict(args: argparse.Namespace) -> int:
     from augnb.data.tables import model_kinds, open_table, typed_features
 
     if args.output:
-        check_output_file(args.output, "--output")
+        check_output_file(
+            args.output,
+            "--output",
+            inputs=[("the data file", args.data), ("the model file", args.model)],
+        )
     try:
         estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
         data = Path(args.data).expanduser()
