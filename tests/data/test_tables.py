@@ -217,3 +217,24 @@ def test_nested_columns_are_refused_naming_the_column_and_fix(tmp_path):
         assert word in message, message
     # Left out, the table reads.
     assert read_table(tmp_path / "t.parquet", columns=["x", "class"]).shape == (2, 2)
+
+
+def test_lines_before_the_header_are_skipped(tmp_path):
+    # Some exports start with a blank line, or with Excel's "sep=;" line that
+    # names the delimiter: the header is the first line after them, never a
+    # row of data (its words would become a class and stray cells).
+    cases = {
+        "blank.csv": "\n\n" + CSV,
+        "spaces.csv": "  \n" + CSV,
+        "excel.csv": "sep=;\n" + CSV.replace(",", ";").replace(".", ","),
+        "excel_blank.csv": "\nsep=|\n" + CSV.replace(",", "|"),
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        got = read_table(path)
+        assert {c: got[c].tolist() for c in got.columns} == EXPECTED, name
+    # A ragged row is named by its line in the file.
+    (tmp_path / "ragged.csv").write_text("\n\n" + CSV + "z,3.5,P,extra\n")
+    with pytest.raises(ValueError, match="line 6 has 4 field"):
+        read_table(tmp_path / "ragged.csv")

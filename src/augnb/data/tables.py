@@ -126,6 +126,8 @@ _KIND_NAME = {
     "zip": "zip",
 }
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: Excel's first line naming a CSV's delimiter.
+_EXCEL_SEP = re.compile(r"sep=(.)")
 _COMMA_NUMBER = re.compile(r"^[+-]?\d+,\d+$")
 _DOT_NUMBER = re.compile(r"^[+-]?\d+\.\d+$")
 
@@ -173,6 +175,8 @@ class _ReadOptions:
     #: Look for numbers in text columns: only a CSV's types are guessed; a
     #: Parquet or Feather text column was stored as text on purpose.
     guess: bool = True
+    #: Lines of a CSV before its header (blank, or Excel's ``sep=``).
+    skip: int = 0
 
 
 def read_table(
@@ -610,6 +614,7 @@ def _options(label: str, names: list[str], plain: dict, **kw: Any) -> _ReadOptio
         names=names,
         label=label,
         guess=kw.get("guess", True),
+        skip=kw.get("skip", 0),
         **plain,
     )
 
@@ -744,6 +749,12 @@ def _csv(
     text = _decode_head(head, encoding, label)
     if not text.strip():
         raise ValueError(f"{label}: the file is empty (no header row)")
+    lead, directive = _lines_before_header(text)
+    if sep is None:
+        sep = directive
+    text = "\n".join(text.splitlines()[lead:])
+    if not text.strip():
+        raise ValueError(f"{label}: the file has no header row")
     delim = sep if sep is not None else _sniff_delimiter(text)
     if delim in ("\\t", "tab"):
         delim = "\t"
@@ -753,7 +764,8 @@ def _csv(
     if decimal is None:
         decimal = _sniff_decimal(lines[1:_SNIFF_LINES], delim)
     options = _options(
-        label, header, plain, sep=delim, decimal=decimal, encoding=encoding
+        label, header, plain, sep=delim, decimal=decimal, encoding=encoding,
+        skip=lead,
     )
     per_row = max(1, len(text.encode()) // max(1, len(lines)))
     estimate = (
@@ -767,7 +779,7 @@ def _csv(
         block = int(min(max(batch_rows * per_row, 1 << 20), _WHOLE_FILE_BLOCK))
     read_options = pcsv.ReadOptions(
         column_names=header,
-        skip_rows=1,
+        skip_rows=lead + 1,
         block_size=block,
         encoding=encoding or "utf8",
         use_threads=True,
@@ -805,6 +817,28 @@ def _csv(
                 yield batch
 
     return TableReader(batches, header, options, n_rows=estimate)
+
+
+def _lines_before_header(text: str) -> tuple[int, str | None]:
+    """Lines before a CSV's header, and the delimiter Excel's ``sep=`` names.
+
+    Blank lines come first in some exports; Excel writes (and reads) a first
+    line ``sep=;`` that names the delimiter. Arrow counts every one of these
+    lines as a row to skip.
+    """
+    lines = text.splitlines()
+    lead = 0
+    directive = None
+    while lead < len(lines) and not lines[lead].strip():
+        lead += 1
+    if lead < len(lines):
+        found = _EXCEL_SEP.fullmatch(lines[lead].strip())
+        if found:
+            directive = found.group(1)
+            lead += 1
+            while lead < len(lines) and not lines[lead].strip():
+                lead += 1
+    return lead, directive
 
 
 def _csv_error(exc: Exception, source: Any, kind: str, options: _ReadOptions) -> str:
@@ -848,9 +882,11 @@ def _ragged_line(source: Any, kind: str, options: _ReadOptions) -> str | None:
         text = io.TextIOWrapper(
             stream, encoding=options.encoding or "utf-8-sig", errors="replace"
         )
+        for _ in range(options.skip):
+            text.readline()
         rows = csv.reader(text, delimiter=options.sep)
         width = len(next(rows))
-        for line_no, row in enumerate(rows, start=2):
+        for line_no, row in enumerate(rows, start=options.skip + 2):
             if row and len(row) != width and any(c.strip() for c in row):
                 return (
                     f"{options.label}: line {line_no} has {len(row)} field(s) but "
