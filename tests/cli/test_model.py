@@ -238,7 +238,11 @@ def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     usage_error(["predict", model, car_csv, "--output", files["folder"]], "is a folder")
     other = tmp_path / "other.csv"
     other.write_text("x,class\n1,a\n")
-    usage_error(["predict", model, other], "other.csv", "lacks the model's column(s)")
+    usage_error(
+        ["predict", model, other], "other.csv", "lacks the model's column(s)",
+        # The fix: a column of empty cells is summed out like any missing value.
+        "empty cells", "summed out",
+    )
 
 
 def test_predict_errors_speak_of_prediction(tmp_path, usage_error):

@@ -1291,7 +1291,9 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
     if missing:
         raise ValueError(
             f"{label} lacks the model's column(s) {missing}; it has "
-            f"{list(raw.columns)[:10]}."
+            f"{list(raw.columns)[:10]}. Check the spelling; where the values "
+            "are unknown, add the column with empty cells: they are summed out "
+            "like any missing value"
         )
     X = raw.loc[:, names].copy()
     continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
