@@ -342,3 +342,27 @@ def test_a_zoned_timestamp_column_is_refused_alike_by_inspect_compare_and_fit(
         ["fit", path, "--output", tmp_path / "m.augnb"],
     ):
         usage_error(argv, "'when' holds dates", "--drop when")
+
+
+def test_a_measurement_given_as_the_class_is_named_by_fit_inspect_and_compare(
+    tmp_path, capsys
+):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {"x": rng.choice(["a", "b"], 40), "price": rng.uniform(100, 900, 40).round(2)}
+    ).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "price", "--output",
+                 str(tmp_path / "m.augnb")]) == 0
+    err = capsys.readouterr().err
+    assert "'price' has 40 distinct values" in err and "bin" in err
+    assert main(["inspect", str(path), "--target", "price"]) == 0
+    out = capsys.readouterr().out
+    assert "'price' has 40 distinct values" in out and "no problems" not in out
+    # compare warns the same, then cannot make folds: no fold count helps.
+    assert main(["compare", str(path), "--target", "price", "--splits", "2",
+                 "--repeats", "1", "--no-progress"]) == 2
+    warning, error = capsys.readouterr().err.splitlines()
+    assert "40 distinct values in 40 rows" in warning
+    assert error.startswith("augnb: error: ") and "--target" in error
+    assert "at most 1 folds" not in error

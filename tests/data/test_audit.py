@@ -133,3 +133,23 @@ def test_timestamps_with_a_time_zone_are_dates(stamp):
     assert _problems(_frame(when=zoned)) == [("when", "datetime")]
     with pytest.raises(ValueError, match=r"--drop when"):
         warn_data_problems(_frame(when=text))
+
+
+def test_class_column_findings():
+    from augnb.data.audit import class_column_finding
+
+    assert class_column_finding(pd.Series(["P", "N"] * (N // 2), name="c")) is None
+    one = class_column_finding(pd.Series(["P"] * N, name="c"))
+    assert one.is_error and "'P'" in one.message and "--target" in one.message
+    # A measurement (or an identifier) given as the class: most classes are
+    # seen once, so nothing can be learned of them; said with both fixes.
+    prices = pd.Series(np.round(np.random.default_rng(0).uniform(1, 9, N), 4),
+                       name="price")
+    many = class_column_finding(prices)
+    assert (many.column, many.problem, many.is_error) == (
+        "price", "class_high_cardinality", False
+    )
+    for word in ("'price'", f"{N} distinct", "--target", "bin"):
+        assert word in many.message, many.message
+    # Many classes with several rows each are a fine class column.
+    assert class_column_finding(pd.Series([f"k{i % 15}" for i in range(N * 2)])) is None

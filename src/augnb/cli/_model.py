@@ -92,9 +92,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
                 "count-based estimator (NaiveBayes, TAN, KDB, AODE, ...)"
             )
     X, y = _load(args, args.dataset)
-    single = _single_class(y)
-    if single:
-        raise UsageError(f"{args.dataset}: {single}")
+    _check_class_column(y, args.dataset)
     if _is_file(args.dataset) and estimator._needs_rows is not None:
         size = (X.memory_usage(deep=True).sum() + y.memory_usage(deep=True)) / 2**20
         print(
@@ -148,16 +146,18 @@ def _warn_memorised(X: object, accuracy: float) -> None:
     )
 
 
-def _single_class(y: Any) -> str | None:
-    """What is wrong with a class column (a Series) of one class, or None."""
-    classes = y.dropna().unique()
-    if len(classes) >= 2:
-        return None
-    return (
-        f"every row has the class {str(classes[0])!r} in column "
-        f"{str(y.name)!r}; a classifier needs at least 2 classes: name the "
-        "class column with --target NAME"
-    )
+def _check_class_column(y: Any, dataset: str) -> None:
+    """Refuse a class column of one class; warn of one of mostly unique values."""
+    import warnings
+
+    from augnb.data.audit import DataAuditWarning, class_column_finding
+
+    finding = class_column_finding(y)
+    if finding is None:
+        return
+    if finding.is_error:
+        raise UsageError(f"{dataset}: {finding.message}")
+    warnings.warn(f"{dataset}: {finding.message}", DataAuditWarning, stacklevel=2)
 
 
 def _save(
@@ -339,9 +339,8 @@ def _fit_whole(
         frame = frames[0]
         y = frame.pop(target)
         check_labels(y, args.dataset)
-        single = _single_class(y)
-        if single:  # said before the fit's data audit speaks of the columns
-            raise UsageError(f"{args.dataset}: {single}")
+        # Said before the fit's data audit speaks of the columns.
+        _check_class_column(y, args.dataset)
         if not isinstance(y.dtype, np.dtype):
             # Category or Arrow-backed text: labels as Python objects. Typed
             # labels (the stream's too) stay typed: a loop over object rows in
@@ -465,7 +464,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     """Print each column's kind and cardinality, and the data audit."""
     import warnings
 
-    from augnb.data.audit import Finding, audit_table
+    from augnb.data.audit import Finding, audit_table, class_column_finding
     from augnb.data.tables import DataReadWarning
     from augnb.datasets import load_dataframe
 
@@ -519,9 +518,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     problems = [
         ("error" if f.is_error else "warning", f.message) for f in findings.values()
     ]
-    single = _single_class(frame[target])
-    if single:
-        problems.insert(0, ("error", single))
+    label = class_column_finding(frame[target])
+    if label is not None:
+        problems.insert(0, ("error" if label.is_error else "warning", label.message))
     if not problems:
         print("\nno problems found")
         return 0

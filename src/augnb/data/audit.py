@@ -41,6 +41,7 @@ __all__ = [
     "DataAuditWarning",
     "Finding",
     "audit_table",
+    "class_column_finding",
     "warn_data_problems",
 ]
 
@@ -77,7 +78,9 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"all_missing"`` or ``"float_integers"``.
+        ``"constant"``, ``"all_missing"`` or ``"float_integers"`` of a
+        feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
+        class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -88,8 +91,8 @@ class Finding:
 
     @property
     def is_error(self) -> bool:
-        """Whether fitting refuses the column (datetime, all missing)."""
-        return self.problem in ("datetime", "all_missing")
+        """Whether fitting refuses the column (datetime, all missing, one class)."""
+        return self.problem in ("datetime", "all_missing", "single_class")
 
 
 def audit_table(
@@ -164,6 +167,53 @@ def audit_table(
         if finding is not None:
             findings.append(finding)
     return findings
+
+
+def class_column_finding(y: object, name: Hashable | None = None) -> Finding | None:
+    """What is wrong with a class column, or None.
+
+    One class is an error: nothing to tell apart. More distinct classes than
+    half the labelled rows (with at least ``MIN_ROWS`` of them) is a warning:
+    most classes are seen once, as when a measurement or an identifier is
+    taken for the class, so neither a model nor stratified folds can use
+    them.
+
+    Parameters
+    ----------
+    y : array-like
+        The labels (missing ones are left out).
+    name : hashable, default=None
+        The class column's name; ``y.name`` when None.
+
+    Returns
+    -------
+    Finding or None
+    """
+    labels = pd.Series(np.asarray(y, dtype=object))
+    labels = labels[labels.notna()]
+    name = getattr(y, "name", None) if name is None else name
+    column = f" in column {name!r}" if name is not None else ""
+    classes = pd.unique(labels)
+    if len(classes) == 1:
+        return Finding(
+            name,
+            "single_class",
+            f"every row has the class {_show(classes[0])}{column}; a classifier "
+            "needs at least 2 classes: name the class column with --target NAME "
+            "(on the command line)",
+        )
+    n_present = len(labels)
+    if n_present >= MIN_ROWS and len(classes) > HIGH_CARDINALITY_FRACTION * n_present:
+        return Finding(
+            name,
+            "class_high_cardinality",
+            f"the class column{'' if name is None else ' ' + repr(name)} has "
+            f"{len(classes)} distinct values in {n_present} rows, so most classes "
+            "are seen once and cannot be learned (nor stratified into folds): if "
+            "it is a measurement, bin it into a few classes first; if it is not "
+            "the class, name the class column with --target NAME",
+        )
+    return None
 
 
 def warn_data_problems(
