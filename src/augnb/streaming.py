@@ -21,7 +21,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import warn_data_problems
-from augnb.data.tables import check_labels, model_kinds, typed_features
+from augnb.data.tables import (
+    check_labels,
+    declared_kinds,
+    model_kinds,
+    typed_features,
+)
 from augnb.sources import ChunkSource
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
@@ -140,15 +145,6 @@ def iter_batches(
         yield from reader
 
 
-def _names(selector: object) -> list[str] | None:
-    """The column names among a ``discrete_features``-style selector."""
-    if selector is None:
-        return None
-    if isinstance(selector, str):
-        return [selector]
-    return [s for s in selector if isinstance(s, str)]  # type: ignore[attr-defined]
-
-
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
     if target not in frame.columns:
         raise ValueError(
@@ -224,13 +220,7 @@ def fit_files(
     """
     read = None if columns is None else [*columns, target]
     params = estimator.get_params() if hasattr(estimator, "get_params") else {}
-    declared = {
-        "continuous": _names(params.get("continuous_features")),
-        "discrete": [
-            *(_names(params.get("discrete_features")) or ()),
-            *(text_columns or ()),
-        ],
-    }
+    declared = declared_kinds(estimator, text_columns or ())
 
     files = _resolve(paths)
     _format(files, format)

@@ -415,3 +415,14 @@ def test_parameter_error_names_the_estimator_once(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert err == "augnb: error: cannot fit TAN: alpha must be a number > 0; got -1."
+
+
+@pytest.mark.parametrize("seed", ["-1", "4294967296"])
+def test_a_seed_numpy_cannot_take_is_refused_naming_the_option(
+    seed, tmp_path, usage_error
+):
+    for argv in (
+        ["compare", "car", "--seed", seed, "--no-progress"],
+        ["fit", "car", "--seed", seed, "--output", tmp_path / "m.augnb"],
+    ):
+        usage_error(argv, "--seed", "4294967295", repr(seed))

@@ -120,3 +120,17 @@ def test_bad_tables_exit_2_in_one_line(car_csv, tmp_path, usage_error):
     usage_error(["compare", header], "header.csv", "no data rows")
     usage_error(["compare", car_csv, "--target", "nope"], "'nope'", "columns are")
     usage_error(["compare", car_csv, "--drop", "nope"], "'nope'", "columns are")
+
+
+def test_two_files_of_one_name_are_compared_side_by_side(car_csv, tmp_path, capsys):
+    paths = []
+    for folder in ("2023", "2024"):
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "cars.csv")
+        paths[-1].write_bytes(car_csv.read_bytes())
+    argv = ["compare", *map(str, paths), "--estimators", "NB", "--splits", "2",
+            "--repeats", "1", "--no-progress", "--id-column", "patient",
+            "--format", "csv"]
+    assert main(argv) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert str(paths[0]) in out and str(paths[1]) in out

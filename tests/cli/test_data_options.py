@@ -249,3 +249,65 @@ def test_word_after_the_first_block_names_file_column_value_and_fix(tmp_path, ca
     assert "--discrete a" in err
     # The fix works.
     assert main([*args, "--discrete", "a", "--output", model]) == 0
+
+
+def test_batch_rows_help_promises_globs_only_where_they_are_read(capsys):
+    # fit streams a glob or a folder; predict reads one DATA_FILE.
+    parser = _build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    helps = {
+        command: next(a.help for a in choices[command]._actions
+                      if "--batch-rows" in a.option_strings)
+        for command in ("fit", "predict")
+    }
+    assert "glob" in helps["fit"] and "DATASET_OR_FILE" in helps["fit"]
+    assert "glob" not in helps["predict"]
+
+
+@pytest.mark.parametrize(
+    ("kinds", "words"),
+    [
+        (["--discrete", "nosuch"], ["--discrete", "'nosuch'", "attributes"]),
+        (["--continuous", "colour", "nosuch"], ["--continuous", "'nosuch'"]),
+        (["--continuous", "class"], ["--continuous", "'class'"]),
+        (["--discrete", "x", "--continuous", "x"], ["'x'", "both"]),
+    ],
+)
+def test_declared_kinds_are_checked_alike_by_every_door(
+    tmp_path, kinds, words, usage_error
+):
+    # Every command that reads a table checks the names of --discrete and
+    # --continuous with one rule and one message, streamed or not.
+    path = tmp_path / "t.csv"
+    _table().drop(columns="when").head(60).to_csv(path, index=False)
+    out = ["--output", tmp_path / "m.augnb"]
+    lines = {
+        # From the file's name on (fit says which estimator it could not fit).
+        usage_error(argv, str(path), *words).partition(str(path))[2]
+        for argv in (
+            ["fit", path, *kinds, *out],
+            ["fit", path, *kinds, "--batch-rows", "20", *out],
+            ["fit", path, *kinds, "--complete-only", *out],
+            ["inspect", path, *kinds],
+            ["compare", path, *kinds, "--splits", "2", "--repeats", "1",
+             "--no-progress"],
+        )
+    }
+    assert len(lines) == 1, lines
+
+
+@pytest.mark.parametrize("table", ["class\nA\nB\nA\n", "id,class\n1,A\n2,B\n3,A\n"])
+def test_a_table_without_attributes_is_refused_alike_by_every_door(
+    tmp_path, table, usage_error
+):
+    path = tmp_path / "t.csv"
+    path.write_text(table)
+    extra = ["--drop", "id"] if "id" in table else []
+    out = ["--output", tmp_path / "m.augnb"]
+    for argv in (
+        ["fit", path, *extra, *out],
+        ["fit", path, *extra, "--batch-rows", "2", *out],
+        ["inspect", path, *extra],
+        ["compare", path, *extra, "--no-progress"],
+    ):
+        usage_error(argv, str(path), "no attribute to learn from")

@@ -238,7 +238,11 @@ def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     usage_error(["predict", model, car_csv, "--output", files["folder"]], "is a folder")
     other = tmp_path / "other.csv"
     other.write_text("x,class\n1,a\n")
-    usage_error(["predict", model, other], "other.csv", "lacks the model's column(s)")
+    usage_error(
+        ["predict", model, other], "other.csv", "lacks the model's column(s)",
+        # The fix: a column of empty cells is summed out like any missing value.
+        "empty cells", "summed out",
+    )
 
 
 def test_predict_errors_speak_of_prediction(tmp_path, usage_error):
@@ -272,3 +276,109 @@ def test_fit_plot_draws_any_learner(car_csv, tmp_path, estimator):
     ])  # fmt: skip
     assert code == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_fit_follows_the_advice_to_read_a_wordy_column_as_numbers(tmp_path, capsys):
+    # A column of numbers with many words is kept as categories, with a
+    # warning that says to fit with --continuous COL; that advice must work on
+    # the default door (a small file is fitted whole), as it does when
+    # streaming and in fit_files, and give the same model.
+    from augnb import TAN, fit_files, load_model
+    from augnb.data.tables import DataReadWarning
+
+    rng = np.random.default_rng(0)
+    num = [f"{v:.2f}" for v in rng.random(40)]
+    for i in range(0, 40, 4):
+        num[i] = "NA"  # 25 % words: more than a few strays
+    labels = ["a" if i % 3 else "b" for i in range(40)]
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "num,class\n" + "".join(f"{v},{c}\n" for v, c in zip(num, labels))
+    )
+    whole, streamed = tmp_path / "w.augnb", tmp_path / "s.augnb"
+    argv = ["fit", str(path), "--continuous", "num", "--output"]
+    assert main([*argv, str(whole)]) == 0, capsys.readouterr().err
+    assert main([*argv, str(streamed), "--batch-rows", "10"]) == 0
+    # Read as numbers: the words are missing cells, said once per run.
+    assert "categories;" not in capsys.readouterr().err
+    with pytest.warns(DataReadWarning, match="10 cell"):
+        api = fit_files(TAN(continuous_features=["num"]), path, target="class")
+    X = pd.DataFrame({"num": [0.1, 0.5, 0.9, np.nan]})
+    for model in (load_model(whole), load_model(streamed)):
+        assert [str(c) for c in model.continuous_columns_] == ["num"]
+        np.testing.assert_allclose(
+            model.predict_proba(X), api.predict_proba(X), atol=1e-12
+        )
+
+
+def test_an_all_missing_column_is_refused_alike_by_inspect_compare_and_fit(
+    tmp_path, capsys, usage_error
+):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "x": rng.choice(["a", "b"], 30),
+            "blank": [None] * 30,
+            "class": rng.choice(["P", "N"], 30),
+        }
+    ).to_csv(path, index=False)
+    assert main(["inspect", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert "all missing" in captured.out
+    assert "'blank' is missing in every row" in captured.err
+    for argv in (
+        ["compare", path, "--estimators", "NB", "--splits", "2", "--repeats", "1",
+         "--no-progress"],
+        ["fit", path, "--output", tmp_path / "m.augnb"],
+        ["inspect", path],
+    ):
+        usage_error(argv, "'blank' is missing in every row", "--drop blank")
+    assert main(["fit", str(path), "--drop", "blank", "--output",
+                 str(tmp_path / "m.augnb")]) == 0
+
+
+def test_a_zoned_timestamp_column_is_refused_alike_by_inspect_compare_and_fit(
+    tmp_path, usage_error
+):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "when": [f"2024-01-{i % 28 + 1:02d}T{i % 24:02d}:00:00Z"
+                     for i in range(30)],
+            "x": rng.choice(["a", "b"], 30),
+            "class": rng.choice(["P", "N"], 30),
+        }
+    ).to_csv(path, index=False)
+    for argv in (
+        ["inspect", path],
+        ["compare", path, "--estimators", "NB", "--splits", "2", "--repeats", "1",
+         "--no-progress"],
+        ["fit", path, "--output", tmp_path / "m.augnb"],
+    ):
+        usage_error(argv, "'when' holds dates", "--drop when")
+
+
+def test_a_measurement_given_as_the_class_is_named_by_fit_inspect_and_compare(
+    tmp_path, capsys
+):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {"x": rng.choice(["a", "b"], 40), "price": rng.uniform(100, 900, 40).round(2)}
+    ).to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "price", "--output",
+                 str(tmp_path / "m.augnb")]) == 0
+    err = capsys.readouterr().err
+    assert "'price' has 40 distinct values" in err and "bin" in err
+    assert main(["inspect", str(path), "--target", "price"]) == 0
+    out = capsys.readouterr().out
+    assert "'price' has 40 distinct values" in out and "no problems" not in out
+    # compare warns the same, then cannot make folds: no fold count helps.
+    assert main(["compare", str(path), "--target", "price", "--splits", "2",
+                 "--repeats", "1", "--no-progress"]) == 2
+    warning, error = capsys.readouterr().err.splitlines()
+    assert "40 distinct values in 40 rows" in warning
+    assert error.startswith("augnb: error: ") and "--target" in error
+    assert "at most 1 folds" not in error

@@ -101,3 +101,55 @@ def test_encoded_fast_path_finds_what_the_pandas_path_finds(name):
     slow = audit_table(X)
     assert fast == slow
     assert {f.column for f in slow} >= {"row_key", "same"}
+
+
+def test_all_missing_column_is_an_error_finding_with_the_fix():
+    # fit refuses such a column; the audit (augnb inspect, augnb compare)
+    # must say so before any fit, in the words fit uses.
+    for empty in ([None] * N, [np.nan] * N, pd.Categorical([None] * N)):
+        findings = audit_table(_frame(blank=empty))
+        assert [(f.column, f.problem, f.is_error) for f in findings] == [
+            ("blank", "all_missing", True)
+        ]
+        assert "--drop blank" in findings[0].message
+        with pytest.raises(ValueError) as refused:
+            TAN().fit(_frame(blank=empty), ["P", "N"] * (N // 2))
+        assert str(refused.value) == findings[0].message
+    assert audit_table(_frame().iloc[:0]) == []  # no rows: nothing is missing
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    ["2024-01-{d:02d}T10:00:00Z", "2024-01-{d:02d} 10:00:00+01:00",
+     "2024-01-{d:02d}T10:00:00.250-0500"],
+)
+def test_timestamps_with_a_time_zone_are_dates(stamp):
+    # As text (a CSV typed by load(), augnb inspect and compare) and as a
+    # zoned datetime64 column, a timestamp is a date, whatever its zone.
+    text = [stamp.format(d=i % 28 + 1) for i in range(N)]
+    assert _problems(_frame(when=text)) == [("when", "datetime")]
+    assert _problems(_frame(when=pd.Categorical(text))) == [("when", "datetime")]
+    zoned = pd.to_datetime(text, format="ISO8601", utc=True)
+    assert _problems(_frame(when=zoned)) == [("when", "datetime")]
+    with pytest.raises(ValueError, match=r"--drop when"):
+        warn_data_problems(_frame(when=text))
+
+
+def test_class_column_findings():
+    from augnb.data.audit import class_column_finding
+
+    assert class_column_finding(pd.Series(["P", "N"] * (N // 2), name="c")) is None
+    one = class_column_finding(pd.Series(["P"] * N, name="c"))
+    assert one.is_error and "'P'" in one.message and "--target" in one.message
+    # A measurement (or an identifier) given as the class: most classes are
+    # seen once, so nothing can be learned of them; said with both fixes.
+    prices = pd.Series(np.round(np.random.default_rng(0).uniform(1, 9, N), 4),
+                       name="price")
+    many = class_column_finding(prices)
+    assert (many.column, many.problem, many.is_error) == (
+        "price", "class_high_cardinality", False
+    )
+    for word in ("'price'", f"{N} distinct", "--target", "bin"):
+        assert word in many.message, many.message
+    # Many classes with several rows each are a fine class column.
+    assert class_column_finding(pd.Series([f"k{i % 15}" for i in range(N * 2)])) is None

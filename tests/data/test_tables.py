@@ -174,3 +174,67 @@ def test_natural_order():
     assert _natural_order(["01", "1", "0"]) == ["0", "01", "1"]
     assert _natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
     assert _natural_order([]) == []
+
+
+def test_decimal_columns_are_numbers(tmp_path):
+    # A database export stores amounts as decimals: they are numbers (a
+    # continuous column, or integers for a scale of 0), not one category per
+    # amount that no model file could hold.
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    D = decimal.Decimal
+    table = pa.table(
+        {
+            "amount": pa.array([D("1.25"), None, D("-3.50")], pa.decimal128(10, 2)),
+            "code": pa.array([D(7), D(8), D(9)], pa.decimal128(12, 0)),
+            "gappy": pa.array([D(7), None, D(9)], pa.decimal128(12, 0)),
+            "class": ["P", "N", "P"],
+        }
+    )
+    pq.write_table(table, tmp_path / "t.parquet")
+    got = read_table(tmp_path / "t.parquet")
+    assert got["amount"].dtype == np.float64
+    assert got["amount"].isna().tolist() == [False, True, False]
+    assert got["amount"].dropna().tolist() == [1.25, -3.5]
+    assert got["code"].dtype == np.int64 and got["code"].tolist() == [7, 8, 9]
+    # Whole numbers with a gap: how pandas holds integers with missing cells.
+    assert got["gappy"].dtype == np.float64 and got["gappy"].isna().sum() == 1
+
+
+def test_nested_columns_are_refused_naming_the_column_and_fix(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({"x": ["a", "b"], "tags": [[1, 2], [3]], "class": ["P", "N"]})
+    pq.write_table(table, tmp_path / "t.parquet")
+    with pytest.raises(ValueError) as refused:
+        read_table(tmp_path / "t.parquet")
+    message = str(refused.value)
+    for word in ("t.parquet", "'tags'", "list<", "--drop tags"):
+        assert word in message, message
+    # Left out, the table reads.
+    assert read_table(tmp_path / "t.parquet", columns=["x", "class"]).shape == (2, 2)
+
+
+def test_lines_before_the_header_are_skipped(tmp_path):
+    # Some exports start with a blank line, or with Excel's "sep=;" line that
+    # names the delimiter: the header is the first line after them, never a
+    # row of data (its words would become a class and stray cells).
+    cases = {
+        "blank.csv": "\n\n" + CSV,
+        "spaces.csv": "  \n" + CSV,
+        "excel.csv": "sep=;\n" + CSV.replace(",", ";").replace(".", ","),
+        "excel_blank.csv": "\nsep=|\n" + CSV.replace(",", "|"),
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        got = read_table(path)
+        assert {c: got[c].tolist() for c in got.columns} == EXPECTED, name
+    # A ragged row is named by its line in the file.
+    (tmp_path / "ragged.csv").write_text("\n\n" + CSV + "z,3.5,P,extra\n")
+    with pytest.raises(ValueError, match="line 6 has 4 field"):
+        read_table(tmp_path / "ragged.csv")

@@ -271,7 +271,7 @@ def test_override_errors(tmp_path):
     path = _write(tmp_path / "o.csv", "x,y,class\n1,a,A\n2,b,B\n")
     with pytest.raises(ValueError, match="both"):
         load(path, continuous=["x"], discrete=["x"])
-    with pytest.raises(ValueError, match=r"no attribute\(s\) \['z'\]"):
+    with pytest.raises(ValueError, match=r"--discrete names column\(s\) \['z'\]"):
         load(path, discrete=["z"])
     with pytest.raises(ValueError, match=r"non-numeric value\(s\) \['a', 'b'\]"):
         load(path, continuous=["y"])

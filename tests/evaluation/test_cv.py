@@ -460,3 +460,24 @@ def test_cache_key_of_an_estimator_does_not_hold_memory_addresses():
 
     assert params_hash(make(["category"])) == params_hash(make(["category"]))
     assert params_hash(make(["category"])) != params_hash(make(["object"]))
+
+
+def test_files_of_one_name_in_different_folders_are_told_apart(tmp_path):
+    # train/data.csv beside test/data.csv, or car.csv beside the bundled car:
+    # distinct tables of one name, each labelled by its path as given.
+    frame = pd.DataFrame({"f": ["a", "b", "a", "b"] * 5, "class": ["p", "q"] * 10})
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        frame.head(12 if folder == "a" else 20).to_csv(
+            tmp_path / folder / "data.csv", index=False
+        )
+    a, b = str(tmp_path / "a" / "data.csv"), str(tmp_path / "b" / "data.csv")
+    data = cv_module.load_datasets([a, b, "iris"])
+    assert list(data) == [a, b, "iris"]
+    assert [len(data[k][1]) for k in (a, b)] == [12, 20]
+    frame.to_csv(tmp_path / "car.csv", index=False)
+    data = cv_module.load_datasets([str(tmp_path / "car.csv"), "car"])
+    assert list(data) == [str(tmp_path / "car.csv"), "car"]
+    # One file twice is still one data set listed twice.
+    with pytest.raises(ValueError, match="twice"):
+        cv_module.load_datasets([a, a])

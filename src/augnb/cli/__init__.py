@@ -29,7 +29,7 @@ import warnings
 from pathlib import Path
 from typing import NoReturn
 
-from augnb.cli._common import UsageError, n_jobs_value, positive_int
+from augnb.cli._common import UsageError, n_jobs_value, positive_int, seed_value
 from augnb.cli._data_options import add_data_options
 
 __all__ = ["main"]
@@ -147,7 +147,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--repeats", type=positive_int, help="repetitions (default 5)")
     compare.add_argument(
-        "--seed", type=int, help="seed of the folds and the estimators (default 0)"
+        "--seed",
+        type=seed_value,
+        help="seed of the folds and the estimators (default 0)",
     )
     compare.add_argument(
         "--protocol",
@@ -227,7 +229,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     fit.add_argument(
         "--seed",
-        type=int,
+        type=seed_value,
         default=0,
         help="random_state of estimators that search at random (default 0)",
     )

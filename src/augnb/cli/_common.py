@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 __all__ = [
     "UsageError",
@@ -15,6 +16,7 @@ __all__ = [
     "parse_params",
     "positive_int",
     "print_table",
+    "seed_value",
     "stdout_is_tty",
     "write_text",
 ]
@@ -93,15 +95,30 @@ def _escape(text: object) -> str:
 
 
 def check_output_file(
-    path: str | os.PathLike[str], what: str, suffixes: Sequence[str] = ()
+    path: str | os.PathLike[str],
+    what: str,
+    suffixes: Sequence[str] = (),
+    *,
+    inputs: Iterable[tuple[str, str | os.PathLike[str]]] = (),
+    outputs: Iterable[tuple[str, str | os.PathLike[str]]] = (),
 ) -> Path:
     """Refuse, before any work, an output that could not be written.
 
     The parent folder must exist (it is not created silently) and be
     writable, the path must not be a folder, and its suffix must be one of
-    ``suffixes`` when given.
+    ``suffixes`` when given. Nor may it replace a file the command reads
+    (``inputs``: what each is and its path; a name that is no file, such as
+    a bundled data set, is none) or another of its outputs (``outputs``),
+    however the path is spelled.
     """
     target = Path(path).expanduser()
+    for name, other in inputs:
+        source = Path(other).expanduser()
+        if target.exists() and source.is_file() and os.path.samefile(target, source):
+            _replacing(what, target, name)
+    for name, other in outputs:
+        if target.resolve() == Path(other).expanduser().resolve():
+            _replacing(what, target, name)
     if suffixes and target.suffix.lower() not in suffixes:
         raise UsageError(
             f"{what} {str(target)!r}: unsupported file type "
@@ -124,6 +141,13 @@ def check_output_file(
     ):
         raise UsageError(f"{what} {str(target)!r}: no permission to write there")
     return target
+
+
+def _replacing(what: str, target: Path, name: str) -> NoReturn:
+    raise UsageError(
+        f"{what} {str(target)!r} is {name}, which writing there would replace; "
+        "give the output another name"
+    )
 
 
 def _can_create_in(folder: Path) -> bool:
@@ -191,6 +215,20 @@ def positive_int(text: str) -> int:
     value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1; got {text!r}")
+    return value
+
+
+def seed_value(text: str) -> int:
+    """Argparse type of ``--seed``: an integer NumPy takes as a seed.
+
+    NumPy's own refusal of a negative seed names neither the option nor the
+    range, and comes only once a fit has begun.
+    """
+    value = _integer(text)
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(
+            f"must be an integer from 0 to {2**32 - 1}; got {text!r}"
+        )
     return value
 
 

@@ -333,7 +333,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if n_splits < 2:
         raise UsageError(f"--splits must be at least 2; got {n_splits}")
     if args.output:
-        check_output_file(args.output, "--output", (".csv",))
+        check_output_file(
+            args.output,
+            "--output",
+            (".csv",),
+            inputs=[("the data file", d) for d in args.datasets],
+        )
     _check_folders(args)
     # Resolve names and load every data set before any fold runs, so that a
     # typo costs nothing and is reported as a usage error.

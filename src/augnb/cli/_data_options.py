@@ -131,13 +131,19 @@ def add_data_options(
             help="drop rows with a missing value",
         )
     if batch_rows:
+        # Only a command that names its table (fit) streams a glob or a
+        # folder; predict reads one file.
+        where = (
+            f"; {dataset} may then be a glob or a folder of Parquet/CSV files"
+            if dataset
+            else ""
+        )
         group.add_argument(
             "--batch-rows",
             type=positive_int,
             metavar="N",
             help="rows per batch when streaming (default: chosen from the "
-            "available memory); DATASET_OR_FILE may then be a glob or a folder "
-            "of Parquet/CSV files",
+            f"available memory){where}",
         )
 
 

@@ -18,7 +18,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     from augnb._model_io import read_model
     from augnb.interop.api import export
 
-    output = check_output_file(args.output, "--output")
+    output = check_output_file(
+        args.output, "--output", inputs=[("the model file", args.model)]
+    )
     try:
         estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
         saved = info.get("target")

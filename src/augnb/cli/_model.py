@@ -56,11 +56,17 @@ def cmd_fit(args: argparse.Namespace) -> int:
     from augnb.classifiers.registry import make_estimator
 
     # Every output is checked before the data are read or a model is fitted.
-    model_path = check_output_file(args.output, "--output")
+    # No output replaces the data or another output.
+    data = [("the data file", args.dataset)]
+    model_path = check_output_file(args.output, "--output", inputs=data)
+    written = [("--output", args.output)]
     if args.dot:
-        check_output_file(args.dot, "--dot")
+        check_output_file(args.dot, "--dot", inputs=data, outputs=written)
+        written.append(("--dot", args.dot))
     if args.plot:
-        check_output_file(args.plot, "--plot", PLOT_SUFFIXES)
+        check_output_file(
+            args.plot, "--plot", PLOT_SUFFIXES, inputs=data, outputs=written
+        )
         try:
             import matplotlib  # noqa: F401
         except ImportError:
@@ -86,9 +92,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
                 "count-based estimator (NaiveBayes, TAN, KDB, AODE, ...)"
             )
     X, y = _load(args, args.dataset)
-    single = _single_class(y)
-    if single:
-        raise UsageError(f"{args.dataset}: {single}")
+    _check_class_column(y, args.dataset)
     if _is_file(args.dataset) and estimator._needs_rows is not None:
         size = (X.memory_usage(deep=True).sum() + y.memory_usage(deep=True)) / 2**20
         print(
@@ -142,16 +146,18 @@ def _warn_memorised(X: object, accuracy: float) -> None:
     )
 
 
-def _single_class(y: Any) -> str | None:
-    """What is wrong with a class column (a Series) of one class, or None."""
-    classes = y.dropna().unique()
-    if len(classes) >= 2:
-        return None
-    return (
-        f"every row has the class {str(classes[0])!r} in column "
-        f"{str(y.name)!r}; a classifier needs at least 2 classes: name the "
-        "class column with --target NAME"
-    )
+def _check_class_column(y: Any, dataset: str) -> None:
+    """Refuse a class column of one class; warn of one of mostly unique values."""
+    import warnings
+
+    from augnb.data.audit import DataAuditWarning, class_column_finding
+
+    finding = class_column_finding(y)
+    if finding is None:
+        return
+    if finding.is_error:
+        raise UsageError(f"{dataset}: {finding.message}")
+    warnings.warn(f"{dataset}: {finding.message}", DataAuditWarning, stacklevel=2)
 
 
 def _save(
@@ -246,7 +252,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     The header comes from the file's footer or first line (nothing else is
     read before the fit), and the file is read once.
     """
-    from augnb.data.tables import open_table
+    from augnb.data.tables import declared_kinds, open_table
     from augnb.datasets._loader import check_column_names
     from augnb.streaming import _resolve, fit_files
 
@@ -255,19 +261,27 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     start = time.perf_counter()
     try:
         files = _resolve(args.dataset)
+        # --discrete / --continuous are the estimator's declared kinds: the
+        # reader of the whole table takes them as fit_files' reader does.
         reader = open_table(
             files[0],
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=None,
-            discrete=[target, *(getattr(args, "discrete", None) or ())],
+            **declared_kinds(estimator, [target]),
         )
         header = reader.columns
         left_out = {
             target,
             *check_column_names(
-                header, target, args.drop, args.id_column, args.dataset
+                header,
+                target,
+                args.drop,
+                args.id_column,
+                args.dataset,
+                discrete=args.discrete,
+                continuous=args.continuous,
             ),
         }
         columns = [c for c in header if c not in left_out]
@@ -288,7 +302,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
-            text_columns=[target, *(getattr(args, "discrete", None) or ())],
+            text_columns=[target],
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None
@@ -325,9 +339,8 @@ def _fit_whole(
         frame = frames[0]
         y = frame.pop(target)
         check_labels(y, args.dataset)
-        single = _single_class(y)
-        if single:  # said before the fit's data audit speaks of the columns
-            raise UsageError(f"{args.dataset}: {single}")
+        # Said before the fit's data audit speaks of the columns.
+        _check_class_column(y, args.dataset)
         if not isinstance(y.dtype, np.dtype):
             # Category or Arrow-backed text: labels as Python objects. Typed
             # labels (the stream's too) stay typed: a loop over object rows in
@@ -357,7 +370,11 @@ def cmd_predict(args: argparse.Namespace) -> int:
     from augnb.data.tables import model_kinds, open_table, typed_features
 
     if args.output:
-        check_output_file(args.output, "--output")
+        check_output_file(
+            args.output,
+            "--output",
+            inputs=[("the data file", args.data), ("the model file", args.model)],
+        )
     try:
         estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
         data = Path(args.data).expanduser()
@@ -447,7 +464,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     """Print each column's kind and cardinality, and the data audit."""
     import warnings
 
-    from augnb.data.audit import Finding, audit_table
+    from augnb.data.audit import Finding, audit_table, class_column_finding
     from augnb.data.tables import DataReadWarning
     from augnb.datasets import load_dataframe
 
@@ -501,9 +518,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     problems = [
         ("error" if f.is_error else "warning", f.message) for f in findings.values()
     ]
-    single = _single_class(frame[target])
-    if single:
-        problems.insert(0, ("error", single))
+    label = class_column_finding(frame[target])
+    if label is not None:
+        problems.insert(0, ("error" if label.is_error else "warning", label.message))
     if not problems:
         print("\nno problems found")
         return 0

@@ -13,9 +13,13 @@ reports, per column:
   value, useless for new dates, so they are refused. Fix: convert them to
   numbers (days since a start, month, weekday) or drop the column.
 - **constant** -- one value in every row: no information. Fix: drop it.
+- **all_missing** -- no value in any row. ``fit`` refuses it (the schema
+  does, knowing whether more chunks follow); reported here so that ``augnb
+  inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
-datetime columns and warns (:class:`DataAuditWarning`) for the rest.
+datetime columns and warns (:class:`DataAuditWarning`) for the rest but
+all-missing columns, which the schema refuses.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -31,12 +35,13 @@ import numpy as np
 import pandas as pd
 
 from augnb.data._kernels import column_value_counts
-from augnb.data.schema import column_positions
+from augnb.data.schema import all_missing_message, column_positions
 
 __all__ = [
     "DataAuditWarning",
     "Finding",
     "audit_table",
+    "class_column_finding",
     "warn_data_problems",
 ]
 
@@ -46,8 +51,11 @@ MIN_ROWS = 20
 HIGH_CARDINALITY_FRACTION = 0.5
 #: Whole-number floats with at most this many values look like codes.
 MAX_CODE_VALUES = 20
+# A time may carry its zone (2024-01-05T10:00:00Z, +01:00, -0500): that is
+# how ISO timestamps are exported, and how pandas writes a zoned one as text.
 _DATE = re.compile(
-    r"^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?"
+    r"^\s*(\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?"
+    r"(\s?(Z|[+-]\d{2}:?\d{2}))?)?"
     r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
     r"|\d{1,2}:\d{2}:\d{2})\s*$"
 )
@@ -68,8 +76,11 @@ class Finding:
     ----------
     column : hashable
         The column's name.
-    problem : {"id", "high_cardinality", "datetime", "constant", "float_integers"}
-        What was found.
+    problem : str
+        What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
+        ``"constant"``, ``"all_missing"`` or ``"float_integers"`` of a
+        feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
+        class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -80,8 +91,8 @@ class Finding:
 
     @property
     def is_error(self) -> bool:
-        """Whether fitting refuses the column (datetime) rather than warns."""
-        return self.problem == "datetime"
+        """Whether fitting refuses the column (datetime, all missing, one class)."""
+        return self.problem in ("datetime", "all_missing", "single_class")
 
 
 def audit_table(
@@ -142,7 +153,11 @@ def audit_table(
                 continue
         distinct = _distinct_values(col)
         if distinct is None:
-            continue  # the schema refuses an all-missing column itself
+            if n_rows:
+                findings.append(
+                    Finding(name, "all_missing", all_missing_message(name))
+                )
+            continue
         uniques, n_present = distinct
         finding = _datetime(name, col, uniques)
         if finding is None:
@@ -152,6 +167,53 @@ def audit_table(
         if finding is not None:
             findings.append(finding)
     return findings
+
+
+def class_column_finding(y: object, name: Hashable | None = None) -> Finding | None:
+    """What is wrong with a class column, or None.
+
+    One class is an error: nothing to tell apart. More distinct classes than
+    half the labelled rows (with at least ``MIN_ROWS`` of them) is a warning:
+    most classes are seen once, as when a measurement or an identifier is
+    taken for the class, so neither a model nor stratified folds can use
+    them.
+
+    Parameters
+    ----------
+    y : array-like
+        The labels (missing ones are left out).
+    name : hashable, default=None
+        The class column's name; ``y.name`` when None.
+
+    Returns
+    -------
+    Finding or None
+    """
+    labels = pd.Series(np.asarray(y, dtype=object))
+    labels = labels[labels.notna()]
+    name = getattr(y, "name", None) if name is None else name
+    column = f" in column {name!r}" if name is not None else ""
+    classes = pd.unique(labels)
+    if len(classes) == 1:
+        return Finding(
+            name,
+            "single_class",
+            f"every row has the class {_show(classes[0])}{column}; a classifier "
+            "needs at least 2 classes: name the class column with --target NAME "
+            "(on the command line)",
+        )
+    n_present = len(labels)
+    if n_present >= MIN_ROWS and len(classes) > HIGH_CARDINALITY_FRACTION * n_present:
+        return Finding(
+            name,
+            "class_high_cardinality",
+            f"the class column{'' if name is None else ' ' + repr(name)} has "
+            f"{len(classes)} distinct values in {n_present} rows, so most classes "
+            "are seen once and cannot be learned (nor stratified into folds): if "
+            "it is a measurement, bin it into a few classes first; if it is not "
+            "the class, name the class column with --target NAME",
+        )
+    return None
 
 
 def warn_data_problems(
@@ -189,7 +251,9 @@ def warn_data_problems(
         codes=codes,
         categories=categories,
     )
-    errors = [f for f in findings if f.is_error]
+    # An all-missing column is the schema's to refuse: in the first chunk of
+    # a stream a declared categorical column may be empty and filled later.
+    errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
     for finding in findings:
@@ -312,7 +376,7 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         f"column {name!r} holds dates or times, which a classifier would treat "
         "as one category per date; convert it to numbers first (e.g. "
         f"pd.to_datetime(X[{name!r}]).dt.dayofweek, .dt.month, or days since a "
-        "start date) or drop it (--drop on the command line)",
+        f"start date) or drop it (--drop {name} on the command line)",
     )
 
 

@@ -22,7 +22,13 @@ from augnb.data._kernels import (
 )
 from augnb.data.encoding import EncodedData, column_arrays
 
-__all__ = ["MAX_DISCRETE_INTEGERS", "ColumnSpec", "Schema", "column_kind"]
+__all__ = [
+    "MAX_DISCRETE_INTEGERS",
+    "ColumnSpec",
+    "Schema",
+    "all_missing_message",
+    "column_kind",
+]
 
 Kind = Literal["discrete", "continuous"]
 
@@ -539,10 +545,7 @@ class Schema:
                 # A categorical is discrete and declares its levels: read from
                 # its codes, no Series needed.
                 if (arr.codes < 0).all() and not first_chunk:
-                    raise ValueError(
-                        f"Feature {name!r} is missing in every row; drop the "
-                        "column before fitting."
-                    )
+                    raise ValueError(all_missing_message(name))
                 specs.append(ColumnSpec(name, "discrete", _levels(arr.dtype)))
                 continue
             if series is None:
@@ -558,10 +561,7 @@ class Schema:
                         "the column a pandas categorical dtype that declares its "
                         "categories, or start with a chunk that holds a value of it."
                     )
-                raise ValueError(
-                    f"Feature {name!r} is missing in every row; drop the column "
-                    "before fitting."
-                )
+                raise ValueError(all_missing_message(name))
             continuous = (i in force_c) or (
                 i not in force_d and column_kind(col) == "continuous"
             )
@@ -762,6 +762,28 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
             UserWarning,
             stacklevel=6,
         )
+
+
+def all_missing_message(name: Hashable) -> str:
+    """Why a column missing in every row is refused, and the fix.
+
+    One sentence for the refusal at ``fit`` and for the data audit (``augnb
+    inspect``, ``augnb compare``), which finds the column before any fit.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"Feature {name!r} is missing in every row, so it tells the model "
+        f"nothing; drop the column before fitting (--drop {name} on the "
+        "command line)"
+    )
 
 
 def _all_missing(col: pd.Series) -> bool:

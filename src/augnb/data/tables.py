@@ -70,6 +70,7 @@ __all__ = [
     "TableReader",
     "as_text_category",
     "check_labels",
+    "declared_kinds",
     "model_kinds",
     "open_table",
     "read_table",
@@ -125,6 +126,8 @@ _KIND_NAME = {
     "zip": "zip",
 }
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: Excel's first line naming a CSV's delimiter.
+_EXCEL_SEP = re.compile(r"sep=(.)")
 _COMMA_NUMBER = re.compile(r"^[+-]?\d+,\d+$")
 _DOT_NUMBER = re.compile(r"^[+-]?\d+\.\d+$")
 
@@ -172,6 +175,8 @@ class _ReadOptions:
     #: Look for numbers in text columns: only a CSV's types are guessed; a
     #: Parquet or Feather text column was stored as text on purpose.
     guess: bool = True
+    #: Lines of a CSV before its header (blank, or Excel's ``sep=``).
+    skip: int = 0
 
 
 def read_table(
@@ -341,6 +346,7 @@ class TableReader:
     def _to_pandas(self, batch: Any) -> pd.DataFrame:
         import pyarrow as pa
 
+        batch = _plain_types(batch, self._options.label)
         if all(_is_number(t) for t in batch.schema.types):
             # Numbers only: one conversion, columns of a type in one block (the
             # estimators' one-pass path over an integer table needs that).
@@ -500,6 +506,41 @@ class TableReader:
         return out
 
 
+def _plain_types(batch: Any, label: str) -> Any:
+    """A record batch with decimals as numbers; nested columns refused.
+
+    A decimal (a database's amount or key) is a number: scale 0 as integers
+    (pandas gives floats where cells are missing, as for any integer column),
+    others as floats. A list, struct or map column holds no one value per
+    cell a classifier could read, so it is refused by name with the fix.
+    """
+    import pyarrow as pa
+
+    columns = None
+    for i, kind in enumerate(batch.schema.types):
+        if pa.types.is_nested(kind):
+            name = batch.schema.names[i]
+            raise ValueError(
+                f"{label}: column {name!r} holds {kind} values, not one number "
+                "or word per cell, so a classifier cannot read it; leave it out "
+                f"(--drop {name}; drop= in Python) or flatten it into plain "
+                "columns first"
+            )
+        if pa.types.is_decimal(kind):
+            whole = kind.scale == 0 and kind.precision <= 18
+            columns = columns or list(batch.columns)
+            columns[i] = columns[i].cast(pa.int64() if whole else pa.float64())
+    if columns is None:
+        return batch
+    return pa.RecordBatch.from_arrays(
+        columns,
+        schema=pa.schema(
+            [pa.field(n, c.type) for n, c in zip(batch.schema.names, columns)],
+            metadata=batch.schema.metadata,
+        ),
+    )
+
+
 def _is_number(kind: Any) -> bool:
     """Whether an Arrow type converts to a pandas number (or boolean) column."""
     import pyarrow as pa
@@ -573,6 +614,7 @@ def _options(label: str, names: list[str], plain: dict, **kw: Any) -> _ReadOptio
         names=names,
         label=label,
         guess=kw.get("guess", True),
+        skip=kw.get("skip", 0),
         **plain,
     )
 
@@ -707,6 +749,12 @@ def _csv(
     text = _decode_head(head, encoding, label)
     if not text.strip():
         raise ValueError(f"{label}: the file is empty (no header row)")
+    lead, directive = _lines_before_header(text)
+    if sep is None:
+        sep = directive
+    text = "\n".join(text.splitlines()[lead:])
+    if not text.strip():
+        raise ValueError(f"{label}: the file has no header row")
     delim = sep if sep is not None else _sniff_delimiter(text)
     if delim in ("\\t", "tab"):
         delim = "\t"
@@ -716,7 +764,8 @@ def _csv(
     if decimal is None:
         decimal = _sniff_decimal(lines[1:_SNIFF_LINES], delim)
     options = _options(
-        label, header, plain, sep=delim, decimal=decimal, encoding=encoding
+        label, header, plain, sep=delim, decimal=decimal, encoding=encoding,
+        skip=lead,
     )
     per_row = max(1, len(text.encode()) // max(1, len(lines)))
     estimate = (
@@ -730,7 +779,7 @@ def _csv(
         block = int(min(max(batch_rows * per_row, 1 << 20), _WHOLE_FILE_BLOCK))
     read_options = pcsv.ReadOptions(
         column_names=header,
-        skip_rows=1,
+        skip_rows=lead + 1,
         block_size=block,
         encoding=encoding or "utf8",
         use_threads=True,
@@ -768,6 +817,28 @@ def _csv(
                 yield batch
 
     return TableReader(batches, header, options, n_rows=estimate)
+
+
+def _lines_before_header(text: str) -> tuple[int, str | None]:
+    """Lines before a CSV's header, and the delimiter Excel's ``sep=`` names.
+
+    Blank lines come first in some exports; Excel writes (and reads) a first
+    line ``sep=;`` that names the delimiter. Arrow counts every one of these
+    lines as a row to skip.
+    """
+    lines = text.splitlines()
+    lead = 0
+    directive = None
+    while lead < len(lines) and not lines[lead].strip():
+        lead += 1
+    if lead < len(lines):
+        found = _EXCEL_SEP.fullmatch(lines[lead].strip())
+        if found:
+            directive = found.group(1)
+            lead += 1
+            while lead < len(lines) and not lines[lead].strip():
+                lead += 1
+    return lead, directive
 
 
 def _csv_error(exc: Exception, source: Any, kind: str, options: _ReadOptions) -> str:
@@ -811,9 +882,11 @@ def _ragged_line(source: Any, kind: str, options: _ReadOptions) -> str | None:
         text = io.TextIOWrapper(
             stream, encoding=options.encoding or "utf-8-sig", errors="replace"
         )
+        for _ in range(options.skip):
+            text.readline()
         rows = csv.reader(text, delimiter=options.sep)
         width = len(next(rows))
-        for line_no, row in enumerate(rows, start=2):
+        for line_no, row in enumerate(rows, start=options.skip + 2):
             if row and len(row) != width and any(c.strip() for c in row):
                 return (
                     f"{options.label}: line {line_no} has {len(row)} field(s) but "
@@ -1104,6 +1177,51 @@ class ReadKinds(TypedDict):
     discrete: list[str]
 
 
+def _selected_names(selector: object) -> list[str]:
+    """The column names among a ``discrete_features``-style selector."""
+    if selector is None:
+        return []
+    if isinstance(selector, str):
+        return [selector]
+    return [s for s in selector if isinstance(s, str)]  # type: ignore[attr-defined]
+
+
+def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKinds:
+    """How to read a table an estimator is about to be fitted on.
+
+    The columns the estimator declares continuous (``continuous_features``)
+    are read as numbers whatever their words (those cells missing), and those
+    it declares discrete (``discrete_features``) as text whatever their
+    numbers, so a declared kind means the same whether the table is read
+    whole or in batches, by ``augnb fit`` or :func:`augnb.fit_files`.
+    Columns given by position cannot be named before the header is read and
+    are left to the estimator.
+
+    Parameters
+    ----------
+    estimator : augnb classifier
+        Supplies ``discrete_features`` and ``continuous_features``, if it
+        takes them.
+    text_columns : iterable of str, default=()
+        More columns to read as text (the class column, to keep its labels
+        as written).
+
+    Returns
+    -------
+    ReadKinds
+        ``continuous=`` and ``discrete=`` for :func:`read_table` and
+        :func:`open_table`.
+    """
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    return {
+        "continuous": _selected_names(params.get("continuous_features")),
+        "discrete": [
+            *_selected_names(params.get("discrete_features")),
+            *text_columns,
+        ],
+    }
+
+
 def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
     """How to read a table whose rows a fitted model predicts.
 
@@ -1173,7 +1291,9 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
     if missing:
         raise ValueError(
             f"{label} lacks the model's column(s) {missing}; it has "
-            f"{list(raw.columns)[:10]}."
+            f"{list(raw.columns)[:10]}. Check the spelling; where the values "
+            "are unknown, add the column with empty cells: they are summed out "
+            "like any missing value"
         )
     X = raw.loc[:, names].copy()
     continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))

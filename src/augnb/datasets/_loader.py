@@ -143,7 +143,9 @@ def _typed_frame(
         continuous=_as_names(continuous),
         discrete=_as_names(discrete) | {target} | {fix.column for fix in fixes},
     )
-    raw = _select_columns(raw, target, drop, id_column, label)
+    raw = _select_columns(
+        raw, target, drop, id_column, label, discrete, continuous
+    )
 
     if name is not None:
         base = set(bundled_continuous(name))
@@ -368,6 +370,9 @@ def check_column_names(
     drop: Iterable[str] | None,
     id_column: str | None,
     label: str,
+    *,
+    discrete: Iterable[str] | None = None,
+    continuous: Iterable[str] | None = None,
 ) -> list[str]:
     """The columns left out of the features, once every name is checked.
 
@@ -386,6 +391,10 @@ def check_column_names(
         The row identifier, left out too.
     label : str
         Names the table in messages.
+    discrete, continuous : iterable of str or None, default=None
+        Attributes declared of a kind (``--discrete``, ``--continuous``):
+        each must be a column that is neither the class, dropped nor the
+        identifier, and none may be declared both.
 
     Returns
     -------
@@ -395,8 +404,10 @@ def check_column_names(
     Raises
     ------
     ValueError
-        If a name is not in ``columns``, or the class column is dropped or
-        missing; the message names the option (``--drop``, ``drop=``).
+        If a name is not in ``columns``, the class column is dropped or
+        missing, no attribute is left, or a declared kind names no attribute
+        or a column twice; the message names the option (``--drop``,
+        ``drop=``).
     """
     dropped = sorted(_as_names(drop))
     unknown = [c for c in dropped if c not in columns]
@@ -429,7 +440,37 @@ def check_column_names(
         raise ValueError(
             f"{label}: no class column {target!r}; the columns are {columns}; {hint}"
         )
+    features = [c for c in columns if c != target and c not in dropped]
+    if not features:
+        raise ValueError(
+            f"{label}: besides the class column {target!r} there is no attribute "
+            "to learn from"
+        )
+    _check_declared_kinds(features, discrete, continuous, label)
     return dropped
+
+
+def _check_declared_kinds(
+    features: list[str],
+    discrete: Iterable[str] | None,
+    continuous: Iterable[str] | None,
+    label: str,
+) -> None:
+    """Refuse a declared kind that names no attribute, or a column twice."""
+    to_disc, to_cont = _as_names(discrete), _as_names(continuous)
+    both = sorted(to_disc & to_cont)
+    if both:
+        raise ValueError(
+            f"{label}: column(s) {both} are declared both --discrete and "
+            "--continuous (discrete= and continuous= in Python); choose one"
+        )
+    for option, names in (("discrete", to_disc), ("continuous", to_cont)):
+        unknown = sorted(names - set(features))
+        if unknown:
+            raise ValueError(
+                f"{label}: --{option} names column(s) {unknown} that are not "
+                f"attributes ({option}= in Python); the attributes are {features}"
+            )
 
 
 def _select_columns(
@@ -438,16 +479,16 @@ def _select_columns(
     drop: Iterable[str] | None,
     id_column: str | None,
     label: str,
+    discrete: Iterable[str] | None = None,
+    continuous: Iterable[str] | None = None,
 ) -> pd.DataFrame:
     """Drop the unwanted columns and move the class column last."""
     columns = [str(c) for c in raw.columns]
-    dropped = check_column_names(columns, target, drop, id_column, label)
+    dropped = check_column_names(
+        columns, target, drop, id_column, label,
+        discrete=discrete, continuous=continuous,
+    )
     features = [c for c in columns if c != target and c not in dropped]
-    if not features:
-        raise ValueError(
-            f"{label}: besides the class column {target!r} there is no attribute "
-            "to learn from"
-        )
     raw = raw.loc[:, [*features, target]]
     check_labels(raw[target], label)
     return raw

@@ -39,7 +39,7 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from augnb._io import write_text_atomic
 from augnb._progress import ProgressOption, TaskProgress, progress_enabled
-from augnb.data.audit import DataAuditWarning, audit_table
+from augnb.data.audit import DataAuditWarning, audit_table, class_column_finding
 from augnb.evaluation._fold_cache import (
     CACHE_FORMAT,
     cache_path,
@@ -174,6 +174,13 @@ def make_folds(
             "folds (n_splits; --splits on the command line)"
         )
     labels, counts = np.unique(y_arr, return_counts=True)
+    if counts.max() < 2:
+        # No number of folds helps: the class column is not one of classes.
+        raise ValueError(
+            f"every class has a single row ({len(labels)} classes in {n_rows} "
+            "rows), so no class can be learned or stratified into folds: check "
+            "the class column (--target on the command line)"
+        )
     if counts.max() < n_splits:
         raise ValueError(
             f"every class has fewer rows than the {n_splits} folds (the largest, "
@@ -399,14 +406,7 @@ def _check_dataset(name: str, X: pd.DataFrame, y: NDArray[Any]) -> None:
     Run once per data set before any fold, so that a problem is said once
     (not per fold and estimator) and a hopeless one costs no fit.
     """
-    labels = pd.unique(y)
-    if len(labels) < 2:
-        raise ValueError(
-            f"data set {name!r}: every row has the class {_show(labels[0])}; a "
-            "classifier needs at least 2 classes: check the class column "
-            "(--target on the command line)"
-        )
-    for finding in audit_table(X):
+    for finding in filter(None, [class_column_finding(y), *audit_table(X)]):
         if finding.is_error:
             raise ValueError(f"data set {name!r}: {finding.message}")
         warnings.warn(f"data set {name!r}: {finding.message}", DataAuditWarning, 3)

@@ -41,6 +41,21 @@ def _label_for(name: str | os.PathLike[str]) -> str:
     return label
 
 
+def _labels(sources: list[str | os.PathLike[str]]) -> list[str]:
+    """One label per data set: a file's stem, or its path where stems collide.
+
+    ``a/data.csv`` and ``b/data.csv`` (or ``car.csv`` beside the bundled
+    ``car``) are different tables: each such file is labelled by its path as
+    given, so both are compared; one path given twice still collides.
+    """
+    stems = [_label_for(d) for d in sources]
+    shared = {s for s in stems if stems.count(s) > 1}
+    return [
+        os.fspath(d) if stem in shared and _is_path_like(d) else stem
+        for stem, d in zip(stems, sources)
+    ]
+
+
 def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
     """MDL-discretise the float columns of the whole data set."""
     from augnb.discretize import MDLPDiscretizer
@@ -75,7 +90,8 @@ def load_datasets(
     ----------
     datasets : iterable of str or path, or dict of str to (X, y)
         Bundled names or CSV paths (read by :func:`augnb.datasets.load`), or
-        ready data keyed by name. A path is labelled by its file stem.
+        ready data keyed by name. A path is labelled by its file stem, or by
+        the path as given where another data set has that name.
     protocol : {"nested", "paper"}, default="nested"
         ``"paper"`` drops rows with a missing value (``complete_only=True``
         for files) and MDL-discretises the float columns of the whole data
@@ -118,7 +134,8 @@ def load_datasets(
     else:
         if isinstance(datasets, (str, os.PathLike)):
             datasets = [datasets]
-        items = [(_label_for(d), d) for d in datasets]
+        datasets = list(datasets)
+        items = list(zip(_labels(datasets), datasets))
     if not items:
         raise ValueError("no data sets to evaluate")
     for label, source in items:
