@@ -43,6 +43,7 @@ from augnb.data.encoding import (
     float_arrays,
     frame_from_columns,
     replace_columns,
+    typed_objects,
 )
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
 from augnb.data.weights import (
@@ -264,7 +265,9 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
     SufficientStatistics
         Indexed by the chunk's own levels (``+`` aligns them).
     """
-    frame = as_frame(X) if not isinstance(X, pd.DataFrame) else X
+    # A later chunk's object columns are typed as the first chunk's were
+    # (as_frame); as_frame itself would refuse an empty chunk.
+    frame = as_frame(X) if not isinstance(X, pd.DataFrame) else typed_objects(X)
     if list(frame.columns) != list(plan.names):
         if frame.shape[1] != len(plan.names):
             raise ValueError(

@@ -418,3 +418,21 @@ def test_pandas_missing_values_in_an_object_array_are_missing_at_predict():
     with pytest.warns(UserWarning, match="valid feature names"):
         got = model.predict_proba(array)
     np.testing.assert_array_equal(got, model.predict_proba(X))
+
+
+@pytest.mark.parametrize("name", ["NaiveBayes", "TAN", "FlexibleNB"])
+def test_a_frame_of_object_columns_gives_the_model_of_its_array(name):
+    rng = np.random.default_rng(0)
+    n = 120
+    arr = np.empty((n, 2), dtype=object)
+    arr[:, 0] = rng.choice(["x", "y", "z"], n)
+    arr[:, 1] = rng.normal(size=n)
+    y = np.where((arr[:, 0] == "x") ^ (arr[:, 1].astype(float) > 0), "yes", "no")
+    frame = pd.DataFrame(arr, columns=["a", "c"])
+    from_array = getattr(augnb, name)().fit(arr, y)
+    from_frame = getattr(augnb, name)().fit(frame, y)
+    assert from_frame.continuous_columns_ == ["c"]
+    assert from_array.continuous_columns_ == [1]
+    np.testing.assert_array_equal(
+        from_frame.predict_proba(frame), from_array.predict_proba(arr)
+    )

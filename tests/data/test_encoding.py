@@ -178,3 +178,23 @@ def test_float_arrays_converts_every_number_storage_and_refuses_text():
         np.testing.assert_array_equal(column, values)
     with pytest.raises(ValueError):
         float_arrays(X, [X.columns.get_loc("d")])
+
+
+def test_object_columns_of_a_frame_are_typed_as_those_of_an_object_array():
+    # pd.DataFrame(ColumnTransformer output) holds the scaled numbers in an
+    # object column; read as categories, each number would be its own level.
+    rng = np.random.default_rng(0)
+    arr = np.empty((30, 4), dtype=object)
+    arr[:, 0] = rng.normal(size=30)
+    arr[:, 1] = rng.integers(0, 3, 30)
+    arr[:, 2] = rng.choice(["x", "y"], 30)
+    arr[:, 3] = [1, "a", None] * 10
+    from_array = augnb.data.encoding.as_frame(arr)
+    from_frame = augnb.data.encoding.as_frame(pd.DataFrame(arr))
+    assert from_frame.dtypes.tolist() == from_array.dtypes.tolist()
+    assert from_frame.dtypes.iloc[0] == np.float64
+    assert from_frame.dtypes.iloc[1] == np.int64
+    # Mixed values stay as they are.
+    assert pd.api.types.is_object_dtype(from_frame.dtypes.iloc[3])
+    typed = pd.DataFrame({"a": [1.5, 2.5], "b": ["x", "y"]})
+    assert augnb.data.encoding.as_frame(typed) is typed  # nothing to infer: no copy
