@@ -290,6 +290,24 @@ def test_column_whose_type_changed_since_fit_warns():
     )
 
 
+@pytest.mark.parametrize(
+    ("fit_as", "predict_as", "match"),
+    [
+        (bool, int, "'b'.*int values.*bool values"),
+        (int, bool, "'b'.*bool values.*int values"),
+    ],
+)
+def test_column_turned_between_booleans_and_numbers_warns(fit_as, predict_as, match):
+    # pandas matches neither 0 to False nor True to 1: every value would be
+    # summed out, as for a column read as text, so it is said the same way.
+    from augnb import NaiveBayes
+
+    X = pd.DataFrame({"b": (np.arange(300) % 3 == 0).astype(fit_as)})
+    model = NaiveBayes().fit(X, np.where(X.b.astype(bool), "u", "v"))
+    with pytest.warns(UserWarning, match=match):
+        model.predict_proba(X[:3].astype(predict_as))
+
+
 def test_a_single_unseen_category_does_not_warn():
     import warnings
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
 import weakref
 from collections.abc import Hashable, Sequence
@@ -750,9 +751,9 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
     present = col.dropna()
     if present.empty:
         return
-    seen = present.iloc[0]
-    fitted = spec.categories[0]
-    if isinstance(seen, str) != isinstance(fitted, str):
+    seen = _plain(present.iloc[0])
+    fitted = _plain(spec.categories[0])
+    if _value_family(seen) != _value_family(fitted):
         warnings.warn(
             f"Column {spec.name!r}: none of its values were seen at fit; it holds "
             f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
@@ -762,6 +763,27 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
             UserWarning,
             stacklevel=6,
         )
+
+
+def _plain(value: object) -> object:
+    """A NumPy scalar as the Python value (``False``, not ``np.False_``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _value_family(value: object) -> str:
+    """Text, boolean, number or other: values of two families never match.
+
+    pandas matches an integer to a float (``1 == 1.0``) but neither to a
+    boolean nor to text, so a column whose family changed since fit has no
+    value the model knows.
+    """
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, numbers.Number):
+        return "number"
+    return "other"
 
 
 def _all_missing(col: pd.Series) -> bool:
