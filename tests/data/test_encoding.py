@@ -198,3 +198,18 @@ def test_object_columns_of_a_frame_are_typed_as_those_of_an_object_array():
     assert pd.api.types.is_object_dtype(from_frame.dtypes.iloc[3])
     typed = pd.DataFrame({"a": [1.5, 2.5], "b": ["x", "y"]})
     assert augnb.data.encoding.as_frame(typed) is typed  # nothing to infer: no copy
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        np.arange(4) * 1j,
+        pd.Series([1j, 2.0, 3j, 4.0], dtype=object),
+    ],
+)
+def test_complex_columns_of_a_frame_are_refused_by_name(column):
+    X = pd.DataFrame({"a": ["x", "y"] * 2, "z": column})
+    with pytest.raises(ValueError, match="'z' holds complex numbers"):
+        augnb.data.encoding.as_frame(X)
+    with pytest.raises(ValueError, match="'z' holds complex numbers"):
+        augnb.data.encoding.as_frame(X.to_numpy(), columns=["a", "z"])

@@ -308,6 +308,22 @@ def test_column_turned_between_booleans_and_numbers_warns(fit_as, predict_as, ma
         model.predict_proba(X[:3].astype(predict_as))
 
 
+@pytest.mark.parametrize(
+    "values", [[[1, 2], [3]] * 3, [{"k": 1}, "p"] * 3, ["p", {3}] * 3]
+)
+def test_unhashable_values_are_refused_with_the_column(values):
+    from augnb import NaiveBayes
+
+    X = pd.DataFrame({"a": ["x", "y"] * 3, "z": ["p", "q"] * 3})
+    y = ["u", "v", "v"] * 2
+    bad = X.assign(z=pd.Series(values, dtype=object))
+    with pytest.raises(ValueError, match=r"'z' holds .* values .*cannot be categories"):
+        NaiveBayes().fit(bad, y)
+    model = NaiveBayes().fit(X, y)
+    with pytest.raises(ValueError, match=r"'z' holds .* values .*cannot be categories"):
+        model.predict_proba(bad)
+
+
 def test_a_single_unseen_category_does_not_warn():
     import warnings
 

@@ -272,6 +272,7 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     than one category per value; a column of text or of mixed values keeps
     what it holds. A DataFrame and the object array of the same values are
     then read alike. A frame without object columns is returned as it is.
+    A column of complex numbers is refused with its name.
 
     Parameters
     ----------
@@ -293,13 +294,21 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         typed = column.infer_objects()
         if typed.dtype != object:
             new[name] = typed
-    return replace_columns(frame, new) if new else frame
+    out = replace_columns(frame, new) if new else frame
+    for name, dtype in out.dtypes.items():
+        if pd.api.types.is_complex_dtype(dtype):
+            raise ValueError(
+                f"Column {name!r} holds complex numbers; give real numbers or "
+                f"categories (e.g. X[{name!r}].abs(), or its .real and .imag as "
+                "two columns)."
+            )
+    return out
 
 
 def _first_present(column: pd.Series) -> object:
     """The column's first value that is not missing (None if there is none)."""
     values = column.to_numpy()
-    if values.size and not pd.isna(values[0]):
+    if values.size and not (pd.api.types.is_scalar(values[0]) and pd.isna(values[0])):
         return values[0]
     position = column.reset_index(drop=True).first_valid_index()
     return None if position is None else values[position]

@@ -399,6 +399,32 @@ def _forget_text_block() -> None:
 
 
 def _sorted_categories(series: pd.Series) -> tuple:
+    """The column's distinct present values, sorted (declared levels kept)."""
+    try:
+        return _distinct_sorted(series)
+    except TypeError:
+        _refuse_unhashable(series)
+        raise
+
+
+def _refuse_unhashable(col: pd.Series) -> None:
+    """Raise a ValueError naming the column if a value of it is unhashable.
+
+    A category is looked up by its hash; a list, dict or set cell would
+    otherwise fail deep inside pandas with ``unhashable type``.
+    """
+    for value in col:
+        try:
+            hash(value)
+        except TypeError:
+            raise ValueError(
+                f"Column {col.name!r} holds {type(value).__name__} values (e.g. "
+                f"{value!r}), which cannot be categories; turn each into text "
+                f"(X[{col.name!r}].astype(str)) or a number, or drop the column."
+            ) from None
+
+
+def _distinct_sorted(series: pd.Series) -> tuple:
     text = _arrow_text(series)
     if text is not None:
         import pyarrow.compute as pc
@@ -811,6 +837,15 @@ def _level_positions(levels: tuple, categories: tuple) -> NDArray[np.int32]:
 
 
 def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
+    """Codes of the column's values among ``categories`` (-1: missing, unseen)."""
+    try:
+        return _discrete_codes(col, categories)
+    except TypeError:
+        _refuse_unhashable(col)
+        raise
+
+
+def _discrete_codes(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
     dtype = col.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         levels = _levels(dtype)
