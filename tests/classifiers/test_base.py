@@ -436,3 +436,22 @@ def test_a_frame_of_object_columns_gives_the_model_of_its_array(name):
     np.testing.assert_array_equal(
         from_frame.predict_proba(frame), from_array.predict_proba(arr)
     )
+
+
+def test_a_list_of_rows_gives_the_model_of_its_frame():
+    rng = np.random.default_rng(1)
+    n = 120
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y"], n),
+            "i": rng.integers(0, 4, n),
+            "c": rng.normal(size=n),
+        }
+    )
+    y = np.where((frame.a == "x") ^ (frame.c > 0), "yes", "no")
+    rows = frame.to_numpy().tolist()
+    from_rows = TAN().fit(rows, y)
+    assert from_rows.continuous_columns_ == [2]
+    np.testing.assert_array_equal(
+        from_rows.predict_proba(rows), TAN().fit(frame, y).predict_proba(frame)
+    )

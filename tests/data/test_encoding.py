@@ -213,3 +213,16 @@ def test_complex_columns_of_a_frame_are_refused_by_name(column):
         augnb.data.encoding.as_frame(X)
     with pytest.raises(ValueError, match="'z' holds complex numbers"):
         augnb.data.encoding.as_frame(X.to_numpy(), columns=["a", "z"])
+
+
+def test_a_list_of_rows_keeps_the_type_of_each_column():
+    # NumPy would turn a row holding a word into text, numbers included; a
+    # list of rows is read as pandas reads it.
+    rows = [["x", 2, 0.5], ["y", 3, 1.25], ["x", 2, None]]
+    frame = augnb.data.encoding.as_frame(rows)
+    assert frame.dtypes.tolist() == pd.DataFrame(rows).dtypes.tolist()
+    assert [frame.dtypes.iloc[i].kind for i in (1, 2)] == ["i", "f"]
+    numbers = augnb.data.encoding.as_frame([[1, 0.5], [2, 1.5]])
+    assert [dtype.kind for dtype in numbers.dtypes] == ["i", "f"]
+    with pytest.raises(ValueError, match="2D"):
+        augnb.data.encoding.as_frame([[1, 2], [3]])

@@ -210,7 +210,9 @@ def as_frame(
 
     DataFrames pass through; arrays and lists are validated by scikit-learn's
     ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
-    names (or ``columns``).
+    names (or ``columns``); a list of rows is read as an object array, so each
+    column keeps the type of its cells. Object columns are typed by
+    :func:`typed_objects`.
 
     Parameters
     ----------
@@ -242,6 +244,11 @@ def as_frame(
         raise TypeError(
             "Dask collections are not accepted here; call .compute() first."
         )
+    if isinstance(X, (list, tuple)):
+        # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
+        # NumPy would make every cell text when a row holds a word, numbers
+        # included (each then a category of its own).
+        X = np.asarray(X, dtype=object)
     arr = check_array(
         X,
         dtype=None,
