@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -455,3 +457,27 @@ def test_a_list_of_rows_gives_the_model_of_its_frame():
     np.testing.assert_array_equal(
         from_rows.predict_proba(rows), TAN().fit(frame, y).predict_proba(frame)
     )
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+def test_partial_fit_refuses_a_date_column_as_fit_does(as_array):
+    X = pd.DataFrame(
+        {"k": ["x", "y"] * 10, "day": pd.date_range("2024-01-01", periods=20)}
+    )
+    y = ["a", "b", "b", "a"] * 5
+    with pytest.raises(ValueError, match="'day' holds dates") as from_fit:
+        NaiveBayes().fit(X, y)
+    chunk = X.to_numpy() if as_array else X
+    with pytest.raises(ValueError, match="holds dates") as from_chunks:
+        NaiveBayes().partial_fit(chunk[:10], y[:10], classes=["a", "b"])
+    if not as_array:
+        assert str(from_chunks.value) == str(from_fit.value)
+
+
+def test_partial_fit_leaves_the_audit_warnings_to_fit():
+    # A small chunk is not the table: a column whose 8 rows all differ is
+    # not called a row identifier from them.
+    X = pd.DataFrame({"k": list("abcdefgh"), "j": ["x", "y"] * 4})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        NaiveBayes().partial_fit(X, ["u", "v"] * 4, classes=["u", "v"])

@@ -27,6 +27,7 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
+from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     EncodedData,
     as_frame,
@@ -582,7 +583,15 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self
         """
         plan = getattr(self, "_chunk_plan", None)
-        source = ChunkSource(lambda: iter([(X, y)]))
+        params = self.get_params()
+        # The first chunk fixes the column kinds: it is refused as fit refuses
+        # a table (dates), without the warnings a few rows cannot support.
+        source = ChunkSource(
+            lambda: iter([(X, y)]),
+            audit=lambda chunk: warn_data_problems(
+                as_frame(chunk), params, warn=False
+            ),
+        )
         if plan is None or not hasattr(self, "statistics_"):
             return self._fit_source(source, classes=classes, incremental=True)
         self._check_params()
