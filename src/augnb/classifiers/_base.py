@@ -170,6 +170,15 @@ def _is_dask(obj: object) -> bool:
     )
 
 
+def _refuse_columns(params: dict, X: object) -> None:
+    """The audit of a stream's first rows (``partial_fit``, Dask): refusals only.
+
+    A date column is refused as ``fit`` refuses it; the audit's warnings are
+    left out, a chunk's few rows not being the table.
+    """
+    warn_data_problems(as_frame(X), params, warn=False)
+
+
 @shared_entries
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
@@ -308,7 +317,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     "sample_weight is not supported with Dask input; add the "
                     "weights as repeated rows or fit in memory."
                 )
-            return self._fit_source(DaskSource(X, y))
+            audit = functools.partial(_refuse_columns, self.get_params())
+            return self._fit_source(DaskSource(X, y, audit=audit))
         self._check_params()
         source = MemorySource(
             X,
@@ -583,15 +593,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self
         """
         plan = getattr(self, "_chunk_plan", None)
-        params = self.get_params()
         # The first chunk fixes the column kinds: it is refused as fit refuses
         # a table (dates), without the warnings a few rows cannot support.
-        source = ChunkSource(
-            lambda: iter([(X, y)]),
-            audit=lambda chunk: warn_data_problems(
-                as_frame(chunk), params, warn=False
-            ),
-        )
+        audit = functools.partial(_refuse_columns, self.get_params())
+        source = ChunkSource(lambda: iter([(X, y)]), audit=audit)
         if plan is None or not hasattr(self, "statistics_"):
             return self._fit_source(source, classes=classes, incremental=True)
         self._check_params()
