@@ -226,3 +226,26 @@ def test_a_list_of_rows_keeps_the_type_of_each_column():
     assert [dtype.kind for dtype in numbers.dtypes] == ["i", "f"]
     with pytest.raises(ValueError, match="2D"):
         augnb.data.encoding.as_frame([[1, 2], [3]])
+
+
+def test_decimal_columns_of_a_frame_are_numbers():
+    import decimal
+
+    import pyarrow as pa
+
+    amounts = [decimal.Decimal("1.25"), None, decimal.Decimal("0.5")]
+    whole = [decimal.Decimal("2"), decimal.Decimal("7"), None]
+    X = pd.DataFrame(
+        {
+            "amount": pd.Series(amounts, dtype=object),
+            "arrow": pd.array(amounts, dtype=pd.ArrowDtype(pa.decimal128(6, 2))),
+            "whole": pd.Series(whole, dtype=object),
+            "mixed": pd.Series([decimal.Decimal("1"), "a", None], dtype=object),
+        }
+    )
+    got = augnb.data.encoding.as_frame(X)
+    assert got["amount"].dtype == got["arrow"].dtype == np.float64
+    np.testing.assert_array_equal(got["arrow"], [1.25, np.nan, 0.5])
+    assert pd.api.types.is_integer_dtype(got["whole"].dtype)
+    assert got["whole"].isna().tolist() == [False, False, True]
+    assert pd.api.types.is_object_dtype(got["mixed"].dtype)  # words: categories

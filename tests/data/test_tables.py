@@ -174,3 +174,28 @@ def test_natural_order():
     assert _natural_order(["01", "1", "0"]) == ["0", "01", "1"]
     assert _natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
     assert _natural_order([]) == []
+
+
+def test_decimal_columns_are_read_as_numbers(tmp_path):
+    # A database's NUMERIC column: amounts are floats, whole decimals
+    # integers, never one category per amount.
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    amounts = [decimal.Decimal("1.25"), decimal.Decimal("3.50"), None]
+    amounts.append(decimal.Decimal("2.75"))
+    table = pa.table(
+        {
+            "amount": pa.array(amounts, type=pa.decimal128(8, 2)),
+            "count": pa.array([decimal.Decimal(v) for v in "1231"], pa.decimal128(5)),
+            "class": ["P", "N", "P", "N"],
+        }
+    )
+    pq.write_table(table, tmp_path / "t.parquet")
+    got = read_table(tmp_path / "t.parquet")
+    assert got["amount"].dtype == np.float64
+    np.testing.assert_array_equal(got["amount"], [1.25, 3.5, np.nan, 2.75])
+    assert pd.api.types.is_integer_dtype(got["count"].dtype)
+    assert got["count"].tolist() == [1, 2, 3, 1]

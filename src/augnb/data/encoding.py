@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ __all__ = [
     "as_numbers",
     "column_arrays",
     "column_indices",
+    "decimal_numbers",
     "encode_target",
     "float_arrays",
     "frame_from_columns",
@@ -292,11 +294,17 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     """
     new = {}
     for (name, column), dtype in zip(frame.items(), frame.dtypes):
-        if not pd.api.types.is_object_dtype(dtype) or isinstance(
-            _first_present(column), str
-        ):
+        if not (pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)):
+            continue
+        first = _first_present(column)
+        if isinstance(first, str):
             # A column that holds a word stays object whatever else it holds:
             # no need to read it all (a pass of ~0.2 s per million cells).
+            continue
+        if isinstance(first, decimal.Decimal):
+            numbers = decimal_numbers(column)
+            if numbers is not None:
+                new[name] = numbers
             continue
         typed = column.infer_objects()
         if typed.dtype != object:
@@ -310,6 +318,54 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
                 "two columns)."
             )
     return out
+
+
+def decimal_numbers(column: pd.Series) -> pd.Series | None:
+    """A column of decimal numbers as numbers pandas models (None if not one).
+
+    Decimals (a Parquet or database ``NUMERIC`` column, Python ``Decimal``
+    objects) are numbers: whole ones become a nullable integer column (so the
+    integer rule of ``column_kind`` applies), others floats. Without this an
+    object column of decimals would be one category per amount.
+
+    Parameters
+    ----------
+    column : Series
+        Decimal values (an Arrow decimal column or ``Decimal`` objects), missing
+        cells as None or NA.
+
+    Returns
+    -------
+    Series or None
+        The numbers on ``column``'s index; None when a cell is not a number
+        (a word among the decimals: the column stays categories).
+    """
+    try:
+        values = pd.to_numeric(
+            column.astype(object), errors="raise"
+        ).to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        return None
+    present = values[~np.isnan(values)]
+    if (
+        present.size
+        and np.isfinite(present).all()
+        and (present == np.floor(present)).all()
+        and np.abs(present).max() < 2.0**53  # exact as an integer
+    ):
+        whole = pd.array(values, dtype="Float64").astype("Int64")
+        return pd.Series(whole, index=column.index, name=column.name)
+    return pd.Series(values, index=column.index, name=column.name)
+
+
+def _is_arrow_decimal(dtype: object) -> bool:
+    """Whether ``dtype`` is pandas' Arrow-backed decimal type."""
+    arrow = getattr(dtype, "pyarrow_dtype", None)
+    if arrow is None:
+        return False
+    import pyarrow as pa
+
+    return bool(pa.types.is_decimal(arrow))
 
 
 def _first_present(column: pd.Series) -> object:

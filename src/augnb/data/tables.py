@@ -60,6 +60,7 @@ import numpy as np
 import pandas as pd
 
 from augnb.data.audit import DataAuditWarning
+from augnb.data.encoding import decimal_numbers
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -372,6 +373,10 @@ class TableReader:
                 raise ValueError(_not_utf8(self._options, name))
             elif pa.types.is_date(kind) or pa.types.is_timestamp(kind):
                 out[name] = column.to_pandas(date_as_object=False).array
+            elif pa.types.is_decimal(kind):
+                # Numbers, read as pandas' numbers (as_frame reads them alike).
+                values = decimal_numbers(column.to_pandas())
+                out[name] = (column.to_pandas() if values is None else values).array
             else:
                 out[name] = column.to_pandas().array
         return pd.DataFrame(out, index=pd.RangeIndex(batch.num_rows))
