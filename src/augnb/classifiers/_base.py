@@ -482,8 +482,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         tables a learned structure needs beyond the first pass.
         """
         if len(classes) < 2:
+            label = next(iter(classes))
+            if isinstance(label, np.generic):
+                label = label.item()  # 'a', not np.str_('a')
             raise ValueError(
-                f"y has only one class ({next(iter(classes))!r}); a classifier needs "
+                f"y has only one class ({label!r}); a classifier needs "
                 "samples of at least 2 classes. With partial_fit, list every "
                 "class on the first call: partial_fit(X, y, classes=[...])."
             )
