@@ -133,6 +133,34 @@ def test_save_refuses_what_the_format_cannot_hold(tmp_path):
     assert not (tmp_path / "m.augnb").exists()
 
 
+def test_interval_categories_round_trip(tmp_path):
+    # pd.cut gives a column of intervals: a model of it is saved as any other.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {
+            "band": pd.cut(rng.normal(size=80), 4),
+            "level": pd.cut(rng.integers(0, 9, 80), [0, 3, 9], right=False),
+        }
+    )
+    y = np.where(rng.random(80) > 0.5, "p", "n")
+    model = TAN().fit(X, y)
+    path = save_model(model, tmp_path / "m.augnb")
+    again = load_model(path)
+    assert again.schema_ == model.schema_
+    np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    document = _edit_document(
+        members,
+        lambda d: _first(
+            d, lambda n: isinstance(n, dict) and n.get("t") == "interval"
+        ).update(closed="sideways"),
+    )
+    bad = _write_archive(tmp_path / "bad.augnb", document)
+    with pytest.raises(ValueError, match="interval"):
+        load_model(bad)
+
+
 def test_allow_list_is_explicit():
     assert ALLOWED_CLASSES["TAN"] is TAN
     assert "Popen" not in ALLOWED_CLASSES and "BaseEstimator" not in ALLOWED_CLASSES

@@ -188,3 +188,16 @@ def test_cut_points_come_from_every_partition(learner):
 
 def _cuts(estimator):
     return {k: v.tolist() for k, v in estimator.discretizer_.cut_points_.items()}
+
+
+def test_a_date_column_is_refused_as_in_memory():
+    X = pd.DataFrame(
+        {"k": ["x", "y"] * 10, "day": pd.date_range("2024-01-01", periods=20)}
+    )
+    y = ["a", "b", "b", "a"] * 5
+    with pytest.raises(ValueError, match="'day' holds dates") as in_memory:
+        NaiveBayes().fit(X, y)
+    dX, dy = _ddf(X, y, 2)
+    with pytest.raises(ValueError, match="'day' holds dates") as partitioned:
+        NaiveBayes().fit(dX, dy)
+    assert str(partitioned.value) == str(in_memory.value)

@@ -221,6 +221,14 @@ class _Encoder:
                 "t": type(obj).__name__,
                 "v": [self.encode(v, f"{where}{{}}") for v in items],
             }
+        if type(obj) is pd.Interval:
+            # A category of a pd.cut column: its two bounds and closed side.
+            return {
+                "t": "interval",
+                "left": self.encode(obj.left, f"{where}.left"),
+                "right": self.encode(obj.right, f"{where}.right"),
+                "closed": obj.closed,
+            }
         if type(obj) is dict:
             return {
                 "t": "dict",
@@ -445,6 +453,8 @@ class _Decoder:
         if kind in ("tuple", "set", "frozenset"):
             items = [self.decode(v) for v in self._list(node, "v")]
             return {"tuple": tuple, "set": set, "frozenset": frozenset}[kind](items)
+        if kind == "interval":
+            return self._interval(node)
         if kind == "dict":
             out = {}
             for pair in self._list(node, "v"):
@@ -506,6 +516,27 @@ class _Decoder:
         if not isinstance(value, list):
             raise _Damaged(f"a {node.get('t')!r:.60} node has no list {key!r}")
         return value
+
+    def _interval(self, node: dict[str, Any]) -> pd.Interval:
+        """A ``pd.Interval`` from its bounds (numbers) and closed side."""
+        closed = node.get("closed")
+        _expect(
+            closed in ("right", "left", "both", "neither"),
+            f"bad interval side {closed!r:.60}",
+        )
+        left, right = self.decode(node.get("left")), self.decode(node.get("right"))
+        _expect(
+            all(
+                isinstance(b, (int, float, np.integer, np.floating))
+                and not isinstance(b, bool)
+                for b in (left, right)
+            ),
+            "an interval's bounds are not numbers",
+        )
+        try:
+            return pd.Interval(left, right, closed=closed)
+        except (TypeError, ValueError):
+            raise _Damaged(f"bad interval bounds {left!r:.30}, {right!r:.30}") from None
 
     @staticmethod
     def _shape(node: dict[str, Any]) -> tuple[int, ...]:

@@ -43,6 +43,7 @@ from augnb.data.encoding import (
     float_arrays,
     frame_from_columns,
     replace_columns,
+    typed_objects,
 )
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
 from augnb.data.weights import (
@@ -264,7 +265,9 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
     SufficientStatistics
         Indexed by the chunk's own levels (``+`` aligns them).
     """
-    frame = as_frame(X) if not isinstance(X, pd.DataFrame) else X
+    # A later chunk's object columns are typed as the first chunk's were
+    # (as_frame); as_frame itself would refuse an empty chunk.
+    frame = as_frame(X) if not isinstance(X, pd.DataFrame) else typed_objects(X)
     if list(frame.columns) != list(plan.names):
         if frame.shape[1] != len(plan.names):
             raise ValueError(
@@ -905,10 +908,13 @@ def _remote_plan(
     planner: Planner,
     classes: Sequence | None,
     incremental: bool,
+    audit: Callable[[Any], None] | None,
     X: object,
     y: object,
 ) -> tuple[ChunkPlan, dict[str, Any]]:
     """The plan of ``X, y`` and the attributes it set (run where the rows are)."""
+    if audit is not None:
+        audit(X)
     plan = planner._start_plan(X, y, classes=classes, incremental=incremental)
     fitted = {a: getattr(planner, a) for a in PLAN_ATTRIBUTES if hasattr(planner, a)}
     return plan, fitted
@@ -941,13 +947,19 @@ class DaskSource(RowSource):
         Features.
     y : dask Series, dask array or array-like
         Class labels, partitioned like ``X``.
+    audit : callable, default=None
+        The data audit of the first partition, run where it lives before its
+        plan is made (its refusals stop the fit there).
     """
 
-    def __init__(self, X: Any, y: Any) -> None:
+    def __init__(
+        self, X: Any, y: Any, audit: Callable[[Any], None] | None = None
+    ) -> None:
         import dask.array as da
         import dask.dataframe as dd
 
         _register_sizeof()
+        self.audit = audit
         self.frame = None
         self.xs: list = []
         self.ys: list = []
@@ -1012,7 +1024,7 @@ class DaskSource(RowSource):
         from sklearn.base import clone
 
         make_plan = functools.partial(
-            _remote_plan, clone(planner), classes, incremental
+            _remote_plan, clone(planner), classes, incremental, self.audit
         )
         if self.frame is not None:
             first = self.frame.partitions[0].map_partitions(

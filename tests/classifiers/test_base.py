@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -418,3 +420,64 @@ def test_pandas_missing_values_in_an_object_array_are_missing_at_predict():
     with pytest.warns(UserWarning, match="valid feature names"):
         got = model.predict_proba(array)
     np.testing.assert_array_equal(got, model.predict_proba(X))
+
+
+@pytest.mark.parametrize("name", ["NaiveBayes", "TAN", "FlexibleNB"])
+def test_a_frame_of_object_columns_gives_the_model_of_its_array(name):
+    rng = np.random.default_rng(0)
+    n = 120
+    arr = np.empty((n, 2), dtype=object)
+    arr[:, 0] = rng.choice(["x", "y", "z"], n)
+    arr[:, 1] = rng.normal(size=n)
+    y = np.where((arr[:, 0] == "x") ^ (arr[:, 1].astype(float) > 0), "yes", "no")
+    frame = pd.DataFrame(arr, columns=["a", "c"])
+    from_array = getattr(augnb, name)().fit(arr, y)
+    from_frame = getattr(augnb, name)().fit(frame, y)
+    assert from_frame.continuous_columns_ == ["c"]
+    assert from_array.continuous_columns_ == [1]
+    np.testing.assert_array_equal(
+        from_frame.predict_proba(frame), from_array.predict_proba(arr)
+    )
+
+
+def test_a_list_of_rows_gives_the_model_of_its_frame():
+    rng = np.random.default_rng(1)
+    n = 120
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y"], n),
+            "i": rng.integers(0, 4, n),
+            "c": rng.normal(size=n),
+        }
+    )
+    y = np.where((frame.a == "x") ^ (frame.c > 0), "yes", "no")
+    rows = frame.to_numpy().tolist()
+    from_rows = TAN().fit(rows, y)
+    assert from_rows.continuous_columns_ == [2]
+    np.testing.assert_array_equal(
+        from_rows.predict_proba(rows), TAN().fit(frame, y).predict_proba(frame)
+    )
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+def test_partial_fit_refuses_a_date_column_as_fit_does(as_array):
+    X = pd.DataFrame(
+        {"k": ["x", "y"] * 10, "day": pd.date_range("2024-01-01", periods=20)}
+    )
+    y = ["a", "b", "b", "a"] * 5
+    with pytest.raises(ValueError, match="'day' holds dates") as from_fit:
+        NaiveBayes().fit(X, y)
+    chunk = X.to_numpy() if as_array else X
+    with pytest.raises(ValueError, match="holds dates") as from_chunks:
+        NaiveBayes().partial_fit(chunk[:10], y[:10], classes=["a", "b"])
+    if not as_array:
+        assert str(from_chunks.value) == str(from_fit.value)
+
+
+def test_partial_fit_leaves_the_audit_warnings_to_fit():
+    # A small chunk is not the table: a column whose 8 rows all differ is
+    # not called a row identifier from them.
+    X = pd.DataFrame({"k": list("abcdefgh"), "j": ["x", "y"] * 4})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        NaiveBayes().partial_fit(X, ["u", "v"] * 4, classes=["u", "v"])

@@ -152,10 +152,12 @@ def test_error_missing_label():
         NaiveBayes().fit(X, [0.0, 1.0, np.nan, 1.0, 0.0, 1.0])
 
 
-def test_error_single_class():
+@pytest.mark.parametrize("as_array", [False, True])
+def test_error_single_class(as_array):
     X, _ = _small()
+    y = np.array(["a"] * 6) if as_array else ["a"] * 6
     with pytest.raises(ValueError, match=r"only one class \('a'\)"):
-        NaiveBayes().fit(X, ["a"] * 6)
+        NaiveBayes().fit(X, y)
 
 
 @pytest.mark.filterwarnings("ignore:X does not have valid feature names")

@@ -178,3 +178,74 @@ def test_float_arrays_converts_every_number_storage_and_refuses_text():
         np.testing.assert_array_equal(column, values)
     with pytest.raises(ValueError):
         float_arrays(X, [X.columns.get_loc("d")])
+
+
+def test_object_columns_of_a_frame_are_typed_as_those_of_an_object_array():
+    # pd.DataFrame(ColumnTransformer output) holds the scaled numbers in an
+    # object column; read as categories, each number would be its own level.
+    rng = np.random.default_rng(0)
+    arr = np.empty((30, 4), dtype=object)
+    arr[:, 0] = rng.normal(size=30)
+    arr[:, 1] = rng.integers(0, 3, 30)
+    arr[:, 2] = rng.choice(["x", "y"], 30)
+    arr[:, 3] = [1, "a", None] * 10
+    from_array = augnb.data.encoding.as_frame(arr)
+    from_frame = augnb.data.encoding.as_frame(pd.DataFrame(arr))
+    assert from_frame.dtypes.tolist() == from_array.dtypes.tolist()
+    assert from_frame.dtypes.iloc[0] == np.float64
+    assert from_frame.dtypes.iloc[1] == np.int64
+    # Mixed values stay as they are.
+    assert pd.api.types.is_object_dtype(from_frame.dtypes.iloc[3])
+    typed = pd.DataFrame({"a": [1.5, 2.5], "b": ["x", "y"]})
+    assert augnb.data.encoding.as_frame(typed) is typed  # nothing to infer: no copy
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        np.arange(4) * 1j,
+        pd.Series([1j, 2.0, 3j, 4.0], dtype=object),
+    ],
+)
+def test_complex_columns_of_a_frame_are_refused_by_name(column):
+    X = pd.DataFrame({"a": ["x", "y"] * 2, "z": column})
+    with pytest.raises(ValueError, match="'z' holds complex numbers"):
+        augnb.data.encoding.as_frame(X)
+    with pytest.raises(ValueError, match="'z' holds complex numbers"):
+        augnb.data.encoding.as_frame(X.to_numpy(), columns=["a", "z"])
+
+
+def test_a_list_of_rows_keeps_the_type_of_each_column():
+    # NumPy would turn a row holding a word into text, numbers included; a
+    # list of rows is read as pandas reads it.
+    rows = [["x", 2, 0.5], ["y", 3, 1.25], ["x", 2, None]]
+    frame = augnb.data.encoding.as_frame(rows)
+    assert frame.dtypes.tolist() == pd.DataFrame(rows).dtypes.tolist()
+    assert [frame.dtypes.iloc[i].kind for i in (1, 2)] == ["i", "f"]
+    numbers = augnb.data.encoding.as_frame([[1, 0.5], [2, 1.5]])
+    assert [dtype.kind for dtype in numbers.dtypes] == ["i", "f"]
+    with pytest.raises(ValueError, match="2D"):
+        augnb.data.encoding.as_frame([[1, 2], [3]])
+
+
+def test_decimal_columns_of_a_frame_are_numbers():
+    import decimal
+
+    import pyarrow as pa
+
+    amounts = [decimal.Decimal("1.25"), None, decimal.Decimal("0.5")]
+    whole = [decimal.Decimal("2"), decimal.Decimal("7"), None]
+    X = pd.DataFrame(
+        {
+            "amount": pd.Series(amounts, dtype=object),
+            "arrow": pd.array(amounts, dtype=pd.ArrowDtype(pa.decimal128(6, 2))),
+            "whole": pd.Series(whole, dtype=object),
+            "mixed": pd.Series([decimal.Decimal("1"), "a", None], dtype=object),
+        }
+    )
+    got = augnb.data.encoding.as_frame(X)
+    assert got["amount"].dtype == got["arrow"].dtype == np.float64
+    np.testing.assert_array_equal(got["arrow"], [1.25, np.nan, 0.5])
+    assert pd.api.types.is_integer_dtype(got["whole"].dtype)
+    assert got["whole"].isna().tolist() == [False, False, True]
+    assert pd.api.types.is_object_dtype(got["mixed"].dtype)  # words: categories

@@ -290,6 +290,40 @@ def test_column_whose_type_changed_since_fit_warns():
     )
 
 
+@pytest.mark.parametrize(
+    ("fit_as", "predict_as", "match"),
+    [
+        (bool, int, "'b'.*int values.*bool values"),
+        (int, bool, "'b'.*bool values.*int values"),
+    ],
+)
+def test_column_turned_between_booleans_and_numbers_warns(fit_as, predict_as, match):
+    # pandas matches neither 0 to False nor True to 1: every value would be
+    # summed out, as for a column read as text, so it is said the same way.
+    from augnb import NaiveBayes
+
+    X = pd.DataFrame({"b": (np.arange(300) % 3 == 0).astype(fit_as)})
+    model = NaiveBayes().fit(X, np.where(X.b.astype(bool), "u", "v"))
+    with pytest.warns(UserWarning, match=match):
+        model.predict_proba(X[:3].astype(predict_as))
+
+
+@pytest.mark.parametrize(
+    "values", [[[1, 2], [3]] * 3, [{"k": 1}, "p"] * 3, ["p", {3}] * 3]
+)
+def test_unhashable_values_are_refused_with_the_column(values):
+    from augnb import NaiveBayes
+
+    X = pd.DataFrame({"a": ["x", "y"] * 3, "z": ["p", "q"] * 3})
+    y = ["u", "v", "v"] * 2
+    bad = X.assign(z=pd.Series(values, dtype=object))
+    with pytest.raises(ValueError, match=r"'z' holds .* values .*cannot be categories"):
+        NaiveBayes().fit(bad, y)
+    model = NaiveBayes().fit(X, y)
+    with pytest.raises(ValueError, match=r"'z' holds .* values .*cannot be categories"):
+        model.predict_proba(bad)
+
+
 def test_a_single_unseen_category_does_not_warn():
     import warnings
 

@@ -27,6 +27,7 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
+from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     EncodedData,
     as_frame,
@@ -169,6 +170,15 @@ def _is_dask(obj: object) -> bool:
     )
 
 
+def _refuse_columns(params: dict, X: object) -> None:
+    """The audit of a stream's first rows (``partial_fit``, Dask): refusals only.
+
+    A date column is refused as ``fit`` refuses it; the audit's warnings are
+    left out, a chunk's few rows not being the table.
+    """
+    warn_data_problems(as_frame(X), params, warn=False)
+
+
 @shared_entries
 class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of every augnb classifier.
@@ -307,7 +317,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     "sample_weight is not supported with Dask input; add the "
                     "weights as repeated rows or fit in memory."
                 )
-            return self._fit_source(DaskSource(X, y))
+            audit = functools.partial(_refuse_columns, self.get_params())
+            return self._fit_source(DaskSource(X, y, audit=audit))
         self._check_params()
         source = MemorySource(
             X,
@@ -471,8 +482,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         tables a learned structure needs beyond the first pass.
         """
         if len(classes) < 2:
+            label = next(iter(classes))
+            if isinstance(label, np.generic):
+                label = label.item()  # 'a', not np.str_('a')
             raise ValueError(
-                f"y has only one class ({next(iter(classes))!r}); a classifier needs "
+                f"y has only one class ({label!r}); a classifier needs "
                 "samples of at least 2 classes. With partial_fit, list every "
                 "class on the first call: partial_fit(X, y, classes=[...])."
             )
@@ -582,7 +596,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self
         """
         plan = getattr(self, "_chunk_plan", None)
-        source = ChunkSource(lambda: iter([(X, y)]))
+        # The first chunk fixes the column kinds: it is refused as fit refuses
+        # a table (dates), without the warnings a few rows cannot support.
+        audit = functools.partial(_refuse_columns, self.get_params())
+        source = ChunkSource(lambda: iter([(X, y)]), audit=audit)
         if plan is None or not hasattr(self, "statistics_"):
             return self._fit_source(source, classes=classes, incremental=True)
         self._check_params()

@@ -222,10 +222,12 @@ def warn_data_problems(
     *,
     codes: np.ndarray | None = None,
     categories: Sequence[tuple | None] | None = None,
+    warn: bool = True,
 ) -> None:
     """Raise for datetime columns and warn for the audit's other findings.
 
-    Called by every augnb estimator's ``fit``.
+    Called by every augnb estimator's ``fit`` (and ``partial_fit``'s first
+    chunk, with ``warn=False``).
 
     Parameters
     ----------
@@ -237,6 +239,10 @@ def warn_data_problems(
         declared column kinds.
     codes, categories : default=None
         The encoded table, as in :func:`audit_table` (a fast path).
+    warn : bool, default=True
+        Whether to warn of the findings that are not errors. A chunk of a
+        stream is not the table (eight rows of a column may well all
+        differ): its audit only refuses.
 
     Raises
     ------
@@ -256,6 +262,8 @@ def warn_data_problems(
     errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
+    if not warn:
+        return
     for finding in findings:
         warnings.warn(finding.message, DataAuditWarning, stacklevel=4)
 

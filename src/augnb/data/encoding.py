@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +18,12 @@ __all__ = [
     "as_numbers",
     "column_arrays",
     "column_indices",
+    "decimal_numbers",
     "encode_target",
     "float_arrays",
     "frame_from_columns",
     "replace_columns",
+    "typed_objects",
 ]
 
 
@@ -209,7 +212,9 @@ def as_frame(
 
     DataFrames pass through; arrays and lists are validated by scikit-learn's
     ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
-    names (or ``columns``).
+    names (or ``columns``); a list of rows is read as an object array, so each
+    column keeps the type of its cells. Object columns are typed by
+    :func:`typed_objects`.
 
     Parameters
     ----------
@@ -236,11 +241,16 @@ def as_frame(
         if X.columns.duplicated().any():
             dup = list(X.columns[X.columns.duplicated()])
             raise ValueError(f"X has duplicated column names {dup}; make them unique.")
-        return X
+        return typed_objects(X)
     if hasattr(X, "compute") and hasattr(X, "dask"):
         raise TypeError(
             "Dask collections are not accepted here; call .compute() first."
         )
+    if isinstance(X, (list, tuple)):
+        # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
+        # NumPy would make every cell text when a row holds a word, numbers
+        # included (each then a category of its own).
+        X = np.asarray(X, dtype=object)
     arr = check_array(
         X,
         dtype=None,
@@ -254,12 +264,117 @@ def as_frame(
         raise ValueError("Complex data not supported; give real numbers or categories.")
     names = columns if columns is not None else list(range(arr.shape[1]))
     if arr.dtype == object:
-        return pd.DataFrame(arr, columns=names, copy=False).infer_objects()
+        return typed_objects(pd.DataFrame(arr, columns=names, copy=False))
     # No copy (the frame is only read): a 2-d integer array is then encoded
     # in one pass in its own memory order (augnb.data._kernels), and the
     # per-column paths read strided columns rather than pay a transposed copy
     # of the whole table.
     return pd.DataFrame(arr, columns=names, copy=False)
+
+
+def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with its object columns given the dtype of their values.
+
+    An object column holding only numbers (``pd.DataFrame`` of a
+    ColumnTransformer's mixed output, a transposed frame) becomes a numeric
+    column, so its kind follows the number rules of ``column_kind`` rather
+    than one category per value; a column of text or of mixed values keeps
+    what it holds. A DataFrame and the object array of the same values are
+    then read alike. A frame without object columns is returned as it is.
+    A column of complex numbers is refused with its name.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Input features.
+
+    Returns
+    -------
+    DataFrame
+    """
+    new = {}
+    for (name, column), dtype in zip(frame.items(), frame.dtypes):
+        if not (pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)):
+            continue
+        first = _first_present(column)
+        if isinstance(first, str):
+            # A column that holds a word stays object whatever else it holds:
+            # no need to read it all (a pass of ~0.2 s per million cells).
+            continue
+        if isinstance(first, decimal.Decimal):
+            numbers = decimal_numbers(column)
+            if numbers is not None:
+                new[name] = numbers
+            continue
+        typed = column.infer_objects()
+        if typed.dtype != object:
+            new[name] = typed
+    out = replace_columns(frame, new) if new else frame
+    for name, dtype in out.dtypes.items():
+        if pd.api.types.is_complex_dtype(dtype):
+            raise ValueError(
+                f"Column {name!r} holds complex numbers; give real numbers or "
+                f"categories (e.g. X[{name!r}].abs(), or its .real and .imag as "
+                "two columns)."
+            )
+    return out
+
+
+def decimal_numbers(column: pd.Series) -> pd.Series | None:
+    """A column of decimal numbers as numbers pandas models (None if not one).
+
+    Decimals (a Parquet or database ``NUMERIC`` column, Python ``Decimal``
+    objects) are numbers: whole ones become a nullable integer column (so the
+    integer rule of ``column_kind`` applies), others floats. Without this an
+    object column of decimals would be one category per amount.
+
+    Parameters
+    ----------
+    column : Series
+        Decimal values (an Arrow decimal column or ``Decimal`` objects), missing
+        cells as None or NA.
+
+    Returns
+    -------
+    Series or None
+        The numbers on ``column``'s index; None when a cell is not a number
+        (a word among the decimals: the column stays categories).
+    """
+    try:
+        values = pd.to_numeric(
+            column.astype(object), errors="raise"
+        ).to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        return None
+    present = values[~np.isnan(values)]
+    if (
+        present.size
+        and np.isfinite(present).all()
+        and (present == np.floor(present)).all()
+        and np.abs(present).max() < 2.0**53  # exact as an integer
+    ):
+        whole = pd.array(values, dtype="Float64").astype("Int64")
+        return pd.Series(whole, index=column.index, name=column.name)
+    return pd.Series(values, index=column.index, name=column.name)
+
+
+def _is_arrow_decimal(dtype: object) -> bool:
+    """Whether ``dtype`` is pandas' Arrow-backed decimal type."""
+    arrow = getattr(dtype, "pyarrow_dtype", None)
+    if arrow is None:
+        return False
+    import pyarrow as pa
+
+    return bool(pa.types.is_decimal(arrow))
+
+
+def _first_present(column: pd.Series) -> object:
+    """The column's first value that is not missing (None if there is none)."""
+    values = column.to_numpy()
+    if values.size and not (pd.api.types.is_scalar(values[0]) and pd.isna(values[0])):
+        return values[0]
+    position = column.reset_index(drop=True).first_valid_index()
+    return None if position is None else values[position]
 
 
 def as_numbers(column: pd.Series) -> tuple[pd.Series, object | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import warnings
 import weakref
 from collections.abc import Hashable, Sequence
@@ -404,6 +405,32 @@ def _forget_text_block() -> None:
 
 
 def _sorted_categories(series: pd.Series) -> tuple:
+    """The column's distinct present values, sorted (declared levels kept)."""
+    try:
+        return _distinct_sorted(series)
+    except TypeError:
+        _refuse_unhashable(series)
+        raise
+
+
+def _refuse_unhashable(col: pd.Series) -> None:
+    """Raise a ValueError naming the column if a value of it is unhashable.
+
+    A category is looked up by its hash; a list, dict or set cell would
+    otherwise fail deep inside pandas with ``unhashable type``.
+    """
+    for value in col:
+        try:
+            hash(value)
+        except TypeError:
+            raise ValueError(
+                f"Column {col.name!r} holds {type(value).__name__} values (e.g. "
+                f"{value!r}), which cannot be categories; turn each into text "
+                f"(X[{col.name!r}].astype(str)) or a number, or drop the column."
+            ) from None
+
+
+def _distinct_sorted(series: pd.Series) -> tuple:
     text = _arrow_text(series)
     if text is not None:
         import pyarrow.compute as pc
@@ -750,9 +777,9 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
     present = col.dropna()
     if present.empty:
         return
-    seen = present.iloc[0]
-    fitted = spec.categories[0]
-    if isinstance(seen, str) != isinstance(fitted, str):
+    seen = _plain(present.iloc[0])
+    fitted = _plain(spec.categories[0])
+    if _value_family(seen) != _value_family(fitted):
         warnings.warn(
             f"Column {spec.name!r}: none of its values were seen at fit; it holds "
             f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
@@ -786,6 +813,27 @@ def all_missing_message(name: Hashable) -> str:
     )
 
 
+def _plain(value: object) -> object:
+    """A NumPy scalar as the Python value (``False``, not ``np.False_``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _value_family(value: object) -> str:
+    """Text, boolean, number or other: values of two families never match.
+
+    pandas matches an integer to a float (``1 == 1.0``) but neither to a
+    boolean nor to text, so a column whose family changed since fit has no
+    value the model knows.
+    """
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, numbers.Number):
+        return "number"
+    return "other"
+
+
 def _all_missing(col: pd.Series) -> bool:
     """Whether every value of the column is missing."""
     if isinstance(col.dtype, pd.CategoricalDtype):
@@ -811,6 +859,15 @@ def _level_positions(levels: tuple, categories: tuple) -> NDArray[np.int32]:
 
 
 def _encode_discrete(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
+    """Codes of the column's values among ``categories`` (-1: missing, unseen)."""
+    try:
+        return _discrete_codes(col, categories)
+    except TypeError:
+        _refuse_unhashable(col)
+        raise
+
+
+def _discrete_codes(col: pd.Series, categories: tuple) -> NDArray[np.integer]:
     dtype = col.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         levels = _levels(dtype)

@@ -526,10 +526,15 @@ def _plain_types(batch: Any, label: str) -> Any:
                 f"(--drop {name}; drop= in Python) or flatten it into plain "
                 "columns first"
             )
+        if pa.types.is_dictionary(kind) and pa.types.is_decimal(kind.value_type):
+            kind = kind.value_type
         if pa.types.is_decimal(kind):
             whole = kind.scale == 0 and kind.precision <= 18
             columns = columns or list(batch.columns)
-            columns[i] = columns[i].cast(pa.int64() if whole else pa.float64())
+            column = columns[i]
+            if pa.types.is_dictionary(column.type):
+                column = column.cast(kind)
+            columns[i] = column.cast(pa.int64() if whole else pa.float64())
     if columns is None:
         return batch
     return pa.RecordBatch.from_arrays(
