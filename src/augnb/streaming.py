@@ -133,7 +133,7 @@ def iter_batches(
             missing = [c for c in columns if c not in reader.columns]
             if missing:
                 raise ValueError(
-                    f"Columns {missing} are not in the files; they have "
+                    f"Columns {missing} are not in the files: {path} has "
                     f"{reader.columns[:20]}."
                 )
             reader.select = list(columns)
@@ -147,6 +147,25 @@ def _names(selector: object) -> list[str] | None:
     if isinstance(selector, str):
         return [selector]
     return [s for s in selector if isinstance(s, str)]  # type: ignore[attr-defined]
+
+
+def _same_columns(frame: pd.DataFrame, order: list, path: str) -> pd.DataFrame:
+    """``frame``'s columns in the first file's order, matched by name.
+
+    Files written apart may list their columns in another order; pandas
+    aligns them by name when it concatenates the files, and so does the
+    streamed fit (by position it would count one column's values as
+    another's).
+    """
+    missing = [c for c in order if c not in frame.columns]
+    extra = [c for c in frame.columns if c not in order]
+    if missing or extra:
+        raise ValueError(
+            f"{path}: its columns differ from the first file's (missing "
+            f"{missing[:10]}, not in the first file {extra[:10]}); give the "
+            "columns to read with columns= (--drop on the command line)."
+        )
+    return frame[order]
 
 
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
@@ -236,6 +255,7 @@ def fit_files(
     _format(files, format)
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
+        order: list | None = None  # the first file's columns
         for path in files:
             row = 0  # data rows of this file before the batch
             for frame in iter_batches(
@@ -247,6 +267,10 @@ def fit_files(
                 decimal=decimal,
                 **declared,
             ):
+                if order is None:
+                    order = list(frame.columns)
+                elif list(frame.columns) != order:
+                    frame = _same_columns(frame, order, path)
                 X, y = _split(frame, target)
                 # Named by the file's lines, as load() names them.
                 check_labels(y, path, row, whole=False)
