@@ -122,3 +122,29 @@ def test_a_sparse_compound_node_is_refused():
     shared = _Shared("class", estimator.classes_)
     with pytest.raises(ExportError, match="27000 value combinations"):
         network_of_model(model, _columns(estimator), shared)
+
+
+def test_names_that_are_keywords_or_numbers_are_prefixed(tmp_path):
+    # BIF's and NET's keywords, and a node named by a number, are syntax
+    # errors for pyAgrum's readers: they get the prefix as other names do.
+    import pyagrum as gum
+
+    from augnb import export
+
+    rng = np.random.default_rng(0)
+    columns = ["variable", "table", "node", "data", "3"]
+    X = pd.DataFrame(
+        {c: rng.choice(["default", "network", "potential"], 120) for c in columns}
+    )
+    y = rng.choice(["probability", "net"], 120)
+    model = NaiveBayes().fit(X, y)
+    network = describe(model)
+    assert [node.name for node in network.nodes] == [
+        "v_variable", "v_table", "v_node", "v_data", "v_3"
+    ]
+    assert network.nodes[0].tokens == ("s_default", "s_network", "s_potential")
+    assert network.class_tokens == ("s_net", "s_probability")
+    for suffix in (".bif", ".net"):
+        export(model, tmp_path / f"keywords{suffix}")
+        bn = gum.loadBN(str(tmp_path / f"keywords{suffix}"))
+        assert bn.size() == 6

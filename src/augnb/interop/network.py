@@ -90,14 +90,14 @@ class Column:
     def tokens(self) -> list[str]:
         """State names that are identifiers (BIF): ``le_X``, ``gt_X_le_Y``, ``gt_Y``."""
         if not self.binned or self.cut_points is None:
-            return unique_identifiers(self.labels(), prefix="s")
+            return unique_identifiers(self.labels(), prefix="s", number=True)
         edges = [repr(float(c)) for c in self.cut_points]
         if not edges:
             return ["all"]
         out = [f"le_{edges[0]}"]
         out += [f"gt_{lo}_le_{hi}" for lo, hi in itertools.pairwise(edges)]
         out.append(f"gt_{edges[-1]}")
-        return unique_identifiers(out, prefix="s")
+        return unique_identifiers(out, prefix="s", number=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -264,25 +264,50 @@ class Ensemble:
 
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
 
+#: The keywords of BIF (``network``, ``variable``, ``probability`` ...) and
+#: of Hugin NET (``net``, ``node``, ``potential``, ``data``): a name spelled
+#: as one is a syntax error where the grammar expects an identifier (pyAgrum's
+#: readers refuse ``variable variable {``), so it gets the prefix.
+RESERVED = frozenset(
+    {
+        "network",
+        "variable",
+        "probability",
+        "property",
+        "type",
+        "discrete",
+        "default",
+        "table",
+        "net",
+        "node",
+        "potential",
+        "data",
+    }
+)
 
-def identifier(text: str, prefix: str) -> str:
+
+def identifier(text: str, prefix: str, *, number: bool = False) -> str:
     """``text`` as a name every format reads: letters, digits, ``_ . -``.
 
-    Other characters become ``_``; a name that does not start with a letter
-    (and is not a whole number) gets ``prefix`` and ``_`` in front.
+    Other characters become ``_``; a name that does not start with a letter,
+    or is a keyword of BIF or NET (:data:`RESERVED`), gets ``prefix`` and
+    ``_`` in front. With ``number`` a whole number is kept as it is (a state:
+    BIF and NET read ``2``; a node named ``2`` is a syntax error).
     """
     out = re.sub(r"[^A-Za-z0-9_.\-]", "_", text)
-    if _IDENT.match(out) or out.isdigit():
+    if (_IDENT.match(out) and out not in RESERVED) or (number and out.isdigit()):
         return out
     return f"{prefix}_{out}"
 
 
-def unique_identifiers(texts: list[str], prefix: str) -> list[str]:
+def unique_identifiers(
+    texts: list[str], prefix: str, *, number: bool = False
+) -> list[str]:
     """:func:`identifier` of each text, made unique with ``_2``, ``_3`` ..."""
     seen: set[str] = set()
     out = []
     for text in texts:
-        base = identifier(text, prefix)
+        base = identifier(text, prefix, number=number)
         name, k = base, 1
         while name in seen:
             k += 1
@@ -375,7 +400,7 @@ class _Shared:
         return (
             identifier(str(self.target), "v"),
             tuple(labels),
-            tuple(unique_identifiers(labels, prefix="s")),
+            tuple(unique_identifiers(labels, prefix="s", number=True)),
         )
 
 
@@ -441,6 +466,7 @@ def network_of_model(
             unique_identifiers(
                 ["__".join(tokens[i][v] for i, v in enumerate(row)) for row in combos],
                 prefix="s",
+                number=True,
             )
         )
         nodes.append(
