@@ -164,3 +164,24 @@ def test_a_missing_onnx_package_is_one_clear_error(fitted, monkeypatch):
     monkeypatch.setitem(sys.modules, "onnx", None)
     with pytest.raises(ExportError, match=r"pip install 'augnb\[onnx\]'"):
         to_onnx(describe(estimator))
+
+
+def test_column_names_never_clash_with_the_graphs_own_names():
+    # Inputs are named as the columns: one spelled as an internal value of
+    # the graph ("augnb::c1") must not be taken for it, and one named as an
+    # output is refused with the fix (the graph would not be valid ONNX).
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    names = ["augnb::c1", "augnb::classes3", "augnb::", "a b"]
+    X = pd.DataFrame({c: rng.choice(["p", "q", "r"], 150) for c in names})
+    y = rng.choice(["yes", "no"], 150)
+    model = NaiveBayes().fit(X, y)
+    rows = X.iloc[:20].mask(rng.random((20, 4)) < 0.2)
+    _, proba = _run(to_onnx(describe(model)), onnx_inputs(model, rows))
+    np.testing.assert_allclose(proba, model.predict_proba(rows), atol=1e-9)
+    for output in ("label", "probabilities"):
+        clash = NaiveBayes().fit(X.rename(columns={"a b": output}), y)
+        with pytest.raises(ExportError, match=f"column '{output}'.*rename") as info:
+            to_onnx(describe(clash))
+        assert "\n" not in str(info.value)

@@ -47,6 +47,8 @@ OPSET = 17
 ML_OPSET = 3
 
 _INTERNAL = "augnb::"
+#: The graph's outputs, named as skl2onnx names them.
+_OUTPUTS = ("label", "probabilities")
 # Einsum's axis letters of the variables: n (rows) and c (class) are taken.
 _LETTERS = "".join(ch for ch in string.ascii_letters if ch not in "nc")
 
@@ -64,8 +66,13 @@ def _require_onnx() -> Any:
 class _Graph:
     """Nodes and constants of the graph being built."""
 
-    def __init__(self, onnx: Any) -> None:
+    def __init__(self, onnx: Any, inputs: list[str]) -> None:
         self.onnx = onnx
+        # The inputs are named as the columns, which may be any text: the
+        # graph's own values get a prefix that starts no input's name.
+        self.prefix = _INTERNAL
+        while any(name.startswith(self.prefix) for name in inputs):
+            self.prefix = f"{self.prefix}:"
         self.nodes: list[Any] = []
         self.constants: list[Any] = []
         self.count = 0
@@ -73,7 +80,7 @@ class _Graph:
 
     def name(self, hint: str) -> str:
         self.count += 1
-        return f"{_INTERNAL}{hint}{self.count}"
+        return f"{self.prefix}{hint}{self.count}"
 
     def const(self, value: Any, hint: str = "c") -> str:
         arr = np.asarray(value)
@@ -492,8 +499,15 @@ def to_onnx(description: Network | Ensemble, *, name: str = "augnb") -> bytes:
     """
     onnx = _require_onnx()
     helper = onnx.helper
-    g = _Graph(onnx)
     columns = description.columns
+    for column in columns:
+        if column.name in _OUTPUTS:
+            raise ExportError(
+                f"column {column.name!r} has the name of an output of the ONNX "
+                f"graph ({', '.join(_OUTPUTS)}), and the inputs are named as the "
+                "columns: rename the column and fit again to export to ONNX"
+            )
+    g = _Graph(onnx, [column.name for column in columns])
     inputs = {}
     graph_inputs = []
     for column in columns:
