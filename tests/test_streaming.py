@@ -284,3 +284,16 @@ def test_a_file_with_other_columns_is_named(tmp_path):
     assert "car-1.parquet" in message and "'doors'" in message
     assert "'colour'" in message and "columns=" in message
     assert "\n" not in message
+
+
+def test_predict_files_output_folder(tmp_path):
+    # As save_model and export: a missing folder is created; a folder given
+    # as the output is refused before any row is read.
+    X, y = load("car")
+    Xf, yf = _write(tmp_path, "car", X, y)
+    model = TAN().fit(Xf, yf)
+    out = tmp_path / "new" / "deeper" / "proba.parquet"
+    assert predict_files(model, tmp_path / "car-0.parquet", out) == len(Xf)
+    assert pd.read_parquet(out).shape == (len(Xf), 4)
+    with pytest.raises(IsADirectoryError, match=r"is a folder; give a file name"):
+        predict_files(model, tmp_path / "car-0.parquet", tmp_path / "new")

@@ -325,7 +325,7 @@ def predict_files(
         Input file(s) or glob(s).
     output : str or path
         Parquet file to write (atomically: a temporary file is renamed at
-        the end).
+        the end); a missing folder is created.
     method : {"predict_proba", "predict_log_proba", "predict"}, default="predict_proba"
         What to write: one float column per class (named after it), or one
         ``prediction`` column.
@@ -359,6 +359,10 @@ def predict_files(
     files = _resolve(paths)
     _format(files, format)
     output = os.fspath(output)
+    if os.path.isdir(output):
+        raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
+    # As save_model and export: the folder is made (before any row is read).
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
     tmp = f"{output}.tmp-{os.getpid()}"
     writer = None
     n = 0
