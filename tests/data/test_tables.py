@@ -174,3 +174,24 @@ def test_natural_order():
     assert _natural_order(["01", "1", "0"]) == ["0", "01", "1"]
     assert _natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
     assert _natural_order([]) == []
+
+
+def test_quoted_line_breaks_in_the_header_and_cells(tmp_path):
+    # A spreadsheet's wrapped header cell is a quoted line break, as pandas
+    # writes it: the header is one CSV record, whatever its lines.
+    frame = pd.DataFrame(
+        {"total\namount": [1, 2, 3], "note": ["a\nb", "c", "d"], "k": ["x", "y", "x"]}
+    )
+    frame.to_csv(tmp_path / "wrapped.csv", index=False)
+    back = read_table(tmp_path / "wrapped.csv")
+    assert list(back.columns) == ["total\namount", "note", "k"]
+    assert back["note"].tolist() == ["a\nb", "c", "d"]
+    assert back["total\namount"].tolist() == [1, 2, 3]
+
+
+def test_blank_lines_before_the_header(tmp_path):
+    # Arrow's skip_rows counts them: the header was read as a data row.
+    (tmp_path / "blank.csv").write_text("\n\ncolour,n\nred,1\nblue,2\n")
+    back = read_table(tmp_path / "blank.csv")
+    assert back["colour"].tolist() == ["red", "blue"]
+    assert back["n"].tolist() == [1, 2]
