@@ -185,3 +185,28 @@ def test_column_names_never_clash_with_the_graphs_own_names():
         with pytest.raises(ExportError, match=f"column '{output}'.*rename") as info:
             to_onnx(describe(clash))
         assert "\n" not in str(info.value)
+
+
+def test_inputs_read_the_values_as_the_model_does():
+    # pandas holds an integer column with a gap as floats (3.0): the model
+    # reads 3.0 as its category 3, so the graph must be fed "3", not "3.0"
+    # (an unseen value, summed out).
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["p", "q"], 300)
+    X = pd.DataFrame(
+        {
+            "i": np.where(y == "p", rng.integers(0, 2, 300), rng.integers(1, 4, 300)),
+            "b": rng.choice([True, False], 300),
+            "s": rng.choice(["u", "v"], 300),
+        }
+    )
+    model = NaiveBayes().fit(X, y)
+    rows = X.iloc[:20].astype({"i": float, "b": object})
+    rows.loc[0, "i"] = np.nan
+    rows.loc[1, "b"] = None
+    feed = onnx_inputs(model, rows)
+    assert feed["i"][:3].ravel().tolist() == ["", *map(str, X["i"][1:3])]
+    _, proba = _run(to_onnx(describe(model)), feed)
+    np.testing.assert_allclose(proba, model.predict_proba(rows), rtol=0, atol=1e-9)

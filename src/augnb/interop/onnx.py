@@ -556,8 +556,10 @@ def onnx_inputs(estimator: Any, X: Any) -> dict[str, NDArray[Any]]:
     """The inputs of an exported graph for the rows of a table.
 
     Each column as an array of shape ``[N, 1]``: doubles for the columns the
-    model discretises (NaN when missing), ``str`` of each value for the
-    others (the empty string when missing).
+    model discretises (NaN when missing), and for the others ``str`` of the
+    model's category each value is read as (the empty string when missing
+    or unseen): read as ``predict_proba`` reads them, so a float ``3.0`` of
+    an integer column with gaps is the category ``3``, fed as ``"3"``.
 
     Parameters
     ----------
@@ -574,13 +576,29 @@ def onnx_inputs(estimator: Any, X: Any) -> dict[str, NDArray[Any]]:
     import pandas as pd
 
     binned = {str(c) for c in getattr(estimator, "continuous_columns_", ())}
+    specs = estimator.schema_.columns
+    frame = pd.DataFrame(
+        {
+            spec.name: (X[spec.name] if spec.name in X.columns else X.iloc[:, j])
+            for j, spec in enumerate(specs)
+        }
+    )
+    # The model's own reading of the categorical cells (its codes, -1 for a
+    # missing or unseen value), so the graph sees the categories it was
+    # built with whatever the cells' dtype.
+    codes = np.full((len(frame), len(specs)), -1, dtype=np.int64)
+    if len(frame) and any(str(spec.name) not in binned for spec in specs):
+        codes = estimator.encode(frame).codes
     feed = {}
-    for j, name in enumerate(estimator.schema_.names):
-        column = X[name] if name in X.columns else X.iloc[:, j]
-        if str(name) in binned:
-            values = pd.to_numeric(column).to_numpy(np.float64, na_value=np.nan)
-            feed[str(name)] = values.reshape(-1, 1)
+    for j, spec in enumerate(specs):
+        if str(spec.name) in binned:
+            values = pd.to_numeric(frame.iloc[:, j])
+            feed[str(spec.name)] = values.to_numpy(np.float64, na_value=np.nan).reshape(
+                -1, 1
+            )
         else:
-            text = ["" if pd.isna(v) else str(v) for v in column]
-            feed[str(name)] = np.array(text, dtype=object).reshape(-1, 1)
+            text = np.array(
+                [str(c) for c in spec.categories or ()] + [""], dtype=object
+            )
+            feed[str(spec.name)] = text[np.asarray(codes[:, j])].reshape(-1, 1)
     return feed
