@@ -216,6 +216,10 @@ def discretize_columns(
     if codes is not None:
         return frame, (positions, codes)
     binned = discretizer.transform(frame_from_columns(numbers, cols, frame.index))
+    if not isinstance(binned, pd.DataFrame):
+        # scikit-learn's transformers return an array (set_output aside): its
+        # columns are the given ones, in order.
+        binned = pd.DataFrame(np.asarray(binned), columns=cols, index=frame.index)
     return replace_columns(frame, {c: binned[c] for c in cols}), None
 
 

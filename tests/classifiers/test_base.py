@@ -418,3 +418,21 @@ def test_pandas_missing_values_in_an_object_array_are_missing_at_predict():
     with pytest.warns(UserWarning, match="valid feature names"):
         got = model.predict_proba(array)
     np.testing.assert_array_equal(got, model.predict_proba(X))
+
+
+def test_a_scikit_learn_transformer_as_the_discretizer():
+    # "or a transformer": scikit-learn's return arrays, not frames; the
+    # model equals the one fitted on the columns the transformer binned.
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    X, y = load("iris")
+    bins = KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="uniform")
+    model = TAN(discretizer=bins).fit(X, y)
+    binned = pd.DataFrame(
+        bins.fit(X, y).transform(X), columns=X.columns, index=X.index
+    ).astype(int)
+    ref = TAN(discretizer=None).fit(binned, y)
+    assert model.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        model.predict_proba(X), ref.predict_proba(binned), rtol=0, atol=1e-12
+    )
