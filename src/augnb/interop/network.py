@@ -304,14 +304,23 @@ def unique_identifiers(
     texts: list[str], prefix: str, *, number: bool = False
 ) -> list[str]:
     """:func:`identifier` of each text, made unique with ``_2``, ``_3`` ..."""
+    return made_distinct(
+        [identifier(text, prefix, number=number) for text in texts], "_{}"
+    )
+
+
+def made_distinct(names: list[str], suffix: str) -> list[str]:
+    """``names``, each one equal to an earlier one given ``suffix.format(k)``.
+
+    ``k`` counts from 2, the first spelling kept as it is.
+    """
     seen: set[str] = set()
     out = []
-    for text in texts:
-        base = identifier(text, prefix, number=number)
+    for base in names:
         name, k = base, 1
         while name in seen:
             k += 1
-            name = f"{base}_{k}"
+            name = base + suffix.format(k)
         seen.add(name)
         out.append(name)
     return out

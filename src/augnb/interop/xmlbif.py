@@ -12,7 +12,7 @@ import re
 from xml.sax.saxutils import escape
 
 from augnb._docstrings import shared_entries
-from augnb.interop.network import Network
+from augnb.interop.network import Network, made_distinct
 
 __all__ = ["to_xmlbif"]
 
@@ -28,17 +28,10 @@ def _outcomes(states: tuple[str, ...]) -> list[str]:
     back as one state; characters XML cannot hold make the file ill-formed.
     A state made equal to an earlier one this way gets `` (2)``, `` (3)``...
     """
-    seen: set[str] = set()
-    out = []
-    for state in states:
-        base = " ".join(_NOT_XML.sub("", state).split()) or "_"
-        text, k = base, 1
-        while text in seen:
-            k += 1
-            text = f"{base} ({k})"
-        seen.add(text)
-        out.append(text)
-    return out
+    return made_distinct(
+        [" ".join(_NOT_XML.sub("", state).split()) or "_" for state in states],
+        " ({})",
+    )
 
 
 @shared_entries
