@@ -210,3 +210,17 @@ def test_inputs_read_the_values_as_the_model_does():
     assert feed["i"][:3].ravel().tolist() == ["", *map(str, X["i"][1:3])]
     _, proba = _run(to_onnx(describe(model)), feed)
     np.testing.assert_allclose(proba, model.predict_proba(rows), rtol=0, atol=1e-9)
+
+
+def test_categories_with_one_text_are_refused():
+    # The graph reads a category as its text: 1 and "1" would be one input.
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    codes = rng.choice(3, 200)
+    mixed = pd.Series(np.array([1, "1", "a"], dtype=object)[codes], dtype=object)
+    X = pd.DataFrame({"m": mixed, "o": rng.choice(["p", "q"], 200)})
+    model = NaiveBayes().fit(X, rng.choice(["u", "v"], 200))
+    with pytest.raises(ExportError, match=r"column 'm'.*'1'") as info:
+        to_onnx(describe(model))
+    assert "\n" not in str(info.value)

@@ -137,11 +137,19 @@ def _codes(g: _Graph, column: Column, inputs: dict[str, str]) -> str:
             [g.op("IsNaN", [x]), g.const(np.full((1, 1), -1, np.int64)), code],
         )
     else:
+        keys = [str(c) for c in column.categories]
+        if len(set(keys)) < len(keys):
+            same = sorted({k for k in keys if keys.count(k) > 1})
+            raise ExportError(
+                f"column {column.name!r} has categories of one text {same[:5]} "
+                "(as 1 and '1'), and the graph reads a category as its text: "
+                "make the column's values one type and fit again"
+            )
         out = g.op(
             "LabelEncoder",
             [x],
             domain="ai.onnx.ml",
-            keys_strings=[str(c) for c in column.categories],
+            keys_strings=keys,
             values_int64s=list(range(column.card)),
             default_int64=-1,
         )
