@@ -34,3 +34,12 @@ def test_written_files_get_the_usual_permissions(tmp_path):
         os.umask(umask)
     mode = stat.S_IMODE((tmp_path / "f.txt").stat().st_mode)
     assert mode == 0o644
+
+
+def test_a_folder_as_the_target_is_named_before_writing(tmp_path):
+    # Not the temporary file's name in os.replace's error, after the work.
+    (tmp_path / "out").mkdir()
+    with pytest.raises(IsADirectoryError, match=r"'.*out' is a folder") as info:
+        write_text_atomic(tmp_path / "out", "x")
+    assert ".tmp" not in str(info.value)
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]

@@ -201,3 +201,50 @@ def test_a_date_column_is_refused_as_in_memory():
     with pytest.raises(ValueError, match="'day' holds dates") as partitioned:
         NaiveBayes().fit(dX, dy)
     assert str(partitioned.value) == str(in_memory.value)
+
+
+def _without_partitions(ddf, empty):
+    """``ddf`` with the rows of partitions ``empty`` filtered out (kept, empty)."""
+    parts = [
+        part.map_partitions(lambda rows: rows.iloc[:0]) if i in empty else part
+        for i, part in enumerate(ddf.partitions)
+    ]
+    return dd.concat(parts)
+
+
+def test_empty_partitions_are_skipped_in_fit_and_prediction():
+    # Filtering a frame (ddf[ddf.x > 0]) leaves partitions with no rows, the
+    # first among them; iris' columns are discretised, so the plan's sample
+    # is drawn from every partition too.
+    X, y = load("iris")
+    frame = _without_partitions(
+        dd.from_pandas(X.assign(target__=y.to_numpy()), npartitions=5, sort=False),
+        {0, 3},
+    )
+    assert len(frame.partitions[0]) == 0
+    kept = frame.compute()
+    dX, dy = frame.drop(columns="target__"), frame["target__"]
+    rows, labels = kept.drop(columns="target__"), kept["target__"]
+    ref = TAN().fit(rows, labels)
+    _assert_same_fit(TAN().fit(dX, dy), ref, rows, dX)
+    np.testing.assert_array_equal(ref.predict(dX).compute(), ref.predict(rows))
+    arr = da.from_array(rows.to_numpy(), chunks=((0, 40, 0, len(rows) - 40), (4,)))
+    ref = NaiveBayes(continuous="gaussian").fit(rows.to_numpy(), labels.to_numpy())
+    got = NaiveBayes(continuous="gaussian").fit(
+        arr, da.from_array(labels.to_numpy(), chunks=arr.chunks[0])
+    )
+    values = rows.to_numpy()
+    np.testing.assert_allclose(
+        got.predict_proba(arr).compute(), ref.predict_proba(values), atol=1e-12
+    )
+    np.testing.assert_array_equal(got.predict(arr).compute(), ref.predict(values))
+
+
+def test_a_frame_without_rows_is_refused():
+    X, y = load("car")
+    frame = _without_partitions(
+        dd.from_pandas(X.assign(target__=y.to_numpy()), npartitions=3, sort=False),
+        {0, 1, 2},
+    )
+    with pytest.raises(ValueError, match="holds no rows"):
+        TAN().fit(frame.drop(columns="target__"), frame["target__"])

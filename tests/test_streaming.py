@@ -248,3 +248,52 @@ def test_streamed_etan_and_can_equal_in_memory_fit(tmp_path):
 
 def _cuts(estimator):
     return {k: v.tolist() for k, v in estimator.discretizer_.cut_points_.items()}
+
+
+def test_files_with_their_columns_in_another_order_are_read_by_name(tmp_path):
+    # pandas aligns the files' columns by name; so must the streamed fit
+    # (by position it would count one column's values under another's).
+    X, y = load("car")
+    frame = X.assign(cls=y)
+    frame.iloc[:700].to_parquet(tmp_path / "car-0.parquet")
+    frame.iloc[700:, ::-1].to_parquet(tmp_path / "car-1.parquet")
+    back = pd.concat(
+        [pd.read_parquet(tmp_path / f"car-{k}.parquet") for k in range(2)],
+        ignore_index=True,
+    )
+    ref = TAN().fit(back.drop(columns="cls"), back["cls"])
+    got = fit_files(TAN(), str(tmp_path / "car-*.parquet"), target="cls")
+    assert list(got.feature_names_in_) == list(ref.feature_names_in_)
+    assert got.structure_ == ref.structure_
+    Xf = back.drop(columns="cls")
+    np.testing.assert_allclose(
+        got.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
+    )
+
+
+def test_a_file_with_other_columns_is_named(tmp_path):
+    X, y = load("car")
+    frame = X.assign(cls=y)
+    frame.iloc[:700].to_parquet(tmp_path / "car-0.parquet")
+    frame.iloc[700:].drop(columns="doors").assign(colour="red").to_parquet(
+        tmp_path / "car-1.parquet"
+    )
+    with pytest.raises(ValueError) as info:
+        fit_files(TAN(), str(tmp_path / "car-*.parquet"), target="cls")
+    message = str(info.value)
+    assert "car-1.parquet" in message and "'doors'" in message
+    assert "'colour'" in message and "columns=" in message
+    assert "\n" not in message
+
+
+def test_predict_files_output_folder(tmp_path):
+    # As save_model and export: a missing folder is created; a folder given
+    # as the output is refused before any row is read.
+    X, y = load("car")
+    Xf, yf = _write(tmp_path, "car", X, y)
+    model = TAN().fit(Xf, yf)
+    out = tmp_path / "new" / "deeper" / "proba.parquet"
+    assert predict_files(model, tmp_path / "car-0.parquet", out) == len(Xf)
+    assert pd.read_parquet(out).shape == (len(Xf), 4)
+    with pytest.raises(IsADirectoryError, match=r"is a folder; give a file name"):
+        predict_files(model, tmp_path / "car-0.parquet", tmp_path / "new")

@@ -36,6 +36,10 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     'done'
     """
     target = Path(path)
+    if target.is_dir():
+        # Said before any work, and of the target, not of the temporary file
+        # that os.replace would name.
+        raise IsADirectoryError(f"{str(target)!r} is a folder; give a file name")
     fd, tmp = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )

@@ -217,6 +217,10 @@ def discretize_columns(
     if codes is not None:
         return frame, (positions, codes)
     binned = discretizer.transform(frame_from_columns(numbers, cols, frame.index))
+    if not isinstance(binned, pd.DataFrame):
+        # scikit-learn's transformers return an array (set_output aside): its
+        # columns are the given ones, in order.
+        binned = pd.DataFrame(np.asarray(binned), columns=cols, index=frame.index)
     return replace_columns(frame, {c: binned[c] for c in cols}), None
 
 
@@ -846,9 +850,15 @@ def tree_sum(
 
 def _sample_part(
     x: object, y: object, seed: int, index: int, size: int
-) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
-    """A partition's rows of the ``size`` smallest keys (keys seeded per partition)."""
+) -> tuple[pd.DataFrame, object, NDArray[np.float64]] | None:
+    """A partition's rows of the ``size`` smallest keys (keys seeded per partition).
+
+    None for a partition without rows (an empty frame's columns may have
+    other dtypes than the others': it is left out of the merge).
+    """
     frame, y = _split_target(x, y)
+    if len(frame) == 0:
+        return None
     frame = as_frame(frame)
     keys = np.random.default_rng([seed, index]).random(len(frame))
     reservoir = _Reservoir(size)
@@ -857,10 +867,13 @@ def _sample_part(
 
 
 def _merge_samples(
-    size: int, *parts: tuple[pd.DataFrame, object, NDArray[np.float64]]
-) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
+    size: int, *parts: tuple[pd.DataFrame, object, NDArray[np.float64]] | None
+) -> tuple[pd.DataFrame, object, NDArray[np.float64]] | None:
+    rows = [part for part in parts if part is not None]
+    if not rows:
+        return None
     reservoir = _Reservoir(size)
-    for X, y, keys in parts:
+    for X, y, keys in rows:
         reservoir.add(X, y, keys)
     return reservoir._merged()
 
@@ -911,8 +924,13 @@ def _remote_plan(
     audit: Callable[[Any], None] | None,
     X: object,
     y: object,
-) -> tuple[ChunkPlan, dict[str, Any]]:
-    """The plan of ``X, y`` and the attributes it set (run where the rows are)."""
+) -> tuple[ChunkPlan, dict[str, Any]] | None:
+    """The plan of ``X, y`` and the attributes it set (run where the rows are).
+
+    None for a partition without rows: the plan is made from the next.
+    """
+    if len(X) == 0:  # type: ignore[arg-type]
+        return None
     if audit is not None:
         audit(X)
     plan = planner._start_plan(X, y, classes=classes, incremental=incremental)
@@ -920,12 +938,12 @@ def _remote_plan(
     return plan, fitted
 
 
-def _plan_task(make_plan: Callable, x: object, y: object) -> tuple:
+def _plan_task(make_plan: Callable, x: object, y: object) -> tuple | None:
     x, y = _split_target(x, y)
     return make_plan(x, y)
 
 
-def _plan_task_frame(x: object, make_plan: Callable) -> tuple:
+def _plan_task_frame(x: object, make_plan: Callable) -> tuple | None:
     return _plan_task(make_plan, x, None)
 
 
@@ -1026,15 +1044,26 @@ class DaskSource(RowSource):
         make_plan = functools.partial(
             _remote_plan, clone(planner), classes, incremental, self.audit
         )
-        if self.frame is not None:
-            first = self.frame.partitions[0].map_partitions(
-                _plan_task_frame, make_plan, **_NO_META
-            )
-            plan, fitted = dask.compute(first.to_delayed()[0])[0]
-        else:
-            plan, fitted = dask.compute(
-                delayed(_plan_task, pure=True)(make_plan, self.xs[0], self.ys[0])
-            )[0]
+        # The first partition with rows: filtering a frame leaves empty
+        # ones, the first among them (tried in turn: each is a computation,
+        # and the first partition has rows in all but such frames).
+        made = None
+        n_parts = self.frame.npartitions if self.frame is not None else len(self.xs)
+        for i in range(n_parts):
+            if self.frame is not None:
+                part = self.frame.partitions[i].map_partitions(
+                    _plan_task_frame, make_plan, **_NO_META
+                )
+                made = dask.compute(part.to_delayed()[0])[0]
+            else:
+                made = dask.compute(
+                    delayed(_plan_task, pure=True)(make_plan, self.xs[i], self.ys[i])
+                )[0]
+            if made is not None:
+                break
+        if made is None:
+            raise ValueError("The Dask collection holds no rows.")
+        plan, fitted = made
         for name in PLAN_ATTRIBUTES:
             if name in fitted:
                 setattr(planner, name, fitted[name])
@@ -1065,6 +1094,8 @@ class DaskSource(RowSource):
         parts = [task(x, y, seed, i, max_rows) for i, (x, y) in enumerate(blocks)]
         combine = functools.partial(_merge_samples, max_rows)
         (sample,) = dask.compute(tree_sum(parts, combine=combine))
+        if sample is None:
+            return None
         X, y, _ = sample
         return X, y
 
@@ -1093,10 +1124,23 @@ class DaskSource(RowSource):
         return stats, schema_of_statistics(stats)
 
 
+def _predicted(estimator: Any, method: str, part: object) -> NDArray[Any]:
+    """``method``'s output for a partition's rows; empty for one without rows.
+
+    Filtering a frame leaves partitions with no rows, which the estimator
+    (as scikit-learn's) refuses to predict.
+    """
+    if len(part) == 0:  # type: ignore[arg-type]
+        if method == "predict":
+            return np.empty(0, dtype=estimator.classes_.dtype)
+        return np.empty((0, len(estimator.classes_)), dtype=np.float64)
+    return np.asarray(getattr(estimator, method)(part))
+
+
 def _apply(part: object, estimator: object, method: str, columns: list) -> object:
     if isinstance(part, np.ndarray):
         part = pd.DataFrame(part, columns=columns)
-    return getattr(estimator, method)(part)
+    return _predicted(estimator, method, part)
 
 
 def predict_dask(estimator: Any, X: Any, method: str) -> Any:
@@ -1149,14 +1193,16 @@ def predict_dask(estimator: Any, X: Any, method: str) -> Any:
         if method == "predict":
 
             def labels(part: pd.DataFrame) -> pd.Series:
-                return pd.Series(estimator.predict(part), index=part.index)
+                return pd.Series(
+                    _predicted(estimator, method, part), index=part.index
+                )
 
             meta = pd.Series(np.empty(0, dtype=estimator.classes_.dtype))
             return X.map_partitions(labels, meta=meta)
         cols = [str(c) for c in estimator.classes_]
 
         def scores(part: pd.DataFrame) -> pd.DataFrame:
-            out = getattr(estimator, method)(part)
+            out = _predicted(estimator, method, part)
             return pd.DataFrame(out, index=part.index, columns=cols)
 
         meta = pd.DataFrame({c: np.empty(0) for c in cols})

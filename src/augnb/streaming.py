@@ -138,11 +138,30 @@ def iter_batches(
             missing = [c for c in columns if c not in reader.columns]
             if missing:
                 raise ValueError(
-                    f"Columns {missing} are not in the files; they have "
+                    f"Columns {missing} are not in the files: {path} has "
                     f"{reader.columns[:20]}."
                 )
             reader.select = list(columns)
         yield from reader
+
+
+def _same_columns(frame: pd.DataFrame, order: list, path: str) -> pd.DataFrame:
+    """``frame``'s columns in the first file's order, matched by name.
+
+    Files written apart may list their columns in another order; pandas
+    aligns them by name when it concatenates the files, and so does the
+    streamed fit (by position it would count one column's values as
+    another's).
+    """
+    missing = [c for c in order if c not in frame.columns]
+    extra = [c for c in frame.columns if c not in order]
+    if missing or extra:
+        raise ValueError(
+            f"{path}: its columns differ from the first file's (missing "
+            f"{missing[:10]}, not in the first file {extra[:10]}); give the "
+            "columns to read with columns= (--drop on the command line)."
+        )
+    return frame[order]
 
 
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
@@ -226,6 +245,7 @@ def fit_files(
     _format(files, format)
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
+        order: list | None = None  # the first file's columns
         for path in files:
             row = 0  # data rows of this file before the batch
             for frame in iter_batches(
@@ -237,6 +257,10 @@ def fit_files(
                 decimal=decimal,
                 **declared,
             ):
+                if order is None:
+                    order = list(frame.columns)
+                elif list(frame.columns) != order:
+                    frame = _same_columns(frame, order, path)
                 X, y = _split(frame, target)
                 # Named by the file's lines, as load() names them.
                 check_labels(y, path, row, whole=False)
@@ -291,7 +315,7 @@ def predict_files(
         Input file(s) or glob(s).
     output : str or path
         Parquet file to write (atomically: a temporary file is renamed at
-        the end).
+        the end); a missing folder is created.
     method : {"predict_proba", "predict_log_proba", "predict"}, default="predict_proba"
         What to write: one float column per class (named after it), or one
         ``prediction`` column.
@@ -325,6 +349,10 @@ def predict_files(
     files = _resolve(paths)
     _format(files, format)
     output = os.fspath(output)
+    if os.path.isdir(output):
+        raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
+    # As save_model and export: the folder is made (before any row is read).
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
     tmp = f"{output}.tmp-{os.getpid()}"
     writer = None
     n = 0

@@ -481,3 +481,21 @@ def test_partial_fit_leaves_the_audit_warnings_to_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         NaiveBayes().partial_fit(X, ["u", "v"] * 4, classes=["u", "v"])
+
+
+def test_a_scikit_learn_transformer_as_the_discretizer():
+    # "or a transformer": scikit-learn's return arrays, not frames; the
+    # model equals the one fitted on the columns the transformer binned.
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    X, y = load("iris")
+    bins = KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="uniform")
+    model = TAN(discretizer=bins).fit(X, y)
+    binned = pd.DataFrame(
+        bins.fit(X, y).transform(X), columns=X.columns, index=X.index
+    ).astype(int)
+    ref = TAN(discretizer=None).fit(binned, y)
+    assert model.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        model.predict_proba(X), ref.predict_proba(binned), rtol=0, atol=1e-12
+    )

@@ -238,3 +238,24 @@ def test_lines_before_the_header_are_skipped(tmp_path):
     (tmp_path / "ragged.csv").write_text("\n\n" + CSV + "z,3.5,P,extra\n")
     with pytest.raises(ValueError, match="line 6 has 4 field"):
         read_table(tmp_path / "ragged.csv")
+
+
+def test_quoted_line_breaks_in_the_header_and_cells(tmp_path):
+    # A spreadsheet's wrapped header cell is a quoted line break, as pandas
+    # writes it: the header is one CSV record, whatever its lines.
+    frame = pd.DataFrame(
+        {"total\namount": [1, 2, 3], "note": ["a\nb", "c", "d"], "k": ["x", "y", "x"]}
+    )
+    frame.to_csv(tmp_path / "wrapped.csv", index=False)
+    back = read_table(tmp_path / "wrapped.csv")
+    assert list(back.columns) == ["total\namount", "note", "k"]
+    assert back["note"].tolist() == ["a\nb", "c", "d"]
+    assert back["total\namount"].tolist() == [1, 2, 3]
+
+
+def test_blank_lines_before_the_header(tmp_path):
+    # Arrow's skip_rows counts them: the header was read as a data row.
+    (tmp_path / "blank.csv").write_text("\n\ncolour,n\nred,1\nblue,2\n")
+    back = read_table(tmp_path / "blank.csv")
+    assert back["colour"].tolist() == ["red", "blue"]
+    assert back["n"].tolist() == [1, 2]

@@ -124,3 +124,51 @@ def test_eskdb_manifest_averages_posteriors(evidence, tmp_path):
         mean = mean + joint / joint.sum(axis=1, keepdims=True)
     expected = estimator.predict_proba(rows)
     np.testing.assert_allclose(mean / 3, expected, rtol=0, atol=1e-9)
+
+
+def test_a_super_parent_with_one_state_leaves_the_manifest_usable(evidence, tmp_path):
+    # A continuous column the discretiser finds no cut point for has one
+    # state: it is left out of every network, so the manifest cannot name it
+    # as a super-parent; its member's counts are those of its only state.
+    import pandas as pd
+
+    from augnb import AODE
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["p", "q"], 300)
+    X = pd.DataFrame(
+        {
+            "a": np.where(rng.random(300) < 0.8, y, "r"),
+            "b": rng.choice(["s", "t"], 300),
+            "noise": rng.normal(size=300),
+        }
+    )
+    estimator = AODE().fit(X, y)
+    assert len(estimator.discretizer_.cut_points_["noise"]) == 0
+    path = export(estimator, tmp_path / "aode.zip", format="xmlbif")
+    with zipfile.ZipFile(path) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+        archive.extractall(tmp_path)
+    assert [m["super_parents"] for m in manifest["members"]] == [["a"], ["b"], []]
+    assert manifest["members"][2]["value_counts"] == 300
+    rows = X.iloc[:10].astype(object)
+    rows.iloc[::3, 2] = None
+    rows.iloc[1::4, 0] = None
+    description = describe(estimator)
+    codes = estimator.encode(rows).codes
+    got = []
+    for row in codes:
+        total = 0.0
+        for member, entry in zip(description.members, manifest["members"]):
+            count = entry["value_counts"]  # a number: no super-parent left
+            if entry["super_parents"]:
+                (parent,) = entry["super_parents"]
+                j = next(n.members[0] for n in member.nodes if n.name == parent)
+                count = count[row[j]] if row[j] >= 0 else np.inf  # summed out
+            if count < manifest["frequency_limit"]:
+                continue
+            total = total + _joint(tmp_path / entry["file"], member, row, evidence)
+        got.append(total / total.sum())
+    np.testing.assert_allclose(
+        np.array(got), estimator.predict_proba(rows), rtol=0, atol=1e-9
+    )

@@ -122,3 +122,49 @@ def test_a_sparse_compound_node_is_refused():
     shared = _Shared("class", estimator.classes_)
     with pytest.raises(ExportError, match="27000 value combinations"):
         network_of_model(model, _columns(estimator), shared)
+
+
+def test_names_that_are_keywords_or_numbers_are_prefixed(tmp_path):
+    # BIF's and NET's keywords, and a node named by a number, are syntax
+    # errors for pyAgrum's readers: they get the prefix as other names do.
+    import pyagrum as gum
+
+    from augnb import export
+
+    rng = np.random.default_rng(0)
+    columns = ["variable", "table", "node", "data", "3"]
+    X = pd.DataFrame(
+        {c: rng.choice(["default", "network", "potential"], 120) for c in columns}
+    )
+    y = rng.choice(["probability", "net"], 120)
+    model = NaiveBayes().fit(X, y)
+    network = describe(model)
+    assert [node.name for node in network.nodes] == [
+        "v_variable", "v_table", "v_node", "v_data", "v_3"
+    ]
+    assert network.nodes[0].tokens == ("s_default", "s_network", "s_potential")
+    assert network.class_tokens == ("s_net", "s_probability")
+    for suffix in (".bif", ".net"):
+        export(model, tmp_path / f"keywords{suffix}")
+        bn = gum.loadBN(str(tmp_path / f"keywords{suffix}"))
+        assert bn.size() == 6
+
+
+def test_node_names_with_dots_and_dashes_are_read_by_net_readers(tmp_path):
+    # R's data sets name columns "Sepal.Length"; pgmpy's NET reader splits a
+    # node name at ".", pyAgrum's refuses "-": node names keep letters,
+    # digits and "_" (states, quoted in NET, keep their "." and "-").
+    import pyagrum as gum
+
+    from augnb import export
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {c: rng.choice(["a-b", "c.d"], 120) for c in ["Sepal.Length", "blood-pressure"]}
+    )
+    model = NaiveBayes().fit(X, rng.choice(["yes", "no"], 120))
+    network = describe(model)
+    assert [node.name for node in network.nodes] == ["Sepal_Length", "blood_pressure"]
+    assert network.nodes[0].tokens == ("a-b", "c.d")
+    export(model, tmp_path / "dotted.net")
+    assert gum.loadBN(str(tmp_path / "dotted.net")).size() == 3

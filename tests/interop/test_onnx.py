@@ -164,3 +164,63 @@ def test_a_missing_onnx_package_is_one_clear_error(fitted, monkeypatch):
     monkeypatch.setitem(sys.modules, "onnx", None)
     with pytest.raises(ExportError, match=r"pip install 'augnb\[onnx\]'"):
         to_onnx(describe(estimator))
+
+
+def test_column_names_never_clash_with_the_graphs_own_names():
+    # Inputs are named as the columns: one spelled as an internal value of
+    # the graph ("augnb::c1") must not be taken for it, and one named as an
+    # output is refused with the fix (the graph would not be valid ONNX).
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    names = ["augnb::c1", "augnb::classes3", "augnb::", "a b"]
+    X = pd.DataFrame({c: rng.choice(["p", "q", "r"], 150) for c in names})
+    y = rng.choice(["yes", "no"], 150)
+    model = NaiveBayes().fit(X, y)
+    rows = X.iloc[:20].mask(rng.random((20, 4)) < 0.2)
+    _, proba = _run(to_onnx(describe(model)), onnx_inputs(model, rows))
+    np.testing.assert_allclose(proba, model.predict_proba(rows), atol=1e-9)
+    for output in ("label", "probabilities"):
+        clash = NaiveBayes().fit(X.rename(columns={"a b": output}), y)
+        with pytest.raises(ExportError, match=f"column '{output}'.*rename") as info:
+            to_onnx(describe(clash))
+        assert "\n" not in str(info.value)
+
+
+def test_inputs_read_the_values_as_the_model_does():
+    # pandas holds an integer column with a gap as floats (3.0): the model
+    # reads 3.0 as its category 3, so the graph must be fed "3", not "3.0"
+    # (an unseen value, summed out).
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["p", "q"], 300)
+    X = pd.DataFrame(
+        {
+            "i": np.where(y == "p", rng.integers(0, 2, 300), rng.integers(1, 4, 300)),
+            "b": rng.choice([True, False], 300),
+            "s": rng.choice(["u", "v"], 300),
+        }
+    )
+    model = NaiveBayes().fit(X, y)
+    rows = X.iloc[:20].astype({"i": float, "b": object})
+    rows.loc[0, "i"] = np.nan
+    rows.loc[1, "b"] = None
+    feed = onnx_inputs(model, rows)
+    assert feed["i"][:3].ravel().tolist() == ["", *map(str, X["i"][1:3])]
+    _, proba = _run(to_onnx(describe(model)), feed)
+    np.testing.assert_allclose(proba, model.predict_proba(rows), rtol=0, atol=1e-9)
+
+
+def test_categories_with_one_text_are_refused():
+    # The graph reads a category as its text: 1 and "1" would be one input.
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    codes = rng.choice(3, 200)
+    mixed = pd.Series(np.array([1, "1", "a"], dtype=object)[codes], dtype=object)
+    X = pd.DataFrame({"m": mixed, "o": rng.choice(["p", "q"], 200)})
+    model = NaiveBayes().fit(X, rng.choice(["u", "v"], 200))
+    with pytest.raises(ExportError, match=r"column 'm'.*'1'") as info:
+        to_onnx(describe(model))
+    assert "\n" not in str(info.value)

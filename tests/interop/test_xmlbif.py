@@ -50,3 +50,34 @@ def test_states_keep_the_categories_and_the_bins(fitted, tmp_path):
     assert labels[0] == f"(-inf, {float(cuts[0])!r}]"
     assert labels[-1] == f"({float(cuts[-1])!r}, inf)"
     assert len(labels) == len(cuts) + 1
+
+
+def test_states_are_readable_by_xml_parsers(agrum_posteriors, tmp_path):
+    # XML normalises whitespace in text and forbids most control characters:
+    # categories differing only in their spaces would be one state for
+    # pyAgrum ("Duplicate element"), and "\x01" makes the file ill-formed.
+    import xml.etree.ElementTree as ET
+
+    import pandas as pd
+
+    from augnb import NaiveBayes
+
+    rng = np.random.default_rng(0)
+    cats = ["tab\there", "tab here", "  pad ", "pad", "a\x01", "x\r\ny"]
+    X = pd.DataFrame({"col": rng.choice(cats, 300), "o": rng.choice(["p", "q"], 300)})
+    y = rng.choice(["u", "v"], 300)
+    model = NaiveBayes().fit(X, y)
+    network = describe(model)
+    path = tmp_path / "model.bifxml"
+    path.write_text(to_xmlbif(network))
+    outcomes = [
+        o.text
+        for v in ET.parse(path).getroot().iter("VARIABLE")
+        if v.findtext("NAME") == "col"
+        for o in v.iter("OUTCOME")
+    ]
+    assert len(set(outcomes)) == len(cats)
+    assert all(o == " ".join(o.split()) for o in outcomes)
+    rows = X.iloc[:30]
+    got = agrum_posteriors(path, network, model.encode(rows).codes)
+    np.testing.assert_allclose(got, model.predict_proba(rows), rtol=0, atol=1e-9)

@@ -764,7 +764,7 @@ def _csv(
     if delim in ("\\t", "tab"):
         delim = "\t"
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    header = [name.strip() for name in next(csv.reader(lines[:1], delimiter=delim))]
+    header, header_lines = _header_record(text, delim)
     _check_header(header, label)
     if decimal is None:
         decimal = _sniff_decimal(lines[1:_SNIFF_LINES], delim)
@@ -784,7 +784,7 @@ def _csv(
         block = int(min(max(batch_rows * per_row, 1 << 20), _WHOLE_FILE_BLOCK))
     read_options = pcsv.ReadOptions(
         column_names=header,
-        skip_rows=lead + 1,
+        skip_rows=lead + header_lines,
         block_size=block,
         encoding=encoding or "utf8",
         use_threads=True,
@@ -943,6 +943,20 @@ def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
             f"{data[exc.start : exc.start + 1]!r}); give the file's encoding, "
             "e.g. --encoding latin-1 (encoding='latin-1' in Python)"
         ) from None
+
+
+def _header_record(text: str, delim: str) -> tuple[list[str], int]:
+    """The header's names and the number of lines up to its end.
+
+    The header is the first CSV record that is not blank: a quoted name may
+    hold a line break (a spreadsheet's wrapped header cell), and Arrow's
+    ``skip_rows`` counts lines, blank ones included.
+    """
+    records = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    for record in records:
+        if any(field.strip() for field in record):
+            return [name.strip() for name in record], records.line_num
+    return [], records.line_num
 
 
 def _sniff_delimiter(text: str) -> str:

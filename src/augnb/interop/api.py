@@ -9,6 +9,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from augnb._io import atomic_open
 from augnb.interop.bif import to_bif
 from augnb.interop.net import to_net
@@ -184,8 +186,17 @@ def _manifest(
         if ensemble.qualifiers:
             q = ensemble.qualifiers[i]
             nodes = {n.members: n.name for n in member.nodes}
-            entry["super_parents"] = [nodes[(j,)] for j in q.columns]
-            entry["value_counts"] = q.counts.tolist()
+            # A super-parent with one state (a column binned without a cut
+            # point) has no node in the networks: it is not named, and the
+            # counts are those of its only state.
+            counts = q.counts
+            for axis in reversed(range(len(q.columns))):
+                if (q.columns[axis],) not in nodes:
+                    counts = np.take(counts, 0, axis=axis)
+            entry["super_parents"] = [
+                nodes[(j,)] for j in q.columns if (j,) in nodes
+            ]
+            entry["value_counts"] = counts.tolist()
         members.append(entry)
     out: dict[str, Any] = {
         "rule": ensemble.rule,

@@ -90,14 +90,14 @@ class Column:
     def tokens(self) -> list[str]:
         """State names that are identifiers (BIF): ``le_X``, ``gt_X_le_Y``, ``gt_Y``."""
         if not self.binned or self.cut_points is None:
-            return unique_identifiers(self.labels(), prefix="s")
+            return unique_identifiers(self.labels(), prefix="s", state=True)
         edges = [repr(float(c)) for c in self.cut_points]
         if not edges:
             return ["all"]
         out = [f"le_{edges[0]}"]
         out += [f"gt_{lo}_le_{hi}" for lo, hi in itertools.pairwise(edges)]
         out.append(f"gt_{edges[-1]}")
-        return unique_identifiers(out, prefix="s")
+        return unique_identifiers(out, prefix="s", state=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,8 +107,8 @@ class Node:
     Parameters
     ----------
     name : str
-        An identifier (letters, digits, ``_``, ``.``, ``-``), unique in its
-        network; a compound node joins its members' names with ``__``.
+        An identifier (letters, digits and ``_``), unique in its network;
+        a compound node joins its members' names with ``__``.
     members : tuple of int
         The input columns of the node; its states are their Cartesian
         product, the first member varying slowest.
@@ -262,31 +262,68 @@ class Ensemble:
         return self.members[0].class_name
 
 
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
+#: The keywords of BIF (``network``, ``variable``, ``probability`` ...) and
+#: of Hugin NET (``net``, ``node``, ``potential``, ``data``): a name spelled
+#: as one is a syntax error where the grammar expects an identifier (pyAgrum's
+#: readers refuse ``variable variable {``), so it gets the prefix.
+RESERVED = frozenset(
+    {
+        "network",
+        "variable",
+        "probability",
+        "property",
+        "type",
+        "discrete",
+        "default",
+        "table",
+        "net",
+        "node",
+        "potential",
+        "data",
+    }
+)
 
 
-def identifier(text: str, prefix: str) -> str:
-    """``text`` as a name every format reads: letters, digits, ``_ . -``.
+def identifier(text: str, prefix: str, *, state: bool = False) -> str:
+    """``text`` as a name every format reads.
 
-    Other characters become ``_``; a name that does not start with a letter
-    (and is not a whole number) gets ``prefix`` and ``_`` in front.
+    A node's name keeps letters, digits and ``_`` (NET readers refuse a
+    ``-`` in it or split it at a ``.``); a state's also ``.`` and ``-`` (a
+    bin ``le_-0.5``), and a state that is a whole number stays as it is
+    (BIF and NET read ``2``; a node named ``2`` is a syntax error). Other
+    characters become ``_``; a name that does not start with a letter, or is
+    a keyword of BIF or NET (:data:`RESERVED`), gets ``prefix`` and ``_`` in
+    front.
     """
-    out = re.sub(r"[^A-Za-z0-9_.\-]", "_", text)
-    if _IDENT.match(out) or out.isdigit():
+    out = re.sub(r"[^A-Za-z0-9_.\-]" if state else r"[^A-Za-z0-9_]", "_", text)
+    if (out[:1].isascii() and out[:1].isalpha() and out not in RESERVED) or (
+        state and out.isdigit()
+    ):
         return out
     return f"{prefix}_{out}"
 
 
-def unique_identifiers(texts: list[str], prefix: str) -> list[str]:
+def unique_identifiers(
+    texts: list[str], prefix: str, *, state: bool = False
+) -> list[str]:
     """:func:`identifier` of each text, made unique with ``_2``, ``_3`` ..."""
+    return made_distinct(
+        [identifier(text, prefix, state=state) for text in texts], "_{}"
+    )
+
+
+def made_distinct(names: list[str], suffix: str) -> list[str]:
+    """``names``, each one equal to an earlier one given ``suffix.format(k)``.
+
+    ``k`` counts from 2, the first spelling kept as it is.
+    """
     seen: set[str] = set()
     out = []
-    for text in texts:
-        base = identifier(text, prefix)
+    for base in names:
         name, k = base, 1
         while name in seen:
             k += 1
-            name = f"{base}_{k}"
+            name = base + suffix.format(k)
         seen.add(name)
         out.append(name)
     return out
@@ -375,7 +412,7 @@ class _Shared:
         return (
             identifier(str(self.target), "v"),
             tuple(labels),
-            tuple(unique_identifiers(labels, prefix="s")),
+            tuple(unique_identifiers(labels, prefix="s", state=True)),
         )
 
 
@@ -441,6 +478,7 @@ def network_of_model(
             unique_identifiers(
                 ["__".join(tokens[i][v] for i, v in enumerate(row)) for row in combos],
                 prefix="s",
+                state=True,
             )
         )
         nodes.append(

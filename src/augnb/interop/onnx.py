@@ -47,6 +47,8 @@ OPSET = 17
 ML_OPSET = 3
 
 _INTERNAL = "augnb::"
+#: The graph's outputs, named as skl2onnx names them.
+_OUTPUTS = ("label", "probabilities")
 # Einsum's axis letters of the variables: n (rows) and c (class) are taken.
 _LETTERS = "".join(ch for ch in string.ascii_letters if ch not in "nc")
 
@@ -64,8 +66,13 @@ def _require_onnx() -> Any:
 class _Graph:
     """Nodes and constants of the graph being built."""
 
-    def __init__(self, onnx: Any) -> None:
+    def __init__(self, onnx: Any, inputs: list[str]) -> None:
         self.onnx = onnx
+        # The inputs are named as the columns, which may be any text: the
+        # graph's own values get a prefix that starts no input's name.
+        self.prefix = _INTERNAL
+        while any(name.startswith(self.prefix) for name in inputs):
+            self.prefix = f"{self.prefix}:"
         self.nodes: list[Any] = []
         self.constants: list[Any] = []
         self.count = 0
@@ -73,7 +80,7 @@ class _Graph:
 
     def name(self, hint: str) -> str:
         self.count += 1
-        return f"{_INTERNAL}{hint}{self.count}"
+        return f"{self.prefix}{hint}{self.count}"
 
     def const(self, value: Any, hint: str = "c") -> str:
         arr = np.asarray(value)
@@ -130,11 +137,19 @@ def _codes(g: _Graph, column: Column, inputs: dict[str, str]) -> str:
             [g.op("IsNaN", [x]), g.const(np.full((1, 1), -1, np.int64)), code],
         )
     else:
+        keys = [str(c) for c in column.categories]
+        if len(set(keys)) < len(keys):
+            same = sorted({k for k in keys if keys.count(k) > 1})
+            raise ExportError(
+                f"column {column.name!r} has categories of one text {same[:5]} "
+                "(as 1 and '1'), and the graph reads a category as its text: "
+                "make the column's values one type and fit again"
+            )
         out = g.op(
             "LabelEncoder",
             [x],
             domain="ai.onnx.ml",
-            keys_strings=[str(c) for c in column.categories],
+            keys_strings=keys,
             values_int64s=list(range(column.card)),
             default_int64=-1,
         )
@@ -492,8 +507,15 @@ def to_onnx(description: Network | Ensemble, *, name: str = "augnb") -> bytes:
     """
     onnx = _require_onnx()
     helper = onnx.helper
-    g = _Graph(onnx)
     columns = description.columns
+    for column in columns:
+        if column.name in _OUTPUTS:
+            raise ExportError(
+                f"column {column.name!r} has the name of an output of the ONNX "
+                f"graph ({', '.join(_OUTPUTS)}), and the inputs are named as the "
+                "columns: rename the column and fit again to export to ONNX"
+            )
+    g = _Graph(onnx, [column.name for column in columns])
     inputs = {}
     graph_inputs = []
     for column in columns:
@@ -542,8 +564,10 @@ def onnx_inputs(estimator: Any, X: Any) -> dict[str, NDArray[Any]]:
     """The inputs of an exported graph for the rows of a table.
 
     Each column as an array of shape ``[N, 1]``: doubles for the columns the
-    model discretises (NaN when missing), ``str`` of each value for the
-    others (the empty string when missing).
+    model discretises (NaN when missing), and for the others ``str`` of the
+    model's category each value is read as (the empty string when missing
+    or unseen): read as ``predict_proba`` reads them, so a float ``3.0`` of
+    an integer column with gaps is the category ``3``, fed as ``"3"``.
 
     Parameters
     ----------
@@ -560,13 +584,29 @@ def onnx_inputs(estimator: Any, X: Any) -> dict[str, NDArray[Any]]:
     import pandas as pd
 
     binned = {str(c) for c in getattr(estimator, "continuous_columns_", ())}
+    specs = estimator.schema_.columns
+    frame = pd.DataFrame(
+        {
+            spec.name: (X[spec.name] if spec.name in X.columns else X.iloc[:, j])
+            for j, spec in enumerate(specs)
+        }
+    )
+    # The model's own reading of the categorical cells (its codes, -1 for a
+    # missing or unseen value), so the graph sees the categories it was
+    # built with whatever the cells' dtype.
+    codes = np.full((len(frame), len(specs)), -1, dtype=np.int64)
+    if len(frame) and any(str(spec.name) not in binned for spec in specs):
+        codes = estimator.encode(frame).codes
     feed = {}
-    for j, name in enumerate(estimator.schema_.names):
-        column = X[name] if name in X.columns else X.iloc[:, j]
-        if str(name) in binned:
-            values = pd.to_numeric(column).to_numpy(np.float64, na_value=np.nan)
-            feed[str(name)] = values.reshape(-1, 1)
+    for j, spec in enumerate(specs):
+        if str(spec.name) in binned:
+            values = pd.to_numeric(frame.iloc[:, j])
+            feed[str(spec.name)] = values.to_numpy(np.float64, na_value=np.nan).reshape(
+                -1, 1
+            )
         else:
-            text = ["" if pd.isna(v) else str(v) for v in column]
-            feed[str(name)] = np.array(text, dtype=object).reshape(-1, 1)
+            text = np.array(
+                [str(c) for c in spec.categories or ()] + [""], dtype=object
+            )
+            feed[str(spec.name)] = text[np.asarray(codes[:, j])].reshape(-1, 1)
     return feed
