@@ -289,3 +289,20 @@ def test_members_share_their_information_when_nothing_is_cut(monkeypatch, name):
         assert len(calls) == 1 + 4
         np.testing.assert_array_equal(shared.predict_proba(X), alone.predict_proba(X))
         assert shared.feature_orders_ == alone.feature_orders_
+
+
+@pytest.mark.parametrize("discretization", ["per_member", "shared"])
+def test_verbose_says_each_member_and_fits_the_same_model(capsys, discretization):
+    X, y = load("iris")
+    params = dict(n_estimators=3, hdp_iterations=20, random_state=0,
+                  discretization=discretization, n_jobs=2)  # fmt: skip
+    quiet = ESKDB(**params).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = ESKDB(verbose=1, **params).fit(X, y)
+    lines = capsys.readouterr().err.splitlines()
+    stages = ["hdp tables"] + (["structure"] if discretization == "per_member" else [])
+    for stage in stages:
+        said = sorted(line.split(" in ")[0] for line in lines if stage in line)
+        assert said == [f"[ESKDB] member {i}/3: {stage}" for i in (1, 2, 3)]
+    assert len(lines) == 3 * len(stages)
+    np.testing.assert_array_equal(loud.predict_proba(X), quiet.predict_proba(X))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numbers
+import sys
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -15,6 +17,7 @@ from sklearn.utils import check_random_state
 from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _SmoothedNB
 from augnb.classifiers.constraints import (
+    VERBOSE,
     AnyOf,
     Interval,
     Options,
@@ -106,6 +109,11 @@ class ESKDB(_SmoothedNB):
         Members fitted at once, in threads (the samplers and the counting
         kernels release the GIL); ``None`` means 1, ``-1`` every core. The
         fitted model is the same for every value.
+    verbose : int, default=0
+        Print a line to stderr as each member's tables (and, with
+        ``"per_member"``, its structure) are fitted, with the seconds each
+        took: a fit with the published settings can take minutes on a large
+        table. The model is the same for every value.
     random_state : int, RandomState or None, default=None
         Draws the cut points, the rankings and each member's sampler seed.
     {input_columns}
@@ -195,6 +203,7 @@ class ESKDB(_SmoothedNB):
             Interval(numbers.Integral, 1),
             Interval(numbers.Integral, None, -1),
         ),
+        "verbose": VERBOSE,
     }
 
     def __init__(
@@ -209,6 +218,7 @@ class ESKDB(_SmoothedNB):
         hdp_iterations: int = 1000,
         discretization: str = "per_member",
         n_jobs: int | None = None,
+        verbose: int = 0,
         random_state: int | np.random.RandomState | None = None,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
@@ -227,6 +237,7 @@ class ESKDB(_SmoothedNB):
         self.criterion = criterion
         self.discretization = discretization
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _keeps_continuous(self) -> bool:
         # Each member discretises the raw values itself.
@@ -300,8 +311,11 @@ class ESKDB(_SmoothedNB):
             )
         )
         members = self._parallel(
-            delayed(self._learn_member)(data, raw, int(s0), int(s1), shared)
-            for s0, s1, _ in seeds
+            (
+                delayed(self._learn_member)(data, raw, int(s0), int(s1), shared)
+                for s0, s1, _ in seeds
+            ),
+            "structure",
         )
         discretizers = [m[0] for m in members]
         self._member_data = [m[1] for m in members]
@@ -343,8 +357,19 @@ class ESKDB(_SmoothedNB):
         )
         return disc, (codes, cards), sel
 
-    def _parallel(self, tasks: Iterable[Any]) -> list[Any]:
-        """Run the members' tasks in ``n_jobs`` threads, results in order."""
+    def _parallel(self, tasks: Iterable[Any], stage: str) -> list[Any]:
+        """Run the members' tasks in ``n_jobs`` threads, results in order.
+
+        With ``verbose``, each task says when it is done (threads finish in
+        any order, so the line names the member).
+        """
+        if self.verbose:
+            todo = list(tasks)
+            tasks = (
+                delayed(_reported)(f, a, kw, f"[ESKDB] member {i + 1}/{n}: {stage}")
+                for n in [len(todo)]
+                for i, (f, a, kw) in enumerate(todo)
+            )
         return list(Parallel(n_jobs=self.n_jobs, prefer="threads")(tasks))
 
     def _member_codes(
@@ -374,7 +399,7 @@ class ESKDB(_SmoothedNB):
         member_data = self._member_data or [(data.codes, data.cards)] * len(
             self._selections
         )
-        self.models_ = self._parallel(
+        tasks = (
             delayed(fit_discrete_model)(
                 sel.structure,
                 codes,
@@ -392,6 +417,7 @@ class ESKDB(_SmoothedNB):
                 self._selections, self._member_seeds, member_data
             )
         )
+        self.models_ = self._parallel(tasks, f"{self.smoothing} tables")
         del self._member_data
         return self.models_[0]
 
@@ -418,3 +444,11 @@ class ESKDB(_SmoothedNB):
         post /= len(self.models_)
         with np.errstate(divide="ignore"):
             return np.log(post)
+
+
+def _reported(func: Any, args: tuple, kwargs: dict, what: str) -> Any:
+    """``func(*args, **kwargs)``, then a line on stderr: what, and its seconds."""
+    start = time.perf_counter()
+    out = func(*args, **kwargs)
+    print(f"{what} in {time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
+    return out
