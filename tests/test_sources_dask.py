@@ -248,3 +248,19 @@ def test_a_frame_without_rows_is_refused():
     )
     with pytest.raises(ValueError, match="holds no rows"):
         TAN().fit(frame.drop(columns="target__"), frame["target__"])
+
+
+def test_a_kind_decided_by_few_values_in_the_first_partition_is_checked():
+    # hepatitis' ALK_PHOSPHATE is whole numbers with gaps (an integer column
+    # as pandas holds it): rule 2 counts its values. A first partition of 31
+    # rows holds at most 20 of them (discrete); all rows hold 83 (continuous,
+    # in memory). A learner that keeps continuous columns draws no sample for
+    # cut points, so the count over every row must settle the kind.
+    X, y = load("hepatitis")
+    dX, dy = _ddf(X, y, 5)
+    ref = NaiveBayes(continuous="gaussian").fit(X, y)
+    got = NaiveBayes(continuous="gaussian").fit(dX, dy)
+    assert got.schema_ == ref.schema_
+    np.testing.assert_allclose(
+        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )

@@ -297,3 +297,23 @@ def test_predict_files_output_folder(tmp_path):
     assert pd.read_parquet(out).shape == (len(Xf), 4)
     with pytest.raises(IsADirectoryError, match=r"is a folder; give a file name"):
         predict_files(model, tmp_path / "car-0.parquet", tmp_path / "new")
+
+
+def test_a_kind_decided_by_few_values_in_the_first_batch_is_checked(tmp_path):
+    # As with Dask: the first batch's 40 rows hold at most 20 values of
+    # ALK_PHOSPHATE (whole numbers with gaps), every row 83; and a float
+    # column of whole numbers without a gap in the first batch (continuous
+    # there) has gaps later (then rule 2 makes it discrete).
+    X, y = load("hepatitis")
+    X = X.assign(
+        grade=np.where(np.arange(len(X)) < 60, 1.0, np.nan)
+        + (np.arange(len(X)) % 3)
+    )
+    Xf, yf = _write(tmp_path, "hep", X, y)
+    for make in (lambda: NaiveBayes(continuous="gaussian"), TAN):
+        ref = make().fit(Xf, yf)
+        got = fit_files(make(), tmp_path / "hep-0.parquet", target="cls", batch_rows=40)
+        assert got.schema_ == ref.schema_
+        np.testing.assert_allclose(
+            got.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
+        )

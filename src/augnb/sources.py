@@ -21,6 +21,7 @@ page of the documentation).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import warnings
@@ -111,6 +112,14 @@ class ChunkPlan:
     discretizer_param : object
         The estimator's ``discretizer`` parameter when the plan was made
         (``partial_fit`` refuses a change).
+    counted : tuple
+        Columns classed discrete by counting their values in the rows the
+        plan was made from (see
+        :func:`~augnb.data.schema.kinds_by_counting`).
+    unsettled : bool
+        Whether a continuous column may become discrete with more rows.
+    sampled : bool
+        Whether the plan was made from a sample of every row.
     """
 
     names: list
@@ -124,6 +133,9 @@ class ChunkPlan:
     comoments: tuple = ()
     schema: Schema | None = field(default=None, repr=False)
     discretizer_param: object = field(default=None, repr=False)
+    counted: tuple = ()
+    unsettled: bool = False
+    sampled: bool = False
 
     def discretize(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, Bins]:
         """``frame``'s continuous columns binned by the fitted discretiser.
@@ -392,6 +404,7 @@ class RowSource(ABC):
         *,
         classes: Sequence | None = None,
         incremental: bool = False,
+        resample: bool = False,
     ) -> ChunkPlan:
         """The plan of the first rows; sets the planner's plan attributes.
 
@@ -403,6 +416,10 @@ class RowSource(ABC):
             Every class label (``partial_fit``'s first call).
         incremental : bool, default=False
             Whether the rows can be read only once (``partial_fit``).
+        resample : bool, default=False
+            Make the plan from the sample of every row whatever the first
+            rows hold (a second look, when the counts of every row found a
+            column kind the first rows could not settle).
 
         Returns
         -------
@@ -421,12 +438,20 @@ class RowSource(ABC):
         The same sample is drawn when the data audit of the first rows found
         something (a column with one value in the first chunk of a sorted
         file may vary later): the audit's warnings are then those of the
-        sample.
+        sample; and when a float column of few whole numbers without a gap
+        may have gaps further on (then its values are counted, as integers').
         ``partial_fit`` reads each chunk once: its plan is the first chunk's.
         """
+        if resample:
+            self._restart()
         plan = self._plan(planner, classes, incremental)
         sample = None
-        if not incremental and (plan.discretizer is not None or self._doubts()):
+        if not incremental and (
+            resample
+            or plan.discretizer is not None
+            or plan.unsettled
+            or self._doubts()
+        ):
             sample = self._sample(
                 plan_sample_rows(len(plan.names) + 1),
                 check_random_state(getattr(planner, "random_state", None)),
@@ -435,7 +460,12 @@ class RowSource(ABC):
         if sample is None:
             return plan
         X, y = sample
-        return planner._start_plan(X, y, classes=classes, incremental=False)
+        plan = planner._start_plan(X, y, classes=classes, incremental=False)
+        return dataclasses.replace(plan, sampled=True)
+
+    def _restart(self) -> None:
+        """Forget the first rows read, to read the source again from its start."""
+        return None
 
     def _doubts(self) -> bool:
         """Whether the first rows' data audit found something."""
@@ -742,6 +772,10 @@ class ChunkSource(RowSource):
             warnings.warn_explicit(
                 found.message, found.category, found.filename, found.lineno
             )
+
+    def _restart(self) -> None:
+        self._first = None
+        self._pending = None
 
     def first(self) -> tuple[pd.DataFrame, object]:
         """The first chunk (read once: the first pass continues after it)."""

@@ -76,3 +76,14 @@ def test_compound_nodes_hold_the_product_of_their_members(fitted):
     assert len(node.states) == int(np.prod(cards)) == node.cpt.shape[-1]
     assert node.name == "__".join(network.columns[m].name for m in node.members)
     np.testing.assert_allclose(node.cpt.sum(axis=-1), 1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["my model", "network", "a{b}", "x\ny"])
+def test_any_network_name_reads_back(name, fitted, tmp_path):
+    # export(name=...) is free text; BIF's network name is an identifier.
+    import pyagrum as gum
+
+    estimator, _, _ = fitted("NaiveBayes", "car")
+    path = tmp_path / "named.bif"
+    path.write_text(to_bif(describe(estimator), name=name))
+    assert gum.loadBN(str(path)).size() == 7

@@ -53,3 +53,13 @@ def test_pgmpy_posteriors_equal_predict_proba(
     assert scored.sum() >= 10
     expected = estimator.predict_proba(rows)[scored]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+
+
+def test_a_network_name_with_a_line_break_reads_back(fitted, tmp_path):
+    # The name goes in NET's first comment line.
+    import pyagrum as gum
+
+    estimator, _, _ = fitted("NaiveBayes", "car")
+    path = tmp_path / "named.net"
+    path.write_text(to_net(describe(estimator), name="two\nlines"))
+    assert gum.loadBN(str(path)).size() == 7

@@ -36,7 +36,7 @@ from augnb.data.encoding import (
     float_arrays,
     frame_from_columns,
 )
-from augnb.data.schema import Schema
+from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
@@ -357,6 +357,17 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             raise TypeError(self._unsupported_message())
         plan = source.plan(self, classes=classes, incremental=incremental)
         data, schema = source.tables(plan)
+        if (
+            not incremental
+            and not plan.sampled
+            and not kinds_still_hold(schema, plan.counted)
+        ):
+            # A column the first rows classed discrete by its few values holds
+            # more (or a fraction) in all of them: the in-memory rule makes it
+            # continuous. Plan again from the sample of every row (all of
+            # them, in order, when they are few), and count again.
+            plan = source.plan(self, classes=classes, resample=True)
+            data, schema = source.tables(plan)
         self._fit_tables(data, schema, plan, source.classes, source)
         if not source.in_memory:
             self._keep_statistics(data, plan)
@@ -437,6 +448,13 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             ],
             dtype=np.int64,
         )
+        counted, unsettled = (
+            ((), False)
+            if in_memory
+            else kinds_by_counting(
+                frame, raw, self.discrete_features, self.continuous_features
+            )
+        )
         # Rows in memory hold every table: nothing is counted ahead.
         max_order, comoments = (
             (2, ())
@@ -453,6 +471,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             comoments=tuple(comoments),
             schema=raw,
             discretizer_param=getattr(self, "discretizer", None),
+            counted=counted,
+            unsettled=unsettled,
         )
 
     def _tables_to_count(

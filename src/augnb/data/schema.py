@@ -62,6 +62,90 @@ class ColumnSpec:
         return 0 if self.categories is None else len(self.categories)
 
 
+def kinds_by_counting(
+    X: pd.DataFrame,
+    schema: Schema,
+    discrete_features: Sequence | None = None,
+    continuous_features: Sequence | None = None,
+) -> tuple[tuple, bool]:
+    """The columns whose kind the first rows of a stream cannot settle.
+
+    :func:`column_kind` decides an integer column (and a NumPy float column
+    of whole numbers with gaps) by counting its distinct values: more rows
+    may bring more than :data:`MAX_DISCRETE_INTEGERS`, or a fraction, and
+    make it continuous, as the in-memory fit of every row does. And a NumPy
+    float column of few whole numbers without a gap is continuous until a
+    later row leaves a gap (then it is counted). Declared columns are
+    settled.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The first rows.
+    schema : Schema
+        Their inferred schema (:meth:`Schema.infer`).
+    discrete_features, continuous_features : sequence, default=None
+        The declared columns.
+
+    Returns
+    -------
+    counted : tuple
+        Names of the columns classed discrete by counting: the count over
+        every row settles them (:func:`kinds_still_hold`).
+    unsettled : bool
+        Whether a continuous column may become discrete with more rows
+        (only rows beyond these can tell).
+    """
+    names = X.columns.tolist()
+    declared = column_positions(discrete_features, names) | column_positions(
+        continuous_features, names
+    )
+    counted = []
+    unsettled = False
+    for i, (spec, (_, col)) in enumerate(zip(schema.columns, X.items())):
+        dtype = col.dtype
+        numpy_float = isinstance(dtype, np.dtype) and dtype.kind == "f"
+        if i in declared or not (numpy_float or pd.api.types.is_integer_dtype(dtype)):
+            continue
+        if spec.kind == "discrete":
+            counted.append(spec.name)
+        elif numpy_float and not unsettled:
+            values = col.to_numpy(dtype=np.float64)
+            unsettled = bool(
+                np.isfinite(values).all()
+                and (values == np.floor(values)).all()
+                and np.unique(values).size <= MAX_DISCRETE_INTEGERS
+            )
+    return tuple(counted), unsettled
+
+
+def kinds_still_hold(schema: Schema, counted: Sequence) -> bool:
+    """Whether columns classed discrete by counting stay so on every row.
+
+    Parameters
+    ----------
+    schema : Schema
+        The schema of the counts of every row (their levels).
+    counted : sequence
+        The names :func:`kinds_by_counting` returned.
+
+    Returns
+    -------
+    bool
+        False when one of them holds more than
+        :data:`MAX_DISCRETE_INTEGERS` values or a fraction: the rule on every
+        row makes it continuous.
+    """
+    specs = {spec.name: spec for spec in schema.columns}
+    for name in counted:
+        levels = specs[name].categories or ()
+        if len(levels) > MAX_DISCRETE_INTEGERS or not all(
+            float(v).is_integer() for v in levels
+        ):
+            return False
+    return True
+
+
 def column_positions(
     selector: Sequence | None, names: list, what: str | None = None
 ) -> set[int]:

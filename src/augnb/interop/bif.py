@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from augnb._docstrings import shared_entries
-from augnb.interop.network import Network
+from augnb.interop.network import Network, identifier
 
 __all__ = ["to_bif"]
 
@@ -32,7 +32,8 @@ def to_bif(network: Network, *, name: str = "augnb") -> str:
     -------
     str
     """
-    lines = [f"network {name} {{", "}"]
+    # The network's name is an identifier in BIF, as a node's.
+    lines = [f"network {identifier(name, 'v')} {{", "}"]
     for var, states in network.variables(tokens=True):
         lines += [
             f"variable {var} {{",

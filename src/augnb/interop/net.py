@@ -38,7 +38,8 @@ def to_net(network: Network, *, name: str = "augnb") -> str:
     -------
     str
     """
-    out = [f"% {name}: exported by augnb", "net", "{", "}"]
+    # A comment runs to the end of its line.
+    out = [f"% {' '.join(name.split())}: exported by augnb", "net", "{", "}"]
     for var, states in network.variables(tokens=True):
         out += [
             f"node {var}",

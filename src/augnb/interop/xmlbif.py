@@ -20,7 +20,7 @@ __all__ = ["to_xmlbif"]
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _outcomes(states: tuple[str, ...]) -> list[str]:
+def _xml_texts(states: tuple[str, ...]) -> list[str]:
     r"""States as XML readers give them back: distinct, whitespace collapsed.
 
     XML parsers turn a line break ``\r\n`` into ``\n`` and pyAgrum collapses
@@ -50,12 +50,12 @@ def to_xmlbif(network: Network, *, name: str = "augnb") -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<BIF VERSION="0.3">',
         "<NETWORK>",
-        f"<NAME>{escape(name)}</NAME>",
+        f"<NAME>{escape(_xml_texts((name,))[0])}</NAME>",
     ]
     for var, states in network.variables(tokens=False):
         out.append('<VARIABLE TYPE="nature">')
         out.append(f"  <NAME>{escape(var)}</NAME>")
-        out += [f"  <OUTCOME>{escape(s)}</OUTCOME>" for s in _outcomes(states)]
+        out += [f"  <OUTCOME>{escape(s)}</OUTCOME>" for s in _xml_texts(states)]
         out.append("</VARIABLE>")
     for var, given, table in network.tables():
         out.append("<DEFINITION>")
