@@ -238,3 +238,25 @@ def test_lines_before_the_header_are_skipped(tmp_path):
     (tmp_path / "ragged.csv").write_text("\n\n" + CSV + "z,3.5,P,extra\n")
     with pytest.raises(ValueError, match="line 6 has 4 field"):
         read_table(tmp_path / "ragged.csv")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # pandas' to_csv writes its index as a first column without a name.
+        (",a,class\n0,x,P\n1,y,N\n", ["[1]", "index=False"]),
+        # A delimiter at the end of every line makes an empty last column.
+        ("a,class,\nx,P,\ny,N,\n", ["[3]", "end of every line"]),
+        # Several blank names are blank, not duplicates.
+        ("a,,,class\nx,1,2,P\ny,3,4,N\n", ["[2, 3]"]),
+    ],
+)
+def test_unnamed_columns_are_named_by_position_with_the_likely_cause(
+    tmp_path, text, words
+):
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="have no name") as refused:
+        read_table(path)
+    for word in words:
+        assert word in str(refused.value), str(refused.value)

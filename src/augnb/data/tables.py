@@ -1031,16 +1031,29 @@ def _categorical_codes(
 
 
 def _check_header(header: list[str], label: str) -> None:
+    blank = [i + 1 for i, n in enumerate(header) if not n]
+    if blank and len(header) > 1:
+        # The two usual causes, each with its own fix.
+        hint = ""
+        if blank == [1]:
+            hint = (
+                " (a first column without a name is often the index pandas "
+                "writes: save the table with to_csv(..., index=False))"
+            )
+        elif blank == [len(header)]:
+            hint = (
+                " (a delimiter at the end of every line makes an empty last "
+                "column: remove it)"
+            )
+        raise ValueError(
+            f"{label}: column(s) {blank} of the header (counted from 1) have no "
+            f"name{hint}; name them"
+        )
     duplicates = sorted(n for n, c in Counter(header).items() if c > 1)
     if duplicates:
         raise ValueError(
             f"{label}: duplicate column name(s) {duplicates}; rename them so every "
             "column has its own name"
-        )
-    blank = [i + 1 for i, n in enumerate(header) if not n]
-    if blank and len(header) > 1:
-        raise ValueError(
-            f"{label}: column(s) {blank} of the header have no name; name them"
         )
 
 
