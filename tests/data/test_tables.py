@@ -260,3 +260,20 @@ def test_unnamed_columns_are_named_by_position_with_the_likely_cause(
         read_table(path)
     for word in words:
         assert word in str(refused.value), str(refused.value)
+
+
+def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
+    # An Excel file given as a table: neither a zip of 2 files nor text in
+    # another encoding (whose fix, --encoding, would read binary as text).
+    xlsx = tmp_path / "book.xlsx"
+    with zipfile.ZipFile(xlsx, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    xls = tmp_path / "old.xls"
+    xls.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(512))
+    for path in (xlsx, xls):
+        with pytest.raises(ValueError, match="spreadsheet") as refused:
+            read_table(path)
+        message = str(refused.value)
+        assert path.name in message and "CSV" in message, message
+        assert "encoding" not in message and "exactly one" not in message
