@@ -28,6 +28,7 @@ __all__ = [
     "Schema",
     "all_missing_message",
     "column_kind",
+    "infinite_message",
 ]
 
 Kind = Literal["discrete", "continuous"]
@@ -689,10 +690,7 @@ class Schema:
                         f"number: {col[bad].iloc[0]!r}."
                     )
                 if np.isinf(arr).any():
-                    raise ValueError(
-                        f"Continuous feature {spec.name!r} contains an infinite value; "
-                        "replace it with a finite number or NaN (missing)."
-                    )
+                    raise ValueError(infinite_message(spec.name))
                 values[:, i] = arr
                 codes[:, i] = -1
         return EncodedData(codes=codes, values=values, cards=self.cardinalities)
@@ -783,6 +781,27 @@ def all_missing_message(name: Hashable) -> str:
         f"Feature {name!r} is missing in every row, so it tells the model "
         f"nothing; drop the column before fitting (--drop {name} on the "
         "command line)"
+    )
+
+
+def infinite_message(name: Hashable) -> str:
+    """Why a numeric column holding ``inf`` or ``-inf`` is refused, and the fix.
+
+    One sentence for every refusal of infinities: the data audit (``augnb
+    inspect``, ``augnb compare``), the discretisers and the densities.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name.
+
+    Returns
+    -------
+    str
+    """
+    return (
+        f"Column {name!r} contains infinite values; replace them with finite "
+        "numbers or NaN (missing)."
     )
 
 
