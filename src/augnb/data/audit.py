@@ -38,11 +38,7 @@ import numpy as np
 import pandas as pd
 
 from augnb.data._kernels import column_value_counts
-from augnb.data.schema import (
-    all_missing_message,
-    column_positions,
-    infinite_message,
-)
+from augnb.data.schema import column_positions, refusal_message
 
 __all__ = [
     "DataAuditWarning",
@@ -163,7 +159,7 @@ def audit_table(
         if distinct is None:
             if n_rows:
                 findings.append(
-                    Finding(name, "all_missing", all_missing_message(name))
+                    Finding(name, "all_missing", refusal_message("all_missing", name))
                 )
             continue
         uniques, n_present = distinct
@@ -366,7 +362,7 @@ def _infinite(name: Hashable, col: pd.Series) -> Finding | None:
         return None
     if not np.isinf(col.to_numpy(dtype=float, na_value=np.nan)).any():
         return None
-    return Finding(name, "infinite", infinite_message(name))
+    return Finding(name, "infinite", refusal_message("infinite", name))
 
 
 def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:

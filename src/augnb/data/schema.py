@@ -26,9 +26,8 @@ __all__ = [
     "MAX_DISCRETE_INTEGERS",
     "ColumnSpec",
     "Schema",
-    "all_missing_message",
     "column_kind",
-    "infinite_message",
+    "refusal_message",
 ]
 
 Kind = Literal["discrete", "continuous"]
@@ -546,7 +545,7 @@ class Schema:
                 # A categorical is discrete and declares its levels: read from
                 # its codes, no Series needed.
                 if (arr.codes < 0).all() and not first_chunk:
-                    raise ValueError(all_missing_message(name))
+                    raise ValueError(refusal_message("all_missing", name))
                 specs.append(ColumnSpec(name, "discrete", _levels(arr.dtype)))
                 continue
             if series is None:
@@ -562,7 +561,7 @@ class Schema:
                         "the column a pandas categorical dtype that declares its "
                         "categories, or start with a chunk that holds a value of it."
                     )
-                raise ValueError(all_missing_message(name))
+                raise ValueError(refusal_message("all_missing", name))
             continuous = (i in force_c) or (
                 i not in force_d and column_kind(col) == "continuous"
             )
@@ -690,7 +689,7 @@ class Schema:
                         f"number: {col[bad].iloc[0]!r}."
                     )
                 if np.isinf(arr).any():
-                    raise ValueError(infinite_message(spec.name))
+                    raise ValueError(refusal_message("infinite", spec.name))
                 values[:, i] = arr
                 codes[:, i] = -1
         return EncodedData(codes=codes, values=values, cards=self.cardinalities)
@@ -762,36 +761,32 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
         )
 
 
-def all_missing_message(name: Hashable) -> str:
-    """Why a column missing in every row is refused, and the fix.
-
-    One sentence for the refusal at ``fit`` and for the data audit (``augnb
-    inspect``, ``augnb compare``), which finds the column before any fit.
-
-    Parameters
-    ----------
-    name : hashable
-        The column's name.
-
-    Returns
-    -------
-    str
-    """
-    return (
-        f"Feature {name!r} is missing in every row, so it tells the model "
-        f"nothing; drop the column before fitting (--drop {name} on the "
+#: Why ``fit`` refuses a column, with the fix, by the data audit's name of the
+#: problem; ``{name}`` is the column.
+_REFUSALS = {
+    "all_missing": (
+        "Feature {name!r} is missing in every row, so it tells the model "
+        "nothing; drop the column before fitting (--drop {name} on the "
         "command line)"
-    )
+    ),
+    "infinite": (
+        "Column {name!r} contains infinite values; replace them with finite "
+        "numbers or NaN (missing)."
+    ),
+}
 
 
-def infinite_message(name: Hashable) -> str:
-    """Why a numeric column holding ``inf`` or ``-inf`` is refused, and the fix.
+def refusal_message(problem: str, name: Hashable) -> str:
+    """Why a column is refused, and the fix, in one sentence for every door.
 
-    One sentence for every refusal of infinities: the data audit (``augnb
-    inspect``, ``augnb compare``), the discretisers and the densities.
+    The refusal at ``fit`` (the schema, the discretisers, the densities) and
+    the data audit, which finds the column before any fit (``augnb
+    inspect``, ``augnb compare``), say the same.
 
     Parameters
     ----------
+    problem : {"all_missing", "infinite"}
+        A column missing in every row, or a numeric one holding ``inf``.
     name : hashable
         The column's name.
 
@@ -799,10 +794,7 @@ def infinite_message(name: Hashable) -> str:
     -------
     str
     """
-    return (
-        f"Column {name!r} contains infinite values; replace them with finite "
-        "numbers or NaN (missing)."
-    )
+    return _REFUSALS[problem].format(name=name)
 
 
 def _all_missing(col: pd.Series) -> bool:

@@ -21,7 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.data.encoding import column_arrays, replace_columns
-from augnb.data.schema import infinite_message
+from augnb.data.schema import refusal_message
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
@@ -90,7 +90,7 @@ def _column_values(values: Any, col: Hashable) -> np.ndarray:
 
 
 def _infinite(col: Hashable) -> ValueError:
-    return ValueError(infinite_message(col))
+    return ValueError(refusal_message("infinite", col))
 
 
 def bin_codes(cuts: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.intp]:
