@@ -311,3 +311,14 @@ def test_a_table_without_attributes_is_refused_alike_by_every_door(
         ["compare", path, *extra, "--no-progress"],
     ):
         usage_error(argv, str(path), "no attribute to learn from")
+
+
+def test_every_door_refuses_complete_only_leaving_no_row(tmp_path, usage_error):
+    path = tmp_path / "inc.csv"
+    path.write_text("a,b,class\nx,,P\n,y,N\nx,,N\n")
+    for argv in (
+        ["inspect", path, "--complete-only"],
+        ["fit", path, "--complete-only", "--output", tmp_path / "m.augnb"],
+        ["compare", path, "--protocol", "paper", "--no-progress"],
+    ):
+        usage_error(argv, "inc.csv", "no row is complete")

@@ -382,3 +382,26 @@ def test_a_measurement_given_as_the_class_is_named_by_fit_inspect_and_compare(
     assert "40 distinct values in 40 rows" in warning
     assert error.startswith("augnb: error: ") and "--target" in error
     assert "at most 1 folds" not in error
+
+
+def test_infinite_values_are_refused_alike_by_inspect_compare_and_fit(
+    tmp_path, usage_error
+):
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=30).round(3).astype(object)
+    values[4] = "inf"
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"v": values, "class": rng.choice(["P", "N"], 30)}).to_csv(
+        path, index=False
+    )
+    lines = {
+        usage_error(argv, "'v' contains infinite values").partition("'v'")[2]
+        for argv in (
+            ["inspect", path],
+            ["compare", path, "--estimators", "NB", "TAN", "--splits", "2",
+             "--repeats", "1", "--no-progress"],
+            ["fit", path, "--output", tmp_path / "m.augnb"],
+            ["fit", path, "--estimator", "NB", "--output", tmp_path / "m.augnb"],
+        )
+    }
+    assert len(lines) == 1, lines

@@ -153,3 +153,17 @@ def test_class_column_findings():
         assert word in many.message, many.message
     # Many classes with several rows each are a fine class column.
     assert class_column_finding(pd.Series([f"k{i % 15}" for i in range(N * 2)])) is None
+
+
+def test_infinite_values_are_an_error_finding():
+    values = np.random.default_rng(0).normal(size=N)
+    values[[3, 9]] = [np.inf, -np.inf]
+    findings = audit_table(_frame(v=values))
+    assert [(f.column, f.problem, f.is_error) for f in findings] == [
+        ("v", "infinite", True)
+    ]
+    assert "'v' contains infinite values" in findings[0].message
+    for make in (TAN, NaiveBayes):
+        with pytest.raises(ValueError) as refused:
+            make().fit(_frame(v=values), ["P", "N"] * (N // 2))
+        assert str(refused.value) == findings[0].message

@@ -259,3 +259,42 @@ def test_blank_lines_before_the_header(tmp_path):
     back = read_table(tmp_path / "blank.csv")
     assert back["colour"].tolist() == ["red", "blue"]
     assert back["n"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # pandas' to_csv writes its index as a first column without a name.
+        (",a,class\n0,x,P\n1,y,N\n", ["[1]", "index=False"]),
+        # A delimiter at the end of every line makes an empty last column.
+        ("a,class,\nx,P,\ny,N,\n", ["[3]", "end of every line"]),
+        # Several blank names are blank, not duplicates.
+        ("a,,,class\nx,1,2,P\ny,3,4,N\n", ["[2, 3]"]),
+    ],
+)
+def test_unnamed_columns_are_named_by_position_with_the_likely_cause(
+    tmp_path, text, words
+):
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="have no name") as refused:
+        read_table(path)
+    for word in words:
+        assert word in str(refused.value), str(refused.value)
+
+
+def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
+    # An Excel file given as a table: neither a zip of 2 files nor text in
+    # another encoding (whose fix, --encoding, would read binary as text).
+    xlsx = tmp_path / "book.xlsx"
+    with zipfile.ZipFile(xlsx, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    xls = tmp_path / "old.xls"
+    xls.write_bytes(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(512))
+    for path in (xlsx, xls):
+        with pytest.raises(ValueError, match="spreadsheet") as refused:
+            read_table(path)
+        message = str(refused.value)
+        assert path.name in message and "CSV" in message, message
+        assert "encoding" not in message and "exactly one" not in message

@@ -392,3 +392,14 @@ def test_manifest_cells_and_class_counts_parse():
     assert counts["head and neck"] == 20
     assert counts["duoden and sm.int"] == 1
     assert _manifest._class_distributions()["fourclass"] == {"-1": 555, "+1": 307}
+
+
+def test_complete_only_leaving_no_row_is_refused_naming_the_columns(tmp_path):
+    path = _write(tmp_path / "inc.csv", "a,b,c,class\nx,,1,P\n,y,2,N\nx,,3,N\n")
+    with pytest.raises(ValueError) as refused:
+        load(path, complete_only=True)
+    message = str(refused.value)
+    for word in ("inc.csv", "no row is complete", "--complete-only", "'b'", "'a'"):
+        assert word in message, message
+    assert "'c'" not in message  # never missing: not worth dropping
+

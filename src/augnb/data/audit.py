@@ -13,6 +13,9 @@ reports, per column:
   value, useless for new dates, so they are refused. Fix: convert them to
   numbers (days since a start, month, weekday) or drop the column.
 - **constant** -- one value in every row: no information. Fix: drop it.
+- **infinite** -- a numeric column holding ``inf`` or ``-inf``: no interval
+  or density holds them, so they are refused. Fix: finite numbers, or empty
+  cells (missing).
 - **all_missing** -- no value in any row. ``fit`` refuses it (the schema
   does, knowing whether more chunks follow); reported here so that ``augnb
   inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
@@ -35,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from augnb.data._kernels import column_value_counts
-from augnb.data.schema import all_missing_message, column_positions
+from augnb.data.schema import column_positions, refusal_message
 
 __all__ = [
     "DataAuditWarning",
@@ -78,7 +81,8 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"all_missing"`` or ``"float_integers"`` of a
+        ``"constant"``, ``"infinite"``, ``"all_missing"`` or
+        ``"float_integers"`` of a
         feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
         class column.
     message : str
@@ -91,8 +95,8 @@ class Finding:
 
     @property
     def is_error(self) -> bool:
-        """Whether fitting refuses the column (datetime, all missing, one class)."""
-        return self.problem in ("datetime", "all_missing", "single_class")
+        """Whether fitting refuses the column (dates, infinities, all missing, ...)."""
+        return self.problem in ("datetime", "infinite", "all_missing", "single_class")
 
 
 def audit_table(
@@ -155,11 +159,11 @@ def audit_table(
         if distinct is None:
             if n_rows:
                 findings.append(
-                    Finding(name, "all_missing", all_missing_message(name))
+                    Finding(name, "all_missing", refusal_message("all_missing", name))
                 )
             continue
         uniques, n_present = distinct
-        finding = _datetime(name, col, uniques)
+        finding = _infinite(name, col) or _datetime(name, col, uniques)
         if finding is None:
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
@@ -359,6 +363,14 @@ def _distinct_values(col: pd.Series) -> tuple[pd.Series, int] | None:
     if n_present == 0:
         return None
     return uniques, n_present
+
+
+def _infinite(name: Hashable, col: pd.Series) -> Finding | None:
+    if not pd.api.types.is_float_dtype(col.dtype):
+        return None
+    if not np.isinf(col.to_numpy(dtype=float, na_value=np.nan)).any():
+        return None
+    return Finding(name, "infinite", refusal_message("infinite", name))
 
 
 def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:

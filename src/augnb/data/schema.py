@@ -27,8 +27,8 @@ __all__ = [
     "MAX_DISCRETE_INTEGERS",
     "ColumnSpec",
     "Schema",
-    "all_missing_message",
     "column_kind",
+    "refusal_message",
 ]
 
 Kind = Literal["discrete", "continuous"]
@@ -656,7 +656,7 @@ class Schema:
                 # A categorical is discrete and declares its levels: read from
                 # its codes, no Series needed.
                 if (arr.codes < 0).all() and not first_chunk:
-                    raise ValueError(all_missing_message(name))
+                    raise ValueError(refusal_message("all_missing", name))
                 specs.append(ColumnSpec(name, "discrete", _levels(arr.dtype)))
                 continue
             if series is None:
@@ -672,7 +672,7 @@ class Schema:
                         "the column a pandas categorical dtype that declares its "
                         "categories, or start with a chunk that holds a value of it."
                     )
-                raise ValueError(all_missing_message(name))
+                raise ValueError(refusal_message("all_missing", name))
             continuous = (i in force_c) or (
                 i not in force_d and column_kind(col) == "continuous"
             )
@@ -800,10 +800,7 @@ class Schema:
                         f"number: {col[bad].iloc[0]!r}."
                     )
                 if np.isinf(arr).any():
-                    raise ValueError(
-                        f"Continuous feature {spec.name!r} contains an infinite value; "
-                        "replace it with a finite number or NaN (missing)."
-                    )
+                    raise ValueError(refusal_message("infinite", spec.name))
                 values[:, i] = arr
                 codes[:, i] = -1
         return EncodedData(codes=codes, values=values, cards=self.cardinalities)
@@ -875,14 +872,32 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
         )
 
 
-def all_missing_message(name: Hashable) -> str:
-    """Why a column missing in every row is refused, and the fix.
+#: Why ``fit`` refuses a column, with the fix, by the data audit's name of the
+#: problem; ``{name}`` is the column.
+_REFUSALS = {
+    "all_missing": (
+        "Feature {name!r} is missing in every row, so it tells the model "
+        "nothing; drop the column before fitting (--drop {name} on the "
+        "command line)"
+    ),
+    "infinite": (
+        "Column {name!r} contains infinite values; replace them with finite "
+        "numbers or NaN (missing)."
+    ),
+}
 
-    One sentence for the refusal at ``fit`` and for the data audit (``augnb
-    inspect``, ``augnb compare``), which finds the column before any fit.
+
+def refusal_message(problem: str, name: Hashable) -> str:
+    """Why a column is refused, and the fix, in one sentence for every door.
+
+    The refusal at ``fit`` (the schema, the discretisers, the densities) and
+    the data audit, which finds the column before any fit (``augnb
+    inspect``, ``augnb compare``), say the same.
 
     Parameters
     ----------
+    problem : {"all_missing", "infinite"}
+        A column missing in every row, or a numeric one holding ``inf``.
     name : hashable
         The column's name.
 
@@ -890,11 +905,7 @@ def all_missing_message(name: Hashable) -> str:
     -------
     str
     """
-    return (
-        f"Feature {name!r} is missing in every row, so it tells the model "
-        f"nothing; drop the column before fitting (--drop {name} on the "
-        "command line)"
-    )
+    return _REFUSALS[problem].format(name=name)
 
 
 def _plain(value: object) -> object:

@@ -105,6 +105,8 @@ _MAGIC = {
     b"PK\x03\x04": "zip",
     b"PAR1": "parquet",
     b"ARROW1": "feather",
+    # Office's compound file: an Excel 97-2003 workbook (.xls), a Word file.
+    b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1": "ole2",
 }
 #: What a file's last suffix promises, checked against its first bytes.
 _SUFFIX_KIND = {
@@ -124,6 +126,7 @@ _KIND_NAME = {
     "bz2": "bzip2",
     "xz": "xz",
     "zip": "zip",
+    "ole2": "Microsoft Office",
 }
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: Excel's first line naming a CSV's delimiter.
@@ -601,6 +604,7 @@ def open_table(
         magic = handle.read(8)
     kind = _sniff_format(magic)
     _check_suffix(source.name, kind, magic, label)
+    _refuse_spreadsheet(source, kind, label)
     plain = dict(
         continuous=frozenset(continuous or ()), discrete=frozenset(discrete or ())
     )
@@ -919,6 +923,28 @@ def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
     )
 
 
+def _refuse_spreadsheet(source: Path | Traversable, kind: str, label: str) -> None:
+    """Refuse an Excel or OpenDocument workbook, with the fix.
+
+    Read as a table it would fail as a zip of several files, or as text that
+    is not UTF-8 (whose fix, ``--encoding``, would read binary as text).
+    """
+    workbook = kind == "ole2"
+    if kind == "zip":
+        try:
+            with zipfile.ZipFile(source.open("rb")) as archive:
+                names = set(archive.namelist())
+        except zipfile.BadZipFile:
+            return  # the reader names the damage
+        workbook = "[Content_Types].xml" in names or "mimetype" in names
+    if workbook:
+        raise ValueError(
+            f"{label}: a spreadsheet workbook (Excel or OpenDocument), which "
+            "augnb does not read; save the sheet as CSV, or read it with "
+            "pandas.read_excel and give the DataFrame to fit"
+        )
+
+
 def _sniff_format(data: bytes) -> str:
     for magic, kind in _MAGIC.items():
         if data.startswith(magic):
@@ -1050,16 +1076,29 @@ def _categorical_codes(
 
 
 def _check_header(header: list[str], label: str) -> None:
+    blank = [i + 1 for i, n in enumerate(header) if not n]
+    if blank and len(header) > 1:
+        # The two usual causes, each with its own fix.
+        hint = ""
+        if blank == [1]:
+            hint = (
+                " (a first column without a name is often the index pandas "
+                "writes: save the table with to_csv(..., index=False))"
+            )
+        elif blank == [len(header)]:
+            hint = (
+                " (a delimiter at the end of every line makes an empty last "
+                "column: remove it)"
+            )
+        raise ValueError(
+            f"{label}: column(s) {blank} of the header (counted from 1) have no "
+            f"name{hint}; name them"
+        )
     duplicates = sorted(n for n, c in Counter(header).items() if c > 1)
     if duplicates:
         raise ValueError(
             f"{label}: duplicate column name(s) {duplicates}; rename them so every "
             "column has its own name"
-        )
-    blank = [i + 1 for i, n in enumerate(header) if not n]
-    if blank and len(header) > 1:
-        raise ValueError(
-            f"{label}: column(s) {blank} of the header have no name; name them"
         )
 
 

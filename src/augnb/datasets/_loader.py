@@ -101,8 +101,23 @@ def load_dataframe(
             decimal, continuous, discrete,
         )
     if complete_only:
-        frame = frame.dropna().reset_index(drop=True)
+        complete = frame.dropna().reset_index(drop=True)
+        if len(frame) and not len(complete):
+            raise ValueError(_no_complete_row(frame, label))
+        frame = complete
     return frame
+
+
+def _no_complete_row(frame: pd.DataFrame, label: str) -> str:
+    """Why keeping complete rows leaves none, with the columns to blame."""
+    missing = frame.isna().sum()
+    worst = [str(c) for c in missing[missing > 0].sort_values(ascending=False).index]
+    return (
+        f"{label}: no row is complete, so keeping complete rows only "
+        "(--complete-only, or the paper protocol; complete_only= in Python) "
+        f"leaves none; the columns most often missing are {worst[:5]}: leave "
+        "that option out (missing values are summed out) or --drop some of them"
+    )
 
 
 @functools.lru_cache(maxsize=8)

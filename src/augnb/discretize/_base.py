@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.data.encoding import column_arrays, replace_columns
+from augnb.data.schema import refusal_message
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
@@ -89,10 +90,7 @@ def _column_values(values: Any, col: Hashable) -> np.ndarray:
 
 
 def _infinite(col: Hashable) -> ValueError:
-    return ValueError(
-        f"Column {col!r} contains infinite values; replace them with finite "
-        "numbers or NaN (missing)."
-    )
+    return ValueError(refusal_message("infinite", col))
 
 
 def bin_codes(cuts: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.intp]:
