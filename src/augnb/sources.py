@@ -26,13 +26,14 @@ import functools
 import itertools
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+from scipy.sparse import issparse
 from sklearn.utils import check_random_state
 
 from augnb.data.audit import warn_data_problems
@@ -229,11 +230,57 @@ def discretize_columns(
     if codes is not None:
         return frame, (positions, codes)
     binned = discretizer.transform(frame_from_columns(numbers, cols, frame.index))
-    if not isinstance(binned, pd.DataFrame):
-        # scikit-learn's transformers return an array (set_output aside): its
-        # columns are the given ones, in order.
-        binned = pd.DataFrame(np.asarray(binned), columns=cols, index=frame.index)
-    return replace_columns(frame, {c: binned[c] for c in cols}), None
+    bins = _bin_columns(binned, cols, frame.index, discretizer)
+    return replace_columns(frame, bins), None
+
+
+def _bin_columns(
+    binned: object, cols: list, index: pd.Index, discretizer: object
+) -> dict[Hashable, Any]:
+    """Another transformer's output as one column of bins per column.
+
+    Its own discretisers give a frame of categoricals; scikit-learn's (e.g.
+    ``KBinsDiscretizer(encode="ordinal")``) give the bin numbers as floats in
+    an array, or in a frame with ``set_output``. Whole numbers become
+    categorical bins; anything else is no discretisation and refused with
+    the transformer's name.
+    """
+    name = type(discretizer).__name__
+    if isinstance(binned, pd.DataFrame):
+        if any(c not in binned.columns for c in cols):
+            raise ValueError(
+                f"discretizer {name} returned columns {list(binned.columns)[:10]}; "
+                "a discretizer must return one column of bins per column "
+                f"({cols[:10]})."
+            )
+        frame = binned
+    else:
+        shape = tuple(getattr(binned, "shape", ()))
+        if issparse(binned) or len(shape) != 2 or shape[-1] != len(cols):
+            raise ValueError(
+                f"discretizer {name} returned shape {shape} for {len(cols)} "
+                "continuous columns; a discretizer must return one column of bins "
+                "per column (e.g. KBinsDiscretizer(encode='ordinal'))."
+            )
+        frame = pd.DataFrame(np.asarray(binned), columns=cols, index=index)
+    out: dict[Hashable, Any] = {}
+    for c in cols:
+        column = frame[c]
+        numeric = pd.api.types.is_numeric_dtype(column.dtype)
+        if not numeric or pd.api.types.is_bool_dtype(column.dtype):
+            out[c] = column  # categories already, or words: read as levels
+            continue
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        present = values[~np.isnan(values)]
+        bad = present[~np.isfinite(present) | (present != np.floor(present))]
+        if bad.size:
+            raise ValueError(
+                f"discretizer {name} returned values for column {c!r} that are not "
+                f"bins (e.g. {bad[0]!r}); a discretizer must return bin numbers "
+                "or categories."
+            )
+        out[c] = pd.Categorical(pd.array(values, dtype="Float64").astype("Int64"))
+    return out
 
 
 def _y_array(y: object) -> object:

@@ -499,3 +499,43 @@ def test_a_scikit_learn_transformer_as_the_discretizer():
     np.testing.assert_allclose(
         model.predict_proba(X), ref.predict_proba(binned), rtol=0, atol=1e-12
     )
+
+
+def _kbins_data():
+    rng = np.random.default_rng(4)
+    n = 150
+    X = pd.DataFrame({"a": rng.choice(["x", "y"], n), "c": rng.normal(size=n)})
+    return X, np.where((X.a == "x") ^ (X.c > 0.3), "yes", "no")
+
+
+@pytest.mark.parametrize("pandas_output", [False, True])
+def test_a_scikit_learn_discretizer_gives_the_model_of_its_bins(pandas_output):
+    # KBinsDiscretizer returns bin numbers as floats in an array (a frame of
+    # floats with set_output): each is a bin, as if the column held them.
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    X, y = _kbins_data()
+    kbins = KBinsDiscretizer(
+        n_bins=3, encode="ordinal", quantile_method="averaged_inverted_cdf"
+    )
+    if pandas_output:
+        kbins.set_output(transform="pandas")
+    model = TAN(discretizer=kbins).fit(X, y)
+    bins = kbins.fit(X[["c"]]).transform(X[["c"]])
+    binned = X.assign(c=pd.Categorical(np.asarray(bins)[:, 0].astype(int)))
+    np.testing.assert_allclose(
+        model.predict_proba(X), TAN().fit(binned, y).predict_proba(binned), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        model.predict_proba(X.iloc[:1]), model.predict_proba(X)[:1], atol=1e-12
+    )
+
+
+def test_a_transformer_that_gives_no_bins_is_refused_by_name():
+    from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
+
+    X, y = _kbins_data()
+    with pytest.raises(ValueError, match=r"StandardScaler.*'c'.*not bins"):
+        TAN(discretizer=StandardScaler()).fit(X, y)
+    with pytest.raises(ValueError, match=r"KBinsDiscretizer.*one column of bins"):
+        TAN(discretizer=KBinsDiscretizer(n_bins=3)).fit(X, y)  # one-hot

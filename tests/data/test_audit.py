@@ -58,6 +58,31 @@ def test_datetime_columns_refused_with_fix():
     ]
 
 
+@pytest.mark.parametrize(
+    "column",
+    [
+        pd.to_timedelta(np.arange(N) % 5, unit="D"),
+        pd.Series(pd.to_timedelta(np.arange(N) % 5, unit="h")).astype("category"),
+        pd.Series(pd.to_timedelta(np.arange(N) % 5, unit="D")).astype(object),
+        # As a file reader or a CSV gives it: text.
+        pd.Series(pd.to_timedelta(np.arange(N) % 5, unit="h")).astype(str),
+    ],
+)
+def test_duration_columns_refused_with_fix(column):
+    # A duration is a number of seconds, not one category per value.
+    with pytest.raises(ValueError, match=r"'wait' holds durations.*total_seconds"):
+        warn_data_problems(_frame(wait=column))
+    with pytest.raises(ValueError, match=r"'wait' holds durations"):
+        NaiveBayes().fit(_frame(wait=column), ["u", "v"] * (N // 2))
+
+
+def test_period_columns_refused_as_dates():
+    months = pd.Series(pd.period_range("2020-01", periods=4, freq="M")).repeat(N // 4)
+    for column in (months.to_numpy(), months.astype("category")):
+        with pytest.raises(ValueError, match=r"'month' holds dates"):
+            NaiveBayes().fit(_frame(month=column), ["u", "v"] * (N // 2))
+
+
 def test_constant_column():
     findings = audit_table(_frame(c=["same"] * N))
     assert [(f.column, f.problem) for f in findings] == [("c", "constant")]

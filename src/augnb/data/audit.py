@@ -9,9 +9,10 @@ reports, per column:
 - **high_cardinality** -- a categorical column with more distinct values than
   half the rows: most of its values are seen once, so their probabilities
   are mostly smoothing. Fix: group rare values, or drop it.
-- **datetime** -- dates or times. As categories each date would be its own
-  value, useless for new dates, so they are refused. Fix: convert them to
-  numbers (days since a start, month, weekday) or drop the column.
+- **datetime** -- dates, times, periods or durations. As categories each
+  date would be its own value, useless for new dates, so they are refused.
+  Fix: convert them to numbers (days since a start, month, weekday; a
+  duration's seconds) or drop the column.
 - **constant** -- one value in every row: no information. Fix: drop it.
 - **infinite** -- a numeric column holding ``inf`` or ``-inf``: no interval
   or density holds them, so they are refused. Fix: finite numbers, or empty
@@ -29,6 +30,7 @@ cardinality.
 
 from __future__ import annotations
 
+import datetime
 import re
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
@@ -62,6 +64,11 @@ _DATE = re.compile(
     r"|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}( \d{1,2}:\d{2}(:\d{2})?)?"
     r"|\d{1,2}:\d{2}:\d{2})\s*$"
 )
+#: A duration as pandas or Python writes it ("1 days 02:00:00", "1 day, 2:00:00").
+_DURATION = re.compile(r"^\s*-?\d+ days?,? -?\d{1,2}:\d{2}:\d{2}(\.\d+)?\s*$")
+#: Values of a date (a point in time, a period) and of a duration.
+_DATE_TYPES = (pd.Timestamp, np.datetime64, pd.Period, datetime.date, datetime.time)
+_DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
 #: Widest per-column table of counts the one-pass audit builds.
 _MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
@@ -314,11 +321,16 @@ def _codes_plainly_fine(
             first_at = int(np.flatnonzero(counts)[0]) if n_distinct else 0
         if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
-        first = cats[first_at]
-        fine[j] = not isinstance(
-            first, (pd.Timestamp, np.datetime64)
-        ) and not _DATE.match(str(first))
+        fine[j] = not _looks_like_time(cats[first_at])
     return fine
+
+
+def _looks_like_time(value: object) -> bool:
+    """Whether a value is a date, a time or a duration (or text of a date)."""
+    text = str(value)
+    return isinstance(value, _DATE_TYPES + _DURATION_TYPES) or bool(
+        _DATE.match(text) or _DURATION.match(text)
+    )
 
 
 def _plainly_fine(col: pd.Series) -> bool:
@@ -336,10 +348,18 @@ def _plainly_fine(col: pd.Series) -> bool:
     n_distinct = int(np.count_nonzero(counts))
     if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
         return False
-    if pd.api.types.is_datetime64_any_dtype(col.cat.categories.dtype):
+    if _is_time_dtype(col.cat.categories.dtype):
         return False
-    first = col.cat.categories[int(np.flatnonzero(counts)[0])]
-    return not isinstance(first, pd.Timestamp) and not _DATE.match(str(first))
+    return not _looks_like_time(col.cat.categories[int(np.flatnonzero(counts)[0])])
+
+
+def _is_time_dtype(dtype: object) -> bool:
+    """Whether a dtype holds dates, durations or periods."""
+    return bool(
+        pd.api.types.is_datetime64_any_dtype(dtype)
+        or pd.api.types.is_timedelta64_dtype(dtype)
+        or isinstance(dtype, pd.PeriodDtype)
+    )
 
 
 def _distinct_values(col: pd.Series) -> tuple[pd.Series, int] | None:
@@ -374,15 +394,27 @@ def _infinite(name: Hashable, col: pd.Series) -> Finding | None:
 
 
 def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
-    if pd.api.types.is_datetime64_any_dtype(col.dtype) or (
-        col.dtype == object and isinstance(uniques.iloc[0], pd.Timestamp)
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    first = uniques.iloc[0]
+    text = pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    if (
+        pd.api.types.is_timedelta64_dtype(dtype)
+        or isinstance(first, _DURATION_TYPES)
+        or (text and all(_DURATION.match(str(v)) for v in uniques.iloc[:200]))
     ):
+        return Finding(
+            name,
+            "datetime",
+            f"column {name!r} holds durations, which a classifier would treat as "
+            "one category per duration; convert it to numbers first (e.g. "
+            f"X[{name!r}].dt.total_seconds() / 3600 for hours) or drop it (--drop "
+            "on the command line)",
+        )
+    if _is_time_dtype(dtype) or isinstance(first, _DATE_TYPES):
         found = True
-    elif (
-        col.dtype == object
-        or pd.api.types.is_string_dtype(col.dtype)
-        or isinstance(col.dtype, pd.CategoricalDtype)
-    ):
+    elif text:
         # A plain loop: it stops at the first non-date, and pandas' string
         # accessor re-parses the pattern on every call.
         found = all(_DATE.match(str(v)) for v in uniques.iloc[:200])

@@ -292,10 +292,27 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
     """
+    dtypes = frame.dtypes.tolist()
+    # Only object (and object-like: text, Arrow decimal) and complex columns
+    # can change or be refused: the others are not read, so a frame of
+    # numbers costs a look at its dtypes (fit and every predict call this).
+    kinds = [getattr(dtype, "kind", "") for dtype in dtypes]
+    if "O" not in kinds and "c" not in kinds:
+        return frame
+    names = frame.columns.tolist()
     new = {}
-    for (name, column), dtype in zip(frame.items(), frame.dtypes):
-        if not (pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)):
+    for i, (dtype, kind) in enumerate(zip(dtypes, kinds)):
+        if kind == "c":
+            raise ValueError(
+                f"Column {names[i]!r} holds complex numbers; give real numbers or "
+                f"categories (e.g. X[{names[i]!r}].abs(), or its .real and .imag "
+                "as two columns)."
+            )
+        if kind != "O" or not (
+            pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)
+        ):
             continue
+        column = frame.iloc[:, i]
         first = _first_present(column)
         if isinstance(first, str):
             # A column that holds a word stays object whatever else it holds:
@@ -304,20 +321,19 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         if isinstance(first, decimal.Decimal):
             numbers = decimal_numbers(column)
             if numbers is not None:
-                new[name] = numbers
+                new[names[i]] = numbers
             continue
         typed = column.infer_objects()
-        if typed.dtype != object:
-            new[name] = typed
-    out = replace_columns(frame, new) if new else frame
-    for name, dtype in out.dtypes.items():
-        if pd.api.types.is_complex_dtype(dtype):
+        if typed.dtype == object:
+            continue
+        if typed.dtype.kind == "c":  # complex numbers in an object column
             raise ValueError(
-                f"Column {name!r} holds complex numbers; give real numbers or "
-                f"categories (e.g. X[{name!r}].abs(), or its .real and .imag as "
-                "two columns)."
+                f"Column {names[i]!r} holds complex numbers; give real numbers or "
+                f"categories (e.g. X[{names[i]!r}].abs(), or its .real and .imag "
+                "as two columns)."
             )
-    return out
+        new[names[i]] = typed
+    return replace_columns(frame, new) if new else frame
 
 
 def decimal_numbers(column: pd.Series) -> pd.Series | None:

@@ -33,7 +33,9 @@ def make_discretizer(spec: object) -> object:
     ----------
     spec : {"mdlp", "equal_frequency", "equal_width", "mean", "soac"} or transformer
         A name, or an unfitted transformer with ``fit(X, y)`` / ``transform(X)``
-        that returns a DataFrame of categorical columns.
+        that returns one column of bins per column: a DataFrame of categorical
+        columns, or bin numbers in an array or frame (scikit-learn's
+        ``KBinsDiscretizer(encode="ordinal")``).
 
     Returns
     -------
