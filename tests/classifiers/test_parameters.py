@@ -127,6 +127,7 @@ SIGNATURES = {
         "discretization: 'str' = 'per_member'",
         "n_jobs: 'int | None' = None",
         RANDOM_STATE,
+        "verbose: 'int' = 0",
         *INPUT,
     ],
     "ETAN": ["alpha: 'float' = 1.0", "*", *GAUSSIAN],

@@ -109,13 +109,13 @@ class ESKDB(_SmoothedNB):
         Members fitted at once, in threads (the samplers and the counting
         kernels release the GIL); ``None`` means 1, ``-1`` every core. The
         fitted model is the same for every value.
+    random_state : int, RandomState or None, default=None
+        Draws the cut points, the rankings and each member's sampler seed.
     verbose : int, default=0
         Print a line to stderr as each member's tables (and, with
         ``"per_member"``, its structure) are fitted, with the seconds each
         took: a fit with the published settings can take minutes on a large
         table. The model is the same for every value.
-    random_state : int, RandomState or None, default=None
-        Draws the cut points, the rankings and each member's sampler seed.
     {input_columns}
 
     Attributes
@@ -218,8 +218,8 @@ class ESKDB(_SmoothedNB):
         hdp_iterations: int = 1000,
         discretization: str = "per_member",
         n_jobs: int | None = None,
-        verbose: int = 0,
         random_state: int | np.random.RandomState | None = None,
+        verbose: int = 0,
         discretizer: object = "mdlp",
         discrete_features: Sequence | None = None,
         continuous_features: Sequence | None = None,
