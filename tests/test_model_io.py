@@ -248,6 +248,8 @@ def _wrong_type(document):
 _DAMAGE = {
     "format": (lambda d: d.update(format="pickle"), "its format is 'pickle'"),
     "newer": (lambda d: d.update(version=FORMAT_VERSION + 1), "newer augnb"),
+    "version 0": (lambda d: d.update(version=0), "which no augnb writes"),
+    "negative version": (lambda d: d.update(version=-1), "which no augnb writes"),
     "root class": (
         lambda d: d["model"].update({"class": "Popen"}),
         "not an augnb classifier",
@@ -460,7 +462,7 @@ def test_cli_old_name_writes_the_safe_format(tmp_path, capsys):
     capsys.readouterr()
     assert main(["predict", str(old), str(data)]) == 2
     err = capsys.readouterr().err
-    assert "--allow-pickle" in err and err.count("\n") == 1
+    assert "--allow-pickle to augnb predict" in err and err.count("\n") == 1
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         assert main(["predict", str(old), str(data), "--allow-pickle"]) == 0

@@ -15,6 +15,7 @@ from augnb.cli._common import (
     check_output_file,
     parse_params,
     print_table,
+    read_saved_model,
     write_text,
 )
 from augnb.cli._data_options import read_options
@@ -366,7 +367,6 @@ def cmd_predict(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from augnb._io import atomic_open
-    from augnb._model_io import read_model
     from augnb.data.tables import model_kinds, open_table, typed_features
 
     if args.output:
@@ -376,7 +376,9 @@ def cmd_predict(args: argparse.Namespace) -> int:
             inputs=[("the data file", args.data), ("the model file", args.model)],
         )
     try:
-        estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        estimator, info = read_saved_model(
+            args.model, allow_pickle=args.allow_pickle, command="predict"
+        )
         data = Path(args.data).expanduser()
         if not data.is_file():
             what = "is a directory, not a file" if data.is_dir() else "does not exist"
