@@ -349,8 +349,10 @@ def test_an_old_joblib_model_loads_with_allow_pickle(tmp_path):
     joblib.dump(model, compressed, compress=3)
     with pytest.raises(ValueError, match="is a pickle"):
         load_model(compressed)
-    with pytest.warns(UserWarning):
+    with pytest.warns(UserWarning) as caught:
         assert type(load_model(compressed, allow_pickle=True)) is TAN
+    # Through load_model as through read_model: the warning names this line.
+    assert {w.filename for w in caught} == {__file__}
 
 
 def test_read_features_types_columns_like_the_model(tmp_path):

@@ -30,6 +30,7 @@ from sklearn.base import BaseEstimator
 import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
 from augnb._io import atomic_open
+from augnb._warnings import warn_at_caller
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
 from augnb.data.schema import ColumnSpec, Schema
@@ -870,12 +871,11 @@ def _read_archive(target: Path) -> SavedModel:
 def _read_pickle(target: Path, label: str) -> SavedModel:
     import joblib
 
-    warnings.warn(
+    warn_at_caller(
         f"{label} is a pickle: reading it ran the code it names. Convert it to "
         "augnb's data-only format: save_model(load_model(path, "
         "allow_pickle=True), 'model.augnb')",
         UserWarning,
-        stacklevel=3,
     )
     try:
         record = joblib.load(target)

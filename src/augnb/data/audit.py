@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import datetime
 import re
-import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from augnb._warnings import warn_at_caller
 from augnb.data._kernels import column_value_counts
 from augnb.data.schema import column_positions, refusal_message
 
@@ -276,7 +276,7 @@ def warn_data_problems(
     if not warn:
         return
     for finding in findings:
-        warnings.warn(finding.message, DataAuditWarning, stacklevel=4)
+        warn_at_caller(finding.message, DataAuditWarning)
 
 
 def _codes_plainly_fine(

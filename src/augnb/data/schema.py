@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import warnings
 import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from augnb._warnings import warn_at_caller
 from augnb.data._kernels import (
     column_value_counts,
     encode_dictionary_codes,
@@ -861,14 +861,13 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
     seen = _plain(present.iloc[0])
     fitted = _plain(spec.categories[0])
     if _value_family(seen) != _value_family(fitted):
-        warnings.warn(
+        warn_at_caller(
             f"Column {spec.name!r}: none of its values were seen at fit; it holds "
             f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
             f"{type(fitted).__name__} values (e.g. {fitted!r}). Every value is "
             "treated as unseen and summed out; convert the column to the type "
             "used at fit.",
             UserWarning,
-            stacklevel=6,
         )
 
 

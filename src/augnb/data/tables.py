@@ -48,7 +48,6 @@ import io
 import lzma
 import os
 import re
-import warnings
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -59,6 +58,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from augnb._warnings import warn_at_caller
 from augnb.data.audit import DataAuditWarning
 
 if TYPE_CHECKING:
@@ -1058,7 +1058,7 @@ def _decimal_hint(decimal: str, thousands: str) -> str:
 
 
 def _warn(message: str, column: str, problem: str) -> None:
-    warnings.warn(DataReadWarning(message, column, problem), stacklevel=5)
+    warn_at_caller(DataReadWarning(message, column, problem))
 
 
 def _categorical_codes(
