@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from types import FrameType
 
 __all__ = ["warn_at_caller"]
 
@@ -21,7 +22,7 @@ def _caller_level() -> int:
     makes every path's warning name the user's own line.
     """
     level = 2  # 1 is warn_at_caller itself
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         module = str(frame.f_globals.get("__name__", ""))
         if module.partition(".")[0] not in _INSIDE:
