@@ -579,3 +579,21 @@ def test_a_changed_column_type_warns_at_the_callers_line():
             changed = [w for w in caught if "none of its values" in str(w.message)]
             assert changed, (model, method)
             assert {w.filename for w in changed} == {__file__}, (model, method)
+
+
+def test_a_boolean_mask_selects_columns_as_scikit_learns_does():
+    from augnb import TAN, FlexibleNB
+    from augnb.data.schema import column_positions
+
+    names = ["a", "b", "c"]
+    for mask in ([False, True, True], np.array([False, True, True])):
+        assert column_positions(mask, names, "discrete_features") == {1, 2}
+    with pytest.raises(ValueError, match=r"discrete_features is a boolean mask of 2"):
+        column_positions([True, False], names, "discrete_features")
+    X = pd.DataFrame({"a": [0.5, 1.5, 2.5, 3.5], "n": [1, 2, 1, 2]})
+    y = [0, 1, 0, 1]
+    by_mask = TAN(continuous_features=[False, True]).fit(X, y)
+    by_name = TAN(continuous_features=["n"]).fit(X, y)
+    np.testing.assert_array_equal(by_mask.predict_proba(X), by_name.predict_proba(X))
+    kernel = FlexibleNB(discrete_features=np.array([True, False])).fit(X, y)
+    assert kernel.schema_.columns[0].kind == "discrete"

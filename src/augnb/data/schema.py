@@ -152,9 +152,12 @@ def column_positions(
     """Positions of the columns a selector names, by name or by position.
 
     A name takes precedence over a position; a negative position counts from
-    the end; ``True``/``False`` are not positions. A selector naming no
-    column raises a ``ValueError`` that names the parameter ``what``, or is
-    skipped when ``what`` is None (the audit, which only warns).
+    the end; ``True``/``False`` are not positions. A selector of booleans
+    only is a mask, one per column (as scikit-learn's
+    ``categorical_features``). A selector naming no column, or a mask of
+    another length, raises a ``ValueError`` that names the parameter
+    ``what``, or is skipped when ``what`` is None (the audit, which only
+    warns).
     """
     if selector is None:
         return set()
@@ -162,6 +165,17 @@ def column_positions(
         selector, "__iter__"
     ):
         selector = [selector]
+    selector = list(selector)
+    if selector and all(isinstance(s, (bool, np.bool_)) for s in selector):
+        if len(selector) == len(names):
+            return {j for j, s in enumerate(selector) if s}
+        if what is None:
+            return set()
+        raise ValueError(
+            f"{what} is a boolean mask of {len(selector)} values, but X has "
+            f"{len(names)} columns; give one value per column, or the "
+            "columns' names or positions."
+        )
     out = set()
     for s in selector:
         if s in names:
