@@ -372,6 +372,13 @@ def test_a_measurement_given_as_the_class_is_named_by_fit_inspect_and_compare(
                  str(tmp_path / "m.augnb")]) == 0
     err = capsys.readouterr().err
     assert "'price' has 40 distinct values" in err and "bin" in err
+    # Streamed in batches, the labels are never held together: their counts
+    # give the same warning.
+    assert main(["fit", str(path), "--target", "price", "--batch-rows", "7",
+                 "--output", str(tmp_path / "s.augnb")]) == 0
+    streamed = capsys.readouterr()
+    assert "by streaming" in streamed.out
+    assert "'price' has 40 distinct values" in streamed.err
     assert main(["inspect", str(path), "--target", "price"]) == 0
     out = capsys.readouterr().out
     assert "'price' has 40 distinct values" in out and "no problems" not in out

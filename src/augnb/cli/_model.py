@@ -149,11 +149,21 @@ def _warn_memorised(X: object, accuracy: float) -> None:
 
 def _check_class_column(y: Any, dataset: str) -> None:
     """Refuse a class column of one class; warn of one of mostly unique values."""
+    from augnb.data.audit import class_column_finding
+
+    _report_class_finding(class_column_finding(y), dataset)
+
+
+def _report_class_finding(finding: Any, dataset: str) -> None:
+    """Say a class column's finding: an error refuses, a warning warns.
+
+    The whole table's labels and a stream's class counts (the labels are
+    never held together) are judged by one rule and said alike.
+    """
     import warnings
 
-    from augnb.data.audit import DataAuditWarning, class_column_finding
+    from augnb.data.audit import DataAuditWarning
 
-    finding = class_column_finding(y)
     if finding is None:
         return
     if finding.is_error:
@@ -253,6 +263,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     The header comes from the file's footer or first line (nothing else is
     read before the fit), and the file is read once.
     """
+    from augnb.data.audit import class_counts_finding
     from augnb.data.tables import declared_kinds, open_table
     from augnb.datasets._loader import check_column_names
     from augnb.streaming import _resolve, fit_files
@@ -308,7 +319,14 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
-    n_rows = int(estimator.statistics_.n_samples)
+    statistics = estimator.statistics_
+    _report_class_finding(
+        class_counts_finding(
+            dict(zip(statistics.classes, statistics.class_counts.tolist())), target
+        ),
+        args.dataset,
+    )
+    n_rows = int(statistics.n_samples)
     path = _save(args, estimator, model_path, n_rows, target)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} by streaming "
