@@ -357,7 +357,10 @@ def _fit_whole(
             raise ValueError(f"{args.dataset}: the file holds no data rows")
         frame = frames[0]
         y = frame.pop(target)
-        check_labels(y, args.dataset)
+        check_labels(
+            y, args.dataset, source=args.dataset, sep=args.sep,
+            encoding=args.encoding,
+        )
         # Said before the fit's data audit speaks of the columns.
         _check_class_column(y, args.dataset)
         if not isinstance(y.dtype, np.dtype):
