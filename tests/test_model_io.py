@@ -248,6 +248,8 @@ def _wrong_type(document):
 _DAMAGE = {
     "format": (lambda d: d.update(format="pickle"), "its format is 'pickle'"),
     "newer": (lambda d: d.update(version=FORMAT_VERSION + 1), "newer augnb"),
+    "version 0": (lambda d: d.update(version=0), "which no augnb writes"),
+    "negative version": (lambda d: d.update(version=-1), "which no augnb writes"),
     "root class": (
         lambda d: d["model"].update({"class": "Popen"}),
         "not an augnb classifier",
@@ -347,8 +349,10 @@ def test_an_old_joblib_model_loads_with_allow_pickle(tmp_path):
     joblib.dump(model, compressed, compress=3)
     with pytest.raises(ValueError, match="is a pickle"):
         load_model(compressed)
-    with pytest.warns(UserWarning):
+    with pytest.warns(UserWarning) as caught:
         assert type(load_model(compressed, allow_pickle=True)) is TAN
+    # Through load_model as through read_model: the warning names this line.
+    assert {w.filename for w in caught} == {__file__}
 
 
 def test_read_features_types_columns_like_the_model(tmp_path):
@@ -460,7 +464,7 @@ def test_cli_old_name_writes_the_safe_format(tmp_path, capsys):
     capsys.readouterr()
     assert main(["predict", str(old), str(data)]) == 2
     err = capsys.readouterr().err
-    assert "--allow-pickle" in err and err.count("\n") == 1
+    assert "--allow-pickle to augnb predict" in err and err.count("\n") == 1
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         assert main(["predict", str(old), str(data), "--allow-pickle"]) == 0

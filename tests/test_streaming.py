@@ -195,6 +195,16 @@ def test_rows_without_a_label_are_named_by_their_place_in_the_file(tmp_path):
         r"file line\(s\) 152, 422, 423 \(the header is line 1\)",
     ):
         load(tmp_path / "gaps.csv", target="cls")
+    # Lines that are no rows (before the header, blank, a quoted field's
+    # second line) are counted: the numbers are the file's lines.
+    shifted = tmp_path / "shifted.csv"
+    shifted.write_text('\n\nsep=;\n\na;cls\n1;x\n\n2;\n"3\n4";y\n5;\n6;y\n')
+    for read in (
+        lambda: load(shifted, target="cls"),
+        lambda: fit_files(TAN(), shifted, target="cls", batch_rows=100),
+    ):
+        with pytest.raises(ValueError, match=r"at file line\(s\) 8, 11 \("):
+            read()
 
 
 def test_predict_files_needs_a_model_fitted_on_named_columns(tmp_path):

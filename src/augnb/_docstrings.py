@@ -100,10 +100,13 @@ discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are
     discretised.""",
     "feature_kinds": """\
-discrete_features : sequence of str or int, default=None
-    Columns to treat as discrete whatever their dtype.
-continuous_features : sequence of str or int, default=None
-    Columns to treat as continuous whatever their dtype.""",
+discrete_features : sequence of str or int, or boolean mask, default=None
+    Columns to treat as discrete whatever their dtype: their names or
+    positions, or a boolean mask with one value per column (as
+    scikit-learn's ``categorical_features``).
+continuous_features : sequence of str or int, or boolean mask, default=None
+    Columns to treat as continuous whatever their dtype, given the same
+    way.""",
     "cv": """\
 cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
     Internal cross-validation of the search: a number of stratified folds,

@@ -30,6 +30,7 @@ from sklearn.base import BaseEstimator
 import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
 from augnb._io import atomic_open
+from augnb._warnings import warn_at_caller
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
 from augnb.data.schema import ColumnSpec, Schema
@@ -688,6 +689,18 @@ def read_model(
     ------
     {model_file_errors}
     """
+    return _read_model(path, allow_pickle=allow_pickle, how="allow_pickle=True")
+
+
+def _read_model(
+    path: str | os.PathLike[str], *, allow_pickle: bool, how: str
+) -> SavedModel:
+    """:func:`read_model`, its refusal of a pickle telling the caller's way.
+
+    ``how`` is how whoever called lets a pickle in: ``allow_pickle=True``
+    in Python, the command's own ``--allow-pickle`` option on the command
+    line (:func:`augnb.cli._common.read_saved_model`).
+    """
     target = Path(path)
     if not target.is_file():
         what = "is a folder" if target.is_dir() else "does not exist"
@@ -705,9 +718,8 @@ def read_model(
         if not allow_pickle:
             raise ValueError(
                 f"{label} is a pickle (a joblib model file of an older augnb?); "
-                "loading it would run code it holds: if you trust it, pass "
-                "allow_pickle=True (augnb predict --allow-pickle) and save it "
-                "again with save_model"
+                f"loading it would run code it holds: if you trust it, pass {how} "
+                "and save it again with augnb.save_model"
             )
         return _read_pickle(target, label)
     if kind != "zip":
@@ -821,6 +833,13 @@ def _read_archive(target: Path) -> SavedModel:
             )
             version = document.get("version")
             _expect(type(version) is int, f"bad format version {version!r:.60}")
+            # Versions start at 1: 0 or below was never written by any augnb.
+            _expect(
+                version >= 1,
+                f"it is format version {version}, which no augnb writes (this "
+                f"one reads versions 1 to {FORMAT_VERSION}); fit it again with "
+                "`augnb fit`",
+            )
             _expect(
                 version <= FORMAT_VERSION,
                 f"it is format version {version}, written by a newer augnb "
@@ -852,12 +871,11 @@ def _read_archive(target: Path) -> SavedModel:
 def _read_pickle(target: Path, label: str) -> SavedModel:
     import joblib
 
-    warnings.warn(
+    warn_at_caller(
         f"{label} is a pickle: reading it ran the code it names. Convert it to "
         "augnb's data-only format: save_model(load_model(path, "
         "allow_pickle=True), 'model.augnb')",
         UserWarning,
-        stacklevel=3,
     )
     try:
         record = joblib.load(target)

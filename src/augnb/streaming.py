@@ -263,7 +263,10 @@ def fit_files(
                     frame = _same_columns(frame, order, path)
                 X, y = _split(frame, target)
                 # Named by the file's lines, as load() names them.
-                check_labels(y, path, row, whole=False)
+                check_labels(
+                    y, path, row, whole=False, source=path, sep=sep,
+                    encoding=encoding,
+                )
                 row += len(X)
                 yield X, y
 

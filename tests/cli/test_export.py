@@ -54,6 +54,18 @@ def test_export_writes_each_format(saved, tmp_path, capsys):
     )
 
 
+def test_a_pickle_refusal_names_the_export_option(saved, tmp_path, capsys):
+    import joblib
+
+    old = tmp_path / "old.joblib"
+    joblib.dump({"format": "augnb-model-1", "estimator": load_model(saved["kdb"])}, old)
+    out = tmp_path / "m.bif"
+    assert main(["export", str(old), "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--allow-pickle to augnb export" in err and "predict" not in err
+    assert err.count("\n") == 1
+
+
 def test_ensembles_export_as_an_archive(saved, tmp_path):
     out = tmp_path / "aode.zip"
     assert (

@@ -126,6 +126,20 @@ def test_rows_without_a_label_are_named_alike_by_every_command(
     # Streamed: the count covers the rows read so far.
     streamed = ["fit", gaps, "--batch-rows", "50", *out]
     usage_error(streamed, "no class label", "line(s) 5")
+    # Lines before the header (blank, Excel's sep=), a blank line and a
+    # quoted field over two lines among the rows: named by the file's lines.
+    shifted = tmp_path / "shifted.csv"
+    shifted.write_text(
+        '\n\nsep=;\n\na;b;class\n1;u;x\n\n2;v;\n"3\n4";u;y\n5;v;\n'
+        + "6;u;x\n7;v;y\n" * 20
+    )
+    lines = ["shifted.csv", "no class label", "file line(s) 8, 11"]
+    usage_error(["fit", shifted, *out], "2 row(s) have", *lines)
+    usage_error(["fit", shifted, "--estimator", "BSEJ", *out], "2 row(s) have", *lines)
+    usage_error(["compare", shifted], "2 row(s) have", *lines)
+    usage_error(
+        ["fit", shifted, "--batch-rows", "2", *out], "of the first", *lines[1:]
+    )
     # No label at all (this ended in a traceback).
     empty = tmp_path / "unlabelled.csv"
     frame.assign(**{"class": ""}).to_csv(empty, index=False)
@@ -372,6 +386,13 @@ def test_a_measurement_given_as_the_class_is_named_by_fit_inspect_and_compare(
                  str(tmp_path / "m.augnb")]) == 0
     err = capsys.readouterr().err
     assert "'price' has 40 distinct values" in err and "bin" in err
+    # Streamed in batches, the labels are never held together: their counts
+    # give the same warning.
+    assert main(["fit", str(path), "--target", "price", "--batch-rows", "7",
+                 "--output", str(tmp_path / "s.augnb")]) == 0
+    streamed = capsys.readouterr()
+    assert "by streaming" in streamed.out
+    assert "'price' has 40 distinct values" in streamed.err
     assert main(["inspect", str(path), "--target", "price"]) == 0
     out = capsys.readouterr().out
     assert "'price' has 40 distinct values" in out and "no problems" not in out

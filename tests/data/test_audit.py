@@ -178,6 +178,13 @@ def test_class_column_findings():
         assert word in many.message, many.message
     # Many classes with several rows each are a fine class column.
     assert class_column_finding(pd.Series([f"k{i % 15}" for i in range(N * 2)])) is None
+    # The rule on counts (a stream's) finds what it finds on the labels.
+    from augnb.data.audit import class_counts_finding
+
+    assert class_counts_finding(prices.value_counts().to_dict(), "price") == many
+    assert class_counts_finding({"P": N, "N": 0}, "c") == class_column_finding(
+        pd.Series(["P"] * N, name="c")
+    )
 
 
 def test_infinite_values_are_an_error_finding():

@@ -110,6 +110,27 @@ def test_column_vector_labels_still_warn():
         encode_target(np.array([[0], [1], [0]]), 3)
 
 
+@pytest.mark.parametrize(
+    "y",
+    [
+        [(1, "a"), (2, "b"), (1, "a")],
+        pd.Series([(1, "a"), (2, "b"), (1, "a")]),
+        pd.Series([["x"], ["y"], ["x"]]),
+    ],
+)
+def test_sequence_labels_are_refused_with_the_fix(y):
+    # scikit-learn reads a sequence as several outputs (its metrics refuse
+    # tuple labels even in a Series): labels are scalars, said at fit.
+    with pytest.raises(ValueError, match=r"one label per row.*join") as info:
+        encode_target(y, 3)
+    assert "\n" not in str(info.value)
+
+
+def test_several_label_columns_are_refused_as_several_outputs():
+    with pytest.raises(ValueError, match=r"y has 2 columns.*one label per row"):
+        encode_target(np.array([[0, 1], [1, 0], [0, 1]]), 3)
+
+
 def test_column_arrays_are_the_columns():
     from augnb.data.encoding import column_arrays
 

@@ -557,3 +557,43 @@ def test_encode_reads_bins_as_a_categorical_of_the_bins_is_read(integer_table):
     assert (got[:, 3] == -1).all()
     assert [str(w.message) for w in caught] == [str(w.message) for w in caught_old]
     assert len(caught) == 1 and "Column 'text'" in str(caught[0].message)
+
+
+def test_a_changed_column_type_warns_at_the_callers_line():
+    # The warning names the user's predict call, whichever entry point (and
+    # however many frames of augnb and scikit-learn) it went through.
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    from augnb import TAN, NaiveBayes
+
+    X = pd.DataFrame({"a": [1, 2, 1, 2, 1, 2], "b": [0, 0, 1, 1, 0, 1]})
+    y = np.array([0, 1, 0, 1, 0, 1])
+    as_strings = X.astype(str)
+    pipeline = make_pipeline(FunctionTransformer(), NaiveBayes()).fit(X, y)
+    for model in (NaiveBayes().fit(X, y), TAN().fit(X, y), pipeline):
+        for method in ("predict", "predict_proba"):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                getattr(model, method)(as_strings)
+            changed = [w for w in caught if "none of its values" in str(w.message)]
+            assert changed, (model, method)
+            assert {w.filename for w in changed} == {__file__}, (model, method)
+
+
+def test_a_boolean_mask_selects_columns_as_scikit_learns_does():
+    from augnb import TAN, FlexibleNB
+    from augnb.data.schema import column_positions
+
+    names = ["a", "b", "c"]
+    for mask in ([False, True, True], np.array([False, True, True])):
+        assert column_positions(mask, names, "discrete_features") == {1, 2}
+    with pytest.raises(ValueError, match=r"discrete_features is a boolean mask of 2"):
+        column_positions([True, False], names, "discrete_features")
+    X = pd.DataFrame({"a": [0.5, 1.5, 2.5, 3.5], "n": [1, 2, 1, 2]})
+    y = [0, 1, 0, 1]
+    by_mask = TAN(continuous_features=[False, True]).fit(X, y)
+    by_name = TAN(continuous_features=["n"]).fit(X, y)
+    np.testing.assert_array_equal(by_mask.predict_proba(X), by_name.predict_proba(X))
+    kernel = FlexibleNB(discrete_features=np.array([True, False])).fit(X, y)
+    assert kernel.schema_.columns[0].kind == "discrete"

@@ -298,3 +298,23 @@ def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
         message = str(refused.value)
         assert path.name in message and "CSV" in message, message
         assert "encoding" not in message and "exactly one" not in message
+
+
+def test_file_lines_count_the_lines_that_are_no_rows(tmp_path):
+    from augnb.data.tables import check_labels, open_table
+
+    path = tmp_path / "t.csv"
+    # A header over two lines, blank lines, a quoted line break, CRLF ends.
+    path.write_bytes(
+        b'\r\n"a\r\nx",class\r\n1,p\r\n\r\n"2\r\n3",\r\n4,q\r\n5,\r\n'
+    )
+    reader = open_table(path)
+    assert reader.file_lines([0, 1, 2, 3]) == [4, 6, 8, 9]
+    # A batch's rows, counted from the file's first data row.
+    y = pd.Series([None, "q", None], name="class")
+    where = r"of the first 4 .* line\(s\) 6, 9 \(the header is line 2\)"
+    with pytest.raises(ValueError, match=where):
+        check_labels(y, str(path), 1, whole=False, source=path)
+    # Without the file, the rows are counted (not called lines).
+    with pytest.raises(ValueError, match=r"data row\(s\) 2, 4 \(counting from 1 aft"):
+        check_labels(y, str(path), 1)

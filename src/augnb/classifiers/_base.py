@@ -296,7 +296,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         X : DataFrame or array-like of shape (n_samples, n_features)
             Training features; missing values (None, NaN, pd.NA) allowed.
         y : array-like of shape (n_samples,)
-            Class labels (any hashable values, no missing values).
+            Class labels: strings, numbers or booleans, none missing.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights. Every count is a sum of weights, so an
             integer weight equals repeating the row and a weight of 0 equals

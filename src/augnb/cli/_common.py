@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = [
     "UsageError",
@@ -16,6 +16,7 @@ __all__ = [
     "parse_params",
     "positive_int",
     "print_table",
+    "read_saved_model",
     "seed_value",
     "stdout_is_tty",
     "write_text",
@@ -27,6 +28,22 @@ PLOT_SUFFIXES = (".png", ".svg")
 
 class UsageError(Exception):
     """A user mistake reported as one line and exit status 2."""
+
+
+def read_saved_model(
+    path: str, *, allow_pickle: bool, command: str
+) -> tuple[Any, dict[str, Any]]:
+    """``read_model`` for ``augnb COMMAND``: a pickle's refusal names its option.
+
+    Every command that reads a model has its own ``--allow-pickle``; the
+    refusal tells the one that was run rather than another.
+    """
+    from augnb._model_io import _read_model
+
+    saved = _read_model(
+        path, allow_pickle=allow_pickle, how=f"--allow-pickle to augnb {command}"
+    )
+    return saved.estimator, saved.info
 
 
 def stdout_is_tty() -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from augnb.cli._common import UsageError, check_output_file
+from augnb.cli._common import UsageError, check_output_file, read_saved_model
 
 __all__ = ["EXPORT_CHOICES", "cmd_export"]
 
@@ -15,14 +15,15 @@ EXPORT_CHOICES = ("bif", "xmlbif", "net", "onnx")
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write a saved model in another tool's format."""
-    from augnb._model_io import read_model
     from augnb.interop.api import export
 
     output = check_output_file(
         args.output, "--output", inputs=[("the model file", args.model)]
     )
     try:
-        estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        estimator, info = read_saved_model(
+            args.model, allow_pickle=args.allow_pickle, command="export"
+        )
         saved = info.get("target")
         target = args.target or (saved if isinstance(saved, str) else None) or "class"
         path = export(estimator, output, format=args.format, target=target)

@@ -15,6 +15,7 @@ from augnb.cli._common import (
     check_output_file,
     parse_params,
     print_table,
+    read_saved_model,
     write_text,
 )
 from augnb.cli._data_options import read_options
@@ -148,11 +149,21 @@ def _warn_memorised(X: object, accuracy: float) -> None:
 
 def _check_class_column(y: Any, dataset: str) -> None:
     """Refuse a class column of one class; warn of one of mostly unique values."""
+    from augnb.data.audit import class_column_finding
+
+    _report_class_finding(class_column_finding(y), dataset)
+
+
+def _report_class_finding(finding: Any, dataset: str) -> None:
+    """Say a class column's finding: an error refuses, a warning warns.
+
+    The whole table's labels and a stream's class counts (the labels are
+    never held together) are judged by one rule and said alike.
+    """
     import warnings
 
-    from augnb.data.audit import DataAuditWarning, class_column_finding
+    from augnb.data.audit import DataAuditWarning
 
-    finding = class_column_finding(y)
     if finding is None:
         return
     if finding.is_error:
@@ -252,6 +263,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     The header comes from the file's footer or first line (nothing else is
     read before the fit), and the file is read once.
     """
+    from augnb.data.audit import class_counts_finding
     from augnb.data.tables import declared_kinds, open_table
     from augnb.datasets._loader import check_column_names
     from augnb.streaming import _resolve, fit_files
@@ -307,7 +319,14 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
-    n_rows = int(estimator.statistics_.n_samples)
+    statistics = estimator.statistics_
+    _report_class_finding(
+        class_counts_finding(
+            dict(zip(statistics.classes, statistics.class_counts.tolist())), target
+        ),
+        args.dataset,
+    )
+    n_rows = int(statistics.n_samples)
     path = _save(args, estimator, model_path, n_rows, target)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} by streaming "
@@ -338,7 +357,10 @@ def _fit_whole(
             raise ValueError(f"{args.dataset}: the file holds no data rows")
         frame = frames[0]
         y = frame.pop(target)
-        check_labels(y, args.dataset)
+        check_labels(
+            y, args.dataset, source=args.dataset, sep=args.sep,
+            encoding=args.encoding,
+        )
         # Said before the fit's data audit speaks of the columns.
         _check_class_column(y, args.dataset)
         if not isinstance(y.dtype, np.dtype):
@@ -366,7 +388,6 @@ def cmd_predict(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from augnb._io import atomic_open
-    from augnb._model_io import read_model
     from augnb.data.tables import model_kinds, open_table, typed_features
 
     if args.output:
@@ -376,7 +397,9 @@ def cmd_predict(args: argparse.Namespace) -> int:
             inputs=[("the data file", args.data), ("the model file", args.model)],
         )
     try:
-        estimator, info = read_model(args.model, allow_pickle=args.allow_pickle)
+        estimator, info = read_saved_model(
+            args.model, allow_pickle=args.allow_pickle, command="predict"
+        )
         data = Path(args.data).expanduser()
         if not data.is_file():
             what = "is a directory, not a file" if data.is_dir() else "does not exist"

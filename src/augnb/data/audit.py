@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import datetime
 import re
-import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from augnb._warnings import warn_at_caller
 from augnb.data._kernels import column_value_counts
 from augnb.data.schema import column_positions, refusal_message
 
@@ -47,6 +47,7 @@ __all__ = [
     "Finding",
     "audit_table",
     "class_column_finding",
+    "class_counts_finding",
     "warn_data_problems",
 ]
 
@@ -201,10 +202,33 @@ def class_column_finding(y: object, name: Hashable | None = None) -> Finding | N
     Finding or None
     """
     labels = pd.Series(np.asarray(y, dtype=object))
-    labels = labels[labels.notna()]
+    counts = labels[labels.notna()].value_counts(sort=False)
     name = getattr(y, "name", None) if name is None else name
+    return class_counts_finding(dict(zip(counts.index, counts.tolist())), name)
+
+
+def class_counts_finding(
+    counts: Mapping[Hashable, int], name: Hashable | None = None
+) -> Finding | None:
+    """:func:`class_column_finding` from each class's number of rows.
+
+    The rule itself, for a class column known only by its counts (a table
+    fitted batch by batch, whose labels are never held together).
+
+    Parameters
+    ----------
+    counts : mapping
+        The number of labelled rows of each class.
+    name : hashable, default=None
+        The class column's name.
+
+    Returns
+    -------
+    Finding or None
+    """
+    classes = [c for c, n in counts.items() if n > 0]
+    n_present = int(sum(counts.values()))
     column = f" in column {name!r}" if name is not None else ""
-    classes = pd.unique(labels)
     if len(classes) == 1:
         return Finding(
             name,
@@ -213,7 +237,6 @@ def class_column_finding(y: object, name: Hashable | None = None) -> Finding | N
             "needs at least 2 classes: name the class column with --target NAME "
             "(on the command line)",
         )
-    n_present = len(labels)
     if n_present >= MIN_ROWS and len(classes) > HIGH_CARDINALITY_FRACTION * n_present:
         return Finding(
             name,
@@ -276,7 +299,7 @@ def warn_data_problems(
     if not warn:
         return
     for finding in findings:
-        warnings.warn(finding.message, DataAuditWarning, stacklevel=4)
+        warn_at_caller(finding.message, DataAuditWarning)
 
 
 def _codes_plainly_fine(

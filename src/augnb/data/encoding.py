@@ -420,7 +420,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
     Parameters
     ----------
     y : array-like of shape (n_samples,)
-        Class labels, any hashable values.
+        Class labels: strings, numbers or booleans (not sequences).
     n_samples : int
         Number of rows of X.
 
@@ -435,6 +435,16 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         raise ValueError(
             "This classifier requires y to be passed, but the target y is None; "
             "give the class labels to fit."
+        )
+    if isinstance(y, (list, tuple)):
+        # Before NumPy reads a list of tuples as a 2-d table of outputs.
+        _refuse_sequence_labels(y)
+    shape = getattr(y, "shape", ())
+    if len(shape) == 2 and shape[1] > 1:
+        raise ValueError(
+            f"y has {shape[1]} columns; a classifier takes one label per "
+            "row (augnb fits no multi-output target): pass one column, or join "
+            "each row's values into one string label."
         )
     if isinstance(y, (list, tuple)) and any(isinstance(v, (str, bytes)) for v in y):
         # Keep each label's type: NumPy would turn [1, "1"] into strings.
@@ -478,6 +488,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         "bytes",
     ):
         values = y_arr.tolist()
+        _refuse_sequence_labels(values)
         typed = {(type(v).__name__, repr(v)) for v in values}
         if len(typed) != len(set(values)):
             # 1, 1.0 and True are one dict key in Python: they would merge.
@@ -559,6 +570,25 @@ def _plain_1d(y: object) -> bool:
     else:
         return False
     return isinstance(dtype, np.dtype) and dtype.kind in "biufOUS"
+
+
+def _refuse_sequence_labels(values: Sequence) -> None:
+    """Refuse labels that are sequences (tuples, lists, arrays).
+
+    scikit-learn reads a sequence as several outputs, not one class: a list
+    of tuples is a 2-d target to it, and its metrics refuse tuple labels even
+    in a Series, so ``score`` and cross-validation could not read them.
+    """
+    for v in values:
+        if not isinstance(v, (str, bytes)) and isinstance(
+            v, (Sequence, np.ndarray, set, frozenset)
+        ):
+            raise ValueError(
+                f"y holds a {type(v).__name__} label ({v!r:.60}); a classifier "
+                "takes one label per row, a string, number or boolean "
+                "(scikit-learn reads a sequence as several outputs): join each "
+                "into one string, e.g. ['|'.join(map(str, t)) for t in y]."
+            )
 
 
 def _check_label_types(values: list | tuple) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import warnings
 import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from augnb._warnings import warn_at_caller
 from augnb.data._kernels import (
     column_value_counts,
     encode_dictionary_codes,
@@ -152,9 +152,12 @@ def column_positions(
     """Positions of the columns a selector names, by name or by position.
 
     A name takes precedence over a position; a negative position counts from
-    the end; ``True``/``False`` are not positions. A selector naming no
-    column raises a ``ValueError`` that names the parameter ``what``, or is
-    skipped when ``what`` is None (the audit, which only warns).
+    the end; ``True``/``False`` are not positions. A selector of booleans
+    only is a mask, one per column (as scikit-learn's
+    ``categorical_features``). A selector naming no column, or a mask of
+    another length, raises a ``ValueError`` that names the parameter
+    ``what``, or is skipped when ``what`` is None (the audit, which only
+    warns).
     """
     if selector is None:
         return set()
@@ -162,6 +165,17 @@ def column_positions(
         selector, "__iter__"
     ):
         selector = [selector]
+    selector = list(selector)
+    if selector and all(isinstance(s, (bool, np.bool_)) for s in selector):
+        if len(selector) == len(names):
+            return {j for j, s in enumerate(selector) if s}
+        if what is None:
+            return set()
+        raise ValueError(
+            f"{what} is a boolean mask of {len(selector)} values, but X has "
+            f"{len(names)} columns; give one value per column, or the "
+            "columns' names or positions."
+        )
     out = set()
     for s in selector:
         if s in names:
@@ -861,14 +875,13 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
     seen = _plain(present.iloc[0])
     fitted = _plain(spec.categories[0])
     if _value_family(seen) != _value_family(fitted):
-        warnings.warn(
+        warn_at_caller(
             f"Column {spec.name!r}: none of its values were seen at fit; it holds "
             f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
             f"{type(fitted).__name__} values (e.g. {fitted!r}). Every value is "
             "treated as unseen and summed out; convert the column to the type "
             "used at fit.",
             UserWarning,
-            stacklevel=6,
         )
 
 

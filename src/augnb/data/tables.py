@@ -48,7 +48,6 @@ import io
 import lzma
 import os
 import re
-import warnings
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -59,6 +58,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from augnb._warnings import warn_at_caller
 from augnb.data.audit import DataAuditWarning
 
 if TYPE_CHECKING:
@@ -303,6 +303,9 @@ class TableReader:
     n_rows : int, default=None
         Rows of the table from its footer (Parquet, Feather), or an estimate
         from the file size (plain CSV); None when unknown.
+    lines : callable, default=None
+        A text table's: given data rows (from 0), the file lines they start
+        on (see :meth:`file_lines`).
     """
 
     def __init__(
@@ -311,8 +314,10 @@ class TableReader:
         columns: list[str],
         options: _ReadOptions,
         n_rows: int | None = None,
+        lines: Any = None,
     ):
         self._batches = batches
+        self._lines = lines
         self.columns = columns
         #: Rows of the table from its footer (Parquet, Feather), or an
         #: estimate from the file size (plain CSV); None when unknown.
@@ -325,6 +330,26 @@ class TableReader:
         # equal one is reused; a column of ever new sets starts afresh.
         self._dtypes: dict[str, dict[tuple[str, ...], pd.CategoricalDtype]] = {}
         self.select: list[str] | None = None
+
+    def file_lines(self, rows: Iterable[int]) -> list[int] | None:
+        """The lines of a text table on which data rows start (error path).
+
+        Lines that are no row (blank, Excel's ``sep=``, a quoted field's
+        further lines) are counted, so the numbers are an editor's. The file
+        is read again up to the last of ``rows``.
+
+        Parameters
+        ----------
+        rows : iterable of int
+            Data rows, counted from 0 after the header.
+
+        Returns
+        -------
+        list of int or None
+            Each row's first line (from 1); None for a Parquet or Feather
+            file, which has no lines.
+        """
+        return None if self._lines is None else self._lines(list(rows))
 
     @property
     def label(self) -> str:
@@ -825,7 +850,12 @@ def _csv(
                     raise ValueError(_csv_error(exc, source, kind, options)) from None
                 yield batch
 
-    return TableReader(batches, header, options, n_rows=estimate)
+    def record_lines(rows: list[int]) -> list[int] | None:
+        return _record_lines(source, kind, options, rows)
+
+    return TableReader(
+        batches, header, options, n_rows=estimate, lines=record_lines
+    )
 
 
 def _lines_before_header(text: str) -> tuple[int, str | None]:
@@ -883,6 +913,41 @@ def _not_utf8(options: _ReadOptions, column: str | None) -> str:
         f"{options.encoding or 'UTF-8'}{where}; give the file's encoding, e.g. "
         "--encoding latin-1 (encoding='latin-1' in Python)"
     )
+
+
+def _record_lines(
+    source: Any, kind: str, options: _ReadOptions, rows: list[int]
+) -> list[int] | None:
+    """The file line each data row (from 0) starts on; None if one is not found.
+
+    Read as Arrow reads the rows: after the lines before the header and the
+    header record, blank lines are skipped and a quoted field may hold line
+    breaks.
+    """
+    if not rows:
+        return []
+    wanted, last, found = set(rows), max(rows), {}
+    with _stream(source, kind, options.label, native=False) as stream:
+        text = io.TextIOWrapper(
+            stream, encoding=options.encoding or "utf-8-sig", errors="replace",
+            newline="",
+        )
+        for _ in range(options.skip):
+            text.readline()
+        records = csv.reader(text, delimiter=options.sep)
+        next(records, None)  # the header, over one line or more
+        done = options.skip + records.line_num  # lines read so far
+        index = 0
+        for record in records:
+            start, done = done + 1, options.skip + records.line_num
+            if not record:  # a blank line, which Arrow skips
+                continue
+            if index in wanted:
+                found[index] = start
+            if index >= last:
+                break
+            index += 1
+    return [found[r] for r in rows] if wanted <= found.keys() else None
 
 
 def _ragged_line(source: Any, kind: str, options: _ReadOptions) -> str | None:
@@ -1058,7 +1123,7 @@ def _decimal_hint(decimal: str, thousands: str) -> str:
 
 
 def _warn(message: str, column: str, problem: str) -> None:
-    warnings.warn(DataReadWarning(message, column, problem), stacklevel=5)
+    warn_at_caller(DataReadWarning(message, column, problem))
 
 
 def _categorical_codes(
@@ -1165,7 +1230,14 @@ def _natural_order(values: list[str]) -> list[str]:
 
 
 def check_labels(
-    y: pd.Series, label: str, first_row: int = 0, *, whole: bool = True
+    y: pd.Series,
+    label: str,
+    first_row: int = 0,
+    *,
+    whole: bool = True,
+    source: str | os.PathLike[str] | Traversable | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
 ) -> None:
     """Refuse rows of a table file that have no class label, naming where they are.
 
@@ -1184,6 +1256,13 @@ def check_labels(
     whole : bool, default=True
         Whether ``y`` ends the file (else the count covers the rows read so
         far).
+    source : path or traversable, default=None
+        The file, to name a text table's rows by its lines: read again (on
+        this error only) with ``sep`` and ``encoding`` as it was read, since
+        blank lines, lines before the header and quoted line breaks are no
+        rows. Without it the rows are counted after the header.
+    sep, encoding : str, default=None
+        The CSV dialect the file was read with.
 
     Raises
     ------
@@ -1193,22 +1272,44 @@ def check_labels(
     missing = y.isna().to_numpy()
     if not missing.any():
         return
-    rows = np.flatnonzero(missing) + first_row + 1
+    rows = np.flatnonzero(missing) + first_row
+    count = rows.size
     columnar = str(label).lower().endswith((".parquet", ".pq", ".feather", ".arrow"))
-    # A text table's header is line 1, so data row r is line r + 1.
-    numbers = rows if columnar else rows + 1
+    lines = None if columnar else _label_lines(source, label, sep, encoding, rows)
+    numbers = (rows + 1).tolist() if lines is None else lines[1:]
     shown = ", ".join(str(i) for i in numbers[:_SHOWN])
-    more = ", ..." if numbers.size > _SHOWN else ""
-    where = (
-        f"at row(s) {shown}{more} (counting from 1)"
-        if columnar
-        else f"at file line(s) {shown}{more} (the header is line 1)"
-    )
+    more = ", ..." if count > _SHOWN else ""
+    if lines is not None:
+        where = f"at file line(s) {shown}{more} (the header is line {lines[0]})"
+    elif columnar:
+        where = f"at row(s) {shown}{more} (counting from 1)"
+    else:
+        where = f"at data row(s) {shown}{more} (counting from 1 after the header)"
     among = "" if whole else f" of the first {first_row + len(y)}"
     raise ValueError(
-        f"{label}: {numbers.size} row(s){among} have no class label, {where}. "
+        f"{label}: {count} row(s){among} have no class label, {where}. "
         "A row without a label cannot be used; remove it or fill in its class."
     )
+
+
+def _label_lines(
+    source: Any, label: str, sep: str | None, encoding: str | None, rows: Any
+) -> list[int] | None:
+    """The header's line then the first rows' lines, or None when not found.
+
+    Only the rows the message shows are looked up: the file is read again up
+    to the last of them.
+    """
+    if source is None or isinstance(source, pd.DataFrame):
+        return None
+    try:
+        reader = open_table(source, sep=sep, encoding=encoding, label=label)
+        found = reader.file_lines(rows[:_SHOWN].tolist())
+    except (ValueError, OSError, UnicodeError):  # read before; now it is not
+        return None
+    if found is None:
+        return None
+    return [reader._options.skip + 1, *found]
 
 
 def _feature_names(estimator: Any, label: str) -> list[str]:

@@ -161,6 +161,10 @@ def _typed_frame(
     raw = _select_columns(
         raw, target, drop, id_column, label, discrete, continuous
     )
+    if not isinstance(source, pd.DataFrame):
+        check_labels(raw[target], label, source=source, sep=sep, encoding=encoding)
+    else:
+        check_labels(raw[target], label)
 
     if name is not None:
         base = set(bundled_continuous(name))
@@ -504,9 +508,7 @@ def _select_columns(
         discrete=discrete, continuous=continuous,
     )
     features = [c for c in columns if c != target and c not in dropped]
-    raw = raw.loc[:, [*features, target]]
-    check_labels(raw[target], label)
-    return raw
+    return raw.loc[:, [*features, target]]
 
 
 def _read_sidecar(path: Path, columns: Iterable[str], label: str) -> set[str] | None:
