@@ -481,3 +481,53 @@ def test_files_of_one_name_in_different_folders_are_told_apart(tmp_path):
     # One file twice is still one data set listed twice.
     with pytest.raises(ValueError, match="twice"):
         cv_module.load_datasets([a, a])
+
+
+@pytest.mark.parametrize("make", [np.random.RandomState, np.random.default_rng])
+def test_cache_key_tells_random_generators_of_different_seeds_apart(make):
+    # A generator has no repr of its own ("RandomState(MT19937) at 0x..."):
+    # seeded 0 and seeded 1 must not share a key.
+    from augnb.evaluation._fold_cache import params_hash
+
+    def probe(seed):
+        return Probe(tag=make(seed))
+
+    assert params_hash(probe(0)) == params_hash(probe(0))
+    assert params_hash(probe(0)) != params_hash(probe(1))
+
+
+def test_a_random_state_of_another_seed_is_not_served_cached_folds(tmp_path):
+    from sklearn.dummy import DummyClassifier
+
+    def dummy(seed):
+        return DummyClassifier(
+            strategy="uniform", random_state=np.random.RandomState(seed)
+        )
+
+    X, y = _toy()
+    kwargs = {"n_splits": 3, "n_repeats": 2, "progress": False}
+    cached = [
+        cv_module.cross_validate(
+            {"D": dummy(seed)}, {"d": (X, y)}, cache_dir=tmp_path, **kwargs
+        )
+        for seed in (0, 1)
+    ]
+    fresh = cv_module.cross_validate({"D": dummy(1)}, {"d": (X, y)}, **kwargs)
+    pd.testing.assert_frame_equal(
+        cached[1].drop(columns=TIMING), fresh.drop(columns=TIMING)
+    )
+
+
+def test_cache_key_sees_all_of_a_large_array_parameter():
+    # numpy abbreviates the repr of an array over 1000 items ("..."), which
+    # would hide a change in its middle.
+    from sklearn.naive_bayes import GaussianNB
+
+    from augnb.evaluation._fold_cache import params_hash
+
+    a = np.full(2000, 1 / 2000)
+    b = a.copy()
+    b[1000], b[1001] = b[1000] * 2, 0.0
+    assert "..." in repr(a)
+    assert params_hash(GaussianNB(priors=a)) == params_hash(GaussianNB(priors=a.copy()))
+    assert params_hash(GaussianNB(priors=a)) != params_hash(GaussianNB(priors=b))
