@@ -324,6 +324,36 @@ def test_summarize_uses_sample_sd_over_all_folds():
     assert matrix.loc["iris", "NB"] == pytest.approx(nb.mean())
 
 
+def test_a_nan_fold_score_is_not_averaged_away():
+    # A mean over the folds left would compare one estimator on fewer folds
+    # than the others; the NaN must reach the tests, which refuse it.
+    from augnb.evaluation.significance import friedman_test
+
+    tidy = pd.DataFrame(
+        {
+            "dataset": ["d"] * 4 + ["e"] * 4,
+            "estimator": ["NB", "NB", "TAN", "TAN"] * 2,
+            "repeat": [0] * 8,
+            "fold": [0, 1] * 4,
+            "accuracy": [0.5, np.nan, 0.9, 0.9, 0.8, 0.8, 0.7, 0.7],
+            "log_loss": [0.5, 0.5, 0.3, 0.3, 0.4, 0.4, 0.6, 0.6],
+            "brier": [np.nan, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4],
+            "fit_seconds": [0.1] * 8,
+            "predict_seconds": [0.0] * 8,
+            "n_train": [5] * 8,
+            "n_test": [5] * 8,
+        }
+    )
+    summary = cv_module.summarize(tidy).set_index(["dataset", "estimator"])
+    assert np.isnan(summary.loc[("d", "NB"), "accuracy_mean"])
+    assert np.isnan(summary.loc[("d", "NB"), "brier_mean"])
+    assert summary.loc[("d", "TAN"), "accuracy_mean"] == pytest.approx(0.9)
+    matrix = cv_module.accuracy_matrix(tidy)
+    assert np.isnan(matrix.loc["d", "NB"])
+    with pytest.raises(ValueError, match="data set 'd' and algorithm 'NB'"):
+        friedman_test(matrix)
+
+
 @pytest.mark.slow
 def test_parallel_run_equals_serial_run():
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False}

@@ -627,6 +627,13 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- #
 # Summaries
 # --------------------------------------------------------------------------- #
+def _mean_of_all(scores: pd.Series) -> float:
+    # pandas skips NaN by default: a fold without a score would leave the mean
+    # of the others, comparing an estimator on fewer folds than the rest. NaN
+    # goes on, and the significance tests refuse it by name.
+    return float(scores.mean(skipna=False))
+
+
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard deviation per (data set, estimator).
 
@@ -642,7 +649,9 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
         ``r * k`` fold accuracies: the caret / bnclassify
         convention; NaN for a single fold), ``log_loss_mean``, ``brier_mean``,
-        ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``.
+        ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``. A
+        score that is NaN on any fold has a NaN mean and SD: a mean of the
+        other folds would not be paired with the other estimators' means.
 
     Examples
     --------
@@ -659,10 +668,10 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """
     grouped = results.groupby(["dataset", "estimator"], sort=False)
     summary = grouped.agg(
-        accuracy_mean=("accuracy", "mean"),
-        accuracy_sd=("accuracy", lambda s: s.std(ddof=1)),
-        log_loss_mean=("log_loss", "mean"),
-        brier_mean=("brier", "mean"),
+        accuracy_mean=("accuracy", _mean_of_all),
+        accuracy_sd=("accuracy", lambda s: s.std(ddof=1, skipna=False)),
+        log_loss_mean=("log_loss", _mean_of_all),
+        brier_mean=("brier", _mean_of_all),
         fit_seconds_mean=("fit_seconds", "mean"),
         predict_seconds_mean=("predict_seconds", "mean"),
         n_folds=("accuracy", "size"),
@@ -683,7 +692,9 @@ def accuracy_matrix(results: pd.DataFrame) -> pd.DataFrame:
     -------
     matrix : pandas.DataFrame
         Rows are data sets and columns estimators, both in order of first
-        appearance; the input of :mod:`augnb.evaluation.significance`.
+        appearance; the input of :mod:`augnb.evaluation.significance`. A
+        cell is NaN when any of its folds' accuracies is, so that the tests,
+        which refuse NaN, name it.
 
     Examples
     --------
@@ -698,7 +709,8 @@ def accuracy_matrix(results: pd.DataFrame) -> pd.DataFrame:
     """
     datasets = list(dict.fromkeys(results["dataset"]))
     estimators = list(dict.fromkeys(results["estimator"]))
-    means = results.groupby(["dataset", "estimator"], sort=False)["accuracy"].mean()
+    grouped = results.groupby(["dataset", "estimator"], sort=False)["accuracy"]
+    means = grouped.agg(_mean_of_all)
     matrix = means.unstack("estimator").reindex(index=datasets, columns=estimators)
     matrix.index.name, matrix.columns.name = "dataset", "estimator"
     return matrix
