@@ -561,3 +561,12 @@ def test_cache_key_sees_all_of_a_large_array_parameter():
     assert "..." in repr(a)
     assert params_hash(GaussianNB(priors=a)) == params_hash(GaussianNB(priors=a.copy()))
     assert params_hash(GaussianNB(priors=a)) != params_hash(GaussianNB(priors=b))
+
+
+def test_make_folds_takes_labels_of_any_dtype_and_draws_the_same_folds():
+    text = np.array(["no", "yes", "yes", "no", "yes"] * 6)
+    ref = cv_module.make_folds(text, 3, 2)
+    for y in (text == "yes", (text == "yes").astype(object), pd.Series(text)):
+        folds = cv_module.make_folds(y, 3, 2)
+        for a, b in zip(folds, ref):
+            np.testing.assert_array_equal(a.test, b.test)

@@ -173,7 +173,9 @@ def make_folds(
             f"{n_rows} rows cannot make {n_splits} folds; use at most {n_rows} "
             "folds (n_splits; --splits on the command line)"
         )
-    labels, counts = np.unique(y_arr, return_counts=True)
+    labels, codes, counts = np.unique(
+        y_arr, return_inverse=True, return_counts=True
+    )
     if counts.max() < 2:
         # No number of folds helps: the class column is not one of classes.
         raise ValueError(
@@ -206,7 +208,11 @@ def make_folds(
         warnings.filterwarnings(
             "ignore", message="The least populated class", category=UserWarning
         )
-        splits = list(splitter.split(dummy, y_arr))
+        # Stratify on the classes' codes: scikit-learn refuses an object
+        # array of numbers or booleans as a target of "unknown" type. The
+        # codes keep the classes' order of first appearance, so the folds
+        # are those of the labels themselves.
+        splits = list(splitter.split(dummy, codes.ravel()))
     folds = []
     for i, (train, test) in enumerate(splits):
         folds.append(
