@@ -570,3 +570,14 @@ def test_make_folds_takes_labels_of_any_dtype_and_draws_the_same_folds():
         folds = cv_module.make_folds(y, 3, 2)
         for a, b in zip(folds, ref):
             np.testing.assert_array_equal(a.test, b.test)
+
+
+def test_two_instances_of_one_class_are_told_to_take_labels():
+    from augnb import TAN
+
+    with pytest.raises(ValueError, match=r"labelled 'TAN'.*give a dict"):
+        cv_module.resolve_estimators([TAN(), TAN(root="max")])
+    with pytest.raises(ValueError, match="estimator 'TAN' is listed twice"):
+        cv_module.resolve_estimators(["TAN", "TAN"])
+    labelled = cv_module.resolve_estimators({"a": TAN(), "b": TAN(root="max")})
+    assert list(labelled) == ["a", "b"]

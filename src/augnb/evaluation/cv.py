@@ -276,8 +276,16 @@ def resolve_estimators(
                     est.set_params(random_state=random_state)
             else:
                 label, est = type(item).__name__, item
-            if label in resolved:
+            if label in resolved and isinstance(item, str):
                 raise ValueError(f"estimator {label!r} is listed twice")
+            if label in resolved:
+                # Instances are labelled by class: two TANs with different
+                # parameters are not a duplicate, they need labels.
+                raise ValueError(
+                    f"two estimators are labelled {label!r}, the class name of an "
+                    "instance; give a dict of labels to estimators, e.g. "
+                    f"{{'{label}': ..., '{label} (2)': ...}}"
+                )
             resolved[label] = est
     if not resolved:
         raise ValueError("no estimators to evaluate")
