@@ -324,6 +324,36 @@ def test_summarize_uses_sample_sd_over_all_folds():
     assert matrix.loc["iris", "NB"] == pytest.approx(nb.mean())
 
 
+def test_a_nan_fold_score_is_not_averaged_away():
+    # A mean over the folds left would compare one estimator on fewer folds
+    # than the others; the NaN must reach the tests, which refuse it.
+    from augnb.evaluation.significance import friedman_test
+
+    tidy = pd.DataFrame(
+        {
+            "dataset": ["d"] * 4 + ["e"] * 4,
+            "estimator": ["NB", "NB", "TAN", "TAN"] * 2,
+            "repeat": [0] * 8,
+            "fold": [0, 1] * 4,
+            "accuracy": [0.5, np.nan, 0.9, 0.9, 0.8, 0.8, 0.7, 0.7],
+            "log_loss": [0.5, 0.5, 0.3, 0.3, 0.4, 0.4, 0.6, 0.6],
+            "brier": [np.nan, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4],
+            "fit_seconds": [0.1] * 8,
+            "predict_seconds": [0.0] * 8,
+            "n_train": [5] * 8,
+            "n_test": [5] * 8,
+        }
+    )
+    summary = cv_module.summarize(tidy).set_index(["dataset", "estimator"])
+    assert np.isnan(summary.loc[("d", "NB"), "accuracy_mean"])
+    assert np.isnan(summary.loc[("d", "NB"), "brier_mean"])
+    assert summary.loc[("d", "TAN"), "accuracy_mean"] == pytest.approx(0.9)
+    matrix = cv_module.accuracy_matrix(tidy)
+    assert np.isnan(matrix.loc["d", "NB"])
+    with pytest.raises(ValueError, match="data set 'd' and algorithm 'NB'"):
+        friedman_test(matrix)
+
+
 @pytest.mark.slow
 def test_parallel_run_equals_serial_run():
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False}
@@ -481,3 +511,73 @@ def test_files_of_one_name_in_different_folders_are_told_apart(tmp_path):
     # One file twice is still one data set listed twice.
     with pytest.raises(ValueError, match="twice"):
         cv_module.load_datasets([a, a])
+
+
+@pytest.mark.parametrize("make", [np.random.RandomState, np.random.default_rng])
+def test_cache_key_tells_random_generators_of_different_seeds_apart(make):
+    # A generator has no repr of its own ("RandomState(MT19937) at 0x..."):
+    # seeded 0 and seeded 1 must not share a key.
+    from augnb.evaluation._fold_cache import params_hash
+
+    def probe(seed):
+        return Probe(tag=make(seed))
+
+    assert params_hash(probe(0)) == params_hash(probe(0))
+    assert params_hash(probe(0)) != params_hash(probe(1))
+
+
+def test_a_random_state_of_another_seed_is_not_served_cached_folds(tmp_path):
+    from sklearn.dummy import DummyClassifier
+
+    def dummy(seed):
+        return DummyClassifier(
+            strategy="uniform", random_state=np.random.RandomState(seed)
+        )
+
+    X, y = _toy()
+    kwargs = {"n_splits": 3, "n_repeats": 2, "progress": False}
+    cached = [
+        cv_module.cross_validate(
+            {"D": dummy(seed)}, {"d": (X, y)}, cache_dir=tmp_path, **kwargs
+        )
+        for seed in (0, 1)
+    ]
+    fresh = cv_module.cross_validate({"D": dummy(1)}, {"d": (X, y)}, **kwargs)
+    pd.testing.assert_frame_equal(
+        cached[1].drop(columns=TIMING), fresh.drop(columns=TIMING)
+    )
+
+
+def test_cache_key_sees_all_of_a_large_array_parameter():
+    # numpy abbreviates the repr of an array over 1000 items ("..."), which
+    # would hide a change in its middle.
+    from sklearn.naive_bayes import GaussianNB
+
+    from augnb.evaluation._fold_cache import params_hash
+
+    a = np.full(2000, 1 / 2000)
+    b = a.copy()
+    b[1000], b[1001] = b[1000] * 2, 0.0
+    assert "..." in repr(a)
+    assert params_hash(GaussianNB(priors=a)) == params_hash(GaussianNB(priors=a.copy()))
+    assert params_hash(GaussianNB(priors=a)) != params_hash(GaussianNB(priors=b))
+
+
+def test_make_folds_takes_labels_of_any_dtype_and_draws_the_same_folds():
+    text = np.array(["no", "yes", "yes", "no", "yes"] * 6)
+    ref = cv_module.make_folds(text, 3, 2)
+    for y in (text == "yes", (text == "yes").astype(object), pd.Series(text)):
+        folds = cv_module.make_folds(y, 3, 2)
+        for a, b in zip(folds, ref):
+            np.testing.assert_array_equal(a.test, b.test)
+
+
+def test_two_instances_of_one_class_are_told_to_take_labels():
+    from augnb import TAN
+
+    with pytest.raises(ValueError, match=r"labelled 'TAN'.*give a dict"):
+        cv_module.resolve_estimators([TAN(), TAN(root="max")])
+    with pytest.raises(ValueError, match="estimator 'TAN' is listed twice"):
+        cv_module.resolve_estimators(["TAN", "TAN"])
+    labelled = cv_module.resolve_estimators({"a": TAN(), "b": TAN(root="max")})
+    assert list(labelled) == ["a", "b"]

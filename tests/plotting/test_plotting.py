@@ -190,3 +190,20 @@ def test_plotting_does_not_import_evaluation():
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
                 assert not (node.module or "").startswith("augnb.evaluation"), path
+
+
+@pytest.mark.parametrize("lower_is_better", [True, False])
+def test_a_critical_difference_longer_than_the_axis_is_drawn_whole(lower_is_better):
+    # Two algorithms on two data sets: CD = 1.39 ranks, longer than the axis
+    # from 1 to 2; the scale bar's end must lie inside the figure.
+    res = nemenyi_test(pd.DataFrame({"A": [0.9, 0.8], "B": [0.7, 0.6]}))
+    assert res.critical_difference > 1
+    ranks = res.ranks if lower_is_better else 3 - res.ranks
+    fig = plot_critical_difference(
+        ranks, res.critical_difference, groups=res.groups,
+        lower_is_better=lower_is_better,
+    )
+    ax = fig.axes[0]
+    x_max = ax.get_xlim()[1]
+    assert max(max(line.get_xdata()) for line in ax.lines) < x_max
+    assert max(t.get_position()[0] for t in ax.texts) < x_max

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -24,14 +25,33 @@ __all__ = ["CACHE_FORMAT", "cache_path", "data_hash", "params_hash", "read_cache
 CACHE_FORMAT = 1
 
 
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
 def _stable(value: Any) -> Any:
     """A parameter value whose repr does not depend on where it lives.
 
     An object without its own repr (sklearn's ``make_column_selector``) is
-    shown by its type and attributes instead of its memory address.
+    shown by its type and attributes instead of its memory address. A random
+    generator is shown by its state: its repr ("RandomState(MT19937) at
+    0x...") is the same for every seed. An array is shown by its content:
+    numpy abbreviates the repr of a large one with "...".
     """
     if isinstance(value, (list, tuple)):
         return type(value)(_stable(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _stable(v) for k, v in value.items()}
+    if isinstance(value, (np.random.RandomState, np.random.Generator)):
+        # Pickling a generator writes its whole state, deterministically.
+        return f"{type(value).__name__}({_digest(pickle.dumps(value))})"
+    if isinstance(value, np.ndarray):
+        content = (
+            repr(value.tolist()).encode()
+            if value.dtype.hasobject
+            else np.ascontiguousarray(value).tobytes()
+        )
+        return f"ndarray({value.dtype}, {value.shape}, {_digest(content)})"
     if " at 0x" in repr(value) and hasattr(value, "__dict__"):
         return f"{type(value).__qualname__}({sorted(vars(value).items())!r})"
     return value

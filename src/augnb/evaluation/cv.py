@@ -173,7 +173,9 @@ def make_folds(
             f"{n_rows} rows cannot make {n_splits} folds; use at most {n_rows} "
             "folds (n_splits; --splits on the command line)"
         )
-    labels, counts = np.unique(y_arr, return_counts=True)
+    labels, codes, counts = np.unique(
+        y_arr, return_inverse=True, return_counts=True
+    )
     if counts.max() < 2:
         # No number of folds helps: the class column is not one of classes.
         raise ValueError(
@@ -206,7 +208,11 @@ def make_folds(
         warnings.filterwarnings(
             "ignore", message="The least populated class", category=UserWarning
         )
-        splits = list(splitter.split(dummy, y_arr))
+        # Stratify on the classes' codes: scikit-learn refuses an object
+        # array of numbers or booleans as a target of "unknown" type. The
+        # codes keep the classes' order of first appearance, so the folds
+        # are those of the labels themselves.
+        splits = list(splitter.split(dummy, codes.ravel()))
     folds = []
     for i, (train, test) in enumerate(splits):
         folds.append(
@@ -270,8 +276,16 @@ def resolve_estimators(
                     est.set_params(random_state=random_state)
             else:
                 label, est = type(item).__name__, item
-            if label in resolved:
+            if label in resolved and isinstance(item, str):
                 raise ValueError(f"estimator {label!r} is listed twice")
+            if label in resolved:
+                # Instances are labelled by class: two TANs with different
+                # parameters are not a duplicate, they need labels.
+                raise ValueError(
+                    f"two estimators are labelled {label!r}, the class name of an "
+                    "instance; give a dict of labels to estimators, e.g. "
+                    f"{{'{label}': ..., '{label} (2)': ...}}"
+                )
             resolved[label] = est
     if not resolved:
         raise ValueError("no estimators to evaluate")
@@ -627,6 +641,13 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------- #
 # Summaries
 # --------------------------------------------------------------------------- #
+def _mean_of_all(scores: pd.Series) -> float:
+    # pandas skips NaN by default: a fold without a score would leave the mean
+    # of the others, comparing an estimator on fewer folds than the rest. NaN
+    # goes on, and the significance tests refuse it by name.
+    return float(scores.mean(skipna=False))
+
+
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard deviation per (data set, estimator).
 
@@ -642,7 +663,9 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
         ``r * k`` fold accuracies: the caret / bnclassify
         convention; NaN for a single fold), ``log_loss_mean``, ``brier_mean``,
-        ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``.
+        ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``. A
+        score that is NaN on any fold has a NaN mean and SD: a mean of the
+        other folds would not be paired with the other estimators' means.
 
     Examples
     --------
@@ -659,10 +682,10 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """
     grouped = results.groupby(["dataset", "estimator"], sort=False)
     summary = grouped.agg(
-        accuracy_mean=("accuracy", "mean"),
-        accuracy_sd=("accuracy", lambda s: s.std(ddof=1)),
-        log_loss_mean=("log_loss", "mean"),
-        brier_mean=("brier", "mean"),
+        accuracy_mean=("accuracy", _mean_of_all),
+        accuracy_sd=("accuracy", lambda s: s.std(ddof=1, skipna=False)),
+        log_loss_mean=("log_loss", _mean_of_all),
+        brier_mean=("brier", _mean_of_all),
         fit_seconds_mean=("fit_seconds", "mean"),
         predict_seconds_mean=("predict_seconds", "mean"),
         n_folds=("accuracy", "size"),
@@ -683,7 +706,9 @@ def accuracy_matrix(results: pd.DataFrame) -> pd.DataFrame:
     -------
     matrix : pandas.DataFrame
         Rows are data sets and columns estimators, both in order of first
-        appearance; the input of :mod:`augnb.evaluation.significance`.
+        appearance; the input of :mod:`augnb.evaluation.significance`. A
+        cell is NaN when any of its folds' accuracies is, so that the tests,
+        which refuse NaN, name it.
 
     Examples
     --------
@@ -698,7 +723,8 @@ def accuracy_matrix(results: pd.DataFrame) -> pd.DataFrame:
     """
     datasets = list(dict.fromkeys(results["dataset"]))
     estimators = list(dict.fromkeys(results["estimator"]))
-    means = results.groupby(["dataset", "estimator"], sort=False)["accuracy"].mean()
+    grouped = results.groupby(["dataset", "estimator"], sort=False)["accuracy"]
+    means = grouped.agg(_mean_of_all)
     matrix = means.unstack("estimator").reindex(index=datasets, columns=estimators)
     matrix.index.name, matrix.columns.name = "dataset", "estimator"
     return matrix

@@ -77,6 +77,17 @@ def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
     return out
 
 
+def _label_array(y: Any) -> NDArray[Any]:
+    """The class labels as a 1-d array scikit-learn takes as classes.
+
+    Text and categorical labels become an object array of their values.
+    Numbers and booleans keep their dtype: scikit-learn calls an object array
+    of them a target of "unknown" type and refuses to stratify or fit it.
+    """
+    values = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    return values if values.dtype.kind in "biuf" else values.astype(object)
+
+
 def load_datasets(
     datasets: Mapping[str, tuple[Any, Any]] | Iterable[str | os.PathLike[str]],
     *,
@@ -107,13 +118,16 @@ def load_datasets(
     -------
     data : dict of str to (DataFrame, ndarray)
         Features and labels per data set, in the given order; the labels are
-        a 1-d NumPy array.
+        a 1-d NumPy array: numbers and booleans keep their dtype, other
+        labels (text, categories) are an object array of their values.
 
     Raises
     ------
     ValueError
         For an unknown data set name, an unknown protocol, duplicate labels,
-        mismatched ``X``/``y`` lengths or no data sets.
+        mismatched ``X``/``y`` lengths, a missing label in ready data under
+        the ``"nested"`` protocol (``"paper"`` drops such rows), or no data
+        sets.
     FileNotFoundError
         For a CSV path that does not exist.
 
@@ -144,14 +158,25 @@ def load_datasets(
         if isinstance(source, tuple):
             X, y = source
             X = X.copy() if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
-            y = pd.Series(np.asarray(y), index=X.index)
-            if len(y) != len(X):
+            y_values = np.asarray(y)
+            # Checked before y takes X's index, which needs equal lengths.
+            if len(y_values) != len(X):
                 raise ValueError(
-                    f"data set {label!r}: X has {len(X)} rows but y has {len(y)}"
+                    f"data set {label!r}: X has {len(X)} rows but y has "
+                    f"{len(y_values)}"
                 )
+            y = pd.Series(y_values, index=X.index)
             if paper:
                 keep = ~(X.isna().any(axis=1) | y.isna())
                 X, y = X.loc[keep].reset_index(drop=True), y[keep]
+            elif y.isna().any():
+                # A file's loader refuses these by line; ready data by row.
+                first = int(np.flatnonzero(y.isna().to_numpy())[0])
+                raise ValueError(
+                    f"data set {label!r}: y has {int(y.isna().sum())} missing "
+                    f"label(s), the first at row {first}; a row without a class "
+                    "cannot be used: drop those rows or fill in their class"
+                )
         else:
             path = None
             if data_dir is not None and not _is_path_like(source):
@@ -162,7 +187,7 @@ def load_datasets(
             # The paper protocol keeps complete rows whatever the options say.
             options["complete_only"] = paper or bool(options.get("complete_only"))
             X, y = load(path if path is not None else source, **options)
-        y_arr = np.asarray(y.to_numpy(dtype=object) if hasattr(y, "to_numpy") else y)
+        y_arr = _label_array(y)
         if paper:
             X = _discretize_whole(X, y_arr)
         out[str(label)] = (X, y_arr)

@@ -167,6 +167,10 @@ def plot_critical_difference(
     low = min(low, math.floor(series.min()))
     high = max(high, math.ceil(series.max()))
     scale = axis_width / (high - low)
+    # The CD scale bar starts where the axis starts; a CD longer than the
+    # axis (few data sets: two algorithms on three or fewer) runs past the
+    # right names, so the figure grows to keep its end in view.
+    fig_width = max(width, text_space + critical_difference * scale + 0.15)
 
     def pos(rank: float) -> float:
         offset = rank - low if lower_is_better else high - rank
@@ -201,11 +205,11 @@ def plot_critical_difference(
     height = first_name_y + (max(len(left), len(right)) - 1) * _NAME_STEP + 0.2
 
     if ax is None:
-        fig = figure_cls(figsize=(width, height))
+        fig = figure_cls(figsize=(fig_width, height))
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
         fig = ax.figure
-    ax.set_xlim(0.0, width)
+    ax.set_xlim(0.0, fig_width)
     ax.set_ylim(height, 0.0)
     ax.set_axis_off()
 
@@ -213,7 +217,7 @@ def plot_critical_difference(
     text_kw = {"fontsize": _FONT_SIZE, "va": "center"}
 
     if title:
-        ax.text(width / 2, 0.2, title, ha="center", fontsize=_FONT_SIZE + 1)
+        ax.text(fig_width / 2, 0.2, title, ha="center", fontsize=_FONT_SIZE + 1)
 
     # Rank axis with integer ticks labelled and half ticks between.
     ax.plot([pos(low), pos(high)], [axis_y, axis_y], **line_kw)

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from augnb.evaluation.cv import cross_validate
+from augnb.evaluation.loading import load_datasets
+
+
+def _xy(n: int = 60) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {"a": rng.choice(["x", "y", "z"], n), "b": rng.choice(["u", "v"], n)}
+    )
+    y = np.where(X["a"] == "x", "pos", "neg")
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        pytest.param(lambda y: (y == "pos").astype(int), id="int"),
+        pytest.param(lambda y: y == "pos", id="bool"),
+        pytest.param(lambda y: pd.Series(y == "pos"), id="bool-series"),
+        pytest.param(lambda y: (y == "pos").astype(float), id="float"),
+    ],
+)
+def test_numeric_and_boolean_labels_are_cross_validated_like_text(convert):
+    # scikit-learn data sets come with 0/1 labels; they are the same classes.
+    X, y = _xy()
+    kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False}
+    text = cross_validate(["NB"], {"d": (X, y)}, **kwargs)
+    other = cross_validate(["NB"], {"d": (X, convert(y))}, **kwargs)
+    cols = ["repeat", "fold", "accuracy", "log_loss", "n_train", "n_test"]
+    pd.testing.assert_frame_equal(other[cols], text[cols])
+
+
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_a_missing_label_is_refused_by_row(missing):
+    X, y = _xy()
+    y = y.astype(object)
+    y[4] = missing
+    message = r"data set 'd': y has 1 missing label\(s\), the first at row 4"
+    with pytest.raises(ValueError, match=message):
+        load_datasets({"d": (X, y)})
+    # The paper protocol keeps complete rows only, so the row goes.
+    X_paper, y_paper = load_datasets({"d": (X, y)}, protocol="paper")["d"]
+    assert len(X_paper) == len(y_paper) == len(X) - 1
+
+
+def test_x_and_y_of_different_lengths_are_refused_by_name():
+    X, y = _xy()
+    X.index = X.index + 100  # a frame sliced from a larger one
+    with pytest.raises(ValueError, match="X has 60 rows but y has 59"):
+        load_datasets({"d": (X, y[:-1])})
