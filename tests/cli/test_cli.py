@@ -336,7 +336,11 @@ def test_compare_formats(tmp_path, capsys):
     assert main([*argv, "--format", "csv"]) == 0
     assert capsys.readouterr().out.startswith(",".join(RESULT_COLUMNS))
     assert main([*argv, "--format", "markdown"]) == 0
-    assert "| data set | NaiveBayes | TAN |" in capsys.readouterr().out
+    markdown = capsys.readouterr().out
+    assert "| data set | NaiveBayes | TAN |" in markdown
+    # Each line its own paragraph once rendered (adjacent lines would join).
+    heading, best = markdown.split("\n\n")[:2]
+    assert heading.startswith("Accuracy (%)") and best.startswith("Best accuracy:")
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "Best accuracy:" in out and "Legend:" in out and "sd" in out

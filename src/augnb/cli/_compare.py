@@ -300,7 +300,9 @@ def _adhoc_markdown(
     from augnb.evaluation.report import markdown_table
 
     table = markdown_table(header, rows, "l" + "r" * (len(header) - 1))
-    return "\n".join([*lines, "", table, ""])
+    # A blank line between the lines: Markdown joins adjacent lines into one
+    # paragraph.
+    return "\n\n".join([*lines, table]) + "\n"
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
