@@ -138,9 +138,9 @@ def plot_structure(
             f"{type(model).__name__}."
         )
     pos = structure_layout(structure)
-    n_levels = max((-y for _, y in pos.values()), default=0.0)
+    n_levels = _depth(pos)
     xs = [x for x, _ in pos.values()] + [0.0]
-    span = max(xs) - min(xs) + 1.6
+    span = _span(pos)
     if ax is None:
         fig = figure_cls(figsize=(max(4.0, 1.1 * span), 1.2 + 1.1 * n_levels))
         ax = fig.add_subplot(1, 1, 1)
@@ -152,6 +152,17 @@ def plot_structure(
     if title:
         ax.set_title(title)
     return fig
+
+
+def _span(pos: dict[int, tuple[float, float]]) -> float:
+    """Width a layout needs: its nodes and the class (at x = 0), plus margins."""
+    xs = [x for x, _ in pos.values()] + [0.0]
+    return max(xs) - min(xs) + 1.6
+
+
+def _depth(pos: dict[int, tuple[float, float]]) -> float:
+    """How far below the class a layout's lowest row lies."""
+    return max((-y for _, y in pos.values()), default=0.0)
 
 
 def _is_ensemble(structure: object) -> bool:
@@ -183,13 +194,8 @@ def _plot_ensemble(
         )
     shown = structures[:_MAX_PANELS]
     layouts = [structure_layout(s) for s in shown]
-    spans = [
-        max(x for x, _ in [*pos.values(), (0.0, 0.0)])
-        - min(x for x, _ in [*pos.values(), (0.0, 0.0)])
-        + 1.6
-        for pos in layouts
-    ]
-    depth = max(max((-y for _, y in pos.values()), default=0.0) for pos in layouts)
+    spans = [_span(pos) for pos in layouts]
+    depth = max(_depth(pos) for pos in layouts)
     ncols = min(3, len(shown))
     nrows = math.ceil(len(shown) / ncols)
     width = max(3.0, 1.1 * max(spans))
