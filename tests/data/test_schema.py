@@ -10,6 +10,7 @@ import pytest
 
 from augnb.data import Schema, as_frame, encode_target
 from augnb.data.schema import _encode_discrete, _sorted_categories, column_kind
+from augnb.datasets import load
 
 
 def _frame():
@@ -65,11 +66,33 @@ def test_categories_sorted_and_declared_levels_kept():
     assert cats["s"] == ("p", "q")
     assert cats["i"] == (1, 2, 3)
     assert cats["I"] == (1, 2)
-    # A Categorical keeps its declared levels, in declared order, including "z"
-    # which never occurs in the data.
-    assert cats["cat"] == ("z", "y", "x")
+    # A Categorical keeps its declared levels, including "z" which never
+    # occurs in the data, sorted as every other column's (not in declared
+    # order: the same values give the same codes from every table).
+    assert cats["cat"] == ("x", "y", "z")
     codes = schema.encode(_frame()).codes
-    np.testing.assert_array_equal(codes[:, 3], [2, 1, 2, 2])
+    np.testing.assert_array_equal(codes[:, 3], [0, 1, 0, 0])
+
+
+def test_declared_level_order_does_not_change_a_sampled_model():
+    # HDP smoothing draws in the order of the codes: with the declared order
+    # kept, a frame whose categoricals list their levels in another order
+    # (pd.read_parquet of a dictionary column gives the order of first
+    # appearance) fitted another model than the same values as text (a CSV).
+    from augnb import KDB
+
+    X, y = load("car")
+    reordered = X.apply(
+        lambda c: c.cat.reorder_categories(list(c.cat.categories[::-1]))
+    )
+    def make():
+        return KDB(k=1, smoothing="hdp", hdp_iterations=50, random_state=0)
+
+    ref = make().fit(X.astype(str), y).predict_proba(X)
+    for frame in (X, reordered):
+        model = make().fit(frame, y)
+        assert model.schema_.columns[0].categories == ("high", "low", "med", "vhigh")
+        np.testing.assert_array_equal(model.predict_proba(frame), ref)
 
 
 def test_sorted_categories_of_unsorted_column():
@@ -113,7 +136,7 @@ def test_encode_unseen_and_missing_are_minus_one():
     enc = schema.encode(Y)
     expected = np.array(
         [
-            [-1, -1, -1, 0, -1, -1, -1, -1],
+            [-1, -1, -1, 2, -1, -1, -1, -1],
             [-1, -1, 1, -1, -1, -1, 2, 0],
             [-1, -1, 0, -1, -1, 0, -1, -1],
             [-1, -1, -1, 1, 0, 1, 1, 1],

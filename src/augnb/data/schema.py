@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import weakref
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -262,25 +262,53 @@ def _integer_kind(col: pd.Series, n_distinct: int | None) -> Kind:
     return "discrete" if n_distinct <= MAX_DISCRETE_INTEGERS else "continuous"
 
 
-#: ``id(dtype) -> (dtype, tuple(dtype.categories))`` of recently seen
+#: ``id(dtype) -> (dtype, tuple(dtype.categories), sorted levels)`` of recently seen
 #: categorical dtypes. Reading the levels of a categorical (pyarrow strings
 #: in particular) element by element costs more than a small fit's
 #: arithmetic, and fit then predict read them again for every column; the
 #: dtype is kept in the entry, so its id cannot be reused while cached.
-_LEVELS_CACHE: dict[int, tuple[pd.CategoricalDtype, tuple]] = {}
+_LEVELS_CACHE: dict[int, tuple[pd.CategoricalDtype, tuple, tuple]] = {}
 _LEVELS_CACHE_SIZE = 4096
 
 
 def _levels(dtype: pd.CategoricalDtype) -> tuple:
     """``tuple(dtype.categories)``, cached by dtype identity."""
+    return _cached_levels(dtype)[0]
+
+
+def _declared_levels(dtype: pd.CategoricalDtype) -> tuple:
+    """The categorical's levels in the order of every other column: sorted.
+
+    A column's levels are sorted whatever its type (a file's dictionary
+    column, text, numbers), so the declared order of a categorical is not
+    kept: the same values give the same codes, hence the same model, from
+    a frame, a file or Dask (a sampler such as HDP smoothing reads the
+    codes in order, so their order would otherwise change its draws).
+    """
+    return _cached_levels(dtype)[1]
+
+
+def _cached_levels(dtype: pd.CategoricalDtype) -> tuple[tuple, tuple]:
+    """``(tuple(dtype.categories), sorted levels)``, cached by dtype identity."""
     hit = _LEVELS_CACHE.get(id(dtype))
     if hit is not None and hit[0] is dtype:
-        return hit[1]
+        return hit[1], hit[2]
     levels = tuple(dtype.categories)
+    ordered = _sorted_values(levels)
+    if ordered == levels:
+        ordered = levels  # one tuple: later comparisons stop at identity
     if len(_LEVELS_CACHE) >= _LEVELS_CACHE_SIZE:
         _LEVELS_CACHE.clear()
-    _LEVELS_CACHE[id(dtype)] = (dtype, levels)
-    return levels
+    _LEVELS_CACHE[id(dtype)] = (dtype, levels, ordered)
+    return levels, ordered
+
+
+def _sorted_values(values: Iterable) -> tuple:
+    """Distinct values sorted; mixed types by type name, then string form."""
+    try:
+        return tuple(sorted(values))
+    except TypeError:  # mixed types: order by their string form, deterministically
+        return tuple(sorted(values, key=lambda v: (type(v).__name__, str(v))))
 
 
 def _arrow_text(col: pd.Series):  # -> pyarrow.Array | None (pyarrow loaded lazily)
@@ -536,7 +564,7 @@ def _distinct_sorted(series: pd.Series) -> tuple:
         return tuple(sorted(pc.unique(text).drop_null().to_pylist()))
     if isinstance(series.dtype, pd.CategoricalDtype):
         # Declared levels: a level absent from the data is still a level.
-        return _levels(series.dtype)
+        return _declared_levels(series.dtype)
     if pd.api.types.is_integer_dtype(series.dtype) and not isinstance(
         series.dtype, pd.api.extensions.ExtensionDtype
     ):
@@ -545,11 +573,7 @@ def _distinct_sorted(series: pd.Series) -> tuple:
         if lo >= 0 and hi < 1 << 20:
             # Small non-negative integers (ordinal codes): a bincount is O(n).
             return tuple(np.flatnonzero(np.bincount(arr, minlength=hi + 1)).tolist())
-    values = pd.unique(series.dropna())
-    try:
-        return tuple(sorted(values))
-    except TypeError:  # mixed types: order by their string form, deterministically
-        return tuple(sorted(values, key=lambda v: (type(v).__name__, str(v))))
+    return _sorted_values(pd.unique(series.dropna()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -671,7 +695,7 @@ class Schema:
                 # its codes, no Series needed.
                 if (arr.codes < 0).all() and not first_chunk:
                     raise ValueError(refusal_message("all_missing", name))
-                specs.append(ColumnSpec(name, "discrete", _levels(arr.dtype)))
+                specs.append(ColumnSpec(name, "discrete", _declared_levels(arr.dtype)))
                 continue
             if series is None:
                 # items() is about twice as fast as iloc per column (names are
