@@ -113,10 +113,10 @@ def test_use_it_when_examples_run(capsys):
 #
 # The getting-started page, the tutorial and the choosing page are notebooks
 # executed by the documentation build, and tests/test_guide.py runs the
-# guide's Python. The blocks below are the rest: the README's quick start,
-# the Python of the pages on data and on saving, and every `augnb` command
-# line of the user pages, in page order in one folder, with the files the
-# pages tell the reader to bring.
+# guide's Python. The blocks below are the rest: the quick start of the
+# README and of the site's home page, the Python of the pages on data and on
+# saving, and every `augnb` command line of the user pages, in page order in
+# one folder, with the files the pages tell the reader to bring.
 
 #: Pages whose shell blocks a reader copies.
 COMMAND_PAGES = (
@@ -173,11 +173,12 @@ def _command_lines() -> list[tuple[str, str]]:
     return lines
 
 
-def test_readme_quick_start_runs(capsys):
-    (block,) = _blocks("README.md", "python")
-    exec(compile(block, "README.md", "exec"), {})
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_quick_start_runs(page, capsys):
+    (block,) = _blocks(page, "python")
+    exec(compile(block, page, "exec"), {})
     out = capsys.readouterr().out
-    assert "Structure(class ->" in out and "['acc' 'good' 'unacc' 'vgood']" in out
+    assert "Structure(class ->" in out and "[[" in out
 
 
 def test_user_page_commands_run(tmp_path, monkeypatch, capsys):
