@@ -69,7 +69,7 @@ _EXAMPLES = {
   augnb compare car iris""",
     "suites": """examples:
   augnb suites
-  augnb compare --suite li2003 --quick""",
+  augnb compare --suite zhang2005 --quick""",
 }
 
 
