@@ -57,8 +57,9 @@ myst_heading_anchors = 3
 # once that page exists (a link to a missing page would fail the build).
 myst_substitutions = {
     "next_exporting": (
-        "**Next: exporting.** [Saving and exporting models](saving.md): model "
-        "files, and a model exported to other formats."
+        "**Next: exporting.** [Saving and sharing models](saving.md): model "
+        "files, the model exported to pgmpy, pyAgrum or R, and served by "
+        "onnxruntime without augnb."
         if (HERE / "saving.md").exists()
         else "**Next: shipping.** {func}`augnb.save_model` and "
         "{func}`augnb.load_model` write and read the model file; the "

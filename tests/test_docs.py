@@ -107,3 +107,138 @@ def test_use_it_when_examples_run(capsys):
     for stem, code in _use_it_when_examples().items():
         exec(compile(code, f"docs/algorithms/{stem}.md", "exec"), {})
         assert capsys.readouterr().out.strip(), f"{stem}.md: its example prints nothing"
+
+
+# -- The user pages, run as a reader would run them -------------------------
+#
+# The getting-started page, the tutorial and the choosing page are notebooks
+# executed by the documentation build, and tests/test_guide.py runs the
+# guide's Python. The blocks below are the rest: the quick start of the
+# README and of the site's home page, the Python of the pages on data and on
+# saving, and every `augnb` command line of the user pages, in page order in
+# one folder, with the files the pages tell the reader to bring.
+
+#: Pages whose shell blocks a reader copies.
+COMMAND_PAGES = (
+    "README.md",
+    "docs/install.md",
+    "docs/guide.md",
+    "docs/data.md",
+    "docs/saving.md",
+)
+
+
+def _blocks(page: str, language: str) -> list[str]:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
+
+
+def _reader_files(folder: Path) -> None:
+    """The files the pages ask the reader to have: their own tables."""
+    import numpy as np
+    import pandas as pd
+
+    from augnb.datasets import load_dataframe
+
+    car = load_dataframe("car")
+    car.drop(columns="class").sample(20, random_state=0).to_csv(
+        folder / "new_rows.csv", index=False
+    )
+    pima = load_dataframe("pima_diabetes")
+    pima.to_csv(folder / "my_data.csv", index=False)
+    pima.rename(columns={"class": "Outcome"}).to_parquet(folder / "my_data.parquet")
+    # A postcode with a leading zero, a column of small whole numbers (which
+    # the rule would count as categories) and a measurement.
+    rng = np.random.default_rng(0)
+    n = 200
+    floors = rng.integers(1, 4, n)
+    area = rng.normal(100, 20, n).round(1)
+    pd.DataFrame({
+        "zip": rng.choice(["01234", "02139", "10115", "80331"], n),
+        "floors": floors,
+        "area": area,
+        "price_band": np.where(area + 10 * floors > 130, "high", "low"),
+    }).to_csv(folder / "houses.csv", index=False)
+
+
+def _command_lines() -> list[tuple[str, str]]:
+    """Every `augnb` line of the pages' shell blocks, comments cut off."""
+    lines = []
+    for page in COMMAND_PAGES:
+        for block in _blocks(page, "bash"):
+            for line in block.splitlines():
+                line = line.split(" # ")[0].strip()
+                if line.startswith("augnb "):
+                    lines.append((page, line))
+    return lines
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/index.md"])
+def test_quick_start_runs(page, capsys):
+    (block,) = _blocks(page, "python")
+    exec(compile(block, page, "exec"), {})
+    out = capsys.readouterr().out
+    assert "Structure(class ->" in out and "[[" in out
+
+
+def test_user_page_commands_run(tmp_path, monkeypatch, capsys):
+    import shlex
+
+    from augnb.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    _reader_files(tmp_path)
+    lines = _command_lines()
+    assert len(lines) >= 20
+    ran = []
+    for page, line in lines:
+        argv = shlex.split(line)[1:]
+        # Cross-validation runs take seconds to minutes each (the full paper
+        # suites minutes): tests/cli runs the command on small inputs.
+        if argv[0] == "compare":
+            continue
+        try:
+            status = main(argv)
+        except SystemExit as stop:  # --version exits from argparse
+            status = stop.code
+        err = capsys.readouterr().err
+        assert status == 0, f"{page}: `{line}` exited {status}: {err}"
+        ran.append(argv[0])
+    assert {"fit", "predict", "export", "inspect", "estimators"} <= set(ran)
+    # What the pages say the commands write.
+    for name in ("car-tan.augnb", "car-tan.dot", "predictions.csv", "car-tan.bif",
+                 "car-tan.onnx", "houses.augnb"):
+        assert (tmp_path / name).is_file(), name
+
+
+def test_data_page_python_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    _reader_files(tmp_path)
+    for block in _blocks("docs/data.md", "python"):
+        exec(compile(block, "docs/data.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "'floors'" in out and "'01234'" in out
+
+
+def test_saving_page_python_runs(tmp_path, monkeypatch, capsys):
+    for package in ("onnx", "onnxruntime", "pyagrum", "pgmpy"):
+        pytest.importorskip(package)
+    import warnings
+
+    import joblib
+
+    from augnb import TAN
+    from augnb.datasets import load
+
+    monkeypatch.chdir(tmp_path)
+    # The page converts an old pickled model: make one as older augnb did.
+    joblib.dump(TAN().fit(*load("car")), tmp_path / "old.joblib")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the pickle's warning, pgmpy's own
+        exec(compile("\n".join(_blocks("docs/saving.md", "python")), "docs/saving.md",
+                     "exec"), {})
+    out = capsys.readouterr().out
+    for name in ("model.augnb", "car-kdb.bif", "car-kdb.bifxml", "car-kdb.onnx"):
+        assert (tmp_path / name).is_file(), name
+    # pyAgrum's and pgmpy's posterior of the same evidence agree.
+    assert out.count("0.3166") == 2, out

@@ -313,6 +313,18 @@ def test_user_errors_exit_2_with_one_line(tmp_path, capsys):
         assert message in err and err.count("\n") == 1
 
 
+_COMMANDS = (
+    "compare",
+    "fit",
+    "predict",
+    "export",
+    "inspect",
+    "estimators",
+    "datasets",
+    "suites",
+)
+
+
 def test_estimators_and_help_examples(capsys):
     assert main(["estimators"]) == 0
     out = capsys.readouterr().out
@@ -324,6 +336,43 @@ def test_estimators_and_help_examples(capsys):
         help_text = capsys.readouterr().out.rstrip()
         last = help_text.split("\n\n")[-1]
         assert last.startswith("examples:") and "augnb " in last
+
+
+def test_help_examples_name_known_suites_estimators_and_data_sets(capsys):
+    import re
+
+    from augnb.classifiers.registry import estimator_class
+    from augnb.datasets import list_datasets
+    from augnb.evaluation.suites import list_suites
+
+    named = {"--suite": [], "--estimator": [], "--estimators": [], "data": []}
+    for command in _COMMANDS:
+        assert main([command, "--help"]) == 0
+        examples = capsys.readouterr().out.rstrip().split("\n\n")[-1]
+        for line in examples.splitlines()[1:]:
+            # An example, then (after two spaces or more) what it does.
+            words = re.split(r"\s{2,}", line.strip())[0].split()
+            if words[:1] != ["augnb"]:
+                continue
+            option = None
+            for word in words[2:]:
+                if word in (">", "\\"):  # a redirection, a continued line
+                    break
+                if word.startswith("-"):
+                    option = word
+                elif option is None:
+                    if words[1] in ("compare", "fit", "inspect") and "." not in word:
+                        named["data"].append(word)  # not a file: a bundled name
+                else:
+                    named.get(option, []).append(word)
+                    # --estimators takes several names; the others one value
+                    # (the flags of these examples come last or before one).
+                    option = option if option == "--estimators" else None
+    assert named["--suite"] and named["data"]
+    assert set(named["--suite"]) <= set(list_suites())
+    assert set(named["data"]) <= set(list_datasets())
+    for name in named["--estimator"] + named["--estimators"]:
+        estimator_class(name)
 
 
 def test_compare_formats(tmp_path, capsys):

@@ -426,3 +426,13 @@ def test_infinite_values_are_refused_alike_by_inspect_compare_and_fit(
         )
     }
     assert len(lines) == 1, lines
+
+
+def test_fit_says_the_memory_a_whole_table_learner_takes(car_csv, tmp_path, capsys):
+    out = str(tmp_path / "m.augnb")
+    args = ["fit", str(car_csv), "--id-column", "patient", "--output", out]
+    assert main([*args, "--estimator", "BSEJ"]) == 0
+    err = capsys.readouterr().err
+    # 120 rows of car take a few kilobytes: not "about 0 MB".
+    assert "BSEJ needs all rows in memory (" in err
+    assert "): under 1 MB for this table, plus its working copies" in err

@@ -52,10 +52,10 @@ _EXAMPLES = {
   augnb predict m.augnb new.parquet --output predictions.csv
   augnb predict m.augnb new.csv --encoding latin-1 --id-column patient""",
     "export": """examples:
-  augnb export m.augnb --format bif --output m.bif     pgmpy, pyAgrum, R bnlearn
-  augnb export m.augnb --format xmlbif --output m.xml  Weka, pgmpy, pyAgrum
-  augnb export m.augnb --format net --output m.net     Hugin, GeNIe, pyAgrum
-  augnb export m.augnb --format onnx --output m.onnx   onnxruntime
+  augnb export m.augnb --format bif --output m.bif        pgmpy, pyAgrum, R bnlearn
+  augnb export m.augnb --format xmlbif --output m.bifxml  pyAgrum, pgmpy, Weka
+  augnb export m.augnb --format net --output m.net        Hugin, GeNIe, pyAgrum
+  augnb export m.augnb --format onnx --output m.onnx      onnxruntime
   augnb export aode.augnb --format bif --output aode.zip   (an ensemble)""",
     "inspect": """examples:
   augnb inspect car
@@ -69,7 +69,7 @@ _EXAMPLES = {
   augnb compare car iris""",
     "suites": """examples:
   augnb suites
-  augnb compare --suite li2003 --quick""",
+  augnb compare --suite zhang2005 --quick""",
 }
 
 
@@ -313,8 +313,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="show each column's kind and cardinality, and the data audit",
         description="Read a table as `augnb fit` would and report each column's "
         "kind, distinct values and missing cells, and the problems the audit "
-        "finds (ID-like, constant, very high-cardinality, date columns, whole "
-        "numbers stored as floats), each with its fix.",
+        "finds (ID-like, constant, very high-cardinality and date columns, "
+        "infinite values, a column missing in every row, stray words or "
+        "thousands separators in a numeric column), each with its fix.",
     )
     add_data_options(inspect)
     inspect.set_defaults(handler=cmd_inspect)

@@ -96,9 +96,11 @@ def cmd_fit(args: argparse.Namespace) -> int:
     _check_class_column(y, args.dataset)
     if _is_file(args.dataset) and estimator._needs_rows is not None:
         size = (X.memory_usage(deep=True).sum() + y.memory_usage(deep=True)) / 2**20
+        # A small table would read "about 0 MB".
+        amount = f"about {size:.0f} MB" if size >= 1 else "under 1 MB"
         print(
             f"{type(estimator).__name__} needs all rows in memory "
-            f"({estimator._needs_rows}): about {size:.0f} MB for this table, "
+            f"({estimator._needs_rows}): {amount} for this table, "
             "plus its working copies",
             file=sys.stderr,
         )

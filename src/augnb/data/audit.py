@@ -55,8 +55,6 @@ __all__ = [
 MIN_ROWS = 20
 #: A categorical with more distinct values than this fraction of its rows.
 HIGH_CARDINALITY_FRACTION = 0.5
-#: Whole-number floats with at most this many values look like codes.
-MAX_CODE_VALUES = 20
 # A time may carry its zone (2024-01-05T10:00:00Z, +01:00, -0500): that is
 # how ISO timestamps are exported, and how pandas writes a zoned one as text.
 _DATE = re.compile(
@@ -89,8 +87,7 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"infinite"``, ``"all_missing"`` or
-        ``"float_integers"`` of a
+        ``"constant"``, ``"infinite"`` or ``"all_missing"`` of a
         feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
         class column.
     message : str
