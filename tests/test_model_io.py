@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import pickle
 import warnings
 import zipfile
@@ -481,3 +482,142 @@ def test_cli_fit_and_predict_usage_errors(tmp_path, capsys):
     assert main(["fit", "nosuch", "--output", str(tmp_path / "m")]) == 2
     assert main(["predict", str(tmp_path / "none.augnb"), "x.csv"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# -- decompression bombs --------------------------------------------------------
+# A small file must not make loading allocate what its members claim to hold:
+# each case is refused from the archive's directory or the .npy header, before
+# the memory is taken (tracemalloc sees every Python and NumPy allocation).
+
+
+def _declare_size(path: Path, name: str, size: int) -> None:
+    """Rewrite the uncompressed size the central directory declares for ``name``."""
+    data = bytearray(path.read_bytes())
+    position = 0
+    while True:
+        position = data.index(b"PK\x01\x02", position)
+        length = int.from_bytes(data[position + 28 : position + 30], "little")
+        if data[position + 46 : position + 46 + length] == name.encode():
+            data[position + 24 : position + 28] = size.to_bytes(4, "little")
+            break
+        position += 4
+    path.write_bytes(bytes(data))
+
+
+def _load_peak(path: Path, **kwargs) -> tuple[str, int]:
+    """The refusal's message and the most memory loading held meanwhile."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError) as info:
+            load_model(path, **kwargs)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    text = str(info.value)
+    assert str(path) in text and "\n" not in text
+    return text, peak
+
+
+_MIB = 1 << 20
+
+
+def _compressed(members, path, compression=zipfile.ZIP_DEFLATED):
+    with zipfile.ZipFile(path, "w", compression=compression) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_a_member_longer_than_declared_is_never_read_whole(saved_archive, tmp_path):
+    # 64 MiB of zeros behind the document, the directory declaring only the
+    # document's own bytes: reading stops at the declared size.
+    document = saved_archive["model.json"]
+    path = _compressed(
+        {**saved_archive, "model.json": document + b" " * (64 * _MIB)},
+        tmp_path / "lying.augnb",
+    )
+    _declare_size(path, "model.json", len(document))
+    text, peak = _load_peak(path)
+    assert "damaged" in text and peak < 8 * _MIB
+
+
+def test_an_npy_header_claiming_a_huge_shape_is_refused_unallocated(
+    saved_archive, tmp_path
+):
+    document = json.loads(saved_archive["model.json"])
+    node = _first(document, lambda n: isinstance(n, dict) and n.get("t") == "array")
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": node["dtype"], "fortran_order": False, "shape": (10**11,)}
+    )
+    size = math.prod(node["shape"]) * np.dtype(node["dtype"]).itemsize
+    members = {
+        **saved_archive,
+        node["member"]: header.getvalue() + b"\0" * size,
+        "model.json": json.dumps(document).encode(),
+    }
+    text, peak = _load_peak(_compressed(members, tmp_path / "header.augnb"))
+    assert node["member"] in text and "(100000000000,)" in text
+    assert peak < 8 * _MIB
+
+
+def test_the_size_limit_refuses_a_bomb_before_reading(saved_archive, tmp_path):
+    # The directory declares a document of almost 4 GiB: parsed, it would take
+    # ten times that; refused by the default limit from the directory alone.
+    path = _compressed(saved_archive, tmp_path / "bomb.augnb")
+    _declare_size(path, "model.json", 0xFFFF_FFF0)
+    text, peak = _load_peak(path)
+    assert "more than the limit of 4 GiB" in text and "max_bytes" in text
+    assert "AUGNB_MAX_MODEL_BYTES" in text and peak < 8 * _MIB
+
+
+def test_the_size_limit_can_be_raised_for_a_model_one_trusts(
+    saved_archive, tmp_path, monkeypatch, capsys
+):
+    path = _compressed(saved_archive, tmp_path / "tan.augnb")
+    text, _ = _load_peak(path, max_bytes=10_000)
+    assert "more than the limit of 9.77 KiB" in text
+    assert load_model(path, max_bytes=1 << 20).n_features_in_ == 6
+    with pytest.raises(ValueError, match="max_bytes must be a positive"):
+        load_model(path, max_bytes=0)
+    # The environment variable sets the default, for augnb predict as well.
+    X, _ = load("car")
+    data = tmp_path / "rows.csv"
+    X.iloc[:3].to_csv(data, index=False)
+    monkeypatch.setenv("AUGNB_MAX_MODEL_BYTES", "10K")
+    capsys.readouterr()
+    assert main(["predict", str(path), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "more than the limit of 10 KiB" in err and err.count("\n") == 1
+    monkeypatch.setenv("AUGNB_MAX_MODEL_BYTES", "1M")
+    assert main(["predict", str(path), str(data)]) == 0
+    monkeypatch.setenv("AUGNB_MAX_MODEL_BYTES", "lots")
+    with pytest.raises(ValueError, match=r"AUGNB_MAX_MODEL_BYTES='lots' is not a"):
+        load_model(path)
+
+
+def test_more_members_than_the_document_names_are_refused(saved_archive, tmp_path):
+    extra = {f"arrays/{k}.npy": b"" for k in range(len(saved_archive), 5000)}
+    path = _compressed({**saved_archive, **extra}, tmp_path / "many.augnb")
+    text, _ = _load_peak(path)
+    assert "5000 members" in text
+
+
+def test_a_member_compressed_another_way_is_refused(saved_archive, tmp_path):
+    # zipfile decompresses bzip2 and LZMA members without bounding the output
+    # of one read; augnb writes deflate only.
+    path = _compressed(saved_archive, tmp_path / "bz2.augnb", zipfile.ZIP_BZIP2)
+    text, _ = _load_peak(path)
+    assert "compressed with bzip2" in text
+
+
+def test_one_array_member_named_by_two_nodes_is_refused(saved_archive, tmp_path):
+    # Otherwise one member could be read again for every node naming it.
+    document = json.loads(saved_archive["model.json"])
+    node = _first(document, lambda n: isinstance(n, dict) and n.get("t") == "array")
+    document["model"]["v"]["copy_"] = {**node, "id": 10**6}
+    members = {**saved_archive, "model.json": json.dumps(document).encode()}
+    text, _ = _load_peak(_compressed(members, tmp_path / "twice.augnb"))
+    assert f"{node['member']} is named twice" in text

@@ -381,11 +381,20 @@ allow_pickle : bool, default=False
     Also read a pickle (a joblib file of augnb before the data-only
     format). Unpickling runs code the file names: allow it only for a file
     you trust; a warning says how to convert it (``save_model(load_model(path,
-    allow_pickle=True), new_path)``).""",
+    allow_pickle=True), new_path)``).
+max_bytes : int, default=None
+    The most memory the file's contents may take once read: its arrays'
+    bytes plus ten times its JSON document's. A file over it (a very large
+    model, or a decompression bomb: a small file whose members inflate to
+    gigabytes) is refused from its zip directory, before any of it is read.
+    ``None``: the ``AUGNB_MAX_MODEL_BYTES`` environment variable (bytes, or
+    a number with ``K``, ``M``, ``G`` or ``T``, e.g. ``16G``) when set, else
+    :data:`~augnb._model_io.MAX_MODEL_BYTES` (4 GiB).""",
     "model_file_errors": """\
 ValueError
     If the file is not an augnb model (a data table, a damaged or foreign
-    file, a pickle without ``allow_pickle``); one line naming the file.
+    file, a pickle without ``allow_pickle``), or is over ``max_bytes``; one
+    line naming the file.
 FileNotFoundError
     If there is no file at ``path``.""",
     # Citations: one entry of a References section each.

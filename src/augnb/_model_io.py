@@ -51,6 +51,7 @@ __all__ = [
     "ALLOWED_CLASSES",
     "FORMAT_NAME",
     "FORMAT_VERSION",
+    "MAX_MODEL_BYTES",
     "SavedModel",
     "load_model",
     "read_features",
@@ -65,6 +66,39 @@ FORMAT_VERSION = 1
 # Member names inside the zip archive.
 _DOCUMENT = "model.json"
 _ARRAYS = "arrays/"
+
+#: The most memory, in bytes, a model file's contents may take once read,
+#: unless ``max_bytes`` or the ``AUGNB_MAX_MODEL_BYTES`` environment variable
+#: says otherwise: its arrays' bytes plus ten times its JSON document's (the
+#: size of the parsed document). A file over it is refused from its zip
+#: directory, before any member is read. Generous: AnDE ``n=2`` on 100
+#: features of three values counts 1.7 GiB.
+MAX_MODEL_BYTES = 4 << 30
+
+# The environment variable that sets the limit when max_bytes is not given
+# (and so for augnb predict and augnb export): bytes, or a number with K, M,
+# G or T (powers of 1024), e.g. 16G.
+_MAX_BYTES_VARIABLE = "AUGNB_MAX_MODEL_BYTES"
+
+# Parsed, a JSON document takes about ten times its size in Python objects.
+_DOCUMENT_WEIGHT = 10
+
+# The shortest array node the format writes: a document of N bytes names at
+# most N // _SHORTEST_ARRAY_NODE arrays, one archive member each.
+_SHORTEST_ARRAY_NODE = len(
+    '{"t":"array","id":1,"member":"arrays/0.npy","dtype":"|b1","shape":[]}'
+)
+
+_FEW_MEMBERS = 1024
+
+# An .npy member is its array's bytes behind a header of at most this many
+# (magic, version, length and the dict numpy's read_array accepts).
+_NPY_HEADER_MAX = 10_000 + 12
+
+# The compressions whose reads zipfile bounds by the bytes asked for (its
+# bzip2 and LZMA readers inflate a whole compressed block at once).
+_COMPRESSIONS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
+_COMPRESSION_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA"}
 
 # The record of augnb's joblib model files (read with allow_pickle=True).
 _PICKLE_FORMAT = "augnb-model-1"
@@ -411,6 +445,10 @@ class _Damaged(ValueError):
     """What is wrong with a model file (the caller adds the file's name)."""
 
 
+class _TooLarge(_Damaged):
+    """A model file whose contents would take more memory than the limit."""
+
+
 def _expect(condition: bool, what: str) -> None:
     if not condition:
         raise _Damaged(what)
@@ -422,6 +460,7 @@ class _Decoder:
     def __init__(self, archive: zipfile.ZipFile) -> None:
         self.archive = archive
         self.members = set(archive.namelist())
+        self.read: set[str] = set()  # each member is read at most once
         self.table: dict[int, Any] = {}
 
     def _register(self, node: dict[str, Any], obj: Any) -> None:
@@ -564,20 +603,36 @@ class _Decoder:
     def _array(self, node: dict[str, Any]) -> np.ndarray:
         shape = self._shape(node)
         dtype = self._dtype(node.get("dtype"), "biufcUSmM")
+        # An item of no bytes would let a shape of any size fit in none.
+        _expect(dtype.itemsize > 0, f"an array of dtype {dtype.str} holds nothing")
         member = node.get("member")
         if not isinstance(member, str) or not member.startswith(_ARRAYS):
             raise _Damaged(f"bad array member {member!r:.60}")
         _expect(member in self.members, f"the array {member} is missing")
-        # Checked before reading: a forged header must not make numpy
-        # allocate more than the member can hold.
+        # Otherwise one member could be read again for every node naming it.
+        _expect(member not in self.read, f"the array {member} is named twice")
+        self.read.add(member)
+        # Checked before reading: the member declares (in the zip directory,
+        # whose sizes were summed against the limit) the bytes of the
+        # declared shape and a header, no fewer and no more.
+        size = self.archive.getinfo(member).file_size
+        nbytes = dtype.itemsize * math.prod(shape)
         _expect(
-            dtype.itemsize * math.prod(shape) <= self.archive.getinfo(member).file_size,
+            nbytes <= size,
             f"the array {member} is smaller than its declared shape {shape}",
+        )
+        _expect(
+            size <= nbytes + _NPY_HEADER_MAX,
+            f"the array {member} is larger than its declared shape {shape}",
         )
         with self.archive.open(member) as handle:
             try:
+                _check_npy_header(handle, member, dtype, shape)
+                handle.seek(0)
                 arr = np.lib.format.read_array(handle, allow_pickle=False)
             except (ValueError, OSError, EOFError) as exc:
+                if isinstance(exc, _Damaged):
+                    raise
                 raise _Damaged(f"the array {member} is unreadable ({exc})") from None
         _expect(
             arr.shape == shape and arr.dtype == dtype,
@@ -650,6 +705,105 @@ class _Decoder:
         return obj
 
 
+def _check_npy_header(
+    handle: Any, member: str, dtype: np.dtype, shape: tuple[int, ...]
+) -> None:
+    """Compare an .npy member's own header with the document's declaration.
+
+    ``np.lib.format.read_array`` allocates the array its header describes
+    before reading a byte of it: a header claiming more than the document
+    declares (and the limit admitted) is refused first.
+    """
+    version = np.lib.format.read_magic(handle)
+    if version == (1, 0):
+        found, _, found_dtype = np.lib.format.read_array_header_1_0(handle)
+    elif version == (2, 0):
+        found, _, found_dtype = np.lib.format.read_array_header_2_0(handle)
+    else:
+        raise _Damaged(f"the array {member} is .npy version {version}")
+    _expect(
+        found == shape and found_dtype == dtype,
+        f"the array {member} is {found_dtype.str} {found}, declared "
+        f"{dtype.str} {shape}",
+    )
+
+
+def _size_text(n: int) -> str:
+    """``n`` bytes in binary units: ``4 GiB``, ``9.8 KiB``."""
+    for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.3g} {unit}"
+    return f"{n} bytes"
+
+
+def _byte_limit(max_bytes: int | None) -> int:
+    """The limit in force: ``max_bytes``, else the environment's, else the default."""
+    if max_bytes is not None:
+        if type(max_bytes) is not int or max_bytes <= 0:
+            raise ValueError(
+                f"max_bytes must be a positive number of bytes; got {max_bytes!r:.60}"
+            )
+        return max_bytes
+    text = os.environ.get(_MAX_BYTES_VARIABLE, "").strip()
+    if not text:
+        return MAX_MODEL_BYTES
+    scale = {"K": 10, "M": 20, "G": 30, "T": 40}.get(text[-1].upper())
+    number = text[:-1] if scale is not None else text
+    try:
+        value = float(number) * (1 << (scale or 0))
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 1):
+        raise ValueError(
+            f"{_MAX_BYTES_VARIABLE}={text!r:.60} is not a size: write bytes, or a "
+            "number with K, M, G or T (powers of 1024), e.g. 16G"
+        )
+    return int(value)
+
+
+def _check_archive(archive: zipfile.ZipFile, limit: int) -> zipfile.ZipInfo:
+    """Check an archive's directory before reading any member of it.
+
+    Returns the document's entry. What the directory declares is all that is
+    read here: the members' number, compressions and sizes. Members are then
+    read no further than their declared sizes (zipfile stops there, and
+    reports a member longer than declared as damaged).
+    """
+    infos = archive.infolist()
+    for info in infos:
+        if info.compress_type not in _COMPRESSIONS:
+            method = _COMPRESSION_NAMES.get(
+                info.compress_type, f"method {info.compress_type}"
+            )
+            raise _Damaged(
+                f"its member {info.filename!r:.60} is compressed with {method}; "
+                "model files are deflated"
+            )
+    try:
+        document = archive.getinfo(_DOCUMENT)
+    except KeyError:
+        raise _Damaged(f"the archive has no {_DOCUMENT}") from None
+    # (Any count up to _FEW_MEMBERS passes: a document too damaged to name
+    # its arrays is better reported by the decoder.)
+    _expect(
+        len(infos) - 1 <= max(document.file_size // _SHORTEST_ARRAY_NODE, _FEW_MEMBERS),
+        f"the archive holds {len(infos)} members, more than its "
+        f"{_size_text(document.file_size)} {_DOCUMENT} could name",
+    )
+    arrays = sum(info.file_size for info in infos if info is not document)
+    need = arrays + _DOCUMENT_WEIGHT * document.file_size
+    if need > limit:
+        raise _TooLarge(
+            f"its contents would take {_size_text(need)} once read ("
+            f"{_size_text(arrays)} of arrays, a {_size_text(document.file_size)} "
+            f"{_DOCUMENT} parsed), more than the limit of {_size_text(limit)}: "
+            "a very large model or a decompression bomb; if you trust the file, "
+            "raise the limit (load_model(path, max_bytes=...), or the "
+            f"{_MAX_BYTES_VARIABLE} environment variable, e.g. 16G)"
+        )
+    return document
+
+
 def _kind_of_file(head: bytes) -> str:
     """What a file is, from its first bytes: never by reading it further."""
     if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
@@ -672,7 +826,10 @@ def _kind_of_file(head: bytes) -> str:
 
 @shared_entries
 def read_model(
-    path: str | os.PathLike[str], *, allow_pickle: bool = False
+    path: str | os.PathLike[str],
+    *,
+    allow_pickle: bool = False,
+    max_bytes: int | None = None,
 ) -> SavedModel:
     """Read a model file and the provenance :func:`save_model` stored with it.
 
@@ -689,11 +846,17 @@ def read_model(
     ------
     {model_file_errors}
     """
-    return _read_model(path, allow_pickle=allow_pickle, how="allow_pickle=True")
+    return _read_model(
+        path, allow_pickle=allow_pickle, how="allow_pickle=True", max_bytes=max_bytes
+    )
 
 
 def _read_model(
-    path: str | os.PathLike[str], *, allow_pickle: bool, how: str
+    path: str | os.PathLike[str],
+    *,
+    allow_pickle: bool,
+    how: str,
+    max_bytes: int | None = None,
 ) -> SavedModel:
     """:func:`read_model`, its refusal of a pickle telling the caller's way.
 
@@ -701,6 +864,7 @@ def _read_model(
     in Python, the command's own ``--allow-pickle`` option on the command
     line (:func:`augnb.cli._common.read_saved_model`).
     """
+    limit = _byte_limit(max_bytes)
     target = Path(path)
     if not target.is_file():
         what = "is a folder" if target.is_dir() else "does not exist"
@@ -728,10 +892,17 @@ def _read_model(
             "pickle); fit it again with `augnb fit`"
         )
     try:
-        saved = _read_archive(target)
+        saved = _read_archive(target, limit)
         _check_predicts(saved.estimator)
+    except _TooLarge as exc:
+        raise ValueError(f"{label} is too large to load: {exc}") from None
     except _Damaged as exc:
         raise ValueError(f"{label} is not a readable augnb model: {exc}") from None
+    except MemoryError:
+        raise ValueError(
+            f"{label} does not fit in this machine's memory; lower max_bytes (or "
+            f"{_MAX_BYTES_VARIABLE}) to refuse such files before reading them"
+        ) from None
     return saved
 
 
@@ -790,13 +961,20 @@ def _check_predicts(estimator: Any) -> None:
 
 
 @shared_entries
-def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> Any:
+def load_model(
+    path: str | os.PathLike[str],
+    *,
+    allow_pickle: bool = False,
+    max_bytes: int | None = None,
+) -> Any:
     """Read a fitted estimator from a file written by :func:`save_model`.
 
     The file is data only: loading builds objects of the classes in
     :data:`ALLOWED_CLASSES` and sets their attributes, checking the format's
     name and version, the estimator's parameters and every array's declared
-    shape and dtype; it runs no code from the file. :func:`read_model` also
+    shape and dtype; it runs no code from the file. A file whose contents
+    would take more memory than ``max_bytes`` is refused before any of it is
+    read. :func:`read_model` also
     returns the provenance saved beside the model.
 
     Parameters
@@ -812,16 +990,17 @@ def load_model(path: str | os.PathLike[str], *, allow_pickle: bool = False) -> A
     ------
     {model_file_errors}
     """
-    return read_model(path, allow_pickle=allow_pickle).estimator
+    return read_model(path, allow_pickle=allow_pickle, max_bytes=max_bytes).estimator
 
 
-def _read_archive(target: Path) -> SavedModel:
+def _read_archive(target: Path, limit: int) -> SavedModel:
     try:
         with zipfile.ZipFile(target) as archive:
-            try:
-                raw = archive.read(_DOCUMENT)
-            except KeyError:
-                raise _Damaged(f"the archive has no {_DOCUMENT}") from None
+            entry = _check_archive(archive, limit)
+            # A bounded read: zipfile's read() of a whole member inflates up
+            # to 2 GiB at once, whatever size the directory declares.
+            with archive.open(entry) as handle:
+                raw = handle.read(entry.file_size + 1)
             try:
                 document = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as exc:
