@@ -13,6 +13,7 @@ only when the caller says the file is trusted (``allow_pickle=True``).
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -21,7 +22,7 @@ import warnings
 import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -627,13 +628,19 @@ class _Decoder:
         )
         with self.archive.open(member) as handle:
             try:
-                _check_npy_header(handle, member, dtype, shape)
-                handle.seek(0)
-                arr = np.lib.format.read_array(handle, allow_pickle=False)
+                fortran = _check_npy_header(handle, member, dtype, shape)
+                # Read into an array of the checked size: no more bytes
+                # than it holds are asked for (an .npy member holds no
+                # pickle to refuse: its dtype was checked).
+                arr = np.empty(math.prod(shape), dtype=dtype)
+                reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
+                got = reader.readinto(arr.view(np.uint8).data) if nbytes else 0
             except (ValueError, OSError, EOFError) as exc:
                 if isinstance(exc, _Damaged):
                     raise
                 raise _Damaged(f"the array {member} is unreadable ({exc})") from None
+        _expect(got == nbytes, f"the array {member} is unreadable (truncated)")
+        arr = arr.reshape(shape[::-1]).transpose() if fortran else arr.reshape(shape)
         _expect(
             arr.shape == shape and arr.dtype == dtype,
             f"the array {member} is {arr.dtype.str} {arr.shape}, declared "
@@ -707,18 +714,18 @@ class _Decoder:
 
 def _check_npy_header(
     handle: Any, member: str, dtype: np.dtype, shape: tuple[int, ...]
-) -> None:
+) -> bool:
     """Compare an .npy member's own header with the document's declaration.
 
-    ``np.lib.format.read_array`` allocates the array its header describes
-    before reading a byte of it: a header claiming more than the document
-    declares (and the limit admitted) is refused first.
+    Returns whether the array is stored in Fortran order. The header is
+    checked before an array is made of it (``np.lib.format.read_array``
+    allocates whatever shape its header claims, before reading a byte).
     """
     version = np.lib.format.read_magic(handle)
     if version == (1, 0):
-        found, _, found_dtype = np.lib.format.read_array_header_1_0(handle)
+        found, fortran, found_dtype = np.lib.format.read_array_header_1_0(handle)
     elif version == (2, 0):
-        found, _, found_dtype = np.lib.format.read_array_header_2_0(handle)
+        found, fortran, found_dtype = np.lib.format.read_array_header_2_0(handle)
     else:
         raise _Damaged(f"the array {member} is .npy version {version}")
     _expect(
@@ -726,6 +733,7 @@ def _check_npy_header(
         f"the array {member} is {found_dtype.str} {found}, declared "
         f"{dtype.str} {shape}",
     )
+    return bool(fortran)
 
 
 def _size_text(n: int) -> str:
