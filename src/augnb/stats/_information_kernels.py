@@ -31,6 +31,23 @@ def _entropy_of(cells, scratch, n, log_n, xlx):
 
 
 @numba.njit(cache=True, nogil=True)
+def _sum_out(counts, base, ra, rb, n_classes, keep_first, cells):
+    """The ``(ra, rb, n_classes)`` table at ``counts[base:]`` summed over one axis.
+
+    Over its second axis (``keep_first``) or its first, into ``cells`` in C
+    order (integer counts: exact in any order).
+    """
+    outer, inner = (ra, rb) if keep_first else (rb, ra)
+    for o in range(outer):
+        for c in range(n_classes):
+            s = 0.0
+            for v in range(inner):
+                cell = o * rb + v if keep_first else v * rb + o
+                s += counts[base + cell * n_classes + c]
+            cells[o * n_classes + c] = s
+
+
+@numba.njit(cache=True, nogil=True)
 def _cmi_matrix_kernel(counts, offsets, cards, n_classes, log_m, xlx):
     """``I(X_a; X_b | C)`` of every pair from the flat pair tables ``counts``.
 
@@ -61,21 +78,10 @@ def _cmi_matrix_kernel(counts, offsets, cards, n_classes, log_m, xlx):
                 total += counts[base + i]
             log_n = log_m[np.int64(total)]
             h_xyc = _entropy_of(counts[base : base + size], scratch, size, log_n, xlx)
-            # H(X, C): the table summed over Y, (x, c) in C order.
-            for x in range(ra):
-                for c in range(n_classes):
-                    s = 0.0
-                    for v in range(rb):
-                        s += counts[base + (x * rb + v) * n_classes + c]
-                    cells[x * n_classes + c] = s
+            # H(X, C) and H(Y, C): the table summed over Y, then over X.
+            _sum_out(counts, base, ra, rb, n_classes, True, cells)
             h_xc = _entropy_of(cells, scratch, ra * n_classes, log_n, xlx)
-            # H(Y, C): summed over X.
-            for v in range(rb):
-                for c in range(n_classes):
-                    s = 0.0
-                    for x in range(ra):
-                        s += counts[base + (x * rb + v) * n_classes + c]
-                    cells[v * n_classes + c] = s
+            _sum_out(counts, base, ra, rb, n_classes, False, cells)
             h_yc = _entropy_of(cells, scratch, rb * n_classes, log_n, xlx)
             # H(C): summed over X and Y.
             for c in range(n_classes):
