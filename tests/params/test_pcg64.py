@@ -25,8 +25,9 @@ def _draws(st, kind, a, b, n):
         elif kind == 3:
             s, out[i] = pcg._standard_gamma_with(s, inc, a, pcg._gamma_constants(a))
         else:
-            consts = pcg._gamma_constants(a), pcg._gamma_constants(b)
-            s, out[i] = pcg._beta_with(s, inc, a, b, *consts)
+            s, out[i] = pcg._beta_with(
+                s, inc, a, b, pcg._gamma_constants(a), pcg._gamma_constants(b)
+            )
     st[0], st[1] = s
     return out
 

@@ -115,9 +115,11 @@ def _sorted_class_counts(
     xs = x[order]
     ys = y[order]
     n_classes = int(ys.max()) + 1
-    cum = np.zeros((n_classes, x.shape[0] + 1), dtype=float)
-    for c in range(n_classes):
-        np.cumsum(ys == c, out=cum[c, 1:])
+    # One cumulative sum of the one-hot classes (integers: the same counts
+    # as one sum per class, without a pass over the rows per class).
+    onehot = np.zeros((n_classes, x.shape[0] + 1), dtype=float)
+    onehot[ys, np.arange(1, x.shape[0] + 1)] = 1.0
+    cum = np.cumsum(onehot, axis=1)
     boundaries = np.flatnonzero(xs[1:] != xs[:-1]) + 1
     return xs, cum, boundaries
 

@@ -50,6 +50,9 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+# The samplers are inlined into _hdp_gibbs (see augnb.params._pcg64). Numba's
+# disk cache of _hdp_gibbs is keyed by this file only: an edit of those
+# samplers must touch this file too, or a stale compiled sampler is loaded.
 from augnb.params._pcg64 import (
     _beta_with,
     _gamma_constants,

@@ -270,6 +270,35 @@ def pairwise_class_counts(
         ``tables[i, j]`` (``i < j``) is an array of shape
         ``(cards[i], cards[j], n_classes)``; rows missing either feature are left out.
     """
+    out, offsets = _pair_counts_flat(
+        codes, y, cards, n_classes, sample_weight=sample_weight
+    )
+    cards = np.asarray(cards, dtype=np.int64)
+    p = np.shape(codes)[1]
+    tables = {}
+    for i in range(p):
+        for j in range(i + 1, p):
+            start = offsets[i * p + j]
+            size = int(cards[i] * cards[j] * n_classes)
+            tables[i, j] = out[start : start + size].reshape(
+                int(cards[i]), int(cards[j]), n_classes
+            )
+    return tables
+
+
+def _pair_counts_flat(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The tables of :func:`pairwise_class_counts` in one flat array.
+
+    The table of the pair ``i < j`` starts at ``offsets[i * p + j]``, in C
+    order; the arguments are those of :func:`pairwise_class_counts`.
+    """
     codes = _narrow_codes(codes)
     y = np.ascontiguousarray(y)
     if y.dtype.kind not in "iu":
@@ -336,15 +365,7 @@ def pairwise_class_counts(
             return part
 
         out = sum_in_order(weighted, fixed_blocks(codes_t.shape[1], total))
-    tables = {}
-    for i in range(p):
-        for j in range(i + 1, p):
-            start = offsets[i * p + j]
-            size = int(cards[i] * cards[j] * n_classes)
-            tables[i, j] = out[start : start + size].reshape(
-                int(cards[i]), int(cards[j]), n_classes
-            )
-    return tables
+    return out, offsets
 
 
 def compound_codes(

@@ -14,7 +14,8 @@ from numpy.typing import NDArray
 from scipy.special import xlogy
 
 from augnb._docstrings import shared_entries
-from augnb.stats.counts import joint_counts, pairwise_class_counts
+from augnb.stats._information_kernels import _cmi_matrix_kernel
+from augnb.stats.counts import _pair_counts_flat, joint_counts, pairwise_class_counts
 
 __all__ = [
     "cmi_from_counts",
@@ -285,6 +286,23 @@ def pairwise_cmi(
     cmi : ndarray of shape (n_features, n_features)
         Symmetric, zero diagonal.
     """
+    if sample_weight is None and base is None and not return_counts:
+        # Integer counts: one compiled pass over the flat tables, with
+        # NumPy's logs and SciPy's x log x of every count looked up, gives
+        # the numbers of cmi_matrix_from_tables (a few NumPy calls per table
+        # shape dominated ensembles of many randomly discretised members).
+        flat, offsets = _pair_counts_flat(codes, y, cards, n_classes)
+        counts = np.arange(len(y) + 1, dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            log_m = np.log(counts)
+        return _cmi_matrix_kernel(
+            flat,
+            offsets,
+            np.asarray(cards, dtype=np.int64),
+            int(n_classes),
+            log_m,
+            xlogy(counts, counts),
+        )
     tables = pairwise_class_counts(
         codes, y, cards, n_classes, sample_weight=sample_weight
     )

@@ -112,7 +112,16 @@ def _add_rmse_kernel(jll, factor, y):
                 top = jll[i, c]
         norm = 0.0
         for c in range(n_classes):
-            e[c] = math.exp(jll[i, c] - top)
+            x = jll[i, c] - top
+            # exp(0) is 1 and exp(x) is 0 below -745.14 (half the smallest
+            # subnormal): the top class, and the classes far below it in a
+            # sharp posterior, take no call (the same numbers).
+            if x == 0.0:
+                e[c] = 1.0
+            elif x < -746.0:
+                e[c] = 0.0
+            else:
+                e[c] = math.exp(x)
             norm += e[c]
         for c in range(n_classes):
             d = e[c] / norm
