@@ -20,10 +20,19 @@ reports, per column:
 - **all_missing** -- no value in any row. ``fit`` refuses it (the schema
   does, knowing whether more chunks follow); reported here so that ``augnb
   inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
+- **text_numbers** -- a text column (``object`` of ``str``, pandas ``str``,
+  or a file's string column) whose every present cell is a number. A typed
+  table's text is kept as categories (``"01"`` and ``"1"`` stay two codes),
+  but numbers stored as text are more often an accident (Dask's
+  ``from_pandas`` makes text of an ``object`` column of floats). Fix:
+  convert it (``X[col].astype(float)``), or declare it discrete
+  (``discrete_features=[col]``, ``--discrete COL``), which silences this.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
-all-missing columns, which the schema refuses.
+all-missing columns, which the schema refuses; a stream's first rows
+(``partial_fit``, Dask) are only refused, but for ``text_numbers``, which is
+about the column's type rather than its counts.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -68,6 +77,18 @@ _DURATION = re.compile(r"^\s*-?\d+ days?,? -?\d{1,2}:\d{2}:\d{2}(\.\d+)?\s*$")
 #: Values of a date (a point in time, a period) and of a duration.
 _DATE_TYPES = (pd.Timestamp, np.datetime64, pd.Period, datetime.date, datetime.time)
 _DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
+#: Cells of a text column that mean "missing" (stripped), as a file's reader
+#: reads them (:data:`augnb.data.tables.MISSING_TOKENS`).
+_MISSING_TEXT = ("", "?")
+#: A plain number as text: the CSV reader's rule (no thousands separators,
+#: decimal point ".").
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: What a Dask input adds to a text_numbers finding: its likely cause.
+DASK_TEXT_NOTE = (
+    "; Dask's from_pandas turns object columns into strings "
+    "(dask.config.set({'dataframe.convert-string': False}) before from_pandas "
+    "keeps numbers)"
+)
 #: Widest per-column table of counts the one-pass audit builds.
 _MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
@@ -87,9 +108,9 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"infinite"`` or ``"all_missing"`` of a
-        feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
-        class column.
+        ``"constant"``, ``"infinite"``, ``"all_missing"`` or
+        ``"text_numbers"`` of a feature; ``"single_class"`` or
+        ``"class_high_cardinality"`` of the class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -173,6 +194,13 @@ def audit_table(
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
             )
+        if (finding is None or finding.problem == "high_cardinality") and not (
+            i in declared_d or i in declared_c
+        ):
+            # Before "high_cardinality": many distinct numbers are most likely
+            # a measurement, converting it the fix (an identifier or a
+            # constant is to be dropped whatever it is written as).
+            finding = _text_numbers(name, col, uniques) or finding
         if finding is not None:
             findings.append(finding)
     return findings
@@ -254,6 +282,7 @@ def warn_data_problems(
     codes: np.ndarray | None = None,
     categories: Sequence[tuple | None] | None = None,
     warn: bool = True,
+    dask: bool = False,
 ) -> None:
     """Raise for datetime columns and warn for the audit's other findings.
 
@@ -273,7 +302,11 @@ def warn_data_problems(
     warn : bool, default=True
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
-        differ): its audit only refuses.
+        differ): its audit only refuses, and warns of text columns of
+        numbers (a column's type, whatever its rows).
+    dask : bool, default=False
+        Whether ``X`` is a Dask partition: a text column of numbers is then
+        most likely ``from_pandas``' doing, and the warning says so.
 
     Raises
     ------
@@ -293,10 +326,12 @@ def warn_data_problems(
     errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
-    if not warn:
-        return
     for finding in findings:
-        warn_at_caller(finding.message, DataAuditWarning)
+        if finding.problem == "text_numbers":
+            message = finding.message + (DASK_TEXT_NOTE if dask else "")
+            warn_at_caller(message, DataAuditWarning)
+        elif warn:
+            warn_at_caller(finding.message, DataAuditWarning)
 
 
 def _codes_plainly_fine(
@@ -341,7 +376,8 @@ def _codes_plainly_fine(
             first_at = int(np.flatnonzero(counts)[0]) if n_distinct else 0
         if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
-        fine[j] = not _looks_like_time(cats[first_at])
+        first = cats[first_at]
+        fine[j] = not (_looks_like_time(first) or _number_text(first))
     return fine
 
 
@@ -370,7 +406,20 @@ def _plainly_fine(col: pd.Series) -> bool:
         return False
     if _is_time_dtype(col.cat.categories.dtype):
         return False
-    return not _looks_like_time(col.cat.categories[int(np.flatnonzero(counts)[0])])
+    first = col.cat.categories[int(np.flatnonzero(counts)[0])]
+    return not (_looks_like_time(first) or _number_text(first))
+
+
+def _number_text(value: object) -> bool:
+    """Whether a value is text that may be a number (or a missing token).
+
+    The first level of a column decides, so a column of words costs one
+    match; a text number (or ``""``, ``"?"``) sends it to the full audit.
+    """
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    return text in _MISSING_TEXT or bool(_NUMBER.match(text))
 
 
 def _is_time_dtype(dtype: object) -> bool:
@@ -449,6 +498,39 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         "as one category per date; convert it to numbers first (e.g. "
         f"pd.to_datetime(X[{name!r}]).dt.dayofweek, .dt.month, or days since a "
         f"start date) or drop it (--drop {name} on the command line)",
+    )
+
+
+def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
+    """A text column whose every present cell is a number (not declared)."""
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if not (pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)):
+        return None
+    example = None
+    # A plain loop: a column of words stops at its first value.
+    for value in uniques:
+        if not isinstance(value, str):
+            return None  # text mixed with numbers, booleans, ...: not text
+        text = value.strip()
+        if text in _MISSING_TEXT:
+            continue
+        if not _NUMBER.match(text):
+            return None
+        if example is None:
+            example = value
+    if example is None:
+        return None  # only missing tokens
+    return Finding(
+        name,
+        "text_numbers",
+        f"column {name!r} holds text whose every value is a number (e.g. "
+        f"{example!r}), so it is read as categories, one per distinct text: if "
+        f"they are numbers, convert it first (X[{name!r}] = "
+        f"X[{name!r}].astype(float)); to keep them as categories, declare it "
+        f"discrete (discrete_features=[{name!r}], --discrete {name} on the "
+        "command line), which silences this warning",
     )
 
 

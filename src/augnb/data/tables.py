@@ -19,6 +19,9 @@ never through text:
   is not UTF-8 raises an error naming the file, the line and this option,
   rather than being guessed.
 - **Parquet** and **Feather** (Arrow IPC), recognised by their magic bytes.
+  Their types are kept: a text column is categories whatever it spells
+  (the data audit warns when every value is a number), and a dictionary
+  column (a pandas category column) is categories, of words or of numbers.
 - A **pandas DataFrame** is taken as it is (its dtypes are its types).
 
 Text columns are cleaned the same way in every batch: surrounding whitespace
@@ -397,6 +400,16 @@ class TableReader:
                 out[name] = converted[name].array
                 continue
             kind = column.type
+            if (
+                pa.types.is_dictionary(kind)
+                and _is_number(kind.value_type)
+                and name not in self._options.continuous
+            ):
+                # A dictionary of numbers is a category column (how pandas
+                # writes one, and Arrow's own way to declare categories):
+                # discrete, as the DataFrame it was written from.
+                out[name] = column.to_pandas().array
+                continue
             if pa.types.is_dictionary(kind):
                 column = column.cast(kind.value_type)
                 kind = column.type
