@@ -20,8 +20,9 @@ reports, per column:
 - **all_missing** -- no value in any row. ``fit`` refuses it (the schema
   does, knowing whether more chunks follow); reported here so that ``augnb
   inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
-- **text_numbers** -- a text column (``object`` of ``str``, pandas ``str``,
-  or a file's string column) whose every present cell is a number. A typed
+- **text_numbers** -- a text column (``object`` of ``str`` or pandas
+  ``str``; a Parquet or Feather string column is named by its reader, with
+  this finding's problem) whose every present cell is a number. A typed
   table's text is kept as categories (``"01"`` and ``"1"`` stay two codes),
   but numbers stored as text are more often an accident (Dask's
   ``from_pandas`` makes text of an ``object`` column of floats). Fix:
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,6 +58,7 @@ __all__ = [
     "audit_table",
     "class_column_finding",
     "class_counts_finding",
+    "text_numbers_finding",
     "warn_data_problems",
 ]
 
@@ -167,7 +169,11 @@ def audit_table(
     declared_c = column_positions(continuous_features, names)
     findings: list[Finding] = []
     n_rows = X.shape[0]
-    fine = None if codes is None else _codes_plainly_fine(codes, categories)
+    fine = (
+        None
+        if codes is None
+        else _codes_plainly_fine(codes, categories, [_is_text(d) for d in X.dtypes])
+    )
     series = None
     for i, name in enumerate(names):
         # Every test below needs only the distinct values and the number of
@@ -335,11 +341,13 @@ def warn_data_problems(
 
 
 def _codes_plainly_fine(
-    codes: np.ndarray, categories: Sequence[tuple | None]
+    codes: np.ndarray, categories: Sequence[tuple | None], text: Sequence[bool]
 ) -> np.ndarray:
     """:func:`_plainly_fine` for every discrete column of an encoded table.
 
-    One ``bincount`` per column gives its distinct and present values.
+    One ``bincount`` per column gives its distinct and present values. A
+    ``text`` column (not a category one) whose first level may be a number
+    is left to the full audit (:func:`_text_numbers`).
     """
     p = codes.shape[1]
     fine = np.zeros(p, dtype=bool)
@@ -377,7 +385,7 @@ def _codes_plainly_fine(
         if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
         first = cats[first_at]
-        fine[j] = not (_looks_like_time(first) or _number_text(first))
+        fine[j] = not (_looks_like_time(first) or (text[j] and _number_text(first)))
     return fine
 
 
@@ -406,8 +414,7 @@ def _plainly_fine(col: pd.Series) -> bool:
         return False
     if _is_time_dtype(col.cat.categories.dtype):
         return False
-    first = col.cat.categories[int(np.flatnonzero(counts)[0])]
-    return not (_looks_like_time(first) or _number_text(first))
+    return not _looks_like_time(col.cat.categories[int(np.flatnonzero(counts)[0])])
 
 
 def _number_text(value: object) -> bool:
@@ -501,16 +508,45 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
     )
 
 
+def _is_text(dtype: object) -> bool:
+    """Whether a column of this dtype may hold text (object or str, not category)."""
+    return not isinstance(dtype, pd.CategoricalDtype) and (
+        pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    )
+
+
 def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
-    """A text column whose every present cell is a number (not declared)."""
-    dtype = col.dtype
-    if isinstance(dtype, pd.CategoricalDtype):
-        dtype = dtype.categories.dtype
-    if not (pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)):
+    """A text column whose every present cell is a number (not declared).
+
+    A pandas ``category`` column is categories by declaration (and what
+    :func:`augnb.datasets.load` makes of every discrete column): left out. A
+    file's text column is named by its reader (:mod:`augnb.data.tables`).
+    """
+    if not _is_text(col.dtype):
         return None
+    return text_numbers_finding(name, uniques)
+
+
+def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
+    """The ``text_numbers`` finding of a text column, or None.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name.
+    values : iterable
+        Its distinct values, the first present one first (a column of words
+        is dismissed by it). ``""`` and ``"?"`` (stripped) are missing.
+
+    Returns
+    -------
+    Finding or None
+        When every value is text, at least one present, and every present
+        one is a plain number (``"1.5"``, ``"-3e2"``).
+    """
     example = None
     # A plain loop: a column of words stops at its first value.
-    for value in uniques:
+    for value in values:
         if not isinstance(value, str):
             return None  # text mixed with numbers, booleans, ...: not text
         text = value.strip()

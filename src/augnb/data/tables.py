@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from augnb._warnings import warn_at_caller
-from augnb.data.audit import DataAuditWarning
+from augnb.data.audit import DataAuditWarning, text_numbers_finding
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -149,8 +149,10 @@ class DataReadWarning(DataAuditWarning):
         The column's name.
     problem : str
         ``"numeric_text"`` (numbers with stray cells), ``"thousands"``
-        (numbers written with thousands separators) or ``"mostly_numeric"``
-        (numbers and many words, kept as text).
+        (numbers written with thousands separators), ``"mostly_numeric"``
+        (numbers and many words, kept as text) or ``"text_numbers"`` (a
+        Parquet or Feather text column whose every value is a number, kept
+        as text).
     """
 
     def __init__(self, message: str, column: str, problem: str) -> None:
@@ -410,11 +412,12 @@ class TableReader:
                 # discrete, as the DataFrame it was written from.
                 out[name] = column.to_pandas().array
                 continue
-            if pa.types.is_dictionary(kind):
+            category = pa.types.is_dictionary(kind)
+            if category:
                 column = column.cast(kind.value_type)
                 kind = column.type
             if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-                out[name] = self._text(name, column)
+                out[name] = self._text(name, column, category)
             elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
                 raise ValueError(_not_utf8(self._options, name))
             elif pa.types.is_date(kind) or pa.types.is_timestamp(kind):
@@ -423,8 +426,12 @@ class TableReader:
                 out[name] = column.to_pandas().array
         return pd.DataFrame(out, index=pd.RangeIndex(batch.num_rows))
 
-    def _text(self, name: str, column: Any) -> Any:
-        """One text column: stripped, missing tokens, numbers or categories."""
+    def _text(self, name: str, column: Any, category: bool = False) -> Any:
+        """One text column: stripped, missing tokens, numbers or categories.
+
+        ``category``: the column is stored as a dictionary (a pandas category
+        column), categories by declaration.
+        """
         import pyarrow.compute as pc
 
         encoded = column.dictionary_encode()
@@ -440,7 +447,9 @@ class TableReader:
         counts = np.bincount(indices[indices >= 0], minlength=len(words))
         plan = self._plans.get(name)
         if plan is None:
-            plan = self._plans[name] = self._plan(name, words, missing, counts)
+            plan = self._plans[name] = self._plan(
+                name, words, missing, counts, category
+            )
         if plan.numeric:
             return self._numbers(name, plan, words, missing, counts, indices)
         levels, codes = _categorical_codes(words, missing, indices)
@@ -459,9 +468,21 @@ class TableReader:
         words: np.ndarray,
         missing: np.ndarray,
         counts: np.ndarray,
+        category: bool = False,
     ) -> _ColumnPlan:
         opts = self._options
-        if name in opts.discrete or not (opts.guess or name in opts.continuous):
+        if name in opts.discrete:
+            return _ColumnPlan()
+        if not (opts.guess or name in opts.continuous):
+            # A Parquet or Feather text column is text on purpose: categories
+            # whatever it spells ("01" and "1" stay two). Every value being a
+            # number is named (the data audit's finding of a DataFrame's text
+            # column), unless it is stored as a category.
+            if not category:
+                present = ~missing & (counts > 0)
+                found = text_numbers_finding(name, words[present])
+                if found is not None:
+                    _warn(f"{opts.label}: {found.message}", name, found.problem)
             return _ColumnPlan()
         present = ~missing & (counts > 0)
         if not present.any():
