@@ -172,7 +172,7 @@ def audit_table(
     fine = (
         None
         if codes is None
-        else _codes_plainly_fine(codes, categories, [_is_text(d) for d in X.dtypes])
+        else _codes_plainly_fine(codes, categories, X)
     )
     series = None
     for i, name in enumerate(names):
@@ -341,13 +341,14 @@ def warn_data_problems(
 
 
 def _codes_plainly_fine(
-    codes: np.ndarray, categories: Sequence[tuple | None], text: Sequence[bool]
+    codes: np.ndarray, categories: Sequence[tuple | None], X: pd.DataFrame
 ) -> np.ndarray:
     """:func:`_plainly_fine` for every discrete column of an encoded table.
 
     One ``bincount`` per column gives its distinct and present values. A
-    ``text`` column (not a category one) whose first level may be a number
-    is left to the full audit (:func:`_text_numbers`).
+    text column of ``X`` (not a category one) whose first level may be a
+    number is left to the full audit (:func:`_text_numbers`); its dtype is
+    looked at only then (a dtype test per column costs a small fit's time).
     """
     p = codes.shape[1]
     fine = np.zeros(p, dtype=bool)
@@ -385,7 +386,10 @@ def _codes_plainly_fine(
         if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
         first = cats[first_at]
-        fine[j] = not (_looks_like_time(first) or (text[j] and _number_text(first)))
+        fine[j] = not (
+            _looks_like_time(first)
+            or (_number_text(first) and _is_text(X.dtypes.iloc[j]))
+        )
     return fine
 
 
