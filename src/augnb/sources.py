@@ -49,6 +49,7 @@ from augnb.data.encoding import (
     typed_objects,
 )
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
+from augnb.data.tables import concat_batches
 from augnb.data.weights import (
     InputRows,
     check_sample_weight,
@@ -592,7 +593,7 @@ class _Reservoir:
             self.n_held = self.size
 
     def _merged(self) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
-        X = pd.concat([p[0] for p in self.parts], ignore_index=True)
+        X = concat_batches([p[0] for p in self.parts])
         y = _concat_labels([p[1] for p in self.parts])
         keys = np.concatenate([p[2] for p in self.parts])
         if len(keys) <= self.size:

@@ -53,7 +53,7 @@ import os
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -73,6 +73,7 @@ __all__ = [
     "TableReader",
     "as_text_category",
     "check_labels",
+    "concat_batches",
     "declared_kinds",
     "model_kinds",
     "open_table",
@@ -271,22 +272,43 @@ def read_table(
         )
     if len(frames) == 1:
         return frames[0]
-    return _concat(frames)
+    return concat_batches(frames)
 
 
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """Batches of one table as one frame (categories united)."""
+def concat_batches(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Batches of one table as one frame (categories united).
+
+    ``pd.concat`` turns category columns whose batches hold different
+    categories into ``object`` columns: a category column of numbers would
+    become numbers, one of text plain text.
+
+    Parameters
+    ----------
+    frames : sequence of DataFrame
+        Batches with the same columns.
+
+    Returns
+    -------
+    DataFrame
+        Their rows, with a fresh index.
+    """
     from pandas.api.types import union_categoricals
 
     out = {}
     for name in frames[0].columns:
         parts = [f[name] for f in frames]
         if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
-            united = union_categoricals([p.array for p in parts], sort_categories=True)
+            try:
+                united = union_categoricals(
+                    [p.array for p in parts], sort_categories=True
+                )
+            except TypeError:  # categories of different types: as pandas does
+                out[name] = pd.concat(parts, ignore_index=True)
+                continue
             out[name] = pd.Series(united, name=name)
         else:
             out[name] = pd.concat(parts, ignore_index=True)
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=frames[0].columns)
 
 
 class TableReader:
