@@ -18,6 +18,7 @@ from augnb import (
     fit_files,
     predict_files,
 )
+from augnb.data.audit import DataAuditWarning
 from augnb.datasets import load
 from augnb.streaming import iter_batches
 
@@ -327,3 +328,28 @@ def test_a_kind_decided_by_few_values_in_the_first_batch_is_checked(tmp_path):
         np.testing.assert_allclose(
             got.predict_proba(Xf), ref.predict_proba(Xf), rtol=0, atol=1e-12
         )
+
+
+def test_the_plan_sample_keeps_category_columns(tmp_path):
+    # The sample the plan is made from joins batches whose category columns
+    # hold different categories: they stay categories (pd.concat makes them
+    # object columns, then numbers or text of numbers).
+    rng = np.random.default_rng(0)
+    n = 200
+    level = np.sort(rng.integers(0, 4, n))  # each batch sees a few levels
+    frame = pd.DataFrame(
+        {
+            "level": pd.Categorical(level / 2),
+            "code": pd.Categorical(level.astype(str)),
+            "measure": rng.normal(size=n) + level,
+            "cls": np.where(level + rng.normal(size=n) > 1.5, "a", "b"),
+        }
+    )
+    path = tmp_path / "t.feather"
+    frame.to_feather(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataAuditWarning)
+        model = fit_files(NaiveBayes(), path, target="cls", batch_rows=40)
+    assert model.continuous_columns_ == ["measure"]
+    ref = NaiveBayes().fit(frame.drop(columns="cls"), frame["cls"])
+    assert ref.continuous_columns_ == ["measure"]

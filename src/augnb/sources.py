@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from scipy.sparse import issparse
 from sklearn.utils import check_random_state
 
+from augnb._warnings import warn_at_caller
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     as_frame,
@@ -48,6 +49,7 @@ from augnb.data.encoding import (
     typed_objects,
 )
 from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
+from augnb.data.tables import concat_batches
 from augnb.data.weights import (
     InputRows,
     check_sample_weight,
@@ -591,7 +593,7 @@ class _Reservoir:
             self.n_held = self.size
 
     def _merged(self) -> tuple[pd.DataFrame, object, NDArray[np.float64]]:
-        X = pd.concat([p[0] for p in self.parts], ignore_index=True)
+        X = concat_batches([p[0] for p in self.parts])
         y = _concat_labels([p[1] for p in self.parts])
         keys = np.concatenate([p[2] for p in self.parts])
         if len(keys) <= self.size:
@@ -1005,18 +1007,24 @@ def _remote_plan(
     audit: Callable[[Any], None] | None,
     X: object,
     y: object,
-) -> tuple[ChunkPlan, dict[str, Any]] | None:
-    """The plan of ``X, y`` and the attributes it set (run where the rows are).
+) -> tuple[ChunkPlan, dict[str, Any], list[tuple[str, type[Warning]]]] | None:
+    """The plan of ``X, y``, the attributes it set and the audit's warnings.
 
-    None for a partition without rows: the plan is made from the next.
+    Run where the rows are. None for a partition without rows: the plan is
+    made from the next.
     """
     if len(X) == 0:  # type: ignore[arg-type]
         return None
+    found: list[warnings.WarningMessage] = []
     if audit is not None:
-        audit(X)
+        # Its warnings go back with the plan, to be shown to the caller: on
+        # a worker process they would be lost (in its log at best).
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            audit(X)
     plan = planner._start_plan(X, y, classes=classes, incremental=incremental)
     fitted = {a: getattr(planner, a) for a in PLAN_ATTRIBUTES if hasattr(planner, a)}
-    return plan, fitted
+    return plan, fitted, [(str(w.message), w.category) for w in found]
 
 
 def _plan_task(make_plan: Callable, x: object, y: object) -> tuple | None:
@@ -1144,7 +1152,9 @@ class DaskSource(RowSource):
                 break
         if made is None:
             raise ValueError("The Dask collection holds no rows.")
-        plan, fitted = made
+        plan, fitted, found = made
+        for message, category in found:
+            warn_at_caller(message, category)
         for name in PLAN_ATTRIBUTES:
             if name in fitted:
                 setattr(planner, name, fitted[name])

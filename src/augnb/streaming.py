@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import glob
 import os
+import re
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import warn_data_problems
 from augnb.data.tables import (
+    DataReadWarning,
     check_labels,
     declared_kinds,
     model_kinds,
@@ -285,7 +288,16 @@ def fit_files(
         source = ChunkSource(
             chunks, progress=report, audit=lambda X: warn_data_problems(X, params)
         )
-        estimator._fit_source(source)
+        with warnings.catch_warnings():
+            # The class column's text is its labels, whatever they spell: the
+            # reader, which does not know which column that is, names text of
+            # numbers in every column.
+            warnings.filterwarnings(
+                "ignore",
+                message=f".*column {re.escape(repr(target))} holds text whose every",
+                category=DataReadWarning,
+            )
+            estimator._fit_source(source)
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
             raise ValueError("The files hold no data rows.") from None

@@ -436,3 +436,37 @@ def test_fit_says_the_memory_a_whole_table_learner_takes(car_csv, tmp_path, caps
     # 120 rows of car take a few kilobytes: not "about 0 MB".
     assert "BSEJ needs all rows in memory (" in err
     assert "): under 1 MB for this table, plus its working copies" in err
+
+
+def test_text_of_numbers_is_a_warning_of_inspect_and_fit_that_discrete_silences(
+    tmp_path, capsys
+):
+    # A Parquet text column is text on purpose (categories); every value being
+    # a number is named, not refused (exit 0); --discrete says it is meant.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "zip": pd.Series(rng.choice(["01", "1", "20"], 40), dtype="str"),
+            "x": rng.choice(["a", "b"], 40),
+            "class": rng.choice(["P", "N"], 40),
+        }
+    )
+    path = tmp_path / "t.parquet"
+    frame.to_parquet(path)
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("zip"))
+    assert line.split() == ["zip", "discrete", "3", "0", "text", "numbers"]
+    assert "column 'zip' holds text whose every value is a number" in out
+    assert "--discrete zip" in out and "astype(float)" in out
+    assert main(["inspect", str(path), "--discrete", "zip"]) == 0
+    assert "no problems found" in capsys.readouterr().out
+    model = str(tmp_path / "m.augnb")
+    assert main(["fit", str(path), "--output", model]) == 0
+    assert "column 'zip' holds text" in capsys.readouterr().err
+    assert main(["fit", str(path), "--discrete", "zip", "--output", model]) == 0
+    assert "warning" not in capsys.readouterr().err
+    # A CSV has no types: its text of numbers is numbers, nothing to say.
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    assert main(["inspect", str(tmp_path / "t.csv")]) == 0
+    assert "no problems found" in capsys.readouterr().out

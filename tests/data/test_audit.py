@@ -199,3 +199,57 @@ def test_infinite_values_are_an_error_finding():
         with pytest.raises(ValueError) as refused:
             make().fit(_frame(v=values), ["P", "N"] * (N // 2))
         assert str(refused.value) == findings[0].message
+
+
+def test_text_of_numbers_is_named_with_both_fixes():
+    rng = np.random.default_rng(1)
+    codes = rng.choice(["01", "1", "20"], N).astype(object)
+    codes[::9] = "?"  # missing, as in a file
+    frame = _frame(
+        zip=pd.Series(codes, dtype=object),
+        measure=pd.Series(np.round(rng.normal(size=N), 2).astype(str), dtype="str"),
+        words=pd.Series(rng.choice(["1", "2", "x"], N), dtype="str"),
+        mixed=pd.Series([1.5, "2"] * (N // 2), dtype=object),
+        category=pd.Categorical(rng.choice(["1", "2"], N)),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert found["zip"].problem == found["measure"].problem == "text_numbers"
+    message = found["zip"].message
+    assert "column 'zip'" in message and "e.g. '" in message
+    assert "X['zip'].astype(float)" in message
+    assert "discrete_features=['zip']" in message and "--discrete zip" in message
+    # A word among them, a number that is not text, or a category column
+    # (declared as such): no finding of this kind.
+    for name in ("words", "mixed", "category", "x"):
+        assert name not in found or found[name].problem != "text_numbers"
+    # Declared discrete (or continuous): meant, not named.
+    declared = audit_table(frame, discrete_features=["zip"], continuous_features=[2])
+    assert [f.column for f in declared if f.problem == "text_numbers"] == []
+    # The encoded fast path finds it too.
+    from augnb.data.schema import Schema
+
+    schema = Schema.infer(frame[["x", "zip"]])
+    data = schema.encode(frame[["x", "zip"]])
+    fast = audit_table(
+        frame[["x", "zip"]],
+        codes=data.codes,
+        categories=[c.categories for c in schema.columns],
+    )
+    assert fast == audit_table(frame[["x", "zip"]]) == [found["zip"]]
+
+
+def test_an_identifier_written_as_text_is_an_identifier():
+    ids = pd.Series([str(i) for i in range(N)], dtype="str")
+    assert [f.problem for f in audit_table(_frame(row=ids))] == ["id"]
+
+
+def test_text_of_numbers_warns_in_a_stream_and_names_dask():
+    frame = _frame(zip=pd.Series(["1", "2"] * (N // 2), dtype="str"))
+    with pytest.warns(DataAuditWarning, match="'zip' holds text") as caught:
+        warn_data_problems(frame, warn=False)
+    assert "from_pandas" not in str(caught[0].message)
+    with pytest.warns(DataAuditWarning, match="convert-string': False"):
+        warn_data_problems(frame, warn=False, dask=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_data_problems(frame, {"discrete_features": ["zip"]}, dask=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -270,3 +272,180 @@ def test_decimal_columns_of_a_frame_are_numbers():
     assert pd.api.types.is_integer_dtype(got["whole"].dtype)
     assert got["whole"].isna().tolist() == [False, False, True]
     assert pd.api.types.is_object_dtype(got["mixed"].dtype)  # words: categories
+
+
+def test_pd_na_in_an_object_column_is_a_gap_in_numbers():
+    # to_numpy(dtype=object) of a nullable column holds pd.NA, which stops
+    # pandas' inference where None and NaN do not.
+    frame = pd.DataFrame(
+        {
+            "ints": pd.Series([1, None, 3], dtype="Int64"),
+            "floats": pd.Series([0.5, None, 1.5], dtype="Float64"),
+        }
+    ).to_numpy(dtype=object)
+    got = augnb.data.encoding.as_frame(frame)
+    assert [dtype.kind for dtype in got.dtypes] == ["f", "f"]
+    np.testing.assert_array_equal(got.iloc[:, 0], [1.0, np.nan, 3.0])
+    np.testing.assert_array_equal(got.iloc[:, 1], [0.5, np.nan, 1.5])
+
+
+# -- one table, every entry point ------------------------------------------------
+# The same small table, with one column of each awkward kind, fitted through
+# every way into augnb: each must give the DataFrame's column kinds and
+# probabilities. The differences are the types a path cannot carry, asserted
+# as such:
+# - a NumPy array, a list of rows and a CSV file hold no dtype, so a category
+#   column of numbers reaches them as plain numbers (continuous); Parquet
+#   stores it as numbers too (pyarrow keeps no dictionary of numbers), where
+#   Feather keeps the category;
+# - a CSV has no types at all: its text of numbers is numbers (the reader
+#   parses them), where a DataFrame's, a Parquet or Feather file's text column
+#   is text on purpose, kept as categories and named by the data audit;
+# - Dask's from_pandas turns an object column of numbers into strings, which
+#   are then categories (the audit names from_pandas as the cause).
+
+_ROWS = 240
+
+
+def _awkward_columns() -> tuple[pd.DataFrame, dict[str, pd.Series], np.ndarray]:
+    rng = np.random.default_rng(0)
+    base = pd.DataFrame(
+        {
+            "colour": rng.choice(["red", "green", "blue"], _ROWS),
+            "count": rng.integers(0, 4, _ROWS),
+        }
+    )
+    signal = rng.normal(size=_ROWS)
+    y = np.where(signal + 0.5 * (base["colour"] == "red") > 0, "yes", "no")
+    measure = np.round(signal * 3 + 10, 2)
+    level = np.clip(np.round(signal + 2), 0, 4).astype(int)
+
+    def gaps(values):
+        values = pd.Series(values, dtype=object)
+        values[::7] = None
+        return values
+
+    columns = {
+        "text of numbers": pd.Series(measure.astype(str), dtype="str"),
+        "object text of numbers": gaps(measure.astype(str)),
+        "object numbers and None": gaps(measure),
+        "Int64 with gaps": pd.Series(gaps(level), dtype="Int64"),
+        "Float64 with gaps": pd.Series(gaps(measure), dtype="Float64"),
+        "boolean with gaps": pd.Series(gaps(signal > 0), dtype="boolean"),
+        "category of numbers": pd.Series(pd.Categorical(level / 2)),
+    }
+    return base, columns, y
+
+
+_BASE, _COLUMNS, _Y = _awkward_columns()
+
+
+def _continuous(model) -> list[bool]:
+    names = getattr(model, "feature_names_in_", range(model.n_features_in_))
+    continuous = set(map(str, model.continuous_columns_))
+    return [str(name) in continuous for name in names]
+
+
+def _through(entry: str, frame: pd.DataFrame, y: np.ndarray, tmp_path):
+    """The model fitted through ``entry`` and its probabilities of the rows."""
+    from augnb import NaiveBayes, fit_files
+    from augnb.data.tables import read_table
+
+    if entry in ("array", "rows"):
+        X = frame.to_numpy(dtype=object)
+        X = X.tolist() if entry == "rows" else X
+        model = NaiveBayes().fit(X, y)
+        return model, model.predict_proba(X)
+    if entry == "partial_fit":
+        model, half = NaiveBayes(), _ROWS // 2
+        model.partial_fit(frame.iloc[:half], y[:half], classes=["no", "yes"])
+        model.partial_fit(frame.iloc[half:], y[half:])
+        return model, model.predict_proba(frame)
+    if entry == "dask":
+        dask = pytest.importorskip("dask")
+        dd = pytest.importorskip("dask.dataframe")
+        with dask.config.set(scheduler="sync"):
+            ddf = dd.from_pandas(frame.assign(target__=y), npartitions=3, sort=False)
+            model = NaiveBayes().fit(ddf.drop(columns="target__"), ddf["target__"])
+        return model, model.predict_proba(frame)
+    suffix = "." + entry.split()[-1]
+    path = tmp_path / f"table{suffix}"
+    table = frame.assign(target__=y)
+    if suffix == ".csv":
+        table.to_csv(path, index=False)
+    else:
+        getattr(table, f"to_{suffix[1:]}")(path)
+    read = read_table(path)
+    X = read.drop(columns="target__")
+    if entry.startswith("fit_files"):
+        model = fit_files(NaiveBayes(), path, target="target__", batch_rows=100)
+    else:
+        model = NaiveBayes().fit(X, read["target__"])
+    return model, model.predict_proba(X)
+
+
+_ENTRIES = [
+    "array",
+    "rows",
+    "csv",
+    "parquet",
+    "feather",
+    "fit_files csv",
+    "fit_files parquet",
+    "fit_files feather",
+    "partial_fit",
+    "dask",
+]
+_TEXT = ("text of numbers", "object text of numbers")
+# (case, entry) -> the column's kind through that path, where it is not the
+# DataFrame's: True continuous, False discrete.
+_KIND = {
+    **{
+        ("category of numbers", entry): True  # the category dtype is not stored
+        for entry in (
+            "array", "rows", "csv", "parquet", "fit_files csv", "fit_files parquet"
+        )
+    },
+    # A CSV has no types: text of numbers is numbers there.
+    **{(case, entry): True for case in _TEXT for entry in ("csv", "fit_files csv")},
+    ("object numbers and None", "dask"): False,  # from_pandas made it text
+}
+
+
+def _warned(caught) -> list[str]:
+    return [
+        str(w.message)
+        for w in caught
+        if issubclass(w.category, augnb.data.audit.DataAuditWarning)
+    ]
+
+
+@pytest.mark.parametrize("entry", _ENTRIES)
+@pytest.mark.parametrize("case", list(_COLUMNS))
+def test_every_entry_point_reads_a_column_alike(case, entry, tmp_path):
+    frame = _BASE.assign(x=_COLUMNS[case])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        reference = augnb.NaiveBayes().fit(frame, _Y)
+    # The DataFrame's text of numbers stays categories, and is named.
+    assert _continuous(reference)[:2] == [False, False]
+    if case in _TEXT:
+        assert not _continuous(reference)[2]
+    assert len(_warned(caught)) == (case in _TEXT)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model, proba = _through(entry, frame, _Y, tmp_path)
+    continuous = _KIND.get((case, entry), _continuous(reference)[2])
+    assert _continuous(model) == [False, False, continuous]
+    # Warned exactly where x reaches the audit as text of numbers.
+    text = (case in _TEXT and not continuous) or (
+        (case, entry) == ("object numbers and None", "dask")
+    )
+    found = [m for m in _warned(caught) if "holds text" in m]  # x: 'x' or 2
+    assert bool(found) == text, found  # fit_files reads its file twice here
+    if found:
+        assert ("from_pandas" in found[0]) == (entry == "dask")
+    if continuous == _continuous(reference)[2]:
+        np.testing.assert_allclose(
+            proba, reference.predict_proba(frame), rtol=0, atol=1e-10
+        )

@@ -3,13 +3,14 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import warnings
 import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from augnb.data.tables import _natural_order, read_table
+from augnb.data.tables import DataReadWarning, _natural_order, read_table
 
 CSV = "a,b,class\nx,1.5,P\ny,2.5,N\n"
 # Typed: numbers are read as numbers, text as categories.
@@ -318,3 +319,34 @@ def test_file_lines_count_the_lines_that_are_no_rows(tmp_path):
     # Without the file, the rows are counted (not called lines).
     with pytest.raises(ValueError, match=r"data row\(s\) 2, 4 \(counting from 1 aft"):
         check_labels(y, str(path), 1)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".feather"])
+def test_a_typed_files_text_of_numbers_stays_text_and_is_named(tmp_path, suffix):
+    # A text column was stored as text on purpose: categories ("01" and "1"
+    # stay two), with a warning naming the two fixes; a category column (a
+    # dictionary, of words or of numbers) is categories without one, and a
+    # column declared discrete is meant.
+    frame = pd.DataFrame(
+        {
+            "zip": pd.Series(["01", "1", "20", "?"] * 5, dtype="str"),
+            "coded": pd.Categorical(["1", "2", "3", "4"] * 5),
+            "level": pd.Categorical([0.5, 1.0, 1.5, 2.0] * 5),
+        }
+    )
+    path = tmp_path / f"t{suffix}"
+    getattr(frame, f"to_{suffix[1:]}")(path)
+    with pytest.warns(DataReadWarning) as caught:
+        read = read_table(path)
+    assert [(w.message.column, w.message.problem) for w in caught] == [
+        ("zip", "text_numbers")
+    ]
+    assert "--discrete zip" in str(caught[0].message)
+    assert read["zip"].cat.categories.tolist() == ["01", "1", "20"]
+    assert read["zip"].isna().sum() == 5
+    assert read["coded"].cat.categories.tolist() == ["1", "2", "3", "4"]
+    if suffix == ".feather":  # Parquet keeps no dictionary of numbers
+        assert read["level"].cat.categories.tolist() == [0.5, 1.0, 1.5, 2.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_table(path, discrete=["zip"])

@@ -170,13 +170,15 @@ def _is_dask(obj: object) -> bool:
     )
 
 
-def _refuse_columns(params: dict, X: object) -> None:
+def _refuse_columns(params: dict, X: object, *, dask: bool = False) -> None:
     """The audit of a stream's first rows (``partial_fit``, Dask): refusals only.
 
     A date column is refused as ``fit`` refuses it; the audit's warnings are
-    left out, a chunk's few rows not being the table.
+    left out, a chunk's few rows not being the table, but for a text column
+    of numbers (its type, not its counts), whose likely cause a Dask
+    partition (``dask``) names.
     """
-    warn_data_problems(as_frame(X), params, warn=False)
+    warn_data_problems(as_frame(X), params, warn=False, dask=dask)
 
 
 @shared_entries
@@ -317,7 +319,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     "sample_weight is not supported with Dask input; add the "
                     "weights as repeated rows or fit in memory."
                 )
-            audit = functools.partial(_refuse_columns, self.get_params())
+            audit = functools.partial(
+                _refuse_columns, self.get_params(), dask=True
+            )
             return self._fit_source(DaskSource(X, y, audit=audit))
         self._check_params()
         source = MemorySource(
@@ -617,7 +621,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         plan = getattr(self, "_chunk_plan", None)
         # The first chunk fixes the column kinds: it is refused as fit refuses
-        # a table (dates), without the warnings a few rows cannot support.
+        # a table (dates), without the warnings a few rows cannot support
+        # (but for a text column of numbers: its type, not its counts).
         audit = functools.partial(_refuse_columns, self.get_params())
         source = ChunkSource(lambda: iter([(X, y)]), audit=audit)
         if plan is None or not hasattr(self, "statistics_"):

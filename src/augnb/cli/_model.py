@@ -502,7 +502,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     target = frame.columns[-1]
     features = frame.drop(columns=[target])
-    findings = {f.column: f for f in audit_table(features)}
+    # Declared kinds as fit takes them: --discrete COL is how a text column
+    # of numbers is kept as categories, which silences that finding.
+    findings = {
+        f.column: f
+        for f in audit_table(
+            features,
+            discrete_features=options.get("discrete"),
+            continuous_features=options.get("continuous"),
+        )
+    }
     # What the reader did to a column (numbers with stray words, thousands
     # separators, ...) is reported like the audit's findings.
     for record in caught:

@@ -20,10 +20,20 @@ reports, per column:
 - **all_missing** -- no value in any row. ``fit`` refuses it (the schema
   does, knowing whether more chunks follow); reported here so that ``augnb
   inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
+- **text_numbers** -- a text column (``object`` of ``str`` or pandas
+  ``str``; a Parquet or Feather string column is named by its reader, with
+  this finding's problem) whose every present cell is a number. A typed
+  table's text is kept as categories (``"01"`` and ``"1"`` stay two codes),
+  but numbers stored as text are more often an accident (Dask's
+  ``from_pandas`` makes text of an ``object`` column of floats). Fix:
+  convert it (``X[col].astype(float)``), or declare it discrete
+  (``discrete_features=[col]``, ``--discrete COL``), which silences this.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
-all-missing columns, which the schema refuses.
+all-missing columns, which the schema refuses; a stream's first rows
+(``partial_fit``, Dask) are only refused, but for ``text_numbers``, which is
+about the column's type rather than its counts.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -32,7 +42,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +58,7 @@ __all__ = [
     "audit_table",
     "class_column_finding",
     "class_counts_finding",
+    "text_numbers_finding",
     "warn_data_problems",
 ]
 
@@ -68,6 +79,18 @@ _DURATION = re.compile(r"^\s*-?\d+ days?,? -?\d{1,2}:\d{2}:\d{2}(\.\d+)?\s*$")
 #: Values of a date (a point in time, a period) and of a duration.
 _DATE_TYPES = (pd.Timestamp, np.datetime64, pd.Period, datetime.date, datetime.time)
 _DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
+#: Cells of a text column that mean "missing" (stripped), as a file's reader
+#: reads them (:data:`augnb.data.tables.MISSING_TOKENS`).
+_MISSING_TEXT = ("", "?")
+#: A plain number as text: the CSV reader's rule (no thousands separators,
+#: decimal point ".").
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: What a Dask input adds to a text_numbers finding: its likely cause.
+DASK_TEXT_NOTE = (
+    "; Dask's from_pandas turns object columns into strings "
+    "(dask.config.set({'dataframe.convert-string': False}) before from_pandas "
+    "keeps numbers)"
+)
 #: Widest per-column table of counts the one-pass audit builds.
 _MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
@@ -87,9 +110,9 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"infinite"`` or ``"all_missing"`` of a
-        feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
-        class column.
+        ``"constant"``, ``"infinite"``, ``"all_missing"`` or
+        ``"text_numbers"`` of a feature; ``"single_class"`` or
+        ``"class_high_cardinality"`` of the class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -146,7 +169,11 @@ def audit_table(
     declared_c = column_positions(continuous_features, names)
     findings: list[Finding] = []
     n_rows = X.shape[0]
-    fine = None if codes is None else _codes_plainly_fine(codes, categories)
+    fine = (
+        None
+        if codes is None
+        else _codes_plainly_fine(codes, categories, X)
+    )
     series = None
     for i, name in enumerate(names):
         # Every test below needs only the distinct values and the number of
@@ -173,6 +200,13 @@ def audit_table(
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
             )
+        if (finding is None or finding.problem == "high_cardinality") and not (
+            i in declared_d or i in declared_c
+        ):
+            # Before "high_cardinality": many distinct numbers are most likely
+            # a measurement, converting it the fix (an identifier or a
+            # constant is to be dropped whatever it is written as).
+            finding = _text_numbers(name, col, uniques) or finding
         if finding is not None:
             findings.append(finding)
     return findings
@@ -254,6 +288,7 @@ def warn_data_problems(
     codes: np.ndarray | None = None,
     categories: Sequence[tuple | None] | None = None,
     warn: bool = True,
+    dask: bool = False,
 ) -> None:
     """Raise for datetime columns and warn for the audit's other findings.
 
@@ -273,7 +308,11 @@ def warn_data_problems(
     warn : bool, default=True
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
-        differ): its audit only refuses.
+        differ): its audit only refuses, and warns of text columns of
+        numbers (a column's type, whatever its rows).
+    dask : bool, default=False
+        Whether ``X`` is a Dask partition: a text column of numbers is then
+        most likely ``from_pandas``' doing, and the warning says so.
 
     Raises
     ------
@@ -293,18 +332,23 @@ def warn_data_problems(
     errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
-    if not warn:
-        return
     for finding in findings:
-        warn_at_caller(finding.message, DataAuditWarning)
+        if finding.problem == "text_numbers":
+            message = finding.message + (DASK_TEXT_NOTE if dask else "")
+            warn_at_caller(message, DataAuditWarning)
+        elif warn:
+            warn_at_caller(finding.message, DataAuditWarning)
 
 
 def _codes_plainly_fine(
-    codes: np.ndarray, categories: Sequence[tuple | None]
+    codes: np.ndarray, categories: Sequence[tuple | None], X: pd.DataFrame
 ) -> np.ndarray:
     """:func:`_plainly_fine` for every discrete column of an encoded table.
 
-    One ``bincount`` per column gives its distinct and present values.
+    One ``bincount`` per column gives its distinct and present values. A
+    text column of ``X`` (not a category one) whose first level may be a
+    number is left to the full audit (:func:`_text_numbers`); its dtype is
+    looked at only then (a dtype test per column costs a small fit's time).
     """
     p = codes.shape[1]
     fine = np.zeros(p, dtype=bool)
@@ -341,7 +385,11 @@ def _codes_plainly_fine(
             first_at = int(np.flatnonzero(counts)[0]) if n_distinct else 0
         if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * n_present:
             continue
-        fine[j] = not _looks_like_time(cats[first_at])
+        first = cats[first_at]
+        fine[j] = not (
+            _looks_like_time(first)
+            or (_number_text(first) and _is_text(X.dtypes.iloc[j]))
+        )
     return fine
 
 
@@ -371,6 +419,18 @@ def _plainly_fine(col: pd.Series) -> bool:
     if _is_time_dtype(col.cat.categories.dtype):
         return False
     return not _looks_like_time(col.cat.categories[int(np.flatnonzero(counts)[0])])
+
+
+def _number_text(value: object) -> bool:
+    """Whether a value is text that may be a number (or a missing token).
+
+    The first level of a column decides, so a column of words costs one
+    match; a text number (or ``""``, ``"?"``) sends it to the full audit.
+    """
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    return text in _MISSING_TEXT or bool(_NUMBER.match(text))
 
 
 def _is_time_dtype(dtype: object) -> bool:
@@ -449,6 +509,68 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         "as one category per date; convert it to numbers first (e.g. "
         f"pd.to_datetime(X[{name!r}]).dt.dayofweek, .dt.month, or days since a "
         f"start date) or drop it (--drop {name} on the command line)",
+    )
+
+
+def _is_text(dtype: object) -> bool:
+    """Whether a column of this dtype may hold text (object or str, not category)."""
+    return not isinstance(dtype, pd.CategoricalDtype) and (
+        pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    )
+
+
+def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
+    """A text column whose every present cell is a number (not declared).
+
+    A pandas ``category`` column is categories by declaration (and what
+    :func:`augnb.datasets.load` makes of every discrete column): left out. A
+    file's text column is named by its reader (:mod:`augnb.data.tables`).
+    """
+    if not _is_text(col.dtype):
+        return None
+    return text_numbers_finding(name, uniques)
+
+
+def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
+    """The ``text_numbers`` finding of a text column, or None.
+
+    Parameters
+    ----------
+    name : hashable
+        The column's name.
+    values : iterable
+        Its distinct values, the first present one first (a column of words
+        is dismissed by it). ``""`` and ``"?"`` (stripped) are missing.
+
+    Returns
+    -------
+    Finding or None
+        When every value is text, at least one present, and every present
+        one is a plain number (``"1.5"``, ``"-3e2"``).
+    """
+    example = None
+    # A plain loop: a column of words stops at its first value.
+    for value in values:
+        if not isinstance(value, str):
+            return None  # text mixed with numbers, booleans, ...: not text
+        text = value.strip()
+        if text in _MISSING_TEXT:
+            continue
+        if not _NUMBER.match(text):
+            return None
+        if example is None:
+            example = value
+    if example is None:
+        return None  # only missing tokens
+    return Finding(
+        name,
+        "text_numbers",
+        f"column {name!r} holds text whose every value is a number (e.g. "
+        f"{example!r}), so it is read as categories, one per distinct text: if "
+        f"they are numbers, convert it first (X[{name!r}] = "
+        f"X[{name!r}].astype(float)); to keep them as categories, declare it "
+        f"discrete (discrete_features=[{name!r}], --discrete {name} on the "
+        "command line), which silences this warning",
     )
 
 

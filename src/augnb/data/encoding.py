@@ -324,6 +324,11 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
                 new[names[i]] = numbers
             continue
         typed = column.infer_objects()
+        if typed.dtype == object and column.isna().any():
+            # pd.NA (an object array of a nullable Int64 or Float64 column)
+            # stops pandas' inference where None and NaN do not: missing is
+            # missing whichever marker holds it.
+            typed = column.where(column.notna(), None).infer_objects()
         if typed.dtype == object:
             continue
         if typed.dtype.kind == "c":  # complex numbers in an object column

@@ -19,6 +19,9 @@ never through text:
   is not UTF-8 raises an error naming the file, the line and this option,
   rather than being guessed.
 - **Parquet** and **Feather** (Arrow IPC), recognised by their magic bytes.
+  Their types are kept: a text column is categories whatever it spells
+  (the data audit warns when every value is a number), and a dictionary
+  column (a pandas category column) is categories, of words or of numbers.
 - A **pandas DataFrame** is taken as it is (its dtypes are its types).
 
 Text columns are cleaned the same way in every batch: surrounding whitespace
@@ -50,7 +53,7 @@ import os
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -59,7 +62,7 @@ import numpy as np
 import pandas as pd
 
 from augnb._warnings import warn_at_caller
-from augnb.data.audit import DataAuditWarning
+from augnb.data.audit import DataAuditWarning, text_numbers_finding
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -70,6 +73,7 @@ __all__ = [
     "TableReader",
     "as_text_category",
     "check_labels",
+    "concat_batches",
     "declared_kinds",
     "model_kinds",
     "open_table",
@@ -146,8 +150,10 @@ class DataReadWarning(DataAuditWarning):
         The column's name.
     problem : str
         ``"numeric_text"`` (numbers with stray cells), ``"thousands"``
-        (numbers written with thousands separators) or ``"mostly_numeric"``
-        (numbers and many words, kept as text).
+        (numbers written with thousands separators), ``"mostly_numeric"``
+        (numbers and many words, kept as text) or ``"text_numbers"`` (a
+        Parquet or Feather text column whose every value is a number, kept
+        as text).
     """
 
     def __init__(self, message: str, column: str, problem: str) -> None:
@@ -266,22 +272,43 @@ def read_table(
         )
     if len(frames) == 1:
         return frames[0]
-    return _concat(frames)
+    return concat_batches(frames)
 
 
-def _concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """Batches of one table as one frame (categories united)."""
+def concat_batches(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """Batches of one table as one frame (categories united).
+
+    ``pd.concat`` turns category columns whose batches hold different
+    categories into ``object`` columns: a category column of numbers would
+    become numbers, one of text plain text.
+
+    Parameters
+    ----------
+    frames : sequence of DataFrame
+        Batches with the same columns.
+
+    Returns
+    -------
+    DataFrame
+        Their rows, with a fresh index.
+    """
     from pandas.api.types import union_categoricals
 
     out = {}
     for name in frames[0].columns:
         parts = [f[name] for f in frames]
         if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
-            united = union_categoricals([p.array for p in parts], sort_categories=True)
+            try:
+                united = union_categoricals(
+                    [p.array for p in parts], sort_categories=True
+                )
+            except TypeError:  # categories of different types: as pandas does
+                out[name] = pd.concat(parts, ignore_index=True)
+                continue
             out[name] = pd.Series(united, name=name)
         else:
             out[name] = pd.concat(parts, ignore_index=True)
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=frames[0].columns)
 
 
 class TableReader:
@@ -397,11 +424,22 @@ class TableReader:
                 out[name] = converted[name].array
                 continue
             kind = column.type
-            if pa.types.is_dictionary(kind):
+            if (
+                pa.types.is_dictionary(kind)
+                and _is_number(kind.value_type)
+                and name not in self._options.continuous
+            ):
+                # A dictionary of numbers is a category column (how pandas
+                # writes one, and Arrow's own way to declare categories):
+                # discrete, as the DataFrame it was written from.
+                out[name] = column.to_pandas().array
+                continue
+            category = pa.types.is_dictionary(kind)
+            if category:
                 column = column.cast(kind.value_type)
                 kind = column.type
             if pa.types.is_string(kind) or pa.types.is_large_string(kind):
-                out[name] = self._text(name, column)
+                out[name] = self._text(name, column, category)
             elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
                 raise ValueError(_not_utf8(self._options, name))
             elif pa.types.is_date(kind) or pa.types.is_timestamp(kind):
@@ -410,8 +448,12 @@ class TableReader:
                 out[name] = column.to_pandas().array
         return pd.DataFrame(out, index=pd.RangeIndex(batch.num_rows))
 
-    def _text(self, name: str, column: Any) -> Any:
-        """One text column: stripped, missing tokens, numbers or categories."""
+    def _text(self, name: str, column: Any, category: bool = False) -> Any:
+        """One text column: stripped, missing tokens, numbers or categories.
+
+        ``category``: the column is stored as a dictionary (a pandas category
+        column), categories by declaration.
+        """
         import pyarrow.compute as pc
 
         encoded = column.dictionary_encode()
@@ -427,7 +469,9 @@ class TableReader:
         counts = np.bincount(indices[indices >= 0], minlength=len(words))
         plan = self._plans.get(name)
         if plan is None:
-            plan = self._plans[name] = self._plan(name, words, missing, counts)
+            plan = self._plans[name] = self._plan(
+                name, words, missing, counts, category
+            )
         if plan.numeric:
             return self._numbers(name, plan, words, missing, counts, indices)
         levels, codes = _categorical_codes(words, missing, indices)
@@ -446,9 +490,21 @@ class TableReader:
         words: np.ndarray,
         missing: np.ndarray,
         counts: np.ndarray,
+        category: bool = False,
     ) -> _ColumnPlan:
         opts = self._options
-        if name in opts.discrete or not (opts.guess or name in opts.continuous):
+        if name in opts.discrete:
+            return _ColumnPlan()
+        if not (opts.guess or name in opts.continuous):
+            # A Parquet or Feather text column is text on purpose: categories
+            # whatever it spells ("01" and "1" stay two). Every value being a
+            # number is named (the data audit's finding of a DataFrame's text
+            # column), unless it is stored as a category.
+            if not category:
+                present = ~missing & (counts > 0)
+                found = text_numbers_finding(name, words[present])
+                if found is not None:
+                    _warn(f"{opts.label}: {found.message}", name, found.problem)
             return _ColumnPlan()
         present = ~missing & (counts > 0)
         if not present.any():
