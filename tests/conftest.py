@@ -68,6 +68,73 @@ def make_dependent_frame(seed=0, n=500):
     return X, pd.Series(np.array(["a", "b", "c"])[y])
 
 
+def _lock_compilation(locks):
+    """Make Numba take a lock file in ``locks`` around each cached compilation.
+
+    Returns the undo, or None where ``fcntl`` is missing (Windows).
+    """
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    from numba.core import dispatcher, sigutils
+    from numba.core.caching import NullCache
+    from numba.core.compiler_lock import global_compiler_lock
+
+    compile_ = dispatcher.Dispatcher.compile
+    held: set[str] = set()
+
+    def compile_once(self, sig):
+        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+        args, _ = sigutils.normalize_signature(sig)
+        with global_compiler_lock:  # one thread of this worker at a time
+            if (
+                isinstance(self._cache, NullCache)  # nothing saved to share
+                or name in held  # this worker compiles it already (recursion)
+                or tuple(args) in self.overloads  # compiled here already
+            ):
+                return compile_(self, sig)
+            with open(locks / name, "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed
+                held.add(name)
+                try:
+                    return compile_(self, sig)
+                finally:
+                    held.discard(name)
+
+    dispatcher.Dispatcher.compile = compile_once
+
+    def undo():
+        dispatcher.Dispatcher.compile = compile_
+
+    return undo
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_compilation_per_kernel(request, tmp_path_factory):
+    """Workers of one run compile each cached kernel once between them.
+
+    With an empty Numba cache (a fresh clone) two pytest-xdist workers that
+    reach a kernel at about the same time both compile it (the HDP sampler
+    alone takes 7 to 12 CPU seconds), and neither uses the other's cache
+    file. Here a worker about to compile a function with ``cache=True``
+    first takes a lock file of that function, shared by the workers: a
+    second worker waits, then loads what the first saved. Results are
+    unchanged (the same compiled code runs) and compilation errors are
+    raised as before. Locks are taken along the calls, which form no cycle,
+    so no two workers wait for each other. Without workers nothing changes.
+    """
+    undo = None
+    if hasattr(request.config, "workerinput"):
+        # The workers' temporary folders share this parent (popen-gw0, ...).
+        locks = tmp_path_factory.getbasetemp().parent / "numba-compile-locks"
+        locks.mkdir(exist_ok=True)
+        undo = _lock_compilation(locks)
+    yield
+    if undo is not None:
+        undo()
+
+
 @pytest.fixture
 def dependent_data():
     """``make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4)``."""

@@ -18,7 +18,13 @@ from augnb.structure.kdb import kdb_order, kdb_structure
 
 
 def _codes(X):
-    return np.column_stack([X[c].cat.codes.to_numpy() for c in X.columns])
+    # int32 columns in Fortran order, as the library encodes a table: the
+    # counting kernels then run the signature every fit compiles (int8 codes
+    # would compile one more, for these tests alone).
+    return np.asfortranarray(
+        np.column_stack([X[c].cat.codes.to_numpy() for c in X.columns]),
+        dtype=np.int32,
+    )
 
 
 # -- independent information measures (explicit probability sums) -------------
@@ -106,7 +112,7 @@ def test_structure_equals_brute_force(seed, k):
 
 def test_k2_parents_are_earlier_features_with_top_cmi():
     X, y = load("kr_vs_kp")
-    codes, yc = _codes(X), pd.Categorical(y).codes
+    codes, yc = _codes(X), pd.Categorical(y).codes.astype(np.intp)
     cards = np.array([len(X[c].cat.categories) for c in X.columns])
     s = KDB(k=2).fit(X, y).structure_
     mi = [_mi(codes[:, i], yc) for i in range(codes.shape[1])]
@@ -151,7 +157,7 @@ def test_k0_equals_naive_bayes_with_continuous_and_missing():
 
 def test_k1_is_a_forest_oriented_along_the_mi_order():
     X, y = load("kr_vs_kp")
-    codes, yc = _codes(X), pd.Categorical(y).codes
+    codes, yc = _codes(X), pd.Categorical(y).codes.astype(np.intp)
     cards = np.array([len(X[c].cat.categories) for c in X.columns])
     order, _ = kdb_order(codes, yc, cards, 2)
     pos = {int(f): t for t, f in enumerate(order)}

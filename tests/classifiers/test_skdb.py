@@ -89,6 +89,7 @@ def test_loo_losses_equal_refitting(alpha):
         [np.where(rng.random(n) < 0.6, y % r, rng.integers(0, r, n)) for r in cards]
     )
     codes[:, 3] = np.where(rng.random(n) < 0.7, codes[:, 0] % 2, codes[:, 3])
+    codes = codes.astype(np.int32)  # the library's codes (no kernel compiled anew)
     k = 2
     rmse = skdb_structure(codes, y, cards, 2, k=k, alpha=alpha, criterion="rmse")
     zero_one = skdb_structure(
@@ -112,7 +113,7 @@ def test_selection_drops_noise_features():
         [np.where(rng.random(n) < 0.8, y, 1 - y) for _ in range(3)]
     )
     noise = rng.integers(0, 3, (n, 6))
-    codes = np.column_stack([informative, noise])
+    codes = np.column_stack([informative, noise]).astype(np.int32)
     cards = np.array([2, 2, 2] + [3] * 6)
     sel = skdb_structure(codes, y, cards, 2, k=2)
     assert sel.n_selected < codes.shape[1]
