@@ -71,17 +71,21 @@ def make_dependent_frame(seed=0, n=500):
 def _lock_compilation(locks):
     """Make Numba take a lock file in ``locks`` around each cached compilation.
 
-    Returns the undo, or None where ``fcntl`` is missing (Windows).
+    Returns the undo, or None where ``fcntl`` (Windows) or the Numba
+    internals it wraps are missing.
     """
     try:
         import fcntl
-    except ImportError:
-        return None
-    from numba.core import dispatcher, sigutils
-    from numba.core.caching import NullCache
-    from numba.core.compiler_lock import global_compiler_lock
 
-    compile_ = dispatcher.Dispatcher.compile
+        # Numba's internals: where a version moves them, the run goes on
+        # without the lock (each worker compiling on its own, as before).
+        from numba.core import dispatcher, sigutils
+        from numba.core.caching import NullCache
+        from numba.core.compiler_lock import global_compiler_lock
+
+        compile_ = dispatcher.Dispatcher.compile
+    except (ImportError, AttributeError):
+        return None
     held: set[str] = set()
 
     def compile_once(self, sig):
