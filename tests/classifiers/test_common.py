@@ -150,7 +150,7 @@ def _tiered_checks(estimators):
             yield pytest.param(est, check, marks=marks, id=_check_id(est, check))
 
 
-@pytest.mark.parametrize("estimator, check", _tiered_checks(ESTIMATORS))
+@pytest.mark.parametrize("estimator, check", list(_tiered_checks(ESTIMATORS)))
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
 
