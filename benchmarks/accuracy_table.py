@@ -184,8 +184,15 @@ def _markdown(
         "categories; HistGradientBoosting uses its native categorical splits. "
         "Every fit is single-threaded (folds run in parallel processes). "
         f"The run took {seconds / 60:.1f} min on {os.cpu_count()} cores "
-        f"({machine_info().get('processor') or 'CPU unknown'}). "
-        "Regenerate with `python benchmarks/accuracy_table.py`; the per-fold "
+        f"({machine_info().get('processor') or 'CPU unknown'})"
+        + (
+            f" for {', '.join(args.estimators or [])}; the other learners' "
+            "rows, times included, come from an earlier run on the same folds "
+            "(`--add`): compare times within one run. "
+            if args.add
+            else ". "
+        )
+        + "Regenerate with `python benchmarks/accuracy_table.py`; the per-fold "
         "results are in [folds.csv](folds.csv).",
         "",
         "## Summary (sorted by mean accuracy)",
