@@ -53,6 +53,8 @@ from augnb.data._kernels import column_value_counts
 from augnb.data.schema import column_positions, refusal_message
 
 __all__ = [
+    "MISSING_TOKENS",
+    "NUMBER_TEXT",
     "DataAuditWarning",
     "Finding",
     "audit_table",
@@ -79,12 +81,14 @@ _DURATION = re.compile(r"^\s*-?\d+ days?,? -?\d{1,2}:\d{2}:\d{2}(\.\d+)?\s*$")
 #: Values of a date (a point in time, a period) and of a duration.
 _DATE_TYPES = (pd.Timestamp, np.datetime64, pd.Period, datetime.date, datetime.time)
 _DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
-#: Cells of a text column that mean "missing" (stripped), as a file's reader
-#: reads them (:data:`augnb.data.tables.MISSING_TOKENS`).
-_MISSING_TEXT = ("", "?")
-#: A plain number as text: the CSV reader's rule (no thousands separators,
-#: decimal point ".").
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+#: Only these cells of a text column mean "missing" (after stripping
+#: whitespace), here and in a file's reader (:mod:`augnb.data.tables`).
+#: pandas' own list ("NA", "null", "None", ...) is not used: those can be
+#: categories.
+MISSING_TOKENS = ("", "?")
+#: A plain number as text (no thousands separators, decimal point "."): what
+#: the file reader reads as a number, and what this audit calls one.
+NUMBER_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: What a Dask input adds to a text_numbers finding: its likely cause.
 DASK_TEXT_NOTE = (
     "; Dask's from_pandas turns object columns into strings "
@@ -430,7 +434,7 @@ def _number_text(value: object) -> bool:
     if not isinstance(value, str):
         return False
     text = value.strip()
-    return text in _MISSING_TEXT or bool(_NUMBER.match(text))
+    return text in MISSING_TOKENS or bool(NUMBER_TEXT.match(text))
 
 
 def _is_time_dtype(dtype: object) -> bool:
@@ -554,9 +558,9 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         if not isinstance(value, str):
             return None  # text mixed with numbers, booleans, ...: not text
         text = value.strip()
-        if text in _MISSING_TEXT:
+        if text in MISSING_TOKENS:
             continue
-        if not _NUMBER.match(text):
+        if not NUMBER_TEXT.match(text):
             return None
         if example is None:
             example = value

@@ -62,7 +62,12 @@ import numpy as np
 import pandas as pd
 
 from augnb._warnings import warn_at_caller
-from augnb.data.audit import DataAuditWarning, text_numbers_finding
+from augnb.data.audit import (
+    MISSING_TOKENS,
+    NUMBER_TEXT,
+    DataAuditWarning,
+    text_numbers_finding,
+)
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -81,9 +86,6 @@ __all__ = [
     "typed_features",
 ]
 
-#: Only these cells mean "missing" (after stripping whitespace). pandas' own
-#: list ("NA", "null", "None", ...) is switched off: those can be categories.
-MISSING_TOKENS = ("", "?")
 #: A text column whose non-numeric cells are at most this share of its
 #: present cells is read as numbers (those cells missing), with a warning.
 MAX_STRAY_SHARE = 0.05
@@ -132,7 +134,6 @@ _KIND_NAME = {
     "zip": "zip",
     "ole2": "Microsoft Office",
 }
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: Excel's first line naming a CSV's delimiter.
 _EXCEL_SEP = re.compile(r"sep=(.)")
 _COMMA_NUMBER = re.compile(r"^[+-]?\d+,\d+$")
@@ -1153,7 +1154,7 @@ def _parse_numbers(
             if "." in text:
                 continue
             text = text.replace(decimal, ".")
-        if _NUMBER.match(text):
+        if NUMBER_TEXT.match(text):
             out[k] = float(text)
     return out
 
