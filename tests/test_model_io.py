@@ -378,8 +378,14 @@ def test_read_features_errors_name_the_column(tmp_path):
     model = NaiveBayes().fit(X, y)
     path = tmp_path / "rows.csv"
     X.iloc[:3].drop(columns="A2").to_csv(path, index=False)
-    with pytest.raises(ValueError, match="lacks the model's column"):
-        read_features(path, model)
+    # The message lists the table's columns, not only those the model reads.
+    other = X.iloc[:3, :3].drop(columns="A2").assign(note="x")
+    other.to_csv(path, index=False)
+    for table in (path, other):
+        with pytest.raises(ValueError, match=r"lacks the model's column\(s\) \['A2'"):
+            read_features(table, model)
+        with pytest.raises(ValueError, match=r"it has \['A1', 'A3', 'note'\]"):
+            read_features(table, model)
     bad = X.iloc[:3].copy().astype(object)
     bad["A2"] = ["1.0", "abc", "2"]
     # A DataFrame's cells are taken as they are: a word where the model reads

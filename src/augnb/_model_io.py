@@ -1138,25 +1138,34 @@ def read_features(
     y : Series or None
         The class column when the table has one.
     """
-    from augnb.data.tables import model_kinds, open_table, read_table, typed_features
+    from augnb.data.tables import (
+        check_model_columns,
+        model_kinds,
+        open_table,
+        read_table,
+        typed_features,
+    )
 
     if label is None:
         label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
     kinds = model_kinds(estimator, target)
-    wanted = [str(n) for n in estimator.feature_names_in_]
-    wanted += [c for c in (target, id_column) if c is not None]
+    features = [str(n) for n in estimator.feature_names_in_]
+    wanted = features + [c for c in (target, id_column) if c is not None]
     raw = read_table(
         path, sep=sep, encoding=encoding, label=label, columns=wanted, **kinds
     )
-    y = raw.pop(target) if target and target in raw.columns else None
-    if id_column is not None and id_column not in raw.columns:
+    required = features if id_column is None else [*features, id_column]
+    if not set(required) <= set(raw.columns):
+        # Only the wanted columns were read: name the table's own columns.
         header = (
             list(path.columns)
             if isinstance(path, pd.DataFrame)
             else open_table(path, sep=sep, encoding=encoding, label=label).columns
         )
+        check_model_columns(estimator, header, label)
         raise ValueError(
             f"{label}: no id column {id_column!r}; the columns are {header}"
         )
+    y = raw.pop(target) if target and target in raw.columns else None
     X = typed_features(raw, estimator, label)
     return X, y

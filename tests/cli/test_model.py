@@ -245,7 +245,13 @@ def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     )
     usage_error(["predict", model, files["folder"]], "data file", "directory")
     usage_error(["predict", model, files["empty"]], "empty.csv", "empty")
-    usage_error(["predict", model, files["header"]], "header.csv", "no data rows")
+    header = tmp_path / "car_header.csv"
+    header.write_text(car_csv.read_text().splitlines()[0] + "\n")
+    usage_error(["predict", model, header], "car_header.csv", "no data rows")
+    # A header that lacks the model's columns says so before any row is read.
+    usage_error(
+        ["predict", model, files["header"]], "header.csv", "['a', 'b', 'class']"
+    )
     usage_error(
         ["predict", model, car_csv, "--id-column", "nope"], "'nope'", "columns are"
     )
@@ -254,8 +260,9 @@ def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     other.write_text("x,class\n1,a\n")
     usage_error(
         ["predict", model, other], "other.csv", "lacks the model's column(s)",
-        # The fix: a column of empty cells is summed out like any missing value.
-        "empty cells", "summed out",
+        # The table's own columns (not only those the model reads), and the
+        # fix: a column of empty cells is summed out like any missing value.
+        "it has ['x', 'class']", "empty cells", "summed out",
     )
 
 

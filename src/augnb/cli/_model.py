@@ -390,7 +390,12 @@ def cmd_predict(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from augnb._io import atomic_open
-    from augnb.data.tables import model_kinds, open_table, typed_features
+    from augnb.data.tables import (
+        check_model_columns,
+        model_kinds,
+        open_table,
+        typed_features,
+    )
 
     if args.output:
         check_output_file(
@@ -420,6 +425,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
             batch_rows=args.batch_rows or auto_batch_rows(len(names) + 2),
             **model_kinds(estimator, target),
         )
+        check_model_columns(estimator, reader.columns, label)
         if id_column and id_column not in reader.columns:
             if args.id_column:
                 raise ValueError(

@@ -78,6 +78,7 @@ __all__ = [
     "TableReader",
     "as_text_category",
     "check_labels",
+    "check_model_columns",
     "concat_batches",
     "declared_kinds",
     "model_kinds",
@@ -1481,6 +1482,38 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
     }
 
 
+def check_model_columns(estimator: Any, header: Iterable[str], label: str) -> None:
+    """Refuse a table that lacks one of the model's feature columns.
+
+    Called with the table's whole header, before a reader selects the
+    model's columns, so that the message lists what the table really has.
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        Supplies the expected columns.
+    header : iterable of str
+        The table's column names.
+    label : str
+        How to name the table in messages.
+
+    Raises
+    ------
+    ValueError
+        Naming the missing columns, the table's columns and the fix.
+    """
+    header = [str(c) for c in header]
+    present = set(header)
+    missing = [n for n in _feature_names(estimator, label) if n not in present]
+    if missing:
+        raise ValueError(
+            f"{label} lacks the model's column(s) {missing}; it has "
+            f"{header[:10]}{' ...' if len(header) > 10 else ''}. Check the "
+            "spelling; where the values are unknown, add the column with empty "
+            "cells: they are summed out like any missing value"
+        )
+
+
 def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFrame:
     """The model's feature columns of a table read by the reader, typed as at fit.
 
@@ -1503,14 +1536,7 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
         The model's feature columns, in its order.
     """
     names = _feature_names(estimator, label)
-    missing = [n for n in names if n not in raw.columns]
-    if missing:
-        raise ValueError(
-            f"{label} lacks the model's column(s) {missing}; it has "
-            f"{list(raw.columns)[:10]}. Check the spelling; where the values "
-            "are unknown, add the column with empty cells: they are summed out "
-            "like any missing value"
-        )
+    check_model_columns(estimator, raw.columns, label)
     X = raw.loc[:, names].copy()
     continuous = set(map(str, getattr(estimator, "continuous_columns_", ())))
     model_levels = _model_levels(estimator)
