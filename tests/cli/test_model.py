@@ -283,6 +283,20 @@ def test_predict_errors_speak_of_prediction(tmp_path, usage_error):
     assert "fit" not in err
 
 
+def test_fit_says_an_ensembles_structure_is_one_members(car_csv, tmp_path, capsys):
+    # ESKDB's structure_ is its first member's: printed bare, it read as the
+    # model's only network.
+    code = main([
+        "fit", str(car_csv), "--estimator", "ESKDB", "--id-column", "patient",
+        "--param", "n_estimators=3", "--param", "hdp_iterations=10",
+        "--output", str(tmp_path / "m.augnb"), "--dot", str(tmp_path / "s.dot"),
+    ])  # fmt: skip
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "structure: 3 member networks, averaged; the first: Structure(" in out
+    assert "structure (DOT) (the first member's): " in out
+
+
 @pytest.mark.parametrize("estimator", ["TAN", "AODE"])
 def test_fit_plot_draws_any_learner(car_csv, tmp_path, estimator):
     # AODE averages one structure per super-parent: --plot draws them all

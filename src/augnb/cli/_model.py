@@ -198,11 +198,21 @@ def _save(
 
 def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
     """Print the structure and the model path; write the DOT file and figure."""
-    print(f"structure: {estimator.structure_}")
+    members = getattr(estimator, "structures_", None)
+    first = ""
+    if members is not None and len(members) > 1:
+        # An ensemble's structure_ is one member's: say so, and how many.
+        first = " (the first member's)"
+        print(
+            f"structure: {len(members)} member networks, averaged; the first: "
+            f"{estimator.structure_}"
+        )
+    else:
+        print(f"structure: {estimator.structure_}")
     print(f"model: {path}")
     if args.dot:
         write_text(args.dot, estimator.structure_.to_dot())
-        print(f"structure (DOT): {args.dot}")
+        print(f"structure (DOT){first}: {args.dot}")
     if args.plot:
         from augnb.plotting import plot_structure, save_figure
 
