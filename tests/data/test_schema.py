@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from augnb.data import Schema, as_frame, encode_target
+from augnb.data.levels import sort_levels
 from augnb.data.schema import _encode_discrete, _sorted_categories, column_kind
 from augnb.datasets import load
 
@@ -473,7 +474,7 @@ def test_arrow_text_block_matches_the_column_by_column_path(suffix):
     schema = Schema.infer(frame)
     assert schema == Schema.infer(frame.astype(object))
     assert [c.categories for c in schema.columns] == [
-        tuple(sorted(frame[c].dropna().unique())) for c in frame.columns
+        sort_levels(frame[c].dropna().unique()) for c in frame.columns
     ]
     np.testing.assert_array_equal(
         schema.encode(frame).codes, schema.encode(frame.astype(object)).codes

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb.data.tables import DataReadWarning, _natural_order, read_table
+from augnb.data.tables import DataReadWarning, read_table
 
 CSV = "a,b,class\nx,1.5,P\ny,2.5,N\n"
 # Typed: numbers are read as numbers, text as categories.
@@ -167,14 +167,6 @@ def test_refuses_a_directory_and_duplicate_frame_columns(tmp_path):
         read_table(tmp_path)
     with pytest.raises(ValueError, match="duplicate"):
         read_table(pd.DataFrame([[1, 2]], columns=["a", "a"]))
-
-
-def test_natural_order():
-    # Levels of a text column: numbers by value (ties by text), else by text.
-    assert _natural_order(["10", "9", "-1", "2.5"]) == ["-1", "2.5", "9", "10"]
-    assert _natural_order(["01", "1", "0"]) == ["0", "01", "1"]
-    assert _natural_order(["b", "10", "a", "9"]) == ["10", "9", "a", "b"]
-    assert _natural_order([]) == []
 
 
 def test_decimal_columns_are_numbers(tmp_path):

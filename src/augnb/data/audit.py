@@ -50,11 +50,11 @@ import pandas as pd
 
 from augnb._warnings import warn_at_caller
 from augnb.data._kernels import column_value_counts
+from augnb.data.levels import NUMBER_TEXT
 from augnb.data.schema import column_positions, refusal_message
 
 __all__ = [
     "MISSING_TOKENS",
-    "NUMBER_TEXT",
     "DataAuditWarning",
     "Finding",
     "audit_table",
@@ -86,9 +86,6 @@ _DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
 #: pandas' own list ("NA", "null", "None", ...) is not used: those can be
 #: categories.
 MISSING_TOKENS = ("", "?")
-#: A plain number as text (no thousands separators, decimal point "."): what
-#: the file reader reads as a number, and what this audit calls one.
-NUMBER_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: What a Dask input adds to a text_numbers finding: its likely cause.
 DASK_TEXT_NOTE = (
     "; Dask's from_pandas turns object columns into strings "

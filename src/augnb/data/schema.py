@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import weakref
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,6 +22,7 @@ from augnb.data._kernels import (
     small_integer_levels,
 )
 from augnb.data.encoding import EncodedData, column_arrays
+from augnb.data.levels import sort_levels
 
 __all__ = [
     "MAX_DISCRETE_INTEGERS",
@@ -277,13 +278,14 @@ def _levels(dtype: pd.CategoricalDtype) -> tuple:
 
 
 def _declared_levels(dtype: pd.CategoricalDtype) -> tuple:
-    """The categorical's levels in the order of every other column: sorted.
+    """The categorical's levels in the order of every other column.
 
-    A column's levels are sorted whatever its type (a file's dictionary
-    column, text, numbers), so the declared order of a categorical is not
-    kept: the same values give the same codes, hence the same model, from
-    a frame, a file or Dask (a sampler such as HDP smoothing reads the
-    codes in order, so their order would otherwise change its draws).
+    A column's levels are ordered by :func:`augnb.data.levels.sort_levels`
+    whatever its type (a file's dictionary column, text, numbers), so the
+    declared order of a categorical is not kept: the same values give the
+    same codes, hence the same model, from a frame, a file or Dask (a
+    sampler such as HDP smoothing reads the codes in order, so their order
+    would otherwise change its draws).
     """
     return _cached_levels(dtype)[1]
 
@@ -294,21 +296,13 @@ def _cached_levels(dtype: pd.CategoricalDtype) -> tuple[tuple, tuple]:
     if hit is not None and hit[0] is dtype:
         return hit[1], hit[2]
     levels = tuple(dtype.categories)
-    ordered = _sorted_values(levels)
+    ordered = sort_levels(levels)
     if ordered == levels:
         ordered = levels  # one tuple: later comparisons stop at identity
     if len(_LEVELS_CACHE) >= _LEVELS_CACHE_SIZE:
         _LEVELS_CACHE.clear()
     _LEVELS_CACHE[id(dtype)] = (dtype, levels, ordered)
     return levels, ordered
-
-
-def _sorted_values(values: Iterable) -> tuple:
-    """Distinct values sorted; mixed types by type name, then string form."""
-    try:
-        return tuple(sorted(values))
-    except TypeError:  # mixed types: order by their string form, deterministically
-        return tuple(sorted(values, key=lambda v: (type(v).__name__, str(v))))
 
 
 def _arrow_text(col: pd.Series):  # -> pyarrow.Array | None (pyarrow loaded lazily)
@@ -434,9 +428,12 @@ class _TextBlock:
         return cls(positions, values, flat.reshape(len(positions), -1))
 
     def levels(self) -> list[tuple]:
-        """Each column's sorted distinct present values."""
-        order = sorted(range(len(self.values)), key=self.values.__getitem__)
-        ordered = [self.values[k] for k in order]
+        """Each column's distinct present values, in the order of its codes."""
+        # One order for the whole dictionary: each column's slice of it is
+        # that column's order, since sort_levels orders texts one by one.
+        ordered = list(sort_levels(self.values))
+        position = {v: k for k, v in enumerate(self.values)}
+        order = [position[v] for v in ordered]
         # Every (column, level) present, column by column: one nonzero over
         # the table, then each column's slice of the values.
         rows, cols = np.nonzero(self.counts[:, order])
@@ -561,7 +558,7 @@ def _distinct_sorted(series: pd.Series) -> tuple:
     if text is not None:
         import pyarrow.compute as pc
 
-        return tuple(sorted(pc.unique(text).drop_null().to_pylist()))
+        return sort_levels(pc.unique(text).drop_null().to_pylist())
     if isinstance(series.dtype, pd.CategoricalDtype):
         # Declared levels: a level absent from the data is still a level.
         return _declared_levels(series.dtype)
@@ -573,7 +570,7 @@ def _distinct_sorted(series: pd.Series) -> tuple:
         if lo >= 0 and hi < 1 << 20:
             # Small non-negative integers (ordinal codes): a bincount is O(n).
             return tuple(np.flatnonzero(np.bincount(arr, minlength=hi + 1)).tolist())
-    return _sorted_values(pd.unique(series.dropna()))
+    return sort_levels(pd.unique(series.dropna()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,10 +64,10 @@ import pandas as pd
 from augnb._warnings import warn_at_caller
 from augnb.data.audit import (
     MISSING_TOKENS,
-    NUMBER_TEXT,
     DataAuditWarning,
     text_numbers_finding,
 )
+from augnb.data.levels import NUMBER_TEXT, sort_levels
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -1269,7 +1269,7 @@ def as_text_category(column: pd.Series) -> pd.Series:
     else:
         codes, uniques = pd.factorize(column, sort=False)
     text = _text_of(uniques)
-    levels = _natural_order(sorted(set(text)))
+    levels = list(sort_levels(set(text)))
     position = {t: k for k, t in enumerate(levels)}
     lookup = np.array([position[t] for t in text] + [-1], dtype=np.int32)
     return pd.Series(
@@ -1277,14 +1277,6 @@ def as_text_category(column: pd.Series) -> pd.Series:
         index=column.index,
         name=column.name,
     )
-
-
-def _natural_order(values: list[str]) -> list[str]:
-    numbers = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
-    if values and numbers.notna().all():
-        # Ties ("1" and "01") are broken by the text so the order is total.
-        return [v for _, v in sorted(zip(numbers.tolist(), values))]
-    return sorted(values)
 
 
 def check_labels(

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import override
 
+from augnb.data.levels import sort_levels
 from augnb.stats.counts import joint_counts, pairwise_class_counts
 from augnb.stats.mixed_information import mixed_cmi_from_statistics
 from augnb.stats.moments import (
@@ -49,9 +50,9 @@ _MAGIC = b"AUGNBSS1"
 def merge_levels(a: tuple, b: tuple) -> tuple:
     """Union of two level tuples in the order a Schema would give the whole data.
 
-    Equal tuples (or one empty) keep their order, so declared (categorical)
-    orders survive; otherwise the union is sorted, with the same fallback for
-    mixed types as :class:`augnb.data.Schema`.
+    Equal tuples (or one empty) keep their order; otherwise the union is
+    ordered as :class:`augnb.data.Schema` orders a column's values
+    (:func:`augnb.data.levels.sort_levels`).
 
     Parameters
     ----------
@@ -71,11 +72,7 @@ def merge_levels(a: tuple, b: tuple) -> tuple:
         return a
     if not a:
         return b
-    values = set(a) | set(b)
-    try:
-        return tuple(sorted(values))
-    except TypeError:
-        return tuple(sorted(values, key=lambda v: (type(v).__name__, str(v))))
+    return sort_levels(set(a) | set(b))
 
 
 def _positions(levels: tuple, union: tuple) -> NDArray[np.intp]:
