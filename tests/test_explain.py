@@ -46,7 +46,7 @@ def _three_class(seed=0, n=900):
     x1 = np.where(rng.random(n) < 0.3, rng.integers(0, 3, size=n), (x0 + y) % 3)
     x2 = np.where(rng.random(n) < 0.4, rng.integers(0, 2, size=n), (x1 * y) % 2)
     x3 = np.where(rng.random(n) < 0.5, rng.integers(0, 4, size=n), (x0 + 2 * x2) % 4)
-    X = pd.DataFrame({"a": x0, "b": x1, "c": x2, "d": x3}).astype(str)
+    X = pd.DataFrame({"a": x0, "b": x1, "c": x2, "d": x3}).astype("category")
     return X, np.array(["low", "mid", "high"])[y]
 
 
