@@ -327,11 +327,7 @@ def fit_model_from_statistics(
             raise ValueError("continuous -> discrete arcs (CPDC) are not supported.")
     keep = [k for k in range(structure.n_nodes) if k not in cont_nodes]
     index = {k: i for i, k in enumerate(keep)}
-    sub = Structure(
-        tuple(structure.nodes[k] for k in keep),
-        tuple(tuple(index[p] for p in structure.parents[k]) for k in keep),
-        structure.n_features,
-    )
+    sub = structure.sub_structure(keep)
     discrete = fit_discrete_model_from_statistics(sub, stats, alpha)
     feats = [structure.nodes[k][0] for k in cont_nodes]
     n_classes = stats.n_classes
