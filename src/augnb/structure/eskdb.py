@@ -86,8 +86,7 @@ def eskdb_structures(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
+    {codes}
     {class_parameters}
     n_estimators : int, default=20
         Number of members.
