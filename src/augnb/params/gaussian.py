@@ -38,12 +38,12 @@ from numpy.typing import NDArray
 from augnb._logsumexp import logsumexp
 from augnb.params.grouped_fits import (
     _TINY,
-    _group_moments,
     _normal_logpdf,
     fit_gmm,
     fit_linear_gaussian,
 )
 from augnb.stats.counts import family_index
+from augnb.stats.moments import group_moments
 
 __all__ = [
     "ConditionalGaussianCPD",
@@ -451,7 +451,7 @@ def _fit_gaussian_levels(xo, yo, kidx, n_keys, n_classes, epsilon):
     """Gaussian per (k, c); one row -> its value, class variance; none -> class."""
     cmean, cvar, ccount = fit_gaussian_cpd(xo, yo, n_classes, epsilon)
     _, cell, n_cells = _levels(yo, kidx, n_keys, n_classes)
-    cnt, mean, var = _group_moments(xo, cell, n_cells)
+    cnt, mean, var = group_moments(xo, cell, n_cells)
     cnt = cnt.reshape(n_keys, n_classes)
     mean = mean.reshape(n_keys, n_classes)
     var = var.reshape(n_keys, n_classes) + epsilon
@@ -485,7 +485,7 @@ def _fit_mixture_levels(xo, yo, kidx, n_keys, n_classes, m, floor, *, tol, max_i
     all_var = max(float(xo.var()) if xo.size else 1.0, floor)
 
     def level(group, n_groups, up_w, up_m, up_v, up_single_var):
-        cnt, mean1, var1 = _group_moments(xo, group, n_groups)
+        cnt, mean1, var1 = group_moments(xo, group, n_groups)
         w, mu, v = fit_gmm(
             xo, group, n_groups, m, var_floor=floor, tol=tol, max_iter=max_iter
         )
