@@ -49,6 +49,7 @@ __all__ = [
     "ConditionalGaussianCPD",
     "GaussianCPD",
     "borrowed_regression_levels",
+    "conditional_cpd_fields",
     "fit_conditional_gaussian_cpd",
     "fit_gaussian_cpd",
     "weighted_moments",
@@ -430,9 +431,41 @@ def fit_conditional_gaussian_cpd(
             xo, yo, kidx, n_keys, n_classes, m, floor, tol=tol, max_iter=max_iter
         )
     weight, intercept, coef, var, counts = per
+    return conditional_cpd_fields(keys, np.log(weight), intercept, coef, var, counts)
+
+
+def conditional_cpd_fields(
+    keys: NDArray[np.integer],
+    log_weight: NDArray[np.float64],
+    intercept: NDArray[np.float64],
+    coef: NDArray[np.float64],
+    var: NDArray[np.float64],
+    counts: NDArray[np.float64],
+) -> dict[str, NDArray]:
+    """The fitted arrays of a :class:`ConditionalGaussianCPD`, by field name.
+
+    The fits from rows and from co-moments hand their per-(configuration,
+    class) levels to the CPD this way; a variance of exactly 0 (a group of
+    equal values without smoothing) is raised to the smallest positive
+    double, so that no density divides by zero.
+
+    Parameters
+    ----------
+    keys : ndarray of int
+        ``config_keys``: the observed parent configurations.
+    log_weight, intercept, coef, var, counts : ndarray
+        The CPD's fields of those names, one row per key (and a last
+        class-level row).
+
+    Returns
+    -------
+    dict
+        ``config_keys`` (int64), ``log_weight``, ``intercept``, ``coef``,
+        ``var`` and ``counts``.
+    """
     return {
         "config_keys": keys.astype(np.int64),
-        "log_weight": np.log(weight),
+        "log_weight": log_weight,
         "intercept": intercept,
         "coef": coef,
         "var": np.maximum(var, _TINY),
