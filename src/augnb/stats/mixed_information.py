@@ -294,10 +294,6 @@ def pairwise_mixed_cmi(
     return out
 
 
-_TINY = float(np.finfo(np.float64).tiny)
-_RHO2_MAX = 1.0 - 1e-12
-
-
 def mixed_weight_families(cards: NDArray[np.integer]) -> list[tuple]:
     """Co-moment families the Gaussian edge weights of ETAN/CAN are computed from.
 
