@@ -131,3 +131,25 @@ def test_infinite_value_in_gaussian_column_is_an_error():
     X = pd.DataFrame({"temp": [1.0, 2.0, np.inf, 4.0], "k": ["a", "b", "a", "b"]})
     with pytest.raises(ValueError, match=r"'temp'.*infinite"):
         NaiveBayes(continuous="gaussian").fit(X, [0, 1, 0, 1])
+
+
+def test_conditional_cpd_fields_floor_a_zero_variance_and_key_the_configurations():
+    from augnb.params.gaussian import ConditionalGaussianCPD, conditional_cpd_fields
+
+    var = np.array([[[0.0], [2.0]]])
+    fields = conditional_cpd_fields(
+        np.array([3], dtype=np.int32),
+        np.zeros_like(var),
+        np.ones_like(var),
+        np.zeros((1, 2, 0)),
+        var,
+        np.array([[4.0, 5.0]]),
+    )
+    assert fields["config_keys"].dtype == np.int64
+    assert fields["var"][0, 0, 0] == np.finfo(np.float64).tiny
+    assert fields["var"][0, 1, 0] == 2.0
+    cpd = ConditionalGaussianCPD(
+        feature=0, discrete_parents=(), parent_radix=(), continuous_parents=(),
+        **fields,
+    )
+    assert cpd.n_components == 1

@@ -260,6 +260,25 @@ def test_cached_cv_uses_stratified_folds(dependent_data):
         CachedCV(codes, y, cards, n_classes, cv="ten")
 
 
+def test_cached_factors_are_kept_least_recently_used_first_out(dependent_data):
+    codes, y, cards, n_classes = dependent_data(0)
+    one = CachedCV(codes, y, cards, n_classes, cv=4, random_state=11).factor((0,))
+    # Room for two factors: a factor read again outlives the one read before.
+    scorer = CachedCV(
+        codes, y, cards, n_classes, cv=4, random_state=11,
+        max_cache_bytes=2 * one.nbytes, supernode_cpt="dag",
+    )  # fmt: skip
+    first = scorer.factor((0,))
+    second = scorer.factor((1,))
+    assert scorer.factor((0,)) is first  # read from the cache, now the newest
+    scorer.factor((2,))  # a third factor evicts the least recently used, (1,)
+    assert scorer.factor((0,)) is first
+    assert scorer.factor((1,)) is not second
+    np.testing.assert_array_equal(scorer.factor((1,)), second)
+    # A "dag" subset's factor is cached as well.
+    assert scorer.subset_factor((1, 2)) is scorer.subset_factor((1, 2))
+
+
 # -- factors against refitted models -------------------------------------------
 
 

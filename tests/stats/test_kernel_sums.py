@@ -87,3 +87,22 @@ def test_loo_sums_with_ties_merged_equal_the_pairwise_sums(d):
             np.testing.assert_allclose(
                 got[k, r, c], logsumexp(t), rtol=1e-13, atol=1e-12
             )
+
+
+def test_a_class_without_points_gets_the_pooled_sums_with_its_own_bandwidth():
+    # The grid and the leave-one-out sums fill such a class by one helper:
+    # the sums over every class's points, as if they were one class.
+    rng = np.random.default_rng(3)
+    n = 12
+    pts = rng.normal(size=(n, 2))
+    y = np.repeat([0, 1], n // 2)
+    h = np.array([[0.5, 0.7], [1.0, 0.8], [0.6, 0.9]])  # class 2: no point
+    ex = np.arange(n)
+    pooled, used_pooled = class_log_sums(pts, pts, np.zeros(n, np.intp), 1, h[2:], ex)
+    lse, used = class_log_sums(pts, pts, y, 3, h, ex)
+    np.testing.assert_array_equal(lse[:, 2], pooled[:, 0])
+    np.testing.assert_array_equal(used[:, 2], used_pooled[:, 0])
+    assert (used[:, 2] == n - 1).all()
+    loo, loo_used = loo_class_log_sums_grid(pts, y, 3, h, [1.0])
+    np.testing.assert_allclose(loo[0, :, 2], pooled[:, 0], rtol=1e-13)
+    np.testing.assert_array_equal(loo_used, used)

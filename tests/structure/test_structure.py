@@ -61,6 +61,18 @@ def test_from_arcs_and_feature_arcs():
     assert s == s.with_names(list("abcdef"))
 
 
+def test_sub_structure_renumbers_the_kept_nodes():
+    s = Structure.from_arcs([(2, 0), (1,), (4,), (5,)], [(0, 1), (1, 2), (0, 3)], 6)
+    sub = s.with_names(list("abcdef")).sub_structure([3, 0, 1])
+    assert sub.nodes == ((5,), (0, 2), (1,))
+    assert sub.parents == ((1,), (), (1,))
+    assert sub.n_features == 6
+    assert sub.feature_names == tuple("abcdef")
+    assert s.sub_structure([]).nodes == ()
+    with pytest.raises(ValueError, match=r"Arcs \[\(1, 2\)\] come from nodes"):
+        s.sub_structure([0, 2])
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_topological_order(seed):
     rng = np.random.default_rng(seed)

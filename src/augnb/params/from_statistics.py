@@ -24,6 +24,7 @@ from augnb.params.gaussian import (
     ConditionalGaussianCPD,
     GaussianCPD,
     borrowed_regression_levels,
+    conditional_cpd_fields,
 )
 from augnb.params.mixed_model import MixedModel
 from augnb.stats.counts import lidstone_log_prob
@@ -190,17 +191,9 @@ def _conditional_cpd_from_comoments(
         var = np.vstack([var, cvar])[..., None]
         counts = np.vstack([cnt, ccount])
         coef = np.zeros((n_keys + 1, n_classes, 0))
-    return {
-        "config_keys": keys.astype(np.int64),
-        "log_weight": np.zeros_like(var),
-        "intercept": intercept,
-        "coef": coef,
-        "var": np.maximum(var, _TINY),
-        "counts": counts,
-    }
-
-
-_TINY = float(np.finfo(np.float64).tiny)
+    return conditional_cpd_fields(
+        keys, np.zeros_like(var), intercept, coef, var, counts
+    )
 
 
 def _cpd_from_counts(
@@ -327,11 +320,7 @@ def fit_model_from_statistics(
             raise ValueError("continuous -> discrete arcs (CPDC) are not supported.")
     keep = [k for k in range(structure.n_nodes) if k not in cont_nodes]
     index = {k: i for i, k in enumerate(keep)}
-    sub = Structure(
-        tuple(structure.nodes[k] for k in keep),
-        tuple(tuple(index[p] for p in structure.parents[k]) for k in keep),
-        structure.n_features,
-    )
+    sub = structure.sub_structure(keep)
     discrete = fit_discrete_model_from_statistics(sub, stats, alpha)
     feats = [structure.nodes[k][0] for k in cont_nodes]
     n_classes = stats.n_classes

@@ -38,17 +38,18 @@ from numpy.typing import NDArray
 from augnb._logsumexp import logsumexp
 from augnb.params.grouped_fits import (
     _TINY,
-    _group_moments,
     _normal_logpdf,
     fit_gmm,
     fit_linear_gaussian,
 )
 from augnb.stats.counts import family_index
+from augnb.stats.moments import group_moments
 
 __all__ = [
     "ConditionalGaussianCPD",
     "GaussianCPD",
     "borrowed_regression_levels",
+    "conditional_cpd_fields",
     "fit_conditional_gaussian_cpd",
     "fit_gaussian_cpd",
     "weighted_moments",
@@ -430,9 +431,41 @@ def fit_conditional_gaussian_cpd(
             xo, yo, kidx, n_keys, n_classes, m, floor, tol=tol, max_iter=max_iter
         )
     weight, intercept, coef, var, counts = per
+    return conditional_cpd_fields(keys, np.log(weight), intercept, coef, var, counts)
+
+
+def conditional_cpd_fields(
+    keys: NDArray[np.integer],
+    log_weight: NDArray[np.float64],
+    intercept: NDArray[np.float64],
+    coef: NDArray[np.float64],
+    var: NDArray[np.float64],
+    counts: NDArray[np.float64],
+) -> dict[str, NDArray]:
+    """The fitted arrays of a :class:`ConditionalGaussianCPD`, by field name.
+
+    The fits from rows and from co-moments hand their per-(configuration,
+    class) levels to the CPD this way; a variance of exactly 0 (a group of
+    equal values without smoothing) is raised to the smallest positive
+    double, so that no density divides by zero.
+
+    Parameters
+    ----------
+    keys : ndarray of int
+        ``config_keys``: the observed parent configurations.
+    log_weight, intercept, coef, var, counts : ndarray
+        The CPD's fields of those names, one row per key (and a last
+        class-level row).
+
+    Returns
+    -------
+    dict
+        ``config_keys`` (int64), ``log_weight``, ``intercept``, ``coef``,
+        ``var`` and ``counts``.
+    """
     return {
         "config_keys": keys.astype(np.int64),
-        "log_weight": np.log(weight),
+        "log_weight": log_weight,
         "intercept": intercept,
         "coef": coef,
         "var": np.maximum(var, _TINY),
@@ -451,7 +484,7 @@ def _fit_gaussian_levels(xo, yo, kidx, n_keys, n_classes, epsilon):
     """Gaussian per (k, c); one row -> its value, class variance; none -> class."""
     cmean, cvar, ccount = fit_gaussian_cpd(xo, yo, n_classes, epsilon)
     _, cell, n_cells = _levels(yo, kidx, n_keys, n_classes)
-    cnt, mean, var = _group_moments(xo, cell, n_cells)
+    cnt, mean, var = group_moments(xo, cell, n_cells)
     cnt = cnt.reshape(n_keys, n_classes)
     mean = mean.reshape(n_keys, n_classes)
     var = var.reshape(n_keys, n_classes) + epsilon
@@ -485,7 +518,7 @@ def _fit_mixture_levels(xo, yo, kidx, n_keys, n_classes, m, floor, *, tol, max_i
     all_var = max(float(xo.var()) if xo.size else 1.0, floor)
 
     def level(group, n_groups, up_w, up_m, up_v, up_single_var):
-        cnt, mean1, var1 = _group_moments(xo, group, n_groups)
+        cnt, mean1, var1 = group_moments(xo, group, n_groups)
         w, mu, v = fit_gmm(
             xo, group, n_groups, m, var_floor=floor, tol=tol, max_iter=max_iter
         )

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._logsumexp import logsumexp
+from augnb.stats.moments import group_moments
 
 __all__ = ["fit_gmm", "fit_linear_gaussian"]
 
@@ -26,18 +27,6 @@ def _normal_logpdf(
 ) -> NDArray[np.float64]:
     z = x - mean
     return -0.5 * (_LOG_2PI + np.log(var) + z * z / var)
-
-
-def _group_moments(
-    x: NDArray[np.float64], group: NDArray[np.intp], n_groups: int
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """Count, mean and ML variance per group (NaN mean/variance when empty)."""
-    n = np.bincount(group, minlength=n_groups).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(group, weights=x, minlength=n_groups) / n
-        dev = x - mean[group]
-        var = np.bincount(group, weights=dev * dev, minlength=n_groups) / n
-    return n, mean, var
 
 
 def fit_gmm(
@@ -99,7 +88,7 @@ def fit_gmm(
     rank[order] = np.arange(len(x)) - start[group[order]]
     block = rank * m // np.maximum(n_g[group], 1)
     cell = group * m + block
-    _, mean, var = _group_moments(x, cell, n_groups * m)
+    _, mean, var = group_moments(x, cell, n_groups * m)
     mean = np.nan_to_num(mean).reshape(n_groups, m)
     var = np.maximum(np.nan_to_num(var).reshape(n_groups, m), var_floor)
     var = np.maximum(var, _TINY)
@@ -207,8 +196,8 @@ def fit_linear_gaussian(
     """
     group = np.asarray(group, dtype=np.intp)
     d = u.shape[1]
-    n, xbar, _ = _group_moments(x, group, n_groups)
-    ubar = np.stack([_group_moments(u[:, j], group, n_groups)[1] for j in range(d)], 1)
+    n, xbar, _ = group_moments(x, group, n_groups)
+    ubar = np.stack([group_moments(u[:, j], group, n_groups)[1] for j in range(d)], 1)
     ubar = ubar.reshape(n_groups, d)
     # Centred sums (two passes), so values far from 0 lose no precision.
     du = u - np.nan_to_num(ubar)[group]

@@ -154,11 +154,7 @@ def fit_mixed_model(
             )
     keep = [k for k in range(structure.n_nodes) if not node_kind[k]]
     index = {k: i for i, k in enumerate(keep)}
-    sub = Structure(
-        tuple(structure.nodes[k] for k in keep),
-        tuple(tuple(index[p] for p in structure.parents[k]) for k in keep),
-        structure.n_features,
-    )
+    sub = structure.sub_structure(keep)
     m = int(n_components) if continuous == "gmm" else 1
     if sample_weight is not None:
         for k in range(structure.n_nodes):

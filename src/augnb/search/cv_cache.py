@@ -271,9 +271,8 @@ class CachedCV:
         ndarray of shape (n_samples, n_classes)
         """
         key = (tuple(sorted(members)), tuple(sorted(parents)))
-        hit = self._factors.get(key)
+        hit = self._recall(key)
         if hit is not None:
-            self._factors.move_to_end(key)
             return hit
         child, n_child, _ = self.node_codes(key[0])
         size = self.declared_size(key[0])
@@ -353,9 +352,8 @@ class CachedCV:
         if self.supernode_cpt == "joint" or len(subset) == 1:
             return self.factor(subset)
         key = ("dag", subset)
-        hit = self._factors.get(key)
+        hit = self._recall(key)
         if hit is not None:
-            self._factors.move_to_end(key)
             return hit
         # The members before the last one are the subset one join earlier:
         # their factor is usually cached, so a join costs one new family.
@@ -463,6 +461,13 @@ class CachedCV:
         pos = np.minimum(np.searchsorted(uniq, qkey), max(len(uniq) - 1, 0))
         found = uniq[pos] == qkey if len(uniq) else np.zeros(len(qkey), dtype=bool)
         return self._train_minus_fold(idx, len(uniq), np.where(found, pos, -1), origin)
+
+    def _recall(self, key: tuple) -> NDArray[np.float64] | None:
+        """The cached factor of ``key``, now the most recently used; None if absent."""
+        hit = self._factors.get(key)
+        if hit is not None:
+            self._factors.move_to_end(key)
+        return hit
 
     def _remember(self, key: tuple, out: NDArray[np.float64]) -> NDArray[np.float64]:
         self._factors[key] = out

@@ -40,6 +40,18 @@ def _pairwise_class_counts_kernel(
     return out
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _key_digits(key, cards, lo, hi, out):
+    """Write the values of features ``lo:hi`` whose mixed-radix key is ``key``.
+
+    The key's radix is ``cards[lo:hi]``, the last feature varying fastest
+    (as the group codes are built); the values go to ``out[lo:hi]``.
+    """
+    for t in range(hi - 1, lo - 1, -1):
+        out[t] = key % cards[t]
+        key //= cards[t]
+
+
 @numba.njit(cache=True, nogil=True)
 def _grouped_pair_counts_kernel(
     codes, by_rows, y, cards, n_classes, starts, offsets, out, incomplete, start,
@@ -113,17 +125,11 @@ def _grouped_pair_counts_kernel(
     for g in range(n_groups):
         for h in range(g, n_groups):
             for zg in range(gsize[g]):
-                k = zg
-                for t in range(starts[g + 1] - 1, starts[g] - 1, -1):
-                    a_g[t] = k % cards[t]
-                    k //= cards[t]
+                _key_digits(zg, cards, starts[g], starts[g + 1], a_g)
                 n_h = gsize[h] if h > g else 1
                 for zh in range(n_h):
                     if h > g:
-                        k = zh
-                        for t in range(starts[h + 1] - 1, starts[h] - 1, -1):
-                            a_g[t] = k % cards[t]
-                            k //= cards[t]
+                        _key_digits(zh, cards, starts[h], starts[h + 1], a_g)
                     for c in range(n_classes):
                         if h > g:
                             cnt = gout[

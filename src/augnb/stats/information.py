@@ -271,11 +271,9 @@ def pairwise_cmi(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
+    {codes}
     {class_parameters}
-    base : float, default=None
-        Logarithm base (natural log when None).
+    {base}
     return_counts : bool, default=False
         Also return the pairwise tables (for tests that reuse them).
     sample_weight : ndarray of shape (n_samples,), default=None
@@ -312,6 +310,7 @@ def pairwise_cmi(
     return out
 
 
+@shared_entries
 def cmi_matrix_from_tables(
     tables: dict[tuple[int, int], NDArray[np.floating]],
     p: int,
@@ -329,8 +328,7 @@ def cmi_matrix_from_tables(
         ``(a, b) -> counts`` of shape ``(r_a, r_b, n_classes)`` for ``a < b``.
     p : int
         Size of the matrix.
-    base : float, default=None
-        Logarithm base (natural log when None).
+    {base}
 
     Returns
     -------

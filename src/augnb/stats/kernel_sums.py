@@ -198,6 +198,48 @@ def _group_lse(
     return out
 
 
+def _pool_empty_classes(
+    lse: NDArray[np.float64],
+    n_used: NDArray[np.float64],
+    query: NDArray[np.float64],
+    points: NDArray[np.float64],
+    scale: NDArray[np.float64],
+    mult: NDArray[np.float64],
+    exclude: NDArray[np.int64] | None,
+    weights: NDArray[np.float64] | None = None,
+    parallel: bool = True,
+) -> None:
+    """Give every (row, class) left without a usable point the pooled sum.
+
+    Where ``n_used[r, c] <= 0``, ``lse[:, r, c]`` becomes the sum over the
+    points of every class with class ``c``'s scale ``scale[c]`` (``exclude``
+    still left out) and ``n_used[r, c]`` the weight of those points; both
+    arrays are changed in place. ``lse`` is in the order of ``mult``, as
+    :func:`_group_lse` returns it; ``weights`` and ``parallel`` as there.
+    """
+    empty = n_used <= 0
+    if not empty.any():
+        return
+    pooled = np.zeros(len(points), dtype=np.intp)
+    total = len(points) if weights is None else float(np.sum(weights))
+    for c in np.flatnonzero(empty.any(axis=0)):
+        rows = np.flatnonzero(empty[:, c])
+        ex = None if exclude is None else exclude[rows]
+        part = _group_lse(
+            query[rows],
+            points,
+            pooled,
+            1,
+            scale[c : c + 1],
+            mult,
+            ex,
+            weights,
+            parallel,
+        )
+        lse[:, rows, c] = part[:, :, 0]
+        n_used[rows, c] = total - (0 if ex is None else (ex >= 0))
+
+
 def _factor_order(
     factors: Sequence[float],
 ) -> tuple[NDArray[np.intp], NDArray[np.float64]]:
@@ -262,19 +304,10 @@ def class_log_sums_grid(
         exclude = np.asarray(exclude, dtype=np.int64)
         hit = np.flatnonzero(exclude >= 0)
         n_used[hit, y_points[exclude[hit]]] -= 1.0
-    lse = np.empty((len(order), nq, n_classes))
-    lse[order] = _group_lse(query, points, y_points, n_classes, scale, mult, exclude)
-    empty = n_used <= 0
-    if empty.any():
-        pooled = np.zeros(len(points), dtype=np.intp)
-        for c in np.flatnonzero(empty.any(axis=0)):
-            rows = np.flatnonzero(empty[:, c])
-            ex = None if exclude is None else exclude[rows]
-            pooled_lse = _group_lse(
-                query[rows], points, pooled, 1, scale[c : c + 1], mult, ex
-            )
-            lse[order[:, None], rows[None, :], c] = pooled_lse[:, :, 0]
-            n_used[rows, c] = len(points) - (0 if ex is None else (ex >= 0))
+    lse_m = _group_lse(query, points, y_points, n_classes, scale, mult, exclude)
+    _pool_empty_classes(lse_m, n_used, query, points, scale, mult, exclude)
+    lse = np.empty_like(lse_m)
+    lse[order] = lse_m
     return lse, n_used
 
 
@@ -408,16 +441,7 @@ def loo_class_log_sums_grid(
     counts = np.bincount(y, minlength=n_classes)[:n_classes].astype(np.float64)
     used_u = np.broadcast_to(counts, (nu, n_classes)).copy()
     used_u[own, uy] -= 1.0
-    empty = used_u <= 0
-    if empty.any():
-        pooled = np.zeros(nu, dtype=np.intp)
-        for c in np.flatnonzero(empty.any(axis=0)):
-            rows = np.flatnonzero(empty[:, c])
-            part = _group_lse(
-                ux[rows], ux, pooled, 1, sc[c : c + 1], mult, own[rows], w, parallel
-            )
-            lse_u[:, rows, c] = part[:, :, 0]
-            used_u[rows, c] = n - 1
+    _pool_empty_classes(lse_u, used_u, ux, ux, sc, mult, own, w, parallel)
     lse = np.empty((len(order), n, n_classes))
     lse[order] = lse_u[:, inv, :]
     return lse, used_u[inv]

@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 from augnb.discretize._base import bin_codes
 from augnb.discretize.simple import equal_frequency_cut_points
 from augnb.stats.information import cmi_from_counts, pairwise_cmi
-from augnb.stats.moments import reduce_comoments
+from augnb.stats.moments import group_moments, reduce_comoments
 
 __all__ = [
     "CMI_METHODS",
@@ -187,11 +187,8 @@ def mixed_pair_cmi(
 def _grouped_var(
     x: NDArray[np.float64], group: NDArray[np.integer], n_groups: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    n = np.bincount(group, minlength=n_groups).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.bincount(group, weights=x, minlength=n_groups) / n
-        dev = x - mean[group]
-        var = np.bincount(group, weights=dev * dev, minlength=n_groups) / n
+    """Count and variance of ``x`` per group (variance 0 for an empty group)."""
+    n, _, var = group_moments(x, group, n_groups)
     return n, np.nan_to_num(var)
 
 
@@ -295,10 +292,6 @@ def pairwise_mixed_cmi(
             )
             out[i, j] = out[j, i] = w
     return out
-
-
-_TINY = float(np.finfo(np.float64).tiny)
-_RHO2_MAX = 1.0 - 1e-12
 
 
 def mixed_weight_families(cards: NDArray[np.integer]) -> list[tuple]:

@@ -18,6 +18,7 @@ __all__ = [
     "class_moments",
     "comoment_dim",
     "group_comoments",
+    "group_moments",
     "merge_comoments",
     "merge_moments",
     "reduce_comoments",
@@ -159,6 +160,40 @@ def class_moments(
     dev = xo - mean[yo]
     m2 = np.bincount(yo, weights=dev * dev, minlength=n_classes)
     return np.stack([n, mean, m2])
+
+
+def group_moments(
+    x: NDArray[np.float64], group: NDArray[np.integer], n_groups: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Count, mean and maximum-likelihood variance of ``x`` per group, two-pass.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n_samples,)
+        Values (no NaN).
+    group : ndarray of shape (n_samples,)
+        Group index of each value, in ``0..n_groups-1``.
+    n_groups : int
+        Number of groups.
+
+    Returns
+    -------
+    n, mean, var : ndarray of shape (n_groups,)
+        The mean and variance are NaN for an empty group.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> n, mean, var = group_moments(np.array([1.0, 3.0, 5.0]), np.array([0, 0, 1]), 3)
+    >>> n.tolist(), mean.tolist()[:2], var.tolist()[:2]
+    ([2.0, 1.0, 0.0], [2.0, 5.0], [1.0, 0.0])
+    """
+    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, weights=x, minlength=n_groups) / n
+        dev = x - mean[group]
+        var = np.bincount(group, weights=dev * dev, minlength=n_groups) / n
+    return n, mean, var
 
 
 def group_comoments(

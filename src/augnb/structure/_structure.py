@@ -209,6 +209,50 @@ class Structure:
             raise ValueError("The structure's arcs form a cycle.")
         return tuple(order)
 
+    def sub_structure(self, keep: Sequence[int]) -> Structure:
+        """The structure of the nodes ``keep`` alone, in that order.
+
+        Node ``i`` of the result is node ``keep[i]``; parents are renumbered
+        likewise. Every parent of a kept node must be kept too (a mixed
+        model keeps its discrete nodes, which have no continuous parent).
+
+        Parameters
+        ----------
+        keep : sequence of int
+            Indices of the nodes to keep.
+
+        Returns
+        -------
+        Structure
+            Over the same features, with the same names.
+
+        Raises
+        ------
+        ValueError
+            If a kept node has a parent that is not kept.
+
+        Examples
+        --------
+        >>> s = Structure.from_arcs([(0,), (1,), (2,)], [(0, 2), (1, 2)], 3)
+        >>> s.sub_structure([0, 1]).parents
+        ((), ())
+        >>> s.sub_structure([2, 0, 1]).parents
+        ((1, 2), (), ())
+        """
+        index = {k: i for i, k in enumerate(keep)}
+        lost = [(p, k) for k in keep for p in self.parents[k] if p not in index]
+        if lost:
+            raise ValueError(
+                f"Arcs {lost} come from nodes that are not kept; keep the parents "
+                "of every kept node."
+            )
+        return Structure(
+            tuple(self.nodes[k] for k in keep),
+            tuple(tuple(index[p] for p in self.parents[k]) for k in keep),
+            self.n_features,
+            feature_names=self.feature_names,
+        )
+
     def with_names(self, names: Sequence[Hashable]) -> Structure:
         """Copy of the structure carrying feature names for display.
 

@@ -86,8 +86,7 @@ def eskdb_structures(
 
     Parameters
     ----------
-    codes : ndarray of shape (n_samples, n_features)
-        Integer codes, ``-1`` for missing.
+    {codes}
     {class_parameters}
     n_estimators : int, default=20
         Number of members.
@@ -114,9 +113,7 @@ def eskdb_structures(
         raise ValueError(f"n_estimators must be >= 1; got {n_estimators!r}.")
     rng = check_random_state(random_state)
     codes = np.asarray(codes)
-    p = codes.shape[1]
-    order, mi = kdb_order(codes, y, cards, n_classes)
-    cmi = pairwise_cmi(codes, y, cards, n_classes) if p >= 2 and k > 0 else None
+    order, mi, cmi = member_information(codes, y, cards, n_classes, k)
     orders = [np.asarray(order, dtype=np.int64)]
     seen = {tuple(orders[0].tolist())}
     for _ in range(int(n_estimators) - 1):
