@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+from typing_extensions import override
 
 from augnb.search.folds import cv_kind
 
@@ -85,18 +86,8 @@ class Interval(Constraint):
     closed: str = "both"
     finite: bool = True
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
         if self.finite and not np.isfinite(value):
@@ -113,8 +104,8 @@ class Interval(Constraint):
                 return False
         return True
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         noun = "an integer" if self.kind is numbers.Integral else "a number"
         lo, hi = self.low, self.high
         if lo is not None and hi is not None:
@@ -145,18 +136,8 @@ class Options(Constraint):
     def __init__(self, *values: object) -> None:
         object.__setattr__(self, "values", values)
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         for v in self.values:
             if v is None:
                 if value is None:
@@ -170,8 +151,8 @@ class Options(Constraint):
                     return True
         return False
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         if len(self.values) == 1:
             return repr(self.values[0])
         if len(self.values) == 2:
@@ -191,96 +172,56 @@ class InstanceOf(Constraint):
 
     kind: type
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         return isinstance(value, self.kind)
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return f"a {self.kind.__name__}"
 
 
 class Transformer(Constraint):
     """An unfitted transformer with ``fit`` and ``transform``."""
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         return hasattr(value, "fit") and hasattr(value, "transform")
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return "a transformer"
 
 
 class RandomState(Constraint):
     """A seed: None, an integer or a ``numpy.random.RandomState``."""
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         return (
             value is None
             or isinstance(value, np.random.RandomState)
             or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
         )
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return "None, an integer or a numpy RandomState"
 
 
 class ColumnList(Constraint):
     """None or a list-like of column names or indices (not a string)."""
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         if value is None:
             return True
         if isinstance(value, (str, bytes, Mapping)):
             return False
         return hasattr(value, "__iter__") and hasattr(value, "__len__")
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return "None or a list of column names or indices"
 
 
@@ -299,22 +240,12 @@ class AnyOf(Constraint):
     def __init__(self, *options: Constraint) -> None:
         object.__setattr__(self, "options", options)
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         return any(c.accepts(value) for c in self.options)
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return " or ".join(c.describe() for c in self.options)
 
 
@@ -330,26 +261,16 @@ class SequenceOf(Constraint):
 
     item: Constraint
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
             return False
         if isinstance(value, np.ndarray) and value.ndim != 1:
             return False
         return len(value) > 0 and all(self.item.accepts(v) for v in value)
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return f"a non-empty sequence of which each item is {self.item.describe()}"
 
 
@@ -363,25 +284,15 @@ class CrossValidation(Constraint):
     needs the data: lengths, partitions).
     """
 
+    @override
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` is valid.
-
-        Parameters
-        ----------
-        value : object
-            A value of the parameter.
-
-        Returns
-        -------
-        bool
-        """
         kind = cv_kind(value)
         if kind == "n_folds":
             return value >= 2
         return kind is not None
 
+    @override
     def describe(self) -> str:
-        """What valid values are, for the error message."""
         return (
             "an integer >= 2 or 'loo' or a list of (train, test) index pairs or "
             "an array of integer fold ids (one per training row) or a CV splitter"
