@@ -203,6 +203,41 @@ def test_a_date_column_is_refused_as_in_memory():
     assert str(partitioned.value) == str(in_memory.value)
 
 
+@pytest.mark.parametrize("npartitions", [1, 3])
+def test_suspicious_columns_are_warned_as_in_memory(npartitions):
+    # A constant column and a row identifier are warned about as in memory
+    # (a Dask fit took them silently); a column constant in the first
+    # partition only is not: its doubt is settled on rows from every one.
+    import warnings
+
+    rng = np.random.default_rng(0)
+    n = 120
+    X = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z"], n),
+            "const": 1,
+            "row": np.arange(n),
+            "late": np.where(np.arange(n) < 50, "u", rng.choice(["u", "v"], n)),
+        }
+    )
+    y = rng.choice(["p", "q"], n)
+
+    def messages(X, y):
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            model = TAN().fit(X, y)
+        return model, sorted(str(w.message) for w in found)
+
+    ref, expected = messages(X, y)
+    assert len(expected) == 2
+    assert "'const' has the same value" in expected[0]
+    assert "'row' has a different value in every row" in expected[1]
+    dX, dy = _ddf(X, y, npartitions)
+    got, warned = messages(dX, dy)
+    assert warned == expected
+    _assert_same_fit(got, ref, X, dX)
+
+
 def _without_partitions(ddf, empty):
     """``ddf`` with the rows of partitions ``empty`` filtered out (kept, empty)."""
     parts = [

@@ -1056,7 +1056,10 @@ class DaskSource(RowSource):
         Class labels, partitioned like ``X``.
     audit : callable, default=None
         The data audit of the first partition, run where it lives before its
-        plan is made (its refusals stop the fit there).
+        plan is made (its refusals stop the fit there). When it finds
+        something and the rows are sampled across every partition (see
+        :meth:`RowSource.plan`), the sample is audited instead, so the
+        warnings are those of the sample, as a file's are.
     """
 
     def __init__(
@@ -1067,6 +1070,7 @@ class DaskSource(RowSource):
 
         _register_sizeof()
         self.audit = audit
+        self._findings: list[tuple[str, type[Warning]]] = []
         self.frame = None
         self.xs: list = []
         self.ys: list = []
@@ -1152,15 +1156,24 @@ class DaskSource(RowSource):
                 break
         if made is None:
             raise ValueError("The Dask collection holds no rows.")
-        plan, fitted, found = made
-        for message, category in found:
-            warn_at_caller(message, category)
+        plan, fitted, self._findings = made
         for name in PLAN_ATTRIBUTES:
             if name in fitted:
                 setattr(planner, name, fitted[name])
             else:
                 planner.__dict__.pop(name, None)
         return plan
+
+    def _doubts(self) -> bool:
+        return bool(self._findings)
+
+    def _settle_doubts(self, sample: tuple[pd.DataFrame, object] | None) -> None:
+        findings, self._findings = self._findings, []
+        if sample is not None and self.audit is not None:
+            self.audit(sample[0])
+            return
+        for message, category in findings:
+            warn_at_caller(message, category)
 
     def _sample(
         self, max_rows: int, random_state: np.random.RandomState

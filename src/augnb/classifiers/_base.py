@@ -170,15 +170,20 @@ def _is_dask(obj: object) -> bool:
     )
 
 
-def _refuse_columns(params: dict, X: object, *, dask: bool = False) -> None:
-    """The audit of a stream's first rows (``partial_fit``, Dask): refusals only.
+def _refuse_columns(
+    params: dict, X: object, *, dask: bool = False, warn: bool = False
+) -> None:
+    """The audit of a stream's first rows (``partial_fit``, Dask).
 
-    A date column is refused as ``fit`` refuses it; the audit's warnings are
+    A date column is refused as ``fit`` refuses it. With ``warn=False``
+    (``partial_fit``, whose chunks are read once) the audit's warnings are
     left out, a chunk's few rows not being the table, but for a text column
     of numbers (its type, not its counts), whose likely cause a Dask
-    partition (``dask``) names.
+    partition (``dask``) names. A Dask ``fit`` warns: its source audits a
+    sample drawn across every partition when the first one's findings are
+    in doubt, as a file's does.
     """
-    warn_data_problems(as_frame(X), params, warn=False, dask=dask)
+    warn_data_problems(as_frame(X), params, warn=warn, dask=dask)
 
 
 @shared_entries
@@ -320,7 +325,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     "weights as repeated rows or fit in memory."
                 )
             audit = functools.partial(
-                _refuse_columns, self.get_params(), dask=True
+                _refuse_columns, self.get_params(), dask=True, warn=True
             )
             return self._fit_source(DaskSource(X, y, audit=audit))
         self._check_params()
