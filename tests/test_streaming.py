@@ -217,6 +217,23 @@ def test_predict_files_needs_a_model_fitted_on_named_columns(tmp_path):
     assert not (tmp_path / "p.parquet").exists()
 
 
+def test_predict_files_names_the_columns_a_file_lacks(tmp_path):
+    # As `augnb predict` and read_features: the file's own columns and the fix,
+    # before any output is written.
+    X, y = load("car")
+    model = TAN().fit(X, y)
+    X.iloc[:5].to_csv(tmp_path / "good.csv", index=False)
+    X.iloc[:5].drop(columns="safety").assign(note=1).to_csv(
+        tmp_path / "bad.csv", index=False
+    )
+    out = tmp_path / "p.parquet"
+    with pytest.raises(ValueError, match=r"bad.csv lacks the model's column\(s\) "):
+        predict_files(model, [tmp_path / "good.csv", tmp_path / "bad.csv"], out)
+    with pytest.raises(ValueError, match=r"'lug_boot', 'note'\]. .*empty cells"):
+        predict_files(model, tmp_path / "bad.csv", out)
+    assert not out.exists()
+
+
 def test_partial_fit_continues_from_a_streamed_fit(tmp_path):
     X, y = load("house_votes_84")
     Xf, yf = _write(tmp_path, "hv", X, y)

@@ -26,8 +26,10 @@ from augnb.data.audit import warn_data_problems
 from augnb.data.tables import (
     DataReadWarning,
     check_labels,
+    check_model_columns,
     declared_kinds,
     model_kinds,
+    open_table,
     typed_features,
 )
 from augnb.sources import ChunkSource
@@ -117,8 +119,6 @@ def iter_batches(
     ------
     DataFrame
     """
-    from augnb.data.tables import open_table
-
     if (
         isinstance(batch_rows, bool)
         or not isinstance(batch_rows, int)
@@ -363,6 +363,9 @@ def predict_files(
     names = [str(n) for n in estimator.feature_names_in_]
     files = _resolve(paths)
     _format(files, format)
+    for path in files:
+        # Every file's header first, named as `augnb predict` names it.
+        check_model_columns(estimator, open_table(path).columns, path)
     output = os.fspath(output)
     if os.path.isdir(output):
         raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
