@@ -43,3 +43,10 @@ def test_a_folder_as_the_target_is_named_before_writing(tmp_path):
         write_text_atomic(tmp_path / "out", "x")
     assert ".tmp" not in str(info.value)
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def test_a_target_that_cannot_be_made_is_named_not_its_temporary(tmp_path):
+    target = tmp_path / "missing" / "out.txt"
+    with pytest.raises(FileNotFoundError, match=r"cannot write '.*out.txt'") as info:
+        write_text_atomic(target, "x")
+    assert ".tmp" not in str(info.value)

@@ -40,9 +40,15 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
         # Said before any work, and of the target, not of the temporary file
         # that os.replace would name.
         raise IsADirectoryError(f"{str(target)!r} is a folder; give a file name")
-    fd, tmp = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
+    try:
+        fd, tmp = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+        )
+    except OSError as exc:
+        # Named after the target and its folder, not the temporary file.
+        raise type(exc)(
+            exc.errno, f"cannot write {str(target)!r} ({exc.strerror})"
+        ) from None
     try:
         encoding = None if "b" in mode else "utf-8"
         with os.fdopen(fd, mode, encoding=encoding) as handle:
