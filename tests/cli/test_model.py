@@ -283,6 +283,26 @@ def test_predict_errors_speak_of_prediction(tmp_path, usage_error):
     assert "fit" not in err
 
 
+def test_fit_at_a_terminal_shows_a_search_as_it_goes(
+    car_csv, tmp_path, capsys, monkeypatch
+):
+    # At a terminal a learner's verbose lines are a long fit's progress;
+    # --param verbose=0 (and any output that is not a terminal) keeps quiet.
+    import sys
+
+    argv = [
+        "fit", str(car_csv), "--estimator", "BSEJ", "--id-column", "patient",
+        "--output", str(tmp_path / "m.augnb"),
+    ]  # fmt: skip
+    assert main(argv) == 0
+    assert "[BSEJ] step" not in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(argv) == 0
+    assert "[BSEJ] step 1: " in capsys.readouterr().err
+    assert main([*argv, "--param", "verbose=0"]) == 0
+    assert "[BSEJ]" not in capsys.readouterr().err
+
+
 def test_fit_says_an_ensembles_structure_is_one_members(car_csv, tmp_path, capsys):
     # ESKDB's structure_ is its first member's: printed bare, it read as the
     # model's only network.

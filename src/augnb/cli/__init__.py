@@ -216,7 +216,9 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Fit one classifier on a bundled data set or a table file "
         "and save it as a model file (data only: loading it runs no code). The data "
         "are audited first: ID-like, constant and very high-cardinality columns "
-        "are warned about, date columns refused.",
+        "are warned about, date columns refused. At a terminal, a learner with a "
+        "verbose parameter (the searches, the ensembles) reports its steps as it "
+        "goes; --param verbose=0 keeps it quiet.",
     )
     fit.add_argument(
         "--estimator", default="TAN", metavar="NAME", help="estimator (default TAN)"

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from augnb._progress import progress_enabled
 from augnb.cli._common import (
     PLOT_SUFFIXES,
     UsageError,
@@ -81,6 +82,14 @@ def cmd_fit(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if "random_state" in estimator.get_params() and "random_state" not in params:
         estimator.set_params(random_state=args.seed)
+    if (
+        "verbose" in estimator.get_params()
+        and "verbose" not in params
+        and progress_enabled(True)
+    ):
+        # Seen at a terminal: a search's steps or an ensemble's members as they
+        # are done, a long fit's progress (the model is the same).
+        estimator.set_params(verbose=1)
     _declare_kinds(args, estimator)
     if _is_file(args.dataset) and not args.complete_only:
         if estimator._needs_rows is None:
