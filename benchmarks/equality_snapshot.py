@@ -61,6 +61,31 @@ CONFIGS = [
     ("CAN", {}),
     ("FlexibleNB", {}),
     ("ENBC", {}),
+    # Added later (appended: the keys above keep their numbers).
+    ("AnDE", {"n": 2}),
+    ("SKDB", {}),
+    ("HillClimbingTAN", {"random_state": 0}),
+    ("SuperParentTAN", {"random_state": 0}),
+    ("WrapperKDB", {"random_state": 0}),
+    ("FSSJ", {"random_state": 0}),
+    ("AWNB", {"random_state": 0}),
+    ("MANB", {}),
+    ("WANBIA", {}),
+    # The HDP sampler, alone and in the ensemble (fewer sweeps: the same code).
+    ("NaiveBayes", {"smoothing": "hdp", "hdp_iterations": 50, "random_state": 0}),
+    ("TAN", {"smoothing": "hdp", "hdp_iterations": 50, "random_state": 0}),
+    ("KDB", {"k": 2, "smoothing": "hdp", "hdp_iterations": 50, "random_state": 0}),
+    ("AODE", {"smoothing": "hdp", "hdp_iterations": 50, "random_state": 0}),
+    ("ESKDB", {"n_estimators": 4, "hdp_iterations": 50, "random_state": 0}),
+    (
+        "ESKDB",
+        {
+            "n_estimators": 3,
+            "hdp_iterations": 50,
+            "discretization": "shared",
+            "random_state": 0,
+        },
+    ),
 ]
 
 
