@@ -242,3 +242,21 @@ def test_saving_page_python_runs(tmp_path, monkeypatch, capsys):
         assert (tmp_path / name).is_file(), name
     # pyAgrum's and pgmpy's posterior of the same evidence agree.
     assert out.count("0.3166") == 2, out
+
+
+def test_saving_page_shows_what_inspect_prints(tmp_path, monkeypatch, capsys):
+    # The page's `augnb inspect` example is the command's output, line for line.
+    from augnb.cli import main
+
+    (block,) = [b for b in _blocks("docs/saving.md", "text") if "$ augnb inspect" in b]
+    commands = [line[2:] for line in block.splitlines() if line.startswith("$ ")]
+    assert commands == [
+        "augnb fit iris --output iris.augnb",
+        "augnb inspect iris.augnb",
+    ]
+    monkeypatch.chdir(tmp_path)
+    assert main(commands[0].split()[1:]) == 0
+    capsys.readouterr()
+    assert main(commands[1].split()[1:]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == block.splitlines()[2:]

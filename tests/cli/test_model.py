@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 
 import numpy as np
@@ -301,6 +302,22 @@ def test_fit_at_a_terminal_shows_a_search_as_it_goes(
     assert "[BSEJ] step 1: " in capsys.readouterr().err
     assert main([*argv, "--param", "verbose=0"]) == 0
     assert "[BSEJ]" not in capsys.readouterr().err
+
+
+def test_inspect_reads_a_saved_model(tmp_path, capsys):
+    # A model file given to inspect is reported (it was read as a table: "a
+    # zip file must hold exactly one table").
+    model = tmp_path / "iris.augnb"
+    assert main(["fit", "iris", "--output", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["inspect", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "an augnb TAN model, fitted on iris, 150 rows, class column 'class'" in out
+    assert "classes (prior): Iris-setosa 0.333, Iris-versicolor 0.333" in out
+    line = next(row for row in out.splitlines() if row.startswith("petallength"))
+    # Its bins, each cut point shown.
+    assert "continuous, binned" in line and re.search(r"\d\.\d+, \d\.\d+", line)
+    assert "structure: Structure(class -> [" in out
 
 
 def test_fit_says_an_ensembles_structure_is_one_members(car_csv, tmp_path, capsys):

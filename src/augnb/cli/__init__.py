@@ -60,7 +60,8 @@ _EXAMPLES = {
     "inspect": """examples:
   augnb inspect car
   augnb inspect data.csv --target Outcome
-  augnb inspect data.tsv.gz --target y --drop comments""",
+  augnb inspect data.tsv.gz --target y --drop comments
+  augnb inspect model.augnb   (a saved model: its columns, classes, structure)""",
     "estimators": """examples:
   augnb estimators
   augnb fit car --estimator tan_cl --output m.augnb   (an alias)""",
@@ -317,7 +318,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "kind, distinct values and missing cells, and the problems the audit "
         "finds (ID-like, constant, very high-cardinality and date columns, "
         "infinite values, a column missing in every row, stray words or "
-        "thousands separators in a numeric column), each with its fix.",
+        "thousands separators in a numeric column), each with its fix. Given a "
+        "model file written by `augnb fit`, report what it was fitted on, its "
+        "classes and their prior, how it reads each column (categories, or bins "
+        "and their cut points) and its structure.",
     )
     add_data_options(inspect)
     inspect.set_defaults(handler=cmd_inspect)

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -205,19 +206,23 @@ def _save(
         raise UsageError(str(exc)) from None
 
 
-def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
-    """Print the structure and the model path; write the DOT file and figure."""
+def _structure_line(estimator: Any) -> tuple[str, str]:
+    """The printed structure, and what its DOT file holds of an ensemble."""
     members = getattr(estimator, "structures_", None)
-    first = ""
     if members is not None and len(members) > 1:
         # An ensemble's structure_ is one member's: say so, and how many.
-        first = " (the first member's)"
-        print(
+        return (
             f"structure: {len(members)} member networks, averaged; the first: "
-            f"{estimator.structure_}"
+            f"{estimator.structure_}",
+            " (the first member's)",
         )
-    else:
-        print(f"structure: {estimator.structure_}")
+    return f"structure: {estimator.structure_}", ""
+
+
+def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
+    """Print the structure and the model path; write the DOT file and figure."""
+    line, first = _structure_line(estimator)
+    print(line)
     print(f"model: {path}")
     if args.dot:
         write_text(args.dot, estimator.structure_.to_dot())
@@ -510,6 +515,93 @@ def cmd_predict(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_model_file(path: str) -> bool:
+    """Whether ``path`` is a model archive written by ``augnb fit``."""
+    import zipfile
+
+    from augnb._model_io import _DOCUMENT
+
+    if not Path(path).is_file() or not zipfile.is_zipfile(path):
+        return False
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return _DOCUMENT in archive.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
+def _first_few(values: Sequence, width: int = 60) -> str:
+    """As many of ``values`` as fit in about ``width`` characters, then "..."."""
+    shown: list[str] = []
+    for value in values:
+        text = str(value)
+        text = text if len(text) <= 24 else text[:23] + "…"
+        if shown and sum(len(t) + 2 for t in shown) + len(text) > width:
+            return ", ".join(shown) + ", ..."
+        shown.append(text)
+    return ", ".join(shown)
+
+
+def _inspect_model(args: argparse.Namespace) -> int:
+    """Print what a saved model was fitted on and how it reads each column."""
+    import numpy as np
+
+    try:
+        estimator, info = read_saved_model(
+            args.dataset, allow_pickle=False, command="inspect"
+        )
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    source = ""
+    if isinstance(info.get("dataset"), str):
+        rows = info.get("n_rows")
+        counted = f", {rows} rows" if isinstance(rows, int) else ""
+        source = f", fitted on {info['dataset']}{counted}"
+    target = info.get("target") if isinstance(info.get("target"), str) else None
+    print(
+        f"{args.dataset}: an augnb {type(estimator).__name__} model{source}"
+        + (f", class column {target!r}" if target else "")
+    )
+    model = getattr(estimator, "model_", None)
+    prior = getattr(model, "class_log_prior", None)
+    classes = [str(c) for c in estimator.classes_]
+    if prior is not None and len(prior) == len(classes):
+        shares = np.exp(np.asarray(prior, dtype=float))
+        print(
+            "classes (prior): "
+            + ", ".join(f"{c} {p:.3f}" for c, p in zip(classes, shares))
+        )
+    else:
+        print("classes: " + ", ".join(classes))
+    names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
+    continuous = {str(n) for n in getattr(estimator, "continuous_columns_", ())}
+    specs = {str(c.name): c for c in estimator.schema_.columns}
+    cuts = getattr(getattr(estimator, "discretizer_", None), "cut_points_", None)
+    rows = []
+    for name in names:
+        spec = specs.get(name)
+        if name not in continuous:
+            levels = spec.categories if spec is not None else ()
+            rows.append([name, "discrete", str(len(levels)), _first_few(levels)])
+        elif isinstance(cuts, dict) and name in cuts:
+            edges = [f"{v:.4g}" for v in np.asarray(cuts[name], dtype=float)]
+            rows.append(
+                [name, "continuous, binned", str(len(edges) + 1), _first_few(edges)]
+            )
+        elif getattr(estimator, "discretizers_", None) is not None:
+            rows.append([name, "continuous, binned by each member", "", ""])
+        else:
+            rows.append([name, "continuous (density)", "", ""])
+    print_table(
+        ["column", "kind", "states", "states or cut points"],
+        rows,
+        title=f"{len(names)} feature columns, as the model reads them",
+        right=(2,),
+    )
+    print(_structure_line(estimator)[0])
+    return 0
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
     """Print each column's kind and cardinality, and the data audit."""
     import warnings
@@ -518,6 +610,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from augnb.data.tables import DataReadWarning
     from augnb.datasets import load_dataframe
 
+    if _is_model_file(args.dataset):
+        return _inspect_model(args)
     options = read_options(args)
     try:
         with warnings.catch_warnings(record=True) as caught:
