@@ -293,6 +293,26 @@ def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
         assert "encoding" not in message and "exactly one" not in message
 
 
+def test_model_files_given_as_tables_are_refused_with_the_fix(tmp_path):
+    # `augnb predict DATA MODEL` the wrong way round, or a model to inspect:
+    # neither "a zip file must hold exactly one table" nor an encoding error.
+    import joblib
+
+    from augnb import NaiveBayes, save_model
+    from augnb.datasets import load
+
+    X, y = load("iris")
+    model = save_model(NaiveBayes().fit(X, y), tmp_path / "m.augnb")
+    old = tmp_path / "old.joblib"
+    joblib.dump({"estimator": None}, old)
+    for path, what in ((model, "an augnb model file"), (old, "a Python pickle")):
+        with pytest.raises(ValueError, match=what) as refused:
+            read_table(path)
+        message = str(refused.value)
+        assert path.name in message and "augnb predict MODEL DATA" in message
+        assert "encoding" not in message and "exactly one" not in message
+
+
 def test_file_lines_count_the_lines_that_are_no_rows(tmp_path):
     from augnb.data.tables import check_labels, open_table
 

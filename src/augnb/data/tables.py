@@ -687,7 +687,7 @@ def open_table(
         magic = handle.read(8)
     kind = _sniff_format(magic)
     _check_suffix(source.name, kind, magic, label)
-    _refuse_spreadsheet(source, kind, label)
+    _refuse_non_table(source, kind, magic, label)
     plain = dict(
         continuous=frozenset(continuous or ()), discrete=frozenset(discrete or ())
     )
@@ -1046,12 +1046,22 @@ def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
     )
 
 
-def _refuse_spreadsheet(source: Path | Traversable, kind: str, label: str) -> None:
-    """Refuse an Excel or OpenDocument workbook, with the fix.
+def _refuse_non_table(
+    source: Path | Traversable, kind: str, magic: bytes, label: str
+) -> None:
+    """Refuse a workbook or a model file given as a table, with the fix.
 
-    Read as a table it would fail as a zip of several files, or as text that
-    is not UTF-8 (whose fix, ``--encoding``, would read binary as text).
+    Read as a table a workbook would fail as a zip of several files, or as
+    text that is not UTF-8 (whose fix, ``--encoding``, would read binary as
+    text); so would an augnb model archive or an older model's pickle.
     """
+    first = "a model goes first in augnb predict MODEL DATA"
+    if kind == "text" and len(magic) >= 2 and magic[0] == 0x80 and 2 <= magic[1] <= 5:
+        # A pickle's protocol opcode: joblib's model files of an older augnb.
+        raise ValueError(
+            f"{label}: a Python pickle (an older augnb's model file?), not a "
+            f"table; {first} (with --allow-pickle, if you trust the file)"
+        )
     workbook = kind == "ole2"
     if kind == "zip":
         try:
@@ -1059,6 +1069,11 @@ def _refuse_spreadsheet(source: Path | Traversable, kind: str, label: str) -> No
                 names = set(archive.namelist())
         except zipfile.BadZipFile:
             return  # the reader names the damage
+        if "model.json" in names:
+            raise ValueError(
+                f"{label}: an augnb model file, not a table; {first}, and "
+                "augnb.load_model reads it"
+            )
         workbook = "[Content_Types].xml" in names or "mimetype" in names
     if workbook:
         raise ValueError(
