@@ -446,6 +446,11 @@ class RowSource(ABC):
     in_memory: bool = False
     #: The class labels of the rows (known once :meth:`tables` has run).
     classes: Any = None
+    #: The data audit of the rows the plan is made from (a source that
+    #: audits its first rows itself, as files and Dask do), and what it found
+    #: there: each a call that warns again.
+    audit: Callable[[Any], None] | None = None
+    _findings: tuple[Callable[[], None], ...] = ()
 
     def plan(
         self,
@@ -518,11 +523,16 @@ class RowSource(ABC):
 
     def _doubts(self) -> bool:
         """Whether the first rows' data audit found something."""
-        return False
+        return bool(self._findings)
 
     def _settle_doubts(self, sample: tuple[pd.DataFrame, object] | None) -> None:
-        """Report the audit of ``sample`` (or of the first rows if None)."""
-        return None  # sources without an audit of their own
+        """Report the audit of ``sample`` (or the first rows' findings if None)."""
+        findings, self._findings = self._findings, ()
+        if sample is not None and self.audit is not None:
+            self.audit(sample[0])
+            return
+        for warn_again in findings:
+            warn_again()
 
     @abstractmethod
     def _plan(
@@ -795,7 +805,6 @@ class ChunkSource(RowSource):
         self._first: tuple | None = None
         self.progress = progress
         self.audit = audit
-        self._findings: list[warnings.WarningMessage] = []
 
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool
@@ -806,21 +815,13 @@ class ChunkSource(RowSource):
             with warnings.catch_warnings(record=True) as found:
                 warnings.simplefilter("always")
                 self.audit(X)
-            self._findings = list(found)
-        return planner._start_plan(X, y, classes=classes, incremental=incremental)
-
-    def _doubts(self) -> bool:
-        return bool(self._findings)
-
-    def _settle_doubts(self, sample: tuple[pd.DataFrame, object] | None) -> None:
-        findings, self._findings = self._findings, []
-        if sample is not None and self.audit is not None:
-            self.audit(sample[0])
-            return
-        for found in findings:
-            warnings.warn_explicit(
-                found.message, found.category, found.filename, found.lineno
+            self._findings = tuple(
+                functools.partial(
+                    warnings.warn_explicit, w.message, w.category, w.filename, w.lineno
+                )
+                for w in found
             )
+        return planner._start_plan(X, y, classes=classes, incremental=incremental)
 
     def _restart(self) -> None:
         self._first = None
@@ -1070,7 +1071,6 @@ class DaskSource(RowSource):
 
         _register_sizeof()
         self.audit = audit
-        self._findings: list[tuple[str, type[Warning]]] = []
         self.frame = None
         self.xs: list = []
         self.ys: list = []
@@ -1156,24 +1156,18 @@ class DaskSource(RowSource):
                 break
         if made is None:
             raise ValueError("The Dask collection holds no rows.")
-        plan, fitted, self._findings = made
+        plan, fitted, found = made
+        # Warned again where the fit was called (a worker's would be lost).
+        self._findings = tuple(
+            functools.partial(warn_at_caller, message, category)
+            for message, category in found
+        )
         for name in PLAN_ATTRIBUTES:
             if name in fitted:
                 setattr(planner, name, fitted[name])
             else:
                 planner.__dict__.pop(name, None)
         return plan
-
-    def _doubts(self) -> bool:
-        return bool(self._findings)
-
-    def _settle_doubts(self, sample: tuple[pd.DataFrame, object] | None) -> None:
-        findings, self._findings = self._findings, []
-        if sample is not None and self.audit is not None:
-            self.audit(sample[0])
-            return
-        for message, category in findings:
-            warn_at_caller(message, category)
 
     def _sample(
         self, max_rows: int, random_state: np.random.RandomState
