@@ -616,23 +616,6 @@ def _sampler_seed(random_state: object) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _ranks(codes, ranks, distinct):
-    """The sorted distinct codes into ``distinct``, each code's rank into ``ranks``.
-
-    Returns the number of distinct codes (``distinct`` holds them first).
-    """
-    order = np.argsort(codes)
-    u = -1
-    for i in range(codes.shape[0]):
-        v = codes[order[i]]
-        if u < 0 or v != distinct[u]:
-            u += 1
-            distinct[u] = v
-        ranks[order[i]] = u
-    return u + 1
-
-
-@numba.njit(cache=True, nogil=True)
 def _key_digits(key, radix, out):
     """Mixed-radix digits of ``key`` into ``out`` (first radix slowest)."""
     for q in range(radix.shape[0] - 1, -1, -1):
@@ -641,43 +624,51 @@ def _key_digits(key, radix, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _hdp_tree(cls, keys, radix, counts):
-    """The sparse tree of one CPT from its observed (configuration, class)s.
+def _tree_from_order(cls, digits, order, radix, counts):
+    """:func:`_hdp_tree` from the pairs' digits and their lexicographic order.
 
-    ``cls`` and ``keys`` give each observed pair's class and configuration
-    key, ``counts`` its value counts. Level 1 holds the observed classes,
-    level ``d >= 2`` the observed prefixes (class, first ``d - 1`` parents),
-    each level's nodes in the order of their codes (parent position times
-    the parent's radix plus the digit). Returns ``parent``, ``level`` and
-    ``level_start`` (see :func:`_hdp_gibbs`), the leaf counts, the observed
-    classes and every level's sorted codes (``codes[offsets[q]:offsets[q +
-    1]]`` for level ``q + 2``).
+    ``order`` sorts the pairs by class, then by each digit in turn. A
+    level's node codes (parent position times the radix plus the digit)
+    then grow along ``order`` too, so each level's ranks are counts of the
+    changes of its prefix along it: one pass, no sort here (Numba's sort
+    took seconds to compile, the sorting is NumPy's).
     """
     n = cls.shape[0]
     m = radix.shape[0]
     n_levels = m + 2
-    digits = np.empty((n, m), dtype=np.int64)
-    for i in range(n):
-        _key_digits(keys[i], radix, digits[i])
     # Ranks and codes are written in place and element by element: an array
     # assigned to a row or a slice costs Numba seconds of compilation.
     ids = np.zeros((n_levels, n), dtype=np.int64)
-    n_at = np.ones(n_levels, dtype=np.int64)
+    last = np.full(n_levels, -1, dtype=np.int64)
     seen = np.empty(n, dtype=np.int64)
-    n_at[1] = _ranks(cls, ids[1], seen)
+    level_codes = np.empty((m, n), dtype=np.int64)
+    for t in range(n):
+        i = order[t]
+        j = order[t - 1] if t > 0 else i
+        # Once a prefix differs from the previous pair's, so do the longer ones.
+        changed = t == 0 or cls[i] != cls[j]
+        if changed:
+            last[1] += 1
+            seen[last[1]] = cls[i]
+        ids[1, i] = last[1]
+        for q in range(m):
+            if not changed:
+                changed = digits[i, q] != digits[j, q]
+            if changed:
+                last[q + 2] += 1
+                level_codes[q, last[q + 2]] = ids[q + 1, i] * radix[q] + digits[i, q]
+            ids[q + 2, i] = last[q + 2]
+    n_at = np.ones(n_levels, dtype=np.int64)
+    for d in range(1, n_levels):
+        n_at[d] = last[d] + 1
     seen_cls = seen[: n_at[1]]
     codes = np.empty(n * m, dtype=np.int64)
     offsets = np.zeros(m + 1, dtype=np.int64)
-    key = np.empty(n, dtype=np.int64)
-    distinct = np.empty(n, dtype=np.int64)
     for q in range(m):
-        for i in range(n):
-            key[i] = ids[q + 1, i] * radix[q] + digits[i, q]
-        u = _ranks(key, ids[q + 2], distinct)
-        n_at[q + 2] = u
+        u = n_at[q + 2]
         offsets[q + 1] = offsets[q] + u
         for t in range(u):
-            codes[offsets[q] + t] = distinct[t]
+            codes[offsets[q] + t] = level_codes[q, t]
     starts = np.zeros(n_levels + 1, dtype=np.int64)
     for d in range(n_levels):
         starts[d + 1] = starts[d] + n_at[d]
@@ -694,6 +685,33 @@ def _hdp_tree(cls, keys, radix, counts):
         for v in range(counts.shape[1]):
             leaf_counts[leaf, v] = counts[i, v]
     return parent, level, starts, leaf_counts, seen_cls, codes[: offsets[m]], offsets
+
+
+def _hdp_tree(
+    cls: NDArray[np.int64],
+    keys: NDArray[np.int64],
+    radix: NDArray[np.int64],
+    counts: NDArray[np.int64],
+) -> tuple[NDArray[np.int64], ...]:
+    """The sparse tree of one CPT from its observed (configuration, class)s.
+
+    ``cls`` and ``keys`` give each observed pair's class and configuration
+    key, ``counts`` its value counts. Level 1 holds the observed classes,
+    level ``d >= 2`` the observed prefixes (class, first ``d - 1`` parents),
+    each level's nodes in the order of their codes (parent position times
+    the parent's radix plus the digit). Returns ``parent``, ``level`` and
+    ``level_start`` (see :func:`_hdp_gibbs`), the leaf counts, the observed
+    classes and every level's sorted codes (``codes[offsets[q]:offsets[q +
+    1]]`` for level ``q + 2``).
+    """
+    digits = np.empty((keys.shape[0], radix.shape[0]), dtype=np.int64)
+    rest = keys
+    for q in range(radix.shape[0] - 1, -1, -1):
+        digits[:, q] = rest % radix[q]
+        rest = rest // radix[q]
+    # Last key first: by class, then by the first digit, the second, ...
+    order = np.lexsort((*digits.T[::-1], cls))
+    return _tree_from_order(cls, digits, order, radix, counts)
 
 
 @numba.njit(cache=True, nogil=True)
