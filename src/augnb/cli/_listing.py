@@ -12,6 +12,7 @@ against the registry and the suites.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 from typing import NamedTuple
 
@@ -68,6 +69,12 @@ def estimator_rows() -> list[tuple[str, tuple[str, ...], str]]:
     -------
     rows : list of (str, tuple of str, str)
     """
+    return list(_estimator_rows())
+
+
+@functools.cache
+def _estimator_rows() -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    # Parsed once a process: every `augnb fit` names its learner through it.
     import augnb.classifiers as package
 
     rows: dict[str, tuple[tuple[str, ...], str]] = {}
@@ -76,7 +83,7 @@ def estimator_rows() -> list[tuple[str, tuple[str, ...], str]]:
     exported = {name: rows[name] for name in package.__all__ if name in rows}
     first = [name for name in package._BASELINES if name in exported]
     order = first + sorted(name for name in exported if name not in first)
-    return [(name, *exported[name]) for name in order]
+    return tuple((name, *exported[name]) for name in order)
 
 
 #: :func:`augnb.classifiers.registry.not_available_names`.
