@@ -1,4 +1,10 @@
-"""Atomic file output: a reader never sees a half-written file."""
+"""File helpers: atomic output, and what a model file looks like.
+
+Atomic output: a reader never sees a half-written file. The marks of a
+model file are here, below every layer, because the table reader refuses a
+model given as a table and the command line recognises one, as well as the
+model reader itself (:mod:`augnb._model_io`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,27 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_open", "write_text_atomic"]
+__all__ = ["MODEL_DOCUMENT", "atomic_open", "is_pickle", "write_text_atomic"]
+
+#: The JSON document every augnb model archive holds (a zip file).
+MODEL_DOCUMENT = "model.json"
+
+
+def is_pickle(head: bytes) -> bool:
+    """Whether a file's first bytes open a Python pickle (protocol 2 to 5).
+
+    Older augnb versions saved models as joblib pickles.
+
+    Parameters
+    ----------
+    head : bytes
+        The file's first bytes (two suffice).
+
+    Returns
+    -------
+    bool
+    """
+    return len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5
 
 
 @contextmanager

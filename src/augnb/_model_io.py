@@ -30,7 +30,7 @@ from sklearn.base import BaseEstimator
 
 import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
-from augnb._io import atomic_open
+from augnb._io import MODEL_DOCUMENT, atomic_open, is_pickle
 from augnb._warnings import warn_at_caller
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
@@ -65,7 +65,7 @@ FORMAT_NAME = "augnb-model"
 FORMAT_VERSION = 1
 
 # Member names inside the zip archive.
-_DOCUMENT = "model.json"
+_DOCUMENT = MODEL_DOCUMENT
 _ARRAYS = "arrays/"
 
 #: The most memory, in bytes, a model file's contents may take once read,
@@ -816,7 +816,7 @@ def _kind_of_file(head: bytes) -> str:
     """What a file is, from its first bytes: never by reading it further."""
     if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
         return "zip"
-    if len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5:
+    if is_pickle(head):
         return "pickle"
     if _looks_like_text(head):
         return "text"

@@ -519,13 +519,13 @@ def _is_model_file(path: str) -> bool:
     """Whether ``path`` is a model archive written by ``augnb fit``."""
     import zipfile
 
-    from augnb._model_io import _DOCUMENT
+    from augnb._io import MODEL_DOCUMENT
 
     if not Path(path).is_file() or not zipfile.is_zipfile(path):
         return False
     try:
         with zipfile.ZipFile(path) as archive:
-            return _DOCUMENT in archive.namelist()
+            return MODEL_DOCUMENT in archive.namelist()
     except (OSError, zipfile.BadZipFile):
         return False
 

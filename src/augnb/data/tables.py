@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 import pandas as pd
 
+from augnb._io import MODEL_DOCUMENT, is_pickle
 from augnb._warnings import warn_at_caller
 from augnb.data.audit import (
     MISSING_TOKENS,
@@ -1056,8 +1057,7 @@ def _refuse_non_table(
     text); so would an augnb model archive or an older model's pickle.
     """
     first = "a model goes first in augnb predict MODEL DATA"
-    if kind == "text" and len(magic) >= 2 and magic[0] == 0x80 and 2 <= magic[1] <= 5:
-        # A pickle's protocol opcode: joblib's model files of an older augnb.
+    if kind == "text" and is_pickle(magic):
         raise ValueError(
             f"{label}: a Python pickle (an older augnb's model file?), not a "
             f"table; {first} (with --allow-pickle, if you trust the file)"
@@ -1069,7 +1069,7 @@ def _refuse_non_table(
                 names = set(archive.namelist())
         except zipfile.BadZipFile:
             return  # the reader names the damage
-        if "model.json" in names:
+        if MODEL_DOCUMENT in names:
             raise ValueError(
                 f"{label}: an augnb model file, not a table; {first}, and "
                 "augnb.load_model reads it"
