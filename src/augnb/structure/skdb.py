@@ -96,6 +96,7 @@ def _loo_log_factor(
     parents: tuple[int, ...],
     alpha: float,
     logs: dict[float, NDArray[np.float64]] | None = None,
+    out: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """Leave-one-out ``log P(x_child | c, parents)`` per row and class.
 
@@ -103,7 +104,9 @@ def _loo_log_factor(
     Rows with a missing value in the family get 0 (the factor is left out).
     Counts are kept over the observed parent configurations only, so the
     memory is linear in the rows whatever ``k``. ``logs`` caches the tables
-    ``log(m + shift)`` by ``shift`` across the factors of one search.
+    ``log(m + shift)`` by ``shift`` across the factors of one search;
+    ``out``, an array of shape ``(n_samples, n_classes)``, receives the
+    factor (a new one when None).
     """
     n = len(y)
     # The keys of augnb.stats.counts.family_index, in one compiled pass.
@@ -115,7 +118,10 @@ def _loo_log_factor(
         np.array(parents, dtype=np.int64),
         np.asarray(cards, dtype=np.int64),
     )
-    out = np.zeros((n, n_classes))
+    if out is None:
+        out = np.zeros((n, n_classes))
+    else:
+        out.fill(0.0)
     if top < 0:
         return out
     r = int(cards[child])
@@ -254,25 +260,35 @@ def skdb_structure(
     loo_counts[np.arange(n), y] -= 1.0
     prior = lidstone_log_prob(loo_counts, n - 1.0, float(alpha), n_classes)
     losses = np.full((k + 1, p), np.inf)
-    # A feature with fewer than kk ranked parents has the same factor for
-    # every larger kk: computed once.
-    factors: dict[tuple[int, tuple[int, ...]], NDArray[np.float64]] = {}
+    # A feature with at most kk ranked parents has the same factor for every
+    # larger kk: computed once and kept. Every other factor serves one kk
+    # and is written into one scratch array (a new array per factor cost
+    # more in fresh memory pages than in arithmetic).
+    whole: dict[int, NDArray[np.float64]] = {}
+    scratch = np.empty((n, n_classes))
     logs: dict[float, NDArray[np.float64]] = {}
     y64 = np.ascontiguousarray(y, dtype=np.int64)
     for kk in range(k + 1):
         jll = prior.copy()
         for s in range(p):
             f = int(order[s])
-            fam = (f, tuple(ranked[f][:kk]))
-            if fam not in factors:
-                factors[fam] = _loo_log_factor(
-                    codes, y, cards, n_classes, f, fam[1], float(alpha), logs
+            factor = whole.get(f)
+            if factor is None:
+                final = len(ranked[f]) <= kk
+                factor = _loo_log_factor(
+                    codes,
+                    y,
+                    cards,
+                    n_classes,
+                    f,
+                    tuple(ranked[f][:kk]),
+                    float(alpha),
+                    logs,
+                    out=None if final else scratch,
                 )
-            losses[kk, s] = _add_loss(jll, factors[fam], y64, criterion)
-        # Factors of this kk that the next one will not reuse are dropped.
-        factors = {
-            key: val for key, val in factors.items() if len(key[1]) < kk + 1
-        }
+                if final:
+                    whole[f] = factor
+            losses[kk, s] = _add_loss(jll, factor, y64, criterion)
     # Row-major argmin of the rounded losses: ties to smaller k', then s.
     best = int(np.argmin(np.round(losses, _DECIMALS)))
     k_sel, s_sel = divmod(best, p)
