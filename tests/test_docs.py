@@ -144,6 +144,10 @@ def _reader_files(folder: Path) -> None:
     car.drop(columns="class").sample(20, random_state=0).to_csv(
         folder / "new_rows.csv", index=False
     )
+    # The guide's held-out rows, scored by `augnb predict`.
+    held_out = car.sample(300, random_state=1)
+    car.drop(held_out.index).to_csv(folder / "car-train.csv", index=False)
+    held_out.to_csv(folder / "car-test.csv", index=False)
     pima = load_dataframe("pima_diabetes")
     pima.to_csv(folder / "my_data.csv", index=False)
     pima.rename(columns={"class": "Outcome"}).to_parquet(folder / "my_data.parquet")
@@ -242,6 +246,30 @@ def test_saving_page_python_runs(tmp_path, monkeypatch, capsys):
         assert (tmp_path / name).is_file(), name
     # pyAgrum's and pgmpy's posterior of the same evidence agree.
     assert out.count("0.3166") == 2, out
+
+
+def test_guide_shows_what_predict_prints_of_a_labelled_table(
+    tmp_path, monkeypatch, capsys
+):
+    # The guide's scores of held-out rows are the command's output, line for
+    # line, on the files _reader_files makes.
+    import shlex
+
+    from augnb.cli import main
+
+    (block,) = [b for b in _blocks("docs/guide.md", "bash") if "car-test.csv" in b]
+    commands = [shlex.split(line)[1:] for line in block.splitlines()]
+    (shown,) = [
+        b for b in _blocks("docs/guide.md", "text") if "labelled rows" in b
+    ]
+    monkeypatch.chdir(tmp_path)
+    _reader_files(tmp_path)
+    assert main(commands[0]) == 0
+    capsys.readouterr()
+    assert main(commands[1]) == 0
+    printed = capsys.readouterr().err.splitlines()
+    assert printed[0] == "predictions: test-predictions.csv"
+    assert printed[1:] == shown.splitlines()
 
 
 def test_saving_page_shows_what_inspect_prints(tmp_path, monkeypatch, capsys):

@@ -235,6 +235,34 @@ def test_predict_refuses_damaged_model_files_in_one_line(
     assert "not a readable augnb model" in error
 
 
+def test_predict_scores_a_labelled_table_as_the_api_does(
+    model, car_csv, tmp_path, capsys
+):
+    # Batches of 7 rows, a label left empty and one the model never saw: the
+    # report is HoldoutScores' over the API's probabilities of the whole table.
+    from augnb import load_model
+    from augnb.evaluation.holdout import HoldoutScores
+
+    frame = pd.read_csv(car_csv)
+    frame.loc[2, "class"] = np.nan
+    frame.loc[5, "class"] = "scrap"
+    data = tmp_path / "labelled.csv"
+    frame.to_csv(data, index=False)
+    capsys.readouterr()
+    argv = ["predict", str(model), str(data), "--batch-rows", "7"]
+    assert main([*argv, "--output", str(tmp_path / "p.csv")]) == 0
+    printed = capsys.readouterr().err.splitlines()[1:]
+    estimator = load_model(model)
+    expected = HoldoutScores(estimator.classes_)
+    X = frame[list(estimator.feature_names_in_)].astype(object)
+    expected.add(frame["class"], estimator.predict_proba(X))
+    assert printed == expected.report()
+    assert printed[0] == "accuracy on the 119 labelled rows: " + (
+        f"{100 * expected.accuracy:.2f}%"
+    )
+    assert "counted as errors: 'scrap' (1)" in printed[2]
+
+
 def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     files = _files(tmp_path)
     usage_error(

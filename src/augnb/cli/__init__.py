@@ -256,7 +256,8 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Predict the rows of a table with a model saved by `augnb "
         "fit`: the predicted class and one probability column per class, after "
         "the id column if the model has one. A class column, if present, is "
-        "used to report accuracy.",
+        "used to score the model: accuracy, log-loss, Brier score and a "
+        "confusion matrix, on the standard error.",
     )
     predict.add_argument("model", metavar="MODEL.augnb")
     predict.add_argument("data", metavar="DATA_FILE")

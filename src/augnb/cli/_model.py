@@ -410,7 +410,6 @@ def cmd_predict(args: argparse.Namespace) -> int:
     """Predict the rows of a table with a saved model, batch by batch."""
     import contextlib
 
-    import numpy as np
     import pandas as pd
 
     from augnb._io import atomic_open
@@ -420,6 +419,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
         open_table,
         typed_features,
     )
+    from augnb.evaluation.holdout import HoldoutScores
 
     if args.output:
         check_output_file(
@@ -463,8 +463,8 @@ def cmd_predict(args: argparse.Namespace) -> int:
         reader.select = [c for c in reader.columns if c in wanted]
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
-    known = correct = 0
     classes = estimator.classes_
+    scores = HoldoutScores(classes) if has_target else None
     sink = (
         atomic_open(args.output)
         if args.output
@@ -494,24 +494,16 @@ def cmd_predict(args: argparse.Namespace) -> int:
                     frame[f"p({c})"] = proba[:, k]
                 out.write(frame.to_csv(index=False, header=header))
                 header = False
-                if has_target:
-                    y = raw[target].astype(object)
-                    present = y.notna().to_numpy()
-                    truth = y.to_numpy()[present].astype(str)
-                    known += int(present.sum())
-                    correct += int(np.sum(labels[present].astype(str) == truth))
+                if scores is not None:
+                    scores.add(raw[target], proba)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         if not n_rows:  # nothing written: an --output file is not created
             raise UsageError(f"{label}: the file has a header but no data rows")
     if args.output:
         print(f"predictions: {args.output}", file=sys.stderr)
-    if has_target:
-        acc = correct / known if known else 0.0
-        print(
-            f"accuracy on the {known} labelled rows: {100 * acc:.2f}%",
-            file=sys.stderr,
-        )
+    if scores is not None:
+        print("\n".join(scores.report()), file=sys.stderr)
     return 0
 
 

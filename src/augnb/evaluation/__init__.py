@@ -6,6 +6,8 @@
 - :func:`make_estimator` / :func:`available_estimators` -- estimators by name.
 - :func:`get_suite` / :func:`list_suites` -- paper-reproduction suites, run by
   :func:`run_suite`, which writes our numbers beside the paper's.
+- :class:`HoldoutScores` -- accuracy, log-loss, Brier score and confusion
+  counts of a model on labelled rows, batch by batch (``augnb predict``).
 - :mod:`augnb.evaluation.significance` -- Friedman, Iman-Davenport, Nemenyi
   and Wilcoxon tests.
 
@@ -30,6 +32,7 @@ from augnb.evaluation.cv import (
     make_folds,
     summarize,
 )
+from augnb.evaluation.holdout import HoldoutScores
 from augnb.evaluation.registry import available_estimators, make_estimator
 from augnb.evaluation.report import SuiteResult, run_suite
 from augnb.evaluation.significance import (
@@ -46,6 +49,7 @@ __all__ = [
     "Fold",
     "FoldError",
     "FoldWarning",
+    "HoldoutScores",
     "Suite",
     "SuiteResult",
     "accuracy_matrix",
