@@ -419,7 +419,6 @@ def cmd_predict(args: argparse.Namespace) -> int:
         open_table,
         typed_features,
     )
-    from augnb.evaluation.holdout import HoldoutScores
 
     if args.output:
         check_output_file(
@@ -464,7 +463,12 @@ def cmd_predict(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     classes = estimator.classes_
-    scores = HoldoutScores(classes) if has_target else None
+    scores = None
+    if has_target:
+        # Imported only to score (augnb.evaluation loads its suites too).
+        from augnb.evaluation.holdout import HoldoutScores
+
+        scores = HoldoutScores(classes)
     sink = (
         atomic_open(args.output)
         if args.output
