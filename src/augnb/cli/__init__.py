@@ -313,7 +313,7 @@ def _build_parser() -> argparse.ArgumentParser:
     inspect = _sub(
         sub,
         "inspect",
-        help="show each column's kind and cardinality, and the data audit",
+        help="show a table's column kinds and data audit, or what a model file holds",
         description="Read a table as `augnb fit` would and report each column's "
         "kind, distinct values and missing cells, and the problems the audit "
         "finds (ID-like, constant, very high-cardinality and date columns, "
