@@ -209,6 +209,9 @@ def test_user_page_commands_run(tmp_path, monkeypatch, capsys):
     for name in ("car-tan.augnb", "car-tan.dot", "predictions.csv", "car-tan.bif",
                  "car-tan.onnx", "houses.augnb"):
         assert (tmp_path / name).is_file(), name
+    # The columns the README and the FAQ describe: the class, then `p(CLASS)`.
+    header = (tmp_path / "predictions.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "prediction,p(acc),p(good),p(unacc),p(vgood)", header
 
 
 def test_data_page_python_runs(tmp_path, monkeypatch, capsys):
