@@ -213,6 +213,9 @@ def test_user_page_commands_run(tmp_path, monkeypatch, capsys):
     for name in ("car-tan.augnb", "car-tan.dot", "predictions.csv", "car-tan.bif",
                  "car-tan.onnx", "houses.augnb"):
         assert (tmp_path / name).is_file(), name
+    # The columns the README and the FAQ describe: the class, then `p(CLASS)`.
+    header = (tmp_path / "predictions.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "prediction,p(acc),p(good),p(unacc),p(vgood)", header
 
 
 def test_data_page_python_runs(tmp_path, monkeypatch, capsys):
@@ -288,3 +291,43 @@ def test_saving_page_shows_what_inspect_prints(tmp_path, monkeypatch, capsys):
     assert main(commands[1].split()[1:]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert printed == block.splitlines()[2:]
+
+
+def test_saving_page_quotes_what_the_exports_hold(tmp_path):
+    # The posterior the page's R code prints is predict_proba's, and the
+    # ensemble archive holds the files the page lists.
+    import zipfile
+
+    import augnb
+    from augnb.datasets import load
+
+    text = (ROOT / "docs" / "saving.md").read_text(encoding="utf-8")
+    quoted = re.search(
+        r"this prints (0\.\d+) for `acc` and (0\.\d+) for\s+`unacc`", text
+    )
+    assert quoted, "the R example's printed posterior is not on the page"
+    X, y = load("car")
+    kdb = augnb.KDB(k=2).fit(X, y)
+    proba = kdb.predict_proba(X.iloc[:1])[0]
+    classes = list(kdb.classes_)
+    assert abs(proba[classes.index("acc")] - float(quoted.group(1))) < 1e-15
+    assert abs(proba[classes.index("unacc")] - float(quoted.group(2))) < 1e-15
+
+    listing = re.search(r"```text\naode\.zip\n(.*?)```", text, re.S)
+    assert listing, "the ensemble archive's listing is not on the page"
+    augnb.export(augnb.AODE().fit(X, y), tmp_path / "aode.zip", format="bif")
+    names = set(zipfile.ZipFile(tmp_path / "aode.zip").namelist())
+    assert names == {"manifest.json", "fallback.bif"} | {
+        f"members/{i}.bif" for i in range(6)
+    }, names
+    assert "members/0.bif ... members/5.bif" in listing.group(1)
+    assert "fallback.bif" in listing.group(1)
+
+
+def test_scaling_page_python_runs(capsys):
+    # The blocks that need no files or cluster: the statistics object and
+    # the partial_fit loop, whose assert is the page's claim.
+    blocks = [b for b in _blocks("docs/scaling.md", "python")
+              if "data/" not in b and "dask" not in b]
+    assert len(blocks) >= 2
+    exec(compile("\n".join(blocks), "docs/scaling.md", "exec"), {})

@@ -183,6 +183,13 @@ class CLIReference(Directive):
 
     def run(self) -> list[nodes.Node]:
         """The reference's nodes, parsed from the generated text."""
+        # The text comes from the parser's code, not from this page: an
+        # incremental build must redo the page when that code changes.
+        import augnb.cli
+
+        env = self.state.document.settings.env
+        for source in sorted(Path(augnb.cli.__file__).parent.glob("*.py")):
+            env.note_dependency(str(source))
         container = nodes.section()
         container.document = self.state.document
         nested_parse_with_titles(

@@ -274,6 +274,8 @@ def _build_parser() -> argparse.ArgumentParser:
         dataset=None,
         drop=None,
         id_column="copy this column to the output (default: the model's --id-column)",
+        target="the class column, used to report accuracy (default: the model's "
+        "--target, else `class`)",
         complete_only=False,
         kinds=False,
         batch_rows=True,
@@ -314,7 +316,7 @@ def _build_parser() -> argparse.ArgumentParser:
     inspect = _sub(
         sub,
         "inspect",
-        help="show each column's kind and cardinality, and the data audit",
+        help="show a table's column kinds and data audit, or what a model file holds",
         description="Read a table as `augnb fit` would and report each column's "
         "kind, distinct values and missing cells, and the problems the audit "
         "finds (ID-like, constant, very high-cardinality and date columns, "

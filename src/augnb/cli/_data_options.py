@@ -56,6 +56,7 @@ def add_data_options(
     dataset: str | None = "DATASET_OR_FILE",
     drop: str | None = "columns to leave out",
     id_column: str = ID_COLUMN_HELP,
+    target: str = "the class column, anywhere in the table (default: `class`)",
     complete_only: bool = True,
     kinds: bool = True,
     batch_rows: bool = False,
@@ -73,6 +74,8 @@ def add_data_options(
         Help of ``--drop``; None: no ``--drop``.
     id_column : str, default=ID_COLUMN_HELP
         Help of ``--id-column``.
+    target : str, default="the class column, anywhere in the table (default: `class`)"
+        Help of ``--target``.
     complete_only : bool, default=True
         Whether to offer ``--complete-only``.
     kinds : bool, default=True
@@ -87,7 +90,7 @@ def add_data_options(
     group.add_argument(
         "--target",
         metavar="NAME",
-        help="the class column, anywhere in the table (default: `class`)",
+        help=target,
     )
     if drop:
         group.add_argument("--drop", nargs="+", metavar="COL", help=drop)

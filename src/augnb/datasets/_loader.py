@@ -227,8 +227,10 @@ def load(
 ) -> tuple[pd.DataFrame, pd.Series]:
     """Load a bundled data set or a CSV file as features ``X`` and labels ``y``.
 
-    Every cell is read as text first, so values keep the spelling of the file
-    ("01" stays "01"); then each attribute is typed by its *kind*:
+    Cells are read as ``augnb fit`` reads them: a CSV column of plain numbers
+    as numbers, so an undeclared code ``01`` becomes the category ``"1"``; a
+    column named in ``discrete=`` is read as text and keeps the file's spelling
+    (``"01"`` stays ``"01"``). Then each attribute is typed by its *kind*:
 
     - **continuous** attributes become ``float64`` columns (nullable
       ``Float64`` where whole numbers with gaps would otherwise read as a
