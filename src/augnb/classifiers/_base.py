@@ -550,7 +550,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             f"fit_files, Dask input): {reason}. Fit it in memory on the data or on "
             "a sample that fits (e.g. `ddf.sample(frac=...).compute()`), or use a "
             "count-based learner (NaiveBayes, TAN, SelectiveTAN, FFSS, KDB, AODE, "
-            "AnDE, DDRChowLiu, TaheriANB, ETAN, CAN); see docs/scaling.md."
+            "AnDE, DDRChowLiu, TaheriANB, ETAN, CAN); see the Scaling page of the "
+            "documentation."
         )
 
     def _density_reason(self) -> str:

@@ -274,7 +274,7 @@ def _build_parser() -> argparse.ArgumentParser:
         dataset=None,
         drop=None,
         id_column="copy this column to the output (default: the model's --id-column)",
-        target="the class column, used to report accuracy (default: the model's "
+        target="the class column, used to score the model (default: the model's "
         "--target, else `class`)",
         complete_only=False,
         kinds=False,
