@@ -246,6 +246,28 @@ def _wrong_type(document):
     document["model"]["v"] = ["not", "a", "dict"]
 
 
+def _scalar(dtype, value):
+    def edit(document):
+        document["model"]["v"]["n_features_in_"] = {
+            "t": "scalar",
+            "dtype": dtype,
+            "v": value,
+        }
+
+    return edit
+
+
+def _empty_huge_objects(document):
+    # No items, so the size agrees; but no array has such a dimension.
+    node = {"t": "objects", "id": 10**6, "shape": [0, 10**30], "v": []}
+    document["model"]["v"]["extra_"] = node
+
+
+def _short_random_state(document):
+    state = {"t": "tuple", "v": ["MT19937", [1, 2], 0, 0, 0.0]}
+    document["model"]["params"]["random_state"] = {"t": "random_state", "v": state}
+
+
 _DAMAGE = {
     "format": (lambda d: d.update(format="pickle"), "its format is 'pickle'"),
     "newer": (lambda d: d.update(version=FORMAT_VERSION + 1), "newer augnb"),
@@ -262,6 +284,12 @@ _DAMAGE = {
     "parameter name": (_unknown_param, "bad parameters of TAN"),
     "types": (_wrong_type, "TAN has no attributes"),
     "huge shape": (_huge_shape, "smaller than its declared shape"),
+    # Values numpy refuses to build: said as damage, not numpy's bare words.
+    "scalar out of range": (_scalar("|i1", 1000), "OverflowError"),
+    "scalar of a word": (_scalar("<f8", "abc"), "could not convert"),
+    "scalar of infinity": (_scalar("<i8", {"t": "float", "v": "inf"}), "infinity"),
+    "empty huge shape": (_empty_huge_objects, "malformed document"),
+    "random state": (_short_random_state, "bad random_state"),
 }
 
 
@@ -283,6 +311,8 @@ def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
         "no document": {k: v for k, v in saved_archive.items() if k != "model.json"},
         "no array": {k: v for k, v in saved_archive.items() if k != "arrays/0.npy"},
         "bad array": {**saved_archive, "arrays/0.npy": b"\x93NUMPY garbage"},
+        "bad deflate": _flip_deflate_byte(whole, "model.json", 5),
+        "encrypted": _set_encrypted(whole),
     }
     for case, content in cases.items():
         path = tmp_path / f"{case}.augnb"
@@ -293,6 +323,47 @@ def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
         with pytest.raises(ValueError, match="not a readable augnb model") as info:
             load_model(path)
         assert "\n" not in str(info.value), case
+    assert "encrypted" in str(info.value)
+
+
+def _flip_deflate_byte(path: Path, name: str, offset: int) -> bytes:
+    """The archive with one byte of ``name``'s deflated data inverted.
+
+    Inverted near its start, the byte breaks the deflate stream itself (an
+    error of zlib's, before any CRC is computed).
+    """
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo(name)
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    data[start + offset] ^= 0xFF
+    return bytes(data)
+
+
+def _set_encrypted(path: Path) -> bytes:
+    """The archive with every member flagged encrypted (in its directory)."""
+    data = bytearray(path.read_bytes())
+    position = data.find(b"PK\x01\x02")
+    while position >= 0:
+        data[position + 8] |= 1
+        position = data.find(b"PK\x01\x02", position + 4)
+    return bytes(data)
+
+
+def test_damaged_archives_exit_2_on_the_command_line(saved_archive, tmp_path, capsys):
+    whole = _write_archive(tmp_path / "whole.augnb", saved_archive)
+    for case, data in {
+        "bad deflate": _flip_deflate_byte(whole, "model.json", 5),
+        "encrypted": _set_encrypted(whole),
+    }.items():
+        path = tmp_path / f"{case}.augnb"
+        path.write_bytes(data)
+        for command in ("predict", "inspect"):
+            capsys.readouterr()
+            args = [command, str(path)] + (["rows.csv"] if command == "predict" else [])
+            assert main(args) == 2, (case, command)
+            err = capsys.readouterr().err
+            assert "not a readable augnb model" in err and err.count("\n") == 1
 
 
 def test_an_object_array_of_pickles_is_refused(saved_archive, tmp_path):

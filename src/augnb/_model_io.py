@@ -20,6 +20,7 @@ import os
 import sys
 import warnings
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, cast
@@ -510,7 +511,7 @@ class _Decoder:
             generator = np.random.RandomState()
             try:
                 generator.set_state(state)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, IndexError):
                 raise _Damaged("bad random_state") from None
             return generator
         if kind == "dtype":
@@ -779,6 +780,11 @@ def _check_archive(archive: zipfile.ZipFile, limit: int) -> zipfile.ZipInfo:
     """
     infos = archive.infolist()
     for info in infos:
+        # zipfile would ask for a password when the member is opened.
+        _expect(
+            not info.flag_bits & 0x1,
+            f"its member {info.filename!r:.60} is encrypted; model files are not",
+        )
         if info.compress_type not in _COMPRESSIONS:
             method = _COMPRESSION_NAMES.get(
                 info.compress_type, f"method {info.compress_type}"
@@ -1045,13 +1051,33 @@ def _read_archive(target: Path, limit: int) -> SavedModel:
             estimator = decoder.decode(root)
             info = document.get("info", {})
             _expect(isinstance(info, dict), "its provenance is not a JSON object")
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
+    except _Damaged:
+        raise
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        OSError,
+        zlib.error,  # a deflate stream broken before its CRC is checked
+    ) as exc:
         raise _Damaged(f"a damaged archive ({exc})") from None
     except RecursionError:
         raise _Damaged("its JSON document is nested too deeply") from None
-    except (TypeError, KeyError, AttributeError) as exc:
-        # A JSON value of the wrong type where the format expects another.
-        raise _Damaged(f"a malformed document ({type(exc).__name__}: {exc})") from None
+    except (
+        TypeError,
+        KeyError,
+        AttributeError,
+        IndexError,
+        ValueError,
+        OverflowError,
+    ) as exc:
+        # A JSON value of the wrong type where the format expects another,
+        # or one numpy cannot hold (a scalar out of its dtype's range, a
+        # shape no array has).
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise _Damaged(
+            f"a malformed document ({type(exc).__name__}: {first:.120})"
+        ) from None
     return SavedModel(estimator, {**info, "augnb": document.get("augnb")})
 
 
