@@ -263,6 +263,22 @@ def _empty_huge_objects(document):
     document["model"]["v"]["extra_"] = node
 
 
+def _unbacked_column_count(document):
+    # Nothing names the columns: the probe rows would have a million cells.
+    model = document["model"]["v"]
+    del model["feature_names_in_"]
+    model["schema_"] = None
+    model["n_features_in_"] = 10**6
+
+
+def _names(value):
+    return lambda document: document["model"]["v"].update(feature_names_in_=value)
+
+
+def _no_schema_columns(document):
+    document["model"]["v"]["schema_"]["v"]["columns"] = {"t": "tuple", "v": []}
+
+
 def _short_random_state(document):
     state = {"t": "tuple", "v": ["MT19937", [1, 2], 0, 0, 0.0]}
     document["model"]["params"]["random_state"] = {"t": "random_state", "v": state}
@@ -290,6 +306,11 @@ _DAMAGE = {
     "scalar of infinity": (_scalar("<i8", {"t": "float", "v": "inf"}), "infinity"),
     "empty huge shape": (_empty_huge_objects, "malformed document"),
     "random state": (_short_random_state, "bad random_state"),
+    # Column names and number, which augnb predict and inspect read as they are.
+    "column count": (_unbacked_column_count, "nothing names its 1000000 feature"),
+    "column names": (_names(None), "its feature names are not 6 strings"),
+    "few names": (_names({"t": "tuple", "v": ["a"]}), "not 6 strings"),
+    "schema": (_no_schema_columns, "its schema describes 0 columns, not its 6"),
 }
 
 

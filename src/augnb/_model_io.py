@@ -948,6 +948,42 @@ def _probe_rows(estimator: Any) -> Any:
     ).infer_objects()
 
 
+def _check_columns(estimator: Any) -> None:
+    """Check that the model's number of columns agrees with their names.
+
+    Checked before the probe rows are built, a cell per column (a number
+    nothing in the document backs would make them any size), and for the
+    callers that read the names as they are (``augnb predict``, ``augnb
+    inspect``).
+    """
+    n = getattr(estimator, "n_features_in_", None)
+    _expect(
+        isinstance(n, (int, np.integer)) and not isinstance(n, bool) and bool(n >= 1),
+        f"its number of feature columns is {n!r:.60}",
+    )
+    schema = getattr(estimator, "schema_", None)
+    names = getattr(estimator, "feature_names_in_", None)
+    _expect(
+        schema is not None or hasattr(estimator, "feature_names_in_"),
+        f"nothing names its {n} feature columns",
+    )
+    if schema is not None:
+        columns = getattr(schema, "columns", None)
+        if not isinstance(schema, Schema) or not isinstance(columns, tuple):
+            raise _Damaged("its schema is no augnb Schema")
+        _expect(
+            len(columns) == n,
+            f"its schema describes {len(columns)} columns, not its {n}",
+        )
+    if hasattr(estimator, "feature_names_in_"):
+        _expect(
+            isinstance(names, np.ndarray)
+            and names.shape == (n,)
+            and all(isinstance(v, str) for v in names.tolist()),
+            f"its feature names are not {n} strings",
+        )
+
+
 def _check_predicts(estimator: Any) -> None:
     """Predict two probe rows, to find a model with a part missing.
 
@@ -956,6 +992,7 @@ def _check_predicts(estimator: Any) -> None:
     in the loader's terms, rather than as an ``AttributeError`` in the
     caller's first ``predict``.
     """
+    _check_columns(estimator)
     try:
         rows = _probe_rows(estimator)
         with warnings.catch_warnings():
