@@ -131,7 +131,12 @@ def test_save_refuses_what_the_format_cannot_hold(tmp_path):
 
     with pytest.raises(ValueError, match="saves augnb classifiers"):
         save_model(GaussianNB(), tmp_path / "m.augnb")
+    # An unfitted model has nothing to predict with: load_model would refuse
+    # the file, so none is written.
+    with pytest.raises(ValueError, match="cannot save TAN: it is not fitted"):
+        save_model(TAN(), tmp_path / "m.augnb")
     assert not (tmp_path / "m.augnb").exists()
+    assert not list(tmp_path.iterdir())
 
 
 def test_interval_categories_round_trip(tmp_path):

@@ -28,6 +28,8 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
@@ -382,9 +384,9 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
     Raises
     ------
     ValueError
-        If the estimator is no augnb classifier, or holds something the
-        format cannot (a parameter set to an object of another library); the
-        message names the attribute.
+        If the estimator is no augnb classifier, is not fitted, or holds
+        something the format cannot (a parameter set to an object of another
+        library); the message names the attribute.
 
     Examples
     --------
@@ -406,6 +408,13 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
         raise ValueError(
             f"save_model saves augnb classifiers; got a {type(estimator).__qualname__}"
         )
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        # load_model would refuse the file: it cannot predict.
+        raise ValueError(
+            f"cannot save {name}: it is not fitted; fit it first"
+        ) from None
     encoder = _Encoder()
     try:
         root = encoder.encode(estimator, "")
