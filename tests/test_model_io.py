@@ -577,6 +577,30 @@ def test_cli_old_name_writes_the_safe_format(tmp_path, capsys):
     assert captured.out.startswith("prediction,")
 
 
+def _no_structure(document):
+    del document["model"]["v"]["structure_"]
+
+
+def _structure_own_parents(document):
+    # The structure's parents are the structure itself: prediction reads
+    # the model's tables, not these; the printed structure reads them.
+    node = document["model"]["v"]["structure_"]
+    node["v"]["parents"] = {"t": "ref", "id": node["id"]}
+
+
+@pytest.mark.parametrize("edit", [_no_structure, _structure_own_parents])
+def test_cli_inspect_refuses_a_model_it_cannot_describe(
+    edit, saved_archive, tmp_path, capsys
+):
+    path = _write_archive(tmp_path / "m.augnb", _edit_document(saved_archive, edit))
+    capsys.readouterr()
+    assert main(["inspect", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing half printed
+    assert "cannot describe it" in captured.err and str(path) in captured.err
+    assert captured.err.count("\n") == 1
+
+
 def test_cli_fit_and_predict_usage_errors(tmp_path, capsys):
     assert (
         main(["fit", "car", "--param", "alpha", "--output", str(tmp_path / "m")]) == 2
