@@ -725,6 +725,40 @@ def test_the_size_limit_can_be_raised_for_a_model_one_trusts(
         load_model(path)
 
 
+def test_an_array_is_read_in_its_own_memory(saved_archive, tmp_path):
+    # A large array the limit allows (64 MiB of zeros, deflated to a few
+    # hundred KiB) takes its own bytes once read, not copies of them: the
+    # limit counts each array's bytes once.
+    document = json.loads(saved_archive["model.json"])
+    shape = [8 * _MIB]
+    member = f"arrays/{len(saved_archive) - 1}.npy"
+    document["model"]["v"]["extra_"] = {
+        "t": "array",
+        "id": 10**6,
+        "member": member,
+        "dtype": "<f8",
+        "shape": shape,
+    }
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, np.zeros(shape))
+    members = {
+        **saved_archive,
+        member: buffer.getvalue(),
+        "model.json": json.dumps(document).encode(),
+    }
+    path = _compressed(members, tmp_path / "large.augnb")
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        model = load_model(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert model.extra_.shape == (8 * _MIB,) and not model.extra_.any()
+    assert peak < 80 * _MIB
+
+
 def test_more_members_than_the_document_names_are_refused(saved_archive, tmp_path):
     extra = {f"arrays/{k}.npy": b"" for k in range(len(saved_archive), 5000)}
     path = _compressed({**saved_archive, **extra}, tmp_path / "many.augnb")

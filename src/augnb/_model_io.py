@@ -99,6 +99,9 @@ _FEW_MEMBERS = 1024
 # (magic, version, length and the dict numpy's read_array accepts).
 _NPY_HEADER_MAX = 10_000 + 12
 
+# How much of an array member is inflated at a time.
+_READ_SLICE = 1 << 20
+
 # The compressions whose reads zipfile bounds by the bytes asked for (its
 # bzip2 and LZMA readers inflate a whole compressed block at once).
 _COMPRESSIONS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
@@ -643,8 +646,7 @@ class _Decoder:
                 # than it holds are asked for (an .npy member holds no
                 # pickle to refuse: its dtype was checked).
                 arr = np.empty(math.prod(shape), dtype=dtype)
-                reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
-                got = reader.readinto(arr.view(np.uint8).data) if nbytes else 0
+                got = _read_into(handle, arr.view(np.uint8).data)
             except (ValueError, OSError, EOFError) as exc:
                 if isinstance(exc, _Damaged):
                     raise
@@ -720,6 +722,23 @@ class _Decoder:
             _expect(name not in values, f"{name} is both a parameter and an attribute")
             object.__setattr__(obj, name, value)
         return obj
+
+
+def _read_into(handle: Any, buffer: memoryview) -> int:
+    """Fill ``buffer`` from a zip member a slice at a time; the bytes read.
+
+    One ``readinto`` of the whole buffer would have zipfile inflate it into
+    a bytes object first, growing it by concatenation: three times the
+    array's memory at once, where the size limit counts it once.
+    """
+    reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
+    got = 0
+    while got < len(buffer):
+        n = reader.readinto(buffer[got : got + _READ_SLICE])
+        if not n:
+            break
+        got += n
+    return got
 
 
 def _check_npy_header(
