@@ -3,6 +3,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import pickle
 import warnings
 import zipfile
@@ -184,6 +185,18 @@ def test_load_rejects_foreign_and_missing_files(tmp_path):
         load_model(other)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_model(tmp_path / "nothing.augnb")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_load_names_a_file_that_is_no_regular_file(tmp_path, capsys):
+    # A named pipe exists: not "does not exist", and never opened (a read
+    # would wait for a writer).
+    pipe = tmp_path / "pipe.augnb"
+    os.mkfifo(pipe)
+    with pytest.raises(FileNotFoundError, match=r"pipe\.augnb' is not a regular file"):
+        load_model(pipe)
+    assert main(["predict", str(pipe), "rows.csv"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")

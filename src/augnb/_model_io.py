@@ -909,7 +909,13 @@ def _read_model(
     limit = _byte_limit(max_bytes)
     target = Path(path)
     if not target.is_file():
-        what = "is a folder" if target.is_dir() else "does not exist"
+        what = (
+            "is a folder"
+            if target.is_dir()
+            else "is not a regular file"  # a pipe or device: never opened
+            if target.exists()
+            else "does not exist"
+        )
         raise FileNotFoundError(f"model file {str(target)!r} {what}")
     with target.open("rb") as handle:
         head = handle.read(512)
