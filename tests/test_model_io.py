@@ -3,6 +3,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import pickle
 import warnings
 import zipfile
@@ -131,7 +132,12 @@ def test_save_refuses_what_the_format_cannot_hold(tmp_path):
 
     with pytest.raises(ValueError, match="saves augnb classifiers"):
         save_model(GaussianNB(), tmp_path / "m.augnb")
+    # An unfitted model has nothing to predict with: load_model would refuse
+    # the file, so none is written.
+    with pytest.raises(ValueError, match="cannot save TAN: it is not fitted"):
+        save_model(TAN(), tmp_path / "m.augnb")
     assert not (tmp_path / "m.augnb").exists()
+    assert not list(tmp_path.iterdir())
 
 
 def test_interval_categories_round_trip(tmp_path):
@@ -179,6 +185,18 @@ def test_load_rejects_foreign_and_missing_files(tmp_path):
         load_model(other)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_model(tmp_path / "nothing.augnb")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_load_names_a_file_that_is_no_regular_file(tmp_path, capsys):
+    # A named pipe exists: not "does not exist", and never opened (a read
+    # would wait for a writer).
+    pipe = tmp_path / "pipe.augnb"
+    os.mkfifo(pipe)
+    with pytest.raises(FileNotFoundError, match=r"pipe\.augnb' is not a regular file"):
+        load_model(pipe)
+    assert main(["predict", str(pipe), "rows.csv"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
@@ -246,6 +264,44 @@ def _wrong_type(document):
     document["model"]["v"] = ["not", "a", "dict"]
 
 
+def _scalar(dtype, value):
+    def edit(document):
+        document["model"]["v"]["n_features_in_"] = {
+            "t": "scalar",
+            "dtype": dtype,
+            "v": value,
+        }
+
+    return edit
+
+
+def _empty_huge_objects(document):
+    # No items, so the size agrees; but no array has such a dimension.
+    node = {"t": "objects", "id": 10**6, "shape": [0, 10**30], "v": []}
+    document["model"]["v"]["extra_"] = node
+
+
+def _unbacked_column_count(document):
+    # Nothing names the columns: the probe rows would have a million cells.
+    model = document["model"]["v"]
+    del model["feature_names_in_"]
+    model["schema_"] = None
+    model["n_features_in_"] = 10**6
+
+
+def _names(value):
+    return lambda document: document["model"]["v"].update(feature_names_in_=value)
+
+
+def _no_schema_columns(document):
+    document["model"]["v"]["schema_"]["v"]["columns"] = {"t": "tuple", "v": []}
+
+
+def _short_random_state(document):
+    state = {"t": "tuple", "v": ["MT19937", [1, 2], 0, 0, 0.0]}
+    document["model"]["params"]["random_state"] = {"t": "random_state", "v": state}
+
+
 _DAMAGE = {
     "format": (lambda d: d.update(format="pickle"), "its format is 'pickle'"),
     "newer": (lambda d: d.update(version=FORMAT_VERSION + 1), "newer augnb"),
@@ -262,6 +318,17 @@ _DAMAGE = {
     "parameter name": (_unknown_param, "bad parameters of TAN"),
     "types": (_wrong_type, "TAN has no attributes"),
     "huge shape": (_huge_shape, "smaller than its declared shape"),
+    # Values numpy refuses to build: said as damage, not numpy's bare words.
+    "scalar out of range": (_scalar("|i1", 1000), "OverflowError"),
+    "scalar of a word": (_scalar("<f8", "abc"), "could not convert"),
+    "scalar of infinity": (_scalar("<i8", {"t": "float", "v": "inf"}), "infinity"),
+    "empty huge shape": (_empty_huge_objects, "malformed document"),
+    "random state": (_short_random_state, "bad random_state"),
+    # Column names and number, which augnb predict and inspect read as they are.
+    "column count": (_unbacked_column_count, "nothing names its 1000000 feature"),
+    "column names": (_names(None), "its feature names are not 6 strings"),
+    "few names": (_names({"t": "tuple", "v": ["a"]}), "not 6 strings"),
+    "schema": (_no_schema_columns, "its schema describes 0 columns, not its 6"),
 }
 
 
@@ -283,6 +350,8 @@ def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
         "no document": {k: v for k, v in saved_archive.items() if k != "model.json"},
         "no array": {k: v for k, v in saved_archive.items() if k != "arrays/0.npy"},
         "bad array": {**saved_archive, "arrays/0.npy": b"\x93NUMPY garbage"},
+        "bad deflate": _flip_deflate_byte(whole, "model.json", 5),
+        "encrypted": _set_encrypted(whole),
     }
     for case, content in cases.items():
         path = tmp_path / f"{case}.augnb"
@@ -293,6 +362,47 @@ def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
         with pytest.raises(ValueError, match="not a readable augnb model") as info:
             load_model(path)
         assert "\n" not in str(info.value), case
+    assert "encrypted" in str(info.value)
+
+
+def _flip_deflate_byte(path: Path, name: str, offset: int) -> bytes:
+    """The archive with one byte of ``name``'s deflated data inverted.
+
+    Inverted near its start, the byte breaks the deflate stream itself (an
+    error of zlib's, before any CRC is computed).
+    """
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo(name)
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    data[start + offset] ^= 0xFF
+    return bytes(data)
+
+
+def _set_encrypted(path: Path) -> bytes:
+    """The archive with every member flagged encrypted (in its directory)."""
+    data = bytearray(path.read_bytes())
+    position = data.find(b"PK\x01\x02")
+    while position >= 0:
+        data[position + 8] |= 1
+        position = data.find(b"PK\x01\x02", position + 4)
+    return bytes(data)
+
+
+def test_damaged_archives_exit_2_on_the_command_line(saved_archive, tmp_path, capsys):
+    whole = _write_archive(tmp_path / "whole.augnb", saved_archive)
+    for case, data in {
+        "bad deflate": _flip_deflate_byte(whole, "model.json", 5),
+        "encrypted": _set_encrypted(whole),
+    }.items():
+        path = tmp_path / f"{case}.augnb"
+        path.write_bytes(data)
+        for command in ("predict", "inspect"):
+            capsys.readouterr()
+            args = [command, str(path)] + (["rows.csv"] if command == "predict" else [])
+            assert main(args) == 2, (case, command)
+            err = capsys.readouterr().err
+            assert "not a readable augnb model" in err and err.count("\n") == 1
 
 
 def test_an_object_array_of_pickles_is_refused(saved_archive, tmp_path):
@@ -480,6 +590,30 @@ def test_cli_old_name_writes_the_safe_format(tmp_path, capsys):
     assert captured.out.startswith("prediction,")
 
 
+def _no_structure(document):
+    del document["model"]["v"]["structure_"]
+
+
+def _structure_own_parents(document):
+    # The structure's parents are the structure itself: prediction reads
+    # the model's tables, not these; the printed structure reads them.
+    node = document["model"]["v"]["structure_"]
+    node["v"]["parents"] = {"t": "ref", "id": node["id"]}
+
+
+@pytest.mark.parametrize("edit", [_no_structure, _structure_own_parents])
+def test_cli_inspect_refuses_a_model_it_cannot_describe(
+    edit, saved_archive, tmp_path, capsys
+):
+    path = _write_archive(tmp_path / "m.augnb", _edit_document(saved_archive, edit))
+    capsys.readouterr()
+    assert main(["inspect", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing half printed
+    assert "cannot describe it" in captured.err and str(path) in captured.err
+    assert captured.err.count("\n") == 1
+
+
 def test_cli_fit_and_predict_usage_errors(tmp_path, capsys):
     assert (
         main(["fit", "car", "--param", "alpha", "--output", str(tmp_path / "m")]) == 2
@@ -602,6 +736,40 @@ def test_the_size_limit_can_be_raised_for_a_model_one_trusts(
     monkeypatch.setenv("AUGNB_MAX_MODEL_BYTES", "lots")
     with pytest.raises(ValueError, match=r"AUGNB_MAX_MODEL_BYTES='lots' is not a"):
         load_model(path)
+
+
+def test_an_array_is_read_in_its_own_memory(saved_archive, tmp_path):
+    # A large array the limit allows (64 MiB of zeros, deflated to a few
+    # hundred KiB) takes its own bytes once read, not copies of them: the
+    # limit counts each array's bytes once.
+    document = json.loads(saved_archive["model.json"])
+    shape = [8 * _MIB]
+    member = f"arrays/{len(saved_archive) - 1}.npy"
+    document["model"]["v"]["extra_"] = {
+        "t": "array",
+        "id": 10**6,
+        "member": member,
+        "dtype": "<f8",
+        "shape": shape,
+    }
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, np.zeros(shape))
+    members = {
+        **saved_archive,
+        member: buffer.getvalue(),
+        "model.json": json.dumps(document).encode(),
+    }
+    path = _compressed(members, tmp_path / "large.augnb")
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        model = load_model(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert model.extra_.shape == (8 * _MIB,) and not model.extra_.any()
+    assert peak < 80 * _MIB
 
 
 def test_more_members_than_the_document_names_are_refused(saved_archive, tmp_path):

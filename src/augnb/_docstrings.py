@@ -396,7 +396,7 @@ ValueError
     file, a pickle without ``allow_pickle``), or is over ``max_bytes``; one
     line naming the file.
 FileNotFoundError
-    If there is no file at ``path``.""",
+    If there is no regular file at ``path`` (nothing, a folder, a pipe).""",
     # Citations: one entry of a References section each.
     "taheri2011": """\
 .. [1] S. Taheri, M. Mammadov and A. M. Bagirov, "Improving naive Bayes

@@ -20,6 +20,7 @@ import os
 import sys
 import warnings
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, cast
@@ -27,6 +28,8 @@ from typing import Any, NamedTuple, cast
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
@@ -95,6 +98,9 @@ _FEW_MEMBERS = 1024
 # An .npy member is its array's bytes behind a header of at most this many
 # (magic, version, length and the dict numpy's read_array accepts).
 _NPY_HEADER_MAX = 10_000 + 12
+
+# How much of an array member is inflated at a time.
+_READ_SLICE = 1 << 20
 
 # The compressions whose reads zipfile bounds by the bytes asked for (its
 # bzip2 and LZMA readers inflate a whole compressed block at once).
@@ -381,9 +387,9 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
     Raises
     ------
     ValueError
-        If the estimator is no augnb classifier, or holds something the
-        format cannot (a parameter set to an object of another library); the
-        message names the attribute.
+        If the estimator is no augnb classifier, is not fitted, or holds
+        something the format cannot (a parameter set to an object of another
+        library); the message names the attribute.
 
     Examples
     --------
@@ -405,6 +411,13 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
         raise ValueError(
             f"save_model saves augnb classifiers; got a {type(estimator).__qualname__}"
         )
+    try:
+        check_is_fitted(estimator)
+    except NotFittedError:
+        # load_model would refuse the file: it cannot predict.
+        raise ValueError(
+            f"cannot save {name}: it is not fitted; fit it first"
+        ) from None
     encoder = _Encoder()
     try:
         root = encoder.encode(estimator, "")
@@ -510,7 +523,7 @@ class _Decoder:
             generator = np.random.RandomState()
             try:
                 generator.set_state(state)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, IndexError):
                 raise _Damaged("bad random_state") from None
             return generator
         if kind == "dtype":
@@ -633,8 +646,7 @@ class _Decoder:
                 # than it holds are asked for (an .npy member holds no
                 # pickle to refuse: its dtype was checked).
                 arr = np.empty(math.prod(shape), dtype=dtype)
-                reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
-                got = reader.readinto(arr.view(np.uint8).data) if nbytes else 0
+                got = _read_into(handle, arr.view(np.uint8).data)
             except (ValueError, OSError, EOFError) as exc:
                 if isinstance(exc, _Damaged):
                     raise
@@ -712,6 +724,23 @@ class _Decoder:
         return obj
 
 
+def _read_into(handle: Any, buffer: memoryview) -> int:
+    """Fill ``buffer`` from a zip member a slice at a time; the bytes read.
+
+    One ``readinto`` of the whole buffer would have zipfile inflate it into
+    a bytes object first, growing it by concatenation: three times the
+    array's memory at once, where the size limit counts it once.
+    """
+    reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
+    got = 0
+    while got < len(buffer):
+        n = reader.readinto(buffer[got : got + _READ_SLICE])
+        if not n:
+            break
+        got += n
+    return got
+
+
 def _check_npy_header(
     handle: Any, member: str, dtype: np.dtype, shape: tuple[int, ...]
 ) -> bool:
@@ -779,6 +808,11 @@ def _check_archive(archive: zipfile.ZipFile, limit: int) -> zipfile.ZipInfo:
     """
     infos = archive.infolist()
     for info in infos:
+        # zipfile would ask for a password when the member is opened.
+        _expect(
+            not info.flag_bits & 0x1,
+            f"its member {info.filename!r:.60} is encrypted; model files are not",
+        )
         if info.compress_type not in _COMPRESSIONS:
             method = _COMPRESSION_NAMES.get(
                 info.compress_type, f"method {info.compress_type}"
@@ -875,7 +909,13 @@ def _read_model(
     limit = _byte_limit(max_bytes)
     target = Path(path)
     if not target.is_file():
-        what = "is a folder" if target.is_dir() else "does not exist"
+        what = (
+            "is a folder"
+            if target.is_dir()
+            else "is not a regular file"  # a pipe or device: never opened
+            if target.exists()
+            else "does not exist"
+        )
         raise FileNotFoundError(f"model file {str(target)!r} {what}")
     with target.open("rb") as handle:
         head = handle.read(512)
@@ -942,6 +982,42 @@ def _probe_rows(estimator: Any) -> Any:
     ).infer_objects()
 
 
+def _check_columns(estimator: Any) -> None:
+    """Check that the model's number of columns agrees with their names.
+
+    Checked before the probe rows are built, a cell per column (a number
+    nothing in the document backs would make them any size), and for the
+    callers that read the names as they are (``augnb predict``, ``augnb
+    inspect``).
+    """
+    n = getattr(estimator, "n_features_in_", None)
+    _expect(
+        isinstance(n, (int, np.integer)) and not isinstance(n, bool) and bool(n >= 1),
+        f"its number of feature columns is {n!r:.60}",
+    )
+    schema = getattr(estimator, "schema_", None)
+    names = getattr(estimator, "feature_names_in_", None)
+    _expect(
+        schema is not None or hasattr(estimator, "feature_names_in_"),
+        f"nothing names its {n} feature columns",
+    )
+    if schema is not None:
+        columns = getattr(schema, "columns", None)
+        if not isinstance(schema, Schema) or not isinstance(columns, tuple):
+            raise _Damaged("its schema is no augnb Schema")
+        _expect(
+            len(columns) == n,
+            f"its schema describes {len(columns)} columns, not its {n}",
+        )
+    if hasattr(estimator, "feature_names_in_"):
+        _expect(
+            isinstance(names, np.ndarray)
+            and names.shape == (n,)
+            and all(isinstance(v, str) for v in names.tolist()),
+            f"its feature names are not {n} strings",
+        )
+
+
 def _check_predicts(estimator: Any) -> None:
     """Predict two probe rows, to find a model with a part missing.
 
@@ -950,6 +1026,7 @@ def _check_predicts(estimator: Any) -> None:
     in the loader's terms, rather than as an ``AttributeError`` in the
     caller's first ``predict``.
     """
+    _check_columns(estimator)
     try:
         rows = _probe_rows(estimator)
         with warnings.catch_warnings():
@@ -1045,13 +1122,33 @@ def _read_archive(target: Path, limit: int) -> SavedModel:
             estimator = decoder.decode(root)
             info = document.get("info", {})
             _expect(isinstance(info, dict), "its provenance is not a JSON object")
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
+    except _Damaged:
+        raise
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        EOFError,
+        OSError,
+        zlib.error,  # a deflate stream broken before its CRC is checked
+    ) as exc:
         raise _Damaged(f"a damaged archive ({exc})") from None
     except RecursionError:
         raise _Damaged("its JSON document is nested too deeply") from None
-    except (TypeError, KeyError, AttributeError) as exc:
-        # A JSON value of the wrong type where the format expects another.
-        raise _Damaged(f"a malformed document ({type(exc).__name__}: {exc})") from None
+    except (
+        TypeError,
+        KeyError,
+        AttributeError,
+        IndexError,
+        ValueError,
+        OverflowError,
+    ) as exc:
+        # A JSON value of the wrong type where the format expects another,
+        # or one numpy cannot hold (a scalar out of its dtype's range, a
+        # shape no array has).
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise _Damaged(
+            f"a malformed document ({type(exc).__name__}: {first:.120})"
+        ) from None
     return SavedModel(estimator, {**info, "augnb": document.get("augnb")})
 
 

@@ -540,22 +540,59 @@ def _first_few(values: Sequence, width: int = 60) -> str:
 
 def _inspect_model(args: argparse.Namespace) -> int:
     """Print what a saved model was fitted on and how it reads each column."""
-    import numpy as np
-
     try:
         estimator, info = read_saved_model(
             args.dataset, allow_pickle=False, command="inspect"
         )
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
+    try:
+        lines, rows, structure = _model_report(estimator, info, args.dataset)
+    except Exception as exc:  # whatever a damaged part breaks
+        # The loader checked what prediction reads; this report also reads
+        # parts prediction does not (the structure, the cut points).
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise UsageError(
+            f"{str(args.dataset)!r} is not a readable augnb model: cannot describe "
+            f"it ({type(exc).__name__}: {first:.120}); fit it again with `augnb fit`"
+        ) from None
+    for line in lines:
+        print(line)
+    print_table(
+        ["column", "kind", "states", "states or cut points"],
+        rows,
+        title=f"{len(rows)} feature columns, as the model reads them",
+        right=(2,),
+    )
+    print(structure)
+    return 0
+
+
+def _model_report(
+    estimator: Any, info: dict[str, Any], path: str
+) -> tuple[list[str], list[list[str]], str]:
+    """What ``augnb inspect`` prints of a model, made before any is printed.
+
+    Returns
+    -------
+    lines : list of str
+        The opening lines: the model, its provenance, its classes.
+    rows : list of list of str
+        A row per feature column.
+    structure : str
+        The structure line.
+    """
+    import numpy as np
+
+    lines = []
     source = ""
     if isinstance(info.get("dataset"), str):
-        rows = info.get("n_rows")
-        counted = f", {rows} rows" if isinstance(rows, int) else ""
+        n_rows = info.get("n_rows")
+        counted = f", {n_rows} rows" if isinstance(n_rows, int) else ""
         source = f", fitted on {info['dataset']}{counted}"
     target = info.get("target") if isinstance(info.get("target"), str) else None
-    print(
-        f"{args.dataset}: an augnb {type(estimator).__name__} model{source}"
+    lines.append(
+        f"{path}: an augnb {type(estimator).__name__} model{source}"
         + (f", class column {target!r}" if target else "")
     )
     model = getattr(estimator, "model_", None)
@@ -563,12 +600,12 @@ def _inspect_model(args: argparse.Namespace) -> int:
     classes = [str(c) for c in estimator.classes_]
     if prior is not None and len(prior) == len(classes):
         shares = np.exp(np.asarray(prior, dtype=float))
-        print(
+        lines.append(
             "classes (prior): "
             + ", ".join(f"{c} {p:.3f}" for c, p in zip(classes, shares))
         )
     else:
-        print("classes: " + ", ".join(classes))
+        lines.append("classes: " + ", ".join(classes))
     names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
     continuous = {str(n) for n in getattr(estimator, "continuous_columns_", ())}
     specs = {str(c.name): c for c in estimator.schema_.columns}
@@ -588,14 +625,7 @@ def _inspect_model(args: argparse.Namespace) -> int:
             rows.append([name, "continuous, binned by each member", "", ""])
         else:
             rows.append([name, "continuous (density)", "", ""])
-    print_table(
-        ["column", "kind", "states", "states or cut points"],
-        rows,
-        title=f"{len(names)} feature columns, as the model reads them",
-        right=(2,),
-    )
-    print(_structure_line(estimator)[0])
-    return 0
+    return lines, rows, _structure_line(estimator)[0]
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
