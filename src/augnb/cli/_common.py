@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 __all__ = [
     "UsageError",
     "check_output_file",
+    "counted",
     "n_jobs_value",
     "parse_params",
     "positive_int",
@@ -44,6 +45,17 @@ def read_saved_model(
         path, allow_pickle=allow_pickle, how=f"--allow-pickle to augnb {command}"
     )
     return saved.estimator, saved.info
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 ("1 feature", "3 rows").
+
+    Examples
+    --------
+    >>> counted(1, "feature"), counted(3, "row")
+    ('1 feature', '3 rows')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def stdout_is_tty() -> bool:

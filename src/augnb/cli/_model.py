@@ -15,6 +15,7 @@ from augnb.cli._common import (
     PLOT_SUFFIXES,
     UsageError,
     check_output_file,
+    counted,
     parse_params,
     print_table,
     read_saved_model,
@@ -125,8 +126,9 @@ def cmd_fit(args: argparse.Namespace) -> int:
     path = _save(args, estimator, model_path, len(X), str(y.name))
     accuracy = estimator.score(X, y)
     print(
-        f"fitted {type(estimator).__name__} on {args.dataset} ({len(X)} rows, "
-        f"{X.shape[1]} features, class column {str(y.name)!r}) in {seconds:.2f} s; "
+        f"fitted {type(estimator).__name__} on {args.dataset} "
+        f"({counted(len(X), 'row')}, {counted(X.shape[1], 'feature')}, "
+        f"class column {str(y.name)!r}) in {seconds:.2f} s; "
         f"training accuracy {100 * accuracy:.2f}%"
     )
     _warn_memorised(X, accuracy)
@@ -356,7 +358,8 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     path = _save(args, estimator, model_path, n_rows, target)
     print(
         f"fitted {type(estimator).__name__} on {args.dataset} by streaming "
-        f"({n_rows} rows in batches of {batch_rows}, {len(columns)} features, "
+        f"({n_rows} rows in batches of {batch_rows}, "
+        f"{counted(len(columns), 'feature')}, "
         f"class column {target!r}) in {seconds:.2f} s"
     )
     return _report_outputs(args, estimator, path)
@@ -400,8 +403,9 @@ def _fit_whole(
     seconds = time.perf_counter() - start
     path = _save(args, estimator, model_path, len(frame), target)
     print(
-        f"fitted {type(estimator).__name__} on {args.dataset} ({len(frame)} rows, "
-        f"{len(columns)} features, class column {target!r}) in {seconds:.2f} s"
+        f"fitted {type(estimator).__name__} on {args.dataset} "
+        f"({counted(len(frame), 'row')}, {counted(len(columns), 'feature')}, "
+        f"class column {target!r}) in {seconds:.2f} s"
     )
     return _report_outputs(args, estimator, path)
 
@@ -689,7 +693,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     print_table(
         ["column", "kind", "distinct", "missing", "problem"],
         rows,
-        title=f"{args.dataset}: {len(frame)} rows, {features.shape[1]} features, "
+        title=f"{args.dataset}: {counted(len(frame), 'row')}, "
+        f"{counted(features.shape[1], 'feature')}, "
         f"class column {str(target)!r}"
         + (f", id column {args.id_column!r} left out" if args.id_column else ""),
         right=(2, 3),
