@@ -15,10 +15,12 @@ codes, ``--rows`` rows):
 
 For each: the archive's members, the bytes of its arrays and of its JSON
 document, what ``load_model`` counts against its limit (the arrays plus
-ten times the document) and the file's size. For the kDB the bytes of its
-count tables are also computed from their shapes (every subset of ``s <= 4``
-features: ``classes x values**s`` float64 cells, plus the counts of each
-feature's family), to check the measured arrays. Writes
+ten times the document) and the file's size. For the kDB the bytes of the
+count tables that ``partial_fit`` keeps are also computed from their shapes
+(every subset of ``s <= 4`` features: ``classes x values**s`` float64
+cells), beside the bytes of the fitted model's tables (counts and log
+probabilities of each feature given its parents, by observed parent
+configuration), to account for the measured arrays. Writes
 ``benchmarks/results/model_file_sizes.json`` atomically.
 """
 
@@ -75,15 +77,12 @@ def measure(model, folder):
     return row
 
 
-def kdb_count_bytes(features, values, k, classes, parents):
+def subset_count_bytes(features, values, k, classes):
     """Bytes of a partial_fit kDB's float64 count tables, from their shapes.
 
-    Every subset of ``1..k+1`` features keeps ``classes x values**s`` cells;
-    each feature's family (``parents[i]`` parents) keeps its counts once more.
+    Every subset of ``1..k+1`` features keeps ``classes x values**s`` cells.
     """
-    subsets = sum(comb(features, s) * values**s for s in range(1, k + 2))
-    families = sum(values ** (1 + q) for q in parents)
-    return 8 * classes * subsets, 8 * classes * families
+    return 8 * classes * sum(comb(features, s) * values**s for s in range(1, k + 2))
 
 
 def main() -> None:
@@ -106,14 +105,14 @@ def main() -> None:
         t0 = time.perf_counter()
         model = KDB(k=3).partial_fit(X, y, classes=[0, 1])
         row = {"fit_seconds": time.perf_counter() - t0, **measure(model, folder)}
-        parents = [len(p) for p in model.model_.structure.parents]
-        subsets, families = kdb_count_bytes(8, args.kdb_values, 3, 2, parents)
+        subsets = subset_count_bytes(8, args.kdb_values, 3, 2)
+        cpds = sum(c.counts.nbytes + c.log_prob.nbytes for c in model.model_.cpds)
         del model
         row.update(
-            parents=parents,
             subset_count_bytes=subsets,
-            family_count_bytes=families,
-            count_GiB=(subsets + families) / GIB,
+            subset_count_GiB=subsets / GIB,
+            model_table_bytes=cpds,
+            other_array_bytes=row["array_bytes"] - subsets - cpds,
         )
         out["kdb"] = row
         print(f"KDB(k=3) partial_fit, 8 features of {args.kdb_values} values: {row}")
