@@ -10,7 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb.data.tables import DataReadWarning, read_table
+from augnb.data.tables import (
+    DataReadWarning,
+    concat_batches,
+    open_table,
+    read_table,
+)
 
 CSV = "a,b,class\nx,1.5,P\ny,2.5,N\n"
 # Typed: numbers are read as numbers, text as categories.
@@ -362,3 +367,21 @@ def test_a_typed_files_text_of_numbers_stays_text_and_is_named(tmp_path, suffix)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_table(path, discrete=["zip"])
+
+
+def test_a_text_column_of_nulls_read_as_numbers_is_missing(tmp_path):
+    # A Parquet text column with no value (in the file, or in one of its
+    # batches) read as numbers, as a model's continuous column is: missing,
+    # where it used to fail on an index with no word to look up.
+    frame = pd.DataFrame(
+        {"b": pd.Series([None, None, "1.5", "2.5"], dtype="str"), "k": [1, 2, 3, 4]}
+    )
+    path = tmp_path / "t.parquet"
+    frame.to_parquet(path, row_group_size=2)
+    whole = read_table(path, continuous=["b"])
+    assert whole["b"].dtype == np.float64
+    assert whole["b"].isna().tolist() == [True, True, False, False]
+    batches = concat_batches(list(open_table(path, batch_rows=2, continuous=["b"])))
+    pd.testing.assert_frame_equal(batches, whole)
+    frame.head(2).to_parquet(path)
+    assert read_table(path, continuous=["b"])["b"].isna().all()

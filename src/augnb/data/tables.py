@@ -584,7 +584,8 @@ class TableReader:
                     name,
                     "numeric_text",
                 )
-        out = np.where(indices >= 0, values[np.maximum(indices, 0)], np.nan)
+        # Missing cells index the appended NaN (a batch of nulls has no word).
+        out = np.append(values, np.nan)[indices]
         present = out[~np.isnan(out)]
         if present.size == out.size and np.all(present == np.floor(present)) and (
             np.abs(present).max(initial=0) < 2**53
