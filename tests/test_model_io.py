@@ -627,3 +627,21 @@ def test_one_array_member_named_by_two_nodes_is_refused(saved_archive, tmp_path)
     members = {**saved_archive, "model.json": json.dumps(document).encode()}
     text, _ = _load_peak(_compressed(members, tmp_path / "twice.augnb"))
     assert f"{node['member']} is named twice" in text
+
+
+def test_read_features_reads_a_continuous_column_of_words_as_missing(tmp_path):
+    # Every cell of the model's continuous column is a word ("n/a": not
+    # measured in these rows): missing, named in the warning, as one word of
+    # five is; it used to be an error, unlike the same cells in a larger file.
+    X, y = load("credit_approval")
+    model = NaiveBayes().fit(X, y)
+    rows = X.head(5).astype({"A2": object}).assign(A2="n/a")
+    path = tmp_path / "rows.csv"
+    rows.to_csv(path, index=False)
+    with pytest.warns(DataReadWarning, match=r"'A2'.*'n/a'.*read as missing"):
+        got, _ = read_features(path, model)
+    assert got["A2"].isna().all()
+    np.testing.assert_allclose(
+        model.predict_proba(got),
+        model.predict_proba(X.head(5).assign(A2=np.nan)),
+    )

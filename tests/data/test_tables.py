@@ -385,3 +385,34 @@ def test_a_text_column_of_nulls_read_as_numbers_is_missing(tmp_path):
     pd.testing.assert_frame_equal(batches, whole)
     frame.head(2).to_parquet(path)
     assert read_table(path, continuous=["b"])["b"].isna().all()
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_column_read_as_numbers_holding_no_number_is_missing(tmp_path, suffix):
+    # A column read as numbers (declared continuous, or a model's continuous
+    # column) reads its words as missing, with the warning, whatever share of
+    # its cells they are: all of them, or all of a batch's, as one of them.
+    frame = pd.DataFrame(
+        {
+            "b": pd.Series(["n/a"] * 4 + ["1.5", "2.5"], dtype="str"),
+            "words": pd.Series(["n/a"] * 6, dtype="str"),
+        }
+    )
+    path = tmp_path / f"t{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, row_group_size=2)
+    numbers = ["b", "words"]
+    with pytest.warns(DataReadWarning) as caught:
+        whole = read_table(path, continuous=numbers)
+    assert [w.message.column for w in caught] == numbers
+    assert "'n/a'; those cells are read as missing" in str(caught[1].message)
+    assert whole["b"].tolist()[4:] == [1.5, 2.5]
+    assert whole["b"].dtype == whole["words"].dtype == np.float64
+    assert whole["b"].isna().sum() == 4 and whole["words"].isna().all()
+    # Batch by batch (the first holds no number), the same columns.
+    with pytest.warns(DataReadWarning):
+        reader = open_table(path, batch_rows=2, continuous=numbers)
+        batches = concat_batches(list(reader))
+    pd.testing.assert_frame_equal(batches, whole)

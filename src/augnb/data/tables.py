@@ -527,7 +527,12 @@ class TableReader:
             not np.all(numbers == np.floor(numbers))
             or np.unique(numbers).size > 20
         )
-        if numbers.size and (name in opts.continuous or share == 0):
+        # A column read as numbers takes its words as missing whatever their
+        # share, all of its cells included: the plan is made on a table's
+        # first batch, so keeping a column of words as text would give text
+        # or numbers by where the batches fall (and a model's continuous
+        # column all of whose cells are words, "n/a", could not be predicted).
+        if name in opts.continuous or (numbers.size and share == 0):
             plan = _ColumnPlan(numeric=True, thousands=thousands)
             if thousands is not None:
                 shown = [w for w in words[present] if thousands in w][:_SHOWN]
@@ -575,8 +580,8 @@ class TableReader:
                 plan.warned.update(shown)
                 n = int(counts[stray].sum())
                 _warn(
-                    f"{opts.label}: column {name!r} holds numbers but {n} cell(s) "
-                    f"hold {', '.join(map(repr, shown[:_SHOWN]))}"
+                    f"{opts.label}: column {name!r} is read as numbers, but {n} "
+                    f"cell(s) hold {', '.join(map(repr, shown[:_SHOWN]))}"
                     f"{', ...' if len(shown) > _SHOWN else ''}; those cells are "
                     "read as missing. If they mean something, fit with the "
                     f"column read as categories (--discrete {name}; discrete= "

@@ -15,7 +15,12 @@ import pandas as pd
 
 from augnb._docstrings import shared_entries
 from augnb.data.schema import MAX_DISCRETE_INTEGERS, column_kind
-from augnb.data.tables import as_text_category, check_labels, read_table
+from augnb.data.tables import (
+    as_text_category,
+    check_labels,
+    open_table,
+    read_table,
+)
 from augnb.datasets._registry import (
     CELL_FIXES,
     DROPPED_COLUMNS,
@@ -146,6 +151,15 @@ def _typed_frame(
     """The typed table of :func:`load_dataframe`, before ``complete_only``."""
     target = target or CLASS_COLUMN
     fixes = CELL_FIXES.get(name, ()) if name is not None else ()
+    if not isinstance(source, pd.DataFrame):
+        # The names first, from the header, as the streamed fit checks them:
+        # a misspelt option is refused before a row is read (or a declared
+        # column's words are warned about).
+        header = open_table(source, sep=sep, encoding=encoding, label=label).columns
+        check_column_names(
+            header, target, drop, id_column, label,
+            discrete=discrete, continuous=continuous,
+        )
     # The class column and cells to repair are read as text; --discrete /
     # --continuous columns are read as the user says (numbers in a text
     # column, or text in a numeric one).
