@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import bz2
+import gc
 import gzip
+import io
 import lzma
 import warnings
 import zipfile
@@ -77,6 +79,28 @@ def test_a_gzip_named_csv_is_read_by_its_bytes(tmp_path):
     path = tmp_path / "t.csv"
     path.write_bytes(gzip.compress(CSV.encode()))
     assert read_table(path).to_dict("list") == EXPECTED
+
+
+def _zipped(text: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("inner.csv", text)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "compress", [gzip.compress, bz2.compress, lzma.compress, _zipped]
+)
+def test_compressed_files_are_closed(tmp_path, compress):
+    # Every file opened to read a compressed table (its first bytes, its
+    # batches, a bad row's line) is closed, not left to the garbage collector.
+    path = tmp_path / "t.csv.bin"
+    path.write_bytes(compress(CSV.encode()))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        read_table(path)
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
 
 
 def test_zip_with_one_member(tmp_path):

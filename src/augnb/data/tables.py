@@ -54,6 +54,7 @@ import re
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -791,36 +792,45 @@ def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader
     )
 
 
+@contextmanager
 def _stream(
     source: Path | Traversable, kind: str, label: str, native: bool = True
-) -> Any:
-    """A binary stream of the CSV's (decompressed) bytes."""
-    if native and isinstance(source, Path) and kind in ("text", "gzip", "bz2"):
-        import pyarrow as pa
+) -> Iterator[Any]:
+    """A binary stream of the CSV's (decompressed) bytes.
 
-        # Arrow's own files: no Python in the reading loop.
-        return pa.input_stream(
-            str(source), compression=None if kind == "text" else kind
-        )
-    if kind == "text":
-        return source.open("rb")
-    if kind == "gzip":
-        return gzip.open(source.open("rb"))
-    if kind == "bz2":
-        return bz2.open(source.open("rb"))
-    if kind == "xz":
-        return lzma.open(source.open("rb"))
-    try:
-        archive = zipfile.ZipFile(source.open("rb"))
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"{label}: damaged zip file ({exc})") from None
-    members = [m for m in archive.namelist() if not m.endswith("/")]
-    if len(members) != 1:
-        raise ValueError(
-            f"{label}: a zip file must hold exactly one table; it "
-            f"holds {len(members)} files ({members[:5]})"
-        )
-    return archive.open(members[0])
+    Every file it opens is closed with it: a decompressor or a zip archive
+    given an open file leaves that file open when it is closed.
+    """
+    with ExitStack() as opened:
+        if native and isinstance(source, Path) and kind in ("text", "gzip", "bz2"):
+            import pyarrow as pa
+
+            # Arrow's own files: no Python in the reading loop.
+            yield opened.enter_context(
+                pa.input_stream(
+                    str(source), compression=None if kind == "text" else kind
+                )
+            )
+            return
+        raw = opened.enter_context(source.open("rb"))
+        if kind == "text":
+            yield raw
+            return
+        if kind in ("gzip", "bz2", "xz"):
+            module = {"gzip": gzip, "bz2": bz2, "xz": lzma}[kind]
+            yield opened.enter_context(module.open(raw))
+            return
+        try:
+            archive = opened.enter_context(zipfile.ZipFile(raw))
+        except zipfile.BadZipFile as exc:
+            raise ValueError(f"{label}: damaged zip file ({exc})") from None
+        members = [m for m in archive.namelist() if not m.endswith("/")]
+        if len(members) != 1:
+            raise ValueError(
+                f"{label}: a zip file must hold exactly one table; it "
+                f"holds {len(members)} files ({members[:5]})"
+            )
+        yield opened.enter_context(archive.open(members[0]))
 
 
 def _head(source: Path | Traversable, kind: str, label: str) -> bytes:
@@ -1071,7 +1081,7 @@ def _refuse_non_table(
     workbook = kind == "ole2"
     if kind == "zip":
         try:
-            with zipfile.ZipFile(source.open("rb")) as archive:
+            with source.open("rb") as raw, zipfile.ZipFile(raw) as archive:
                 names = set(archive.namelist())
         except zipfile.BadZipFile:
             return  # the reader names the damage
