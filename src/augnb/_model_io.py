@@ -1148,7 +1148,7 @@ def read_features(
 
     if label is None:
         label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
-    kinds = model_kinds(estimator, target)
+    kinds = model_kinds(estimator, target, id_column)
     features = [str(n) for n in estimator.feature_names_in_]
     wanted = features + [c for c in (target, id_column) if c is not None]
     raw = read_table(

@@ -447,7 +447,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=args.batch_rows or auto_batch_rows(len(names) + 2),
-            **model_kinds(estimator, target),
+            **model_kinds(estimator, target, id_column),
         )
         check_model_columns(estimator, reader.columns, label)
         if id_column and id_column not in reader.columns:

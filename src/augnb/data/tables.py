@@ -1462,16 +1462,19 @@ def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKind
     }
 
 
-def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
+def model_kinds(
+    estimator: Any, target: str | None = None, id_column: str | None = None
+) -> ReadKinds:
     """How to read a table whose rows a fitted model predicts.
 
     The columns the model took as continuous are read as numbers and those
     whose categories were text as text, whatever the table's cells; the
-    class column is read as text. So a stray word in a numeric column is
-    read the same way (as missing, with a warning) in a file of five rows or
-    of a million, whole or in batches. Columns of numeric or boolean
-    categories are read as stored, and :func:`typed_features` gives them the
-    model's type.
+    class column and the row identifier are read as text (an identifier is
+    copied as written: ``0042`` is not the number 42). So a stray word in a
+    numeric column is read the same way (as missing, with a warning) in a
+    file of five rows or of a million, whole or in batches. Columns of
+    numeric or boolean categories are read as stored, and
+    :func:`typed_features` gives them the model's type.
 
     Parameters
     ----------
@@ -1479,6 +1482,9 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
         Supplies the feature names and the continuous columns.
     target : str, default=None
         The class column, when the table may have one.
+    id_column : str, default=None
+        The row identifier, when the table may have one (a model's feature
+        is read as the model reads it, whatever this names).
 
     Returns
     -------
@@ -1501,7 +1507,10 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
     ]
     return {
         "continuous": [n for n in names if n in numbers],
-        "discrete": [*text, *([target] if target else [])],
+        "discrete": [
+            *text,
+            *(c for c in (target, id_column) if c and c not in names),
+        ],
     }
 
 
