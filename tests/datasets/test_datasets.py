@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -407,3 +408,22 @@ def test_complete_only_leaving_no_row_is_refused_naming_the_columns(tmp_path):
         assert word in message, message
     assert "'c'" not in message  # never missing: not worth dropping
 
+
+
+def test_columns_left_out_are_not_read(tmp_path):
+    # A dropped column or the row identifier is not read, so nothing is said
+    # about its cells (here numbers with words in a third of them, which
+    # the reader would report), as the streamed fit does not read them.
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "pid": [f"{i:03d}" for i in range(30)],
+            "notes": ["1.5", "x", "2.25"] * 10,
+            "a": ["u", "v", "w"] * 10,
+            "class": ["P", "N"] * 15,
+        }
+    ).to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataReadWarning)
+        X, y = load(path, id_column="pid", drop=["notes"])
+    assert list(X.columns) == ["a"] and y.tolist() == ["P", "N"] * 15
