@@ -322,6 +322,27 @@ def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
         assert "encoding" not in message and "exactly one" not in message
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "what"),
+    [
+        ("t.jsonl", b'{"a": "x", "class": "P"}\n{"a": "y", "class": "N"}\n', "JSON"),
+        ("t.json", b'\xef\xbb\xbf [{"a": "x", "class": "P"}]', "JSON"),
+        ("t.html", b"<table><tr><th>a</th></tr></table>\n", "an HTML or XML"),
+        ("t.orc", b"ORC\x1d\x00\x00\x00\n\x06\x12\x83", "an ORC file"),
+        ("t.arrows", b"\xff\xff\xff\xff\x98\x00\x00\x00\x10\x00", "an Arrow stream"),
+    ],
+)
+def test_other_formats_are_refused_naming_the_format(tmp_path, name, content, what):
+    # Read as a CSV, JSON or HTML gave a table of braces, and a binary format
+    # "not UTF-8: give the file's encoding", whose fix reads binary as text.
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=rf"{name}: {what}") as refused:
+        read_table(path)
+    message = str(refused.value)
+    assert "CSV, Parquet or Feather" in message and "encoding" not in message
+
+
 def test_model_files_given_as_tables_are_refused_with_the_fix(tmp_path):
     # `augnb predict DATA MODEL` the wrong way round, or a model to inspect:
     # neither "a zip file must hold exactly one table" nor an encoding error.

@@ -45,6 +45,7 @@ fields than the header are refused with the file name and line.
 from __future__ import annotations
 
 import bz2
+import codecs
 import csv
 import gzip
 import io
@@ -116,6 +117,9 @@ _MAGIC = {
     b"ARROW1": "feather",
     # Office's compound file: an Excel 97-2003 workbook (.xls), a Word file.
     b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1": "ole2",
+    # Tables in formats augnb does not read, named rather than read as text.
+    b"ORC": "orc",
+    b"\xff\xff\xff\xff": "arrow_stream",
 }
 #: What a file's last suffix promises, checked against its first bytes.
 _SUFFIX_KIND = {
@@ -136,6 +140,15 @@ _KIND_NAME = {
     "xz": "xz",
     "zip": "zip",
     "ole2": "Microsoft Office",
+    "orc": "ORC",
+    "arrow_stream": "Arrow stream",
+}
+#: How to turn a table of a format augnb does not read into one it reads.
+_CONVERSIONS = {
+    "orc": "pyarrow.orc.read_table(path).to_pandas()",
+    "arrow_stream": "pyarrow.ipc.open_stream(path).read_pandas()",
+    "json": "pandas.read_json(path) (lines=True for JSON Lines)",
+    "markup": "pandas.read_html(path)[0] or pandas.read_xml(path)",
 }
 #: Excel's first line naming a CSV's delimiter.
 _EXCEL_SEP = re.compile(r"sep=(.)")
@@ -1066,17 +1079,38 @@ def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
 def _refuse_non_table(
     source: Path | Traversable, kind: str, magic: bytes, label: str
 ) -> None:
-    """Refuse a workbook or a model file given as a table, with the fix.
+    """Refuse a workbook, a model file or another format's table, with the fix.
 
     Read as a table a workbook would fail as a zip of several files, or as
     text that is not UTF-8 (whose fix, ``--encoding``, would read binary as
-    text); so would an augnb model archive or an older model's pickle.
+    text); so would an augnb model archive or an older model's pickle, an
+    ORC file or an Arrow stream. JSON and HTML would be read as a CSV of
+    braces or tags.
     """
     first = "a model goes first in augnb predict MODEL DATA"
     if kind == "text" and is_pickle(magic):
         raise ValueError(
             f"{label}: a Python pickle (an older augnb's model file?), not a "
             f"table; {first} (with --allow-pickle, if you trust the file)"
+        )
+    if kind == "text":
+        with source.open("rb") as handle:
+            start = handle.read(_SNIFF_BYTES).removeprefix(codecs.BOM_UTF8).lstrip()
+        line = start.split(b"\n", 1)[0].strip()
+        # A CSV header begins with a name: JSON begins with an object (JSON
+        # Lines, records) or a list of them, HTML and XML with a tag.
+        if line.startswith((b"{", b"[{")) or line == b"[":
+            kind = "json"
+        elif line.startswith(b"<"):
+            kind = "markup"
+    if kind in _CONVERSIONS:
+        what = {"json": "JSON", "markup": "an HTML or XML document"}.get(
+            kind, f"an {_KIND_NAME.get(kind)} file"
+        )
+        raise ValueError(
+            f"{label}: {what}, not a table augnb reads (CSV, Parquet or "
+            f"Feather); convert it, e.g. {_CONVERSIONS[kind]}, and give the "
+            "DataFrame to fit or save it as Parquet or CSV"
         )
     workbook = kind == "ole2"
     if kind == "zip":
