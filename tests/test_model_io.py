@@ -645,3 +645,26 @@ def test_read_features_reads_a_continuous_column_of_words_as_missing(tmp_path):
         model.predict_proba(got),
         model.predict_proba(X.head(5).assign(A2=np.nan)),
     )
+
+
+def test_read_features_reads_a_feature_named_like_the_default_class(tmp_path):
+    # A model fitted with another class column may have a feature named
+    # "class": it is read as that feature, not taken away as the labels.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "class": rng.choice(["first", "second"], 40),
+            "b": rng.normal(size=40),
+            "label": rng.choice(["p", "q"], 40),
+        }
+    )
+    model = NaiveBayes().fit(frame[["class", "b"]], frame["label"])
+    path = tmp_path / "rows.csv"
+    frame.to_csv(path, index=False)
+    X, y = read_features(path, model)
+    assert list(X.columns) == ["class", "b"] and y is None
+    np.testing.assert_array_equal(
+        model.predict_proba(X), model.predict_proba(frame[["class", "b"]])
+    )
+    X, y = read_features(path, model, target="label")
+    assert list(X.columns) == ["class", "b"] and y.tolist() == frame["label"].tolist()

@@ -84,6 +84,7 @@ __all__ = [
     "check_model_columns",
     "concat_batches",
     "declared_kinds",
+    "label_column",
     "model_kinds",
     "open_table",
     "read_table",
@@ -1496,6 +1497,28 @@ def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKind
     }
 
 
+def label_column(estimator: Any, target: str | None) -> str | None:
+    """The class column of a table whose rows a fitted model predicts.
+
+    ``target`` unless it names one of the model's features: a model fitted
+    with another class column may have a feature ``class`` (the default
+    name), which is read as that feature, not taken away as the labels.
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        Supplies the feature names.
+    target : str or None
+        The class column the table may have.
+
+    Returns
+    -------
+    str or None
+    """
+    names = {str(n) for n in getattr(estimator, "feature_names_in_", ())}
+    return None if target is None or target in names else target
+
+
 def model_kinds(
     estimator: Any, target: str | None = None, id_column: str | None = None
 ) -> ReadKinds:
@@ -1543,7 +1566,8 @@ def model_kinds(
         "continuous": [n for n in names if n in numbers],
         "discrete": [
             *text,
-            *(c for c in (target, id_column) if c and c not in names),
+            *(c for c in (label_column(estimator, target), id_column)
+              if c and c not in names),
         ],
     }
 
