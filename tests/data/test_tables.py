@@ -461,3 +461,19 @@ def test_a_column_read_as_numbers_holding_no_number_is_missing(tmp_path, suffix)
         reader = open_table(path, batch_rows=2, continuous=numbers)
         batches = concat_batches(list(reader))
     pd.testing.assert_frame_equal(batches, whole)
+
+
+def test_the_required_pyarrow_runs_no_code_from_a_file():
+    # pyarrow up to 14.0.0 unpickles a Parquet or Feather file's extension
+    # type (CVE-2023-47248): reading a table must never run code from it.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    lists = [
+        project["project"]["dependencies"],
+        *project["project"]["optional-dependencies"].values(),
+    ]
+    pins = [r for deps in lists for r in deps if r.startswith("pyarrow")]
+    assert pins and all(pin == "pyarrow>=14.0.1" for pin in pins), pins
