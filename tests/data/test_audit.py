@@ -71,7 +71,9 @@ def test_datetime_columns_refused_with_fix():
 )
 def test_duration_columns_refused_with_fix(column):
     # A duration is a number of seconds, not one category per value.
-    with pytest.raises(ValueError, match=r"'wait' holds durations.*total_seconds"):
+    with pytest.raises(
+        ValueError, match=r"'wait' holds durations.*total_seconds.*--drop wait on"
+    ):
         warn_data_problems(_frame(wait=column))
     with pytest.raises(ValueError, match=r"'wait' holds durations"):
         NaiveBayes().fit(_frame(wait=column), ["u", "v"] * (N // 2))

@@ -491,7 +491,7 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
             f"column {name!r} holds durations, which a classifier would treat as "
             "one category per duration; convert it to numbers first (e.g. "
             f"X[{name!r}].dt.total_seconds() / 3600 for hours) or drop it (--drop "
-            "on the command line)",
+            f"{name} on the command line)",
         )
     if _is_time_dtype(dtype) or isinstance(first, _DATE_TYPES):
         found = True
