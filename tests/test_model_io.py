@@ -668,3 +668,26 @@ def test_read_features_reads_a_feature_named_like_the_default_class(tmp_path):
     )
     X, y = read_features(path, model, target="label")
     assert list(X.columns) == ["class", "b"] and y.tolist() == frame["label"].tolist()
+
+
+def test_read_features_reads_booleans_written_as_text(tmp_path):
+    # A CSV's true/false column is booleans; the same column written as text
+    # (a Parquet file of strings) is read as those booleans too, where every
+    # value used to become missing, without a word.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "t": rng.choice(["true", "false"], 60),
+            "b": rng.normal(size=60),
+            "class": rng.choice(["p", "q"], 60),
+        }
+    )
+    frame["class"] = np.where(frame["t"] == "true", "p", frame["class"])
+    frame.to_csv(tmp_path / "fit.csv", index=False)
+    model = augnb.fit_files(NaiveBayes(), tmp_path / "fit.csv", target="class")
+    assert model.schema_.columns[0].categories == (False, True)
+    expected = model.predict_proba(read_features(tmp_path / "fit.csv", model)[0])
+    frame.assign(t=frame["t"].str.capitalize()).to_parquet(tmp_path / "t.parquet")
+    X, _ = read_features(tmp_path / "t.parquet", model)
+    assert X["t"].tolist()[:3] == [t == "true" for t in frame["t"][:3]]
+    np.testing.assert_array_equal(model.predict_proba(X), expected)

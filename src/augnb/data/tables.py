@@ -98,6 +98,8 @@ MAX_STRAY_SHARE = 0.05
 #: is kept as text with a warning.
 MIN_NUMERIC_SHARE = 0.5
 _SHOWN = 5
+#: Booleans as a CSV spells them (any case), read as a model's boolean levels.
+_BOOLEAN_WORDS = {"true": True, "false": False}
 #: A Parquet file of one row group of at most this many bytes (uncompressed)
 #: is decoded at once, then cut into batches; others batch by batch.
 _SMALL_PARQUET_BYTES = 16 << 20
@@ -1650,10 +1652,17 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
             ):
                 X[name] = as_text_category(col)
         elif levels and isinstance(col.dtype, pd.CategoricalDtype):
-            # Numbers at fit, text here (a column declared discrete when read).
-            numbers = pd.to_numeric(pd.Series(col.cat.categories), errors="coerce")
+            # Numbers or booleans at fit, text here (a column declared discrete
+            # when read, or a typed file's text column).
+            words = pd.Series(col.cat.categories)
+            if isinstance(levels[0], (bool, np.bool_)):
+                # As a CSV's cells are read: true, False, TRUE... (a word that
+                # spells no boolean stays a word, which the schema names).
+                spelled = words.astype(str).str.strip().str.lower().map(_BOOLEAN_WORDS)
+                values = spelled.where(spelled.notna(), words).to_numpy(dtype=object)
+            else:
+                values = pd.to_numeric(words, errors="coerce").to_numpy(dtype=float)
             X[name] = pd.Series(
-                np.append(numbers.to_numpy(dtype=float), np.nan)[col.cat.codes],
-                index=col.index,
+                np.append(values, np.nan)[col.cat.codes], index=col.index
             )
     return X
