@@ -691,3 +691,29 @@ def test_read_features_reads_booleans_written_as_text(tmp_path):
     X, _ = read_features(tmp_path / "t.parquet", model)
     assert X["t"].tolist()[:3] == [t == "true" for t in frame["t"][:3]]
     np.testing.assert_array_equal(model.predict_proba(X), expected)
+
+
+def test_read_features_names_text_where_the_model_fitted_numbers(tmp_path):
+    # A typed file's text column where the model fitted numbered categories:
+    # numbers are read as them; words that are no number are unseen values,
+    # named when none of the column's values is known, not made missing.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {"n": rng.integers(0, 3, 60), "class": rng.choice(["p", "q"], 60)}
+    )
+    model = NaiveBayes().fit(frame[["n"]], frame["class"])
+    words = frame.assign(n=frame["n"].map({0: "zero", 1: "one", 2: "two"}))
+    words.to_parquet(tmp_path / "w.parquet")
+    X, _ = read_features(tmp_path / "w.parquet", model)
+    with pytest.warns(UserWarning, match=r"'n': none of its values were seen"):
+        got = model.predict_proba(X)
+    np.testing.assert_allclose(
+        got, model.predict_proba(frame[["n"]].assign(n=np.nan))
+    )
+    frame.astype({"n": str}).to_parquet(tmp_path / "n.parquet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataReadWarning)  # text of numbers
+        X, _ = read_features(tmp_path / "n.parquet", model)
+    np.testing.assert_array_equal(
+        model.predict_proba(X), model.predict_proba(frame[["n"]])
+    )

@@ -1661,7 +1661,12 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
                 spelled = words.astype(str).str.strip().str.lower().map(_BOOLEAN_WORDS)
                 values = spelled.where(spelled.notna(), words).to_numpy(dtype=object)
             else:
-                values = pd.to_numeric(words, errors="coerce").to_numpy(dtype=float)
+                numbers = pd.to_numeric(words, errors="coerce")
+                values = numbers.to_numpy(dtype=float)
+                if numbers.isna().any():
+                    # A word that is no number stays a word, as above.
+                    values = numbers.astype(object).where(numbers.notna(), words)
+                    values = values.to_numpy(dtype=object)
             X[name] = pd.Series(
                 np.append(values, np.nan)[col.cat.codes], index=col.index
             )
