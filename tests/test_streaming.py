@@ -385,3 +385,16 @@ def test_the_plan_sample_keeps_category_columns(tmp_path):
     assert model.continuous_columns_ == ["measure"]
     ref = NaiveBayes().fit(frame.drop(columns="cls"), frame["cls"])
     assert ref.continuous_columns_ == ["measure"]
+
+
+def test_predict_files_names_a_file_without_rows(tmp_path):
+    # As `augnb predict` says it: the file, and what it lacks.
+    X, y = load("car")
+    Xf, yf = _write(tmp_path, "car", X, y)
+    model = TAN().fit(Xf, yf)
+    empty = tmp_path / "header.csv"
+    empty.write_text(",".join(Xf.columns) + "\n")
+    out = tmp_path / "p.parquet"
+    with pytest.raises(ValueError, match=r"header\.csv: the file has a header but no"):
+        predict_files(model, empty, out)
+    assert not out.exists()

@@ -402,7 +402,12 @@ def predict_files(
                 writer.write_table(table)
                 n += len(frame)
             if writer is None:
-                raise ValueError("The files hold no rows.")
+                # Named as `augnb predict` names it.
+                raise ValueError(
+                    f"{', '.join(map(str, files))}: the file"
+                    f"{' has a header' if len(files) == 1 else 's have headers'} "
+                    "but no data rows"
+                )
         finally:
             if writer is not None:
                 writer.close()
