@@ -477,3 +477,28 @@ def test_the_required_pyarrow_runs_no_code_from_a_file():
     ]
     pins = [r for deps in lists for r in deps if r.startswith("pyarrow")]
     assert pins and all(pin == "pyarrow>=14.0.1" for pin in pins), pins
+
+
+@pytest.mark.parametrize(
+    ("sep", "decimal", "mark"), [(";", ",", "."), (",", ".", ",")]
+)
+def test_thousands_separators_where_only_large_numbers_have_them(
+    tmp_path, sep, decimal, mark
+):
+    # Amounts below 1000 have no separator (1.250,50 and 980,00 in one
+    # column): the column is numbers, not words in a fifth of its cells.
+    values = [980.0, 1250.5, 12.25, 640.0, -3.5] * 8
+
+    def spell(v):
+        text = f"{v:,.2f}".replace(",", "_").replace(".", decimal)
+        return text.replace("_", mark)
+
+    cells = [f'"{spell(v)}"' if sep == "," else spell(v) for v in values]
+    path = tmp_path / "t.csv"
+    path.write_text(
+        f"amount{sep}class\n"
+        + "".join(f"{c}{sep}{'AB'[k % 2]}\n" for k, c in enumerate(cells))
+    )
+    with pytest.warns(DataReadWarning, match="thousands separators"):
+        got = read_table(path)
+    assert got["amount"].tolist() == values

@@ -1229,15 +1229,19 @@ def _parse_numbers(
 
 
 def _thousands_mark(words: np.ndarray, decimal: str) -> str | None:
-    """The thousands separator every number of the column uses, if one does."""
+    """The thousands separator the column's numbers use, if one does.
+
+    Every word holding the mark must be a number grouped by thousands with
+    it; numbers below 1000 have none (``980,00`` beside ``1.250,50``).
+    """
     marks = [m for m in (",", ".", " ", "'", "\u00a0", "\u202f") if m != decimal]
     for mark in marks:
         dec = re.escape(decimal)
         pattern = re.compile(
             rf"^[+-]?\d{{1,3}}({re.escape(mark)}\d{{3}})+({dec}\d+)?$"
         )
-        grouped = [bool(pattern.match(str(w))) for w in words]
-        if any(grouped) and sum(grouped) >= 0.5 * len(words):
+        marked = [str(w) for w in words if mark in str(w)]
+        if marked and all(pattern.match(w) for w in marked):
             return mark
     return None
 
