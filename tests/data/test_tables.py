@@ -39,7 +39,9 @@ def test_sep_overrides_sniffing(tmp_path):
         "a": [1.2, 4.5],
         "b": [3, 6],
     }
-    assert read_table(path, sep=";", decimal=".")["a"].tolist() == ["1,2", "4,5"]
+    with pytest.warns(DataReadWarning, match="--decimal ,"):
+        got = read_table(path, sep=";", decimal=".")
+    assert got["a"].tolist() == ["1,2", "4,5"]
 
 
 @pytest.mark.parametrize(
@@ -502,3 +504,18 @@ def test_thousands_separators_where_only_large_numbers_have_them(
     with pytest.warns(DataReadWarning, match="thousands separators"):
         got = read_table(path)
     assert got["amount"].tolist() == values
+
+
+def test_decimal_commas_in_a_comma_separated_file_are_named(tmp_path):
+    # Quoted decimal commas where the delimiter is a comma: they may be
+    # labels ("1,5" as a version), so they stay categories, but never
+    # silently: the warning gives the fix, and the fix reads numbers.
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "x,class\n" + "".join(f'"{k % 7},5",{"AB"[k % 2]}\n' for k in range(40))
+    )
+    with pytest.warns(DataReadWarning, match=r"'x'.*decimal comma.*--decimal ,") as w:
+        got = read_table(path)
+    assert w[0].message.problem == "decimal_comma"
+    assert got["x"].cat.categories.tolist()[:2] == ["0,5", "1,5"]
+    assert read_table(path, decimal=",")["x"].tolist()[:2] == [0.5, 1.5]

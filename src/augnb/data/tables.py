@@ -563,6 +563,23 @@ class TableReader:
             return plan
         if continuous_like and share <= MAX_STRAY_SHARE:
             return _ColumnPlan(numeric=True, thousands=thousands)
+        if opts.decimal == ".":
+            # Numbers written 1,5 where the decimal mark is the point (a
+            # quoted cell of a ,-separated file): kept as categories (they
+            # may be labels), but named with the fix.
+            commas = _parse_numbers(words[present], ",", None)
+            if not np.isnan(commas).any():
+                shown = [w for w in words[present] if "," in w][:_SHOWN]
+                _warn(
+                    f"{opts.label}: column {name!r} holds numbers written with "
+                    f"a decimal comma ({', '.join(map(repr, shown))}), so it is "
+                    f"read as {int(present.sum())} categories; if they are "
+                    "numbers, read the file with --decimal , (decimal=',' in "
+                    "Python)",
+                    name,
+                    "decimal_comma",
+                )
+                return _ColumnPlan()
         if continuous_like and share <= 1 - MIN_NUMERIC_SHARE:
             shown = sorted(set(words[present][stray]))[:_SHOWN]
             _warn(
