@@ -129,6 +129,21 @@ def test_bom_and_encodings(tmp_path):
         read_table(latin, encoding="klingon")
 
 
+@pytest.mark.parametrize(
+    ("encoding", "written"),
+    [("utf-8", "utf-8-sig"), ("UTF8", "utf-8-sig"), ("utf-16-le", "utf-16-le")],
+)
+def test_a_byte_order_mark_is_no_part_of_a_name_whatever_the_encoding_given(
+    tmp_path, encoding, written
+):
+    # Excel's "CSV UTF-8" starts with a byte-order mark; naming the encoding
+    # (--encoding utf-8) must not make it part of the first column's name.
+    path = tmp_path / "bom.csv"
+    text = CSV if written != "utf-16-le" else "\ufeff" + CSV
+    path.write_bytes(text.encode(written))
+    assert read_table(path, encoding=encoding).to_dict("list") == EXPECTED
+
+
 def test_parquet_feather_and_frames(tmp_path):
     frame = pd.DataFrame(
         {

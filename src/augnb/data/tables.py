@@ -1161,11 +1161,10 @@ def _sniff_format(data: bytes) -> str:
 
 
 def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
-    # utf-8-sig: a byte-order mark must not end up in the first column's name.
-    codec = encoding or "utf-8-sig"
+    codec = encoding or "utf-8"
     try:
         # The head may end inside a character: only that last one is spared.
-        return data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
+        text = data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
             data[:-4].decode(codec) + data[-4:].decode(codec, errors="ignore")
         )
     except LookupError:
@@ -1177,6 +1176,9 @@ def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
             f"{data[exc.start : exc.start + 1]!r}); give the file's encoding, "
             "e.g. --encoding latin-1 (encoding='latin-1' in Python)"
         ) from None
+    # A byte-order mark (Excel's "CSV UTF-8", a UTF-16 file) must not end up
+    # in the first column's name, whether the encoding is named or not.
+    return text.removeprefix("\ufeff")
 
 
 def _header_record(text: str, delim: str) -> tuple[list[str], int]:
