@@ -534,3 +534,22 @@ def test_decimal_commas_in_a_comma_separated_file_are_named(tmp_path):
     assert w[0].message.problem == "decimal_comma"
     assert got["x"].cat.categories.tolist()[:2] == ["0,5", "1,5"]
     assert read_table(path, decimal=",")["x"].tolist()[:2] == [0.5, 1.5]
+
+
+@pytest.mark.parametrize(
+    ("inner", "content"),
+    [
+        ("Parquet", b"PAR1\x15\x04\x15\x10\x15\x14L\x15\x02"),
+        ("JSON", b'{"a": "x", "class": "P"}\n'),
+        ("zip", b"PK\x03\x04\x14\x00\x00\x00\x08\x00"),
+    ],
+)
+def test_a_compressed_file_holding_no_csv_is_refused_naming_it(
+    tmp_path, inner, content
+):
+    # A gzipped Parquet file, JSON or model: not "give the file's encoding".
+    path = tmp_path / "t.gz"
+    path.write_bytes(gzip.compress(content))
+    with pytest.raises(ValueError, match=rf"t\.gz: a gzip file of {inner}") as refused:
+        read_table(path)
+    assert "encoding" not in str(refused.value)

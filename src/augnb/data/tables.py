@@ -888,6 +888,15 @@ def _csv(
     import pyarrow.csv as pcsv
 
     head = _head(source, kind, label)
+    inner = _content_kind(head) if kind != "text" else "text"
+    if inner != "text":
+        # A gzipped Parquet file, JSON, a model: named, rather than read as
+        # text that is not UTF-8, whose fix (--encoding) would not be one.
+        raise ValueError(
+            f"{label}: a {_KIND_NAME[kind]} file of {_content_name(inner)}, not of a "
+            "CSV; augnb reads compressed CSV files only: decompress it "
+            "(Parquet and Feather compress their columns themselves)"
+        )
     text = _decode_head(head, encoding, label)
     if not text.strip():
         raise ValueError(f"{label}: the file is empty (no header row)")
@@ -1115,22 +1124,16 @@ def _refuse_non_table(
         )
     if kind == "text":
         with source.open("rb") as handle:
-            start = handle.read(_SNIFF_BYTES).removeprefix(codecs.BOM_UTF8).lstrip()
-        line = start.split(b"\n", 1)[0].strip()
-        # A CSV header begins with a name: JSON begins with an object (JSON
-        # Lines, records) or a list of them, HTML and XML with a tag.
-        if line.startswith((b"{", b"[{")) or line == b"[":
-            kind = "json"
-        elif line.startswith(b"<"):
-            kind = "markup"
+            kind = _content_kind(handle.read(_SNIFF_BYTES))
     if kind in _CONVERSIONS:
-        what = {"json": "JSON", "markup": "an HTML or XML document"}.get(
-            kind, f"an {_KIND_NAME.get(kind)} file"
+        what = _content_name(kind)
+        what = {"json": what, "markup": f"an {what} document"}.get(
+            kind, f"an {what} file"
         )
         raise ValueError(
-            f"{label}: {what}, not a table augnb reads (CSV, Parquet or "
-            f"Feather); convert it, e.g. {_CONVERSIONS[kind]}, and give the "
-            "DataFrame to fit or save it as Parquet or CSV"
+            f"{label}: {what}, not a table augnb reads (CSV, "
+            f"Parquet or Feather); convert it, e.g. {_CONVERSIONS[kind]}, and "
+            "give the DataFrame to fit or save it as Parquet or CSV"
         )
     workbook = kind == "ole2"
     if kind == "zip":
@@ -1151,6 +1154,30 @@ def _refuse_non_table(
             "augnb does not read; save the sheet as CSV, or read it with "
             "pandas.read_excel and give the DataFrame to fit"
         )
+
+
+def _content_kind(head: bytes) -> str:
+    """What a file's first (decompressed) bytes are: a format, or "text".
+
+    A CSV header begins with a name: JSON begins with an object (JSON Lines,
+    records) or a list of them, HTML and XML with a tag.
+    """
+    kind = _sniff_format(head)
+    if kind == "text":
+        start = head.removeprefix(codecs.BOM_UTF8).lstrip()
+        line = start.split(b"\n", 1)[0].strip()
+        if line.startswith((b"{", b"[{")) or line == b"[":
+            return "json"
+        if line.startswith(b"<"):
+            return "markup"
+    return kind
+
+
+def _content_name(kind: str) -> str:
+    """A format of :func:`_content_kind` as messages name it (``ORC``)."""
+    return {"json": "JSON", "markup": "HTML or XML"}.get(
+        kind, _KIND_NAME.get(kind, kind)
+    )
 
 
 def _sniff_format(data: bytes) -> str:
