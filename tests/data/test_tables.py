@@ -553,3 +553,15 @@ def test_a_compressed_file_holding_no_csv_is_refused_naming_it(
     with pytest.raises(ValueError, match=rf"t\.gz: a gzip file of {inner}") as refused:
         read_table(path)
     assert "encoding" not in str(refused.value)
+
+
+def test_a_given_delimiter_that_leaves_one_column_is_named(tmp_path):
+    # --sep ';' on a ,-separated file: one column named 'a,b,class'. It may
+    # be meant (a table of one column), so a warning, with the delimiter the
+    # header does use.
+    path = tmp_path / "t.csv"
+    path.write_text(CSV)
+    with pytest.warns(DataReadWarning, match=r"t\.csv: with the delimiter ';'.*','"):
+        got = read_table(path, sep=";")
+    assert list(got.columns) == ["a,b,class"]
+    assert list(read_table(path, sep=",").columns) == ["a", "b", "class"]

@@ -912,6 +912,19 @@ def _csv(
     lines = [ln for ln in text.splitlines() if ln.strip()]
     header, header_lines = _header_record(text, delim)
     _check_header(header, label)
+    if sep is not None and len(header) == 1:
+        # A delimiter given that leaves one column: a table of one column is
+        # rare, another delimiter given by mistake (--sep ';') is not.
+        found = _sniff_delimiter(text)
+        if len(_header_record(text, found)[0]) > 1:
+            _warn(
+                f"{label}: with the delimiter {delim!r} the header is one "
+                f"column ({header[0][:60]!r}); its names are separated by "
+                f"{found!r}: give --sep {found!r} (sep= in Python), or leave "
+                "it out to have it detected",
+                header[0],
+                "delimiter",
+            )
     if decimal is None:
         decimal = _sniff_decimal(lines[1:_SNIFF_LINES], delim)
     options = _options(
