@@ -565,3 +565,16 @@ def test_a_given_delimiter_that_leaves_one_column_is_named(tmp_path):
         got = read_table(path, sep=";")
     assert list(got.columns) == ["a,b,class"]
     assert list(read_table(path, sep=",").columns) == ["a", "b", "class"]
+
+
+@pytest.mark.parametrize("sep", ["ab", ""])
+def test_a_delimiter_of_other_than_one_character_is_refused_by_every_door(
+    tmp_path, sep
+):
+    # As --sep says it, where Python gave the csv module's TypeError.
+    path = tmp_path / "t.csv"
+    path.write_text(CSV)
+    with pytest.raises(ValueError, match=r"delimiter must be one character"):
+        read_table(path, sep=sep)
+    path.write_text(CSV.replace(",", "\t"))
+    assert read_table(path, sep="tab").to_dict("list") == EXPECTED  # '\t' named

@@ -84,6 +84,7 @@ __all__ = [
     "check_model_columns",
     "concat_batches",
     "declared_kinds",
+    "delimiter",
     "label_column",
     "model_kinds",
     "open_table",
@@ -684,6 +685,33 @@ def _is_number(kind: Any) -> bool:
     )
 
 
+def delimiter(sep: str) -> str:
+    r"""A CSV delimiter as given (``--sep``, ``sep=``), checked.
+
+    Parameters
+    ----------
+    sep : str
+        One character; ``\t`` (the two characters) or ``tab`` for a tab.
+
+    Returns
+    -------
+    str
+        The character.
+
+    Raises
+    ------
+    ValueError
+        For anything else, with the way to write a tab.
+    """
+    if sep in ("\\t", "tab"):
+        return "\t"
+    if not isinstance(sep, str) or len(sep) != 1:
+        raise ValueError(
+            f"the delimiter must be one character; got {sep!r} (a tab is '\\t')"
+        )
+    return sep
+
+
 def open_table(
     source: str | os.PathLike[str] | Traversable,
     *,
@@ -724,6 +752,8 @@ def open_table(
     label = label or str(source)
     if decimal not in (None, ".", ","):
         raise ValueError(f"decimal must be '.' or ','; got {decimal!r}")
+    if sep is not None:
+        sep = delimiter(sep)
     with source.open("rb") as handle:
         magic = handle.read(8)
     kind = _sniff_format(magic)
@@ -907,8 +937,6 @@ def _csv(
     if not text.strip():
         raise ValueError(f"{label}: the file has no header row")
     delim = sep if sep is not None else _sniff_delimiter(text)
-    if delim in ("\\t", "tab"):
-        delim = "\t"
     lines = [ln for ln in text.splitlines() if ln.strip()]
     header, header_lines = _header_record(text, delim)
     _check_header(header, label)
