@@ -50,3 +50,30 @@ def test_a_target_that_cannot_be_made_is_named_not_its_temporary(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"cannot write '.*out.txt'") as info:
         write_text_atomic(target, "x")
     assert ".tmp" not in str(info.value)
+
+
+def test_a_link_is_written_through_and_kept(tmp_path):
+    # A link to the output (a shared results folder, say): the file it names
+    # is replaced, atomically; the link stays a link.
+    real = tmp_path / "real.csv"
+    real.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    write_text_atomic(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_pipe_or_device_is_written_to_not_replaced(tmp_path):
+    # A named pipe, a device (/dev/null) or /dev/stdout cannot be half
+    # written as a file can: it is written to, not replaced by a file.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_text_atomic(pipe, "rows")
+        assert os.read(reader, 100) == b"rows"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert os.listdir(tmp_path) == ["pipe"]

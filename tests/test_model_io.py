@@ -795,3 +795,93 @@ def test_one_array_member_named_by_two_nodes_is_refused(saved_archive, tmp_path)
     members = {**saved_archive, "model.json": json.dumps(document).encode()}
     text, _ = _load_peak(_compressed(members, tmp_path / "twice.augnb"))
     assert f"{node['member']} is named twice" in text
+
+
+def test_read_features_reads_a_continuous_column_of_words_as_missing(tmp_path):
+    # Every cell of the model's continuous column is a word ("n/a": not
+    # measured in these rows): missing, named in the warning, as one word of
+    # five is; it used to be an error, unlike the same cells in a larger file.
+    X, y = load("credit_approval")
+    model = NaiveBayes().fit(X, y)
+    rows = X.head(5).astype({"A2": object}).assign(A2="n/a")
+    path = tmp_path / "rows.csv"
+    rows.to_csv(path, index=False)
+    with pytest.warns(DataReadWarning, match=r"'A2'.*'n/a'.*read as missing"):
+        got, _ = read_features(path, model)
+    assert got["A2"].isna().all()
+    np.testing.assert_allclose(
+        model.predict_proba(got),
+        model.predict_proba(X.head(5).assign(A2=np.nan)),
+    )
+
+
+def test_read_features_reads_a_feature_named_like_the_default_class(tmp_path):
+    # A model fitted with another class column may have a feature named
+    # "class": it is read as that feature, not taken away as the labels.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "class": rng.choice(["first", "second"], 40),
+            "b": rng.normal(size=40),
+            "label": rng.choice(["p", "q"], 40),
+        }
+    )
+    model = NaiveBayes().fit(frame[["class", "b"]], frame["label"])
+    path = tmp_path / "rows.csv"
+    frame.to_csv(path, index=False)
+    X, y = read_features(path, model)
+    assert list(X.columns) == ["class", "b"] and y is None
+    np.testing.assert_array_equal(
+        model.predict_proba(X), model.predict_proba(frame[["class", "b"]])
+    )
+    X, y = read_features(path, model, target="label")
+    assert list(X.columns) == ["class", "b"] and y.tolist() == frame["label"].tolist()
+
+
+def test_read_features_reads_booleans_written_as_text(tmp_path):
+    # A CSV's true/false column is booleans; the same column written as text
+    # (a Parquet file of strings) is read as those booleans too, where every
+    # value used to become missing, without a word.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "t": rng.choice(["true", "false"], 60),
+            "b": rng.normal(size=60),
+            "class": rng.choice(["p", "q"], 60),
+        }
+    )
+    frame["class"] = np.where(frame["t"] == "true", "p", frame["class"])
+    frame.to_csv(tmp_path / "fit.csv", index=False)
+    model = augnb.fit_files(NaiveBayes(), tmp_path / "fit.csv", target="class")
+    assert model.schema_.columns[0].categories == (False, True)
+    expected = model.predict_proba(read_features(tmp_path / "fit.csv", model)[0])
+    frame.assign(t=frame["t"].str.capitalize()).to_parquet(tmp_path / "t.parquet")
+    X, _ = read_features(tmp_path / "t.parquet", model)
+    assert X["t"].tolist()[:3] == [t == "true" for t in frame["t"][:3]]
+    np.testing.assert_array_equal(model.predict_proba(X), expected)
+
+
+def test_read_features_names_text_where_the_model_fitted_numbers(tmp_path):
+    # A typed file's text column where the model fitted numbered categories:
+    # numbers are read as them; words that are no number are unseen values,
+    # named when none of the column's values is known, not made missing.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {"n": rng.integers(0, 3, 60), "class": rng.choice(["p", "q"], 60)}
+    )
+    model = NaiveBayes().fit(frame[["n"]], frame["class"])
+    words = frame.assign(n=frame["n"].map({0: "zero", 1: "one", 2: "two"}))
+    words.to_parquet(tmp_path / "w.parquet")
+    X, _ = read_features(tmp_path / "w.parquet", model)
+    with pytest.warns(UserWarning, match=r"'n': none of its values were seen"):
+        got = model.predict_proba(X)
+    np.testing.assert_allclose(
+        got, model.predict_proba(frame[["n"]].assign(n=np.nan))
+    )
+    frame.astype({"n": str}).to_parquet(tmp_path / "n.parquet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataReadWarning)  # text of numbers
+        X, _ = read_features(tmp_path / "n.parquet", model)
+    np.testing.assert_array_equal(
+        model.predict_proba(X), model.predict_proba(frame[["n"]])
+    )

@@ -327,6 +327,21 @@ def test_predict_files_output_folder(tmp_path):
         predict_files(model, tmp_path / "car-0.parquet", tmp_path / "new")
 
 
+def test_predict_files_writes_as_every_door_writes(tmp_path):
+    # The one atomic writer: a link to the output stays a link (the file it
+    # names is replaced), and no temporary file is left beside it.
+    X, y = load("car")
+    Xf, yf = _write(tmp_path, "car", X, y)
+    model = TAN().fit(Xf, yf)
+    real = tmp_path / "real.parquet"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.parquet"
+    link.symlink_to(real)
+    predict_files(model, tmp_path / "car-0.parquet", link)
+    assert link.is_symlink() and pd.read_parquet(real).shape == (len(Xf), 4)
+    assert not [p for p in tmp_path.iterdir() if "tmp" in p.name]
+
+
 def test_a_kind_decided_by_few_values_in_the_first_batch_is_checked(tmp_path):
     # As with Dask: the first batch's 40 rows hold at most 20 values of
     # ALK_PHOSPHATE (whole numbers with gaps), every row 83; and a float
@@ -370,3 +385,16 @@ def test_the_plan_sample_keeps_category_columns(tmp_path):
     assert model.continuous_columns_ == ["measure"]
     ref = NaiveBayes().fit(frame.drop(columns="cls"), frame["cls"])
     assert ref.continuous_columns_ == ["measure"]
+
+
+def test_predict_files_names_a_file_without_rows(tmp_path):
+    # As `augnb predict` says it: the file, and what it lacks.
+    X, y = load("car")
+    Xf, yf = _write(tmp_path, "car", X, y)
+    model = TAN().fit(Xf, yf)
+    empty = tmp_path / "header.csv"
+    empty.write_text(",".join(Xf.columns) + "\n")
+    out = tmp_path / "p.parquet"
+    with pytest.raises(ValueError, match=r"header\.csv: the file has a header but no"):
+        predict_files(model, empty, out)
+    assert not out.exists()

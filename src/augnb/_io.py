@@ -43,6 +43,8 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     """Open a temporary file beside ``path``; move it over ``path`` on success.
 
     On any error the temporary file is removed and ``path`` is left as it was.
+    A link is followed (the file it names is replaced); a pipe or a device
+    (``/dev/stdout``) is written to directly.
 
     Parameters
     ----------
@@ -66,9 +68,19 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
         # Said before any work, and of the target, not of the temporary file
         # that os.replace would name.
         raise IsADirectoryError(f"{str(target)!r} is a folder; give a file name")
+    encoding = None if "b" in mode else "utf-8"
+    if target.exists() and not target.is_file():
+        # A pipe, a device or a terminal (``/dev/stdout``): no file a reader
+        # could see half written, and replacing it would put a file in its
+        # place; it is written to.
+        with open(target, mode, encoding=encoding) as stream:
+            yield stream
+        return
+    # A link is written through: the file it names is replaced, the link kept.
+    final = Path(os.path.realpath(target))
     try:
         fd, tmp = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+            dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
         )
     except OSError as exc:
         # Named after the target and its folder, not the temporary file.
@@ -76,14 +88,13 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
             exc.errno, f"cannot write {str(target)!r} ({exc.strerror})"
         ) from None
     try:
-        encoding = None if "b" in mode else "utf-8"
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
         # mkstemp creates the file 0600; give it the mode open() would have.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
+        os.replace(tmp, final)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

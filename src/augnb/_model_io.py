@@ -1237,6 +1237,7 @@ def read_features(
     """
     from augnb.data.tables import (
         check_model_columns,
+        label_column,
         model_kinds,
         open_table,
         read_table,
@@ -1245,7 +1246,8 @@ def read_features(
 
     if label is None:
         label = "the DataFrame" if isinstance(path, pd.DataFrame) else str(path)
-    kinds = model_kinds(estimator, target)
+    target = label_column(estimator, target)
+    kinds = model_kinds(estimator, target, id_column)
     features = [str(n) for n in estimator.feature_names_in_]
     wanted = features + [c for c in (target, id_column) if c is not None]
     raw = read_table(

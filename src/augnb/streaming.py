@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from augnb._io import atomic_open
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import warn_data_problems
 from augnb.data.tables import (
@@ -371,43 +372,43 @@ def predict_files(
         raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
     # As save_model and export: the folder is made (before any row is read).
     Path(output).parent.mkdir(parents=True, exist_ok=True)
-    tmp = f"{output}.tmp-{os.getpid()}"
-    writer = None
     n = 0
-    try:
-        # Each file read as the model reads its columns (the same cell gives
-        # the same value as in `augnb predict` and read_features) and only
-        # the model's columns: a class column, if any, is left unread.
-        batches = (
-            (path, frame)
-            for path in files
-            for frame in iter_batches(
-                path, batch_rows=batch_rows, columns=names, **kinds
-            )
-        )
-        for path, frame in batches:
-            out = getattr(estimator, method)(typed_features(frame, estimator, path))
-            if method == "predict":
-                table = pa.table({"prediction": out})
-            else:
-                table = pa.table(
-                    {
-                        str(c): np.ascontiguousarray(out[:, k])
-                        for k, c in enumerate(estimator.classes_)
-                    }
-                )
-            if writer is None:
-                writer = pq.ParquetWriter(tmp, table.schema)
-            writer.write_table(table)
-            n += len(frame)
-        if writer is None:
-            raise ValueError("The files hold no rows.")
-        writer.close()
+    # Each file read as the model reads its columns (the same cell gives the
+    # same value as in `augnb predict` and read_features) and only the
+    # model's columns: a class column, if any, is left unread.
+    batches = (
+        (path, frame)
+        for path in files
+        for frame in iter_batches(path, batch_rows=batch_rows, columns=names, **kinds)
+    )
+    # The one atomic writer (that of save_model, export and `augnb predict`).
+    with atomic_open(output, "wb") as handle:
         writer = None
-        os.replace(tmp, output)
-    finally:
-        if writer is not None:
-            writer.close()
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        try:
+            for path, frame in batches:
+                features = typed_features(frame, estimator, path)
+                out = getattr(estimator, method)(features)
+                if method == "predict":
+                    table = pa.table({"prediction": out})
+                else:
+                    table = pa.table(
+                        {
+                            str(c): np.ascontiguousarray(out[:, k])
+                            for k, c in enumerate(estimator.classes_)
+                        }
+                    )
+                if writer is None:
+                    writer = pq.ParquetWriter(handle, table.schema)
+                writer.write_table(table)
+                n += len(frame)
+            if writer is None:
+                # Named as `augnb predict` names it.
+                raise ValueError(
+                    f"{', '.join(map(str, files))}: the file"
+                    f"{' has a header' if len(files) == 1 else 's have headers'} "
+                    "but no data rows"
+                )
+        finally:
+            if writer is not None:
+                writer.close()
     return n

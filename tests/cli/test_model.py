@@ -556,3 +556,26 @@ def test_text_of_numbers_is_a_warning_of_inspect_and_fit_that_discrete_silences(
     frame.to_csv(tmp_path / "t.csv", index=False)
     assert main(["inspect", str(tmp_path / "t.csv")]) == 0
     assert "no problems found" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_predict_copies_the_id_column_as_written(car_csv, tmp_path, capsys, suffix):
+    # A row identifier is copied as the file writes it ("0042" stays 0042,
+    # not the number 42), and no finding about its cells is reported: it is
+    # no feature.
+    frame = pd.read_csv(car_csv)
+    frame["patient"] = [f"{i:04d}" for i in range(len(frame))]
+    data = tmp_path / f"rows{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(data, index=False)
+    else:
+        frame.astype({"patient": "str"}).to_parquet(data)
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(data), "--id-column", "patient", "--output",
+                 str(model)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(data), "--output", str(out)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    written = pd.read_csv(out, dtype={"patient": str})
+    assert written["patient"].tolist() == frame["patient"].tolist()

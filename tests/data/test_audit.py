@@ -46,6 +46,7 @@ def test_high_cardinality_categorical():
     findings = audit_table(_frame(city=values))
     assert [(f.column, f.problem) for f in findings] == [("city", "high_cardinality")]
     assert "30 distinct values in 40 rows" in findings[0].message
+    assert "(--drop city on the command line)" in findings[0].message
 
 
 def test_datetime_columns_refused_with_fix():
@@ -70,7 +71,9 @@ def test_datetime_columns_refused_with_fix():
 )
 def test_duration_columns_refused_with_fix(column):
     # A duration is a number of seconds, not one category per value.
-    with pytest.raises(ValueError, match=r"'wait' holds durations.*total_seconds"):
+    with pytest.raises(
+        ValueError, match=r"'wait' holds durations.*total_seconds.*--drop wait on"
+    ):
         warn_data_problems(_frame(wait=column))
     with pytest.raises(ValueError, match=r"'wait' holds durations"):
         NaiveBayes().fit(_frame(wait=column), ["u", "v"] * (N // 2))
@@ -86,7 +89,8 @@ def test_period_columns_refused_as_dates():
 def test_constant_column():
     findings = audit_table(_frame(c=["same"] * N))
     assert [(f.column, f.problem) for f in findings] == [("c", "constant")]
-    assert "drop it" in findings[0].message
+    # The fix as every finding gives it: how to drop it on the command line.
+    assert "drop it (--drop c on the command line)" in findings[0].message
 
 
 def test_integers_turned_float_by_missing_values():

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import bz2
+import gc
 import gzip
+import io
 import lzma
 import warnings
 import zipfile
@@ -10,7 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from augnb.data.tables import DataReadWarning, read_table
+from augnb.data.tables import (
+    DataReadWarning,
+    concat_batches,
+    open_table,
+    read_table,
+)
 
 CSV = "a,b,class\nx,1.5,P\ny,2.5,N\n"
 # Typed: numbers are read as numbers, text as categories.
@@ -32,7 +39,9 @@ def test_sep_overrides_sniffing(tmp_path):
         "a": [1.2, 4.5],
         "b": [3, 6],
     }
-    assert read_table(path, sep=";", decimal=".")["a"].tolist() == ["1,2", "4,5"]
+    with pytest.warns(DataReadWarning, match="--decimal ,"):
+        got = read_table(path, sep=";", decimal=".")
+    assert got["a"].tolist() == ["1,2", "4,5"]
 
 
 @pytest.mark.parametrize(
@@ -74,6 +83,28 @@ def test_a_gzip_named_csv_is_read_by_its_bytes(tmp_path):
     assert read_table(path).to_dict("list") == EXPECTED
 
 
+def _zipped(text: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("inner.csv", text)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "compress", [gzip.compress, bz2.compress, lzma.compress, _zipped]
+)
+def test_compressed_files_are_closed(tmp_path, compress):
+    # Every file opened to read a compressed table (its first bytes, its
+    # batches, a bad row's line) is closed, not left to the garbage collector.
+    path = tmp_path / "t.csv.bin"
+    path.write_bytes(compress(CSV.encode()))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        read_table(path)
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+
+
 def test_zip_with_one_member(tmp_path):
     path = tmp_path / "t.zip"
     with zipfile.ZipFile(path, "w") as archive:
@@ -96,6 +127,21 @@ def test_bom_and_encodings(tmp_path):
     assert read_table(latin, encoding="latin-1")["a"].tolist() == ["café", "thé"]
     with pytest.raises(ValueError, match="unknown encoding"):
         read_table(latin, encoding="klingon")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "written"),
+    [("utf-8", "utf-8-sig"), ("UTF8", "utf-8-sig"), ("utf-16-le", "utf-16-le")],
+)
+def test_a_byte_order_mark_is_no_part_of_a_name_whatever_the_encoding_given(
+    tmp_path, encoding, written
+):
+    # Excel's "CSV UTF-8" starts with a byte-order mark; naming the encoding
+    # (--encoding utf-8) must not make it part of the first column's name.
+    path = tmp_path / "bom.csv"
+    text = CSV if written != "utf-16-le" else "\ufeff" + CSV
+    path.write_bytes(text.encode(written))
+    assert read_table(path, encoding=encoding).to_dict("list") == EXPECTED
 
 
 def test_parquet_feather_and_frames(tmp_path):
@@ -293,6 +339,27 @@ def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
         assert "encoding" not in message and "exactly one" not in message
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "what"),
+    [
+        ("t.jsonl", b'{"a": "x", "class": "P"}\n{"a": "y", "class": "N"}\n', "JSON"),
+        ("t.json", b'\xef\xbb\xbf [{"a": "x", "class": "P"}]', "JSON"),
+        ("t.html", b"<table><tr><th>a</th></tr></table>\n", "an HTML or XML"),
+        ("t.orc", b"ORC\x1d\x00\x00\x00\n\x06\x12\x83", "an ORC file"),
+        ("t.arrows", b"\xff\xff\xff\xff\x98\x00\x00\x00\x10\x00", "an Arrow stream"),
+    ],
+)
+def test_other_formats_are_refused_naming_the_format(tmp_path, name, content, what):
+    # Read as a CSV, JSON or HTML gave a table of braces, and a binary format
+    # "not UTF-8: give the file's encoding", whose fix reads binary as text.
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=rf"{name}: {what}") as refused:
+        read_table(path)
+    message = str(refused.value)
+    assert "CSV, Parquet or Feather" in message and "encoding" not in message
+
+
 def test_model_files_given_as_tables_are_refused_with_the_fix(tmp_path):
     # `augnb predict DATA MODEL` the wrong way round, or a model to inspect:
     # neither "a zip file must hold exactly one table" nor an encoding error.
@@ -362,3 +429,152 @@ def test_a_typed_files_text_of_numbers_stays_text_and_is_named(tmp_path, suffix)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_table(path, discrete=["zip"])
+
+
+def test_a_text_column_of_nulls_read_as_numbers_is_missing(tmp_path):
+    # A Parquet text column with no value (in the file, or in one of its
+    # batches) read as numbers, as a model's continuous column is: missing,
+    # where it used to fail on an index with no word to look up.
+    frame = pd.DataFrame(
+        {"b": pd.Series([None, None, "1.5", "2.5"], dtype="str"), "k": [1, 2, 3, 4]}
+    )
+    path = tmp_path / "t.parquet"
+    frame.to_parquet(path, row_group_size=2)
+    whole = read_table(path, continuous=["b"])
+    assert whole["b"].dtype == np.float64
+    assert whole["b"].isna().tolist() == [True, True, False, False]
+    batches = concat_batches(list(open_table(path, batch_rows=2, continuous=["b"])))
+    pd.testing.assert_frame_equal(batches, whole)
+    frame.head(2).to_parquet(path)
+    assert read_table(path, continuous=["b"])["b"].isna().all()
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_column_read_as_numbers_holding_no_number_is_missing(tmp_path, suffix):
+    # A column read as numbers (declared continuous, or a model's continuous
+    # column) reads its words as missing, with the warning, whatever share of
+    # its cells they are: all of them, or all of a batch's, as one of them.
+    frame = pd.DataFrame(
+        {
+            "b": pd.Series(["n/a"] * 4 + ["1.5", "2.5"], dtype="str"),
+            "words": pd.Series(["n/a"] * 6, dtype="str"),
+        }
+    )
+    path = tmp_path / f"t{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, row_group_size=2)
+    numbers = ["b", "words"]
+    with pytest.warns(DataReadWarning) as caught:
+        whole = read_table(path, continuous=numbers)
+    assert [w.message.column for w in caught] == numbers
+    assert "'n/a'; those cells are read as missing" in str(caught[1].message)
+    assert whole["b"].tolist()[4:] == [1.5, 2.5]
+    assert whole["b"].dtype == whole["words"].dtype == np.float64
+    assert whole["b"].isna().sum() == 4 and whole["words"].isna().all()
+    # Batch by batch (the first holds no number), the same columns.
+    with pytest.warns(DataReadWarning):
+        reader = open_table(path, batch_rows=2, continuous=numbers)
+        batches = concat_batches(list(reader))
+    pd.testing.assert_frame_equal(batches, whole)
+
+
+def test_the_required_pyarrow_runs_no_code_from_a_file():
+    # pyarrow up to 14.0.0 unpickles a Parquet or Feather file's extension
+    # type (CVE-2023-47248): reading a table must never run code from it.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    lists = [
+        project["project"]["dependencies"],
+        *project["project"]["optional-dependencies"].values(),
+    ]
+    pins = [r for deps in lists for r in deps if r.startswith("pyarrow")]
+    assert pins and all(pin == "pyarrow>=14.0.1" for pin in pins), pins
+
+
+@pytest.mark.parametrize(
+    ("sep", "decimal", "mark"), [(";", ",", "."), (",", ".", ",")]
+)
+def test_thousands_separators_where_only_large_numbers_have_them(
+    tmp_path, sep, decimal, mark
+):
+    # Amounts below 1000 have no separator (1.250,50 and 980,00 in one
+    # column): the column is numbers, not words in a fifth of its cells.
+    values = [980.0, 1250.5, 12.25, 640.0, -3.5] * 8
+
+    def spell(v):
+        text = f"{v:,.2f}".replace(",", "_").replace(".", decimal)
+        return text.replace("_", mark)
+
+    cells = [f'"{spell(v)}"' if sep == "," else spell(v) for v in values]
+    path = tmp_path / "t.csv"
+    path.write_text(
+        f"amount{sep}class\n"
+        + "".join(f"{c}{sep}{'AB'[k % 2]}\n" for k, c in enumerate(cells))
+    )
+    with pytest.warns(DataReadWarning, match="thousands separators"):
+        got = read_table(path)
+    assert got["amount"].tolist() == values
+
+
+def test_decimal_commas_in_a_comma_separated_file_are_named(tmp_path):
+    # Quoted decimal commas where the delimiter is a comma: they may be
+    # labels ("1,5" as a version), so they stay categories, but never
+    # silently: the warning gives the fix, and the fix reads numbers.
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "x,class\n" + "".join(f'"{k % 7},5",{"AB"[k % 2]}\n' for k in range(40))
+    )
+    with pytest.warns(DataReadWarning, match=r"'x'.*decimal comma.*--decimal ,") as w:
+        got = read_table(path)
+    assert w[0].message.problem == "decimal_comma"
+    assert got["x"].cat.categories.tolist()[:2] == ["0,5", "1,5"]
+    assert read_table(path, decimal=",")["x"].tolist()[:2] == [0.5, 1.5]
+
+
+@pytest.mark.parametrize(
+    ("inner", "content"),
+    [
+        ("Parquet", b"PAR1\x15\x04\x15\x10\x15\x14L\x15\x02"),
+        ("JSON", b'{"a": "x", "class": "P"}\n'),
+        ("zip", b"PK\x03\x04\x14\x00\x00\x00\x08\x00"),
+    ],
+)
+def test_a_compressed_file_holding_no_csv_is_refused_naming_it(
+    tmp_path, inner, content
+):
+    # A gzipped Parquet file, JSON or model: not "give the file's encoding".
+    path = tmp_path / "t.gz"
+    path.write_bytes(gzip.compress(content))
+    with pytest.raises(ValueError, match=rf"t\.gz: a gzip file of {inner}") as refused:
+        read_table(path)
+    assert "encoding" not in str(refused.value)
+
+
+def test_a_given_delimiter_that_leaves_one_column_is_named(tmp_path):
+    # --sep ';' on a ,-separated file: one column named 'a,b,class'. It may
+    # be meant (a table of one column), so a warning, with the delimiter the
+    # header does use.
+    path = tmp_path / "t.csv"
+    path.write_text(CSV)
+    with pytest.warns(DataReadWarning, match=r"t\.csv: with the delimiter ';'.*','"):
+        got = read_table(path, sep=";")
+    assert list(got.columns) == ["a,b,class"]
+    assert list(read_table(path, sep=",").columns) == ["a", "b", "class"]
+
+
+@pytest.mark.parametrize("sep", ["ab", ""])
+def test_a_delimiter_of_other_than_one_character_is_refused_by_every_door(
+    tmp_path, sep
+):
+    # As --sep says it, where Python gave the csv module's TypeError.
+    path = tmp_path / "t.csv"
+    path.write_text(CSV)
+    with pytest.raises(ValueError, match=r"delimiter must be one character"):
+        read_table(path, sep=sep)
+    path.write_text(CSV.replace(",", "\t"))
+    assert read_table(path, sep="tab").to_dict("list") == EXPECTED  # '\t' named

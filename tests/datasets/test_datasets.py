@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -273,8 +274,12 @@ def test_override_errors(tmp_path):
         load(path, continuous=["x"], discrete=["x"])
     with pytest.raises(ValueError, match=r"--discrete names column\(s\) \['z'\]"):
         load(path, discrete=["z"])
-    with pytest.raises(ValueError, match=r"non-numeric value\(s\) \['a', 'b'\]"):
-        load(path, continuous=["y"])
+    # A column declared continuous reads its words as missing, whatever
+    # their share (as a batch of a larger table would): here all of them,
+    # named in the warning; fitting then refuses the empty column.
+    with pytest.warns(DataReadWarning, match=r"'y'.*'a', 'b'.*read as missing"):
+        X, _ = load(path, continuous=["y"])
+    assert X["y"].isna().all()
 
 
 # --- user CSVs --------------------------------------------------------------
@@ -403,3 +408,22 @@ def test_complete_only_leaving_no_row_is_refused_naming_the_columns(tmp_path):
         assert word in message, message
     assert "'c'" not in message  # never missing: not worth dropping
 
+
+
+def test_columns_left_out_are_not_read(tmp_path):
+    # A dropped column or the row identifier is not read, so nothing is said
+    # about its cells (here numbers with words in a third of them, which
+    # the reader would report), as the streamed fit does not read them.
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "pid": [f"{i:03d}" for i in range(30)],
+            "notes": ["1.5", "x", "2.25"] * 10,
+            "a": ["u", "v", "w"] * 10,
+            "class": ["P", "N"] * 15,
+        }
+    ).to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataReadWarning)
+        X, y = load(path, id_column="pid", drop=["notes"])
+    assert list(X.columns) == ["a"] and y.tolist() == ["P", "N"] * 15

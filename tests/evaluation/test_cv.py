@@ -471,7 +471,7 @@ def test_warnings_are_said_once_per_run_not_per_fold(n_jobs):
         "a row identifier; a classifier can only memorise it. Drop it (--drop "
         "row_id or --id-column row_id on the command line)",
         "data set 'd': column 'same' has the same value (1) in every row, so it "
-        "carries no information; drop it",
+        "carries no information; drop it (--drop same on the command line)",
     ]
 
 

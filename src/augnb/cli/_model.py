@@ -419,6 +419,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
     from augnb._io import atomic_open
     from augnb.data.tables import (
         check_model_columns,
+        label_column,
         model_kinds,
         open_table,
         typed_features,
@@ -440,7 +441,9 @@ def cmd_predict(args: argparse.Namespace) -> int:
             raise UsageError(f"data file {str(args.data)!r} {what}")
         # Provenance is only ever a name: anything else in it is ignored.
         saved = {k: v for k, v in info.items() if isinstance(v, str)}
-        target = args.target or saved.get("target") or "class"
+        target = label_column(
+            estimator, args.target or saved.get("target") or "class"
+        )
         id_column = args.id_column or saved.get("id_column")
         label = str(args.data)
         names = [str(n) for n in getattr(estimator, "feature_names_in_", [])]
@@ -450,7 +453,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=args.batch_rows or auto_batch_rows(len(names) + 2),
-            **model_kinds(estimator, target),
+            **model_kinds(estimator, target, id_column),
         )
         check_model_columns(estimator, reader.columns, label)
         if id_column and id_column not in reader.columns:

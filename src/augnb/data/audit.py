@@ -491,7 +491,7 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
             f"column {name!r} holds durations, which a classifier would treat as "
             "one category per duration; convert it to numbers first (e.g. "
             f"X[{name!r}].dt.total_seconds() / 3600 for hours) or drop it (--drop "
-            "on the command line)",
+            f"{name} on the command line)",
         )
     if _is_time_dtype(dtype) or isinstance(first, _DATE_TYPES):
         found = True
@@ -611,7 +611,8 @@ def _column_finding(
             name,
             "constant",
             f"column {name!r} has the same value ({_show(uniques.iloc[0])}) in every "
-            "row, so it carries no information; drop it",
+            f"row, so it carries no information; drop it (--drop {name} on the "
+            "command line)",
         )
     numbers = _numbers(uniques)
     whole = (
@@ -647,6 +648,7 @@ def _column_finding(
             "high_cardinality",
             f"categorical column {name!r} has {n_distinct} distinct values in "
             f"{n_present} rows, so most values are seen once and tell the model "
-            "little; group rare values or drop it",
+            f"little; group rare values or drop it (--drop {name} on the command "
+            "line)",
         )
     return None

@@ -45,6 +45,7 @@ fields than the header are refused with the file name and line.
 from __future__ import annotations
 
 import bz2
+import codecs
 import csv
 import gzip
 import io
@@ -54,6 +55,7 @@ import re
 import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -82,6 +84,8 @@ __all__ = [
     "check_model_columns",
     "concat_batches",
     "declared_kinds",
+    "delimiter",
+    "label_column",
     "model_kinds",
     "open_table",
     "read_table",
@@ -95,6 +99,8 @@ MAX_STRAY_SHARE = 0.05
 #: is kept as text with a warning.
 MIN_NUMERIC_SHARE = 0.5
 _SHOWN = 5
+#: Booleans as a CSV spells them (any case), read as a model's boolean levels.
+_BOOLEAN_WORDS = {"true": True, "false": False}
 #: A Parquet file of one row group of at most this many bytes (uncompressed)
 #: is decoded at once, then cut into batches; others batch by batch.
 _SMALL_PARQUET_BYTES = 16 << 20
@@ -115,6 +121,9 @@ _MAGIC = {
     b"ARROW1": "feather",
     # Office's compound file: an Excel 97-2003 workbook (.xls), a Word file.
     b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1": "ole2",
+    # Tables in formats augnb does not read, named rather than read as text.
+    b"ORC": "orc",
+    b"\xff\xff\xff\xff": "arrow_stream",
 }
 #: What a file's last suffix promises, checked against its first bytes.
 _SUFFIX_KIND = {
@@ -135,6 +144,15 @@ _KIND_NAME = {
     "xz": "xz",
     "zip": "zip",
     "ole2": "Microsoft Office",
+    "orc": "ORC",
+    "arrow_stream": "Arrow stream",
+}
+#: How to turn a table of a format augnb does not read into one it reads.
+_CONVERSIONS = {
+    "orc": "pyarrow.orc.read_table(path).to_pandas()",
+    "arrow_stream": "pyarrow.ipc.open_stream(path).read_pandas()",
+    "json": "pandas.read_json(path) (lines=True for JSON Lines)",
+    "markup": "pandas.read_html(path)[0] or pandas.read_xml(path)",
 }
 #: Excel's first line naming a CSV's delimiter.
 _EXCEL_SEP = re.compile(r"sep=(.)")
@@ -527,7 +545,12 @@ class TableReader:
             not np.all(numbers == np.floor(numbers))
             or np.unique(numbers).size > 20
         )
-        if numbers.size and (name in opts.continuous or share == 0):
+        # A column read as numbers takes its words as missing whatever their
+        # share, all of its cells included: the plan is made on a table's
+        # first batch, so keeping a column of words as text would give text
+        # or numbers by where the batches fall (and a model's continuous
+        # column all of whose cells are words, "n/a", could not be predicted).
+        if name in opts.continuous or (numbers.size and share == 0):
             plan = _ColumnPlan(numeric=True, thousands=thousands)
             if thousands is not None:
                 shown = [w for w in words[present] if thousands in w][:_SHOWN]
@@ -541,6 +564,23 @@ class TableReader:
             return plan
         if continuous_like and share <= MAX_STRAY_SHARE:
             return _ColumnPlan(numeric=True, thousands=thousands)
+        if opts.decimal == ".":
+            # Numbers written 1,5 where the decimal mark is the point (a
+            # quoted cell of a ,-separated file): kept as categories (they
+            # may be labels), but named with the fix.
+            commas = _parse_numbers(words[present], ",", None)
+            if not np.isnan(commas).any():
+                shown = [w for w in words[present] if "," in w][:_SHOWN]
+                _warn(
+                    f"{opts.label}: column {name!r} holds numbers written with "
+                    f"a decimal comma ({', '.join(map(repr, shown))}), so it is "
+                    f"read as {int(present.sum())} categories; if they are "
+                    "numbers, read the file with --decimal , (decimal=',' in "
+                    "Python)",
+                    name,
+                    "decimal_comma",
+                )
+                return _ColumnPlan()
         if continuous_like and share <= 1 - MIN_NUMERIC_SHARE:
             shown = sorted(set(words[present][stray]))[:_SHOWN]
             _warn(
@@ -575,8 +615,8 @@ class TableReader:
                 plan.warned.update(shown)
                 n = int(counts[stray].sum())
                 _warn(
-                    f"{opts.label}: column {name!r} holds numbers but {n} cell(s) "
-                    f"hold {', '.join(map(repr, shown[:_SHOWN]))}"
+                    f"{opts.label}: column {name!r} is read as numbers, but {n} "
+                    f"cell(s) hold {', '.join(map(repr, shown[:_SHOWN]))}"
                     f"{', ...' if len(shown) > _SHOWN else ''}; those cells are "
                     "read as missing. If they mean something, fit with the "
                     f"column read as categories (--discrete {name}; discrete= "
@@ -584,7 +624,8 @@ class TableReader:
                     name,
                     "numeric_text",
                 )
-        out = np.where(indices >= 0, values[np.maximum(indices, 0)], np.nan)
+        # Missing cells index the appended NaN (a batch of nulls has no word).
+        out = np.append(values, np.nan)[indices]
         present = out[~np.isnan(out)]
         if present.size == out.size and np.all(present == np.floor(present)) and (
             np.abs(present).max(initial=0) < 2**53
@@ -644,6 +685,33 @@ def _is_number(kind: Any) -> bool:
     )
 
 
+def delimiter(sep: str) -> str:
+    r"""A CSV delimiter as given (``--sep``, ``sep=``), checked.
+
+    Parameters
+    ----------
+    sep : str
+        One character; ``\t`` (the two characters) or ``tab`` for a tab.
+
+    Returns
+    -------
+    str
+        The character.
+
+    Raises
+    ------
+    ValueError
+        For anything else, with the way to write a tab.
+    """
+    if sep in ("\\t", "tab"):
+        return "\t"
+    if not isinstance(sep, str) or len(sep) != 1:
+        raise ValueError(
+            f"the delimiter must be one character; got {sep!r} (a tab is '\\t')"
+        )
+    return sep
+
+
 def open_table(
     source: str | os.PathLike[str] | Traversable,
     *,
@@ -684,6 +752,8 @@ def open_table(
     label = label or str(source)
     if decimal not in (None, ".", ","):
         raise ValueError(f"decimal must be '.' or ','; got {decimal!r}")
+    if sep is not None:
+        sep = delimiter(sep)
     with source.open("rb") as handle:
         magic = handle.read(8)
     kind = _sniff_format(magic)
@@ -785,36 +855,45 @@ def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader
     )
 
 
+@contextmanager
 def _stream(
     source: Path | Traversable, kind: str, label: str, native: bool = True
-) -> Any:
-    """A binary stream of the CSV's (decompressed) bytes."""
-    if native and isinstance(source, Path) and kind in ("text", "gzip", "bz2"):
-        import pyarrow as pa
+) -> Iterator[Any]:
+    """A binary stream of the CSV's (decompressed) bytes.
 
-        # Arrow's own files: no Python in the reading loop.
-        return pa.input_stream(
-            str(source), compression=None if kind == "text" else kind
-        )
-    if kind == "text":
-        return source.open("rb")
-    if kind == "gzip":
-        return gzip.open(source.open("rb"))
-    if kind == "bz2":
-        return bz2.open(source.open("rb"))
-    if kind == "xz":
-        return lzma.open(source.open("rb"))
-    try:
-        archive = zipfile.ZipFile(source.open("rb"))
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"{label}: damaged zip file ({exc})") from None
-    members = [m for m in archive.namelist() if not m.endswith("/")]
-    if len(members) != 1:
-        raise ValueError(
-            f"{label}: a zip file must hold exactly one table; it "
-            f"holds {len(members)} files ({members[:5]})"
-        )
-    return archive.open(members[0])
+    Every file it opens is closed with it: a decompressor or a zip archive
+    given an open file leaves that file open when it is closed.
+    """
+    with ExitStack() as opened:
+        if native and isinstance(source, Path) and kind in ("text", "gzip", "bz2"):
+            import pyarrow as pa
+
+            # Arrow's own files: no Python in the reading loop.
+            yield opened.enter_context(
+                pa.input_stream(
+                    str(source), compression=None if kind == "text" else kind
+                )
+            )
+            return
+        raw = opened.enter_context(source.open("rb"))
+        if kind == "text":
+            yield raw
+            return
+        if kind in ("gzip", "bz2", "xz"):
+            module = {"gzip": gzip, "bz2": bz2, "xz": lzma}[kind]
+            yield opened.enter_context(module.open(raw))
+            return
+        try:
+            archive = opened.enter_context(zipfile.ZipFile(raw))
+        except zipfile.BadZipFile as exc:
+            raise ValueError(f"{label}: damaged zip file ({exc})") from None
+        members = [m for m in archive.namelist() if not m.endswith("/")]
+        if len(members) != 1:
+            raise ValueError(
+                f"{label}: a zip file must hold exactly one table; it "
+                f"holds {len(members)} files ({members[:5]})"
+            )
+        yield opened.enter_context(archive.open(members[0]))
 
 
 def _head(source: Path | Traversable, kind: str, label: str) -> bytes:
@@ -839,6 +918,15 @@ def _csv(
     import pyarrow.csv as pcsv
 
     head = _head(source, kind, label)
+    inner = _content_kind(head) if kind != "text" else "text"
+    if inner != "text":
+        # A gzipped Parquet file, JSON, a model: named, rather than read as
+        # text that is not UTF-8, whose fix (--encoding) would not be one.
+        raise ValueError(
+            f"{label}: a {_KIND_NAME[kind]} file of {_content_name(inner)}, not of a "
+            "CSV; augnb reads compressed CSV files only: decompress it "
+            "(Parquet and Feather compress their columns themselves)"
+        )
     text = _decode_head(head, encoding, label)
     if not text.strip():
         raise ValueError(f"{label}: the file is empty (no header row)")
@@ -849,11 +937,22 @@ def _csv(
     if not text.strip():
         raise ValueError(f"{label}: the file has no header row")
     delim = sep if sep is not None else _sniff_delimiter(text)
-    if delim in ("\\t", "tab"):
-        delim = "\t"
     lines = [ln for ln in text.splitlines() if ln.strip()]
     header, header_lines = _header_record(text, delim)
     _check_header(header, label)
+    if sep is not None and len(header) == 1:
+        # A delimiter given that leaves one column: a table of one column is
+        # rare, another delimiter given by mistake (--sep ';') is not.
+        found = _sniff_delimiter(text)
+        if len(_header_record(text, found)[0]) > 1:
+            _warn(
+                f"{label}: with the delimiter {delim!r} the header is one "
+                f"column ({header[0][:60]!r}); its names are separated by "
+                f"{found!r}: give --sep {found!r} (sep= in Python), or leave "
+                "it out to have it detected",
+                header[0],
+                "delimiter",
+            )
     if decimal is None:
         decimal = _sniff_decimal(lines[1:_SNIFF_LINES], delim)
     options = _options(
@@ -1050,11 +1149,13 @@ def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
 def _refuse_non_table(
     source: Path | Traversable, kind: str, magic: bytes, label: str
 ) -> None:
-    """Refuse a workbook or a model file given as a table, with the fix.
+    """Refuse a workbook, a model file or another format's table, with the fix.
 
     Read as a table a workbook would fail as a zip of several files, or as
     text that is not UTF-8 (whose fix, ``--encoding``, would read binary as
-    text); so would an augnb model archive or an older model's pickle.
+    text); so would an augnb model archive or an older model's pickle, an
+    ORC file or an Arrow stream. JSON and HTML would be read as a CSV of
+    braces or tags.
     """
     first = "a model goes first in augnb predict MODEL DATA"
     if kind == "text" and is_pickle(magic):
@@ -1062,10 +1163,23 @@ def _refuse_non_table(
             f"{label}: a Python pickle (an older augnb's model file?), not a "
             f"table; {first} (with --allow-pickle, if you trust the file)"
         )
+    if kind == "text":
+        with source.open("rb") as handle:
+            kind = _content_kind(handle.read(_SNIFF_BYTES))
+    if kind in _CONVERSIONS:
+        what = _content_name(kind)
+        what = {"json": what, "markup": f"an {what} document"}.get(
+            kind, f"an {what} file"
+        )
+        raise ValueError(
+            f"{label}: {what}, not a table augnb reads (CSV, "
+            f"Parquet or Feather); convert it, e.g. {_CONVERSIONS[kind]}, and "
+            "give the DataFrame to fit or save it as Parquet or CSV"
+        )
     workbook = kind == "ole2"
     if kind == "zip":
         try:
-            with zipfile.ZipFile(source.open("rb")) as archive:
+            with source.open("rb") as raw, zipfile.ZipFile(raw) as archive:
                 names = set(archive.namelist())
         except zipfile.BadZipFile:
             return  # the reader names the damage
@@ -1083,6 +1197,30 @@ def _refuse_non_table(
         )
 
 
+def _content_kind(head: bytes) -> str:
+    """What a file's first (decompressed) bytes are: a format, or "text".
+
+    A CSV header begins with a name: JSON begins with an object (JSON Lines,
+    records) or a list of them, HTML and XML with a tag.
+    """
+    kind = _sniff_format(head)
+    if kind == "text":
+        start = head.removeprefix(codecs.BOM_UTF8).lstrip()
+        line = start.split(b"\n", 1)[0].strip()
+        if line.startswith((b"{", b"[{")) or line == b"[":
+            return "json"
+        if line.startswith(b"<"):
+            return "markup"
+    return kind
+
+
+def _content_name(kind: str) -> str:
+    """A format of :func:`_content_kind` as messages name it (``ORC``)."""
+    return {"json": "JSON", "markup": "HTML or XML"}.get(
+        kind, _KIND_NAME.get(kind, kind)
+    )
+
+
 def _sniff_format(data: bytes) -> str:
     for magic, kind in _MAGIC.items():
         if data.startswith(magic):
@@ -1091,11 +1229,10 @@ def _sniff_format(data: bytes) -> str:
 
 
 def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
-    # utf-8-sig: a byte-order mark must not end up in the first column's name.
-    codec = encoding or "utf-8-sig"
+    codec = encoding or "utf-8"
     try:
         # The head may end inside a character: only that last one is spared.
-        return data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
+        text = data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
             data[:-4].decode(codec) + data[-4:].decode(codec, errors="ignore")
         )
     except LookupError:
@@ -1107,6 +1244,9 @@ def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
             f"{data[exc.start : exc.start + 1]!r}); give the file's encoding, "
             "e.g. --encoding latin-1 (encoding='latin-1' in Python)"
         ) from None
+    # A byte-order mark (Excel's "CSV UTF-8", a UTF-16 file) must not end up
+    # in the first column's name, whether the encoding is named or not.
+    return text.removeprefix("\ufeff")
 
 
 def _header_record(text: str, delim: str) -> tuple[list[str], int]:
@@ -1176,15 +1316,19 @@ def _parse_numbers(
 
 
 def _thousands_mark(words: np.ndarray, decimal: str) -> str | None:
-    """The thousands separator every number of the column uses, if one does."""
+    """The thousands separator the column's numbers use, if one does.
+
+    Every word holding the mark must be a number grouped by thousands with
+    it; numbers below 1000 have none (``980,00`` beside ``1.250,50``).
+    """
     marks = [m for m in (",", ".", " ", "'", "\u00a0", "\u202f") if m != decimal]
     for mark in marks:
         dec = re.escape(decimal)
         pattern = re.compile(
             rf"^[+-]?\d{{1,3}}({re.escape(mark)}\d{{3}})+({dec}\d+)?$"
         )
-        grouped = [bool(pattern.match(str(w))) for w in words]
-        if any(grouped) and sum(grouped) >= 0.5 * len(words):
+        marked = [str(w) for w in words if mark in str(w)]
+        if marked and all(pattern.match(w) for w in marked):
             return mark
     return None
 
@@ -1446,16 +1590,41 @@ def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKind
     }
 
 
-def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
+def label_column(estimator: Any, target: str | None) -> str | None:
+    """The class column of a table whose rows a fitted model predicts.
+
+    ``target`` unless it names one of the model's features: a model fitted
+    with another class column may have a feature ``class`` (the default
+    name), which is read as that feature, not taken away as the labels.
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        Supplies the feature names.
+    target : str or None
+        The class column the table may have.
+
+    Returns
+    -------
+    str or None
+    """
+    names = {str(n) for n in getattr(estimator, "feature_names_in_", ())}
+    return None if target is None or target in names else target
+
+
+def model_kinds(
+    estimator: Any, target: str | None = None, id_column: str | None = None
+) -> ReadKinds:
     """How to read a table whose rows a fitted model predicts.
 
     The columns the model took as continuous are read as numbers and those
     whose categories were text as text, whatever the table's cells; the
-    class column is read as text. So a stray word in a numeric column is
-    read the same way (as missing, with a warning) in a file of five rows or
-    of a million, whole or in batches. Columns of numeric or boolean
-    categories are read as stored, and :func:`typed_features` gives them the
-    model's type.
+    class column and the row identifier are read as text (an identifier is
+    copied as written: ``0042`` is not the number 42). So a stray word in a
+    numeric column is read the same way (as missing, with a warning) in a
+    file of five rows or of a million, whole or in batches. Columns of
+    numeric or boolean categories are read as stored, and
+    :func:`typed_features` gives them the model's type.
 
     Parameters
     ----------
@@ -1463,6 +1632,9 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
         Supplies the feature names and the continuous columns.
     target : str, default=None
         The class column, when the table may have one.
+    id_column : str, default=None
+        The row identifier, when the table may have one (a model's feature
+        is read as the model reads it, whatever this names).
 
     Returns
     -------
@@ -1485,7 +1657,11 @@ def model_kinds(estimator: Any, target: str | None = None) -> ReadKinds:
     ]
     return {
         "continuous": [n for n in names if n in numbers],
-        "discrete": [*text, *([target] if target else [])],
+        "discrete": [
+            *text,
+            *(c for c in (label_column(estimator, target), id_column)
+              if c and c not in names),
+        ],
     }
 
 
@@ -1567,10 +1743,22 @@ def typed_features(raw: pd.DataFrame, estimator: Any, label: str) -> pd.DataFram
             ):
                 X[name] = as_text_category(col)
         elif levels and isinstance(col.dtype, pd.CategoricalDtype):
-            # Numbers at fit, text here (a column declared discrete when read).
-            numbers = pd.to_numeric(pd.Series(col.cat.categories), errors="coerce")
+            # Numbers or booleans at fit, text here (a column declared discrete
+            # when read, or a typed file's text column).
+            words = pd.Series(col.cat.categories)
+            if isinstance(levels[0], (bool, np.bool_)):
+                # As a CSV's cells are read: true, False, TRUE... (a word that
+                # spells no boolean stays a word, which the schema names).
+                spelled = words.astype(str).str.strip().str.lower().map(_BOOLEAN_WORDS)
+                values = spelled.where(spelled.notna(), words).to_numpy(dtype=object)
+            else:
+                numbers = pd.to_numeric(words, errors="coerce")
+                values = numbers.to_numpy(dtype=float)
+                if numbers.isna().any():
+                    # A word that is no number stays a word, as above.
+                    values = numbers.astype(object).where(numbers.notna(), words)
+                    values = values.to_numpy(dtype=object)
             X[name] = pd.Series(
-                np.append(numbers.to_numpy(dtype=float), np.nan)[col.cat.codes],
-                index=col.index,
+                np.append(values, np.nan)[col.cat.codes], index=col.index
             )
     return X

@@ -15,7 +15,12 @@ import pandas as pd
 
 from augnb._docstrings import shared_entries
 from augnb.data.schema import MAX_DISCRETE_INTEGERS, column_kind
-from augnb.data.tables import as_text_category, check_labels, read_table
+from augnb.data.tables import (
+    as_text_category,
+    check_labels,
+    open_table,
+    read_table,
+)
 from augnb.datasets._registry import (
     CELL_FIXES,
     DROPPED_COLUMNS,
@@ -146,6 +151,18 @@ def _typed_frame(
     """The typed table of :func:`load_dataframe`, before ``complete_only``."""
     target = target or CLASS_COLUMN
     fixes = CELL_FIXES.get(name, ()) if name is not None else ()
+    kept = None
+    if not isinstance(source, pd.DataFrame):
+        # The names first, from the header, as the streamed fit checks them:
+        # a misspelt option is refused before a row is read (or a declared
+        # column's words are warned about); the columns left out are not
+        # read, so nothing is said about their cells.
+        header = open_table(source, sep=sep, encoding=encoding, label=label).columns
+        dropped = check_column_names(
+            header, target, drop, id_column, label,
+            discrete=discrete, continuous=continuous,
+        )
+        kept = [c for c in header if c not in dropped]
     # The class column and cells to repair are read as text; --discrete /
     # --continuous columns are read as the user says (numbers in a text
     # column, or text in a numeric one).
@@ -157,10 +174,14 @@ def _typed_frame(
         label=label,
         continuous=_as_names(continuous),
         discrete=_as_names(discrete) | {target} | {fix.column for fix in fixes},
+        columns=kept,
     )
-    raw = _select_columns(
-        raw, target, drop, id_column, label, discrete, continuous
-    )
+    if kept is None:
+        raw = _select_columns(
+            raw, target, drop, id_column, label, discrete, continuous
+        )
+    else:
+        raw = raw.loc[:, [*(c for c in kept if c != target), target]]
     if not isinstance(source, pd.DataFrame):
         check_labels(raw[target], label, source=source, sep=sep, encoding=encoding)
     else:
