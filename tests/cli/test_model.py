@@ -263,6 +263,39 @@ def test_predict_scores_a_labelled_table_as_the_api_does(
     assert "counted as errors: 'scrap' (1)" in printed[2]
 
 
+def test_a_kinds_file_beside_the_table_gives_one_model_whatever_the_path(
+    tmp_path, capsys
+):
+    # column_kinds.json declares 'n' (5 integers, discrete by inference)
+    # continuous and every other column discrete: the streamed fit, the
+    # in-memory one (--complete-only) and datasets.load read it alike.
+    from augnb import load_model
+    from augnb.datasets import load
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"n": rng.integers(0, 5, 200), "m": rng.integers(0, 5, 200)})
+    frame["code"] = rng.choice(["01", "02", "10"], 200)
+    frame["class"] = np.where(frame.n + rng.integers(0, 3, 200) > 4, "a", "b")
+    frame.to_csv(tmp_path / "ints.csv", index=False)
+    (tmp_path / "column_kinds.json").write_text('{"ints": {"continuous": ["n"]}}')
+    models = []
+    for extra in ([], ["--complete-only"]):
+        path = tmp_path / f"m{len(models)}.augnb"
+        argv = ["fit", str(tmp_path / "ints.csv"), "--output", str(path), *extra]
+        assert main(argv) == 0
+        models.append(load_model(path))
+    capsys.readouterr()
+    X, _ = load(tmp_path / "ints.csv")
+    assert X["n"].dtype == np.float64
+    # A declared discrete code keeps its spelling, as discrete= keeps it.
+    assert list(X["code"].cat.categories) == ["01", "02", "10"]
+    for model in models:
+        assert [str(c) for c in model.continuous_columns_] == ["n"]
+    np.testing.assert_array_equal(
+        models[0].predict_proba(X), models[1].predict_proba(X)
+    )
+
+
 def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     files = _files(tmp_path)
     usage_error(

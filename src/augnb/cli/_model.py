@@ -259,15 +259,69 @@ def _is_file(dataset: str) -> bool:
 
 
 def _declare_kinds(args: argparse.Namespace, estimator: object) -> None:
-    """``--discrete`` / ``--continuous`` as the estimator's declared kinds."""
+    """``--discrete`` / ``--continuous`` as the estimator's declared kinds.
+
+    A file with an entry in a ``column_kinds.json`` beside it has every
+    feature's kind declared there (its continuous columns, every other one
+    discrete), as :func:`augnb.datasets.load` reads it; the options then
+    override the file's kinds of the columns they name. So a streamed and
+    an in-memory fit (``--complete-only``, a learner that needs rows) read
+    the file's columns alike.
+    """
+    declared = {
+        "discrete": list(getattr(args, "discrete", None) or []),
+        "continuous": list(getattr(args, "continuous", None) or []),
+    }
+    sidecar = _sidecar_kinds(args)
+    if sidecar is not None:
+        continuous, features = sidecar
+        declared["continuous"] = [
+            c
+            for c in features
+            if (c in continuous or c in declared["continuous"])
+            and c not in declared["discrete"]
+        ]
+        declared["discrete"] = [c for c in features if c not in declared["continuous"]]
     params = estimator.get_params()
     for option, param in (
         ("discrete", "discrete_features"),
         ("continuous", "continuous_features"),
     ):
-        names = getattr(args, option, None)
-        if names and param in params:
-            estimator.set_params(**{param: list(names)})
+        if declared[option] and param in params:
+            estimator.set_params(**{param: declared[option]})
+
+
+def _sidecar_kinds(args: argparse.Namespace) -> tuple[set[str], list[str]] | None:
+    """The file's continuous columns by its ``column_kinds.json``, and its features.
+
+    None without such an entry, and for a glob, a folder or a bundled data
+    set.
+    """
+    from augnb.data.tables import open_table
+    from augnb.datasets._loader import SIDECAR_NAME, _read_sidecar, check_column_names
+
+    path = Path(str(args.dataset)).expanduser()
+    if not _is_file(str(args.dataset)) or not path.is_file():
+        return None
+    if not (path.parent / SIDECAR_NAME).is_file():
+        return None
+    target = args.target or "class"
+    try:
+        header = open_table(
+            path, sep=args.sep, encoding=args.encoding, decimal=args.decimal
+        ).columns
+        left_out = {
+            target,
+            *check_column_names(
+                header, target, args.drop, args.id_column, str(args.dataset),
+                discrete=args.discrete, continuous=args.continuous,
+            ),
+        }  # fmt: skip
+        features = [c for c in header if c not in left_out]
+        continuous = _read_sidecar(path, features, str(args.dataset))
+    except (ValueError, FileNotFoundError) as exc:
+        raise UsageError(str(exc)) from None
+    return None if continuous is None else (continuous, features)
 
 
 def auto_batch_rows(n_columns: int) -> int:

@@ -163,6 +163,22 @@ def _typed_frame(
             discrete=discrete, continuous=continuous,
         )
         kept = [c for c in header if c not in dropped]
+    # The kinds a bundled data set's or a sidecar's column_kinds.json
+    # declares: its continuous columns, every other one discrete.
+    declared: set[str] | None = None
+    kinds_origin = "inference"
+    if name is not None:
+        declared, kinds_origin = set(bundled_continuous(name)), SIDECAR_NAME
+    elif isinstance(source, Path) and kept is not None:
+        declared = _read_sidecar(source, [c for c in kept if c != target], label)
+        kinds_origin = str(source.parent / SIDECAR_NAME)
+    # A column declared discrete is read as text, as discrete= reads it: a
+    # code keeps its spelling ("01" stays "01") whoever declares it.
+    declared_discrete = (
+        set()
+        if declared is None or kept is None
+        else {c for c in kept if c not in declared} - _as_names(continuous)
+    )
     # The class column and cells to repair are read as text; --discrete /
     # --continuous columns are read as the user says (numbers in a text
     # column, or text in a numeric one).
@@ -173,7 +189,10 @@ def _typed_frame(
         decimal=decimal,
         label=label,
         continuous=_as_names(continuous),
-        discrete=_as_names(discrete) | {target} | {fix.column for fix in fixes},
+        discrete=_as_names(discrete)
+        | declared_discrete
+        | {target}
+        | {fix.column for fix in fixes},
         columns=kept,
     )
     if kept is None:
@@ -188,27 +207,17 @@ def _typed_frame(
         check_labels(raw[target], label)
 
     if name is not None:
-        base = set(bundled_continuous(name))
-        kinds_origin = "column_kinds.json"
         raw = raw.drop(columns=list(DROPPED_COLUMNS.get(name, {})))
         for fix in fixes:
             column = raw[fix.column].astype(object)
             if column.at[fix.row] == fix.found:
                 column.at[fix.row] = fix.fixed
             raw[fix.column] = column
+    if declared is not None:
+        base = declared
     else:
-        sidecar = (
-            _read_sidecar(source, raw.columns[:-1], label)
-            if isinstance(source, Path)
-            else None
-        )
-        if sidecar is not None:
-            base, kinds_origin = sidecar, str(source.parent / SIDECAR_NAME)
-        else:
-            base = {
-                c for c in raw.columns[:-1] if column_kind(raw[c]) == "continuous"
-            }
-            kinds_origin = "inference"
+        base = {c for c in raw.columns[:-1] if column_kind(raw[c]) == "continuous"}
+        kinds_origin = "inference"
 
     features = list(raw.columns[:-1])
     cont = _apply_overrides(base, features, continuous, discrete, label)
