@@ -314,6 +314,14 @@ def test_a_file_with_other_columns_is_named(tmp_path):
     assert "\n" not in message
 
 
+@pytest.mark.parametrize("columns", [[], ["cls"]])
+def test_columns_naming_no_feature_are_refused_with_the_fix(tmp_path, columns):
+    X, y = load("car")
+    X.assign(cls=y).to_parquet(tmp_path / "car.parquet")
+    with pytest.raises(ValueError, match=r"names no feature.*leave columns out"):
+        fit_files(TAN(), tmp_path / "car.parquet", target="cls", columns=columns)
+
+
 def test_predict_files_output_folder(tmp_path):
     # As save_model and export: a missing folder is created; a folder given
     # as the output is refused before any row is read.

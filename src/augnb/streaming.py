@@ -241,6 +241,12 @@ def fit_files(
     >>> len(tan.structure_.arcs)
     5
     """
+    if columns is not None and not [c for c in columns if c != target]:
+        raise ValueError(
+            f"columns={list(columns)!r} names no feature (the class column "
+            f"{target!r} is read anyway); name the feature columns, or leave "
+            "columns out to use every column but the class"
+        )
     read = None if columns is None else [*columns, target]
     params = estimator.get_params() if hasattr(estimator, "get_params") else {}
     declared = declared_kinds(estimator, text_columns or ())
