@@ -177,6 +177,14 @@ def test_inspect_exits_2_when_it_reports_an_error(
     assert "warning: column 'patient'" in capsys.readouterr().out
 
 
+def test_inspect_refuses_table_options_on_a_model_file(model, usage_error):
+    # They would be ignored: a model records how it reads its columns.
+    usage_error(["inspect", model, "--target", "x"], "good.augnb", "--target", "leave")
+    usage_error(
+        ["inspect", model, "--drop", "a", "--sep", ";"], "--drop, --sep apply"
+    )
+
+
 def test_inspect_user_errors(car_csv, tmp_path, usage_error):
     files = _files(tmp_path)
     usage_error(["inspect", tmp_path / "no.csv"], "no.csv", "does not exist")

@@ -698,6 +698,15 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from augnb.datasets import load_dataframe
 
     if _is_model_file(args.dataset):
+        given = sorted(f"--{k.replace('_', '-')}" for k in read_options(args))
+        if given:
+            # A model records how it reads its columns: a table's options
+            # would be silently ignored.
+            raise UsageError(
+                f"{args.dataset} is a model file, which records its columns and "
+                f"class; {', '.join(given)} appl{'y' if given[1:] else 'ies'} to "
+                "tables only: leave it out"
+            )
         return _inspect_model(args)
     options = read_options(args)
     try:
