@@ -304,6 +304,15 @@ def test_a_kinds_file_beside_the_table_gives_one_model_whatever_the_path(
     )
 
 
+def test_predict_refuses_a_target_the_table_lacks(model, car_csv, usage_error):
+    # An explicit --target asks for scores: a column the table lacks is named
+    # (without --target, a table with no class column is predicted unscored).
+    usage_error(
+        ["predict", model, car_csv, "--target", "nope"],
+        "cars.csv", "'nope'", "leave --target out",
+    )
+
+
 def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
     files = _files(tmp_path)
     usage_error(

@@ -518,6 +518,13 @@ def cmd_predict(args: argparse.Namespace) -> int:
                 )
             id_column = None  # the model's id column is optional when predicting
         has_target = target in reader.columns
+        if args.target and not has_target:
+            # Asked to score, with a class column the table lacks.
+            raise ValueError(
+                f"{label}: no class column {args.target!r} to score the model "
+                f"with; the columns are {reader.columns}: name one of them, or "
+                "leave --target out to predict without scoring"
+            )
         # Only the columns used are read (nor typed, nor warned about).
         wanted = {*names, target, id_column}
         reader.select = [c for c in reader.columns if c in wanted]
