@@ -530,9 +530,11 @@ def _hdp_gibbs(
         ):
             if n_leaf_acc > 0:
                 # The leaves' sum over the sweeps since the last update.
+                # np.int64: typing first sees the count's literal initial 0,
+                # and a literal argument compiles a specialisation of its own.
                 _flush_leaves(
                     acc, nk, N, parent, level_start[deepest], n_nodes,
-                    conc[deepest], parent_sum, n_leaf_acc,
+                    conc[deepest], parent_sum, np.int64(n_leaf_acc),
                 )  # fmt: skip
                 n_leaf_acc = 0
             for d in range(1, n_levels):
@@ -582,7 +584,7 @@ def _hdp_gibbs(
     if n_leaf_acc > 0:
         _flush_leaves(
             acc, nk, N, parent, level_start[deepest], n_nodes,
-            conc[deepest], parent_sum, n_leaf_acc,
+            conc[deepest], parent_sum, np.int64(n_leaf_acc),
         )  # fmt: skip
     if n_acc == 0:
         # No sweep recorded (n_iter == 0): the estimate at the initial state.
