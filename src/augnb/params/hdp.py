@@ -287,7 +287,9 @@ def _log_stirling(n, m, table, n_tab):
     if m == 1:
         return math.lgamma(n)
     if m == 2:
-        return math.lgamma(n) + math.log(_digamma(n) + 0.5772156649015329)
+        # float(n): the digamma's own arithmetic (it is float64 after its
+        # first step), one compiled signature with _crp_cumulants' calls.
+        return math.lgamma(n) + math.log(_digamma(float(n)) + 0.5772156649015329)
     return _log_stirling_approx(n, m)
 
 
