@@ -289,9 +289,10 @@ def _lookup_column(codes, lookup, out):
 
 
 @numba.njit(cache=True, nogil=True)
-def _lookup_kernel(codes, columns, lookup, out, start, stop):
+def _lookup_kernel(codes, columns, lookup, out_t, start, stop):
+    # ``out_t`` is the transposed output (Fortran-ordered, so C here).
     for t in range(codes.shape[0]):
-        _lookup_column(codes[t, start:stop], lookup[t], out[start:stop, columns[t]])
+        _lookup_column(codes[t, start:stop], lookup[t], out_t[columns[t], start:stop])
 
 
 def encode_dictionary_codes(
@@ -316,11 +317,15 @@ def encode_dictionary_codes(
     out : ndarray of shape (n_samples, n_features), int32
         Receives the codes.
     """
-    # Read-only whether or not the codes are (one compiled signature).
+    # Read-only whether or not the codes are, and the output transposed: the
+    # library's Fortran-ordered codes become C-ordered, and so does a single
+    # column, which is C- and F-contiguous alike and typed C as it is (one
+    # compiled signature).
     codes = read_only(codes)
+    out_t = out.T
 
     def encode(a: int, b: int) -> None:
-        _lookup_kernel(codes, columns, lookup, out, a, b)
+        _lookup_kernel(codes, columns, lookup, out_t, a, b)
 
     map_spans(encode, thread_spans(codes.shape[1]))
 

@@ -180,7 +180,9 @@ def _split_scores(cum, boundaries, lo, hi, rows_cost, log2_delta):
     number of candidates. ``log2_delta[k]`` is ``log2(3**k - 2)``.
     """
     n_s = hi - lo
-    first = _search_right(boundaries, lo)
+    # Integer positions: the first boundary > lo is the first >= lo + 1
+    # (_search_left's one signature; _search_right's is on floats).
+    first = _search_left(boundaries, lo + 1)
     last = _search_left(boundaries, hi)
     m = last - first
     if m <= 0 or n_s < 2:

@@ -287,7 +287,9 @@ def _log_stirling(n, m, table, n_tab):
     if m == 1:
         return math.lgamma(n)
     if m == 2:
-        return math.lgamma(n) + math.log(_digamma(n) + 0.5772156649015329)
+        # float(n): the digamma's own arithmetic (it is float64 after its
+        # first step), one compiled signature with _crp_cumulants' calls.
+        return math.lgamma(n) + math.log(_digamma(float(n)) + 0.5772156649015329)
     return _log_stirling_approx(n, m)
 
 
@@ -530,9 +532,11 @@ def _hdp_gibbs(
         ):
             if n_leaf_acc > 0:
                 # The leaves' sum over the sweeps since the last update.
+                # np.int64: typing first sees the count's literal initial 0,
+                # and a literal argument compiles a specialisation of its own.
                 _flush_leaves(
                     acc, nk, N, parent, level_start[deepest], n_nodes,
-                    conc[deepest], parent_sum, n_leaf_acc,
+                    conc[deepest], parent_sum, np.int64(n_leaf_acc),
                 )  # fmt: skip
                 n_leaf_acc = 0
             for d in range(1, n_levels):
@@ -582,7 +586,7 @@ def _hdp_gibbs(
     if n_leaf_acc > 0:
         _flush_leaves(
             acc, nk, N, parent, level_start[deepest], n_nodes,
-            conc[deepest], parent_sum, n_leaf_acc,
+            conc[deepest], parent_sum, np.int64(n_leaf_acc),
         )  # fmt: skip
     if n_acc == 0:
         # No sweep recorded (n_iter == 0): the estimate at the initial state.

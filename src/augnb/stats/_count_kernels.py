@@ -18,7 +18,8 @@ def _pairwise_class_counts_kernel(
 
     ``codes_t`` is the transposed table, one feature per row (see
     ``counts._feature_rows``). ``w`` holds the row weights; empty, every row
-    counts once (``out`` may then be an integer array).
+    counts once. ``out`` is float64 either way (integer counts are exact):
+    one compiled signature, as fast as an integer table.
     """
     weighted = w.shape[0] > 0
     p = codes_t.shape[0]
@@ -242,8 +243,10 @@ def _families_class_counts_kernel(
     children, parent_ptr, parents, radix, n_values, offsets = layout
     # Family by family along the features (``table_t`` is the transposed
     # table, see ``counts._feature_rows``); no parent and one parent, the
-    # common cases, have loops of their own. Unweighted counts are integers
-    # spread over ``out.shape[0]`` lanes by row (summed by the caller):
+    # common cases, have loops of their own. Unweighted counts are spread
+    # over ``out.shape[0]`` lanes by row (summed by the caller), float64 as
+    # the weighted sums (exact integers; one compiled signature for both,
+    # no slower than integer lanes):
     # consecutive rows of a small table hit the same cell, and a chain of
     # increments of one memory cell is what bounded the loop. The lane is
     # the row's low bits (``out.shape[0]`` is a power of two): a modulo is

@@ -79,9 +79,9 @@ def _cmi_matrix_kernel(counts, offsets, cards, n_classes, log_m, xlx):
             log_n = log_m[np.int64(total)]
             h_xyc = _entropy_of(counts[base : base + size], scratch, size, log_n, xlx)
             # H(X, C) and H(Y, C): the table summed over Y, then over X.
-            _sum_out(counts, base, ra, rb, n_classes, True, cells)
+            _sum_out(counts, base, ra, rb, n_classes, np.bool_(True), cells)
             h_xc = _entropy_of(cells, scratch, ra * n_classes, log_n, xlx)
-            _sum_out(counts, base, ra, rb, n_classes, False, cells)
+            _sum_out(counts, base, ra, rb, n_classes, np.bool_(False), cells)
             h_yc = _entropy_of(cells, scratch, rb * n_classes, log_n, xlx)
             # H(C): summed over X and Y.
             for c in range(n_classes):

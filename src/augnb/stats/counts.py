@@ -342,9 +342,11 @@ def _pair_counts_flat(
             # observed pairs only (available cases), pair by pair.
             codes, y = codes[incomplete], y[incomplete]
         rest_t = _feature_rows(codes)
+        out = out.astype(np.float64)
 
-        def by_pairs(a: int, b: int) -> NDArray[np.int64]:
-            part = np.zeros(total, dtype=np.int64)
+        # Float64 counts (exact integers), the weighted kernel's signature.
+        def by_pairs(a: int, b: int) -> NDArray[np.float64]:
+            part = np.zeros(total)
             _pairwise_class_counts_kernel(
                 rest_t, y, _NO_WEIGHTS, cards, n_classes, offsets, part, a, b
             )
@@ -352,7 +354,6 @@ def _pair_counts_flat(
 
         for part in map_spans(by_pairs, thread_spans(rest_t.shape[1])):
             out += part
-        out = out.astype(np.float64)
     else:
         codes_t = _feature_rows(codes)
         w = np.ascontiguousarray(sample_weight, dtype=np.float64)
@@ -532,10 +533,11 @@ def families_class_counts(
     y = np.ascontiguousarray(y)
     n = table_t.shape[1] if families else 0
     if sample_weight is None:
-        # Integer counts in 4 lanes per thread (exact, so the order of the
-        # sums is free; a power of two, as the kernel requires).
-        def lanes(a: int, b: int) -> NDArray[np.int64]:
-            part = np.zeros((4, total), dtype=np.int64)
+        # Counts in 4 lanes per thread (a power of two, as the kernel
+        # requires), float64 as the weighted sums: one compiled signature,
+        # and integers are exact in it, so the order of the sums is free.
+        def lanes(a: int, b: int) -> NDArray[np.float64]:
+            part = np.zeros((4, total))
             _families_class_counts_kernel(
                 table_t, layout, y, _NO_WEIGHTS, int(n_classes), part, a, b
             )
