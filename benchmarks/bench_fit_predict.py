@@ -12,7 +12,9 @@ side by side: ``predict_proba`` of 1 and 1000 rows on bundled data sets
 NaiveBayes and TAN, and a NaiveBayes fit on segment. Each round runs one
 process per checkout (``PYTHONPATH=<checkout>/src``), alternating; the best
 over the rounds is kept. ``--tests "ARGS"`` also times ``pytest ARGS`` in
-each checkout (its own tests on its own code), alternating the same way.
+each checkout (its own tests on its own code), alternating the same way;
+with ``--cold`` each of those runs starts without compiled kernels (the
+checkout's Numba cache files are deleted first), as on a fresh clone.
 """
 
 from __future__ import annotations
@@ -99,6 +101,13 @@ def _in_checkout(checkout, argv, cwd=None):
     return seconds, done.stdout
 
 
+def _clear_kernel_cache(checkout):
+    """Delete ``checkout``'s cached Numba kernels: the next run compiles them."""
+    for pattern in ("*.nbi", "*.nbc"):
+        for path in (Path(checkout) / "src").rglob(pattern):
+            path.unlink()
+
+
 def compare_checkouts(args):
     """Latencies (and ``--tests`` wall times) of two checkouts, alternating."""
     checkouts = {"before": Path(args.against).resolve(), "after": ROOT}
@@ -111,10 +120,12 @@ def compare_checkouts(args):
             for key, seconds in json.loads(stdout.splitlines()[-1]).items():
                 best[side][key] = min(best[side].get(key, np.inf), seconds)
     if args.tests:
-        key = f"pytest {args.tests} (wall)"
+        key = f"pytest {args.tests} ({'cold, ' if args.cold else ''}wall)"
         command = [sys.executable, "-m", "pytest", *shlex.split(args.tests)]
         for _ in range(args.rounds):
             for side, checkout in checkouts.items():
+                if args.cold:
+                    _clear_kernel_cache(checkout)
                 seconds, _ = _in_checkout(checkout, command, cwd=checkout)
                 best[side][key] = min(best[side].get(key, np.inf), seconds)
     print(f"best of {args.rounds} rounds x {args.repeats} repeats; before = "
@@ -137,6 +148,9 @@ def main():
     ap.add_argument("--against", help="another checkout: compare small-call latencies")
     ap.add_argument("--rounds", type=int, default=3, help="alternations (--against)")
     ap.add_argument("--tests", help="pytest arguments to time too (--against)")
+    ap.add_argument(
+        "--cold", action="store_true", help="--tests runs without compiled kernels"
+    )
     ap.add_argument("--latencies", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.latencies:
