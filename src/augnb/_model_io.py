@@ -177,6 +177,31 @@ ALLOWED_CLASSES: Mapping[str, type] = _AllowedClasses(
 )
 
 
+#: The values other than finite numbers a fitted model's float arrays may
+#: hold, by the name of the attribute holding them (an array inside a list
+#: or dict takes that attribute's name): ``"nan"``, ``"inf"`` (either sign).
+#: Every other float array holds finite numbers only, and a file with a NaN
+#: or an infinity anywhere else is refused, whichever cell it is in (the
+#: probe rows of :func:`_check_predicts` reach a few cells only, and a NaN
+#: spreads into every probability that reads it). Found by saving every
+#: estimator in its configurations and reading the code that fills each
+#: array: everything else is a count, a variance or a bandwidth (floored), a
+#: log-probability (Lidstone's or the HDP's, ``alpha > 0``; mixture weights
+#: floored) or a weight.
+_NON_FINITE: dict[str, frozenset[str]] = {
+    # The class labels as the user gave them: a float label may be infinite
+    # (a missing one, NaN, is refused at fit).
+    "classes_": frozenset({"inf"}),
+    # A discretiser's cut points: midpoints and means of values near the
+    # largest float overflow (a cut at -inf, inf or NaN still sorts values
+    # into bins).
+    "cut_points_": frozenset({"nan", "inf"}),
+    # KDEModel's training points: a missing value is NaN, left out of the
+    # kernel sums.
+    "train": frozenset({"nan"}),
+}
+
+
 def _is_estimator_name(name: object) -> bool:
     return isinstance(name, str) and _class_named(name) is not None
 
@@ -476,6 +501,9 @@ class _Decoder:
         self.members = set(archive.namelist())
         self.read: set[str] = set()  # each member is read at most once
         self.table: dict[int, Any] = {}
+        # The class and attribute whose value is being decoded: names an
+        # array in messages, and says which values it may hold.
+        self.where: tuple[str, str] = ("", "")
 
     def _register(self, node: dict[str, Any], obj: Any) -> None:
         node_id = node.get("id")
@@ -652,6 +680,8 @@ class _Decoder:
                     raise
                 raise _Damaged(f"the array {member} is unreadable ({exc})") from None
         _expect(got == nbytes, f"the array {member} is unreadable (truncated)")
+        if dtype.kind in "fc":
+            _check_finite(arr, member, self.where)
         arr = arr.reshape(shape[::-1]).transpose() if fortran else arr.reshape(shape)
         _expect(
             arr.shape == shape and arr.dtype == dtype,
@@ -678,8 +708,17 @@ class _Decoder:
                 name.isidentifier() and not name.startswith("__"),
                 f"bad attribute name {name!r:.60}",
             )
-            out[name] = self.decode(value)
+            out[name] = self._decode_at(node, name, value)
         return out
+
+    def _decode_at(self, node: dict[str, Any], name: str, value: Any) -> Any:
+        """Decode the value of attribute (or parameter) ``name`` of ``node``."""
+        outer = self.where
+        self.where = (str(node.get("class")), name)
+        try:
+            return self.decode(value)
+        finally:
+            self.where = outer
 
     def _object(self, node: dict[str, Any]) -> Any:
         cls = self._class(node)
@@ -710,7 +749,9 @@ class _Decoder:
         params = node.get("params")
         if not isinstance(params, dict):
             raise _Damaged(f"{cls.__name__} has no parameters")
-        values = {name: self.decode(value) for name, value in params.items()}
+        values = {
+            name: self._decode_at(node, name, value) for name, value in params.items()
+        }
         try:
             obj.set_params(**values)
             if hasattr(obj, "_check_params"):
@@ -722,6 +763,34 @@ class _Decoder:
             _expect(name not in values, f"{name} is both a parameter and an attribute")
             object.__setattr__(obj, name, value)
         return obj
+
+
+def _check_finite(flat: np.ndarray, member: str, where: tuple[str, str]) -> None:
+    """Refuse a float array holding a value no fitted model's array holds there.
+
+    ``flat`` is the array as read (one dimension); ``where`` the class and
+    attribute holding it, whose entry in :data:`_NON_FINITE` says which
+    values other than finite numbers it may hold. Checked a slice at a time,
+    so that the test's own arrays stay small whatever the array's size.
+    """
+    allowed = _NON_FINITE.get(where[1], frozenset())
+    step = max(1, _READ_SLICE // flat.dtype.itemsize)
+    for start in range(0, flat.size, step):
+        chunk = flat[start : start + step]
+        finite = np.isfinite(chunk)
+        if finite.all():
+            continue
+        odd = chunk[~finite]
+        if "nan" not in allowed and np.isnan(odd).any():
+            value = "NaN"
+        elif "inf" not in allowed and np.isinf(odd).any():
+            value = "an infinity"
+        else:
+            continue
+        raise _Damaged(
+            f"the array {member} ({where[0]}.{where[1]}) holds {value}, which no "
+            "fitted model holds there; fit it again with `augnb fit`"
+        )
 
 
 def _read_into(handle: Any, buffer: memoryview) -> int:
