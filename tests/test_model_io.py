@@ -901,7 +901,9 @@ def test_read_features_names_text_where_the_model_fitted_numbers(tmp_path):
     )
     frame.astype({"n": str}).to_parquet(tmp_path / "n.parquet")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DataReadWarning)  # text of numbers
+        # Text of the model's numbers: read as them, and nothing to say (the
+        # model, not the file, says the column's kind).
+        warnings.simplefilter("error")
         X, _ = read_features(tmp_path / "n.parquet", model)
     np.testing.assert_array_equal(
         model.predict_proba(X), model.predict_proba(frame[["n"]])
