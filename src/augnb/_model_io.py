@@ -1125,8 +1125,9 @@ def load_model(
 
     The file is data only: loading builds objects of the classes in
     :data:`ALLOWED_CLASSES` and sets their attributes, checking the format's
-    name and version, the estimator's parameters and every array's declared
-    shape and dtype; it runs no code from the file. A file whose contents
+    name and version, the estimator's parameters, every array's declared
+    shape and dtype, and that no float array holds a NaN or an infinity where
+    no fitted model holds one; it runs no code from the file. A file whose contents
     would take more memory than ``max_bytes`` is refused before any of it is
     read. :func:`read_model` also
     returns the provenance saved beside the model.
