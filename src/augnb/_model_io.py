@@ -21,7 +21,7 @@ import sys
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -674,14 +674,14 @@ class _Decoder:
                 # than it holds are asked for (an .npy member holds no
                 # pickle to refuse: its dtype was checked).
                 arr = np.empty(math.prod(shape), dtype=dtype)
-                got = _read_into(handle, arr.view(np.uint8).data)
+                got = _read_into(
+                    handle, arr.view(np.uint8).data, self._values_check(arr, member)
+                )
             except (ValueError, OSError, EOFError) as exc:
                 if isinstance(exc, _Damaged):
                     raise
                 raise _Damaged(f"the array {member} is unreadable ({exc})") from None
         _expect(got == nbytes, f"the array {member} is unreadable (truncated)")
-        if dtype.kind in "fc":
-            _check_finite(arr, member, self.where)
         arr = arr.reshape(shape[::-1]).transpose() if fortran else arr.reshape(shape)
         _expect(
             arr.shape == shape and arr.dtype == dtype,
@@ -690,6 +690,27 @@ class _Decoder:
         )
         self._register(node, arr)
         return arr
+
+    def _values_check(
+        self, flat: np.ndarray, member: str
+    ) -> Callable[[int], None] | None:
+        """What checks a float array's values as its bytes arrive, if any.
+
+        Given the bytes read so far, it checks the values they complete
+        (:func:`_check_finite`): a slice at a time, while it is in the cache.
+        """
+        if flat.dtype.kind not in "fc":
+            return None
+        where = self.where
+        done = 0
+
+        def arrived(got: int) -> None:
+            nonlocal done
+            end = got // flat.dtype.itemsize
+            _check_finite(flat[done:end], member, where)
+            done = end
+
+        return arrived
 
     def _class(self, node: dict[str, Any]) -> type:
         name = node.get("class")
@@ -765,40 +786,42 @@ class _Decoder:
         return obj
 
 
-def _check_finite(flat: np.ndarray, member: str, where: tuple[str, str]) -> None:
-    """Refuse a float array holding a value no fitted model's array holds there.
+def _check_finite(values: np.ndarray, member: str, where: tuple[str, str]) -> None:
+    """Refuse float values no fitted model's array holds where they are.
 
-    ``flat`` is the array as read (one dimension); ``where`` the class and
-    attribute holding it, whose entry in :data:`_NON_FINITE` says which
-    values other than finite numbers it may hold. Checked a slice at a time,
-    so that the test's own arrays stay small whatever the array's size.
+    ``values`` are (some of) the values of the array ``member``; ``where``
+    the class and attribute holding it, whose entry in :data:`_NON_FINITE`
+    says which values other than finite numbers it may hold.
     """
+    finite = np.isfinite(values)
+    if finite.all():
+        return
+    odd = values[~finite]
     allowed = _NON_FINITE.get(where[1], frozenset())
-    step = max(1, _READ_SLICE // flat.dtype.itemsize)
-    for start in range(0, flat.size, step):
-        chunk = flat[start : start + step]
-        finite = np.isfinite(chunk)
-        if finite.all():
-            continue
-        odd = chunk[~finite]
-        if "nan" not in allowed and np.isnan(odd).any():
-            value = "NaN"
-        elif "inf" not in allowed and np.isinf(odd).any():
-            value = "an infinity"
-        else:
-            continue
-        raise _Damaged(
-            f"the array {member} ({where[0]}.{where[1]}) holds {value}, which no "
-            "fitted model holds there; fit it again with `augnb fit`"
-        )
+    if "nan" not in allowed and np.isnan(odd).any():
+        value = "NaN"
+    elif "inf" not in allowed and np.isinf(odd).any():
+        value = "an infinity"
+    else:
+        return
+    raise _Damaged(
+        f"the array {member} ({where[0]}.{where[1]}) holds {value}, which no "
+        "fitted model holds there; fit it again with `augnb fit`"
+    )
 
 
-def _read_into(handle: Any, buffer: memoryview) -> int:
+def _read_into(
+    handle: Any,
+    buffer: memoryview,
+    arrived: Callable[[int], None] | None = None,
+) -> int:
     """Fill ``buffer`` from a zip member a slice at a time; the bytes read.
 
     One ``readinto`` of the whole buffer would have zipfile inflate it into
     a bytes object first, growing it by concatenation: three times the
     array's memory at once, where the size limit counts it once.
+    ``arrived``, if given, is called with the bytes read so far after each
+    slice.
     """
     reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
     got = 0
@@ -807,6 +830,8 @@ def _read_into(handle: Any, buffer: memoryview) -> int:
         if not n:
             break
         got += n
+        if arrived is not None:
+            arrived(got)
     return got
 
 
