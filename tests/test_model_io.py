@@ -31,13 +31,26 @@ from augnb.data.tables import DataReadWarning
 from augnb.datasets import load
 
 # Beyond each estimator's defaults: other density families, a second order
-# AnDE, BSEJ's DAG supernode CPTs and the HDP estimator of the CPTs.
+# AnDE, BSEJ's DAG supernode CPTs, the HDP estimator of the CPTs, every
+# discretiser (MDL is the default), ESKDB's shared discretisation, weighted
+# rows and a model fitted in chunks (the loader refuses a NaN or infinity in
+# an array where none of these holds one: each must still load).
 _VARIANTS = {
     "NaiveBayes-gaussian": lambda: NaiveBayes(continuous="gaussian"),
     "NaiveBayes-gmm": lambda: NaiveBayes(continuous="gmm"),
+    "ETAN-gmm": lambda: augnb.ETAN(continuous="gmm"),
     "AnDE-2": lambda: augnb.AnDE(n=2),
     "BSEJ-dag": lambda: augnb.BSEJ(supernode_cpt="dag"),
     "TAN-hdp": lambda: TAN(smoothing="hdp", hdp_iterations=20),
+    "TAN-equal_frequency": lambda: TAN(discretizer="equal_frequency"),
+    "TAN-equal_width": lambda: TAN(discretizer="equal_width"),
+    "NaiveBayes-mean": lambda: NaiveBayes(discretizer="mean"),
+    "KDB-soac": lambda: augnb.KDB(discretizer="soac"),
+    "ESKDB-shared": lambda: augnb.ESKDB(
+        n_estimators=4, hdp_iterations=50, discretization="shared"
+    ),
+    "AODE-weighted": lambda: augnb.AODE(),
+    "TAN-partial": lambda: TAN(),
 }
 
 
@@ -64,7 +77,15 @@ def _make(name):
 @pytest.mark.parametrize("name", [*estimators(), *_VARIANTS])
 def test_every_estimator_round_trips_exactly(name, mixed_data, tmp_path):
     X, y = mixed_data
-    model = _make(name).fit(X, y)
+    model = _make(name)
+    if name.endswith("-weighted"):
+        weights = np.random.default_rng(0).choice([0.0, 0.5, 2.0], len(y))
+        model.fit(X, y, sample_weight=weights)
+    elif name.endswith("-partial"):
+        model.partial_fit(X.iloc[:100], y.iloc[:100], classes=sorted(set(y)))
+        model.partial_fit(X.iloc[100:], y.iloc[100:])
+    else:
+        model.fit(X, y)
     path = save_model(model, tmp_path / "m.augnb", dataset="credit_approval")
     assert zipfile.is_zipfile(path)
     again = load_model(path)
@@ -880,8 +901,115 @@ def test_read_features_names_text_where_the_model_fitted_numbers(tmp_path):
     )
     frame.astype({"n": str}).to_parquet(tmp_path / "n.parquet")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DataReadWarning)  # text of numbers
+        # Text of the model's numbers: read as them, and nothing to say (the
+        # model, not the file, says the column's kind).
+        warnings.simplefilter("error")
         X, _ = read_features(tmp_path / "n.parquet", model)
     np.testing.assert_array_equal(
         model.predict_proba(X), model.predict_proba(frame[["n"]])
     )
+
+
+def _plant(members, attribute, value):
+    """The archive with ``value`` in the last cell of ``attribute``'s first array.
+
+    Returns the archive's members and the name of the array's member.
+    """
+    document = json.loads(members["model.json"])
+    node = _first(
+        document,
+        lambda n: isinstance(n, dict)
+        and isinstance(n.get("v"), dict)
+        and isinstance(n["v"].get(attribute), dict)
+        and n["v"][attribute].get("t") == "array",
+    )
+    member = node["v"][attribute]["member"]
+    arr = np.load(io.BytesIO(members[member])).copy()
+    arr.flat[-1] = value
+    buffer = io.BytesIO()
+    np.save(buffer, arr)
+    return {**members, member: buffer.getvalue()}, member
+
+
+@pytest.fixture(scope="module")
+def mixed_archives(mixed_data, tmp_path_factory):
+    """The archives of two models of mixed data, by their estimator's name."""
+    folder = tmp_path_factory.mktemp("mixed")
+    out = {}
+    for model in (NaiveBayes(), augnb.ETAN()):
+        name = type(model).__name__
+        path = save_model(model.fit(*mixed_data), folder / f"{name}.augnb")
+        with zipfile.ZipFile(path) as archive:
+            out[name] = {n: archive.read(n) for n in archive.namelist()}
+    return out
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize(
+    "estimator, attribute",
+    [
+        ("NaiveBayes", "CategoricalCPD.log_prob"),
+        ("ETAN", "ConditionalGaussianCPD.intercept"),
+        ("NaiveBayes", "CategoricalCPD.counts"),
+    ],
+)
+def test_a_non_finite_value_in_a_cell_no_probe_reads_is_refused(
+    value, estimator, attribute, mixed_archives, tmp_path
+):
+    # The probe rows read one value of each column: a NaN planted in the
+    # last cell of a probability table (of the last class and value) or of a
+    # Gaussian's means (of the last configuration of its parents) loaded,
+    # then made the probabilities of the rows reading it NaN; in the counts
+    # (read by partial_fit), the next fit's.
+    members, member = _plant(
+        mixed_archives[estimator], attribute.split(".")[1], value
+    )
+    path = _write_archive(tmp_path / "m.augnb", members)
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert str(path) in text and "\n" not in text
+    assert f"the array {member} ({attribute}) holds" in text
+    assert ("NaN" if np.isnan(value) else "an infinity") in text
+
+
+def test_a_planted_nan_exits_2_on_the_command_line(mixed_archives, tmp_path, capsys):
+    members, member = _plant(mixed_archives["NaiveBayes"], "log_prob", np.nan)
+    path = _write_archive(tmp_path / "m.augnb", members)
+    for command in ("predict", "inspect"):
+        capsys.readouterr()
+        args = [command, str(path)] + (["rows.csv"] if command == "predict" else [])
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert f"{member} (CategoricalCPD.log_prob) holds NaN" in err
+        assert err.count("\n") == 1
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
+def test_the_non_finite_values_fitted_models_hold_still_load(mixed_data, tmp_path):
+    # Class labels of inf; cut points that overflow on values near the
+    # largest float (inf, and NaN for a mean); the missing values among a
+    # kernel density's training points (NaN). Each is what fit made: loaded.
+    rng = np.random.default_rng(0)
+    y = rng.choice([np.inf, 1.0], 120)
+    X = pd.DataFrame(
+        {
+            "x": np.where(y == 1.0, -1.5e308, 1.6e308) * rng.uniform(0.5, 1, 120),
+            "a": rng.choice(["u", "v"], 120),
+        }
+    )
+    equal_width = NaiveBayes(discretizer="equal_width").fit(X, y)
+    mean = NaiveBayes(discretizer="mean").fit(X, y)
+    kernel = augnb.ENBC().fit(*mixed_data)
+    assert np.isinf(equal_width.classes_).any()
+    assert np.isinf(equal_width.discretizer_.cut_points_["x"]).any()
+    assert np.isnan(mean.discretizer_.cut_points_["x"]).any()
+    assert np.isnan(kernel.kde_.train).any()
+    for k, (model, rows) in enumerate(
+        [(equal_width, X), (mean, X), (kernel, mixed_data[0])]
+    ):
+        again = load_model(save_model(model, tmp_path / f"{k}.augnb"))
+        np.testing.assert_array_equal(
+            again.predict_proba(rows), model.predict_proba(rows)
+        )

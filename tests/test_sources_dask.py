@@ -299,3 +299,25 @@ def test_a_kind_decided_by_few_values_in_the_first_partition_is_checked():
     np.testing.assert_allclose(
         got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
     )
+
+
+def test_a_partitions_text_of_a_models_numbers_is_named_in_predict_terms():
+    # from_pandas makes strings of an object column: text "1", "2", "3"
+    # where the model's categories are the numbers. Each partition is taken
+    # as a DataFrame is: the text matches none of them, and the warning says
+    # what prediction does and how to convert the column, never how to
+    # declare a column's kind (the model fixed it).
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(1, 4, 90), "b": rng.normal(size=90)})
+    y = rng.choice(["p", "q"], 90)
+    model = TAN().fit(X, y)
+    text = dd.from_pandas(X.astype({"a": str}), npartitions=3, sort=False)
+    with pytest.warns(UserWarning) as caught:
+        got = model.predict_proba(text).compute()
+    np.testing.assert_allclose(
+        got, model.predict_proba(X.assign(a=np.nan)), rtol=0, atol=1e-12
+    )
+    for w in caught:
+        message = str(w.message)
+        assert "convert the column to the type used at fit" in message
+        assert "--discrete" not in message and "discrete_features" not in message

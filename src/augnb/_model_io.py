@@ -21,7 +21,7 @@ import sys
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -175,6 +175,31 @@ ALLOWED_CLASSES: Mapping[str, type] = _AllowedClasses(
         )
     }
 )
+
+
+#: The values other than finite numbers a fitted model's float arrays may
+#: hold, by the name of the attribute holding them (an array inside a list
+#: or dict takes that attribute's name): ``"nan"``, ``"inf"`` (either sign).
+#: Every other float array holds finite numbers only, and a file with a NaN
+#: or an infinity anywhere else is refused, whichever cell it is in (the
+#: probe rows of :func:`_check_predicts` reach a few cells only, and a NaN
+#: spreads into every probability that reads it). Found by saving every
+#: estimator in its configurations and reading the code that fills each
+#: array: everything else is a count, a variance or a bandwidth (floored), a
+#: log-probability (Lidstone's or the HDP's, ``alpha > 0``; mixture weights
+#: floored) or a weight.
+_NON_FINITE: dict[str, frozenset[str]] = {
+    # The class labels as the user gave them: a float label may be infinite
+    # (a missing one, NaN, is refused at fit).
+    "classes_": frozenset({"inf"}),
+    # A discretiser's cut points: midpoints and means of values near the
+    # largest float overflow (a cut at -inf, inf or NaN still sorts values
+    # into bins).
+    "cut_points_": frozenset({"nan", "inf"}),
+    # KDEModel's training points: a missing value is NaN, left out of the
+    # kernel sums.
+    "train": frozenset({"nan"}),
+}
 
 
 def _is_estimator_name(name: object) -> bool:
@@ -476,6 +501,9 @@ class _Decoder:
         self.members = set(archive.namelist())
         self.read: set[str] = set()  # each member is read at most once
         self.table: dict[int, Any] = {}
+        # The class and attribute whose value is being decoded: names an
+        # array in messages, and says which values it may hold.
+        self.where: tuple[str, str] = ("", "")
 
     def _register(self, node: dict[str, Any], obj: Any) -> None:
         node_id = node.get("id")
@@ -646,7 +674,9 @@ class _Decoder:
                 # than it holds are asked for (an .npy member holds no
                 # pickle to refuse: its dtype was checked).
                 arr = np.empty(math.prod(shape), dtype=dtype)
-                got = _read_into(handle, arr.view(np.uint8).data)
+                got = _read_into(
+                    handle, arr.view(np.uint8).data, self._values_check(arr, member)
+                )
             except (ValueError, OSError, EOFError) as exc:
                 if isinstance(exc, _Damaged):
                     raise
@@ -660,6 +690,27 @@ class _Decoder:
         )
         self._register(node, arr)
         return arr
+
+    def _values_check(
+        self, flat: np.ndarray, member: str
+    ) -> Callable[[int], None] | None:
+        """What checks a float array's values as its bytes arrive, if any.
+
+        Given the bytes read so far, it checks the values they complete
+        (:func:`_check_finite`): a slice at a time, while it is in the cache.
+        """
+        if flat.dtype.kind not in "fc":
+            return None
+        where = self.where
+        done = 0
+
+        def arrived(got: int) -> None:
+            nonlocal done
+            end = got // flat.dtype.itemsize
+            _check_finite(flat[done:end], member, where)
+            done = end
+
+        return arrived
 
     def _class(self, node: dict[str, Any]) -> type:
         name = node.get("class")
@@ -678,8 +729,17 @@ class _Decoder:
                 name.isidentifier() and not name.startswith("__"),
                 f"bad attribute name {name!r:.60}",
             )
-            out[name] = self.decode(value)
+            out[name] = self._decode_at(node, name, value)
         return out
+
+    def _decode_at(self, node: dict[str, Any], name: str, value: Any) -> Any:
+        """Decode the value of attribute (or parameter) ``name`` of ``node``."""
+        outer = self.where
+        self.where = (str(node.get("class")), name)
+        try:
+            return self.decode(value)
+        finally:
+            self.where = outer
 
     def _object(self, node: dict[str, Any]) -> Any:
         cls = self._class(node)
@@ -710,7 +770,9 @@ class _Decoder:
         params = node.get("params")
         if not isinstance(params, dict):
             raise _Damaged(f"{cls.__name__} has no parameters")
-        values = {name: self.decode(value) for name, value in params.items()}
+        values = {
+            name: self._decode_at(node, name, value) for name, value in params.items()
+        }
         try:
             obj.set_params(**values)
             if hasattr(obj, "_check_params"):
@@ -724,12 +786,42 @@ class _Decoder:
         return obj
 
 
-def _read_into(handle: Any, buffer: memoryview) -> int:
+def _check_finite(values: np.ndarray, member: str, where: tuple[str, str]) -> None:
+    """Refuse float values no fitted model's array holds where they are.
+
+    ``values`` are (some of) the values of the array ``member``; ``where``
+    the class and attribute holding it, whose entry in :data:`_NON_FINITE`
+    says which values other than finite numbers it may hold.
+    """
+    finite = np.isfinite(values)
+    if finite.all():
+        return
+    odd = values[~finite]
+    allowed = _NON_FINITE.get(where[1], frozenset())
+    if "nan" not in allowed and np.isnan(odd).any():
+        value = "NaN"
+    elif "inf" not in allowed and np.isinf(odd).any():
+        value = "an infinity"
+    else:
+        return
+    raise _Damaged(
+        f"the array {member} ({where[0]}.{where[1]}) holds {value}, which no "
+        "fitted model holds there; fit it again with `augnb fit`"
+    )
+
+
+def _read_into(
+    handle: Any,
+    buffer: memoryview,
+    arrived: Callable[[int], None] | None = None,
+) -> int:
     """Fill ``buffer`` from a zip member a slice at a time; the bytes read.
 
     One ``readinto`` of the whole buffer would have zipfile inflate it into
     a bytes object first, growing it by concatenation: three times the
     array's memory at once, where the size limit counts it once.
+    ``arrived``, if given, is called with the bytes read so far after each
+    slice.
     """
     reader = cast(io.BufferedIOBase, handle)  # a ZipExtFile
     got = 0
@@ -738,6 +830,8 @@ def _read_into(handle: Any, buffer: memoryview) -> int:
         if not n:
             break
         got += n
+        if arrived is not None:
+            arrived(got)
     return got
 
 
@@ -1056,8 +1150,9 @@ def load_model(
 
     The file is data only: loading builds objects of the classes in
     :data:`ALLOWED_CLASSES` and sets their attributes, checking the format's
-    name and version, the estimator's parameters and every array's declared
-    shape and dtype; it runs no code from the file. A file whose contents
+    name and version, the estimator's parameters, every array's declared
+    shape and dtype, and that no float array holds a NaN or an infinity where
+    no fitted model holds one; it runs no code from the file. A file whose contents
     would take more memory than ``max_bytes`` is refused before any of it is
     read. :func:`read_model` also
     returns the provenance saved beside the model.

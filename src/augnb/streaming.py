@@ -93,6 +93,7 @@ def iter_batches(
     decimal: str | None = None,
     continuous: Sequence[str] | None = None,
     discrete: Sequence[str] | None = None,
+    fitted: bool = False,
 ) -> Iterator[pd.DataFrame]:
     """Row batches of files as DataFrames, at most about ``batch_rows`` rows each.
 
@@ -115,6 +116,9 @@ def iter_batches(
         CSV dialect; see :func:`augnb.data.tables.read_table`.
     continuous, discrete : sequence of str, default=None
         Text columns to read as numbers, and columns to read as text.
+    fitted : bool, default=False
+        Whether those are a fitted model's kinds (rows read to predict): see
+        :func:`augnb.data.tables.read_table`.
 
     Yields
     ------
@@ -137,6 +141,7 @@ def iter_batches(
             batch_rows=batch_rows,
             continuous=continuous,
             discrete=discrete,
+            fitted=fitted,
         )
         if columns is not None:
             missing = [c for c in columns if c not in reader.columns]

@@ -176,6 +176,63 @@ def test_every_prediction_door_reads_a_file_as_the_model_does(
     np.testing.assert_allclose(cli[[f"p({c})" for c in labels]], expected, atol=1e-15)
 
 
+def test_no_prediction_door_gives_fit_advice_for_a_models_numbered_column(
+    tmp_path, capsys
+):
+    # Fitted on a CSV, where "a" holds the numbered categories 1, 2, 3; the
+    # rows to predict in Parquet, where "a" is the text "1", "2", "3". The
+    # model fixed the column's kind: a file's text is its numbers, without
+    # the fit's warning (declare it with --discrete), at every door reading
+    # a file. A DataFrame is taken as it is: its text matches no number, and
+    # the warning says what prediction does and how to convert it.
+    import warnings
+
+    from augnb import load_model, predict_files
+    from augnb._model_io import read_features
+
+    rng = np.random.default_rng(0)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "a": rng.choice(["1", "2", "3"], n),
+            "b": rng.normal(size=n),
+            "y": rng.choice(["p", "q"], n),
+        }
+    )
+    csv, parquet = tmp_path / "t.csv", tmp_path / "t.parquet"
+    frame.to_csv(csv, index=False)
+    frame.to_parquet(parquet)
+    fitted = {"csv": tmp_path / "csv.augnb", "parquet": tmp_path / "parquet.augnb"}
+    assert main(["fit", str(csv), "--target", "y", "--output", str(fitted["csv"])]) == 0
+    # The reverse: fitted on the Parquet file's text, declared discrete.
+    assert main(["fit", str(parquet), "--target", "y", "--discrete", "a",
+                 "--output", str(fitted["parquet"])]) == 0  # fmt: skip
+    for fitted_on, rows in (("csv", parquet), ("parquet", csv)):
+        model = fitted[fitted_on]
+        capsys.readouterr()
+        out = tmp_path / "p.csv"
+        assert main(["predict", str(model), str(rows), "--output", str(out)]) == 0
+        assert "warning" not in capsys.readouterr().err
+        estimator = load_model(model)
+        expected = estimator.predict_proba(
+            frame[["a", "b"]].astype({"a": int if fitted_on == "csv" else str})
+        )
+        labels = [f"p({c})" for c in estimator.classes_]
+        np.testing.assert_allclose(pd.read_csv(out)[labels], expected, atol=1e-15)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            predict_files(estimator, rows, tmp_path / "p.parquet")
+            X, _ = read_features(rows, estimator, target="y")
+        np.testing.assert_array_equal(pd.read_parquet(tmp_path / "p.parquet"), expected)
+        np.testing.assert_array_equal(estimator.predict_proba(X), expected)
+    estimator = load_model(fitted["csv"])
+    with pytest.warns(UserWarning) as caught:
+        estimator.predict_proba(pd.read_parquet(parquet)[["a", "b"]])
+    (text,) = [str(w.message) for w in caught]
+    assert "summed out; convert the column to the type used at fit" in text
+    assert "--discrete" not in text and "discrete_features" not in text
+
+
 def test_date_column_is_refused_by_every_door(tmp_path, capsys):
     path = tmp_path / "t.csv"
     _table().to_csv(path, index=False)

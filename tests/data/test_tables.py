@@ -578,3 +578,132 @@ def test_a_delimiter_of_other_than_one_character_is_refused_by_every_door(
         read_table(path, sep=sep)
     path.write_text(CSV.replace(",", "\t"))
     assert read_table(path, sep="tab").to_dict("list") == EXPECTED  # '\t' named
+
+
+#: Fit-time advice: declaring a column's kind, or leaving it out. A fitted
+#: model fixed its columns' kinds and reads every one of them.
+_FIT_ADVICE = ("--discrete", "--continuous", "--drop", "discrete=", "continuous=",
+               "discrete_features", "drop=", "fit with")
+
+
+@pytest.fixture(scope="module")
+def numbered_model():
+    # "n": numbered categories (three integers); "code": numbered categories
+    # declared discrete, 30 of them (a reader would take them for numbers);
+    # "x": continuous.
+    from augnb import NaiveBayes
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "n": rng.integers(1, 4, 300),
+            "code": rng.integers(0, 30, 300),
+            "x": rng.normal(size=300),
+        }
+    )
+    y = rng.choice(["p", "q"], 300)
+    model = NaiveBayes(discrete_features=["code"]).fit(frame, y)
+    return model, frame
+
+
+def _read_to_predict(path, model, **kw):
+    """The model's columns of a file, read and typed as every predict door does."""
+    from augnb.data.tables import model_kinds, typed_features
+
+    raw = read_table(path, **model_kinds(model), **kw)
+    return typed_features(raw, model, str(path))
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".feather"])
+def test_a_typed_files_text_of_a_models_numbers_is_read_without_a_warning(
+    tmp_path, numbered_model, suffix
+):
+    # Text "1", "2", "3" where the model's categories are the numbers 1, 2,
+    # 3: the model fixed the column's kind, so nothing is said (a fit would
+    # name it, with the options that declare a kind), and the text is the
+    # model's numbers.
+    model, frame = numbered_model
+    path = tmp_path / f"t{suffix}"
+    getattr(frame.astype({"n": str, "code": str}), f"to_{suffix[1:]}")(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        X = _read_to_predict(path, model)
+    np.testing.assert_array_equal(model.predict_proba(X), model.predict_proba(frame))
+    # Read for a fit, each column is named with the options that declare it.
+    with pytest.warns(DataReadWarning) as caught:
+        read_table(path)
+    assert sorted(w.message.column for w in caught) == ["code", "n"]
+    assert all("--discrete" in str(w.message) for w in caught)
+
+
+def test_words_where_a_model_reads_numbers_are_named_with_what_prediction_does(
+    tmp_path, numbered_model
+):
+    # A continuous column with a word (read as numbers, as the model reads
+    # it) and a column of numbered categories a quarter of whose cells are
+    # words (which a fit would keep as text, naming --continuous): both read
+    # as missing, said in the words of prediction.
+    model, frame = numbered_model
+    rows = frame.astype({"x": object, "code": object})
+    rows.loc[3, "x"] = "n/a"
+    rows.loc[rows.index % 4 == 0, "code"] = "unknown"
+    path = tmp_path / "t.csv"
+    rows.to_csv(path, index=False)
+    with pytest.warns(DataReadWarning) as caught:
+        X = _read_to_predict(path, model)
+    messages = {w.message.column: str(w.message) for w in caught}
+    assert sorted(messages) == ["code", "x"]
+    assert "holds words in 1 cell(s) ('n/a') where the model reads" in messages["x"]
+    assert "holds words in 75 cell(s) ('unknown')" in messages["code"]
+    for text in messages.values():
+        assert "read as missing values, which prediction sums out" in text
+        assert not any(advice in text for advice in _FIT_ADVICE), text
+    expected = frame.astype({"code": float}).copy()
+    expected.loc[3, "x"] = np.nan
+    expected.loc[expected.index % 4 == 0, "code"] = np.nan
+    np.testing.assert_array_equal(
+        model.predict_proba(X), model.predict_proba(expected)
+    )
+    # Read for a fit, the same cells get a fit's advice.
+    with pytest.warns(DataReadWarning) as caught:
+        read_table(path)
+    advice = {w.message.column: str(w.message) for w in caught}
+    assert "--continuous code" in advice["code"] and "--discrete x" in advice["x"]
+
+
+def test_a_word_far_down_a_models_numeric_column_is_named_without_fit_advice(
+    tmp_path, numbered_model
+):
+    # Read in batches, a CSV's column of numbers in its first block holding a
+    # word further down cannot be read: the error names the cell, and at
+    # predict no option to declare the column's kind.
+    model, frame = numbered_model
+    rows = pd.concat([frame] * 200, ignore_index=True).astype({"x": object})
+    rows.loc[len(rows) - 1, "x"] = "oops"
+    path = tmp_path / "t.csv"
+    rows.to_csv(path, index=False)
+    from augnb.data.tables import model_kinds
+
+    reader = open_table(path, batch_rows=1000, **model_kinds(model))
+    with pytest.raises(ValueError, match="holds 'oops' further down") as info:
+        list(reader)
+    text = str(info.value)
+    assert "where the model reads numbers; clean that cell" in text
+    assert not any(advice in text for advice in _FIT_ADVICE), text
+    with pytest.raises(ValueError, match="--discrete x"):
+        list(open_table(path, batch_rows=1000))
+
+
+def test_a_nested_column_a_model_reads_is_refused_without_fit_advice(
+    tmp_path, numbered_model
+):
+    model, frame = numbered_model
+    path = tmp_path / "t.parquet"
+    frame.assign(n=[[v] for v in frame["n"]]).to_parquet(path)
+    with pytest.raises(ValueError, match="'n' holds list") as info:
+        _read_to_predict(path, model)
+    text = str(info.value)
+    assert "flatten it" in text
+    assert not any(advice in text for advice in _FIT_ADVICE), text
+    with pytest.raises(ValueError, match="--drop n"):
+        read_table(path)

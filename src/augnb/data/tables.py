@@ -38,6 +38,11 @@ pandas ``category``. A text column that holds numbers is read as numbers:
 - mostly numbers with more words than that: kept as categories, with a
   warning naming the column and the fix (declare it continuous).
 
+Rows read for a fitted model to predict (:func:`model_kinds`) take each
+column's kind from the model, so these warnings name what prediction does
+with the cells instead (a word where the model reads numbers is missing),
+never an option to declare a kind.
+
 Duplicate column names, a file without data rows and rows with more or fewer
 fields than the header are refused with the file name and line.
 """
@@ -202,6 +207,8 @@ class _ReadOptions:
     label: str
     continuous: frozenset[str]
     discrete: frozenset[str]
+    #: The kinds are a fitted model's: the table is read to predict.
+    fitted: bool
     #: Look for numbers in text columns: only a CSV's types are guessed; a
     #: Parquet or Feather text column was stored as text on purpose.
     guess: bool = True
@@ -219,6 +226,7 @@ def read_table(
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
     columns: Iterable[str] | None = None,
+    fitted: bool = False,
 ) -> pd.DataFrame:
     """Read a CSV, Parquet or Feather file (or a DataFrame) into typed columns.
 
@@ -243,6 +251,11 @@ def read_table(
     columns : iterable of str, default=None
         Read only these of the table's columns (all when None); a name the
         table lacks is left out, for the caller to report.
+    fitted : bool, default=False
+        Whether ``continuous`` and ``discrete`` are a fitted model's kinds
+        (a table read to predict; see :func:`model_kinds`): no column's kind
+        is then guessed aloud, and a cell the model cannot read is named
+        with what prediction does with it, not with a fit's options.
 
     Returns
     -------
@@ -282,6 +295,7 @@ def read_table(
         batch_rows=None,
         continuous=continuous,
         discrete=discrete,
+        fitted=fitted,
     )
     if wanted is not None:
         reader.select = [c for c in reader.columns if c in wanted]
@@ -422,7 +436,7 @@ class TableReader:
     def _to_pandas(self, batch: Any) -> pd.DataFrame:
         import pyarrow as pa
 
-        batch = _plain_types(batch, self._options.label)
+        batch = _plain_types(batch, self._options)
         if all(_is_number(t) for t in batch.schema.types):
             # Numbers only: one conversion, columns of a type in one block (the
             # estimators' one-pass path over an integer table needs that).
@@ -520,8 +534,10 @@ class TableReader:
             # A Parquet or Feather text column is text on purpose: categories
             # whatever it spells ("01" and "1" stay two). Every value being a
             # number is named (the data audit's finding of a DataFrame's text
-            # column), unless it is stored as a category.
-            if not category:
+            # column), unless it is stored as a category, or the kinds are a
+            # fitted model's: the column's categories are then the model's
+            # numbers or booleans, which typed_features maps its text onto.
+            if not (category or opts.fitted):
                 present = ~missing & (counts > 0)
                 found = text_numbers_finding(name, words[present])
                 if found is not None:
@@ -583,6 +599,15 @@ class TableReader:
                 return _ColumnPlan()
         if continuous_like and share <= 1 - MIN_NUMERIC_SHARE:
             shown = sorted(set(words[present][stray]))[:_SHOWN]
+            if opts.fitted:
+                # The model's categories are numbers: the words are values it
+                # never saw, summed out as missing ones are.
+                _warn(
+                    _words_at_predict(opts.label, name, n_stray, shown),
+                    name,
+                    "mostly_numeric",
+                )
+                return _ColumnPlan()
             _warn(
                 f"{opts.label}: column {name!r} holds numbers in "
                 f"{100 * (1 - share):.0f}% of its cells and words in the rest "
@@ -614,16 +639,16 @@ class TableReader:
             if shown:
                 plan.warned.update(shown)
                 n = int(counts[stray].sum())
-                _warn(
-                    f"{opts.label}: column {name!r} is read as numbers, but {n} "
-                    f"cell(s) hold {', '.join(map(repr, shown[:_SHOWN]))}"
-                    f"{', ...' if len(shown) > _SHOWN else ''}; those cells are "
-                    "read as missing. If they mean something, fit with the "
-                    f"column read as categories (--discrete {name}; discrete= "
-                    "in Python); otherwise clean them or leave them empty",
-                    name,
-                    "numeric_text",
+                message = (
+                    _words_at_predict(opts.label, name, n, shown)
+                    if opts.fitted
+                    else f"{opts.label}: column {name!r} is read as numbers, but "
+                    f"{n} cell(s) hold {_listed(shown)}; those cells are read as "
+                    "missing. If they mean something, fit with the column read "
+                    f"as categories (--discrete {name}; discrete= in Python); "
+                    "otherwise clean them or leave them empty"
                 )
+                _warn(message, name, "numeric_text")
         # Missing cells index the appended NaN (a batch of nulls has no word).
         out = np.append(values, np.nan)[indices]
         present = out[~np.isnan(out)]
@@ -634,7 +659,7 @@ class TableReader:
         return out
 
 
-def _plain_types(batch: Any, label: str) -> Any:
+def _plain_types(batch: Any, options: _ReadOptions) -> Any:
     """A record batch with decimals as numbers; nested columns refused.
 
     A decimal (a database's amount or key) is a number: scale 0 as integers
@@ -648,11 +673,16 @@ def _plain_types(batch: Any, label: str) -> Any:
     for i, kind in enumerate(batch.schema.types):
         if pa.types.is_nested(kind):
             name = batch.schema.names[i]
+            # A model's column cannot be left out: it reads every one.
+            fix = (
+                "write one number or word per cell of it (flatten it) first"
+                if options.fitted
+                else f"leave it out (--drop {name}; drop= in Python) or flatten "
+                "it into plain columns first"
+            )
             raise ValueError(
-                f"{label}: column {name!r} holds {kind} values, not one number "
-                "or word per cell, so a classifier cannot read it; leave it out "
-                f"(--drop {name}; drop= in Python) or flatten it into plain "
-                "columns first"
+                f"{options.label}: column {name!r} holds {kind} values, not one "
+                f"number or word per cell, so a classifier cannot read it; {fix}"
             )
         if pa.types.is_dictionary(kind) and pa.types.is_decimal(kind.value_type):
             kind = kind.value_type
@@ -722,6 +752,7 @@ def open_table(
     batch_rows: int | None = 1_000_000,
     continuous: Iterable[str] | None = None,
     discrete: Iterable[str] | None = None,
+    fitted: bool = False,
 ) -> TableReader:
     """Open a table file to read it batch by batch, its header already known.
 
@@ -735,6 +766,8 @@ def open_table(
         About how many rows a batch holds (a CSV is cut in blocks of bytes,
         sized from its first lines); None: one batch.
     continuous, discrete : iterable of str, default=None
+        As in :func:`read_table`.
+    fitted : bool, default=False
         As in :func:`read_table`.
 
     Returns
@@ -760,7 +793,9 @@ def open_table(
     _check_suffix(source.name, kind, magic, label)
     _refuse_non_table(source, kind, magic, label)
     plain = dict(
-        continuous=frozenset(continuous or ()), discrete=frozenset(discrete or ())
+        continuous=frozenset(continuous or ()),
+        discrete=frozenset(discrete or ()),
+        fitted=bool(fitted),
     )
     if kind == "parquet":
         return _parquet(source, label, batch_rows, plain)
@@ -1054,10 +1089,20 @@ def _arrow_message(exc: Exception, options: _ReadOptions) -> str:
     if found:
         index = int(found.group(1))
         name = options.names[index] if index < len(options.names) else str(index)
-        return (
+        start = (
             f"{options.label}: column {name!r} looked like numbers in the first "
-            f"rows but holds {found.group(2)!r} further down; read it as text with "
-            f"--discrete {name} (discrete= in Python), or clean that cell"
+            f"rows but holds {found.group(2)!r} further down"
+        )
+        if options.fitted:
+            # The model reads numbers there (a column of its text categories
+            # is read as text): the cell is what can change.
+            return (
+                f"{start}, where the model reads numbers; clean that cell (an "
+                "empty cell is a missing value, which prediction sums out)"
+            )
+        return (
+            f"{start}; read it as text with --discrete {name} (discrete= in "
+            "Python), or clean that cell"
         )
     if "invalid UTF8" in message or "UTF8" in message:
         return _not_utf8(options, None)
@@ -1333,6 +1378,26 @@ def _thousands_mark(words: np.ndarray, decimal: str) -> str | None:
     return None
 
 
+def _listed(words: Sequence[str]) -> str:
+    """The first few of ``words``, quoted: ``'n/a', 'x', ...``."""
+    more = ", ..." if len(words) > _SHOWN else ""
+    return ", ".join(map(repr, words[:_SHOWN])) + more
+
+
+def _words_at_predict(label: str, name: str, n: int, words: Sequence[str]) -> str:
+    """Words in a column a fitted model reads as numbers: what prediction does.
+
+    The column's kind is the model's (continuous, or categories that are
+    numbers), so the way out is the cells', not a fit's option.
+    """
+    return (
+        f"{label}: column {name!r} holds words in {n} cell(s) ({_listed(words)}) "
+        "where the model reads numbers; those cells are read as missing values, "
+        "which prediction sums out: leave them empty if they are missing, or "
+        "correct them"
+    )
+
+
 def _decimal_hint(decimal: str, thousands: str) -> str:
     if decimal == "." and thousands == ",":
         return "; if , is the decimal mark, give --decimal ,"
@@ -1539,10 +1604,11 @@ def _model_levels(estimator: Any) -> dict[str, Any]:
 
 
 class ReadKinds(TypedDict):
-    """The ``continuous=`` and ``discrete=`` options of the table readers."""
+    """The ``continuous=``, ``discrete=`` and ``fitted=`` options of the readers."""
 
     continuous: list[str]
     discrete: list[str]
+    fitted: bool
 
 
 def _selected_names(selector: object) -> list[str]:
@@ -1577,8 +1643,8 @@ def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKind
     Returns
     -------
     ReadKinds
-        ``continuous=`` and ``discrete=`` for :func:`read_table` and
-        :func:`open_table`.
+        ``continuous=``, ``discrete=`` and ``fitted=False`` for
+        :func:`read_table` and :func:`open_table`.
     """
     params = estimator.get_params() if hasattr(estimator, "get_params") else {}
     return {
@@ -1587,6 +1653,7 @@ def declared_kinds(estimator: Any, text_columns: Iterable[str] = ()) -> ReadKind
             *_selected_names(params.get("discrete_features")),
             *text_columns,
         ],
+        "fitted": False,
     }
 
 
@@ -1624,7 +1691,10 @@ def model_kinds(
     numeric column is read the same way (as missing, with a warning) in a
     file of five rows or of a million, whole or in batches. Columns of
     numeric or boolean categories are read as stored, and
-    :func:`typed_features` gives them the model's type.
+    :func:`typed_features` gives them the model's type (a Parquet file's
+    text ``"1"`` becomes the model's category ``1``). The kinds being the
+    model's (``fitted=True``), the reader's warnings speak of prediction:
+    none suggests declaring a column's kind, which the model fixed.
 
     Parameters
     ----------
@@ -1639,8 +1709,8 @@ def model_kinds(
     Returns
     -------
     ReadKinds
-        ``continuous=`` and ``discrete=`` for :func:`read_table` and
-        :func:`open_table`.
+        ``continuous=``, ``discrete=`` and ``fitted=True`` for
+        :func:`read_table` and :func:`open_table`.
 
     Raises
     ------
@@ -1662,6 +1732,7 @@ def model_kinds(
             *(c for c in (label_column(estimator, target), id_column)
               if c and c not in names),
         ],
+        "fitted": True,
     }
 
 
