@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import integrate
 from scipy.special import logsumexp
@@ -426,3 +427,47 @@ def test_parameters_are_validated(params, match):
 
 
 # scikit-learn's estimator checks run in tests/classifiers/test_common.py.
+
+
+# -- a Gaussian of no width is refused at fit ---------------------------------
+
+_FLAT = pd.DataFrame({"a": [1.0, 1.0, 1.0, 2.0, 3.0, 4.0], "b": [0.0, 1, 2, 3, 4, 5]})
+_FLAT_Y = np.array(["x", "x", "x", "y", "y", "y"])
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NaiveBayes(continuous="gaussian", var_smoothing=0.0),
+        lambda: CAN(var_smoothing=0.0),
+        lambda: ETAN(var_smoothing=0.0),
+    ],
+)
+def test_zero_variance_in_a_class_is_refused_naming_column_and_class(make):
+    # Column a is 1.0 on every row of class x: with nothing added to its
+    # variance the density is a point mass, and predict_proba was NaN. (A
+    # mixture's components keep the smallest positive variance: it fits.)
+    with pytest.raises(ValueError, match=r"class 'x', column 'a' has no spread"):
+        make().fit(_FLAT, _FLAT_Y)
+
+
+def test_zero_variance_is_refused_from_statistics_too():
+    nb = NaiveBayes(continuous="gaussian", var_smoothing=0.0)
+    with pytest.raises(ValueError, match=r"var_smoothing > 0"):
+        nb.partial_fit(_FLAT, _FLAT_Y, classes=["x", "y"])
+
+
+def test_constant_continuous_columns_name_the_drop():
+    # Every continuous column constant: var_smoothing scales the largest
+    # column variance, 0, so it cannot help; the message says what can.
+    X = pd.DataFrame({"a": [1.0] * 6})
+    with pytest.raises(ValueError, match=r"--drop a") as err:
+        NaiveBayes(continuous="gaussian").fit(X, _FLAT_Y)
+    assert "var_smoothing > 0" not in str(err.value)
+
+
+def test_the_default_var_smoothing_keeps_a_class_constant_column():
+    nb = NaiveBayes(continuous="gaussian").fit(_FLAT, _FLAT_Y)
+    proba = nb.predict_proba(_FLAT)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import numbers
 from abc import ABCMeta, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar, TypeVar, cast
 
 import numba
@@ -536,6 +536,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             extra, _ = source.tables(plan.second_pass(subsets, comoments))
             data = data.with_tables_of(extra)
         self.model_ = self._fit_parameters(structure, data)
+        self._check_densities(schema.names)
         self.n_categories_ = data.cards
         self.structure_ = self._named_structure(structure)
         self._set_structure_attributes(structure, list(schema.names))
@@ -651,6 +652,41 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
         return self
+
+    def _check_densities(self, names: Sequence[Hashable]) -> None:
+        """Refuse a fitted Gaussian of no width: its posteriors would be NaN."""
+        found = (
+            self.model_.point_mass() if isinstance(self.model_, MixedModel) else None
+        )
+        if found is None:
+            return
+        f, c, regression = found
+        label = self.classes_[c]
+        if isinstance(label, np.generic):
+            label = label.item()  # 'a', not np.str_('a')
+        smoothing = float(getattr(self, "var_smoothing", 0.0))
+        if smoothing == 0:
+            why = "var_smoothing=0 adds nothing to it"
+            fixes = (
+                "give var_smoothing > 0 (the default 1e-9 adds a billionth of "
+                "the largest column variance)"
+            )
+        else:
+            why = "no continuous column varies, so var_smoothing adds nothing"
+            fixes = f"drop the constant column (--drop {names[f]}; drop= in Python)"
+        if "continuous" in self.get_params():
+            fixes += ", or discretise it (continuous='discretize')"
+        spread = (
+            "its parent columns predict it exactly"
+            if regression
+            else "it takes a single value"
+        )
+        raise ValueError(
+            f"{type(self).__name__}: among the rows of class {label!r}, column "
+            f"{names[f]!r} has no spread ({spread}), so its Gaussian there has "
+            f"variance 0 ({why}) and every posterior it enters would be NaN; "
+            f"{fixes}."
+        )
 
     def _set_structure_attributes(self, structure: Structure, names: list) -> None:
         """``selected_features_``, ``feature_subsets_`` and ``arcs_``, by name."""

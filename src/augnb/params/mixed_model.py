@@ -59,6 +59,30 @@ class MixedModel:
         """Smoothed log class prior."""
         return self.discrete.class_log_prior
 
+    def point_mass(self) -> tuple[int, int, bool] | None:
+        """A continuous feature and class whose fitted density has no width.
+
+        A variance of 0 (a feature taking one value among a class's rows,
+        with nothing added to it) makes every density of that node 0 or
+        infinite, and the posteriors it enters NaN.
+
+        Returns
+        -------
+        (feature, class, regression) or None
+            The column index and class code of the first such variance, and
+            whether the density regresses on continuous parents (its
+            variance is then what the parents leave unexplained).
+        """
+        for cpd in self.gaussians:
+            var = np.asarray(cpd.var)
+            bad = np.argwhere(~(var > 0))
+            if bad.size:
+                # Variances by class, or by (configuration, class, component)
+                # for a conditional density.
+                cls = int(bad[0][0] if var.ndim == 1 else bad[0][1])
+                return cpd.feature, cls, bool(getattr(cpd, "continuous_parents", ()))
+        return None
+
 
 def fit_mixed_model(
     structure: Structure,
