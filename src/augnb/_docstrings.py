@@ -151,7 +151,8 @@ supernode_cpt : {"joint", "dag"}, default="joint"
     "var_smoothing": """\
 var_smoothing : float, default=1e-9
     Fraction of the largest feature variance added to every Gaussian and
-    regression variance.""",
+    regression variance. A variance left at 0 (a column with no spread
+    within a class) is refused at fit: its posteriors would be NaN.""",
     "normalize": """\
 normalize : bool, default=True
     Renormalise each weighted CPT over the feature's values (R's

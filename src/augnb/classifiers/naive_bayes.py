@@ -39,7 +39,9 @@ class NaiveBayes(_DensityNB):
         With ``continuous="gmm"``: mixture components per class.
     var_smoothing : float, default=1e-9
         With ``continuous="gaussian"``: fraction of the largest feature
-        variance added to every variance (scikit-learn ``GaussianNB``'s rule).
+        variance added to every variance (scikit-learn ``GaussianNB``'s rule);
+        a variance left at 0 (a column constant within a class) is refused
+        at fit, its posteriors being NaN.
     discretizer : str, transformer or None, default="mdlp"
         With ``continuous="discretize"``: how continuous columns are
         discretised: "mdlp", "equal_frequency", "equal_width", "mean" or a
