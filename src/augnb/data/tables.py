@@ -1532,6 +1532,34 @@ def _feature_names(estimator: Any, label: str) -> list[str]:
     return names
 
 
+def _spelled_as_numbers(levels: Sequence[Any]) -> bool:
+    """Whether text categories are all numbers or booleans as augnb spells them.
+
+    That is what :func:`as_text_category` makes of a column read as numbers
+    or booleans (``augnb.datasets.load`` types every discrete column so): a
+    CSV's ``01`` and ``1.0`` are the category ``"1"``. A model whose
+    categories are such text reads a table's column as the reader types it
+    and spells its numbers the same way, so the file it was fitted on gives
+    its categories back; text that a reader keeps as text (``"01"``, a
+    declared discrete column's spelling) is read as text.
+    """
+    for level in levels:
+        if not isinstance(level, str):
+            return False
+        if level in ("True", "False"):
+            continue
+        try:
+            value: float = int(level)
+        except ValueError:
+            try:
+                value = float(level)
+            except ValueError:
+                return False
+        if not np.isfinite(value) or _text_of(pd.Index([value])) != [level]:
+            return False
+    return True
+
+
 def _model_levels(estimator: Any) -> dict[str, Any]:
     """Each column's categories in the fitted model's schema, by name."""
     schema = getattr(estimator, "schema_", None)
@@ -1653,7 +1681,10 @@ def model_kinds(
     text = [
         n
         for n in names
-        if n not in numbers and levels.get(n) and isinstance(levels[n][0], str)
+        if n not in numbers
+        and levels.get(n)
+        and isinstance(levels[n][0], str)
+        and not _spelled_as_numbers(levels[n])
     ]
     return {
         "continuous": [n for n in names if n in numbers],
