@@ -456,10 +456,16 @@ class TableReader:
                 out[name] = column.to_pandas().array
                 continue
             category = pa.types.is_dictionary(kind)
+            if category and _is_text(kind.value_type):
+                # Categories of words by declaration, kept whole: a declared
+                # category no row holds is a level, as pandas reads it (and a
+                # DataFrame or Dask fits it).
+                out[name] = self._text(name, column, category)
+                continue
             if category:
                 column = column.cast(kind.value_type)
                 kind = column.type
-            if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            if _is_text(kind):
                 out[name] = self._text(name, column, category)
             elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
                 raise ValueError(_not_utf8(self._options, name))
@@ -477,7 +483,9 @@ class TableReader:
         """
         import pyarrow.compute as pc
 
-        encoded = column.dictionary_encode()
+        # A dictionary column keeps its own dictionary, words no row holds
+        # included; other text is encoded by the words it holds.
+        encoded = column if category else column.dictionary_encode()
         indices = encoded.indices.to_numpy(zero_copy_only=False)
         if encoded.null_count:
             indices = np.where(encoded.is_null().to_numpy(zero_copy_only=False), -1,
@@ -1341,6 +1349,13 @@ def _decimal_hint(decimal: str, thousands: str) -> str:
 
 def _warn(message: str, column: str, problem: str) -> None:
     warn_at_caller(DataReadWarning(message, column, problem))
+
+
+def _is_text(kind: Any) -> bool:
+    """Whether an Arrow type is text (``string`` or ``large_string``)."""
+    import pyarrow as pa
+
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
 def _categorical_codes(
