@@ -208,6 +208,45 @@ def test_a_category_column_keeps_its_declared_categories(tmp_path, suffix):
     np.testing.assert_allclose(model.predict_proba(X), ref.predict_proba(X), atol=1e-12)
 
 
+def test_a_model_fitted_on_a_loaded_file_reads_that_file_back(tmp_path):
+    # datasets.load reads a CSV's numbers as numbers and types a discrete
+    # column as text: codes written 01, 1.0 or true become the categories
+    # "1", "1" and "True". Predicting the same file read those cells as the
+    # file spells them, so every one was an unseen value, silently summed
+    # out (probabilities off by up to 0.54 on this table). Text categories
+    # spelled as augnb spells numbers are read as numbers and spelled so.
+    import augnb
+    from augnb.data.tables import model_kinds
+    from augnb.datasets import load
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+
+    def pick(words):
+        return np.array(words)[(y + rng.integers(0, 2, 200)) % len(words)]
+
+    path = tmp_path / "codes.csv"
+    pd.DataFrame(
+        {
+            "code": pick(["01", "02", "03"]),
+            "whole": np.where(rng.random(200) < 0.1, "", pick(["1.0", "2.0"])),
+            "flag": pick(["true", "false"]),
+            "word": pick(["01", "x"]),  # text: its spelling is kept
+            "label": np.array(["no", "yes"])[y],
+        }
+    ).to_csv(path, index=False)
+    X, labels = load(path, target="label")
+    assert X["code"].cat.categories.tolist() == ["1", "2", "3"]
+    assert X["flag"].cat.categories.tolist() == ["False", "True"]
+    model = augnb.NaiveBayes().fit(X, labels)
+    assert model_kinds(model, "label")["discrete"] == ["word", "label"]
+    out = tmp_path / "p.parquet"
+    augnb.predict_files(model, path, out, target="label")
+    np.testing.assert_allclose(
+        pd.read_parquet(out).to_numpy(), model.predict_proba(X), rtol=0, atol=1e-12
+    )
+
+
 def test_whitespace_stripped_and_missing_tokens(tmp_path):
     path = tmp_path / "w.csv"
     path.write_text(" a , b \n red ,?\nred,  \n")
@@ -617,41 +656,3 @@ def test_a_delimiter_of_other_than_one_character_is_refused_by_every_door(
     path.write_text(CSV.replace(",", "\t"))
     assert read_table(path, sep="tab").to_dict("list") == EXPECTED  # '\t' named
 
-
-def test_a_model_fitted_on_a_loaded_file_reads_that_file_back(tmp_path):
-    # datasets.load reads a CSV's numbers as numbers and types a discrete
-    # column as text: codes written 01, 1.0 or true become the categories
-    # "1", "1" and "True". Predicting the same file read those cells as the
-    # file spells them, so every one was an unseen value, silently summed
-    # out (probabilities off by up to 0.54 on this table). Text categories
-    # spelled as augnb spells numbers are read as numbers and spelled so.
-    import augnb
-    from augnb.data.tables import model_kinds
-    from augnb.datasets import load
-
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 2, 200)
-
-    def pick(words):
-        return np.array(words)[(y + rng.integers(0, 2, 200)) % len(words)]
-
-    path = tmp_path / "codes.csv"
-    pd.DataFrame(
-        {
-            "code": pick(["01", "02", "03"]),
-            "whole": np.where(rng.random(200) < 0.1, "", pick(["1.0", "2.0"])),
-            "flag": pick(["true", "false"]),
-            "word": pick(["01", "x"]),  # text: its spelling is kept
-            "label": np.array(["no", "yes"])[y],
-        }
-    ).to_csv(path, index=False)
-    X, labels = load(path, target="label")
-    assert X["code"].cat.categories.tolist() == ["1", "2", "3"]
-    assert X["flag"].cat.categories.tolist() == ["False", "True"]
-    model = augnb.NaiveBayes().fit(X, labels)
-    assert model_kinds(model, "label")["discrete"] == ["word", "label"]
-    out = tmp_path / "p.parquet"
-    augnb.predict_files(model, path, out, target="label")
-    np.testing.assert_allclose(
-        pd.read_parquet(out).to_numpy(), model.predict_proba(X), rtol=0, atol=1e-12
-    )

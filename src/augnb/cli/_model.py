@@ -467,9 +467,9 @@ def _fit_whole(
             frame = frame[keep].reset_index(drop=True)
             y = y[keep].reset_index(drop=True)
         if estimator._needs_rows is not None:
-            size = (frame.memory_usage(deep=True).sum() + y.memory_usage(deep=True))
-            # A small table would read "about 0 MB".
+            size = frame.memory_usage(deep=True).sum() + y.memory_usage(deep=True)
             mb = size / 2**20
+            # A small table would read "about 0 MB".
             amount = f"about {mb:.0f} MB" if mb >= 1 else "under 1 MB"
             print(
                 f"{type(estimator).__name__} needs all rows in memory "
