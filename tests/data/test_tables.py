@@ -655,4 +655,3 @@ def test_a_delimiter_of_other_than_one_character_is_refused_by_every_door(
         read_table(path, sep=sep)
     path.write_text(CSV.replace(",", "\t"))
     assert read_table(path, sep="tab").to_dict("list") == EXPECTED  # '\t' named
-
