@@ -129,6 +129,26 @@ def test_exact_marginalisation_random_networks(seed, max_parents):
         )
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_node_by_node_elimination_equals_enumeration(seed, monkeypatch):
+    # Components larger than _JOINT_CELLS are summed out one node at a time;
+    # forced on every component, it must still give the brute-force sum
+    # (compound nodes, two parents, up to five missing cells a row).
+    monkeypatch.setattr(inference, "_JOINT_CELLS", 0)
+    rng = np.random.default_rng(200 + seed)
+    cards = rng.integers(2, 5, size=7)
+    structure = _random_structure(rng, 7, 2, compound=seed % 2 == 0)
+    codes, y = _random_data(rng, 300, cards, 3)
+    model = fit_discrete_model(structure, codes, y, cards, 3, alpha=1.0)
+    complete = np.column_stack([rng.integers(0, r, size=40) for r in cards])
+    test = _with_missing(rng, complete, (1, 5))
+    jll = joint_log_likelihood(model, test)
+    for row, got in zip(test, jll):
+        np.testing.assert_allclose(
+            got, _brute_jll(model, cards, row), rtol=0, atol=1e-10
+        )
+
+
 def test_partially_missing_compound_node():
     rng = np.random.default_rng(42)
     cards = np.array([3, 4, 2, 3, 2])
@@ -375,6 +395,70 @@ def test_message_passing_does_not_underflow_on_a_long_chain():
     jll = joint_log_likelihood(model, test)
     assert np.isfinite(jll).all()
     assert (jll < -100).all()
+
+
+def _ladder(rng, p, card=4, n_classes=2):
+    """A kDB(k=2)-like network: each node's parents are the two before it."""
+    arcs = [(f - 1, f) for f in range(1, p)] + [(f - 2, f) for f in range(2, p)]
+    structure = Structure.from_arcs([(f,) for f in range(p)], arcs, p)
+    codes, y = _random_data(rng, 400, np.full(p, card), n_classes, p_missing=0.0)
+    cards = np.full(p, card)
+    return fit_discrete_model(structure, codes, y, cards, n_classes, alpha=1.0), codes
+
+
+def _log_cpt(model, k, parent_values):
+    """``log P(node_k = . | parents, c)``, shape (classes, values).
+
+    ``parent_values`` in the order of ``structure.parents[k]`` (ascending).
+    """
+    cpd = model.cpds[k]
+    conf = 0
+    for p, v in zip(model.structure.parents[k], parent_values):
+        conf = conf * _n_values(model.domains[p]) + v
+    return cpd.log_prob[conf]
+
+
+def test_missing_nodes_without_observed_descendants_cost_nothing():
+    # 30 nodes of 4 values with two parents each, as a kDB(k=2) of a wide
+    # table: a missing node whose descendants are all missing sums to one.
+    # Enumerating the joint values of the 29 missing nodes of the second row
+    # (4 ** 29 cells) ran out of memory, and with it loading such a model,
+    # whose check predicts a row missing everything.
+    model, codes = _ladder(np.random.default_rng(0), 30)
+    rows = np.full((2, 30), -1, dtype=np.int32)
+    rows[1, 0] = codes[0, 0]
+    jll = joint_log_likelihood(model, rows)
+    np.testing.assert_allclose(jll[0], model.class_log_prior, rtol=0, atol=1e-12)
+    expected = model.class_log_prior + model.cpds[0].log_prob[0, :, codes[0, 0]]
+    np.testing.assert_allclose(jll[1], expected, rtol=0, atol=1e-12)
+
+
+def test_long_missing_ladder_is_summed_out_node_by_node():
+    # Only the last of 25 nodes observed: every other node has an observed
+    # descendant, so all 24 are summed out; node by node, the tables hold
+    # three nodes (the ladder's width), not 4 ** 24 joint values.
+    p = 25
+    model, codes = _ladder(np.random.default_rng(1), p)
+    last = int(codes[0, -1])
+    row = np.full((1, p), -1, dtype=np.int32)
+    row[0, -1] = last
+    # Forward pass over (x_{k-1}, x_k) per class, in probability space.
+    prob = np.exp
+    alpha = prob(_log_cpt(model, 0, ()))[:, :, None] * np.stack(
+        [prob(_log_cpt(model, 1, (a,))) for a in range(4)], axis=1
+    )  # (C, x0, x1)
+    for k in range(2, p):
+        table = np.stack(
+            [
+                np.stack([prob(_log_cpt(model, k, (a, b))) for b in range(4)], axis=1)
+                for a in range(4)
+            ],
+            axis=1,
+        )  # (C, x_{k-2}, x_{k-1}, x_k)
+        alpha = np.einsum("cab,cabd->cbd", alpha, table)
+    expected = model.class_log_prior + np.log(alpha[:, :, last].sum(axis=1))
+    got = joint_log_likelihood(model, row)[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=0)
 
 
 class _KernelFactor:

@@ -120,6 +120,29 @@ def test_save_and_read_model_with_provenance(tmp_path):
     assert all(n == "model.json" or n.endswith(".npy") for n in names)
 
 
+def test_wide_kdb_loads_and_predicts_a_row_missing_everything(tmp_path):
+    # Loading checks the model by predicting a row missing every value. For a
+    # kDB(k=2) of 30 columns of 4 values, that row once summed out the joint
+    # values of every node with a child (4 ** 28 cells): the model saved
+    # but could not be loaded (MemoryError), nor could such a row be
+    # predicted. A node without an observed descendant now costs nothing.
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    X = pd.DataFrame(
+        {f"c{j}": (y + rng.integers(0, 3, 300) + j) % 4 for j in range(30)}
+    )
+    model = augnb.KDB(k=2).fit(X, y)
+    again = load_model(save_model(model, tmp_path / "kdb.augnb"))
+    rows = X.iloc[:2].astype(float)
+    rows.iloc[0] = np.nan
+    rows.iloc[1, :20] = np.nan
+    proba = again.predict_proba(rows)
+    np.testing.assert_allclose(proba, model.predict_proba(rows), rtol=0, atol=0)
+    np.testing.assert_allclose(
+        proba[0], np.exp(model.model_.class_log_prior), rtol=0, atol=1e-12
+    )
+
+
 def test_partial_fit_resumes_after_loading(tmp_path):
     X, y = load("car")
     first, second = slice(0, 800), slice(800, None)

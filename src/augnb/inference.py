@@ -7,7 +7,10 @@ here (see docs/architecture.md):
   simple or compound nodes. Complete rows are scored by one table gather per
   node. Rows with missing (or unseen) values are grouped by their pattern of
   missing nodes; for each group the missing nodes are summed out exactly, by
-  connected component of the factors that mention them, in log space.
+  connected component of the factors that mention them, one node at a time
+  (variable elimination), in log space. A missing node with no observed
+  descendant sums to one and is dropped, so a row missing everything costs
+  nothing.
 - :class:`~augnb.params.mixed_model.MixedModel`: CPTs plus conditional Gaussian,
   linear-Gaussian and Gaussian-mixture densities, integrated out exactly where
   missing (below).
@@ -19,7 +22,7 @@ here (see docs/architecture.md):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numba
 import numpy as np
@@ -124,6 +127,9 @@ def _factored_joint_log_likelihood(
 
 # Rows of one missing pattern are processed in chunks of at most this many cells.
 _MAX_CELLS = 1 << 22
+#: A component of missing nodes with at most this many joint values (per row
+#: and class) is summed out in one step; a larger one node by node.
+_JOINT_CELLS = 1 << 12
 
 
 @numba.njit(cache=True, nogil=True)
@@ -212,18 +218,27 @@ def _discrete_rows(
         _add_factor(jll, _flat_table(cpd), child, conf, model.domains[k].n_values)
     if not any_missing.any():
         return
-    # A childless node whose members are all missing sums to one and is done
-    # (its factor was dropped above). Only a missing node with children, or a
-    # compound node with some members observed, needs summing out.
+    # A *barren* node -- every member missing, and every child barren --
+    # sums to one whatever its parents' values, so its factor is dropped
+    # (it was, above). Only the other missing nodes (one with an observed
+    # descendant, or a compound node with some members observed) need
+    # summing out: a row missing everything is the class prior, at no cost.
     structure = model.structure
-    has_children = np.zeros(structure.n_nodes, dtype=bool)
-    for ps in structure.parents:
-        has_children[list(ps)] = True
-    hard = missing & has_children
+    partly_seen = np.zeros_like(missing)
     for k, d in enumerate(model.domains):
         if len(d.members) > 1 and any_missing[k]:
             seen = (codes[:, list(d.members)] >= 0).any(axis=1)
-            hard[:, k] |= missing[:, k] & seen
+            partly_seen[:, k] = missing[:, k] & seen
+    barren = missing & ~partly_seen
+    children: list[list[int]] = [[] for _ in range(structure.n_nodes)]
+    for k, ps in enumerate(structure.parents):
+        for p in ps:
+            children[p].append(k)
+    # Children are settled before their parents.
+    for k in reversed(structure.topological_order()):
+        for ch in children[k]:
+            barren[:, k] &= barren[:, ch]
+    hard = missing & ~barren
     rows = np.flatnonzero(hard.any(axis=1))
     if rows.size == 0:
         return
@@ -331,46 +346,98 @@ def _marginalise(model, codes, slots, hard, absent, rows, jll) -> None:
         miss = [int(m) for m in np.flatnonzero(pattern[:n_nodes])]
         gone = {int(m) for m in np.flatnonzero(pattern[n_nodes:])}
         for comp_vars, comp_families in _components(model, miss, gone):
-            sizes = [model.domains[m].n_values for m in comp_vars]
-            cells = int(np.prod(sizes, dtype=np.float64)) * n_classes
-            step = max(1, _MAX_CELLS // max(cells, 1))
+            order, cells = _elimination_order(model, comp_vars, comp_families)
+            step = max(1, _MAX_CELLS // max(cells * n_classes, 1))
             for start in range(0, group.size, step):
                 r = group[start : start + step]
                 jll[r] += _eliminate(
-                    model, codes[r], slots[r], comp_vars, comp_families, sizes
+                    model, codes[r], slots[r], comp_vars, comp_families, order
                 )
 
 
+def _family_scope(model, k: int, comp_vars: list[int]) -> tuple[int, ...]:
+    """The component's nodes among family ``k``, in the component's order."""
+    members = {k, *model.structure.parents[k]}
+    return tuple(m for m in comp_vars if m in members)
+
+
+def _elimination_order(
+    model, comp_vars: list[int], comp_families: list[int]
+) -> tuple[list[tuple[int, ...]], int]:
+    """The groups of nodes to sum out of a component, in turn.
+
+    A small component (joint values at most :data:`_JOINT_CELLS`, or no
+    more than summing out one node at a time would need) is summed out in
+    one step over its joint values. A larger one is summed out one node at
+    a time, the node whose table is smallest first (greedy), so that each
+    table spans a node's neighbours only: a kDB(k=2)'s missing chain of 20
+    nodes of 4 values costs tables of 3 nodes, where its joint values are
+    ``4 ** 20`` cells per row and class.
+
+    Returns
+    -------
+    groups : list of tuple of int
+        The component's nodes, in the groups and order to sum them out.
+    cells : int
+        The largest table's cells per row and class (the memory per row).
+    """
+    size = {m: model.domains[m].n_values for m in comp_vars}
+    joint = int(np.prod([size[m] for m in comp_vars], dtype=np.float64))
+    if joint <= _JOINT_CELLS:
+        return [tuple(comp_vars)], joint
+    scopes = [{m} for m in comp_vars]
+    scopes += [set(_family_scope(model, k, comp_vars)) for k in comp_families]
+    order: list[tuple[int, ...]] = []
+    peak = 1
+    left = list(comp_vars)
+    while left:
+        unions = [set().union(*(s for s in scopes if m in s)) for m in left]
+        cells = [int(np.prod([size[u] for u in un], dtype=np.float64)) for un in unions]
+        i = int(np.argmin(cells))  # the first of the smallest: a fixed order
+        best = left.pop(i)
+        order.append((best,))
+        peak = max(peak, cells[i])
+        scopes = [s for s in scopes if best not in s] + [unions[i] - {best}]
+    if joint <= peak:
+        return [tuple(comp_vars)], joint
+    return order, peak
+
+
 def _eliminate(
-    model, codes, slots, comp_vars, comp_families, sizes
+    model, codes, slots, comp_vars, comp_families, order
 ) -> NDArray[np.float64]:
-    """Log of the sum over the component's joint assignments of its factors."""
+    """Log of the sum over the component's joint assignments of its factors.
+
+    Each factor is a log table over the rows, the component's nodes it
+    mentions (in ``comp_vars`` order) and the classes; the groups of nodes
+    of ``order`` are summed out in turn, each by adding the tables that
+    mention its nodes and taking the log-sum-exp over their axes.
+    """
     n = slots.shape[0]
-    nv = len(comp_vars)
-    axis_of = {m: i for i, m in enumerate(comp_vars)}
-    shape_full = (n, *sizes, model.n_classes)
+    size = {m: model.domains[m].n_values for m in comp_vars}
 
-    def along(m: int) -> NDArray[np.int64]:
-        shape = [1] * (nv + 1)
-        shape[1 + axis_of[m]] = sizes[axis_of[m]]
-        return np.arange(sizes[axis_of[m]], dtype=np.int64).reshape(shape)
-
-    def fixed(col: NDArray[np.int64]) -> NDArray[np.int64]:
-        return col.reshape((n,) + (1,) * nv)
-
-    total = np.zeros(shape_full)
+    factors: list[tuple[tuple[int, ...], NDArray[np.float64]]] = []
     for m in comp_vars:
         w = model.domains[m].log_weights(codes)  # (n, V_m)
-        shape = [n] + [1] * nv
-        shape[1 + axis_of[m]] = sizes[axis_of[m]]
-        total += w.reshape(shape)[..., None]
+        factors.append(((m,), w[:, :, None]))
     for k in comp_families:
         cpd = model.cpds[k]
-        child = along(k) if k in axis_of else fixed(slots[:, k])
+        scope = _family_scope(model, k, comp_vars)
+        nv = len(scope)
+
+        def along(m: int, scope: tuple[int, ...] = scope, nv: int = nv) -> Any:
+            shape = [1] * (nv + 1)
+            shape[1 + scope.index(m)] = size[m]
+            return np.arange(size[m], dtype=np.int64).reshape(shape)
+
+        def fixed(col: NDArray[np.int64], nv: int = nv) -> Any:
+            return col.reshape((n,) + (1,) * nv)
+
+        child = along(k) if k in scope else fixed(slots[:, k])
         conf = (
             cpd.parent_config(
                 [
-                    along(p) if p in axis_of else fixed(slots[:, p])
+                    along(p) if p in scope else fixed(slots[:, p])
                     for p in cpd.parent_nodes
                 ]
             )
@@ -378,8 +445,28 @@ def _eliminate(
             else np.zeros((n,) + (1,) * nv, dtype=np.int64)
         )
         conf, child = np.broadcast_arrays(conf, child)
-        total += cpd.log_prob[conf, :, child]
-    return logsumexp(total.reshape(n, -1, model.n_classes), axis=1)
+        factors.append((scope, cpd.log_prob[conf, :, child]))
+    for group in order:
+        mention = [f for f in factors if set(group) & set(f[0])]
+        factors = [f for f in factors if not set(group) & set(f[0])]
+        union = tuple(u for u in comp_vars if any(u in s for s, _ in mention))
+        total = 0.0
+        for scope, table in mention:
+            # Align the table with the union's axes (1 where it has none).
+            # (A table that mentions no observed value has one row for all.)
+            shape = [
+                table.shape[0],
+                *(size[u] if u in scope else 1 for u in union),
+                table.shape[-1],
+            ]
+            total = total + table.reshape(shape)
+        axes = tuple(1 + union.index(m) for m in group)
+        summed = logsumexp(total, axis=axes)
+        factors.append((tuple(u for u in union if u not in group), summed))
+    out = np.zeros((n, model.n_classes))
+    for _, table in factors:
+        out = out + table.reshape(table.shape[0], -1)
+    return out
 
 
 # --------------------------------------------------------------------------- #

@@ -304,6 +304,58 @@ def test_a_kinds_file_beside_the_table_gives_one_model_whatever_the_path(
     )
 
 
+@pytest.mark.parametrize(
+    ("options", "rows"),
+    [
+        ([], "all"),
+        (["--complete-only"], "complete"),
+        (["--estimator", "SKDB", "--param", "k=1"], "all"),
+        (["--estimator", "WANBIA", "--seed", "0"], "all"),
+    ],
+)
+def test_one_file_gives_one_model_however_it_is_fitted(
+    tmp_path, capsys, options, rows
+):
+    # Codes written "01" and whole numbers written "1.0" (with gaps) are
+    # numbers to every reader. A fit in memory (--complete-only, a learner
+    # that needs every row) read them through datasets.load, as the text
+    # "1": `augnb predict`, which reads a text category as the file spells
+    # it, then took every "01" and "1.0" of the very file fitted on for an
+    # unseen value (accuracy 55 % instead of 80 %).
+    from augnb import SKDB, TAN, WANBIA, load_model
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    code = np.array(["01", "02", "03"])[(y + rng.integers(0, 2, 200)) % 3]
+    whole = np.array([1.0, 2.0])[(y + rng.integers(0, 2, 200)) % 2]
+    whole[rng.random(200) < 0.1] = np.nan
+    path = tmp_path / "codes.csv"
+    label = np.array(["no", "yes"])[y]
+    pd.DataFrame({"code": code, "g": whole, "label": label}).to_csv(path, index=False)
+    assert "01,1.0," in path.read_text()
+    table = pd.read_csv(path)  # code: 1, 2, 3; g: 1.0, 2.0 with gaps
+    fitted = table.dropna() if rows == "complete" else table
+    make = {"SKDB": lambda: SKDB(k=1), "WANBIA": lambda: WANBIA(random_state=0)}
+    learner = options[1] if options[:1] == ["--estimator"] else "TAN"
+    ref = make.get(learner, TAN)().fit(fitted[["code", "g"]], fitted["label"])
+    model_path, out = tmp_path / "m.augnb", tmp_path / "p.csv"
+    argv = ["fit", str(path), "--target", "label", *options]
+    assert main([*argv, "--output", str(model_path)]) == 0
+    model = load_model(model_path)
+    def levels(estimator):
+        return [[str(v) for v in c.categories] for c in estimator.schema_.columns]
+
+    assert levels(model) == levels(ref)
+    assert main(["predict", str(model_path), str(path), "--output", str(out)]) == 0
+    np.testing.assert_allclose(
+        pd.read_csv(out).iloc[:, 1:].to_numpy(),
+        ref.predict_proba(table[["code", "g"]]),
+        rtol=0,
+        atol=1e-12,
+    )
+    capsys.readouterr()
+
+
 def test_predict_refuses_a_target_the_table_lacks(model, car_csv, usage_error):
     # An explicit --target asks for scores: a column the table lacks is named
     # (without --target, a table with no class column is predicted unscored).

@@ -93,28 +93,21 @@ def cmd_fit(args: argparse.Namespace) -> int:
         # are done, a long fit's progress (the model is the same).
         estimator.set_params(verbose=1)
     _declare_kinds(args, estimator)
-    if _is_file(args.dataset) and not args.complete_only:
-        if estimator._needs_rows is None:
-            return _fit_streamed(args, estimator, model_path)
-        if args.batch_rows:
+    if _is_file(args.dataset):
+        if estimator._needs_rows is not None and args.batch_rows:
             raise UsageError(
                 f"{type(estimator).__name__} cannot be fitted from sufficient "
                 f"statistics, so it cannot stream (--batch-rows): "
                 f"{estimator._needs_rows}; leave --batch-rows out, or choose a "
                 "count-based estimator (NaiveBayes, TAN, KDB, AODE, ...)"
             )
+        # Every fit of a file reads it with one reader, the stream's, whether
+        # the learner streams, needs every row or keeps complete rows only:
+        # so one file gives one set of columns and categories, as
+        # fit_files and a DataFrame of the file give.
+        return _fit_streamed(args, estimator, model_path)
     X, y = _load(args, args.dataset)
     _check_class_column(y, args.dataset)
-    if _is_file(args.dataset) and estimator._needs_rows is not None:
-        size = (X.memory_usage(deep=True).sum() + y.memory_usage(deep=True)) / 2**20
-        # A small table would read "about 0 MB".
-        amount = f"about {size:.0f} MB" if size >= 1 else "under 1 MB"
-        print(
-            f"{type(estimator).__name__} needs all rows in memory "
-            f"({estimator._needs_rows}): {amount} for this table, "
-            "plus its working copies",
-            file=sys.stderr,
-        )
     start = time.perf_counter()
     try:
         estimator.fit(X, y)
@@ -380,12 +373,27 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         }
         columns = [c for c in header if c not in left_out]
         batch_rows = args.batch_rows or auto_batch_rows(len(columns) + 1)
-        if len(files) == 1 and reader.n_rows is not None and (
-            reader.n_rows <= batch_rows
-        ):
-            # One batch holds the whole table: the same rows and types as a
-            # stream, fitted in memory (faster than summing statistics).
-            return _fit_whole(args, estimator, model_path, reader, columns, target)
+        in_memory = args.complete_only or estimator._needs_rows is not None
+        if in_memory and len(files) > 1:
+            why = (
+                "--complete-only keeps the complete rows of one table"
+                if args.complete_only
+                else f"{type(estimator).__name__} needs all rows in memory "
+                f"({estimator._needs_rows})"
+            )
+            raise ValueError(
+                f"{args.dataset} names {len(files)} files; {why}: give one "
+                "file, or choose a count-based estimator (NaiveBayes, TAN, "
+                "KDB, AODE, ...)"
+            )
+        n_rows = reader.n_rows
+        one_batch = len(files) == 1 and n_rows is not None and n_rows <= batch_rows
+        if in_memory or one_batch:
+            # The whole table, read as a stream reads it: the same rows and
+            # types (one batch holds it: faster than summing statistics).
+            return _fit_whole(
+                args, estimator, model_path, reader, columns, target, in_memory
+            )
         fit_files(
             estimator,
             files,
@@ -426,11 +434,17 @@ def _fit_whole(
     reader: object,
     columns: list[str],
     target: str,
+    in_memory: bool = False,
 ) -> int:
-    """Fit from the table read whole by the streaming reader (one batch)."""
+    """Fit from the table read whole by the streaming reader.
+
+    ``in_memory``: a learner that needs every row, or ``--complete-only``,
+    whatever the table's size; the training accuracy is reported.
+    """
     import numpy as np
 
-    from augnb.data.tables import check_labels
+    from augnb.data.tables import check_labels, concat_batches
+    from augnb.datasets._loader import _no_complete_row
 
     start = time.perf_counter()
     try:
@@ -438,7 +452,7 @@ def _fit_whole(
         frames = list(reader)
         if not frames:
             raise ValueError(f"{args.dataset}: the file holds no data rows")
-        frame = frames[0]
+        frame = frames[0] if len(frames) == 1 else concat_batches(frames)
         y = frame.pop(target)
         check_labels(
             y, args.dataset, source=args.dataset, sep=args.sep,
@@ -446,6 +460,23 @@ def _fit_whole(
         )
         # Said before the fit's data audit speaks of the columns.
         _check_class_column(y, args.dataset)
+        if args.complete_only:
+            keep = frame.notna().all(axis=1).to_numpy()
+            if not keep.any():
+                raise ValueError(_no_complete_row(frame, str(args.dataset)))
+            frame = frame[keep].reset_index(drop=True)
+            y = y[keep].reset_index(drop=True)
+        if estimator._needs_rows is not None:
+            size = frame.memory_usage(deep=True).sum() + y.memory_usage(deep=True)
+            mb = size / 2**20
+            # A small table would read "about 0 MB".
+            amount = f"about {mb:.0f} MB" if mb >= 1 else "under 1 MB"
+            print(
+                f"{type(estimator).__name__} needs all rows in memory "
+                f"({estimator._needs_rows}): {amount} for this table, "
+                "plus its working copies",
+                file=sys.stderr,
+            )
         if not isinstance(y.dtype, np.dtype):
             # Category or Arrow-backed text: labels as Python objects. Typed
             # labels (the stream's too) stay typed: a loop over object rows in
@@ -456,11 +487,17 @@ def _fit_whole(
         raise UsageError(_fit_error(estimator, exc)) from None
     seconds = time.perf_counter() - start
     path = _save(args, estimator, model_path, len(frame), target)
-    print(
+    fitted = (
         f"fitted {type(estimator).__name__} on {args.dataset} "
         f"({counted(len(frame), 'row')}, {counted(len(columns), 'feature')}, "
         f"class column {target!r}) in {seconds:.2f} s"
     )
+    if not in_memory:
+        print(fitted)
+        return _report_outputs(args, estimator, path)
+    accuracy = estimator.score(frame, y)
+    print(f"{fitted}; training accuracy {100 * accuracy:.2f}%")
+    _warn_memorised(frame, accuracy)
     return _report_outputs(args, estimator, path)
 
 

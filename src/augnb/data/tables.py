@@ -470,10 +470,16 @@ class TableReader:
                 out[name] = column.to_pandas().array
                 continue
             category = pa.types.is_dictionary(kind)
+            if category and _is_text(kind.value_type):
+                # Categories of words by declaration, kept whole: a declared
+                # category no row holds is a level, as pandas reads it (and a
+                # DataFrame or Dask fits it).
+                out[name] = self._text(name, column, category)
+                continue
             if category:
                 column = column.cast(kind.value_type)
                 kind = column.type
-            if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            if _is_text(kind):
                 out[name] = self._text(name, column, category)
             elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
                 raise ValueError(_not_utf8(self._options, name))
@@ -491,7 +497,9 @@ class TableReader:
         """
         import pyarrow.compute as pc
 
-        encoded = column.dictionary_encode()
+        # A dictionary column keeps its own dictionary, words no row holds
+        # included; other text is encoded by the words it holds.
+        encoded = column if category else column.dictionary_encode()
         indices = encoded.indices.to_numpy(zero_copy_only=False)
         if encoded.null_count:
             indices = np.where(encoded.is_null().to_numpy(zero_copy_only=False), -1,
@@ -1408,6 +1416,13 @@ def _warn(message: str, column: str, problem: str) -> None:
     warn_at_caller(DataReadWarning(message, column, problem))
 
 
+def _is_text(kind: Any) -> bool:
+    """Whether an Arrow type is text (``string`` or ``large_string``)."""
+    import pyarrow as pa
+
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind))
+
+
 def _categorical_codes(
     words: np.ndarray, missing: np.ndarray, indices: np.ndarray
 ) -> tuple[list[str], np.ndarray]:
@@ -1597,6 +1612,34 @@ def _feature_names(estimator: Any, label: str) -> list[str]:
     return names
 
 
+def _spelled_as_numbers(levels: Sequence[Any]) -> bool:
+    """Whether text categories are all numbers or booleans as augnb spells them.
+
+    That is what :func:`as_text_category` makes of a column read as numbers
+    or booleans (``augnb.datasets.load`` types every discrete column so): a
+    CSV's ``01`` and ``1.0`` are the category ``"1"``. A model whose
+    categories are such text reads a table's column as the reader types it
+    and spells its numbers the same way, so the file it was fitted on gives
+    its categories back; text that a reader keeps as text (``"01"``, a
+    declared discrete column's spelling) is read as text.
+    """
+    for level in levels:
+        if not isinstance(level, str):
+            return False
+        if level in ("True", "False"):
+            continue
+        try:
+            value: float = int(level)
+        except ValueError:
+            try:
+                value = float(level)
+            except ValueError:
+                return False
+        if not np.isfinite(value) or _text_of(pd.Index([value])) != [level]:
+            return False
+    return True
+
+
 def _model_levels(estimator: Any) -> dict[str, Any]:
     """Each column's categories in the fitted model's schema, by name."""
     schema = getattr(estimator, "schema_", None)
@@ -1723,7 +1766,10 @@ def model_kinds(
     text = [
         n
         for n in names
-        if n not in numbers and levels.get(n) and isinstance(levels[n][0], str)
+        if n not in numbers
+        and levels.get(n)
+        and isinstance(levels[n][0], str)
+        and not _spelled_as_numbers(levels[n])
     ]
     return {
         "continuous": [n for n in names if n in numbers],
