@@ -226,8 +226,10 @@ def fit_files(
     sep, encoding, decimal : str, default=None
         CSV dialect; see :func:`augnb.data.tables.read_table`.
     text_columns : sequence of str, default=None
-        CSV columns to read as text whatever they hold (the class column, to
-        keep its labels as written).
+        CSV columns to read as text whatever they hold (labels ``01`` and
+        ``1`` kept apart, for instance). By default every column, the class
+        column included, is read as ``augnb fit`` reads it: labels written as
+        numbers are numbers.
 
     Returns
     -------

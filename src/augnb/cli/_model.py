@@ -349,14 +349,17 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     try:
         files = _resolve(args.dataset)
         # --discrete / --continuous are the estimator's declared kinds: the
-        # reader of the whole table takes them as fit_files' reader does.
+        # reader of the whole table takes them as fit_files' reader does. The
+        # class column is read as any column is (labels 2, 7, 10 are numbers,
+        # as fit_files, Dask and pandas read them), so one file gives one
+        # model through every door.
         reader = open_table(
             files[0],
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=None,
-            **declared_kinds(estimator, [target]),
+            **declared_kinds(estimator),
         )
         header = reader.columns
         left_out = {
@@ -404,7 +407,6 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
-            text_columns=[target],
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None

@@ -479,12 +479,16 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             f"y has {int(missing.sum())} missing label(s) (rows {rows}); drop those "
             "rows or impute their class before fitting."
         )
-    if y_arr.dtype.kind == "f" and np.any(y_arr != np.round(y_arr)):
+    fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
+    if fractional is not None and fractional.any():
         # scikit-learn's wording ("Unknown label type: continuous"), so that a
         # regression target is rejected instead of making one class per value.
+        example = float(y_arr[np.flatnonzero(fractional)[0]])
         raise ValueError(
-            "Unknown label type: continuous. y holds non-integer float values; a "
-            "classifier needs discrete class labels."
+            "Unknown label type: continuous. y holds non-integer float values "
+            f"(e.g. {example:g}); a classifier needs discrete class labels: bin "
+            "them into a few classes first (pandas.cut), or, if each value names "
+            "a class, give the labels as text."
         )
     # Only labels of several Python types need the checks below (a Python
     # loop over the rows); infer_dtype tells in one C pass.

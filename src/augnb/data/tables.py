@@ -1729,7 +1729,8 @@ def model_kinds(
 
     The columns the model took as continuous are read as numbers and those
     whose categories were text as text, whatever the table's cells; the
-    class column and the row identifier are read as text (an identifier is
+    class column as the model's labels are (text when they are words, typed
+    by the reader when they are numbers); the row identifier as text (it is
     copied as written: ``0042`` is not the number 42). So a stray word in a
     numeric column is read the same way (as missing, with a warning) in a
     file of five rows or of a million, whole or in batches. Columns of
@@ -1771,12 +1772,23 @@ def model_kinds(
         and isinstance(levels[n][0], str)
         and not _spelled_as_numbers(levels[n])
     ]
+    # The class column is read as the model's labels are: as text when they
+    # are words, as a reader types it when they are numbers (a file's 02 is
+    # the label 2), as the features are.
+    classes = [
+        c.item() if isinstance(c, np.generic) else c
+        for c in getattr(estimator, "classes_", ())
+    ]
+    label = label_column(estimator, target)
+    if classes and not (
+        all(isinstance(c, str) for c in classes) and not _spelled_as_numbers(classes)
+    ):
+        label = None
     return {
         "continuous": [n for n in names if n in numbers],
         "discrete": [
             *text,
-            *(c for c in (label_column(estimator, target), id_column)
-              if c and c not in names),
+            *(c for c in (label, id_column) if c and c not in names),
         ],
         "fitted": True,
     }
