@@ -726,3 +726,34 @@ def test_numbered_labels_are_numbers_as_fit_files_reads_them(
     assert "not fitted on" not in err and "unknown" not in err.lower()
     header = (tmp_path / "p.csv").read_text().splitlines()[0]
     assert header == "prediction,p(2),p(7),p(10)"
+
+
+@pytest.mark.parametrize("estimator", ["TAN", "SKDB"])
+def test_discrete_names_the_class_column_to_keep_labels_as_written(
+    tmp_path, capsys, estimator
+):
+    import augnb
+
+    rng = np.random.default_rng(1)
+    path = tmp_path / "t.csv"
+    labels = rng.choice(["01", "1", "2.5"], 150)
+    a = np.where(labels == "01", "x", np.where(labels == "1", "y", "z"))
+    pd.DataFrame({"a": a, "y": labels}).to_csv(path, index=False)
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(path), "--target", "y", "--discrete", "y",
+                 "--estimator", estimator, "--output", str(model)]) == 0
+    np.testing.assert_array_equal(
+        augnb.load_model(model).classes_, ["01", "1", "2.5"]
+    )
+    capsys.readouterr()
+    assert main(["predict", str(model), str(path), "--output",
+                 str(tmp_path / "p.csv")]) == 0
+    assert "accuracy on the 150 labelled rows: 100.00%" in capsys.readouterr().err
+
+
+def test_the_class_column_cannot_be_declared_continuous(tmp_path, usage_error):
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"a": ["x", "y"] * 5, "y": [1.5, 2.5] * 5}).to_csv(path, index=False)
+    message = usage_error(["fit", str(path), "--target", "y", "--continuous", "y",
+                           "--output", str(tmp_path / "m.augnb")])
+    assert "--continuous names the class column 'y'" in message

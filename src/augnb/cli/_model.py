@@ -261,8 +261,13 @@ def _declare_kinds(args: argparse.Namespace, estimator: object) -> None:
     an in-memory fit (``--complete-only``, a learner that needs rows) read
     the file's columns alike.
     """
+    # --discrete naming the class column reads its labels as text (see
+    # _label_as_text): that is the reader's, not the estimator's, business.
+    target = getattr(args, "target", None) or "class"
     declared = {
-        "discrete": list(getattr(args, "discrete", None) or []),
+        "discrete": [
+            c for c in getattr(args, "discrete", None) or [] if c != target
+        ],
         "continuous": list(getattr(args, "continuous", None) or []),
     }
     sidecar = _sidecar_kinds(args)
@@ -282,6 +287,16 @@ def _declare_kinds(args: argparse.Namespace, estimator: object) -> None:
     ):
         if declared[option] and param in params:
             estimator.set_params(**{param: declared[option]})
+
+
+def _label_as_text(args: argparse.Namespace, target: str) -> list[str]:
+    """``[target]`` when ``--discrete`` names the class column, else ``[]``.
+
+    The class column is read as any column is (labels written as numbers
+    are numbers); declared discrete, its labels are kept as written (``01``
+    and ``1`` two classes, ``2.5`` a class).
+    """
+    return [target] if target in (getattr(args, "discrete", None) or []) else []
 
 
 def _sidecar_kinds(args: argparse.Namespace) -> tuple[set[str], list[str]] | None:
@@ -359,7 +374,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             encoding=args.encoding,
             decimal=args.decimal,
             batch_rows=None,
-            **declared_kinds(estimator),
+            **declared_kinds(estimator, _label_as_text(args, target)),
         )
         header = reader.columns
         left_out = {
@@ -407,6 +422,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             sep=args.sep,
             encoding=args.encoding,
             decimal=args.decimal,
+            text_columns=_label_as_text(args, target),
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc)) from None

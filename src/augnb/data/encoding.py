@@ -488,7 +488,8 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             "Unknown label type: continuous. y holds non-integer float values "
             f"(e.g. {example:g}); a classifier needs discrete class labels: bin "
             "them into a few classes first (pandas.cut), or, if each value names "
-            "a class, give the labels as text."
+            "a class, give the labels as text (on the command line, --discrete "
+            "with the class column's name)."
         )
     # Only labels of several Python types need the checks below (a Python
     # loop over the rows); infer_dtype tells in one C pass.

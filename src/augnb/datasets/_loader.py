@@ -444,8 +444,10 @@ def check_column_names(
         Names the table in messages.
     discrete, continuous : iterable of str or None, default=None
         Attributes declared of a kind (``--discrete``, ``--continuous``):
-        each must be a column that is neither the class, dropped nor the
-        identifier, and none may be declared both.
+        each must be a column that is neither dropped nor the identifier,
+        and none may be declared both. The class column may be declared
+        discrete (its labels are then read as text: ``01`` and ``1`` are
+        two classes, ``2.5`` a class), never continuous.
 
     Returns
     -------
@@ -497,7 +499,13 @@ def check_column_names(
             f"{label}: besides the class column {target!r} there is no attribute "
             "to learn from"
         )
-    _check_declared_kinds(features, discrete, continuous, label)
+    if target in _as_names(continuous):
+        raise ValueError(
+            f"{label}: --continuous names the class column {target!r} "
+            "(continuous= in Python); a classifier's classes are categories: "
+            "bin the values into a few classes first"
+        )
+    _check_declared_kinds(features, _as_names(discrete) - {target}, continuous, label)
     return dropped
 
 
