@@ -36,7 +36,11 @@ from augnb.classifiers.constraints import (
         (Options("a", "b"), ["a", np.str_("b")], ["c", None, 1]),
         (Options(True, False), [True, np.bool_(False)], [0, 1, "True"]),
         (Options(None), [None], [0, ""]),
-        (RandomState(), [None, 0, np.random.RandomState(0)], [1.5, True, "0"]),
+        (
+            RandomState(),
+            [None, 0, 2**32 - 1, np.uint32(7), np.random.RandomState(0)],
+            [1.5, True, "0", -1, np.int64(-1), 2**32, np.random.default_rng(0)],
+        ),
         (Transformer(), [KBinsDiscretizer()], ["mdlp", 3]),
         (ColumnList(), [None, ["a"], (0, 1), np.array([2])], ["a", {"a": 1}, 3]),
         (InstanceOf(tuple), [(), (1,)], [[1], None]),
@@ -79,3 +83,16 @@ def test_check_parameters_names_estimator_parameter_and_value():
     check_parameters(Thing(), {"k": 3}, table)
     with pytest.raises(ValueError, match=r"Thing: k must be an integer >= 0; got -2\."):
         check_parameters(Thing(), {"k": -2}, table)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32])
+def test_a_seed_numpy_refuses_is_named_before_fitting(seed):
+    # NumPy's refusal came from inside the fit, naming neither the parameter
+    # nor the estimator.
+    from augnb.classifiers import TAN
+
+    X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
+    y = np.array([0, 1, 1, 0])
+    message = r"TAN: random_state must be None, an integer in \[0, 4294967295\]"
+    with pytest.raises(ValueError, match=message):
+        TAN(root="random", random_state=seed).fit(X, y)

@@ -194,19 +194,26 @@ class Transformer(Constraint):
 
 
 class RandomState(Constraint):
-    """A seed: None, an integer or a ``numpy.random.RandomState``."""
+    """A seed: None, an integer NumPy seeds with, or a ``numpy.random.RandomState``.
+
+    An integer must be in ``[0, 2**32 - 1]``: NumPy refuses any other seed,
+    but only once a fit draws, with a message that names neither the
+    parameter nor the estimator.
+    """
 
     @override
     def accepts(self, value: object) -> bool:
-        return (
-            value is None
-            or isinstance(value, np.random.RandomState)
-            or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
-        )
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return 0 <= value <= _MAX_SEED
+        return value is None or isinstance(value, np.random.RandomState)
 
     @override
     def describe(self) -> str:
-        return "None, an integer or a numpy RandomState"
+        return f"None, an integer in [0, {_MAX_SEED}] or a numpy RandomState"
+
+
+#: The largest integer seed ``numpy.random.RandomState`` accepts.
+_MAX_SEED = 2**32 - 1
 
 
 class ColumnList(Constraint):
