@@ -96,3 +96,30 @@ def test_a_seed_numpy_refuses_is_named_before_fitting(seed):
     message = r"TAN: random_state must be None, an integer in \[0, 4294967295\]"
     with pytest.raises(ValueError, match=message):
         TAN(root="random", random_state=seed).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("TAN", {"alpha": 1e308}),
+        ("FlexibleNB", {"alpha": 1e308}),
+        ("CAN", {"var_smoothing": 1e308}),
+        ("NaiveBayes", {"continuous": "gaussian", "var_smoothing": 1e308}),
+    ],
+)
+def test_a_smoothing_that_overflows_is_refused(name, params):
+    # alpha summed over a table's cells, or var_smoothing times a variance,
+    # overflowed to infinity: every probability was NaN.
+    import augnb.classifiers
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=20), rng.integers(0, 3, 20)])
+    y = np.arange(20) % 2
+    (key,) = [k for k in params if k != "continuous"]
+    with pytest.raises(ValueError, match=rf"{key} must be a number in .*1e\+100\]"):
+        getattr(augnb.classifiers, name)(**params).fit(X, y)
+    assert np.isfinite(
+        getattr(augnb.classifiers, name)(**{**params, key: 1e100})
+        .fit(X, y)
+        .predict_proba(X)
+    ).all()

@@ -21,6 +21,7 @@ from typing_extensions import override
 from augnb.search.folds import cv_kind
 
 __all__ = [
+    "ALPHA",
     "DENSITY_PARAMETERS",
     "ROOT",
     "SIGNIFICANCE",
@@ -329,14 +330,23 @@ def check_parameters(
             )
 
 
+#: The largest smoothing constant (``alpha``, ``var_smoothing``) accepted.
+#: Far beyond any value that still changes a prediction (an ``alpha`` a few
+#: times the counts already makes the CPTs uniform), and far enough below the
+#: largest float that a table's sum of ``alpha`` over its cells, or
+#: ``var_smoothing`` times a column's variance, stays finite: at 1e308 they
+#: overflowed and every probability was NaN.
+LARGEST_SMOOTHING = 1e100
+
 #: Shared entries of the estimators' tables.
+ALPHA = Interval(numbers.Real, 0, LARGEST_SMOOTHING, closed="right")
 ROOT = Options("first", "random")
 SIGNIFICANCE = Interval(numbers.Real, 0, 1)
 VERBOSE = AnyOf(Interval(numbers.Integral, 0), Options(True, False))
 DENSITY_PARAMETERS: dict[str, Constraint] = {
     "continuous": Options("discretize", "gaussian", "gmm"),
     "n_components": Interval(numbers.Integral, 1),
-    "var_smoothing": Interval(numbers.Real, 0),
+    "var_smoothing": Interval(numbers.Real, 0, LARGEST_SMOOTHING),
 }
 
 #: CPT estimator of the discrete learners (``smoothing``, ``hdp_iterations``).
