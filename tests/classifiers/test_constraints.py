@@ -25,13 +25,22 @@ from augnb.classifiers.constraints import (
 @pytest.mark.parametrize(
     ("constraint", "good", "bad"),
     [
-        (Interval(numbers.Integral, 0), [0, 3, np.int64(2)], [-1, 1.5, True, "1"]),
+        (
+            Interval(numbers.Integral, 0),
+            [0, 3, np.int64(2), 10**400],
+            [-1, 1.5, True, "1", -(10**400)],
+        ),
         (
             Interval(numbers.Real, 0, 1, closed="left"),
             [0, 0.5, np.float32(0.25)],
             [1, -0.1, np.nan, np.inf, False],
         ),
-        (Interval(numbers.Real, 0, closed="neither"), [1e-9, 3], [0, -1]),
+        (
+            Interval(numbers.Real, 0, closed="neither"),
+            [1e-9, 3, 2.3e-308, np.float32(1e-40), 10**400],
+            [0, -1, 5e-324, 1e-310],
+        ),
+        (Interval(numbers.Real, 0, 1e100), [0, 5e-324, np.float32(3e38)], [1e101]),
         (Interval(numbers.Real, finite=False), [np.inf, -np.inf, 2], [np.nan]),
         (Options("a", "b"), ["a", np.str_("b")], ["c", None, 1]),
         (Options(True, False), [True, np.bool_(False)], [0, 1, "True"]),
@@ -123,3 +132,19 @@ def test_a_smoothing_that_overflows_is_refused(name, params):
         .fit(X, y)
         .predict_proba(X)
     ).all()
+
+
+def test_a_subnormal_positive_value_is_refused_and_named_so():
+    # MANB's log-gammas of alpha=5e-324 were infinite: every probability NaN.
+    from augnb.classifiers import MANB
+
+    X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
+    y = np.array([0, 1, 1, 0])
+    with pytest.raises(ValueError, match=r"got 5e-324 \(a subnormal number"):
+        MANB(alpha=5e-324).fit(X, y)
+    assert np.isfinite(MANB(alpha=1e-300).fit(X, y).predict_proba(X)).all()
+    # Not where the value fails for another reason (an integer parameter).
+    with pytest.raises(ValueError, match=r"k must be an integer >= 0; got 5e-324\.$"):
+        check_parameters(
+            MANB(), {"k": 5e-324}, {"k": Interval(numbers.Integral, 0)}
+        )

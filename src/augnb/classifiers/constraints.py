@@ -91,10 +91,16 @@ class Interval(Constraint):
     def accepts(self, value: object) -> bool:
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
-        if self.finite and not np.isfinite(value):
-            return False
-        if np.isnan(value):
-            return False
+        # An integer is finite; NumPy cannot test one beyond int64 (10**400).
+        if not isinstance(value, numbers.Integral):
+            if self.finite and not np.isfinite(value):
+                return False
+            if np.isnan(value):
+                return False
+        if isinstance(value, np.floating):
+            # Compared as a Python float: a float32 against an end such as
+            # 1e100 would cast the end to float32 (inf, with a warning).
+            value = float(value)
         if self.low is not None:
             left = self.closed in ("both", "left")
             if value < self.low or (not left and value == self.low):
@@ -103,7 +109,11 @@ class Interval(Constraint):
             right = self.closed in ("both", "right")
             if value > self.high or (not right and value == self.high):
                 return False
-        return True
+        # "> 0" means a value to divide by or take the log-gamma of: a
+        # subnormal one overflows there (1 / 5e-324 is inf), and MANB's
+        # alpha=5e-324 made every probability NaN.
+        positive = self.low == 0 and self.closed in ("neither", "right")
+        return not (positive and _subnormal(value))
 
     @override
     def describe(self) -> str:
@@ -307,6 +317,18 @@ class CrossValidation(Constraint):
         )
 
 
+def _subnormal(value: object) -> bool:
+    """Whether ``value`` is a real number too close to 0 for a normal float."""
+    if isinstance(value, numbers.Integral) or not isinstance(value, numbers.Real):
+        return False
+    magnitude = abs(float(value))
+    return 0 < magnitude < _TINY
+
+
+#: The smallest normal positive float.
+_TINY = float(np.finfo(np.float64).tiny)
+
+
 def check_parameters(
     estimator: object, params: Mapping[str, object], table: Mapping[str, Constraint]
 ) -> None:
@@ -325,8 +347,14 @@ def check_parameters(
     for key, value in params.items():
         constraint = table.get(key)
         if constraint is not None and not constraint.accepts(value):
+            why = (
+                f" (a subnormal number, below {_TINY:.4g}: "
+                "too small to compute with)"
+                if _subnormal(value) and constraint.accepts(_TINY)
+                else ""
+            )
             raise ValueError(
-                f"{name}: {key} must be {constraint.describe()}; got {value!r}."
+                f"{name}: {key} must be {constraint.describe()}; got {value!r}{why}."
             )
 
 
