@@ -233,6 +233,16 @@ def test_n_jobs_gives_the_same_model(discretization):
     assert one.structures_ == two.structures_
 
 
+def test_more_jobs_than_members_fit_the_same_model():
+    # n_jobs=10**6 raised joblib's "Numeric literal 2000000 is too large",
+    # naming neither n_jobs nor ESKDB.
+    X, y = load("iris")
+    kw = {"n_estimators": 2, "k": 1, "hdp_iterations": 20, "random_state": 0}
+    one = ESKDB(**kw, n_jobs=1).fit(X, y)
+    many = ESKDB(**kw, n_jobs=10**6).fit(X, y)
+    np.testing.assert_array_equal(one.predict_proba(X), many.predict_proba(X))
+
+
 def test_per_member_mixed_columns_and_missing_values():
     X, y = load("glass")
     X = X.assign(size=pd.Categorical(np.where(X["RI"] > X["RI"].median(), "L", "S")))

@@ -358,6 +358,15 @@ def test_h_grid_choice_is_deterministic_and_follows_the_tie_rules():
     assert ENBC(h_grid=(0.3, 0.3), max_parents=0).fit(X, y).h_ == 0.3
 
 
+def test_a_grid_bandwidth_whose_square_overflows_is_refused():
+    # At 1e308 the kernel's scale 0.5 / h**2 was 0 and the leave-one-out sums
+    # raised ZeroDivisionError from inside the search.
+    X, y = load("iris")
+    with pytest.raises(ValueError, match=r"ENBC: h_grid must be .* in \(0, 1e\+100\]"):
+        ENBC(h_grid=[0.3, 1e308]).fit(X, y)
+    assert ENBC(h_grid=[1e100], max_parents=0).fit(X, y).h_ == 1e100
+
+
 def test_enbc_respects_max_parents_and_acyclicity():
     rng = np.random.default_rng(9)
     n = 80

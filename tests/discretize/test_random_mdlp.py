@@ -185,6 +185,11 @@ def test_validation():
         random_mdlp_cut_points(np.array([1.0, 2.0]), np.array([0.5, 1.0]))
     with pytest.raises(ValueError, match="random_state"):
         RandomMDLPDiscretizer(random_state="x").fit(pd.DataFrame({"a": [1.0]}), [0])
+    for seed in (-1, 2**32):
+        with pytest.raises(ValueError, match=r"random_state must be .*4294967295\]"):
+            RandomMDLPDiscretizer(random_state=seed).fit(
+                pd.DataFrame({"a": [1.0, 2.0]}), [0, 1]
+            )
     with pytest.raises(ValueError, match="cost must be one of"):
         RandomMDLPDiscretizer(cost="bits").fit(pd.DataFrame({"a": [1.0]}), [0])
     with pytest.raises(ValueError, match="cost must be one of"):

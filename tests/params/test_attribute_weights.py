@@ -235,6 +235,14 @@ def test_awnb_refuses_an_empty_bootstrap():
         awnb_weights(codes, y, cards, bootstrap_size=1e-6)
 
 
+@pytest.mark.parametrize("size", [1e308, 1e17])
+def test_awnb_refuses_a_bootstrap_no_array_can_hold(size):
+    # 1e308 raised OverflowError converting the infinite draw to an integer.
+    _, codes, y, cards = _fitted("car")
+    with pytest.raises(ValueError, match=r"bootstrap_size=.* draws more rows than"):
+        awnb_weights(codes, y, cards, bootstrap_size=size)
+
+
 def test_min_testing_depths_equal_a_recursive_walk():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (300, 8)).astype(float)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import numbers
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar, TypeVar, cast
@@ -20,9 +19,9 @@ from augnb._docstrings import shared_entries
 from augnb._logsumexp import logsumexp
 from augnb._threads import map_spans, thread_spans
 from augnb.classifiers.constraints import (
+    ALPHA,
     AnyOf,
     ColumnList,
-    Interval,
     Options,
     Transformer,
     check_parameters,
@@ -207,7 +206,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     #: estimator shares. A subclass's table is ``{**Base._parameter_constraints,
     #: ...}`` with an entry for each of its parameters.
     _parameter_constraints: ClassVar[dict] = {
-        "alpha": Interval(numbers.Real, 0, closed="neither"),
+        "alpha": ALPHA,
         "discretizer": AnyOf(Options(*DISCRETIZERS, None), Transformer()),
         "discrete_features": ColumnList(),
         "continuous_features": ColumnList(),

@@ -21,6 +21,7 @@ from typing_extensions import override
 from augnb.search.folds import cv_kind
 
 __all__ = [
+    "ALPHA",
     "DENSITY_PARAMETERS",
     "ROOT",
     "SIGNIFICANCE",
@@ -90,10 +91,16 @@ class Interval(Constraint):
     def accepts(self, value: object) -> bool:
         if isinstance(value, bool) or not isinstance(value, self.kind):
             return False
-        if self.finite and not np.isfinite(value):
-            return False
-        if np.isnan(value):
-            return False
+        # An integer is finite; NumPy cannot test one beyond int64 (10**400).
+        if not isinstance(value, numbers.Integral):
+            if self.finite and not np.isfinite(value):
+                return False
+            if np.isnan(value):
+                return False
+        if isinstance(value, np.floating):
+            # Compared as a Python float: a float32 against an end such as
+            # 1e100 would cast the end to float32 (inf, with a warning).
+            value = float(value)
         if self.low is not None:
             left = self.closed in ("both", "left")
             if value < self.low or (not left and value == self.low):
@@ -102,7 +109,11 @@ class Interval(Constraint):
             right = self.closed in ("both", "right")
             if value > self.high or (not right and value == self.high):
                 return False
-        return True
+        # "> 0" means a value to divide by or take the log-gamma of: a
+        # subnormal one overflows there (1 / 5e-324 is inf), and MANB's
+        # alpha=5e-324 made every probability NaN.
+        positive = self.low == 0 and self.closed in ("neither", "right")
+        return not (positive and _subnormal(value))
 
     @override
     def describe(self) -> str:
@@ -194,19 +205,26 @@ class Transformer(Constraint):
 
 
 class RandomState(Constraint):
-    """A seed: None, an integer or a ``numpy.random.RandomState``."""
+    """A seed: None, an integer NumPy seeds with, or a ``numpy.random.RandomState``.
+
+    An integer must be in ``[0, 2**32 - 1]``: NumPy refuses any other seed,
+    but only once a fit draws, with a message that names neither the
+    parameter nor the estimator.
+    """
 
     @override
     def accepts(self, value: object) -> bool:
-        return (
-            value is None
-            or isinstance(value, np.random.RandomState)
-            or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
-        )
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return 0 <= value <= _MAX_SEED
+        return value is None or isinstance(value, np.random.RandomState)
 
     @override
     def describe(self) -> str:
-        return "None, an integer or a numpy RandomState"
+        return f"None, an integer in [0, {_MAX_SEED}] or a numpy RandomState"
+
+
+#: The largest integer seed ``numpy.random.RandomState`` accepts.
+_MAX_SEED = 2**32 - 1
 
 
 class ColumnList(Constraint):
@@ -299,6 +317,18 @@ class CrossValidation(Constraint):
         )
 
 
+def _subnormal(value: object) -> bool:
+    """Whether ``value`` is a real number too close to 0 for a normal float."""
+    if isinstance(value, numbers.Integral) or not isinstance(value, numbers.Real):
+        return False
+    magnitude = abs(float(value))
+    return 0 < magnitude < _TINY
+
+
+#: The smallest normal positive float.
+_TINY = float(np.finfo(np.float64).tiny)
+
+
 def check_parameters(
     estimator: object, params: Mapping[str, object], table: Mapping[str, Constraint]
 ) -> None:
@@ -317,19 +347,34 @@ def check_parameters(
     for key, value in params.items():
         constraint = table.get(key)
         if constraint is not None and not constraint.accepts(value):
+            why = (
+                f" (a subnormal number, below {_TINY:.4g}: "
+                "too small to compute with)"
+                if _subnormal(value) and constraint.accepts(_TINY)
+                else ""
+            )
             raise ValueError(
-                f"{name}: {key} must be {constraint.describe()}; got {value!r}."
+                f"{name}: {key} must be {constraint.describe()}; got {value!r}{why}."
             )
 
 
+#: The largest smoothing constant (``alpha``, ``var_smoothing``) accepted.
+#: Far beyond any value that still changes a prediction (an ``alpha`` a few
+#: times the counts already makes the CPTs uniform), and far enough below the
+#: largest float that a table's sum of ``alpha`` over its cells, or
+#: ``var_smoothing`` times a column's variance, stays finite: at 1e308 they
+#: overflowed and every probability was NaN.
+LARGEST_SMOOTHING = 1e100
+
 #: Shared entries of the estimators' tables.
+ALPHA = Interval(numbers.Real, 0, LARGEST_SMOOTHING, closed="right")
 ROOT = Options("first", "random")
 SIGNIFICANCE = Interval(numbers.Real, 0, 1)
 VERBOSE = AnyOf(Interval(numbers.Integral, 0), Options(True, False))
 DENSITY_PARAMETERS: dict[str, Constraint] = {
     "continuous": Options("discretize", "gaussian", "gmm"),
     "n_components": Interval(numbers.Integral, 1),
-    "var_smoothing": Interval(numbers.Real, 0),
+    "var_smoothing": Interval(numbers.Real, 0, LARGEST_SMOOTHING),
 }
 
 #: CPT estimator of the discrete learners (``smoothing``, ``hdp_iterations``).

@@ -26,6 +26,12 @@ from augnb.structure.naive import naive_bayes_structure
 
 __all__ = ["ENBC"]
 
+#: The largest grid bandwidth, in standard deviations: far beyond any that
+#: still shapes a density, and far enough below the largest float that its
+#: square stays finite (at 1e308 the kernel's scale ``0.5 / h**2`` was 0 and
+#: the leave-one-out sums divided by zero).
+_LARGEST_H = 1e100
+
 
 @shared_entries
 class ENBC(_KernelNB):
@@ -77,8 +83,8 @@ class ENBC(_KernelNB):
     Parameters
     ----------
     h_grid : sequence of float, default=None
-        Candidate bandwidths in standard deviations; None: 0.05, 0.075, 0.1,
-        0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0.
+        Candidate bandwidths in standard deviations, each in ``(0, 1e100]``;
+        None: 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0.
     h_min : float, default=None
         When the grid's smallest value wins, also try smaller bandwidths (each
         2/3 of the last, down to ``h_min``) while they strictly improve the
@@ -153,7 +159,8 @@ class ENBC(_KernelNB):
     _parameter_constraints: ClassVar[dict] = {
         **_KernelNB._parameter_constraints,
         "h_grid": AnyOf(
-            Options(None), SequenceOf(Interval(numbers.Real, 0, closed="neither"))
+            Options(None),
+            SequenceOf(Interval(numbers.Real, 0, _LARGEST_H, closed="right")),
         ),
         "h_min": AnyOf(Options(None), Interval(numbers.Real, 0, closed="neither")),
         "max_parents": Interval(numbers.Integral, 0),

@@ -370,7 +370,13 @@ class ESKDB(_SmoothedNB):
                 for n in [len(todo)]
                 for i, (f, a, kw) in enumerate(todo)
             )
-        return list(Parallel(n_jobs=self.n_jobs, prefer="threads")(tasks))
+        n_jobs = self.n_jobs
+        if n_jobs is not None and n_jobs > 0:
+            # A thread per member at most: more would idle, and joblib refused
+            # a count from 500,001 up ("Numeric literal ... is too large", from
+            # its pre-dispatch "2*n_jobs"), naming neither n_jobs nor ESKDB.
+            n_jobs = min(int(n_jobs), int(self.n_estimators))
+        return list(Parallel(n_jobs=n_jobs, prefer="threads")(tasks))
 
     def _member_codes(
         self,

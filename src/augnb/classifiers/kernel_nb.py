@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
 from augnb.classifiers._base import BaseAugmentedNB
-from augnb.classifiers.constraints import AnyOf, ColumnList, Interval, Options
+from augnb.classifiers.constraints import ALPHA, AnyOf, ColumnList, Interval, Options
 from augnb.inference import FactoredModel
 from augnb.params.categorical import (
     class_log_prior,
@@ -48,7 +48,7 @@ class _KernelNB(BaseAugmentedNB):
 
     # No discretizer: continuous columns keep their values.
     _parameter_constraints: ClassVar[dict] = {
-        "alpha": Interval(numbers.Real, 0, closed="neither"),
+        "alpha": ALPHA,
         "discrete_features": ColumnList(),
         "continuous_features": ColumnList(),
     }

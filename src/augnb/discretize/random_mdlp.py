@@ -275,14 +275,21 @@ def _check_cost(cost: Any) -> None:
 
 
 def _check_random_state(value: Any) -> None:
+    # An integer NumPy refuses as a seed (negative, or 2**32 and up) was
+    # refused by NumPy once the fit drew, naming neither the parameter nor
+    # the range.
     if not (
         value is None
         or isinstance(value, np.random.RandomState)
-        or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
+        or (
+            isinstance(value, numbers.Integral)
+            and not isinstance(value, bool)
+            and 0 <= int(value) <= 2**32 - 1
+        )
     ):
         raise ValueError(
-            "random_state must be None, an integer or a numpy RandomState; "
-            f"got {value!r}."
+            "random_state must be None, an integer in [0, 4294967295] or a numpy "
+            f"RandomState; got {value!r}."
         )
 
 

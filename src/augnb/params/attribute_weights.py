@@ -238,7 +238,16 @@ def awnb_weights(
     which a feature is tested, but the trees themselves differ.
     """
     n, p = codes.shape
-    size = int(n * bootstrap_size)
+    draw = n * bootstrap_size
+    if not draw <= np.iinfo(np.intp).max:
+        # int() of an infinite draw raised OverflowError; a finite one beyond
+        # the index range cannot be an array's length either.
+        raise ValueError(
+            f"bootstrap_size={bootstrap_size} of {n} rows draws more rows than "
+            "an array can hold; bootstrap_size is relative to the training "
+            "rows (0.5 draws half as many)."
+        )
+    size = int(draw)
     if size < 1:
         raise ValueError(
             f"bootstrap_size={bootstrap_size} of {n} rows draws no row; use a "
