@@ -495,3 +495,33 @@ def test_factored_model_scores_kernel_densities_through_the_one_routine():
         rtol=0,
         atol=1e-12,
     )
+
+
+def test_a_sum_over_missing_values_too_large_for_memory_is_refused(monkeypatch):
+    # A kDB(k=3) ties nodes to up to three parents. With a, b, c and d
+    # missing, c (childless) sums to one and a, b and d, parents of the
+    # observed e, are summed out together: 6**3 joint values per class. Past
+    # the table limit (lowered here to keep the test small; 2**27 cells by
+    # default) the row is refused with the columns named and the fix,
+    # instead of exhausting memory.
+    from augnb import KDB
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {name: rng.integers(0, 6, 400).astype(str) for name in "abcde"}
+    )
+    y = rng.choice(["p", "q"], 400)
+    model = KDB(k=3).fit(X, y)
+    assert {p for (p,), (k,) in model.arcs_ if k == "e"} == {"a", "b", "d"}
+    row = X.iloc[:1].copy()
+    row[["a", "b", "c", "d"]] = np.nan
+    expected = model.predict_proba(row)
+    monkeypatch.setattr(inference, "_LARGEST_TABLE", 6**3 * 2 - 1)
+    with pytest.raises(ValueError, match=r"misses the values of \['a', 'b', 'd'\]"):
+        model.predict_proba(row)
+    # Rows with fewer values tied together are still summed out exactly.
+    two = X.iloc[:1].copy()
+    two[["a", "b"]] = np.nan
+    assert np.isfinite(model.predict_proba(two)).all()
+    monkeypatch.setattr(inference, "_LARGEST_TABLE", 6**3 * 2)
+    np.testing.assert_array_equal(model.predict_proba(row), expected)

@@ -37,7 +37,7 @@ from augnb.stats._count_kernels import row_config
 from augnb.structure import Structure
 from augnb.structure._structure import find_root
 
-__all__ = ["Factor", "FactoredModel", "joint_log_likelihood"]
+__all__ = ["Factor", "FactoredModel", "MissingTooCostly", "joint_log_likelihood"]
 
 
 @runtime_checkable
@@ -130,6 +130,36 @@ _MAX_CELLS = 1 << 22
 #: A component of missing nodes with at most this many joint values (per row
 #: and class) is summed out in one step; a larger one node by node.
 _JOINT_CELLS = 1 << 12
+#: The most cells the exact sum over one row's missing values may need in
+#: one table (1 GiB of float64; its log-sum-exp takes about three times
+#: that): a row beyond it is refused (:class:`MissingTooCostly`) rather than
+#: exhausting the machine's memory or running for minutes.
+_LARGEST_TABLE = 1 << 27
+
+
+class MissingTooCostly(ValueError):
+    """Summing out a row's missing values exactly needs too large a table.
+
+    Raised when the missing values of a row are tied together by the
+    model's dependencies (one family holding many of them) so that their
+    exact sum needs a table of more than :data:`_LARGEST_TABLE` cells.
+
+    Attributes
+    ----------
+    features : tuple of int
+        The feature columns whose missing values are summed out together.
+    cells : int
+        The cells of the largest table that sum needs, for one row.
+    """
+
+    def __init__(self, features: tuple[int, ...], cells: int) -> None:
+        self.features = features
+        self.cells = cells
+        super().__init__(
+            f"summing out the missing values of features {list(features)} "
+            f"exactly needs a table of {cells:,} cells for one row (over "
+            f"{_LARGEST_TABLE:,}); give or impute those values"
+        )
 
 
 @numba.njit(cache=True, nogil=True)
@@ -347,6 +377,10 @@ def _marginalise(model, codes, slots, hard, absent, rows, jll) -> None:
         gone = {int(m) for m in np.flatnonzero(pattern[n_nodes:])}
         for comp_vars, comp_families in _components(model, miss, gone):
             order, cells = _elimination_order(model, comp_vars, comp_families)
+            if cells * n_classes > _LARGEST_TABLE:
+                nodes = model.structure.nodes
+                features = tuple(sorted({f for m in comp_vars for f in nodes[m]}))
+                raise MissingTooCostly(features, cells * n_classes)
             step = max(1, _MAX_CELLS // max(cells * n_classes, 1))
             for start in range(0, group.size, step):
                 r = group[start : start + step]

@@ -37,7 +37,7 @@ from augnb.data.encoding import (
 )
 from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
-from augnb.inference import joint_log_likelihood
+from augnb.inference import MissingTooCostly, joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.from_statistics import fit_model_from_statistics
 from augnb.params.mixed_model import MixedModel, fit_mixed_model
@@ -831,7 +831,18 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         ndarray of shape (n_samples, n_classes)
         """
         data = self.encode(X)  # raises NotFittedError before model_ is read
-        return self._joint_log_likelihood(data)
+        try:
+            return self._joint_log_likelihood(data)
+        except MissingTooCostly as exc:
+            names = [str(self.schema_.names[f]) for f in exc.features]
+            raise ValueError(
+                f"{type(self).__name__}: a row misses the values of {names}, "
+                "which the model's dependencies tie together: summing them out "
+                f"exactly needs a table of {exc.cells:,} cells for that row "
+                "alone, more than memory allows. Give or impute those values "
+                "(or drop the row), or fit a model with fewer dependencies "
+                "among these columns."
+            ) from None
 
     def _joint_log_likelihood(self, data: EncodedData) -> NDArray[np.float64]:
         """``log P(c, x)`` of encoded data: the one inference routine."""
