@@ -539,3 +539,27 @@ def test_a_transformer_that_gives_no_bins_is_refused_by_name():
         TAN(discretizer=StandardScaler()).fit(X, y)
     with pytest.raises(ValueError, match=r"KBinsDiscretizer.*one column of bins"):
         TAN(discretizer=KBinsDiscretizer(n_bins=3)).fit(X, y)  # one-hot
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NaiveBayes(continuous="gaussian"),
+        augnb.CAN,
+        augnb.ETAN,
+        augnb.FlexibleNB,
+        augnb.ENBC,
+    ],
+)
+def test_continuous_values_whose_squares_overflow_are_refused(make):
+    # Values near 1e300: the variance overflowed to infinity, and the fit
+    # gave NaN posteriors (or a deep bandwidth error) and an unsavable model.
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 10)
+    X = pd.DataFrame({"a": rng.normal(size=20) + y, "b": rng.normal(size=20) - y})
+    huge = X.assign(a=X["a"] * 1e300)
+    with pytest.raises(ValueError, match=r"'a' holds values up to .* rescale"):
+        make().fit(huge, y)
+    # A large but representable scale is fitted as before.
+    proba = make().fit(X * 1e100, y).predict_proba(X * 1e100)
+    assert np.isfinite(proba).all()

@@ -525,6 +525,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             else np.asarray(list(classes), dtype=plan.class_dtype)
         )
         self.schema_ = schema
+        self._check_value_range(data, schema.names)
         structure = self._learn_structure(data)
         subsets, comoments = missing_tables(structure, data)
         if subsets or comoments:
@@ -652,6 +653,41 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
         return self
+
+    def _check_value_range(
+        self, data: CountTables, names: Sequence[Hashable]
+    ) -> None:
+        """Refuse continuous values whose sums of squares overflow float64.
+
+        A density's variance (and a regression's co-moments) sums squares of
+        the values: beyond about 1e154 / sqrt(n) in magnitude they overflow
+        to infinity, and every posterior the column enters would be NaN.
+        Only columns kept continuous are read (a discretised column is only
+        sorted, whatever its scale).
+        """
+        values = getattr(data, "values", None)
+        if values is None:
+            return
+        cards = np.asarray(data.cards)
+        for f in np.flatnonzero(cards == 0):
+            col = values[:, f]
+            observed = col[~np.isnan(col)]
+            if not observed.size:
+                continue
+            top = float(np.max(np.abs(observed)))
+            with np.errstate(over="ignore"):
+                fits = np.isfinite(top * top * observed.size)
+            if fits:
+                continue
+            fixes = "rescale the column (divide it by a power of ten) before fitting"
+            if "continuous" in self.get_params():
+                fixes += ", or discretise it (continuous='discretize')"
+            raise ValueError(
+                f"{type(self).__name__}: continuous column {names[f]!r} holds "
+                f"values up to {top:.3g} in magnitude, whose sum of squares over "
+                f"{observed.size} rows overflows float64, so its density would be "
+                f"infinite and every posterior it enters NaN; {fixes}."
+            )
 
     def _check_densities(self, names: Sequence[Hashable]) -> None:
         """Refuse a fitted Gaussian of no width: its posteriors would be NaN."""
