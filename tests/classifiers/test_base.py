@@ -563,3 +563,11 @@ def test_continuous_values_whose_squares_overflow_are_refused(make):
     # A large but representable scale is fitted as before.
     proba = make().fit(X * 1e100, y).predict_proba(X * 1e100)
     assert np.isfinite(proba).all()
+
+
+def test_huge_weights_of_a_repeating_learner_are_named_shortly():
+    # The total was printed with every digit (about 300 of them).
+    X = np.array([[0], [1], [0], [1]])
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"sums to 4e\+300 rows once repeated"):
+        augnb.FSS().fit(X, y, sample_weight=np.full(4, 1e300))

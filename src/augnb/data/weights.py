@@ -141,7 +141,7 @@ def repeat_rows(
     total = float(w.sum())
     if total > MAX_REPEATED_ROWS:
         raise ValueError(
-            f"sample_weight sums to {total:.0f} rows once repeated, more than "
+            f"sample_weight sums to {total:.4g} rows once repeated, more than "
             f"{name} takes ({MAX_REPEATED_ROWS}); rescale the weights."
         )
     return np.repeat(rows, w.astype(np.int64))

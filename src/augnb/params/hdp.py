@@ -805,7 +805,7 @@ def hdp_log_cpt(
         # total), as a learner that repeats weighted rows does.
         raise ValueError(
             f"smoothing='hdp' seats every observation, and the counts total "
-            f"{total:.0f} (integer sample weights count as repeated rows), more "
+            f"{total:.4g} (integer sample weights count as repeated rows), more "
             f"than it takes ({MAX_REPEATED_ROWS}); rescale the weights, or use "
             "smoothing='lidstone'."
         )
