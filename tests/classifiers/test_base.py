@@ -565,6 +565,17 @@ def test_continuous_values_whose_squares_overflow_are_refused(make):
     assert np.isfinite(proba).all()
 
 
+@pytest.mark.parametrize(
+    "make", [NaiveBayes, lambda: augnb.ESKDB(n_estimators=2, random_state=0)]
+)
+def test_discretised_columns_of_any_scale_are_fitted(make):
+    # Discretisation only sorts the values: no scale is refused.
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 10)
+    X = pd.DataFrame({"a": (rng.normal(size=20) + y) * 1e300, "b": rng.normal(size=20)})
+    assert np.isfinite(make().fit(X, y).predict_proba(X)).all()
+
+
 def test_huge_weights_of_a_repeating_learner_are_named_shortly():
     # The total was printed with every digit (about 300 of them).
     X = np.array([[0], [1], [0], [1]])

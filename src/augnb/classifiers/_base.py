@@ -662,11 +662,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         A density's variance (and a regression's co-moments) sums squares of
         the values: beyond about 1e154 / sqrt(n) in magnitude they overflow
         to infinity, and every posterior the column enters would be NaN.
-        Only columns kept continuous are read (a discretised column is only
-        sorted, whatever its scale).
+        Only density models are checked (a discretised column, ESKDB's too,
+        is only sorted, whatever its scale).
         """
         values = getattr(data, "values", None)
-        if values is None:
+        if values is None or self.continuous == "discretize":
             return
         cards = np.asarray(data.cards)
         for f in np.flatnonzero(cards == 0):
