@@ -582,3 +582,13 @@ def test_huge_weights_of_a_repeating_learner_are_named_shortly():
     y = np.array([0, 0, 1, 1])
     with pytest.raises(ValueError, match=r"sums to 4e\+300 rows once repeated"):
         augnb.FSS().fit(X, y, sample_weight=np.full(4, 1e300))
+
+
+def test_a_variance_that_underflows_is_told_from_a_constant_column():
+    # Values of order 1e-300 do vary, but their variance underflows to 0: the
+    # refusal said the column "takes a single value" and to drop it.
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 10)
+    X = pd.DataFrame({"a": (rng.normal(size=20) + y) * 1e-300})
+    with pytest.raises(ValueError, match=r"differ by at most .* rescale the column"):
+        NaiveBayes(continuous="gaussian").fit(X, y)

@@ -537,7 +537,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             extra, _ = source.tables(plan.second_pass(subsets, comoments))
             data = data.with_tables_of(extra)
         self.model_ = self._fit_parameters(structure, data)
-        self._check_densities(schema.names)
+        self._check_densities(schema.names, data)
         self.n_categories_ = data.cards
         self.structure_ = self._named_structure(structure)
         self._set_structure_attributes(structure, list(schema.names))
@@ -689,8 +689,15 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 f"infinite and every posterior it enters NaN; {fixes}."
             )
 
-    def _check_densities(self, names: Sequence[Hashable]) -> None:
-        """Refuse a fitted Gaussian of no width: its posteriors would be NaN."""
+    def _check_densities(
+        self, names: Sequence[Hashable], data: CountTables | None = None
+    ) -> None:
+        """Refuse a fitted Gaussian of no width: its posteriors would be NaN.
+
+        With the training rows (``data``), a column that does vary but only
+        by so little that its variance underflows to 0 is told apart from a
+        constant one.
+        """
         found = (
             self.model_.point_mass() if isinstance(self.model_, MixedModel) else None
         )
@@ -717,6 +724,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             if regression
             else "it takes a single value"
         )
+        width = None if regression else _class_spread(data, f, c)
+        if width:
+            spread = f"its values differ by at most {width:.3g}"
+            why = "the square of that underflows float64"
+            fixes = "rescale the column (multiply it by a power of ten) before fitting"
         raise ValueError(
             f"{type(self).__name__}: among the rows of class {label!r}, column "
             f"{names[f]!r} has no spread ({spread}), so its Gaussian there has "
@@ -932,3 +944,17 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+
+def _class_spread(data: CountTables | None, f: int, c: int) -> float:
+    """Range of column ``f``'s observed values among class ``c``'s rows.
+
+    0 when the rows are not at hand (a fit from statistics) or the column
+    takes one value there.
+    """
+    values = getattr(data, "values", None)
+    if values is None or data is None:
+        return 0.0
+    col = values[np.asarray(data.y) == c, f]
+    col = col[~np.isnan(col)]
+    return float(np.ptp(col)) if col.size else 0.0
