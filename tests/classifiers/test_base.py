@@ -539,3 +539,56 @@ def test_a_transformer_that_gives_no_bins_is_refused_by_name():
         TAN(discretizer=StandardScaler()).fit(X, y)
     with pytest.raises(ValueError, match=r"KBinsDiscretizer.*one column of bins"):
         TAN(discretizer=KBinsDiscretizer(n_bins=3)).fit(X, y)  # one-hot
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NaiveBayes(continuous="gaussian"),
+        augnb.CAN,
+        augnb.ETAN,
+        augnb.FlexibleNB,
+        augnb.ENBC,
+    ],
+)
+def test_continuous_values_whose_squares_overflow_are_refused(make):
+    # Values near 1e300: the variance overflowed to infinity, and the fit
+    # gave NaN posteriors (or a deep bandwidth error) and an unsavable model.
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 10)
+    X = pd.DataFrame({"a": rng.normal(size=20) + y, "b": rng.normal(size=20) - y})
+    huge = X.assign(a=X["a"] * 1e300)
+    with pytest.raises(ValueError, match=r"'a' holds values up to .* rescale"):
+        make().fit(huge, y)
+    # A large but representable scale is fitted as before.
+    proba = make().fit(X * 1e100, y).predict_proba(X * 1e100)
+    assert np.isfinite(proba).all()
+
+
+@pytest.mark.parametrize(
+    "make", [NaiveBayes, lambda: augnb.ESKDB(n_estimators=2, random_state=0)]
+)
+def test_discretised_columns_of_any_scale_are_fitted(make):
+    # Discretisation only sorts the values: no scale is refused.
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 10)
+    X = pd.DataFrame({"a": (rng.normal(size=20) + y) * 1e300, "b": rng.normal(size=20)})
+    assert np.isfinite(make().fit(X, y).predict_proba(X)).all()
+
+
+def test_huge_weights_of_a_repeating_learner_are_named_shortly():
+    # The total was printed with every digit (about 300 of them).
+    X = np.array([[0], [1], [0], [1]])
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"sums to 4e\+300 rows once repeated"):
+        augnb.FSS().fit(X, y, sample_weight=np.full(4, 1e300))
+
+
+def test_a_variance_that_underflows_is_told_from_a_constant_column():
+    # Values of order 1e-300 do vary, but their variance underflows to 0: the
+    # refusal said the column "takes a single value" and to drop it.
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 10)
+    X = pd.DataFrame({"a": (rng.normal(size=20) + y) * 1e-300})
+    with pytest.raises(ValueError, match=r"differ by at most .* rescale the column"):
+        NaiveBayes(continuous="gaussian").fit(X, y)

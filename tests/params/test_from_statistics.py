@@ -158,3 +158,37 @@ def test_conditional_and_linear_gaussians_equal_fit_mixed_model(missing):
     lacking = _stats(codes, y, cards, 2, values=values, max_order=2)
     with pytest.raises(ValueError, match="lack the co-moments"):
         fit_model_from_statistics(s, lacking)
+
+
+def test_linear_gaussian_of_a_family_never_observed_whole():
+    # The child is observed only where its continuous parent is missing: no
+    # row holds the family whole (once a reshape error); it is fitted as the
+    # row fitter fits it.
+    rng = np.random.default_rng(4)
+    n = 40
+    codes = np.full((n, 3), -1, dtype=np.int32)
+    codes[:, 0] = rng.integers(0, 2, n)
+    y = rng.integers(0, 2, n)
+    values = np.full((n, 3), np.nan)
+    values[: n // 2, 1] = rng.normal(0, 1, n // 2) + y[: n // 2]
+    values[n // 2 :, 2] = rng.normal(0, 1, n // 2) - y[n // 2 :]
+    cards = np.array([2, 0, 0])
+    s = Structure.from_arcs([(f,) for f in range(3)], [(0, 2), (1, 2)], 3)
+    stats = _stats(
+        codes,
+        y,
+        cards,
+        2,
+        values=values,
+        max_order=2,
+        comoments=comoment_families(s, cards),
+    )
+    got = fit_model_from_statistics(s, stats, var_smoothing=1e-3)
+    ref = fit_mixed_model(s, codes, values, y, cards, 2, var_smoothing=1e-3)
+    assert [g.feature for g in got.gaussians] == [1, 2]
+    a, b = got.gaussians[1], ref.gaussians[1]
+    assert a.continuous_parents == b.continuous_parents == (1,)
+    for name in ("log_weight", "intercept", "coef", "var"):
+        np.testing.assert_allclose(
+            getattr(a, name), getattr(b, name), rtol=1e-9, atol=1e-10
+        )

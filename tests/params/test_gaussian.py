@@ -153,3 +153,43 @@ def test_conditional_cpd_fields_floor_a_zero_variance_and_key_the_configurations
         **fields,
     )
     assert cpd.n_components == 1
+
+
+def test_a_value_with_no_representable_density_is_left_out():
+    # 1e200 lies some 1e200 standard deviations from both means: its squared
+    # distance overflows, the log density is -inf under every class, and the
+    # posterior was NaN. The factor is dropped, as a missing value's.
+    cpd = GaussianCPD(0, np.array([0.0, 2.0]), np.array([1.0, 4.0]), np.ones(2))
+    out = cpd.log_density(np.array([1e200, -1e200, 1.0, np.nan]))
+    assert np.array_equal(out[[0, 1, 3]], np.zeros((3, 2)))
+    assert np.isfinite(out[2]).all() and out[2, 0] != out[2, 1]
+
+
+@pytest.mark.parametrize("continuous", ["gaussian", "gmm"])
+def test_far_outlier_predicts_as_a_missing_value(continuous):
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 20)
+    X = pd.DataFrame({"a": rng.normal(size=40) + y, "b": rng.normal(size=40) - y})
+    model = NaiveBayes(continuous=continuous, random_state=0).fit(X, y)
+    far = X.iloc[:2].copy()
+    far.iloc[0, 0] = 1e200
+    missing = far.copy()
+    missing.iloc[0, 0] = np.nan
+    proba = model.predict_proba(far)
+    assert np.isfinite(proba).all()
+    np.testing.assert_array_equal(proba, model.predict_proba(missing))
+
+
+def test_far_outlier_of_conditional_gaussians_has_finite_posteriors():
+    from augnb import CAN, ETAN
+
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 20)
+    a = rng.normal(size=40) + y
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=40) - y})
+    far = X.iloc[:2].copy()
+    far.iloc[0, 0] = 1e200
+    for model in (CAN(), ETAN()):
+        proba = model.fit(X, y).predict_proba(far)
+        assert np.isfinite(proba).all()
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)

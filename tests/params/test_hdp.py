@@ -98,6 +98,23 @@ def test_fractional_counts_are_refused():
         hdp_log_cpt(np.full((1, 2, 2), 0.5), 2)
 
 
+@pytest.mark.parametrize("weight", [1e9, 1e300])
+def test_counts_beyond_the_repeated_rows_limit_are_refused(weight):
+    # The sampler seats every observation (memory grows with the total):
+    # huge integer weights once ran out of memory after minutes, or
+    # overflowed to "negative dimensions".
+    counts = np.full((1, 2, 2), weight)
+    with pytest.raises(ValueError, match="rescale the weights"):
+        hdp_log_cpt(counts, 2)
+
+
+def test_estimator_refuses_huge_integer_weights_under_hdp():
+    X = np.array([[0], [1], [0], [1]])
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"total 4e\+300 .*smoothing='lidstone'"):
+        NaiveBayes(smoothing="hdp").fit(X, y, sample_weight=np.full(4, 1e300))
+
+
 def test_cpd_from_counts_dispatch_and_lidstone_unchanged():
     counts = _counts()
     lid = cpd_from_counts(counts, 1.0, 3, (0,), (6,))

@@ -20,7 +20,7 @@ import pytest
 
 import augnb.structure.selection as selection_module
 import augnb.structure.semi_naive as semi_naive_module
-from augnb import BSEJ, FSS
+from augnb import BSEJ, FSS, HillClimbingTAN
 from augnb.data.encoding import encode_target
 from augnb.data.schema import Schema
 from augnb.datasets import load
@@ -344,6 +344,43 @@ def test_factor_sparse_compound_node_uses_declared_size():
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-10)
     assert scorer.declared_size((0, 1, 2)) == 30000
     assert scorer.node_codes((0, 1, 2))[2] == 30000
+
+
+@pytest.mark.parametrize("cv", [3, "loo"])
+def test_factor_of_a_node_never_observed_whole_is_zero(cv):
+    # Feature 0 is observed only where feature 1 is missing: no row holds
+    # their compound node (or feature 1 with its parent 0) whole, so there is
+    # nothing to count, which once raised an IndexError.
+    y = np.array([0, 1, 0, 1, 0, 1, 0, 1])
+    codes = np.array(
+        [[0, -1], [1, -1], [0, -1], [1, -1], [-1, 0], [-1, 1], [-1, 1], [-1, 0]]
+    )
+    scorer = CachedCV(codes, y, [2, 2], 2, cv=cv, random_state=0)
+    # Feature 1 given feature 0: no row has both, so each is summed out.
+    got = scorer.factor((1,), (0,))
+    assert np.array_equal(got, np.zeros((len(y), 2)))
+    # The compound node: each row's one observed member, the other summed
+    # over its values, under the uniform estimate of no counts.
+    np.testing.assert_allclose(scorer.factor((0, 1)), np.log(0.5), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("estimator", [BSEJ, HillClimbingTAN])
+def test_wrapper_search_on_features_seldom_observed_together(estimator):
+    # Mostly-missing columns: the searches score families that no row holds
+    # whole; the fit must go through with finite posteriors.
+    n = None
+    X = pd.DataFrame(
+        {
+            "x0": [n, n, n, "a", n, n, n, n, n, "b", n, n],
+            "x1": [n, n, n, n, n, n, "b", n, n, n, "b", "a"],
+            "x2": [n, n, "b", n, n, n, "b", n, n, n, "a", n],
+        },
+        dtype=object,
+    )
+    y = np.array([0, 1] * 6)
+    proba = estimator(cv=3).fit(X, y).predict_proba(X)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 
 
 def test_prior_equals_refitted_prior(dependent_data):

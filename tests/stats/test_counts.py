@@ -270,3 +270,11 @@ def test_families_kernel_counts_exactly_the_rows_of_its_span(weighted):
                 cell = base + (key * 2 + y[r]) * nv + codes[r, child]
                 want[cell] += w[r] if weighted else 1
         np.testing.assert_array_equal(out.sum(axis=0), want)
+
+
+def test_pairwise_tables_beyond_memory_name_the_columns_and_fixes():
+    # Two columns of ten million categories: the dense pair table cannot be
+    # allocated; the error says why and what to do, not only numpy's size.
+    codes = np.array([[0, 1], [1, 0]])
+    with pytest.raises(MemoryError, match="widest columns have 10000000 and"):
+        pairwise_class_counts(codes, np.array([0, 1]), [10**7, 10**7], 2)

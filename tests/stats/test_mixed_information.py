@@ -156,3 +156,16 @@ def test_bad_method_and_missing_values_are_errors():
         pairwise_mixed_cmi(codes, values, y, cards, 3, method="knn")
     with pytest.raises(ValueError, match="need their values"):
         pairwise_mixed_cmi(codes, None, y, cards, 3)
+
+
+@pytest.mark.parametrize("scale", [1e100, 1e-100, 2.0**200])
+def test_continuous_pair_cmi_is_scale_free(scale):
+    # rho^2 holds fourth powers of the deviations: beyond ~1e77 they
+    # overflowed (NaN weights, then no spanning arborescence for ETAN), below
+    # ~1e-77 they underflowed to no dependence at all.
+    rng = np.random.default_rng(1)
+    u = rng.normal(size=(200, 2))
+    v = np.column_stack([u[:, 0], u[:, 0] * 0.6 + u[:, 1] * 0.8])
+    y = rng.integers(0, 2, 200)
+    want = continuous_pair_cmi(v, y, 2)
+    np.testing.assert_allclose(continuous_pair_cmi(v * scale, y, 2), want, rtol=1e-12)

@@ -524,6 +524,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             else np.asarray(list(classes), dtype=plan.class_dtype)
         )
         self.schema_ = schema
+        self._check_value_range(data, schema.names)
         structure = self._learn_structure(data)
         subsets, comoments = missing_tables(structure, data)
         if subsets or comoments:
@@ -535,7 +536,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             extra, _ = source.tables(plan.second_pass(subsets, comoments))
             data = data.with_tables_of(extra)
         self.model_ = self._fit_parameters(structure, data)
-        self._check_densities(schema.names)
+        self._check_densities(schema.names, data)
         self.n_categories_ = data.cards
         self.structure_ = self._named_structure(structure)
         self._set_structure_attributes(structure, list(schema.names))
@@ -652,8 +653,50 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self.statistics_ = total
         return self
 
-    def _check_densities(self, names: Sequence[Hashable]) -> None:
-        """Refuse a fitted Gaussian of no width: its posteriors would be NaN."""
+    def _check_value_range(
+        self, data: CountTables, names: Sequence[Hashable]
+    ) -> None:
+        """Refuse continuous values whose sums of squares overflow float64.
+
+        A density's variance (and a regression's co-moments) sums squares of
+        the values: beyond about 1e154 / sqrt(n) in magnitude they overflow
+        to infinity, and every posterior the column enters would be NaN.
+        Only density models are checked (a discretised column, ESKDB's too,
+        is only sorted, whatever its scale).
+        """
+        values = getattr(data, "values", None)
+        if values is None or self.continuous == "discretize":
+            return
+        cards = np.asarray(data.cards)
+        for f in np.flatnonzero(cards == 0):
+            col = values[:, f]
+            observed = col[~np.isnan(col)]
+            if not observed.size:
+                continue
+            top = float(np.max(np.abs(observed)))
+            with np.errstate(over="ignore"):
+                fits = np.isfinite(top * top * observed.size)
+            if fits:
+                continue
+            fixes = "rescale the column (divide it by a power of ten) before fitting"
+            if "continuous" in self.get_params():
+                fixes += ", or discretise it (continuous='discretize')"
+            raise ValueError(
+                f"{type(self).__name__}: continuous column {names[f]!r} holds "
+                f"values up to {top:.3g} in magnitude, whose sum of squares over "
+                f"{observed.size} rows overflows float64, so its density would be "
+                f"infinite and every posterior it enters NaN; {fixes}."
+            )
+
+    def _check_densities(
+        self, names: Sequence[Hashable], data: CountTables | None = None
+    ) -> None:
+        """Refuse a fitted Gaussian of no width: its posteriors would be NaN.
+
+        With the training rows (``data``), a column that does vary but only
+        by so little that its variance underflows to 0 is told apart from a
+        constant one.
+        """
         found = (
             self.model_.point_mass() if isinstance(self.model_, MixedModel) else None
         )
@@ -680,6 +723,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             if regression
             else "it takes a single value"
         )
+        width = None if regression else _class_spread(data, f, c)
+        if width:
+            spread = f"its values differ by at most {width:.3g}"
+            why = "the square of that underflows float64"
+            fixes = "rescale the column (multiply it by a power of ten) before fitting"
         raise ValueError(
             f"{type(self).__name__}: among the rows of class {label!r}, column "
             f"{names[f]!r} has no spread ({spread}), so its Gaussian there has "
@@ -906,3 +954,17 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+
+def _class_spread(data: CountTables | None, f: int, c: int) -> float:
+    """Range of column ``f``'s observed values among class ``c``'s rows.
+
+    0 when the rows are not at hand (a fit from statistics) or the column
+    takes one value there.
+    """
+    values = getattr(data, "values", None)
+    if values is None or data is None:
+        return 0.0
+    col = values[np.asarray(data.y) == c, f]
+    col = col[~np.isnan(col)]
+    return float(np.ptp(col)) if col.size else 0.0

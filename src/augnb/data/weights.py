@@ -15,8 +15,9 @@ from numpy.typing import NDArray
 
 __all__ = ["InputRows", "check_sample_weight", "discretizer_rows", "repeat_rows"]
 
-#: Rows a fit may grow to when integer weights are applied by repetition.
-_MAX_REPEATED_ROWS = 50_000_000
+#: Rows a fit may grow to when integer weights are applied by repetition (and
+#: observations the HDP sampler seats).
+MAX_REPEATED_ROWS = 50_000_000
 
 
 class InputRows(NamedTuple):
@@ -138,10 +139,10 @@ def repeat_rows(
             "counts (NaiveBayes, TAN, KDB, AODE, ...)."
         )
     total = float(w.sum())
-    if total > _MAX_REPEATED_ROWS:
+    if total > MAX_REPEATED_ROWS:
         raise ValueError(
-            f"sample_weight sums to {total:.0f} rows once repeated, more than "
-            f"{name} takes ({_MAX_REPEATED_ROWS}); rescale the weights."
+            f"sample_weight sums to {total:.4g} rows once repeated, more than "
+            f"{name} takes ({MAX_REPEATED_ROWS}); rescale the weights."
         )
     return np.repeat(rows, w.astype(np.int64))
 
@@ -172,6 +173,6 @@ def discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | 
     if weights is None:
         return None
     rows = np.arange(len(weights))
-    if np.all(weights == np.round(weights)) and weights.sum() <= _MAX_REPEATED_ROWS:
+    if np.all(weights == np.round(weights)) and weights.sum() <= MAX_REPEATED_ROWS:
         return np.repeat(rows, weights.astype(np.int64))
     return rows

@@ -163,7 +163,9 @@ def _conditional_cpd_from_comoments(
             var = np.where(own, mse_g + epsilon, up_var)
             return intercept, coef, var, n
 
-        flat = co.reshape(n_keys * n_classes, -1)
+        # The width is explicit: no key is observed when no row holds the
+        # family whole (mostly-missing columns), and -1 cannot size 0 rows.
+        flat = co.reshape(n_keys * n_classes, co.shape[-1])
         intercept, coef, var, counts = borrowed_regression_levels(
             lambda *up: level(cls, *up),
             lambda *up: level(flat, *up),

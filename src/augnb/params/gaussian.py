@@ -56,6 +56,21 @@ __all__ = [
 ]
 
 
+def _drop_unrepresentable(out: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Rows of log densities with no finite class: the factor is dropped (0).
+
+    A value so far from every class's density (some 1e154 standard
+    deviations) that its squared distance overflows has log density -inf
+    under every class, and the posterior would be NaN; its factor is left
+    out instead, as a missing value's, and as the kernel densities leave out
+    a value with no kernel mass under any class.
+    """
+    lost = ~np.isfinite(out).any(axis=1)
+    if lost.any():
+        out[lost] = 0.0
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class GaussianCPD:
     """``p(x | c)``: one Gaussian per class (the naive Bayes case).
@@ -151,7 +166,7 @@ class GaussianCPD:
         """
         out = _normal_logpdf(x[:, None], self.mean[None, :], self.var[None, :])
         out[np.isnan(x)] = 0.0
-        return out
+        return _drop_unrepresentable(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -280,7 +295,7 @@ class ConditionalGaussianCPD:
             mean = a + np.einsum("ncd,nd->nc", b, parent_values)[:, :, None]
         out = logsumexp(log_w + _normal_logpdf(x[:, None, None], mean, v), axis=2)
         out[np.isnan(x)] = 0.0
-        return out
+        return _drop_unrepresentable(out)
 
 
 def fit_gaussian_cpd(

@@ -50,6 +50,8 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb.data.weights import MAX_REPEATED_ROWS
+
 # The samplers are inlined into _hdp_gibbs (see augnb.params._pcg64). Numba's
 # disk cache of _hdp_gibbs is keyed by this file only: an edit of those
 # samplers must touch this file too, or a stale compiled sampler is loaded.
@@ -796,6 +798,16 @@ def hdp_log_cpt(
             "smoothing='hdp' needs integer counts (its sampler seats whole "
             "observations); fractional sample weights are not supported. Use "
             "integer weights or smoothing='lidstone'."
+        )
+    total = float(rounded.sum())
+    if total > MAX_REPEATED_ROWS:
+        # The sampler keeps per-observation tables (memory grows with the
+        # total), as a learner that repeats weighted rows does.
+        raise ValueError(
+            f"smoothing='hdp' seats every observation, and the counts total "
+            f"{total:.4g} (integer sample weights count as repeated rows), more "
+            f"than it takes ({MAX_REPEATED_ROWS}); rescale the weights, or use "
+            "smoothing='lidstone'."
         )
     ints = rounded.astype(np.int64)
     seed = _sampler_seed(random_state)

@@ -216,6 +216,10 @@ class CachedCV:
             rows = np.arange(len(query))
         ok = query >= 0
         C = self.n_classes
+        if n_idx == 0:
+            # No row holds the family whole (mostly-missing columns): every
+            # count is 0, and there is no table to gather from.
+            return np.zeros((len(query), C))
         safe = np.where(ok, query, 0)
         if self.loo:
             total = np.bincount(

@@ -298,7 +298,42 @@ def _pair_counts_flat(
 
     The table of the pair ``i < j`` starts at ``offsets[i * p + j]``, in C
     order; the arguments are those of :func:`pairwise_class_counts`.
+
+    Raises
+    ------
+    MemoryError
+        If the dense tables do not fit in memory (columns of thousands of
+        categories), with their size and the fixes.
     """
+    try:
+        return _dense_pair_counts(
+            codes, y, cards, n_classes, sample_weight=sample_weight
+        )
+    except MemoryError:
+        widths = np.sort(np.asarray(cards, dtype=np.int64))[::-1]
+        cells = int(
+            (widths.sum() ** 2 - (widths**2).sum()) // 2 * int(n_classes)
+        )
+        widest = widths[:2].tolist()
+        raise MemoryError(
+            f"The pairwise (feature, feature, class) count tables need {cells} "
+            f"cells ({cells * 8 / 2**30:.1f} GiB of float64, and as much again "
+            f"while counting), more than the memory available: the two widest "
+            f"columns have {widest[0]} and "
+            f"{widest[-1]} categories. Drop identifier-like columns, merge rare "
+            "categories, or use a learner without pairwise tables (NaiveBayes)."
+        ) from None
+
+
+def _dense_pair_counts(
+    codes: NDArray[np.integer],
+    y: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    *,
+    sample_weight: NDArray[np.floating] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """:func:`_pair_counts_flat`, with no translation of a MemoryError."""
     codes = _narrow_codes(codes)
     y = np.ascontiguousarray(y)
     if y.dtype.kind not in "iu":

@@ -98,6 +98,12 @@ def continuous_pair_cmi(
     with np.errstate(invalid="ignore"):
         centre = np.nansum(x, axis=0) / np.maximum(obs.sum(axis=0), 1.0)
     x = np.nan_to_num(x - centre, nan=0.0)
+    # Each column scaled by a power of two (exact: every sum and product
+    # below is scaled exactly, and rho^2 not at all) so that its largest
+    # deviation is below 1: the fourth powers in rho^2 then neither overflow
+    # (values beyond ~1e77) nor underflow (below ~1e-77).
+    _, exponent = np.frexp(np.max(np.abs(x), axis=0, initial=0.0))
+    x = np.ldexp(x, -exponent)
     n_pair = np.zeros((q, q))
     acc = np.zeros((q, q))
     for c in range(n_classes):
