@@ -24,7 +24,8 @@ the number of threads.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -286,6 +287,25 @@ def pairwise_class_counts(
     return tables
 
 
+@contextlib.contextmanager
+def _pair_tables_memory(cards: NDArray[np.integer], n_classes: int) -> Iterator[None]:
+    """Give a MemoryError of the pairwise tables their size and the fixes."""
+    try:
+        yield
+    except MemoryError:
+        widths = np.sort(np.asarray(cards, dtype=np.int64))[::-1]
+        cells = int((widths.sum() ** 2 - (widths**2).sum()) // 2 * int(n_classes))
+        widest = widths[:2].tolist()
+        raise MemoryError(
+            f"The pairwise (feature, feature, class) count tables need {cells} "
+            f"cells ({cells * 8 / 2**30:.1f} GiB of float64, and as much again "
+            f"while counting), more than the memory available: the two widest "
+            f"columns have {widest[0]} and "
+            f"{widest[-1]} categories. Drop identifier-like columns, merge rare "
+            "categories, or use a learner without pairwise tables (NaiveBayes)."
+        ) from None
+
+
 def _pair_counts_flat(
     codes: NDArray[np.integer],
     y: NDArray[np.integer],
@@ -305,103 +325,75 @@ def _pair_counts_flat(
         If the dense tables do not fit in memory (columns of thousands of
         categories), with their size and the fixes.
     """
-    try:
-        return _dense_pair_counts(
-            codes, y, cards, n_classes, sample_weight=sample_weight
-        )
-    except MemoryError:
-        widths = np.sort(np.asarray(cards, dtype=np.int64))[::-1]
-        cells = int(
-            (widths.sum() ** 2 - (widths**2).sum()) // 2 * int(n_classes)
-        )
-        widest = widths[:2].tolist()
-        raise MemoryError(
-            f"The pairwise (feature, feature, class) count tables need {cells} "
-            f"cells ({cells * 8 / 2**30:.1f} GiB of float64, and as much again "
-            f"while counting), more than the memory available: the two widest "
-            f"columns have {widest[0]} and "
-            f"{widest[-1]} categories. Drop identifier-like columns, merge rare "
-            "categories, or use a learner without pairwise tables (NaiveBayes)."
-        ) from None
+    with _pair_tables_memory(cards, n_classes):
+        codes = _narrow_codes(codes)
+        y = np.ascontiguousarray(y)
+        if y.dtype.kind not in "iu":
+            y = y.astype(np.intp)
+        cards = np.asarray(cards, dtype=np.int64)
+        n_classes = int(n_classes)
+        p = codes.shape[1]
+        offsets = np.zeros(p * p, dtype=np.int64)
+        total = 0
+        for i in range(p):
+            for j in range(i + 1, p):
+                offsets[i * p + j] = total
+                total += int(cards[i] * cards[j] * n_classes)
+        if sample_weight is None:
+            out = np.zeros(total, dtype=np.int64)
+            # Integer counts are exact in any order: the complete rows are
+            # counted through the group tables of the features joined by
+            # _feature_groups and summed down to the pair tables. When no two
+            # features join (wide features or many classes) the group tables
+            # would be the pair tables, and every row is counted pair by pair.
+            starts = _feature_groups(cards, n_classes) if p > 1 else None
+            if starts is not None and len(starts) - 1 < p:
+                incomplete = np.zeros(codes.shape[0], dtype=np.bool_)
+                # A C-ordered table is read as it is (copying it costs more than
+                # reading it across), a Fortran-ordered one transposed: C either
+                # way, one compiled signature.
+                by_rows = bool(codes.flags.c_contiguous)
+                view = codes if by_rows else codes.T
 
+                def grouped(a: int, b: int) -> NDArray[np.int64]:
+                    part = np.zeros(total, dtype=np.int64)
+                    _grouped_pair_counts_kernel(
+                        view, by_rows, y, cards, n_classes, starts, offsets, part,
+                        incomplete, a, b,
+                    )
+                    return part
 
-def _dense_pair_counts(
-    codes: NDArray[np.integer],
-    y: NDArray[np.integer],
-    cards: NDArray[np.integer],
-    n_classes: int,
-    *,
-    sample_weight: NDArray[np.floating] | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """:func:`_pair_counts_flat`, with no translation of a MemoryError."""
-    codes = _narrow_codes(codes)
-    y = np.ascontiguousarray(y)
-    if y.dtype.kind not in "iu":
-        y = y.astype(np.intp)
-    cards = np.asarray(cards, dtype=np.int64)
-    n_classes = int(n_classes)
-    p = codes.shape[1]
-    offsets = np.zeros(p * p, dtype=np.int64)
-    total = 0
-    for i in range(p):
-        for j in range(i + 1, p):
-            offsets[i * p + j] = total
-            total += int(cards[i] * cards[j] * n_classes)
-    if sample_weight is None:
-        out = np.zeros(total, dtype=np.int64)
-        # Integer counts are exact in any order: the complete rows are
-        # counted through the group tables of the features joined by
-        # _feature_groups and summed down to the pair tables. When no two
-        # features join (wide features or many classes) the group tables
-        # would be the pair tables, and every row is counted pair by pair.
-        starts = _feature_groups(cards, n_classes) if p > 1 else None
-        if starts is not None and len(starts) - 1 < p:
-            incomplete = np.zeros(codes.shape[0], dtype=np.bool_)
-            # A C-ordered table is read as it is (copying it costs more than
-            # reading it across), a Fortran-ordered one transposed: C either
-            # way, one compiled signature.
-            by_rows = bool(codes.flags.c_contiguous)
-            view = codes if by_rows else codes.T
+                for part in map_spans(grouped, thread_spans(codes.shape[0])):
+                    out += part
+                # A row with a missing value counts in the tables of its
+                # observed pairs only (available cases), pair by pair.
+                codes, y = codes[incomplete], y[incomplete]
+            rest_t = _feature_rows(codes)
+            out = out.astype(np.float64)
 
-            def grouped(a: int, b: int) -> NDArray[np.int64]:
-                part = np.zeros(total, dtype=np.int64)
-                _grouped_pair_counts_kernel(
-                    view, by_rows, y, cards, n_classes, starts, offsets, part,
-                    incomplete, a, b,
+            # Float64 counts (exact integers), the weighted kernel's signature.
+            def by_pairs(a: int, b: int) -> NDArray[np.float64]:
+                part = np.zeros(total)
+                _pairwise_class_counts_kernel(
+                    rest_t, y, _NO_WEIGHTS, cards, n_classes, offsets, part, a, b
                 )
                 return part
 
-            for part in map_spans(grouped, thread_spans(codes.shape[0])):
+            for part in map_spans(by_pairs, thread_spans(rest_t.shape[1])):
                 out += part
-            # A row with a missing value counts in the tables of its
-            # observed pairs only (available cases), pair by pair.
-            codes, y = codes[incomplete], y[incomplete]
-        rest_t = _feature_rows(codes)
-        out = out.astype(np.float64)
+        else:
+            codes_t = _feature_rows(codes)
+            w = np.ascontiguousarray(sample_weight, dtype=np.float64)
 
-        # Float64 counts (exact integers), the weighted kernel's signature.
-        def by_pairs(a: int, b: int) -> NDArray[np.float64]:
-            part = np.zeros(total)
-            _pairwise_class_counts_kernel(
-                rest_t, y, _NO_WEIGHTS, cards, n_classes, offsets, part, a, b
-            )
-            return part
+            def weighted(a: int, b: int) -> NDArray[np.float64]:
+                part = np.zeros(total, dtype=np.float64)
+                _pairwise_class_counts_kernel(
+                    codes_t, y, w, cards, n_classes, offsets, part, a, b
+                )
+                return part
 
-        for part in map_spans(by_pairs, thread_spans(rest_t.shape[1])):
-            out += part
-    else:
-        codes_t = _feature_rows(codes)
-        w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-
-        def weighted(a: int, b: int) -> NDArray[np.float64]:
-            part = np.zeros(total, dtype=np.float64)
-            _pairwise_class_counts_kernel(
-                codes_t, y, w, cards, n_classes, offsets, part, a, b
-            )
-            return part
-
-        out = sum_in_order(weighted, fixed_blocks(codes_t.shape[1], total))
-    return out, offsets
+            out = sum_in_order(weighted, fixed_blocks(codes_t.shape[1], total))
+        return out, offsets
 
 
 def compound_codes(
