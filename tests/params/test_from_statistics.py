@@ -30,6 +30,22 @@ def _stats(codes, y, cards, n_classes, values=None, **kw):
     )
 
 
+def _both_mixed_fits(s, codes, values, y, cards):
+    """A two-class mixed model of ``s`` from statistics and from the rows."""
+    stats = _stats(
+        codes,
+        y,
+        cards,
+        2,
+        values=values,
+        max_order=2,
+        comoments=comoment_families(s, cards),
+    )
+    got = fit_model_from_statistics(s, stats, var_smoothing=1e-3)
+    ref = fit_mixed_model(s, codes, values, y, cards, 2, var_smoothing=1e-3)
+    return got, ref
+
+
 def _assert_same_model(a, b):
     np.testing.assert_array_equal(a.class_log_prior, b.class_log_prior)
     for ca, cb in zip(a.cpds, b.cpds):
@@ -130,17 +146,7 @@ def test_conditional_and_linear_gaussians_equal_fit_mixed_model(missing):
         [(0, 2), (1, 3), (2, 3), (0, 4), (2, 4), (3, 4)],
         5,
     )
-    stats = _stats(
-        codes,
-        y,
-        cards,
-        2,
-        values=values,
-        max_order=2,
-        comoments=comoment_families(s, cards),
-    )
-    got = fit_model_from_statistics(s, stats, var_smoothing=1e-3)
-    ref = fit_mixed_model(s, codes, values, y, cards, 2, var_smoothing=1e-3)
+    got, ref = _both_mixed_fits(s, codes, values, y, cards)
     _assert_same_model(got.discrete, ref.discrete)
     assert len(got.gaussians) == 3
     for a, b in zip(got.gaussians, ref.gaussians):
@@ -174,17 +180,7 @@ def test_linear_gaussian_of_a_family_never_observed_whole():
     values[n // 2 :, 2] = rng.normal(0, 1, n // 2) - y[n // 2 :]
     cards = np.array([2, 0, 0])
     s = Structure.from_arcs([(f,) for f in range(3)], [(0, 2), (1, 2)], 3)
-    stats = _stats(
-        codes,
-        y,
-        cards,
-        2,
-        values=values,
-        max_order=2,
-        comoments=comoment_families(s, cards),
-    )
-    got = fit_model_from_statistics(s, stats, var_smoothing=1e-3)
-    ref = fit_mixed_model(s, codes, values, y, cards, 2, var_smoothing=1e-3)
+    got, ref = _both_mixed_fits(s, codes, values, y, cards)
     assert [g.feature for g in got.gaussians] == [1, 2]
     a, b = got.gaussians[1], ref.gaussians[1]
     assert a.continuous_parents == b.continuous_parents == (1,)
