@@ -1640,6 +1640,17 @@ def _spelled_as_numbers(levels: Sequence[Any]) -> bool:
     return True
 
 
+def _words(levels: Sequence[Any] | None) -> bool:
+    """Whether a model's levels are read as text: words, not numbers spelled.
+
+    Levels that are numbers, or text that spells numbers as augnb writes
+    them (:func:`_spelled_as_numbers`), are read as a reader types them.
+    """
+    if not levels:
+        return False
+    return isinstance(levels[0], str) and not _spelled_as_numbers(levels)
+
+
 def _model_levels(estimator: Any) -> dict[str, Any]:
     """Each column's categories in the fitted model's schema, by name."""
     schema = getattr(estimator, "schema_", None)
@@ -1764,25 +1775,16 @@ def model_kinds(
     names = _feature_names(estimator, "a table")
     numbers = set(map(str, getattr(estimator, "continuous_columns_", ())))
     levels = _model_levels(estimator)
-    text = [
-        n
-        for n in names
-        if n not in numbers
-        and levels.get(n)
-        and isinstance(levels[n][0], str)
-        and not _spelled_as_numbers(levels[n])
-    ]
-    # The class column is read as the model's labels are: as text when they
-    # are words, as a reader types it when they are numbers (a file's 02 is
-    # the label 2), as the features are.
+    text = [n for n in names if n not in numbers and _words(levels.get(n))]
+    # The class column is read as the model's labels are, by the features'
+    # rule: as text when they are words, as a reader types it when they are
+    # numbers (a file's 02 is the label 2).
     classes = [
         c.item() if isinstance(c, np.generic) else c
         for c in getattr(estimator, "classes_", ())
     ]
     label = label_column(estimator, target)
-    if classes and not (
-        all(isinstance(c, str) for c in classes) and not _spelled_as_numbers(classes)
-    ):
+    if classes and not _words(classes):
         label = None
     return {
         "continuous": [n for n in names if n in numbers],
