@@ -1,42 +1,46 @@
 """Draw the figures of the algorithm pages from augnb and its bundled data.
 
-Run from the repository root with ``python docs/make_figures.py`` (all
-figures) after a change to a learner or to the drawing code; the documentation
-build calls :func:`main` with ``only_missing=True``, so a fresh clone builds
-without refitting anything. Every model is fitted with its defaults and
-``random_state=0`` where it has one, so the drawings are reproducible.
+The documentation build calls :func:`main` with ``only_missing=True``, so the
+figures are drawn in a fresh clone (a few seconds) and never committed; run
+``python docs/make_figures.py`` from the repository root to redraw them all
+after a change to a learner or to the drawing code. Every model is fitted
+with its defaults and ``random_state=0`` where it has one, so the drawings are
+reproducible.
+
+A learner's page (a page of ``docs/algorithms`` that introduces
+``{class}`augnb.NAME```) gets the figures it references drawn as NAME's
+structure on ``car``, the default data set (:func:`page_figures`); the lists
+below name the figures drawn otherwise: another data set or other
+parameters, the weighted learners, and the figures of their own.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FIGURES = HERE / "figures"
 
-#: (figure file stem, estimator class name, bundled data set[, parameters]).
-#: The data set is small enough for a legible drawing and shows the learner's
-#: typical result; parameters other than the defaults are named in the title.
+#: The data set of a learner's figure unless :data:`STRUCTURES` names another.
+DEFAULT_DATASET = "car"
+
+#: (figure file stem, estimator class name, bundled data set[, parameters]):
+#: the structure figures not drawn on the default data set with the learner's
+#: defaults. The data set is small enough for a legible drawing and shows the
+#: learner's typical result; parameters other than the defaults are named in
+#: the title.
 STRUCTURES = [
-    ("naive_bayes", "NaiveBayes", "car"),
-    ("tan", "TAN", "car"),
-    ("selective_tan", "SelectiveTAN", "car"),
-    ("ffss", "FFSS", "car"),
     ("fss", "FSS", "house_votes_84"),
     ("bsej", "BSEJ", "heart_statlog"),
     ("fssj", "FSSJ", "balance_scale"),
     ("asb", "ASB", "heart_statlog"),
-    ("kdb", "KDB", "car"),
-    ("aode", "AODE", "car"),
     ("taheri_anb", "TaheriANB", "pima_diabetes"),
-    ("ddr_chowliu", "DDRChowLiu", "car"),
     ("etan", "ETAN", "pima_diabetes"),
     ("can", "CAN", "pima_diabetes"),
     ("flexible_nb", "FlexibleNB", "iris"),
     ("enbc", "ENBC", "glass"),
-    ("hill_climbing_tan", "HillClimbingTAN", "car"),
-    ("superparent_tan", "SuperParentTAN", "car"),
     # epsilon=0 takes every step that does not lower the CV accuracy, so the
     # drawing shows more than the one or two arcs the default keeps on car.
     ("wrapper_kdb", "WrapperKDB", "car", {"k": 2, "epsilon": 0.0}),
@@ -44,6 +48,27 @@ STRUCTURES = [
     ("tan_loglik_house_votes_84", "TAN", "house_votes_84", {"criterion": "loglik"}),
     ("tan_bic_house_votes_84", "TAN", "house_votes_84", {"criterion": "bic"}),
 ]
+
+_LEARNER = re.compile(r"\{class\}`augnb\.(\w+)`")
+_FIGURE = re.compile(r"```\{figure\} \.\./figures/(\w+)\.png")
+
+
+def page_figures() -> dict[str, str]:
+    """``{figure stem: learner}`` of every learner page's PNG figures.
+
+    A page of ``docs/algorithms`` that introduces a learner
+    (``{class}`augnb.NAME```) and references ``../figures/STEM.png``: the
+    figure the documentation build draws for it unless a list above names
+    STEM (by default NAME's structure on :data:`DEFAULT_DATASET`).
+    """
+    out = {}
+    for page in sorted((HERE / "algorithms").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        learner = _LEARNER.search(text)
+        if learner:
+            out.update(dict.fromkeys(_FIGURE.findall(text), learner.group(1)))
+    return out
+
 
 
 def _save(fig, stem: str) -> None:
@@ -287,25 +312,40 @@ def _explanation_figure() -> None:
     _save(fig, "explanation")
 
 
+def _jobs() -> dict[str, object]:
+    """``{figure stem: function drawing it}``: every figure the pages show."""
+    jobs = {
+        stem: (lambda s=stem, n=name: _structure_figure(s, n, DEFAULT_DATASET))
+        for stem, name in page_figures().items()
+    }
+    jobs.update(
+        {spec[0]: (lambda spec=spec: _structure_figure(*spec)) for spec in STRUCTURES}
+    )
+    jobs.update(
+        {spec[0]: (lambda spec=spec: _weighted_figure(*spec)) for spec in WEIGHTED}
+    )
+    jobs.update(
+        eskdb=_eskdb_figure,
+        discretizers=_discretizer_figure,
+        explanation=_explanation_figure,
+    )
+    return jobs
+
+
+def figure_stems() -> set[str]:
+    """The stems of every figure :func:`main` draws."""
+    return set(_jobs())
+
+
 def main(*, only_missing: bool = False) -> list[Path]:
     """Draw the figures; with ``only_missing``, only those not on disk yet.
 
     Returns the paths written.
     """
     FIGURES.mkdir(exist_ok=True)
-    jobs = [
-        (spec[0], (lambda spec=spec: _structure_figure(*spec))) for spec in STRUCTURES
-    ]
-    jobs += [
-        (spec[0], (lambda spec=spec: _weighted_figure(*spec))) for spec in WEIGHTED
-    ]
-    jobs += [
-        ("eskdb", _eskdb_figure),
-        ("discretizers", _discretizer_figure),
-        ("explanation", _explanation_figure),
-    ]
+    jobs = _jobs()
     written = []
-    for stem, job in jobs:
+    for stem, job in jobs.items():
         path = FIGURES / f"{stem}.png"
         if only_missing and path.exists():
             continue
