@@ -126,6 +126,12 @@ verbose : int, default=0
     "root": """\
 root : {"first", "random"}, default="first"
     Tree root: feature 0 or one drawn with ``random_state``.""",
+    "forest_root": """\
+root : {"first", "random"}, default="first"
+    Root of each tree of the forest: its smallest node index, or a node
+    drawn with ``random_state``.
+random_state : int, RandomState or None, default=None
+    Seed for ``root="random"``.""",
     "significance": """\
 significance : float, default=0.05
     Level of the chi-square tests.""",

@@ -151,6 +151,15 @@ def _typed_frame(
     """The typed table of :func:`load_dataframe`, before ``complete_only``."""
     target = target or CLASS_COLUMN
     fixes = CELL_FIXES.get(name, ()) if name is not None else ()
+
+    def kept_of(header: list[str]) -> list[str]:
+        """The columns of ``header`` that the options keep (the class included)."""
+        dropped = check_column_names(
+            header, target, drop, id_column, label,
+            discrete=discrete, continuous=continuous,
+        )
+        return [c for c in header if c not in dropped]
+
     kept = None
     if not isinstance(source, pd.DataFrame):
         # The names first, from the header, as the streamed fit checks them:
@@ -158,11 +167,7 @@ def _typed_frame(
         # column's words are warned about); the columns left out are not
         # read, so nothing is said about their cells.
         header = open_table(source, sep=sep, encoding=encoding, label=label).columns
-        dropped = check_column_names(
-            header, target, drop, id_column, label,
-            discrete=discrete, continuous=continuous,
-        )
-        kept = [c for c in header if c not in dropped]
+        kept = kept_of(header)
     # The kinds a bundled data set's or a sidecar's column_kinds.json
     # declares: its continuous columns, every other one discrete.
     declared: set[str] | None = None
@@ -196,11 +201,9 @@ def _typed_frame(
         columns=kept,
     )
     if kept is None:
-        raw = _select_columns(
-            raw, target, drop, id_column, label, discrete, continuous
-        )
-    else:
-        raw = raw.loc[:, [*(c for c in kept if c != target), target]]
+        # A DataFrame: its names are checked once it is read.
+        kept = kept_of([str(c) for c in raw.columns])
+    raw = raw.loc[:, [*(c for c in kept if c != target), target]]
     if not isinstance(source, pd.DataFrame):
         check_labels(raw[target], label, source=source, sep=sep, encoding=encoding)
     else:
@@ -530,25 +533,6 @@ def _check_declared_kinds(
                 f"{label}: --{option} names column(s) {unknown} that are not "
                 f"attributes ({option}= in Python); the attributes are {features}"
             )
-
-
-def _select_columns(
-    raw: pd.DataFrame,
-    target: str,
-    drop: Iterable[str] | None,
-    id_column: str | None,
-    label: str,
-    discrete: Iterable[str] | None = None,
-    continuous: Iterable[str] | None = None,
-) -> pd.DataFrame:
-    """Drop the unwanted columns and move the class column last."""
-    columns = [str(c) for c in raw.columns]
-    dropped = check_column_names(
-        columns, target, drop, id_column, label,
-        discrete=discrete, continuous=continuous,
-    )
-    features = [c for c in columns if c != target and c not in dropped]
-    return raw.loc[:, [*features, target]]
 
 
 def _read_sidecar(path: Path, columns: Iterable[str], label: str) -> set[str] | None:

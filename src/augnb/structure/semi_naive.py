@@ -310,11 +310,7 @@ def asb_arcs(
         The subsets (joined features) of the semi-naive Bayes.
     significance : float, default=0.05
         Level of the conditional independence tests.
-    root : {"first", "random"}, default="first"
-        Root of each tree of subsets: its smallest index, or one drawn with
-        ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+    {forest_root}
 
     Returns
     -------

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb.stats.independence import ci_test
 from augnb.stats.information import cmi_from_counts
 from augnb.stats.training import CountTables
@@ -70,6 +71,7 @@ def maximum_spanning_forest(
     return out
 
 
+@shared_entries
 def orient_forest(
     n_nodes: int,
     edges: Iterable[tuple[int, int]],
@@ -85,11 +87,7 @@ def orient_forest(
         Number of nodes.
     edges : iterable of (i, j)
         Undirected forest edges.
-    root : {"first", "random"}, default="first"
-        Root of each tree: its smallest node index, or a node drawn with
-        ``random_state``.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+    {forest_root}
 
     Returns
     -------
@@ -235,6 +233,7 @@ def arc_scores_from_tables(
     return weights, admissible
 
 
+@shared_entries
 def tan_structure(
     data: CountTables,
     *,
@@ -251,10 +250,7 @@ def tan_structure(
         The training counts: :class:`~augnb.stats.training.TrainingData`
         (rows in memory, pairs counted on available cases) or
         :class:`~augnb.stats.sufficient.SufficientStatistics`.
-    root : {"first", "random"}, default="first"
-        Root rule.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+    {forest_root}
     weights : ndarray of shape (n_features, n_features), default=None
         Edge weights to use instead of I(X_i; X_j | C) (e.g. Zhang's I_D).
     score : {"loglik", "aic", "bic"}, default="loglik"
@@ -294,6 +290,7 @@ def tan_structure(
     )
 
 
+@shared_entries
 def selective_tan_structure(
     data: CountTables,
     *,
@@ -319,10 +316,7 @@ def selective_tan_structure(
         Level of the chi-square tests.
     feature_filter : bool, default=True
         Filter the features by their test with the class first.
-    root : {"first", "random"}, default="first"
-        Root rule of each tree.
-    random_state : int, RandomState or None, default=None
-        Seed for ``root="random"``.
+    {forest_root}
 
     Returns
     -------
