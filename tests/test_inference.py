@@ -525,3 +525,63 @@ def test_a_sum_over_missing_values_too_large_for_memory_is_refused(monkeypatch):
     assert np.isfinite(model.predict_proba(two)).all()
     monkeypatch.setattr(inference, "_LARGEST_TABLE", 6**3 * 2)
     np.testing.assert_array_equal(model.predict_proba(row), expected)
+
+
+def test_mixed_model_sums_too_large_for_memory_are_refused(monkeypatch):
+    # The mixed model's exact sums apply the discrete limit and error. ETAN
+    # links each discrete d_i to its continuous g_i (d_i -> g_i): a row
+    # missing d0, d1 and d2 with the g's observed enumerates their 3**3
+    # completions, each as wide as the table (6 columns) -- 162 cells; 3**26
+    # of them ran out of memory before the limit applied here.
+    from augnb import ETAN
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = rng.choice(["p", "q"], n)
+    d = rng.integers(0, 3, (n, 3))
+    X = pd.DataFrame({f"d{i}": d[:, i].astype(str) for i in range(3)})
+    for i in range(3):
+        X[f"g{i}"] = d[:, i] * 3.0 + rng.normal(size=n) * 0.3 + (y == "p")
+    model = ETAN().fit(X, y)
+    assert {("d0", "g0"), ("d1", "g1"), ("d2", "g2")} <= {
+        (p, k) for (p,), (k,) in model.arcs_
+    }
+    row = X.iloc[:1].copy()
+    row[["d0", "d1", "d2"]] = np.nan
+    expected = model.predict_proba(row)
+    monkeypatch.setattr(inference, "_LARGEST_TABLE", 3**3 * 6 - 1)
+    with pytest.raises(ValueError, match=r"misses the values of \['d0', 'd1', 'd2'\]"):
+        model.predict_proba(row)
+    monkeypatch.setattr(inference, "_LARGEST_TABLE", 3**3 * 6)
+    np.testing.assert_array_equal(model.predict_proba(row), expected)
+
+
+def test_mixed_gaussian_block_too_large_for_memory_is_refused(monkeypatch):
+    # Three missing mixture roots m_i, each the parent of an observed linear
+    # Gaussian l_i, are integrated out in one block: 2**3 component choices
+    # x 6**2 covariance cells x 2 classes per row (2**20 roots ran out of
+    # memory: 25 GiB for one row).
+    from augnb.params import fit_mixed_model
+
+    rng = np.random.default_rng(1)
+    n, h = 300, 3
+    y = rng.integers(0, 2, n)
+    base = rng.normal(size=(n, h)) + y[:, None]
+    values = np.column_stack([base, 2 * base + rng.normal(size=(n, h)) * 0.3])
+    codes = np.full((n, 2 * h), -1)
+    structure = Structure.from_arcs(
+        [(i,) for i in range(2 * h)], [(i, h + i) for i in range(h)], 2 * h
+    )
+    model = fit_mixed_model(
+        structure, codes, values, y, np.zeros(2 * h, int), 2, continuous="gmm"
+    )
+    row = values[:1].copy()
+    row[0, :h] = np.nan
+    expected = joint_log_likelihood(model, codes[:1], row)
+    cells = 2 * 2**h * (2 * h) ** 2
+    monkeypatch.setattr(inference, "_LARGEST_TABLE", cells - 1)
+    with pytest.raises(inference.MissingTooCostly) as info:
+        joint_log_likelihood(model, codes[:1], row)
+    assert info.value.features == (0, 1, 2) and info.value.cells == cells
+    monkeypatch.setattr(inference, "_LARGEST_TABLE", cells)
+    np.testing.assert_array_equal(joint_log_likelihood(model, codes[:1], row), expected)

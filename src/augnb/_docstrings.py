@@ -141,7 +141,10 @@ theta : float, default=0.0
     theta``. A negative value admits every candidate.""",
     "k_selective": """\
 k : int, default=5
-    Largest number of feature parents per feature (>= 0).""",
+    Largest number of feature parents per feature (>= 0). A feature has at
+    most ``n_features - 1`` parents, so every larger ``k`` is read as
+    ``n_features - 1`` (the same model, and memory that does not grow with
+    ``k``).""",
     "max_joint_cells": """\
 max_joint_cells : float, default=1e6
     Joins whose CPT would exceed this many cells (declared values x

@@ -142,7 +142,10 @@ class MissingTooCostly(ValueError):
 
     Raised when the missing values of a row are tied together by the
     model's dependencies (one family holding many of them) so that their
-    exact sum needs a table of more than :data:`_LARGEST_TABLE` cells.
+    exact sum needs a table of more than :data:`_LARGEST_TABLE` cells: the
+    discrete sum-product, the enumeration of the missing discrete parents
+    of continuous nodes, and the integral over a block of missing
+    continuous nodes (and their mixture components) apply the same limit.
 
     Attributes
     ----------
@@ -160,6 +163,24 @@ class MissingTooCostly(ValueError):
             f"exactly needs a table of {cells:,} cells for one row (over "
             f"{_LARGEST_TABLE:,}); give or impute those values"
         )
+
+
+def _check_table(features: Any, cells: int) -> None:
+    """Refuse a row whose exact sum over missing values needs too large a table.
+
+    The one rule of every exact sum (discrete, and mixed discrete and
+    continuous): more than :data:`_LARGEST_TABLE` cells for one row raises
+    :class:`MissingTooCostly`, naming the features summed out together.
+
+    Parameters
+    ----------
+    features : iterable of int
+        Those features' columns.
+    cells : int
+        The largest table's cells for one row.
+    """
+    if cells > _LARGEST_TABLE:
+        raise MissingTooCostly(tuple(sorted({int(f) for f in features})), cells)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -377,10 +398,8 @@ def _marginalise(model, codes, slots, hard, absent, rows, jll) -> None:
         gone = {int(m) for m in np.flatnonzero(pattern[n_nodes:])}
         for comp_vars, comp_families in _components(model, miss, gone):
             order, cells = _elimination_order(model, comp_vars, comp_families)
-            if cells * n_classes > _LARGEST_TABLE:
-                nodes = model.structure.nodes
-                features = tuple(sorted({f for m in comp_vars for f in nodes[m]}))
-                raise MissingTooCostly(features, cells * n_classes)
+            nodes = model.structure.nodes
+            _check_table((f for m in comp_vars for f in nodes[m]), cells * n_classes)
             step = max(1, _MAX_CELLS // max(cells * n_classes, 1))
             for start in range(0, group.size, step):
                 r = group[start : start + step]
@@ -523,6 +542,10 @@ def _eliminate(
 #   values, together with the discrete factors: each completion is scored
 #   exactly and the completions are added in log space. Other missing
 #   discrete values are summed out by the discrete routine above.
+#
+# Both sums refuse a row beyond the discrete routine's table limit
+# (_check_table): the completions' codes, and a block's component choices
+# times its covariance cells, count as its table.
 
 #: Rows x completions scored at once when enumerating missing discrete parents.
 _MAX_EXPANDED_ROWS = 1 << 18
@@ -559,10 +582,13 @@ def _mixed_joint_log_likelihood(
     for g, pattern in enumerate(patterns):
         group = rows[inverse == g]
         feats = np.flatnonzero(pattern)
+        # One row's completions: their codes (as wide as the table) and
+        # scores, before the grid is built.
+        k = int(np.prod([cards[f] for f in feats], dtype=np.float64))
+        _check_table(feats, k * max(codes.shape[1], model.n_classes))
         grid = np.stack(
             np.meshgrid(*[np.arange(cards[f]) for f in feats], indexing="ij"), -1
         ).reshape(-1, len(feats))
-        k = len(grid)
         step = max(1, _MAX_EXPANDED_ROWS // max(k, 1))
         for start in range(0, group.size, step):
             r = group[start : start + step]
@@ -659,6 +685,9 @@ def _mixed_given_discrete_parents(
         sizes = [cpds[j].n_components for j in block if cpds[j].n_components > 1]
         q = len(block)
         cells = model.n_classes * int(np.prod(sizes, dtype=np.float64)) * q * q
+        # The block's hidden nodes (and the mixture components of those that
+        # are mixtures) are integrated out together.
+        _check_table((cpds[j].feature for j in np.asarray(block)[hidden]), cells)
         step = max(1, _MAX_CELLS // max(cells, 1))
         for start in range(0, group.size, step):
             r = group[start : start + step]

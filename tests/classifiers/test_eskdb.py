@@ -316,3 +316,25 @@ def test_verbose_says_each_member_and_fits_the_same_model(capsys, discretization
         assert said == [f"[ESKDB] member {i}/3: {stage}" for i in (1, 2, 3)]
     assert len(lines) == 3 * len(stages)
     np.testing.assert_array_equal(loud.predict_proba(X), quiet.predict_proba(X))
+
+
+@pytest.mark.parametrize("discretization", ["per_member", "shared"])
+def test_k_above_the_features_is_the_largest_model(discretization):
+    # k >= p - 1 is one model; a huge k allocated (k + 1) x p losses per
+    # member (a MemoryError at 1e12).
+    X, y = load("iris")
+    p = X.shape[1]
+
+    def fit(k):
+        return ESKDB(
+            n_estimators=2,
+            k=k,
+            hdp_iterations=20,
+            discretization=discretization,
+            random_state=0,
+        ).fit(X, y)
+
+    a, b = fit(p - 1), fit(10**12)
+    np.testing.assert_array_equal(a.k_selected_, b.k_selected_)
+    assert a.structures_ == b.structures_
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))

@@ -164,3 +164,23 @@ def test_loo_factor_dense_and_sparse_counts_agree(monkeypatch, parents):
         )
     np.testing.assert_array_equal(out[0], out[1 << 30])
     assert np.any(out[0] != 0.0)
+
+
+def test_k_above_the_features_is_capped():
+    # A feature has at most p - 1 parents: every larger k is the same model,
+    # and a huge k allocated (k + 1) x p losses (a MemoryError at 1e12).
+    codes, y, cards, n_classes = _codes("car")
+    p = codes.shape[1]
+    ref = skdb_structure(codes, y, cards, n_classes, k=p - 1)
+    for k in (p, p + 3, 10**12):
+        sel = skdb_structure(codes, y, cards, n_classes, k=k)
+        assert sel.losses.shape == (p, p)
+        np.testing.assert_array_equal(sel.losses, ref.losses)
+        assert (sel.k_selected, sel.n_selected) == (ref.k_selected, ref.n_selected)
+        assert sel.structure == ref.structure
+    # Below the cap nothing changes: one row per k'.
+    assert skdb_structure(codes, y, cards, n_classes, k=2).losses.shape == (3, p)
+    X, y_raw = load("car")
+    a, b = SKDB(k=p - 1).fit(X, y_raw), SKDB(k=10**12).fit(X, y_raw)
+    assert b.loo_losses_.shape == (p, p)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))

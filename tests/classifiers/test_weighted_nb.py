@@ -180,3 +180,68 @@ def test_unnormalised_wanbia_training_cll_at_least_naive_bayes():
     nb = NaiveBayes().fit(X, y)
     est = WANBIA(normalize=False).fit(X, y)
     assert _train_cll(est, X, y) > _train_cll(nb, X, y) + 1.0
+
+
+def _spied_awnb_weights(monkeypatch, codes, y, cards, cells):
+    """AWNB weights with the dense limit at ``cells``; each tree's input kinds."""
+    import scipy.sparse as sp
+    from sklearn.tree import DecisionTreeClassifier
+
+    from augnb.params import attribute_weights as aw
+
+    kinds: list[bool] = []
+    trees: list = []
+
+    class Spy(DecisionTreeClassifier):
+        def fit(self, X, y, *args, **kwargs):
+            kinds.append(sp.issparse(X))
+            trees.append(self)
+            return super().fit(X, y, *args, **kwargs)
+
+    monkeypatch.setattr(aw, "DecisionTreeClassifier", Spy)
+    monkeypatch.setattr(aw, "_DENSE_ONE_HOT_CELLS", cells)
+    w = aw.awnb_weights(codes, y, cards, n_trees=6, random_state=3)
+    return w, kinds, trees
+
+
+@pytest.mark.parametrize("name", ["car", "splice", "house_votes_84"])
+def test_awnb_large_tables_go_sparse_with_the_same_trees(monkeypatch, name):
+    # A large one-hot table is passed sparse (a 20,000-level column was
+    # 1.1 GiB dense); the sparse splitter grows the same trees. A table with
+    # a missing value stays dense (scikit-learn's trees need it so).
+    X, y = load(name)
+    clf = AWNB().fit(X, y)
+    codes = clf.encode(X).codes
+    yc = np.searchsorted(clf.classes_, np.asarray(y))
+    cards = clf.schema_.cardinalities
+    complete = (codes >= 0).all(axis=1)
+    c, yy = codes[complete], yc[complete]
+    dense, d_kinds, d_trees = _spied_awnb_weights(monkeypatch, c, yy, cards, 1 << 60)
+    sparse, s_kinds, s_trees = _spied_awnb_weights(monkeypatch, c, yy, cards, 0)
+    assert not any(d_kinds) and all(s_kinds)
+    np.testing.assert_array_equal(dense, sparse)
+    for a, b in zip(d_trees, s_trees):
+        for field in ("feature", "threshold", "children_left", "value"):
+            np.testing.assert_array_equal(
+                getattr(a.tree_, field), getattr(b.tree_, field)
+            )
+    if not complete.all():
+        _, kinds, _ = _spied_awnb_weights(monkeypatch, codes, yc, cards, 0)
+        assert not any(kinds)
+
+
+def test_awnb_default_limit_sparse_only_above_it(monkeypatch):
+    from augnb.params import attribute_weights as aw
+
+    rng = np.random.default_rng(0)
+    n, levels = 7000, 5000
+    y = rng.integers(0, 2, n)
+    codes = np.column_stack([rng.integers(0, levels, n), y ^ (rng.random(n) < 0.2)])
+    cards = [levels, 2]
+    limit = aw._DENSE_ONE_HOT_CELLS
+    assert (n // 2) * (levels + 2) > limit  # a bootstrap sample's table
+    _, kinds, _ = _spied_awnb_weights(monkeypatch, codes, y, cards, limit)
+    assert all(kinds)
+    small = codes[:, 1:], y, [2]
+    _, kinds, _ = _spied_awnb_weights(monkeypatch, *small, limit)
+    assert not any(kinds)

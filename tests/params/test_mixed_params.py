@@ -205,6 +205,47 @@ def test_gmm_variance_floor_and_single_gaussian_fallback():
     np.testing.assert_allclose(fit["var"][2, 0], x.var())  # class-level (one class)
 
 
+@pytest.mark.parametrize("m", [10, 10**12])
+def test_gmm_with_no_class_of_2m_rows_is_one_gaussian_stored_once(m):
+    # No class has 2M rows: every group falls back to one Gaussian, stored as
+    # one component (M copies grew with M: 10**12 ran out of memory).
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], [19, 15])
+    conf = rng.integers(0, 3, y.size)
+    conf[0] = 3  # a configuration with one row: the class variance
+    x = rng.normal(size=y.size)
+    fit = fit_conditional_gaussian_cpd(x, conf, None, y, 2, n_components=m)
+    assert fit["log_weight"].shape == (5, 2, 1)
+    np.testing.assert_array_equal(fit["log_weight"], 0.0)
+    floor = 1e-3 * x.var() + 1e-9
+    for c in range(2):
+        xc = x[y == c]
+        np.testing.assert_allclose(fit["intercept"][-1, c, 0], xc.mean())
+        np.testing.assert_allclose(fit["var"][-1, c, 0], max(xc.var(), floor))
+        for k in range(3):
+            xk = x[(y == c) & (conf == k)]
+            if xk.size >= 2:
+                np.testing.assert_allclose(fit["intercept"][k, c, 0], xk.mean())
+                np.testing.assert_allclose(fit["var"][k, c, 0], max(xk.var(), floor))
+    np.testing.assert_allclose(fit["intercept"][3, 0, 0], x[0])
+    np.testing.assert_allclose(fit["var"][3, 0, 0], max(x[y == 0].var(), floor))
+    # One class with 2M rows keeps all M components.
+    kept = fit_conditional_gaussian_cpd(x, conf, None, y, 2, n_components=9)
+    assert kept["log_weight"].shape == (5, 2, 9)
+
+
+def test_gmm_far_more_components_than_rows_fits_the_same_classifier():
+    from augnb import ETAN, NaiveBayes
+    from augnb.datasets import load
+
+    X, y = load("iris")  # 50 rows per class: 26 components or more, one Gaussian
+    for est in (NaiveBayes, ETAN):
+        ref = est(continuous="gmm", n_components=26).fit(X, y)
+        huge = est(continuous="gmm", n_components=10**12).fit(X, y)
+        assert all(g.n_components == 1 for g in huge.model_.gaussians)
+        np.testing.assert_array_equal(ref.predict_proba(X), huge.predict_proba(X))
+
+
 # --- log densities ---------------------------------------------------------------
 
 

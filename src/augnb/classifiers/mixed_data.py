@@ -123,6 +123,10 @@ class ETAN(_MixedAugmentedNB):
         with ``discretizer`` (and the model is TAN).
     n_components : int, default=2
         Mixture components with ``continuous="gmm"`` (the paper's 2).
+        A (parent configuration, class) group with fewer than ``2
+        n_components`` rows gets one Gaussian; a column where no class has
+        that many rows is fitted with one component, so a value far above
+        the rows costs no memory.
     {var_smoothing}
     cmi : {"gaussian", "discretize"}, default="gaussian"
         Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
@@ -219,6 +223,10 @@ class CAN(_MixedAugmentedNB):
         continuous parents; or discretised with ``discretizer``.
     n_components : int, default=2
         Mixture components with ``continuous="gmm"``.
+        A (parent configuration, class) group with fewer than ``2
+        n_components`` rows gets one Gaussian; a column where no class has
+        that many rows is fitted with one component, so a value far above
+        the rows costs no memory.
     {var_smoothing}
     cmi : {"gaussian", "discretize"}, default="gaussian"
         Edge weights (see :class:`ETAN`).

@@ -36,7 +36,10 @@ class NaiveBayes(_DensityNB):
         How continuous columns are modelled: discretised, one Gaussian per
         class, or a Gaussian mixture per class fitted by EM (Li 2003).
     n_components : int, default=2
-        With ``continuous="gmm"``: mixture components per class.
+        With ``continuous="gmm"``: mixture components per class. A class
+        with fewer than ``2 n_components`` rows of a column gets one
+        Gaussian there; a column where no class has that many is fitted with
+        one component, so a value far above the rows costs no memory.
     var_smoothing : float, default=1e-9
         With ``continuous="gaussian"``: fraction of the largest feature
         variance added to every variance (scikit-learn ``GaussianNB``'s rule);

@@ -28,8 +28,9 @@ class SKDB(_SmoothedNB):
     nested model: the first ``s`` features of the ranking, each with the
     first ``k' <= k`` of its parents. One extra pass over the training data
     computes the leave-one-out loss of all ``(k + 1) p`` nested models at once
-    (each adds one factor to the previous one) and keeps the best, so SKDB
-    chooses both the number of features and the dependence order. With
+    (each adds one factor to the previous one; ``k`` counts up to ``p - 1``
+    at most, a feature's largest number of parents) and keeps the best, so
+    SKDB chooses both the number of features and the dependence order. With
     every feature and ``k' = k`` the model is ``KDB(k)``'s.
 
     The leave-one-out pass works on the rows: integer ``sample_weight``
@@ -61,9 +62,11 @@ class SKDB(_SmoothedNB):
         Selected number of parents ``k'``.
     n_selected_ : int
         Selected number of features ``s``.
-    loo_losses_ : ndarray of shape (k + 1, n_features)
+    loo_losses_ : ndarray of shape (min(k, n_features - 1) + 1, n_features)
         ``loo_losses_[k', s - 1]``: leave-one-out loss of the nested model
-        with ``k'`` parents and the first ``s`` features.
+        with ``k'`` parents and the first ``s`` features (``n_features``
+        after discretisation). A feature has at most ``n_features - 1``
+        parents, so a larger ``k`` adds no model and no row.
     feature_order_ : list
         Feature names by decreasing mutual information with the class.
     {arcs_}

@@ -24,7 +24,9 @@ group with no row uses the class-level fit; one too small to
 fit (one row for a Gaussian, fewer than ``2M`` for a mixture, fewer than
 ``|U| + 2`` for a regression) keeps the class-level shape (variance, slopes)
 and only moves its mean to the group's rows. Class-level fits borrow from the
-fit on all rows the same way.
+fit on all rows the same way. A mixture node none of whose classes has ``2M``
+rows is one Gaussian in every group, and is stored as one component (the same
+density as ``M`` equal ones), whatever ``M``.
 """
 
 from __future__ import annotations
@@ -403,7 +405,9 @@ def fit_conditional_gaussian_cpd(
     n_classes : int
         Number of classes.
     n_components : int, default=1
-        Mixture components when there are no continuous parents.
+        Mixture components when there are no continuous parents. A group
+        with fewer than ``2 n_components`` rows gets one Gaussian; when no
+        class has that many rows, the fitted node has one component.
     epsilon : float, default=0.0
         Added to Gaussian and regression variances (``var_smoothing`` times
         the largest feature variance).
@@ -442,8 +446,25 @@ def fit_conditional_gaussian_cpd(
     else:
         total = float(xo.var()) if xo.size else 0.0
         floor = 1e-3 * total + 1e-9
+        # A group fits M components only with 2M rows (else one Gaussian,
+        # repeated in all M). The configurations split the classes: with no
+        # class of 2M rows every density of the node is one Gaussian, stored
+        # once -- M copies grew the arrays and the EM pass with M (a huge
+        # n_components on a small table ran out of memory).
+        fit_rows = 2 * m
+        if np.bincount(yo, minlength=n_classes).max(initial=0) < fit_rows:
+            m = 1
         per = _fit_mixture_levels(
-            xo, yo, kidx, n_keys, n_classes, m, floor, tol=tol, max_iter=max_iter
+            xo,
+            yo,
+            kidx,
+            n_keys,
+            n_classes,
+            m,
+            floor,
+            tol=tol,
+            max_iter=max_iter,
+            fit_rows=fit_rows,
         )
     weight, intercept, coef, var, counts = per
     return conditional_cpd_fields(keys, np.log(weight), intercept, coef, var, counts)
@@ -520,24 +541,32 @@ def _fit_gaussian_levels(xo, yo, kidx, n_keys, n_classes, epsilon):
     )
 
 
-def _fit_mixture_levels(xo, yo, kidx, n_keys, n_classes, m, floor, *, tol, max_iter):
+def _fit_mixture_levels(
+    xo, yo, kidx, n_keys, n_classes, m, floor, *, tol, max_iter, fit_rows=None
+):
     """M-component mixture per (k, c) with the fallbacks of the module docstring.
 
-    A group with fewer than ``2M`` rows gets a single Gaussian (its ML mean,
-    floored ML variance, repeated in all ``M`` components with weight ``1/M`` so
-    every configuration has the same shape); one row keeps the class-level
-    variance; none, the class-level mixture.
+    A group with fewer than ``fit_rows`` rows (default ``2M``) gets a single
+    Gaussian (its ML mean, floored ML variance, repeated in all ``M``
+    components with weight ``1/M`` so every configuration has the same
+    shape); one row keeps the class-level variance; none, the class-level
+    mixture. EM runs only when some group has ``fit_rows`` rows.
     """
+    if fit_rows is None:
+        fit_rows = 2 * m
     # Level 0: all rows, one Gaussian (the fallback of an empty class).
     all_mean = float(xo.mean()) if xo.size else 0.0
     all_var = max(float(xo.var()) if xo.size else 1.0, floor)
 
     def level(group, n_groups, up_w, up_m, up_v, up_single_var):
         cnt, mean1, var1 = group_moments(xo, group, n_groups)
-        w, mu, v = fit_gmm(
-            xo, group, n_groups, m, var_floor=floor, tol=tol, max_iter=max_iter
-        )
-        big = cnt >= 2 * m
+        big = cnt >= fit_rows
+        if big.any():
+            w, mu, v = fit_gmm(
+                xo, group, n_groups, m, var_floor=floor, tol=tol, max_iter=max_iter
+            )
+        else:  # every group falls back (below): no EM to run
+            w = mu = v = np.empty((n_groups, m))
         single_var = np.where(
             cnt >= 2, np.maximum(np.nan_to_num(var1), floor), up_single_var
         )

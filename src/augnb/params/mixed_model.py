@@ -128,7 +128,10 @@ def fit_mixed_model(
         configuration, class). Nodes with continuous parents are linear
         Gaussians either way.
     n_components : int, default=2
-        Mixture components with ``continuous="gmm"`` (the paper uses 2).
+        Mixture components with ``continuous="gmm"`` (the paper uses 2). A
+        group with fewer than ``2 n_components`` rows gets one Gaussian; a
+        node where no class has that many rows is fitted with one component
+        (:func:`~augnb.params.gaussian.fit_conditional_gaussian_cpd`).
     ridge : float, default=1e-6
         Slope penalty of the linear Gaussians.
     sample_weight : ndarray of shape (n_samples,), default=None

@@ -58,9 +58,11 @@ class SKDBSelection:
         Selected number of features ``s``.
     order : ndarray of int
         Features by decreasing ``I(X_i; C)``.
-    losses : ndarray of shape (k + 1, n_features)
+    losses : ndarray of shape (min(k, n_features - 1) + 1, n_features)
         ``losses[k', s - 1]``: leave-one-out loss of the model with ``k'``
-        parents over the first ``s`` features.
+        parents over the first ``s`` features. A feature has at most
+        ``n_features - 1`` parents, so every larger ``k'`` is the model with
+        ``k' = n_features - 1`` and has no row of its own.
     ranked : list of tuple of int or None
         Each feature's ranked parents (:func:`kdb_ranked_parents`).
     """
@@ -196,6 +198,8 @@ def skdb_structure(
     model at once, since ``log P(c, x)`` of model ``(k', s + 1)`` is that of
     ``(k', s)`` plus one factor. The model with the lowest loss is chosen
     (ties to the smaller ``k'``, then the smaller ``s``).
+    A feature has at most ``n_features - 1`` parents, so a ``k`` above that
+    is read as ``n_features - 1`` (the same models).
 
     Leave-one-out here is exact for complete rows; a factor whose family has
     a missing value in a row is left out of that row's score (the fitted
@@ -208,7 +212,8 @@ def skdb_structure(
         its family is left out of that row's score).
     {class_parameters}
     k : int, default=5
-        Largest number of parents per feature.
+        Largest number of parents per feature (any ``k >= n_features - 1``
+        gives the same models).
     theta : float, default=0.0
         CMI threshold of kDB's parents.
     alpha : float, default=1.0
@@ -254,6 +259,11 @@ def skdb_structure(
         ranked = kdb_ranked_parents(order, cmi, k, theta)
     else:
         ranked = [() for _ in range(p)]
+    # A feature's parents precede it in the ranking: at most p - 1 of them,
+    # so every k' >= p - 1 is the same model. The working k stops there
+    # (the selection is the same: ties go to the smaller k'), and the loop
+    # and the losses no longer grow with a huge k.
+    k = min(k, max(p - 1, 0))
     n = len(y)
     class_counts = np.bincount(y, minlength=n_classes).astype(np.float64)
     loo_counts = np.broadcast_to(class_counts, (n, n_classes)).copy()
