@@ -287,17 +287,26 @@ def awnb_weights(
     order = np.lexsort(np.column_stack([codes, y]).T)
     codes, y = codes[order], np.asarray(y)[order]
     column_feature = np.repeat(np.arange(p), cards)
-    # Each tree's one-hot rows are built for it alone (not drawn from the
-    # whole table's): the largest array is a bootstrap sample's.
     sparse = size * len(column_feature) > _DENSE_ONE_HOT_CELLS and bool(
         (codes >= 0).all()
+    )
+    # A table that fits is built once and each tree takes its rows (faster
+    # than a table per tree); a larger one is built for each tree's rows
+    # alone, so the largest array is a bootstrap sample's.
+    whole = (
+        _one_hot(codes, cards)
+        if n * len(column_feature) <= _DENSE_ONE_HOT_CELLS
+        else None
     )
     total = np.zeros(p)
     for _ in range(n_trees):
         rows = rng.randint(0, n, size)
+        onehot = (
+            whole[rows] if whole is not None else _one_hot(codes[rows], cards, sparse)
+        )
         tree = DecisionTreeClassifier(
             criterion="entropy", random_state=rng.randint(np.iinfo(np.int32).max)
-        ).fit(_one_hot(codes[rows], cards, sparse), y[rows])
+        ).fit(onehot, y[rows])
         total += 1.0 / np.sqrt(min_testing_depths(tree, column_feature, p))
     return total / n_trees
 
