@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy
 from scipy.special import logsumexp as scipy_logsumexp
 
 from augnb._logsumexp import logsumexp
+
+#: SciPy 1.16 changed the non-finite results of weighted sums (Python 3.10
+#: installs 1.15 at most).
+_SCIPY_BEFORE_1_16 = tuple(int(v) for v in scipy.__version__.split(".")[:2]) < (1, 16)
 
 
 def _cases(seed: int):
@@ -79,6 +84,13 @@ def test_weighted_equals_scipy_to_the_bit(keepdims):
             got = logsumexp(a, axis=axis, b=b, keepdims=keepdims)
         assert type(got) is type(expected)
         assert np.shape(got) == np.shape(expected)
+        if _SCIPY_BEFORE_1_16:
+            # augnb follows SciPy 1.16's rules where a weighted sum is not
+            # finite; 1.15's differ there (NaN for a slice of -inf terms,
+            # scipy/scipy#22903; -inf for zero weights on overflowing terms),
+            # so only the finite results are compared to it.
+            finite = np.isfinite(expected)
+            got, expected = np.asarray(got)[finite], np.asarray(expected)[finite]
         assert np.array_equal(got, expected, equal_nan=True), (a, b, axis)
         n += 1
     assert n > 1000

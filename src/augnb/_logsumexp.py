@@ -12,7 +12,8 @@ compares them): the maxima are taken out of the sum, the other terms are
 summed as ``s``, and the result is ``log1p(s / m) + log(m) + max`` with
 ``m`` the number (or the total weight) of the terms equal to the maximum.
 Where that is not finite (an infinite or NaN term, or no finite term), the
-direct ``log(sum(exp(a)))`` gives the answer, as in SciPy.
+direct ``log(sum(exp(a)))`` gives the answer, as in SciPy (1.16 and later:
+1.15 gave other non-finite results for some weighted sums).
 """
 
 from __future__ import annotations

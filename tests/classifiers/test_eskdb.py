@@ -243,6 +243,26 @@ def test_more_jobs_than_members_fit_the_same_model():
     np.testing.assert_array_equal(one.predict_proba(X), many.predict_proba(X))
 
 
+def test_members_fitted_in_threads_share_no_pandas_index(monkeypatch):
+    # pandas builds an index's hash table on first use; members sharing one
+    # DataFrame raced there in threads (pandas 2.3: about one fit in two
+    # failed with "Duplicate column names are not supported: []").
+    from augnb.discretize import RandomMDLPDiscretizer
+
+    seen = []
+    fit = RandomMDLPDiscretizer.fit
+
+    def spy(self, X, y=None):
+        seen.append(X.columns)
+        return fit(self, X, y)
+
+    monkeypatch.setattr(RandomMDLPDiscretizer, "fit", spy)
+    X, y = load("iris")
+    ESKDB(n_estimators=4, hdp_iterations=5, random_state=0, n_jobs=4).fit(X, y)
+    assert len(seen) == 4
+    assert len({id(columns) for columns in seen}) == 4
+
+
 def test_per_member_mixed_columns_and_missing_values():
     X, y = load("glass")
     X = X.assign(size=pd.Categorical(np.where(X["RI"] > X["RI"].median(), "L", "S")))

@@ -286,11 +286,10 @@ class ESKDB(_SmoothedNB):
         cont = [
             i for i, col in enumerate(self.schema_.columns) if col.kind == "continuous"
         ]
-        raw = pd.DataFrame(
+        raw = (
             data.values[:, cont]
             if cont and data.values is not None
-            else np.empty((data.codes.shape[0], 0)),
-            columns=cont,
+            else np.empty((data.codes.shape[0], 0))
         )
         # Every member's seeds (cut points, ranking, sampler) are drawn
         # before any member is fitted: the model does not depend on the
@@ -312,7 +311,7 @@ class ESKDB(_SmoothedNB):
         )
         members = self._parallel(
             (
-                delayed(self._learn_member)(data, raw, int(s0), int(s1), shared)
+                delayed(self._learn_member)(data, raw, cont, int(s0), int(s1), shared)
                 for s0, s1, _ in seeds
             ),
             "structure",
@@ -330,7 +329,8 @@ class ESKDB(_SmoothedNB):
     def _learn_member(
         self,
         data: TrainingData,
-        raw: pd.DataFrame,
+        raw: NDArray[np.float64],
+        columns: list[int],
         cut_seed: int,
         order_seed: int,
         information: tuple | None = None,
@@ -339,8 +339,15 @@ class ESKDB(_SmoothedNB):
         tuple[NDArray[np.int32], NDArray[np.int64]],
         SKDBSelection,
     ]:
-        """One member: its cut points, its codes and its selective kDB."""
-        disc = RandomMDLPDiscretizer(random_state=cut_seed).fit(raw, data.y)
+        """One member: its cut points, its codes and its selective kDB.
+
+        ``raw`` holds the continuous ``columns``' values. Each member wraps
+        them in a DataFrame of its own: pandas builds an index's hash table
+        on first use, and threads sharing one index raced there (pandas 2
+        then found "duplicate" column names in a column list without any).
+        """
+        frame = pd.DataFrame(raw, columns=columns, copy=False)
+        disc = RandomMDLPDiscretizer(random_state=cut_seed).fit(frame, data.y)
         codes, cards = self._member_codes(data.codes, data.values, disc)
         sel = eskdb_member(
             codes,

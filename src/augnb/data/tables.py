@@ -277,8 +277,8 @@ def read_table(
     --------
     >>> import pandas as pd
     >>> t = read_table(pd.DataFrame({"a": ["x", "y"], "n": [1, 2]}))
-    >>> [str(d) for d in t.dtypes]
-    ['str', 'int64']
+    >>> t.columns.tolist(), t["n"].dtype
+    (['a', 'n'], dtype('int64'))
     """
     wanted = None if columns is None else set(columns)
     if isinstance(source, pd.DataFrame):
