@@ -80,7 +80,9 @@ def test_no_module_fills_its_namespace_at_run_time():
 
 
 #: Tests of the project as a whole rather than of one module.
-PROJECT_TESTS = {"architecture", "docs", "docstring_parameters", "guide", "properties"}
+PROJECT_TESTS = {
+    "architecture", "docs", "docstring_parameters", "guide", "packaging", "properties",
+}
 
 
 def test_tests_are_laid_out_like_the_source():

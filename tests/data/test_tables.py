@@ -557,26 +557,6 @@ def test_a_column_read_as_numbers_holding_no_number_is_missing(tmp_path, suffix)
     pd.testing.assert_frame_equal(batches, whole)
 
 
-def test_the_required_pyarrow_runs_no_code_from_a_file():
-    # pyarrow up to 14.0.0 unpickles a Parquet or Feather file's extension
-    # type (CVE-2023-47248): reading a table must never run code from it.
-    from pathlib import Path
-
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10: tomli, in the dev extra
-        import tomli as tomllib
-
-    root = Path(__file__).resolve().parents[2]
-    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    lists = [
-        project["project"]["dependencies"],
-        *project["project"]["optional-dependencies"].values(),
-    ]
-    pins = [r for deps in lists for r in deps if r.startswith("pyarrow")]
-    assert pins and all(pin == "pyarrow>=14.0.1" for pin in pins), pins
-
-
 @pytest.mark.parametrize(
     ("sep", "decimal", "mark"), [(";", ",", "."), (",", ".", ",")]
 )
