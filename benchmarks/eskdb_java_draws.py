@@ -64,9 +64,18 @@ class JavaCutDraws(np.random.RandomState):
         self.java_seed = seed
 
     def random_sample(self, size=None):
-        value = JavaRandom(self.java_seed).next_double()
-        self.java_seed += 1
-        return value
+        # augnb's random MDL draws a column's uniforms ahead (size given),
+        # then sets the state back and moves it on by those it used.
+        n = 1 if size is None else int(np.prod(size))
+        values = [JavaRandom(self.java_seed + i).next_double() for i in range(n)]
+        self.java_seed += n
+        return values[0] if size is None else np.reshape(values, size)
+
+    def get_state(self, legacy=True):
+        return self.java_seed
+
+    def set_state(self, state):
+        self.java_seed = state
 
 
 def java_ranking(mi: np.ndarray, seed: int) -> np.ndarray:
@@ -113,12 +122,14 @@ class _JavaMembers:
             finally:
                 state.fit_index += 1
 
-        def learn_member(est, data, raw, cut_seed, order_seed):
+        def learn_member(
+            est, data, raw, columns, cut_seed, order_seed, information=None
+        ):
             java_seed = state.seed()
             state.member += 1
             disc = RandomMDLPDiscretizer(
                 random_state=JavaCutDraws(java_seed)
-            ).fit(raw, data.y)
+            ).fit(pd.DataFrame(raw, columns=columns), data.y)
             codes, cards = est._member_codes(data.codes, data.values, disc)
             _, mi = kdb_order(codes, data.y, cards, data.n_classes)
             sel = skdb_structure(
