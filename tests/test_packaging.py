@@ -16,11 +16,17 @@ except ModuleNotFoundError:  # Python 3.10: tomli, in the dev extra
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"
+    ]
+
+
 def _declared() -> list[Requirement]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    extras = project["project"]["optional-dependencies"]
+    project = _project()
+    extras = project["optional-dependencies"]
     # What a user installs: the package and its plot and dask extras.
-    lines = [*project["project"]["dependencies"], *extras["plot"], *extras["dask"]]
+    lines = [*project["dependencies"], *extras["plot"], *extras["dask"]]
     return [Requirement(line) for line in lines]
 
 
@@ -56,12 +62,11 @@ def test_the_minimum_versions_pin_nothing_undeclared():
 def test_the_required_pyarrow_runs_no_code_from_a_file():
     # pyarrow up to 14.0.0 unpickles a Parquet or Feather file's extension
     # type (CVE-2023-47248): reading a table must never run code from it.
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = _project()
     lines = [
-        *project["project"]["dependencies"],
-        *(r for deps in project["project"]["optional-dependencies"].values()
-          for r in deps),
-    ]  # fmt: skip
+        *project["dependencies"],
+        *(r for deps in project["optional-dependencies"].values() for r in deps),
+    ]
     pins = [Requirement(r) for r in lines if r.startswith("pyarrow")]
     assert pins
     for req in pins:

@@ -157,6 +157,13 @@ supernode_cpt : {"joint", "dag"}, default="joint"
     supernode). Equal under maximum likelihood, different under smoothing.
     Either way the search scores exactly the model that is fitted, missing
     values included.""",
+    "n_components_mixed": """\
+n_components : int, default=2
+    Mixture components with ``continuous="gmm"`` (2 in the ETAN paper).
+    A (parent configuration, class) group with fewer than ``2
+    n_components`` rows gets one Gaussian; a column where no class has
+    that many rows is fitted with one component, so a value far above
+    the rows costs no memory.""",
     "var_smoothing": """\
 var_smoothing : float, default=1e-9
     Fraction of the largest feature variance added to every Gaussian and

@@ -121,12 +121,7 @@ class ETAN(_MixedAugmentedNB):
         Continuous columns: one Gaussian per (discrete parent value, class),
         a mixture of ``n_components`` Gaussians fitted by EM, or discretised
         with ``discretizer`` (and the model is TAN).
-    n_components : int, default=2
-        Mixture components with ``continuous="gmm"`` (the paper's 2).
-        A (parent configuration, class) group with fewer than ``2
-        n_components`` rows gets one Gaussian; a column where no class has
-        that many rows is fitted with one component, so a value far above
-        the rows costs no memory.
+    {n_components_mixed}
     {var_smoothing}
     cmi : {"gaussian", "discretize"}, default="gaussian"
         Edge weights: Gaussian plug-in CMI (Li 2003), or plug-in CMI after
@@ -221,12 +216,7 @@ class CAN(_MixedAugmentedNB):
         Continuous columns: Gaussian or ``n_components``-Gaussian mixture per
         (discrete parent configuration, class), linear Gaussian under
         continuous parents; or discretised with ``discretizer``.
-    n_components : int, default=2
-        Mixture components with ``continuous="gmm"``.
-        A (parent configuration, class) group with fewer than ``2
-        n_components`` rows gets one Gaussian; a column where no class has
-        that many rows is fitted with one component, so a value far above
-        the rows costs no memory.
+    {n_components_mixed}
     {var_smoothing}
     cmi : {"gaussian", "discretize"}, default="gaussian"
         Edge weights (see :class:`ETAN`).

@@ -287,16 +287,19 @@ def awnb_weights(
     order = np.lexsort(np.column_stack([codes, y]).T)
     codes, y = codes[order], np.asarray(y)[order]
     column_feature = np.repeat(np.arange(p), cards)
-    sparse = size * len(column_feature) > _DENSE_ONE_HOT_CELLS and bool(
-        (codes >= 0).all()
-    )
     # A table that fits is built once and each tree takes its rows (faster
     # than a table per tree); a larger one is built for each tree's rows
-    # alone, so the largest array is a bootstrap sample's.
+    # alone, so the largest array is a bootstrap sample's, sparse when that
+    # is large too and no value is missing.
     whole = (
         _one_hot(codes, cards)
         if n * len(column_feature) <= _DENSE_ONE_HOT_CELLS
         else None
+    )
+    sparse = (
+        whole is None
+        and size * len(column_feature) > _DENSE_ONE_HOT_CELLS
+        and bool((codes >= 0).all())
     )
     total = np.zeros(p)
     for _ in range(n_trees):
