@@ -403,7 +403,8 @@ def test_text_in_a_continuous_column_is_named_at_predict_and_fit(rows):
         "numbers or NaN (missing)."
     )
     # At fit: a later chunk of partial_fit (the first fixed the cut points).
-    chunked = NaiveBayes().partial_fit(X.iloc[:100], y[:100], classes=np.unique(y))
+    # (Every second row: the first chunk holds every class.)
+    chunked = NaiveBayes().partial_fit(X.iloc[::2], y[::2], classes=np.unique(y))
     with pytest.raises(ValueError) as error:
         chunked.partial_fit(bad, y[:rows])
     assert str(error.value) == message
@@ -481,6 +482,34 @@ def test_partial_fit_leaves_the_audit_warnings_to_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         NaiveBayes().partial_fit(X, ["u", "v"] * 4, classes=["u", "v"])
+
+
+def test_partial_fit_warns_when_the_first_chunk_lacks_classes_of_the_cut_points():
+    # iris is sorted by class: a first chunk of one class gives 'mdlp' no cut
+    # at all, and the model, right by its rules, is the class prior.
+    X, y = load("iris")
+    classes = np.unique(y)
+    model = NaiveBayes()
+    with pytest.warns(UserWarning, match="not in the first chunk") as caught:
+        model.partial_fit(X.iloc[:50], y.iloc[:50], classes=classes)
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert "['Iris-versicolor', 'Iris-virginica']" in message
+    assert "'petallength'" in message and "Shuffle the rows" in message
+    assert not any(len(c) for c in model.discretizer_.cut_points_.values())
+    # Without classes=, the chunk that brings a new class says so, once.
+    model = NaiveBayes().partial_fit(X.iloc[25:75], y.iloc[25:75])
+    with pytest.warns(UserWarning, match=r"\['Iris-virginica'\] are not in"):
+        model.partial_fit(X.iloc[75:125], y.iloc[75:125])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.partial_fit(X.iloc[125:], y.iloc[125:])
+        # Every class in the first chunk, or nothing to cut: no warning.
+        rows = np.random.default_rng(0).permutation(len(y))[:50]
+        NaiveBayes().partial_fit(X.iloc[rows], y.iloc[rows], classes=classes)
+        cars, labels = load("car")
+        first = labels == labels.iloc[0]
+        NaiveBayes().partial_fit(cars[first], labels[first], classes=np.unique(labels))
 
 
 def test_a_scikit_learn_transformer_as_the_discretizer():

@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from augnb._docstrings import shared_entries
 from augnb._logsumexp import logsumexp
 from augnb._threads import map_spans, thread_spans
+from augnb._warnings import warn_at_caller
 from augnb.classifiers.constraints import (
     ALPHA,
     AnyOf,
@@ -183,6 +184,29 @@ def _refuse_columns(
     in doubt, as a file's does.
     """
     warn_data_problems(as_frame(X), params, warn=warn, dask=dask)
+
+
+def _warn_cuts_without_classes(
+    missing: Sequence[Hashable], continuous: Sequence[Hashable]
+) -> None:
+    """Warn that ``partial_fit``'s frozen cut points never saw some classes.
+
+    The first chunk's rows fix the cut points of the continuous columns. A
+    class it lacks cannot shape them: a supervised discretiser (``"mdlp"``)
+    given one class makes no cut at all, and the columns then carry no
+    information, without any error (iris sorted by class: 33 % accuracy).
+    """
+    if not missing or not continuous:
+        return
+    labels = [c.item() if isinstance(c, np.generic) else c for c in missing]
+    warn_at_caller(
+        f"partial_fit: class(es) {labels} are not in the first chunk, whose rows "
+        f"fixed the cut points of the continuous column(s) {list(continuous)}; "
+        "those cut points cannot separate them (with 'mdlp', a column whose "
+        "first chunk holds one class gets no cut and carries no information). "
+        "Shuffle the rows so that the first chunk holds every class, or "
+        "discretise the columns yourself before partial_fit."
+    )
 
 
 @shared_entries
@@ -449,6 +473,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 sub if cut_rows is None else sub.iloc[cut_rows],
                 y_codes if cut_rows is None else y_codes[cut_rows],
             )
+            if incremental and fixed is not None:
+                present = set(local_classes.tolist())
+                _warn_cuts_without_classes(
+                    [c for c in fixed if c not in present], continuous
+                )
         cards = np.array(
             [
                 0 if (name in continuous and self.discretizer_ is None) else 1
@@ -649,6 +678,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 )
         _check_feature_names(self, as_frame(X))
         total = self.statistics_ + frame_statistics(X, y, plan)
+        if plan.discretizer is not None:
+            before = set(self.statistics_.classes)
+            _warn_cuts_without_classes(
+                [c for c in total.classes if c not in before], plan.continuous
+            )
         self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
         return self
