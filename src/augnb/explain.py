@@ -332,9 +332,9 @@ def dependence_derivative_ratios(
     Returns
     -------
     DependenceExplanation
-        Per (row, node) ``log dd+``, ``log dd-`` (``to_frame()``) and per row
-        the log-odds of the model and of its naive Bayes, ``log DF`` and
-        Theorem 2's ``agree`` (``summary()``).
+        Per (row, node) ``dd+``, ``dd-``, ``ddr`` and ``log ddr``
+        (``to_frame()``) and per row the log-odds of the model and of its
+        naive Bayes, ``log DF`` and Theorem 2's ``agree`` (``summary()``).
 
     Raises
     ------

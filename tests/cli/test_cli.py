@@ -375,6 +375,65 @@ def test_help_examples_name_known_suites_estimators_and_data_sets(capsys):
         estimator_class(name)
 
 
+def _help_examples(command: str, capsys) -> list[list[str]]:
+    """The command lines of ``augnb COMMAND --help``'s examples, as argv lists."""
+    import re
+    import shlex
+
+    assert main([command, "--help"]) == 0
+    examples = capsys.readouterr().out.rstrip().split("\n\n")[-1]
+    # A line ending in a backslash goes on on the next one.
+    lines = re.sub(r"\s*\\\n\s*", " ", examples).splitlines()[1:]
+    # An example, then (after two spaces or more) what it does.
+    return [shlex.split(re.split(r"\s{2,}", line.strip())[0])[1:] for line in lines]
+
+
+def test_help_examples_run_as_written(tmp_path, monkeypatch, capsys):
+    # The examples of fit, predict, export, inspect and estimators, in that
+    # order in one folder, on the files they name (compare's cross-validate:
+    # the tests above run it on small inputs).
+    import shlex
+
+    import matplotlib
+
+    from augnb.datasets import load_dataframe
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    car = load_dataframe("car").sample(300, random_state=0)
+    car.insert(0, "patient", range(len(car)))
+    car["notes"] = [f"note {i}" for i in range(len(car))]
+    car.rename(columns={"class": "Outcome"}).drop(columns="patient").to_csv(
+        "data.csv.gz", sep=";", index=False
+    )
+    car.to_csv("data.csv", index=False)
+    # A sample's rows are not numbered 0, 1, ...: pandas writes their labels
+    # into data.parquet, and a model fitted on them as a feature could not
+    # predict new.csv.
+    car.drop(columns=["patient", "notes"]).to_parquet("data.parquet")
+    car.rename(columns={"class": "y", "notes": "comments"}).to_csv(
+        "data.tsv.gz", sep="\t", index=False
+    )
+    new = car.drop(columns="class").head(20)
+    new.to_csv("new.csv", index=False, encoding="latin-1")
+    new.to_parquet("new.parquet")
+    assert main(["fit", "car", "--estimator", "AODE", "--output", "aode.augnb"]) == 0
+    ran = []
+    for command in ("fit", "predict", "export", "inspect", "estimators"):
+        if command == "inspect":  # its data.csv names its class column Outcome
+            car.rename(columns={"class": "Outcome"}).to_csv("data.csv", index=False)
+        for argv in _help_examples(command, capsys):
+            if argv[1:2] == ["model.augnb"]:  # inspect's example of a model file
+                argv[1] = "m.augnb"
+            status = main(argv)
+            err = capsys.readouterr().err
+            assert status == 0, f"{command} --help: `augnb {shlex.join(argv)}`: {err}"
+            ran.append(argv[0])
+    assert ran.count("fit") >= 4 and ran.count("export") == 5
+    assert ran.count("predict") == 3 and "estimators" in ran
+    assert Path("car-tan.png").is_file() and Path("aode.zip").is_file()
+
+
 def test_compare_formats(tmp_path, capsys):
     argv = ["compare", "iris", "--splits", "2", "--repeats", "1", "--no-progress"]
     assert main([*argv, "--format", "json"]) == 0

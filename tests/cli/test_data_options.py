@@ -321,6 +321,20 @@ def test_batch_rows_help_promises_globs_only_where_they_are_read(capsys):
     assert "glob" not in helps["predict"]
 
 
+def test_id_column_help_promises_a_copy_only_where_predictions_are_written():
+    # fit and inspect: `augnb predict` will copy the column; compare writes no
+    # predictions, so its help says only that the column is no feature.
+    parser = _build_parser()
+    choices = parser._subparsers._group_actions[0].choices
+    helps = {
+        command: next(a.help for a in choices[command]._actions
+                      if "--id-column" in a.option_strings)
+        for command in ("fit", "inspect", "compare")
+    }
+    assert "augnb predict" in helps["fit"] and "augnb predict" in helps["inspect"]
+    assert "not a feature" in helps["compare"] and "predict" not in helps["compare"]
+
+
 @pytest.mark.parametrize(
     ("kinds", "words"),
     [

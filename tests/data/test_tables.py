@@ -171,6 +171,24 @@ def test_parquet_feather_and_frames(tmp_path):
 
 
 @pytest.mark.parametrize("suffix", ["parquet", "feather"])
+def test_the_row_labels_pandas_writes_are_no_column(tmp_path, suffix):
+    # A sampled or filtered frame's index is written as a column
+    # `__index_level_0__`, which pandas reads back as the index; augnb read it
+    # as a feature (a continuous one, a value per row). A named index stays a
+    # column, as an id column can be.
+    frame = pd.DataFrame({"a": ["x", "y", "x", "y"], "class": ["P", "N", "P", "N"]})
+    sampled = frame.iloc[[3, 1, 0]]
+    path = tmp_path / f"t.{suffix}"
+    getattr(sampled, f"to_{suffix}")(path)
+    assert read_table(path).columns.tolist() == ["a", "class"]
+    reader = open_table(path, batch_rows=2)
+    assert reader.columns == ["a", "class"]
+    assert concat_batches(list(reader))["a"].astype(object).tolist() == ["y", "y", "x"]
+    getattr(sampled.rename_axis("row"), f"to_{suffix}")(path)
+    assert read_table(path).columns.tolist() == ["a", "class", "row"]
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "feather"])
 def test_a_category_column_keeps_its_declared_categories(tmp_path, suffix):
     # A pandas category column with a category no row holds: pandas and
     # Dask read it back with that category, which the model counts as a

@@ -252,6 +252,13 @@ def test_class_column_anywhere_or_named(tmp_path):
         load(path)
     X, y = load(path, target="label")
     assert y.name == "label" and list(X.columns) == ["x"]
+    # A delimiter that is not detected leaves one column: the fix is --sep.
+    colon = _write(tmp_path / "colon.csv", "x:class\n1:A\n2:B\n")
+    fix = r"\['x:class'\].*--sep CHAR \(sep= in Python\)"
+    with pytest.raises(ValueError, match=fix):
+        load(colon)
+    X, y = load(colon, sep=":")
+    assert list(X.columns) == ["x"] and y.tolist() == ["A", "B"]
     with pytest.raises(ValueError, match="no attribute"):
         load(path, target="label", drop=["x"])
     with pytest.raises(ValueError, match=r"cannot drop.*\['z'\]"):

@@ -196,8 +196,12 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
     )
+    # Cross-validation writes no predictions: an id column is only left out.
     add_data_options(
-        compare, dataset=None, drop="columns to leave out of the files"
+        compare,
+        dataset=None,
+        drop="columns to leave out of the files",
+        id_column="a row identifier (e.g. a patient number): not a feature",
     )
     compare.set_defaults(handler=cmd_compare)
 

@@ -834,6 +834,27 @@ def _local(source: Path | Traversable) -> Any:
     return pa.BufferReader(source.read_bytes())
 
 
+def _pandas_row_labels(schema: Any) -> set[str]:
+    """The columns of a Parquet or Feather schema that hold pandas' row labels.
+
+    pandas writes the index of a frame whose rows are not numbered 0, 1, ...
+    (a sample, a filtered frame) as a column ``__index_level_0__``, named in
+    its metadata, and ``pandas.read_parquet`` reads it back as the index: row
+    labels, which a classifier would take for a measurement (one value per
+    row). A named index (``patient``) stays a column, for ``--id-column``.
+    """
+    try:
+        meta = schema.pandas_metadata or {}
+        listed = meta.get("index_columns", [])
+    except Exception:  # metadata that is not pandas' JSON: no index to skip
+        return set()
+    return {
+        name
+        for name in listed
+        if isinstance(name, str) and re.fullmatch(r"__index_level_\d+__", name)
+    }
+
+
 def _parquet(
     source: Path | Traversable, label: str, batch_rows: int | None, plain: dict
 ) -> TableReader:
@@ -843,10 +864,13 @@ def _parquet(
         handle = pq.ParquetFile(_local(source))
     except Exception as exc:  # a damaged file: say which one
         raise ValueError(f"{label}: not a readable parquet file ({exc})") from None
-    names = [str(n) for n in handle.schema_arrow.names]
+    row_labels = _pandas_row_labels(handle.schema_arrow)
+    names = [str(n) for n in handle.schema_arrow.names if n not in row_labels]
     _check_header(names, label)
 
     def batches(columns: list[str] | None) -> Iterator[Any]:
+        if columns is None and row_labels:
+            columns = names
         if batch_rows is None:
             yield from handle.read(columns=columns).to_batches(max_chunksize=None)
             return
@@ -880,10 +904,13 @@ def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader
         handle = pa.ipc.open_file(pa.memory_map(str(source)))
     except Exception as exc:
         raise ValueError(f"{label}: not a readable feather file ({exc})") from None
-    names = [str(n) for n in handle.schema.names]
+    row_labels = _pandas_row_labels(handle.schema)
+    names = [str(n) for n in handle.schema.names if n not in row_labels]
     _check_header(names, label)
 
     def batches(columns: list[str] | None) -> Iterator[Any]:
+        if columns is None and row_labels:
+            columns = names
         for k in range(handle.num_record_batches):
             batch = handle.get_batch(k)
             yield batch if columns is None else batch.select(columns)

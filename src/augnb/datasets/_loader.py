@@ -488,11 +488,18 @@ def check_column_names(
     if target in dropped:
         raise ValueError(f"{label}: the class column {target!r} cannot be dropped")
     if target not in columns:
-        hint = (
-            "name the class column with --target NAME (target= in Python)"
-            if target == CLASS_COLUMN
-            else "check the spelling"
-        )
+        if len(columns) == 1 and target in columns[0]:
+            # One column whose name holds the class column's: a header that was
+            # not split, its delimiter not one of those detected.
+            hint = (
+                "the header was read as one column: if its fields are separated "
+                "by a character other than , ; tab or |, give it with --sep CHAR "
+                "(sep= in Python)"
+            )
+        elif target == CLASS_COLUMN:
+            hint = "name the class column with --target NAME (target= in Python)"
+        else:
+            hint = "check the spelling"
         raise ValueError(
             f"{label}: no class column {target!r}; the columns are {columns}; {hint}"
         )
