@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import machine_info, parser, random_forest, write_json
+from _common import machine_info, parser, random_forest, save
 
 from augnb import ENBC
 
@@ -72,14 +72,14 @@ def main(argv: list[str] | None = None) -> int:
             "growth exponent between the two largest sizes:",
             {k: round(v, 2) for k, v in exponent.items()},
         )
-    write_json(
+    save(
         {
             "machine": machine_info(),
             "args": vars(args),
             "sizes": rows,
             "growth_exponent": exponent,
         },
-        args.out,
+        f"{args.out}.json",
     )
     return 0
 
