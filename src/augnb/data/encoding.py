@@ -462,6 +462,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         # Text labels (pandas 3's str): to Python strings in one C pass
         # (column_or_1d iterates over the Arrow array cell by cell).
         y = y.to_numpy()
+    y = _numpy_labels(y)
     if _plain_1d(y):
         # A 1-d NumPy-backed array or Series: what column_or_1d would return,
         # without check_array's cost (a small fit felt it).
@@ -569,6 +570,25 @@ def _text_target(
     classes = np.empty(len(values), dtype=object)
     classes[:] = [values[k] for k in order]
     return classes, rank[codes]
+
+
+def _numpy_labels(y: object) -> object:
+    """Nullable or Arrow integer and boolean labels as their NumPy twins.
+
+    ``column_or_1d`` reads pandas' ``Int64``, ``boolean`` and Arrow integer
+    or boolean labels as floats: ``True`` would become the class ``1.0``.
+    Without a missing label they are the plain NumPy labels they hold (with
+    one, the floats' NaN is reported as a missing label).
+    """
+    if not isinstance(y, (pd.Series, pd.api.extensions.ExtensionArray)):
+        return y
+    dtype = y.dtype
+    if isinstance(dtype, np.dtype) or getattr(dtype, "kind", "") not in ("b", "i", "u"):
+        return y
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if numpy_dtype is None or y.isna().any():
+        return y
+    return y.to_numpy(dtype=numpy_dtype)
 
 
 def _plain_1d(y: object) -> bool:
