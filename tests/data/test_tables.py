@@ -130,6 +130,27 @@ def test_bom_and_encodings(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("written", "named"),
+    [
+        ("utf-16", "utf-16"),
+        ("utf-32", "utf-32"),
+        ("utf-16-le", "utf-16-le"),
+        ("utf-16-be", "utf-16-be"),
+    ],
+)
+def test_a_utf16_file_is_refused_with_its_own_encoding_as_the_fix(
+    tmp_path, written, named
+):
+    # latin-1, the usual fix, would read it as letters and NULs; without a
+    # byte-order mark it is valid UTF-8 whose names are full of NULs.
+    path = tmp_path / "wide.csv"
+    path.write_bytes(CSV.encode(written))
+    with pytest.raises(ValueError, match=rf"wide\.csv: .*--encoding {named}\b"):
+        read_table(path)
+    assert read_table(path, encoding=named).to_dict("list") == EXPECTED
+
+
+@pytest.mark.parametrize(
     ("encoding", "written"),
     [("utf-8", "utf-8-sig"), ("UTF8", "utf-8-sig"), ("utf-16-le", "utf-16-le")],
 )

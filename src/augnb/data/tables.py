@@ -1292,14 +1292,49 @@ def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
         raise ValueError(f"unknown encoding {encoding!r}") from None
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
+        marked = None if encoding else _marked_encoding(data)
+        if marked:
+            raise ValueError(
+                f"{label}: the file is {marked.upper()} text (it begins with "
+                f"{marked.upper()}'s byte-order mark), not UTF-8; give its "
+                f"encoding: --encoding {marked} (encoding='{marked}' in Python)"
+            ) from None
         raise ValueError(
             f"{label}: line {line} is not valid {encoding or 'UTF-8'} (byte "
             f"{data[exc.start : exc.start + 1]!r}); give the file's encoding, "
             "e.g. --encoding latin-1 (encoding='latin-1' in Python)"
         ) from None
+    if encoding is None and "\x00" in text:
+        # Valid UTF-8, but no text holds NUL: UTF-16 without its byte-order
+        # mark (every other byte NUL), or a binary file.
+        line = text[: text.index("\x00")].count("\n") + 1
+        wide = "utf-16-le" if data.index(b"\x00") % 2 else "utf-16-be"
+        raise ValueError(
+            f"{label}: line {line} holds NUL bytes, which no UTF-8 text does; "
+            f"if the file is UTF-16 without a byte-order mark, give its encoding "
+            f"(--encoding {wide}, encoding='{wide}' in Python); else it is not a "
+            "table augnb reads"
+        )
     # A byte-order mark (Excel's "CSV UTF-8", a UTF-16 file) must not end up
     # in the first column's name, whether the encoding is named or not.
     return text.removeprefix("\ufeff")
+
+
+def _marked_encoding(data: bytes) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte-order mark names, if one begins ``data``.
+
+    Such a file fails as UTF-8 on its first byte; latin-1, the usual fix,
+    would read it as letters and NULs.
+    """
+    for mark, name in (
+        (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's, which it begins with
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if data.startswith(mark):
+            return name
+    return None
 
 
 def _header_record(text: str, delim: str) -> tuple[list[str], int]:
