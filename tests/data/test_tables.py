@@ -356,6 +356,33 @@ def test_nested_columns_are_refused_naming_the_column_and_fix(tmp_path):
     assert read_table(tmp_path / "t.parquet", columns=["x", "class"]).shape == (2, 2)
 
 
+@pytest.mark.parametrize("suffix", ["parquet", "feather"])
+@pytest.mark.parametrize("kind", ["binary", "large_binary", "dictionary"])
+def test_a_column_of_bytes_is_refused_by_name_not_as_an_encoding(
+    tmp_path, suffix, kind
+):
+    # --encoding, a CSV's fix for text that is not UTF-8, reads no Parquet.
+    import pyarrow as pa
+    import pyarrow.feather as pf
+    import pyarrow.parquet as pq
+
+    blob = pa.array([b"\x00\xff", b"ab"])
+    blob = {
+        "binary": blob,
+        "large_binary": blob.cast(pa.large_binary()),
+        "dictionary": blob.dictionary_encode(),
+    }[kind]
+    table = pa.table({"x": ["a", "b"], "blob": blob, "class": ["P", "N"]})
+    path = tmp_path / f"t.{suffix}"
+    (pq.write_table if suffix == "parquet" else pf.write_feather)(table, path)
+    with pytest.raises(ValueError, match=r"'blob' holds bytes") as refused:
+        read_table(path)
+    message = str(refused.value)
+    assert f"t.{suffix}" in message and "--drop blob" in message, message
+    assert "encoding" not in message, message
+    assert read_table(path, columns=["x", "class"]).shape == (2, 2)
+
+
 def test_lines_before_the_header_are_skipped(tmp_path):
     # Some exports start with a blank line, or with Excel's "sep=;" line that
     # names the delimiter: the header is the first line after them, never a
@@ -445,6 +472,9 @@ def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
         ("t.html", b"<table><tr><th>a</th></tr></table>\n", "an HTML or XML"),
         ("t.orc", b"ORC\x1d\x00\x00\x00\n\x06\x12\x83", "an ORC file"),
         ("t.arrows", b"\xff\xff\xff\xff\x98\x00\x00\x00\x10\x00", "an Arrow stream"),
+        # Named as what augnb reads, they are still named by their bytes.
+        ("v1.feather", b"FEA1\x00\x00\x00\x00", r"an old Feather \(version 1\) file"),
+        ("orc.parquet", b"ORC\x1d\x00\x00\x00\n\x06\x12\x83", "an ORC file"),
     ],
 )
 def test_other_formats_are_refused_naming_the_format(tmp_path, name, content, what):

@@ -124,6 +124,8 @@ _MAGIC = {
     b"PK\x03\x04": "zip",
     b"PAR1": "parquet",
     b"ARROW1": "feather",
+    # Feather's first version (pyarrow < 0.17), which Arrow no longer writes.
+    b"FEA1": "feather_v1",
     # Office's compound file: an Excel 97-2003 workbook (.xls), a Word file.
     b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1": "ole2",
     # Tables in formats augnb does not read, named rather than read as text.
@@ -151,11 +153,13 @@ _KIND_NAME = {
     "ole2": "Microsoft Office",
     "orc": "ORC",
     "arrow_stream": "Arrow stream",
+    "feather_v1": "old Feather (version 1)",
 }
 #: How to turn a table of a format augnb does not read into one it reads.
 _CONVERSIONS = {
     "orc": "pyarrow.orc.read_table(path).to_pandas()",
     "arrow_stream": "pyarrow.ipc.open_stream(path).read_pandas()",
+    "feather_v1": "pandas.read_feather(path)",
     "json": "pandas.read_json(path) (lines=True for JSON Lines)",
     "markup": "pandas.read_html(path)[0] or pandas.read_xml(path)",
 }
@@ -668,29 +672,41 @@ class TableReader:
 
 
 def _plain_types(batch: Any, options: _ReadOptions) -> Any:
-    """A record batch with decimals as numbers; nested columns refused.
+    """A record batch with decimals as numbers; nested and binary columns refused.
 
     A decimal (a database's amount or key) is a number: scale 0 as integers
     (pandas gives floats where cells are missing, as for any integer column),
     others as floats. A list, struct or map column holds no one value per
-    cell a classifier could read, so it is refused by name with the fix.
+    cell a classifier could read, so it is refused by name with the fix; so
+    is a Parquet or Feather column of bytes.
     """
     import pyarrow as pa
 
     columns = None
     for i, kind in enumerate(batch.schema.types):
+        name = batch.schema.names[i]
+        # A model's column cannot be left out: it reads every one.
+        drop = f"leave it out (--drop {name}; drop= in Python) or "
+        drop = "" if options.fitted else drop
         if pa.types.is_nested(kind):
-            name = batch.schema.names[i]
-            # A model's column cannot be left out: it reads every one.
             fix = (
                 "write one number or word per cell of it (flatten it) first"
                 if options.fitted
-                else f"leave it out (--drop {name}; drop= in Python) or flatten "
-                "it into plain columns first"
+                else f"{drop}flatten it into plain columns first"
             )
             raise ValueError(
                 f"{options.label}: column {name!r} holds {kind} values, not one "
                 f"number or word per cell, so a classifier cannot read it; {fix}"
+            )
+        stored = kind.value_type if pa.types.is_dictionary(kind) else kind
+        if not options.guess and _is_binary(stored):
+            # A CSV's binary column is text that is not UTF-8 (--encoding is
+            # its fix); a Parquet or Feather file stored bytes, which no
+            # encoding option turns into text.
+            raise ValueError(
+                f"{options.label}: column {name!r} holds bytes ({stored}), not text "
+                f"or numbers, so a classifier cannot read it; {drop}store it as a "
+                "string column if its bytes are text"
             )
         if pa.types.is_dictionary(kind) and pa.types.is_decimal(kind.value_type):
             kind = kind.value_type
@@ -709,6 +725,17 @@ def _plain_types(batch: Any, options: _ReadOptions) -> Any:
             [pa.field(n, c.type) for n, c in zip(batch.schema.names, columns)],
             metadata=batch.schema.metadata,
         ),
+    )
+
+
+def _is_binary(kind: Any) -> bool:
+    """Whether an Arrow type holds bytes (plain, large or fixed-size binary)."""
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_fixed_size_binary(kind)
     )
 
 
@@ -1189,7 +1216,9 @@ def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
     """
     suffix = name.lower().rsplit(".", 1)[-1] if "." in name else ""
     expected = _SUFFIX_KIND.get(suffix)
-    if expected is None or expected == kind:
+    if expected is None or expected == kind or kind in _CONVERSIONS:
+        # Another table format (an old Feather file, ORC) is named, with its
+        # conversion, by _refuse_non_table.
         return
     found = "plain text" if kind == "text" else f"a {_KIND_NAME[kind]} file"
     raise ValueError(
