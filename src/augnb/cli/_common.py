@@ -32,18 +32,23 @@ class UsageError(Exception):
 
 
 def read_saved_model(
-    path: str, *, allow_pickle: bool, command: str
+    path: str, *, allow_pickle: bool, command: str | None
 ) -> tuple[Any, dict[str, Any]]:
     """``read_model`` for ``augnb COMMAND``: a pickle's refusal names its option.
 
     Every command that reads a model has its own ``--allow-pickle``; the
-    refusal tells the one that was run rather than another.
+    refusal tells the one that was run rather than another. ``command`` is
+    None for a command without that option (``inspect``): the refusal then
+    tells how to convert the file in Python.
     """
     from augnb._model_io import _read_model
 
-    saved = _read_model(
-        path, allow_pickle=allow_pickle, how=f"--allow-pickle to augnb {command}"
+    how = (
+        f"--allow-pickle to augnb {command}"
+        if command
+        else "allow_pickle=True to augnb.load_model"
     )
+    saved = _read_model(path, allow_pickle=allow_pickle, how=how)
     return saved.estimator, saved.info
 
 

@@ -406,7 +406,7 @@ def _locate(
             name = normalize_name(text)
             return name, data_dir() / f"{name}.csv", f"bundled data set {name!r}"
         if not Path(text).is_file():
-            resolve_name(text)  # raises ValueError with close matches
+            resolve_name(text, or_file=True)  # raises, with close matches
     return None, _existing_file(Path(text)), text
 
 
