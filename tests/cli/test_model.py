@@ -87,6 +87,11 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
         ([car_csv, "--param", "alpha=abc"], ["TAN", "alpha", "'abc'"]),
         ([car_csv, "--param", "alpha"], ["--param", "NAME=VALUE"]),
         ([car_csv, "--param", "nope=1"], ["['nope']", "parameters are"]),
+        # The last would silently win.
+        (
+            [car_csv, "--param", "alpha=1", "--param", "alpha=2"],
+            ["--param alpha", "twice", "1 and 2", "once"],
+        ),
         ([car_csv, "--estimator", "KDB", "--param", "k=-1"], ["KDB", "k must"]),
         (
             [car_csv, "--batch-rows", "50", "--id-column", "nope"],

@@ -231,9 +231,16 @@ def parse_params(items: Sequence[str] | None) -> dict[str, object]:
         if not sep or not name:
             raise UsageError(f"--param takes NAME=VALUE; got {item!r}")
         try:
-            params[name] = ast.literal_eval(text)
+            value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            params[name] = text  # a bare word such as mdlp or loo
+            value = text  # a bare word such as mdlp or loo
+        if name in params and params[name] != value:
+            # The last would silently win over the first.
+            raise UsageError(
+                f"--param {name} is given twice ({params[name]!r} and {value!r}); "
+                "give it once"
+            )
+        params[name] = value
     return params
 
 
