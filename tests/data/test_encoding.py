@@ -135,6 +135,23 @@ def test_missing_nullable_labels_are_reported_with_their_rows():
         encode_target(y, 3)
 
 
+def test_a_structured_array_is_read_as_the_frame_of_its_fields():
+    # check_array refused it as a "1D array", printing every record.
+    records = np.array(
+        [("x", 1, 0.5), ("y", 2, 1.5), ("x", 1, 2.5), ("y", 3, 0.25)],
+        dtype=[("colour", "U1"), ("doors", "i8"), ("length", "f8")],
+    )
+    y = ["a", "b", "a", "b"]
+    frame = pd.DataFrame(records)
+    model = augnb.NaiveBayes().fit(records, y)
+    assert model.feature_names_in_.tolist() == ["colour", "doors", "length"]
+    assert model.continuous_columns_ == ["length"]
+    np.testing.assert_array_equal(
+        model.predict_proba(records),
+        augnb.NaiveBayes().fit(frame, y).predict_proba(frame),
+    )
+
+
 def test_column_vector_labels_still_warn():
     from sklearn.exceptions import DataConversionWarning
 

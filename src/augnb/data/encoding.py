@@ -210,7 +210,8 @@ def as_frame(
 ) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
-    DataFrames pass through; arrays and lists are validated by scikit-learn's
+    DataFrames pass through, as does a NumPy structured array's frame (its
+    fields the columns); arrays and lists are validated by scikit-learn's
     ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
     names (or ``columns``); a list of rows is read as an object array, so each
     column keeps the type of its cells. Object columns are typed by
@@ -246,6 +247,11 @@ def as_frame(
         raise TypeError(
             "Dask collections are not accepted here; call .compute() first."
         )
+    if isinstance(X, np.ndarray) and X.dtype.names is not None and X.ndim == 1:
+        # A structured (record) array is 1-d, one record per row: its fields
+        # are named columns of their own types, as pd.DataFrame reads them
+        # (check_array refused it as "1D array", printing every record).
+        return as_frame(pd.DataFrame(X), for_prediction=for_prediction)
     if isinstance(X, (list, tuple)):
         # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
         # NumPy would make every cell text when a row holds a word, numbers
