@@ -176,6 +176,40 @@ def test_batches_are_bounded_and_errors_are_specific(tmp_path):
         fit_files(TAN(), path, target="cls", columns=["buying", "colour"])
 
 
+def test_a_folder_is_read_whole_compressed_csv_and_feather_included(tmp_path):
+    # Only *.csv, *.parquet and *.pq were taken: beside data.csv, a
+    # data.csv.gz was silently left out, and a glob of both said they "mix
+    # CSV and Parquet".
+    import gzip
+
+    X, y = load("car")
+    frame = X.assign(cls=y)
+    half = len(frame) // 2
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    frame.iloc[:half].to_csv(folder / "a.csv", index=False)
+    (folder / "b.csv.gz").write_bytes(
+        gzip.compress(frame.iloc[half:].to_csv(index=False).encode())
+    )
+    (folder / "README.txt").write_text("not a table\n")
+    frame.to_csv(tmp_path / "whole.csv", index=False)
+    ref = fit_files(TAN(), tmp_path / "whole.csv", target="cls")
+    for source in (folder, str(folder / "*.csv*")):
+        model = fit_files(TAN(), source, target="cls", batch_rows=500)
+        assert model.statistics_.n_samples == len(frame)
+        np.testing.assert_array_equal(model.predict_proba(X), ref.predict_proba(X))
+    feathers = tmp_path / "feathers"
+    feathers.mkdir()
+    frame.iloc[:half].reset_index(drop=True).to_feather(feathers / "a.feather")
+    frame.iloc[half:].reset_index(drop=True).to_feather(feathers / "b.feather")
+    model = fit_files(TAN(), feathers, target="cls")
+    assert model.statistics_.n_samples == len(frame)
+    frame.iloc[:half].to_parquet(folder / "c.parquet")
+    with pytest.raises(ValueError, match=r"mix CSV \(.*a\.csv.*\) and Parquet or "
+                       r"Feather \(.*c\.parquet\); give files of one kind"):
+        fit_files(TAN(), folder, target="cls")
+
+
 def test_rows_without_a_label_are_named_by_their_place_in_the_file(tmp_path):
     X, y = load("car")
     y = y.astype(object).mask(X.index.isin([150, 420, 421]))

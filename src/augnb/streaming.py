@@ -52,12 +52,13 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
             found = sorted(
                 str(p)
                 for p in Path(item).rglob("*")
-                if p.suffix.lower() in (".parquet", ".pq", ".csv")
+                if p.is_file() and _table_kind(p.name) is not None
             )
             if not found:
                 raise FileNotFoundError(
-                    f"{item!r} is a directory holding no .parquet or .csv file; "
-                    "give a data file, or a folder of them"
+                    f"{item!r} is a directory holding no table file (.csv or "
+                    ".tsv, plain or compressed; .parquet, .pq, .feather or "
+                    ".arrow); give a data file, or a folder of them"
                 )
             files.extend(found)
         elif os.path.isfile(item):
@@ -69,17 +70,48 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
     return files
 
 
+#: Names of the files of a folder read as tables: a CSV, compressed or not,
+#: whose columns are typed by their cells; Parquet and Feather (Arrow IPC),
+#: typed as stored. (Other files, a README.txt, are not tables.)
+_TEXT_SUFFIXES = (".csv", ".tsv")
+_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zip")
+_TYPED_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
+
+
+def _table_kind(name: str) -> str | None:
+    """``"csv"`` or ``"typed"`` for a table file's name, None for another file."""
+    name = name.lower()
+    if name.endswith(_TYPED_SUFFIXES):
+        return "typed"
+    for suffix in _COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return "csv" if name.endswith(_TEXT_SUFFIXES) else None
+
+
 def _format(files: list[str], fmt: str | None) -> str:
     if fmt is not None:
         if fmt not in ("parquet", "csv"):
             raise ValueError(f"format must be 'parquet' or 'csv'; got {fmt!r}.")
         return fmt
-    kinds = {"csv" if f.lower().endswith(".csv") else "parquet" for f in files}
-    if len(kinds) > 1:
+    # A file of another name (a glob's, a list's) is read by its bytes, as a
+    # CSV unless it is Parquet or Feather.
+    kinds = {f: _table_kind(os.path.basename(f)) or "csv" for f in files}
+    if len(set(kinds.values())) > 1:
+        # A CSV's columns are typed from their cells, a Parquet file's as
+        # stored: the same column could be numbers in one and text in another.
+        text = [f for f, k in kinds.items() if k == "csv"]
+        typed = [f for f, k in kinds.items() if k == "typed"]
         raise ValueError(
-            "The files mix CSV and Parquet; pass one kind at a time or format=."
+            f"the files mix CSV ({_some(text)}) and Parquet or Feather "
+            f"({_some(typed)}); give files of one kind at a time"
         )
-    return kinds.pop()
+    return "csv" if "csv" in kinds.values() else "parquet"
+
+
+def _some(names: list[str]) -> str:
+    """The first few of ``names``, then how many more."""
+    shown = ", ".join(names[:3])
+    return shown if len(names) <= 3 else f"{shown} and {len(names) - 3} more"
 
 
 def iter_batches(
