@@ -91,6 +91,9 @@ def test_errors_exit_2_with_one_line(saved, tmp_path, capsys, monkeypatch):
     assert "FILE.zip" in _error(capsys)
     assert main(["export", str(tmp_path / "none.augnb"), "--output", out]) == 2
     assert "does not exist" in _error(capsys)
+    # An empty class node name was taken as --target left out.
+    assert main(["export", str(saved["kdb"]), "--output", out, "--target", ""]) == 2
+    assert "'' names no column" in _error(capsys)
     monkeypatch.setitem(sys.modules, "onnx", None)
     onnx_out = str(tmp_path / "m.onnx")
     assert main(["export", str(saved["kdb"]), "--output", onnx_out]) == 2
