@@ -369,6 +369,25 @@ def test_predict_files_output_folder(tmp_path):
         predict_files(model, tmp_path / "car-0.parquet", tmp_path / "new")
 
 
+def test_predict_files_refuses_to_write_over_its_input_or_as_another_format(tmp_path):
+    # As `augnb predict`: the rows were read, then their file replaced by
+    # the predictions. And a name promising CSV got Parquet bytes.
+    X, y = load("car")
+    model = TAN().fit(X, y)
+    data = tmp_path / "rows.csv"
+    X.iloc[:5].to_csv(data, index=False)
+    before = data.read_bytes()
+    with pytest.raises(ValueError, match=r"is the data file .*rows\.csv.*another name"):
+        predict_files(model, str(tmp_path / "*.csv"), tmp_path / "." / "rows.csv")
+    assert data.read_bytes() == before
+    named = {"p.csv": "a CSV", "p.json": "a JSON", "p.feather": "a Feather"}
+    for name, what in named.items():
+        with pytest.raises(ValueError, match=rf"named as {what} file.*writes Parquet"):
+            predict_files(model, data, tmp_path / name)
+        assert not (tmp_path / name).exists()
+    assert predict_files(model, data, tmp_path / "p.pq") == 5
+
+
 def test_predict_files_writes_as_every_door_writes(tmp_path):
     # The one atomic writer: a link to the output stays a link (the file it
     # names is replaced), and no temporary file is left beside it.

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from augnb._io import atomic_open
+from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import warn_data_problems
 from augnb.data.tables import (
@@ -76,6 +76,22 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
 _TEXT_SUFFIXES = (".csv", ".tsv")
 _COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zip")
 _TYPED_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
+
+
+#: Output names that promise another format than the Parquet predict_files
+#: writes (what each would be, after "a").
+_NOT_PARQUET = {
+    ".csv": " CSV",
+    ".tsv": " TSV",
+    ".txt": " text",
+    ".json": " JSON",
+    ".jsonl": " JSON Lines",
+    ".feather": " Feather",
+    ".arrow": "n Arrow",
+    ".xlsx": "n Excel",
+    ".gz": " gzip",
+    ".zip": " zip",
+}
 
 
 def _table_kind(name: str) -> str | None:
@@ -376,7 +392,8 @@ def predict_files(
         Input file(s) or glob(s).
     output : str or path
         Parquet file to write (atomically: a temporary file is renamed at
-        the end); a missing folder is created.
+        the end); a missing folder is created. Neither one of the files
+        read nor a name of another format (``.csv``, ``.json``, ...).
     method : {"predict_proba", "predict_log_proba", "predict"}, default="predict_proba"
         What to write: one float column per class (named after it), or one
         ``prediction`` column.
@@ -415,6 +432,20 @@ def predict_files(
     output = os.fspath(output)
     if os.path.isdir(output):
         raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
+    replaced = replaced_input(output, [(f"the data file {f!r}", f) for f in files])
+    if replaced is not None:
+        # The rows would be read, then the file replaced by their predictions.
+        raise ValueError(
+            f"output {output!r} is {replaced}, which writing there would replace; "
+            "give the output another name"
+        )
+    suffix = Path(output).suffix.lower()
+    if suffix in _NOT_PARQUET:
+        raise ValueError(
+            f"output {output!r} is named as a{_NOT_PARQUET[suffix]} file, but "
+            "predict_files writes Parquet; name it .parquet (augnb predict "
+            "writes CSV)"
+        )
     # As save_model and export: the folder is made (before any row is read).
     Path(output).parent.mkdir(parents=True, exist_ok=True)
     n = 0

@@ -145,11 +145,12 @@ def check_output_file(
     a bundled data set, is none) or another of its outputs (``outputs``),
     however the path is spelled.
     """
+    from augnb._io import replaced_input
+
     target = Path(path).expanduser()
-    for name, other in inputs:
-        source = Path(other).expanduser()
-        if target.exists() and source.is_file() and os.path.samefile(target, source):
-            _replacing(what, target, name)
+    replaced = replaced_input(target, inputs)
+    if replaced is not None:
+        _replacing(what, target, replaced)
     for name, other in outputs:
         if target.resolve() == Path(other).expanduser().resolve():
             _replacing(what, target, name)
