@@ -388,6 +388,26 @@ def test_predict_files_refuses_to_write_over_its_input_or_as_another_format(tmp_
     assert predict_files(model, data, tmp_path / "p.pq") == 5
 
 
+def test_what_is_no_file_or_no_classifier_is_refused_by_name(tmp_path):
+    # A DataFrame was iterated as paths ("data file 'buying' does not
+    # exist"); a class or a model's path failed on an attribute in the fit.
+    X, y = load("car")
+    frame = X.assign(cls=y)
+    frame.to_csv(tmp_path / "car.csv", index=False)
+    model = TAN().fit(X, y)
+    with pytest.raises(TypeError, match=r"got a DataFrame: fit it with estimator"):
+        fit_files(TAN(), frame, target="cls")
+    with pytest.raises(TypeError, match=r"got a DataFrame"):
+        predict_files(model, X, tmp_path / "p.parquet")
+    with pytest.raises(TypeError, match=r"got 3 of type int"):
+        fit_files(TAN(), [tmp_path / "car.csv", 3], target="cls")
+    with pytest.raises(TypeError, match=r"give an instance, TAN\(\)"):
+        fit_files(TAN, tmp_path / "car.csv", target="cls")
+    with pytest.raises(TypeError, match=r"load a model file with augnb.load_model"):
+        predict_files("m.augnb", tmp_path / "car.csv", tmp_path / "p.parquet")
+    assert not (tmp_path / "p.parquet").exists()
+
+
 def test_predict_files_writes_as_every_door_writes(tmp_path):
     # The one atomic writer: a link to the output stays a link (the file it
     # names is replaced), and no temporary file is left beside it.

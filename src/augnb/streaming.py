@@ -39,9 +39,21 @@ __all__ = ["fit_files", "iter_batches", "predict_files"]
 
 
 def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
+    if isinstance(paths, pd.DataFrame) or hasattr(paths, "dask"):
+        # Iterated as a list of paths, a frame's column names were files.
+        raise TypeError(
+            f"paths names files (a path, a glob, a folder or a list of them); "
+            f"got a {type(paths).__name__}: fit it with estimator.fit(X, y) or "
+            "predict it with predict_proba(X)"
+        )
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     files: list[str] = []
     for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(
+                f"paths names files (a path, a glob, a folder or a list of "
+                f"them); got {item!r:.60} of type {type(item).__name__}"
+            )
         item = os.fspath(item)
         if any(ch in item for ch in "*?["):
             found = sorted(glob.glob(item, recursive=True))
@@ -102,6 +114,27 @@ def _table_kind(name: str) -> str | None:
     for suffix in _COMPRESSED_SUFFIXES:
         name = name.removesuffix(suffix)
     return "csv" if name.endswith(_TEXT_SUFFIXES) else None
+
+
+def _check_estimator(estimator: object, what: str) -> None:
+    """Refuse what is not an augnb classifier instance, before any file is read.
+
+    A class (``TAN`` for ``TAN()``), a loaded model's path or another
+    library's estimator failed on an attribute deep in the fit.
+    """
+    from augnb.classifiers._base import BaseAugmentedNB
+
+    if not isinstance(estimator, BaseAugmentedNB):
+        hint = (
+            f": give an instance, {estimator.__name__}()"
+            if isinstance(estimator, type)
+            else ": load a model file with augnb.load_model first"
+            if isinstance(estimator, (str, os.PathLike))
+            else ""
+        )
+        raise TypeError(
+            f"{what} takes an augnb classifier; got {estimator!r:.60}{hint}"
+        )
 
 
 def _format(files: list[str], fmt: str | None) -> str:
@@ -302,8 +335,9 @@ def fit_files(
             f"{target!r} is read anyway); name the feature columns, or leave "
             "columns out to use every column but the class"
         )
+    _check_estimator(estimator, "fit_files")
     read = None if columns is None else [*columns, target]
-    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    params = estimator.get_params()
     declared = declared_kinds(estimator, text_columns or ())
 
     files = _resolve(paths)
@@ -421,6 +455,7 @@ def predict_files(
             "method must be 'predict_proba', 'predict_log_proba' or 'predict'; "
             f"got {method!r}."
         )
+    _check_estimator(estimator, "predict_files")
     check_is_fitted(estimator, "model_")
     kinds = model_kinds(estimator)  # refuses a model fitted without names
     names = [str(n) for n in estimator.feature_names_in_]
