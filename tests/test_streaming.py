@@ -388,6 +388,15 @@ def test_predict_files_refuses_to_write_over_its_input_or_as_another_format(tmp_
     assert predict_files(model, data, tmp_path / "p.pq") == 5
 
 
+def test_text_columns_the_files_lack_are_refused(tmp_path):
+    # As --discrete and discrete_features=; it was silently ignored.
+    X, y = load("car")
+    X.assign(cls=y).to_csv(tmp_path / "car.csv", index=False)
+    with pytest.raises(ValueError, match=r"text_columns names column\(s\) \['dors'\]"):
+        fit_files(TAN(), tmp_path / "car.csv", target="cls", text_columns=["dors"])
+    fit_files(TAN(), tmp_path / "car.csv", target="cls", text_columns=["doors", "cls"])
+
+
 def test_what_is_no_file_or_no_classifier_is_refused_by_name(tmp_path):
     # A DataFrame was iterated as paths ("data file 'buying' does not
     # exist"); a class or a model's path failed on an attribute in the fit.

@@ -342,6 +342,16 @@ def fit_files(
 
     files = _resolve(paths)
     _format(files, format)
+    if text_columns:
+        # As --discrete and discrete_features=: a misspelt name is said, not
+        # silently left numbers.
+        header = open_table(files[0], sep=sep, encoding=encoding).columns
+        unknown = [c for c in text_columns if c not in header]
+        if unknown:
+            raise ValueError(
+                f"text_columns names column(s) {unknown} that {files[0]} lacks; "
+                f"its columns are {list(header)}"
+            )
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
