@@ -388,6 +388,16 @@ def test_predict_files_refuses_to_write_over_its_input_or_as_another_format(tmp_
     assert predict_files(model, data, tmp_path / "p.pq") == 5
 
 
+def test_a_single_class_is_named_with_its_column_however_many_batches(tmp_path):
+    # As fit and `augnb fit` say it, not "y has only one class ... With
+    # partial_fit, list every class on the first call".
+    X, _ = load("car")
+    X.assign(cls="acc").to_csv(tmp_path / "car.csv", index=False)
+    with pytest.raises(ValueError, match=r"car\.csv: every row has the class 'acc' "
+                       r"in column 'cls'; a classifier needs at least 2 classes"):
+        fit_files(TAN(), tmp_path / "car.csv", target="cls", batch_rows=100)
+
+
 def test_text_columns_the_files_lack_are_refused(tmp_path):
     # As --discrete and discrete_features=; it was silently ignored.
     X, y = load("car")

@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
-from augnb.data.audit import warn_data_problems
+from augnb.data.audit import class_counts_finding, warn_data_problems
 from augnb.data.tables import (
     DataReadWarning,
     check_labels,
@@ -353,6 +353,8 @@ def fit_files(
                 f"its columns are {list(header)}"
             )
 
+    met: set = set()  # the first two classes met in the rows
+
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
         for path in files:
@@ -376,6 +378,8 @@ def fit_files(
                     y, path, row, whole=False, source=path, sep=sep,
                     encoding=encoding,
                 )
+                if len(met) < 2:
+                    met.update(pd.unique(y.to_numpy()).tolist())
                 row += len(X)
                 yield X, y
 
@@ -407,6 +411,12 @@ def fit_files(
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
             raise ValueError("The files hold no data rows.") from None
+        if len(met) == 1 and str(exc).startswith("y has only one class"):
+            # As fit and `augnb fit` of a table of one batch say it, not "y
+            # has only one class ... With partial_fit, list every class".
+            finding = class_counts_finding({met.pop(): 1}, target)
+            if finding is not None:
+                raise ValueError(f"{_some(files)}: {finding.message}") from None
         raise
     finally:
         if report is not None:

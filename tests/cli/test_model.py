@@ -82,6 +82,11 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
         ([files["empty"]], ["empty.csv", "empty"]),
         ([files["header"]], ["header.csv", "no data rows"]),
         ([one], ["one.csv", "'acc'", "2 classes", "--target"]),
+        # Streamed in several batches, it said "With partial_fit, ...".
+        (
+            [one, "--batch-rows", "50", "--id-column", "patient"],
+            ["one.csv", "'acc'", "2 classes", "--target"],
+        ),
         ([car_csv, "--target", "nope"], ["'nope'", "columns are"]),
         ([car_csv, "--estimator", "nope"], ["'nope'", "available"]),
         ([car_csv, "--param", "alpha=abc"], ["TAN", "alpha", "'abc'"]),
