@@ -231,11 +231,17 @@ def test_inspect_refuses_a_damaged_model_file_as_a_model(model, tmp_path, usage_
         assert "class column" not in err and "augnb inspect" not in err, err
 
 
-def test_an_unknown_name_is_said_to_be_no_data_set_and_no_file(tmp_path, usage_error):
+def test_an_unknown_name_is_said_to_be_no_data_set_and_no_file(
+    tmp_path, usage_error, monkeypatch
+):
     # "pass a path ending in '.csv'": any file is read, whatever its suffix.
     for command in (["inspect"], ["fit", "--output", tmp_path / "m.augnb"]):
         err = usage_error([*command, "irsi"], "'irsi'", "'iris'", "no file 'irsi'")
         assert "'.csv'" not in err
+    # A folder exists: it is not "no file of that name".
+    (tmp_path / "parts").mkdir()
+    monkeypatch.chdir(tmp_path)
+    usage_error(["inspect", "parts"], "'parts' is a directory")
 
 
 def _damaged(tmp_path, model, name, change):
