@@ -407,6 +407,21 @@ def test_text_columns_the_files_lack_are_refused(tmp_path):
     fit_files(TAN(), tmp_path / "car.csv", target="cls", text_columns=["doors", "cls"])
 
 
+def test_predict_files_reads_a_csv_dialect_as_fit_files_does(tmp_path):
+    # fit_files took sep=, encoding= and decimal=; predict_files could not
+    # read the same latin-1 file back.
+    X, y = load("car")
+    frame = X.astype(str).assign(cls=y).replace({"vhigh": "très"})
+    path = tmp_path / "car.csv"
+    path.write_bytes(frame.to_csv(index=False, sep="|").encode("latin-1"))
+    dialect = {"sep": "|", "encoding": "latin-1"}
+    model = fit_files(TAN(), path, target="cls", **dialect)
+    out = tmp_path / "p.parquet"
+    assert predict_files(model, path, out, **dialect, decimal=".") == len(X)
+    expected = model.predict_proba(frame.drop(columns="cls"))
+    np.testing.assert_allclose(pd.read_parquet(out).to_numpy(), expected, atol=1e-12)
+
+
 def test_what_is_no_file_or_no_classifier_is_refused_by_name(tmp_path):
     # A DataFrame was iterated as paths ("data file 'buying' does not
     # exist"); a class or a model's path failed on an attribute in the fit.

@@ -435,6 +435,9 @@ def predict_files(
     target: str | None = None,
     batch_rows: int = 1_000_000,
     format: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
 ) -> int:
     """Predict every row of files batch by batch and write one Parquet file.
 
@@ -461,6 +464,10 @@ def predict_files(
     format : {"parquet", "csv"}, default=None
         Accepted for compatibility: the format is read from each file's
         first bytes.
+    sep, encoding, decimal : str, default=None
+        CSV dialect, as :func:`fit_files` takes it (``augnb predict``'s
+        ``--sep``, ``--encoding`` and ``--decimal``); see
+        :func:`augnb.data.tables.read_table`.
 
     Returns
     -------
@@ -481,9 +488,10 @@ def predict_files(
     names = [str(n) for n in estimator.feature_names_in_]
     files = _resolve(paths)
     _format(files, format)
+    dialect = {"sep": sep, "encoding": encoding, "decimal": decimal}
     for path in files:
         # Every file's header first, named as `augnb predict` names it.
-        check_model_columns(estimator, open_table(path).columns, path)
+        check_model_columns(estimator, open_table(path, **dialect).columns, path)
     output = os.fspath(output)
     if os.path.isdir(output):
         raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
@@ -510,7 +518,9 @@ def predict_files(
     batches = (
         (path, frame)
         for path in files
-        for frame in iter_batches(path, batch_rows=batch_rows, columns=names, **kinds)
+        for frame in iter_batches(
+            path, batch_rows=batch_rows, columns=names, **dialect, **kinds
+        )
     )
     # The one atomic writer (that of save_model, export and `augnb predict`).
     with atomic_open(output, "wb") as handle:

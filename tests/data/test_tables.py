@@ -748,6 +748,25 @@ def test_a_typed_files_text_of_a_models_numbers_is_read_without_a_warning(
     assert all("--discrete" in str(w.message) for w in caught)
 
 
+def test_decimal_commas_where_a_model_reads_numbers_name_the_decimal_option(
+    tmp_path, numbered_model
+):
+    # Read with the point (--decimal .), "0,5" is a word: the fix is the
+    # decimal mark, not "correct them".
+    model, frame = numbered_model
+    path = tmp_path / "t.csv"
+    text = frame.round(3).to_csv(index=False, sep=";").replace(".", ",")
+    path.write_text(text)
+    with pytest.warns(DataReadWarning, match=r"column 'x' holds words .* decimal "
+                      r"comma: read the file with --decimal ,") as caught:
+        _read_to_predict(path, model, decimal=".")
+    assert not any(advice in str(w.message) for w in caught for advice in _FIT_ADVICE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        X = _read_to_predict(path, model)
+    np.testing.assert_allclose(X["x"], frame["x"].round(3))
+
+
 def test_words_where_a_model_reads_numbers_are_named_with_what_prediction_does(
     tmp_path, numbered_model
 ):

@@ -1462,11 +1462,17 @@ def _words_at_predict(label: str, name: str, n: int, words: Sequence[str]) -> st
     The column's kind is the model's (continuous, or categories that are
     numbers), so the way out is the cells', not a fit's option.
     """
+    fix = (
+        # Numbers with a decimal comma, read with the point (--decimal .).
+        "they are numbers written with a decimal comma: read the file with "
+        "--decimal , (decimal=',' in Python)"
+        if all(_COMMA_NUMBER.match(str(w).strip()) for w in words)
+        else "leave them empty if they are missing, or correct them"
+    )
     return (
         f"{label}: column {name!r} holds words in {n} cell(s) ({_listed(words)}) "
         "where the model reads numbers; those cells are read as missing values, "
-        "which prediction sums out: leave them empty if they are missing, or "
-        "correct them"
+        f"which prediction sums out: {fix}"
     )
 
 
