@@ -151,6 +151,24 @@ def test_a_utf16_file_is_refused_with_its_own_encoding_as_the_fix(
 
 
 @pytest.mark.parametrize(
+    ("written", "named", "fix"),
+    [
+        ("utf-8-sig", "latin-1", "leave --encoding out"),
+        ("utf-8-sig", "cp1252", "leave --encoding out"),
+        ("utf-16", "latin-1", "give --encoding utf-16"),
+    ],
+)
+def test_an_encoding_the_byte_order_mark_denies_is_refused(
+    tmp_path, written, named, fix
+):
+    # Read as latin-1, a UTF-8 mark was the first column's name's "ï»¿".
+    path = tmp_path / "marked.csv"
+    path.write_bytes(CSV.encode(written))
+    with pytest.raises(ValueError, match=rf"marked\.csv: .*byte-order mark.* {fix}"):
+        read_table(path, encoding=named)
+
+
+@pytest.mark.parametrize(
     ("encoding", "written"),
     [("utf-8", "utf-8-sig"), ("UTF8", "utf-8-sig"), ("utf-16-le", "utf-16-le")],
 )

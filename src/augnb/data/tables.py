@@ -1312,6 +1312,8 @@ def _sniff_format(data: bytes) -> str:
 
 def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
     codec = encoding or "utf-8"
+    if encoding:
+        _check_marked_encoding(data, encoding, label)
     try:
         # The head may end inside a character: only that last one is spared.
         text = data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
@@ -1347,6 +1349,30 @@ def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
     # A byte-order mark (Excel's "CSV UTF-8", a UTF-16 file) must not end up
     # in the first column's name, whether the encoding is named or not.
     return text.removeprefix("\ufeff")
+
+
+def _check_marked_encoding(data: bytes, encoding: str, label: str) -> None:
+    """Refuse an encoding that a file's byte-order mark contradicts.
+
+    Read as latin-1, a UTF-8 file's mark became ``ï»¿`` in its first
+    column's name (and every accent two letters); a UTF-16 file's, NULs.
+    """
+    try:
+        named = codecs.lookup(encoding).name
+    except LookupError:
+        return  # said by the decoding, with its own message
+    marked = "utf-8" if data.startswith(codecs.BOM_UTF8) else _marked_encoding(data)
+    if marked is None or named.startswith(marked):
+        return
+    fix = (
+        "leave --encoding out (encoding= in Python)"
+        if marked == "utf-8"
+        else f"give --encoding {marked} (encoding='{marked}' in Python)"
+    )
+    raise ValueError(
+        f"{label}: the file begins with {marked.upper()}'s byte-order mark, so "
+        f"it is {marked.upper()} text, not {encoding}; {fix}"
+    )
 
 
 def _marked_encoding(data: bytes) -> str | None:
