@@ -50,14 +50,22 @@ _RULES = {
 
 
 def _format_of(path: Path, format: str | None) -> str:
+    suffix = path.suffix.lower()
     if format is not None:
         if format not in EXPORT_FORMATS:
             raise ExportError(
                 f"unknown export format {format!r}; use one of "
                 f"{', '.join(EXPORT_FORMATS)}"
             )
+        named = [f for f, suffixes in EXPORT_FORMATS.items() if suffix in suffixes]
+        if named and named[0] != format:
+            # An ONNX graph in a file named .bif: no tool would read it.
+            raise ExportError(
+                f"{str(path)!r}: its suffix names the {named[0]} format, but the "
+                f"format is {format}; name it {EXPORT_FORMATS[format][0]}, or leave "
+                "the format out (format=, --format) to take it from the name"
+            )
         return format
-    suffix = path.suffix.lower()
     for name, suffixes in EXPORT_FORMATS.items():
         if suffix in suffixes:
             return name
@@ -97,9 +105,10 @@ def export(
         needs a ``.zip`` name.
     format : {"bif", "xmlbif", "net", "onnx"}, default=None
         The format; None reads it from the suffix of ``path`` (``.bif``,
-        ``.xml``/``.xmlbif``/``.bifxml``, ``.net``, ``.onnx``).
+        ``.xml``/``.xmlbif``/``.bifxml``, ``.net``, ``.onnx``). A format
+        that suffix contradicts is refused.
     target : str, default="class"
-        Name of the class node (the target column).
+        Name of the class node (the target column); not empty.
     name : str, default="augnb"
         Name of the network or graph.
 
@@ -129,6 +138,11 @@ def export(
     >>> text.splitlines()[2:5]
     ['variable class {', '  type discrete [ 4 ] { acc, good, unacc, vgood };', '}']
     """
+    if not isinstance(target, str) or not target.strip():
+        # None, 3 or "" became a node named "None", "v_3" or "v_".
+        raise ExportError(
+            f"target is the class node's name, a non-empty string; got {target!r}"
+        )
     target_path = Path(path)
     fmt = _format_of(target_path, format)
     if fmt == "onnx":
