@@ -138,6 +138,22 @@ def export(
     >>> text.splitlines()[2:5]
     ['variable class {', '  type discrete [ 4 ] { acc, good, unacc, vgood };', '}']
     """
+    return _export(estimator, path, format=format, target=target, name=name)[0]
+
+
+def _export(
+    estimator: Any,
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    target: str = "class",
+    name: str = "augnb",
+) -> tuple[Path, str]:
+    """:func:`export`, and the class node's name as written.
+
+    That name is ``target`` as an identifier of the format, renamed where a
+    feature node has it: ``augnb export`` says the one the file holds.
+    """
     if not isinstance(target, str) or not target.strip():
         # None, 3 or "" became a node named "None", "v_3" or "v_".
         raise ExportError(
@@ -166,7 +182,7 @@ def export(
     target_path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(target_path, "wb") as handle:
         handle.write(payload)
-    return target_path
+    return target_path, description.class_name
 
 
 def _archive(ensemble: Ensemble, fmt: str, estimator: str, name: str) -> bytes:
