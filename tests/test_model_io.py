@@ -346,6 +346,11 @@ def _short_random_state(document):
     document["model"]["params"]["random_state"] = {"t": "random_state", "v": state}
 
 
+def _repeated_class(document):
+    classes = document["model"]["v"]["classes_"]
+    classes["v"][1] = classes["v"][0]
+
+
 _DAMAGE = {
     "format": (lambda d: d.update(format="pickle"), "its format is 'pickle'"),
     "newer": (lambda d: d.update(version=FORMAT_VERSION + 1), "newer augnb"),
@@ -373,6 +378,8 @@ _DAMAGE = {
     "column names": (_names(None), "its feature names are not 6 strings"),
     "few names": (_names({"t": "tuple", "v": ["a"]}), "not 6 strings"),
     "schema": (_no_schema_columns, "its schema describes 0 columns, not its 6"),
+    # Two probability columns under one name: it loaded and predicted.
+    "repeated class": (_repeated_class, "its classes are not distinct"),
 }
 
 

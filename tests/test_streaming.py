@@ -176,6 +176,40 @@ def test_batches_are_bounded_and_errors_are_specific(tmp_path):
         fit_files(TAN(), path, target="cls", columns=["buying", "colour"])
 
 
+def test_a_folder_is_read_whole_compressed_csv_and_feather_included(tmp_path):
+    # Only *.csv, *.parquet and *.pq were taken: beside data.csv, a
+    # data.csv.gz was silently left out, and a glob of both said they "mix
+    # CSV and Parquet".
+    import gzip
+
+    X, y = load("car")
+    frame = X.assign(cls=y)
+    half = len(frame) // 2
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    frame.iloc[:half].to_csv(folder / "a.csv", index=False)
+    (folder / "b.csv.gz").write_bytes(
+        gzip.compress(frame.iloc[half:].to_csv(index=False).encode())
+    )
+    (folder / "README.txt").write_text("not a table\n")
+    frame.to_csv(tmp_path / "whole.csv", index=False)
+    ref = fit_files(TAN(), tmp_path / "whole.csv", target="cls")
+    for source in (folder, str(folder / "*.csv*")):
+        model = fit_files(TAN(), source, target="cls", batch_rows=500)
+        assert model.statistics_.n_samples == len(frame)
+        np.testing.assert_array_equal(model.predict_proba(X), ref.predict_proba(X))
+    feathers = tmp_path / "feathers"
+    feathers.mkdir()
+    frame.iloc[:half].reset_index(drop=True).to_feather(feathers / "a.feather")
+    frame.iloc[half:].reset_index(drop=True).to_feather(feathers / "b.feather")
+    model = fit_files(TAN(), feathers, target="cls")
+    assert model.statistics_.n_samples == len(frame)
+    frame.iloc[:half].to_parquet(folder / "c.parquet")
+    with pytest.raises(ValueError, match=r"mix CSV \(.*a\.csv.*\) and Parquet or "
+                       r"Feather \(.*c\.parquet\); give files of one kind"):
+        fit_files(TAN(), folder, target="cls")
+
+
 def test_rows_without_a_label_are_named_by_their_place_in_the_file(tmp_path):
     X, y = load("car")
     y = y.astype(object).mask(X.index.isin([150, 420, 421]))
@@ -333,6 +367,79 @@ def test_predict_files_output_folder(tmp_path):
     assert pd.read_parquet(out).shape == (len(Xf), 4)
     with pytest.raises(IsADirectoryError, match=r"is a folder; give a file name"):
         predict_files(model, tmp_path / "car-0.parquet", tmp_path / "new")
+
+
+def test_predict_files_refuses_to_write_over_its_input_or_as_another_format(tmp_path):
+    # As `augnb predict`: the rows were read, then their file replaced by
+    # the predictions. And a name promising CSV got Parquet bytes.
+    X, y = load("car")
+    model = TAN().fit(X, y)
+    data = tmp_path / "rows.csv"
+    X.iloc[:5].to_csv(data, index=False)
+    before = data.read_bytes()
+    with pytest.raises(ValueError, match=r"is the data file .*rows\.csv.*another name"):
+        predict_files(model, str(tmp_path / "*.csv"), tmp_path / "." / "rows.csv")
+    assert data.read_bytes() == before
+    named = {"p.csv": "a CSV", "p.json": "a JSON", "p.feather": "a Feather"}
+    for name, what in named.items():
+        with pytest.raises(ValueError, match=rf"named as {what} file.*writes Parquet"):
+            predict_files(model, data, tmp_path / name)
+        assert not (tmp_path / name).exists()
+    assert predict_files(model, data, tmp_path / "p.pq") == 5
+
+
+def test_a_single_class_is_named_with_its_column_however_many_batches(tmp_path):
+    # As fit and `augnb fit` say it, not "y has only one class ... With
+    # partial_fit, list every class on the first call".
+    X, _ = load("car")
+    X.assign(cls="acc").to_csv(tmp_path / "car.csv", index=False)
+    with pytest.raises(ValueError, match=r"car\.csv: every row has the class 'acc' "
+                       r"in column 'cls'; a classifier needs at least 2 classes"):
+        fit_files(TAN(), tmp_path / "car.csv", target="cls", batch_rows=100)
+
+
+def test_text_columns_the_files_lack_are_refused(tmp_path):
+    # As --discrete and discrete_features=; it was silently ignored.
+    X, y = load("car")
+    X.assign(cls=y).to_csv(tmp_path / "car.csv", index=False)
+    with pytest.raises(ValueError, match=r"text_columns names column\(s\) \['dors'\]"):
+        fit_files(TAN(), tmp_path / "car.csv", target="cls", text_columns=["dors"])
+    fit_files(TAN(), tmp_path / "car.csv", target="cls", text_columns=["doors", "cls"])
+
+
+def test_predict_files_reads_a_csv_dialect_as_fit_files_does(tmp_path):
+    # fit_files took sep=, encoding= and decimal=; predict_files could not
+    # read the same latin-1 file back.
+    X, y = load("car")
+    frame = X.astype(str).assign(cls=y).replace({"vhigh": "très"})
+    path = tmp_path / "car.csv"
+    path.write_bytes(frame.to_csv(index=False, sep="|").encode("latin-1"))
+    dialect = {"sep": "|", "encoding": "latin-1"}
+    model = fit_files(TAN(), path, target="cls", **dialect)
+    out = tmp_path / "p.parquet"
+    assert predict_files(model, path, out, **dialect, decimal=".") == len(X)
+    expected = model.predict_proba(frame.drop(columns="cls"))
+    np.testing.assert_allclose(pd.read_parquet(out).to_numpy(), expected, atol=1e-12)
+
+
+def test_what_is_no_file_or_no_classifier_is_refused_by_name(tmp_path):
+    # A DataFrame was iterated as paths ("data file 'buying' does not
+    # exist"); a class or a model's path failed on an attribute in the fit.
+    X, y = load("car")
+    frame = X.assign(cls=y)
+    frame.to_csv(tmp_path / "car.csv", index=False)
+    model = TAN().fit(X, y)
+    with pytest.raises(TypeError, match=r"got a DataFrame: fit it with estimator"):
+        fit_files(TAN(), frame, target="cls")
+    with pytest.raises(TypeError, match=r"got a DataFrame"):
+        predict_files(model, X, tmp_path / "p.parquet")
+    with pytest.raises(TypeError, match=r"got 3 of type int"):
+        fit_files(TAN(), [tmp_path / "car.csv", 3], target="cls")
+    with pytest.raises(TypeError, match=r"give an instance, TAN\(\)"):
+        fit_files(TAN, tmp_path / "car.csv", target="cls")
+    with pytest.raises(TypeError, match=r"load a model file with augnb.load_model"):
+        predict_files("m.augnb", tmp_path / "car.csv", tmp_path / "p.parquet")
+    assert not (tmp_path / "p.parquet").exists()
 
 
 def test_predict_files_writes_as_every_door_writes(tmp_path):

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-__all__ = ["MODEL_DOCUMENT", "atomic_open", "is_pickle", "write_text_atomic"]
+__all__ = [
+    "MODEL_DOCUMENT",
+    "atomic_open",
+    "is_pickle",
+    "replaced_input",
+    "write_text_atomic",
+]
 
 #: The JSON document every augnb model archive holds (a zip file).
 MODEL_DOCUMENT = "model.json"
@@ -36,6 +42,39 @@ def is_pickle(head: bytes) -> bool:
     bool
     """
     return len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5
+
+
+def replaced_input(
+    path: str | os.PathLike[str],
+    inputs: Iterable[tuple[str, str | os.PathLike[str]]],
+) -> str | None:
+    """Which of the inputs writing ``path`` would replace, however spelled.
+
+    Every door that writes (``augnb fit``, ``augnb predict``, ``augnb
+    export``, :func:`augnb.predict_files`) refuses an output that is a file
+    it reads: the atomic rename would replace it, after it was read.
+
+    Parameters
+    ----------
+    path : str or path
+        The output.
+    inputs : iterable of (str, path)
+        What each input is ("the data file") and its path; a path that is no
+        file (a bundled data set's name) is none.
+
+    Returns
+    -------
+    str or None
+        What the replaced input is, or None.
+    """
+    target = Path(path).expanduser()
+    if not target.exists():
+        return None
+    for name, other in inputs:
+        source = Path(other).expanduser()
+        if source.is_file() and os.path.samefile(target, source):
+            return name
+    return None
 
 
 @contextmanager

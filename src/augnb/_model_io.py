@@ -1126,7 +1126,9 @@ def _check_predicts(estimator: Any) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             proba = np.asarray(estimator.predict_proba(rows))
-        n_classes = len(estimator.classes_)
+        classes = estimator.classes_
+        n_classes = len(classes)
+        distinct = len(pd.unique(np.asarray(classes, dtype=object)))
     except Exception as exc:  # whatever a missing part breaks
         first = str(exc).splitlines()[0] if str(exc) else ""
         raise _Damaged(
@@ -1137,6 +1139,8 @@ def _check_predicts(estimator: Any) -> None:
         proba.shape == (2, n_classes) and bool(np.allclose(proba.sum(axis=1), 1.0)),
         "its probabilities do not sum to 1; fit it again with `augnb fit`",
     )
+    # Two columns of probabilities under one class's name.
+    _expect(distinct == n_classes, "its classes are not distinct")
 
 
 @shared_entries

@@ -686,7 +686,18 @@ class MemorySource(RowSource):
                 rows = InputRows(n, kept)
                 frame = frame.iloc[kept]
                 y = np.asarray(y)[kept]
+                given = classes
                 classes, y_codes = encode_target(y, len(kept))
+                if len(classes) < 2 <= len(given):
+                    # Else "y has only one class", of a y that holds several.
+                    left = set(classes.tolist())
+                    gone = [c for c in given.tolist() if c not in left]
+                    raise ValueError(
+                        f"sample_weight is 0 for every row of class(es) {gone}, so "
+                        f"only the class {classes.tolist()[0]!r} is left to fit; a "
+                        "classifier needs samples of at least 2 classes: give rows "
+                        "of another class a positive weight."
+                    )
         self.frame = frame
         self.y = y
         #: The class labels (``classes_``) and the class code of every row.

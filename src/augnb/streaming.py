@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from augnb._io import atomic_open
+from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
-from augnb.data.audit import warn_data_problems
+from augnb.data.audit import class_counts_finding, warn_data_problems
 from augnb.data.tables import (
     DataReadWarning,
     check_labels,
@@ -39,9 +39,21 @@ __all__ = ["fit_files", "iter_batches", "predict_files"]
 
 
 def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
+    if isinstance(paths, pd.DataFrame) or hasattr(paths, "dask"):
+        # Iterated as a list of paths, a frame's column names were files.
+        raise TypeError(
+            f"paths names files (a path, a glob, a folder or a list of them); "
+            f"got a {type(paths).__name__}: fit it with estimator.fit(X, y) or "
+            "predict it with predict_proba(X)"
+        )
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     files: list[str] = []
     for item in items:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(
+                f"paths names files (a path, a glob, a folder or a list of "
+                f"them); got {item!r:.60} of type {type(item).__name__}"
+            )
         item = os.fspath(item)
         if any(ch in item for ch in "*?["):
             found = sorted(glob.glob(item, recursive=True))
@@ -52,12 +64,13 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
             found = sorted(
                 str(p)
                 for p in Path(item).rglob("*")
-                if p.suffix.lower() in (".parquet", ".pq", ".csv")
+                if p.is_file() and _table_kind(p.name) is not None
             )
             if not found:
                 raise FileNotFoundError(
-                    f"{item!r} is a directory holding no .parquet or .csv file; "
-                    "give a data file, or a folder of them"
+                    f"{item!r} is a directory holding no table file (.csv or "
+                    ".tsv, plain or compressed; .parquet, .pq, .feather or "
+                    ".arrow); give a data file, or a folder of them"
                 )
             files.extend(found)
         elif os.path.isfile(item):
@@ -69,17 +82,85 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
     return files
 
 
+#: Names of the files of a folder read as tables: a CSV, compressed or not,
+#: whose columns are typed by their cells; Parquet and Feather (Arrow IPC),
+#: typed as stored. (Other files, a README.txt, are not tables.)
+_TEXT_SUFFIXES = (".csv", ".tsv")
+_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zip")
+_TYPED_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
+
+
+#: Output names that promise another format than the Parquet predict_files
+#: writes (what each would be, after "a").
+_NOT_PARQUET = {
+    ".csv": " CSV",
+    ".tsv": " TSV",
+    ".txt": " text",
+    ".json": " JSON",
+    ".jsonl": " JSON Lines",
+    ".feather": " Feather",
+    ".arrow": "n Arrow",
+    ".xlsx": "n Excel",
+    ".gz": " gzip",
+    ".zip": " zip",
+}
+
+
+def _table_kind(name: str) -> str | None:
+    """``"csv"`` or ``"typed"`` for a table file's name, None for another file."""
+    name = name.lower()
+    if name.endswith(_TYPED_SUFFIXES):
+        return "typed"
+    for suffix in _COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return "csv" if name.endswith(_TEXT_SUFFIXES) else None
+
+
+def _check_estimator(estimator: object, what: str) -> None:
+    """Refuse what is not an augnb classifier instance, before any file is read.
+
+    A class (``TAN`` for ``TAN()``), a loaded model's path or another
+    library's estimator failed on an attribute deep in the fit.
+    """
+    from augnb.classifiers._base import BaseAugmentedNB
+
+    if not isinstance(estimator, BaseAugmentedNB):
+        hint = (
+            f": give an instance, {estimator.__name__}()"
+            if isinstance(estimator, type)
+            else ": load a model file with augnb.load_model first"
+            if isinstance(estimator, (str, os.PathLike))
+            else ""
+        )
+        raise TypeError(
+            f"{what} takes an augnb classifier; got {estimator!r:.60}{hint}"
+        )
+
+
 def _format(files: list[str], fmt: str | None) -> str:
     if fmt is not None:
         if fmt not in ("parquet", "csv"):
             raise ValueError(f"format must be 'parquet' or 'csv'; got {fmt!r}.")
         return fmt
-    kinds = {"csv" if f.lower().endswith(".csv") else "parquet" for f in files}
-    if len(kinds) > 1:
+    # A file of another name (a glob's, a list's) is read by its bytes, as a
+    # CSV unless it is Parquet or Feather.
+    kinds = {f: _table_kind(os.path.basename(f)) or "csv" for f in files}
+    if len(set(kinds.values())) > 1:
+        # A CSV's columns are typed from their cells, a Parquet file's as
+        # stored: the same column could be numbers in one and text in another.
+        text = [f for f, k in kinds.items() if k == "csv"]
+        typed = [f for f, k in kinds.items() if k == "typed"]
         raise ValueError(
-            "The files mix CSV and Parquet; pass one kind at a time or format=."
+            f"the files mix CSV ({_some(text)}) and Parquet or Feather "
+            f"({_some(typed)}); give files of one kind at a time"
         )
-    return kinds.pop()
+    return "csv" if "csv" in kinds.values() else "parquet"
+
+
+def _some(names: list[str]) -> str:
+    """The first few of ``names``, then how many more."""
+    shown = ", ".join(names[:3])
+    return shown if len(names) <= 3 else f"{shown} and {len(names) - 3} more"
 
 
 def iter_batches(
@@ -254,12 +335,25 @@ def fit_files(
             f"{target!r} is read anyway); name the feature columns, or leave "
             "columns out to use every column but the class"
         )
+    _check_estimator(estimator, "fit_files")
     read = None if columns is None else [*columns, target]
-    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    params = estimator.get_params()
     declared = declared_kinds(estimator, text_columns or ())
 
     files = _resolve(paths)
     _format(files, format)
+    if text_columns:
+        # As --discrete and discrete_features=: a misspelt name is said, not
+        # silently left numbers.
+        header = open_table(files[0], sep=sep, encoding=encoding).columns
+        unknown = [c for c in text_columns if c not in header]
+        if unknown:
+            raise ValueError(
+                f"text_columns names column(s) {unknown} that {files[0]} lacks; "
+                f"its columns are {list(header)}"
+            )
+
+    met: set = set()  # the first two classes met in the rows
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
@@ -284,6 +378,8 @@ def fit_files(
                     y, path, row, whole=False, source=path, sep=sep,
                     encoding=encoding,
                 )
+                if len(met) < 2:
+                    met.update(pd.unique(y.to_numpy()).tolist())
                 row += len(X)
                 yield X, y
 
@@ -315,6 +411,12 @@ def fit_files(
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
             raise ValueError("The files hold no data rows.") from None
+        if len(met) == 1 and str(exc).startswith("y has only one class"):
+            # As fit and `augnb fit` of a table of one batch say it, not "y
+            # has only one class ... With partial_fit, list every class".
+            finding = class_counts_finding({met.pop(): 1}, target)
+            if finding is not None:
+                raise ValueError(f"{_some(files)}: {finding.message}") from None
         raise
     finally:
         if report is not None:
@@ -333,6 +435,9 @@ def predict_files(
     target: str | None = None,
     batch_rows: int = 1_000_000,
     format: str | None = None,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
 ) -> int:
     """Predict every row of files batch by batch and write one Parquet file.
 
@@ -344,7 +449,8 @@ def predict_files(
         Input file(s) or glob(s).
     output : str or path
         Parquet file to write (atomically: a temporary file is renamed at
-        the end); a missing folder is created.
+        the end); a missing folder is created. Neither one of the files
+        read nor a name of another format (``.csv``, ``.json``, ...).
     method : {"predict_proba", "predict_log_proba", "predict"}, default="predict_proba"
         What to write: one float column per class (named after it), or one
         ``prediction`` column.
@@ -358,6 +464,10 @@ def predict_files(
     format : {"parquet", "csv"}, default=None
         Accepted for compatibility: the format is read from each file's
         first bytes.
+    sep, encoding, decimal : str, default=None
+        CSV dialect, as :func:`fit_files` takes it (``augnb predict``'s
+        ``--sep``, ``--encoding`` and ``--decimal``); see
+        :func:`augnb.data.tables.read_table`.
 
     Returns
     -------
@@ -372,17 +482,33 @@ def predict_files(
             "method must be 'predict_proba', 'predict_log_proba' or 'predict'; "
             f"got {method!r}."
         )
+    _check_estimator(estimator, "predict_files")
     check_is_fitted(estimator, "model_")
     kinds = model_kinds(estimator)  # refuses a model fitted without names
     names = [str(n) for n in estimator.feature_names_in_]
     files = _resolve(paths)
     _format(files, format)
+    dialect = {"sep": sep, "encoding": encoding, "decimal": decimal}
     for path in files:
         # Every file's header first, named as `augnb predict` names it.
-        check_model_columns(estimator, open_table(path).columns, path)
+        check_model_columns(estimator, open_table(path, **dialect).columns, path)
     output = os.fspath(output)
     if os.path.isdir(output):
         raise IsADirectoryError(f"output {output!r} is a folder; give a file name")
+    replaced = replaced_input(output, [(f"the data file {f!r}", f) for f in files])
+    if replaced is not None:
+        # The rows would be read, then the file replaced by their predictions.
+        raise ValueError(
+            f"output {output!r} is {replaced}, which writing there would replace; "
+            "give the output another name"
+        )
+    suffix = Path(output).suffix.lower()
+    if suffix in _NOT_PARQUET:
+        raise ValueError(
+            f"output {output!r} is named as a{_NOT_PARQUET[suffix]} file, but "
+            "predict_files writes Parquet; name it .parquet (augnb predict "
+            "writes CSV)"
+        )
     # As save_model and export: the folder is made (before any row is read).
     Path(output).parent.mkdir(parents=True, exist_ok=True)
     n = 0
@@ -392,7 +518,9 @@ def predict_files(
     batches = (
         (path, frame)
         for path in files
-        for frame in iter_batches(path, batch_rows=batch_rows, columns=names, **kinds)
+        for frame in iter_batches(
+            path, batch_rows=batch_rows, columns=names, **dialect, **kinds
+        )
     )
     # The one atomic writer (that of save_model, export and `augnb predict`).
     with atomic_open(output, "wb") as handle:

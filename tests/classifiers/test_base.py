@@ -147,6 +147,16 @@ def test_bad_sample_weight_is_refused(weights, match):
         check_sample_weight(weights, 4)
 
 
+@pytest.mark.parametrize("name", ["NaiveBayes", "TAN", "FSS"])
+def test_weights_that_leave_one_class_say_so(name):
+    # A row of weight 0 is removed: "y has only one class", of a y of two,
+    # pointed at the labels, not at the weights.
+    X = pd.DataFrame({"a": ["x", "y", "x", "y"]})
+    with pytest.raises(ValueError, match=r"sample_weight is 0 for every row of "
+                       r"class\(es\) \['n'\], so only the class 'p' is left"):
+        getattr(augnb, name)().fit(X, ["n", "p", "n", "p"], sample_weight=[0, 1, 0, 2])
+
+
 def test_sample_weight_is_not_modified():
     X = pd.DataFrame({"a": ["x", "y", "x", "y"]})
     w = np.array([1.0, 0.0, 2.0, 1.0])

@@ -54,6 +54,9 @@ _BAD_OPTIONS = [
     (["--sep", ""], ["--sep", "one character"]),
     (["--encoding", "klingon"], ["--encoding", "'klingon'", "latin-1"]),
     (["--id-column", "class"], ["--id-column class", "--target"]),
+    # An empty name was taken as the option left out.
+    (["--target", ""], ["--target", "'' names no column"]),
+    (["--id-column", " "], ["--id-column", "' ' names no column"]),
 ]
 
 

@@ -54,6 +54,17 @@ def test_export_writes_each_format(saved, tmp_path, capsys):
     )
 
 
+def test_the_class_node_is_named_as_the_file_names_it(saved, tmp_path, capsys):
+    # Where a feature has the target's name the class node is renamed; the
+    # line said the name given, which the file does not hold.
+    for target, node in (("buying", "buying_class"), ("the label", "the_label")):
+        out = tmp_path / "m.bif"
+        argv = ["export", str(saved["kdb"]), "--output", str(out), "--target", target]
+        assert main(argv) == 0
+        assert f"(class node {node!r})" in capsys.readouterr().out
+        assert f"variable {node} {{" in out.read_text()
+
+
 def test_a_pickle_refusal_names_the_export_option(saved, tmp_path, capsys):
     import joblib
 
@@ -91,6 +102,9 @@ def test_errors_exit_2_with_one_line(saved, tmp_path, capsys, monkeypatch):
     assert "FILE.zip" in _error(capsys)
     assert main(["export", str(tmp_path / "none.augnb"), "--output", out]) == 2
     assert "does not exist" in _error(capsys)
+    # An empty class node name was taken as --target left out.
+    assert main(["export", str(saved["kdb"]), "--output", out, "--target", ""]) == 2
+    assert "'' names no column" in _error(capsys)
     monkeypatch.setitem(sys.modules, "onnx", None)
     onnx_out = str(tmp_path / "m.onnx")
     assert main(["export", str(saved["kdb"]), "--output", onnx_out]) == 2

@@ -82,11 +82,21 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
         ([files["empty"]], ["empty.csv", "empty"]),
         ([files["header"]], ["header.csv", "no data rows"]),
         ([one], ["one.csv", "'acc'", "2 classes", "--target"]),
+        # Streamed in several batches, it said "With partial_fit, ...".
+        (
+            [one, "--batch-rows", "50", "--id-column", "patient"],
+            ["one.csv", "'acc'", "2 classes", "--target"],
+        ),
         ([car_csv, "--target", "nope"], ["'nope'", "columns are"]),
         ([car_csv, "--estimator", "nope"], ["'nope'", "available"]),
         ([car_csv, "--param", "alpha=abc"], ["TAN", "alpha", "'abc'"]),
         ([car_csv, "--param", "alpha"], ["--param", "NAME=VALUE"]),
         ([car_csv, "--param", "nope=1"], ["['nope']", "parameters are"]),
+        # The last would silently win.
+        (
+            [car_csv, "--param", "alpha=1", "--param", "alpha=2"],
+            ["--param alpha", "twice", "1 and 2", "once"],
+        ),
         ([car_csv, "--estimator", "KDB", "--param", "k=-1"], ["KDB", "k must"]),
         (
             [car_csv, "--batch-rows", "50", "--id-column", "nope"],
@@ -194,6 +204,44 @@ def test_inspect_user_errors(car_csv, tmp_path, usage_error):
     usage_error(["inspect", car_csv, "--target", "nope"], "'nope'", "columns are")
     usage_error(["inspect", car_csv, "--drop", "nope"], "'nope'", "columns are")
     usage_error(["inspect", "carr"], "carr")
+
+
+def test_inspect_refuses_a_damaged_model_file_as_a_model(model, tmp_path, usage_error):
+    # Not a model archive, a .augnb file was read as a table: "no class
+    # column 'class'; the columns are ['hello']".
+    import joblib
+
+    data = model.read_bytes()
+    (tmp_path / "cut.augnb").write_bytes(data[: len(data) // 2])
+    (tmp_path / "text.augnb").write_text("hello\n")
+    (tmp_path / "empty.augnb").write_bytes(b"")
+    with zipfile.ZipFile(tmp_path / "other.augnb", "w") as archive:
+        archive.writestr("notes.txt", "x")
+    joblib.dump({"a": 1}, tmp_path / "old.augnb")
+    for name, words in {
+        "cut.augnb": ("damaged archive",),
+        "text.augnb": ("not a model",),
+        "empty.augnb": ("not an augnb model file",),
+        "other.augnb": ("no model.json",),
+        "missing.augnb": ("model file", "does not exist"),
+        # inspect has no --allow-pickle: the fix is the Python one.
+        "old.augnb": ("is a pickle", "allow_pickle=True to augnb.load_model"),
+    }.items():
+        err = usage_error(["inspect", tmp_path / name], name, *words)
+        assert "class column" not in err and "augnb inspect" not in err, err
+
+
+def test_an_unknown_name_is_said_to_be_no_data_set_and_no_file(
+    tmp_path, usage_error, monkeypatch
+):
+    # "pass a path ending in '.csv'": any file is read, whatever its suffix.
+    for command in (["inspect"], ["fit", "--output", tmp_path / "m.augnb"]):
+        err = usage_error([*command, "irsi"], "'irsi'", "'iris'", "no file 'irsi'")
+        assert "'.csv'" not in err
+    # A folder exists: it is not "no file of that name".
+    (tmp_path / "parts").mkdir()
+    monkeypatch.chdir(tmp_path)
+    usage_error(["inspect", "parts"], "'parts' is a directory")
 
 
 def _damaged(tmp_path, model, name, change):

@@ -105,6 +105,53 @@ def test_missing_text_labels_are_reported_with_their_rows(as_category):
         encode_target(y.astype("category") if as_category else y, 4)
 
 
+@pytest.mark.parametrize(
+    ("y", "plain"),
+    [
+        (pd.Series([2, 0, 2], dtype="Int64"), np.array([2, 0, 2])),
+        (pd.array([2, 0, 2], dtype="UInt8"), np.array([2, 0, 2], dtype=np.uint8)),
+        (pd.array([True, False, True], dtype="boolean"), np.array([True, False, True])),
+        (pd.Series([2, 0, 2], dtype="int8[pyarrow]"), np.array([2, 0, 2], np.int8)),
+        (
+            pd.Series([True, False, True], dtype="bool[pyarrow]"),
+            np.array([True, False, True]),
+        ),
+    ],
+)
+def test_nullable_integer_and_boolean_labels_keep_their_type(y, plain):
+    # column_or_1d reads them as floats: True was the class 1.0.
+    classes, codes = encode_target(y, 3)
+    ref_classes, ref_codes = encode_target(plain, 3)
+    assert classes.dtype == ref_classes.dtype
+    np.testing.assert_array_equal(classes, ref_classes)
+    np.testing.assert_array_equal(codes, ref_codes)
+    X = pd.DataFrame({"a": ["x", "y", "x"]})
+    assert augnb.NaiveBayes().fit(X, y).predict(X).tolist() == plain.tolist()
+
+
+def test_missing_nullable_labels_are_reported_with_their_rows():
+    y = pd.Series([True, None, False], dtype="boolean")
+    with pytest.raises(ValueError, match=r"1 missing label\(s\) \(rows \[1\]\)"):
+        encode_target(y, 3)
+
+
+def test_a_structured_array_is_read_as_the_frame_of_its_fields():
+    # check_array refused it as a "1D array", printing every record.
+    records = np.array(
+        [("x", 1, 0.5), ("y", 2, 1.5), ("x", 1, 2.5), ("y", 3, 0.25)],
+        dtype=[("colour", "U1"), ("doors", "i8"), ("length", "f8")],
+    )
+    y = ["a", "b", "a", "b"]
+    frame = pd.DataFrame(records)
+    model = augnb.NaiveBayes().fit(records, y)
+    assert model.feature_names_in_.tolist() == ["colour", "doors", "length"]
+    assert model.continuous_columns_ == ["length"]
+    np.testing.assert_array_equal(
+        model.predict_proba(records),
+        augnb.NaiveBayes().fit(frame, y).predict_proba(frame),
+    )
+
+
 def test_column_vector_labels_still_warn():
     from sklearn.exceptions import DataConversionWarning
 

@@ -130,6 +130,45 @@ def test_bom_and_encodings(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("written", "named"),
+    [
+        ("utf-16", "utf-16"),
+        ("utf-32", "utf-32"),
+        ("utf-16-le", "utf-16-le"),
+        ("utf-16-be", "utf-16-be"),
+    ],
+)
+def test_a_utf16_file_is_refused_with_its_own_encoding_as_the_fix(
+    tmp_path, written, named
+):
+    # latin-1, the usual fix, would read it as letters and NULs; without a
+    # byte-order mark it is valid UTF-8 whose names are full of NULs.
+    path = tmp_path / "wide.csv"
+    path.write_bytes(CSV.encode(written))
+    with pytest.raises(ValueError, match=rf"wide\.csv: .*--encoding {named}\b"):
+        read_table(path)
+    assert read_table(path, encoding=named).to_dict("list") == EXPECTED
+
+
+@pytest.mark.parametrize(
+    ("written", "named", "fix"),
+    [
+        ("utf-8-sig", "latin-1", "leave --encoding out"),
+        ("utf-8-sig", "cp1252", "leave --encoding out"),
+        ("utf-16", "latin-1", "give --encoding utf-16"),
+    ],
+)
+def test_an_encoding_the_byte_order_mark_denies_is_refused(
+    tmp_path, written, named, fix
+):
+    # Read as latin-1, a UTF-8 mark was the first column's name's "ï»¿".
+    path = tmp_path / "marked.csv"
+    path.write_bytes(CSV.encode(written))
+    with pytest.raises(ValueError, match=rf"marked\.csv: .*byte-order mark.* {fix}"):
+        read_table(path, encoding=named)
+
+
+@pytest.mark.parametrize(
     ("encoding", "written"),
     [("utf-8", "utf-8-sig"), ("UTF8", "utf-8-sig"), ("utf-16-le", "utf-16-le")],
 )
@@ -353,6 +392,33 @@ def test_nested_columns_are_refused_naming_the_column_and_fix(tmp_path):
     assert read_table(tmp_path / "t.parquet", columns=["x", "class"]).shape == (2, 2)
 
 
+@pytest.mark.parametrize("suffix", ["parquet", "feather"])
+@pytest.mark.parametrize("kind", ["binary", "large_binary", "dictionary"])
+def test_a_column_of_bytes_is_refused_by_name_not_as_an_encoding(
+    tmp_path, suffix, kind
+):
+    # --encoding, a CSV's fix for text that is not UTF-8, reads no Parquet.
+    import pyarrow as pa
+    import pyarrow.feather as pf
+    import pyarrow.parquet as pq
+
+    blob = pa.array([b"\x00\xff", b"ab"])
+    blob = {
+        "binary": blob,
+        "large_binary": blob.cast(pa.large_binary()),
+        "dictionary": blob.dictionary_encode(),
+    }[kind]
+    table = pa.table({"x": ["a", "b"], "blob": blob, "class": ["P", "N"]})
+    path = tmp_path / f"t.{suffix}"
+    (pq.write_table if suffix == "parquet" else pf.write_feather)(table, path)
+    with pytest.raises(ValueError, match=r"'blob' holds bytes") as refused:
+        read_table(path)
+    message = str(refused.value)
+    assert f"t.{suffix}" in message and "--drop blob" in message, message
+    assert "encoding" not in message, message
+    assert read_table(path, columns=["x", "class"]).shape == (2, 2)
+
+
 def test_lines_before_the_header_are_skipped(tmp_path):
     # Some exports start with a blank line, or with Excel's "sep=;" line that
     # names the delimiter: the header is the first line after them, never a
@@ -442,6 +508,9 @@ def test_spreadsheet_workbooks_are_refused_with_the_fix(tmp_path):
         ("t.html", b"<table><tr><th>a</th></tr></table>\n", "an HTML or XML"),
         ("t.orc", b"ORC\x1d\x00\x00\x00\n\x06\x12\x83", "an ORC file"),
         ("t.arrows", b"\xff\xff\xff\xff\x98\x00\x00\x00\x10\x00", "an Arrow stream"),
+        # Named as what augnb reads, they are still named by their bytes.
+        ("v1.feather", b"FEA1\x00\x00\x00\x00", r"an old Feather \(version 1\) file"),
+        ("orc.parquet", b"ORC\x1d\x00\x00\x00\n\x06\x12\x83", "an ORC file"),
     ],
 )
 def test_other_formats_are_refused_naming_the_format(tmp_path, name, content, what):
@@ -713,6 +782,25 @@ def test_a_typed_files_text_of_a_models_numbers_is_read_without_a_warning(
         read_table(path)
     assert sorted(w.message.column for w in caught) == ["code", "n"]
     assert all("--discrete" in str(w.message) for w in caught)
+
+
+def test_decimal_commas_where_a_model_reads_numbers_name_the_decimal_option(
+    tmp_path, numbered_model
+):
+    # Read with the point (--decimal .), "0,5" is a word: the fix is the
+    # decimal mark, not "correct them".
+    model, frame = numbered_model
+    path = tmp_path / "t.csv"
+    text = frame.round(3).to_csv(index=False, sep=";").replace(".", ",")
+    path.write_text(text)
+    with pytest.warns(DataReadWarning, match=r"column 'x' holds words .* decimal "
+                      r"comma: read the file with --decimal ,") as caught:
+        _read_to_predict(path, model, decimal=".")
+    assert not any(advice in str(w.message) for w in caught for advice in _FIT_ADVICE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        X = _read_to_predict(path, model)
+    np.testing.assert_allclose(X["x"], frame["x"].round(3))
 
 
 def test_words_where_a_model_reads_numbers_are_named_with_what_prediction_does(

@@ -581,3 +581,16 @@ def test_two_instances_of_one_class_are_told_to_take_labels():
         cv_module.resolve_estimators(["TAN", "TAN"])
     labelled = cv_module.resolve_estimators({"a": TAN(), "b": TAN(root="max")})
     assert list(labelled) == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    "names", [["TAN", "tan"], ["NB", "NaiveBayes"], ["kdb", "KDB"]]
+)
+def test_two_names_of_one_classifier_are_refused(names):
+    # Aliases or another case: the same classifier was run and reported twice.
+    first, second = names
+    with pytest.raises(ValueError, match=rf"'{first}' and '{second}' are the same"):
+        cv_module.resolve_estimators(names)
+    assert list(cv_module.resolve_estimators(["NB", "TAN", "KDB", "AODE"])) == [
+        "NB", "TAN", "KDB", "AODE"
+    ]

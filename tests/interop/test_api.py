@@ -40,7 +40,16 @@ def test_format_errors_are_clear(car_nb, tmp_path):
         export(car_nb, tmp_path / "car.bif", format="pdf")
     with pytest.raises(ExportError, match="cannot tell the format of"):
         export(car_nb, tmp_path / "car.txt")
+    # An ONNX graph was written into car.bif, a node named "None" or "v_".
+    with pytest.raises(ExportError, match=r"car\.bif': its suffix names the bif "
+                       r"format, but the format is onnx; name it \.onnx"):
+        export(car_nb, tmp_path / "car.bif", format="onnx")
+    for target in (None, "", " ", 3):
+        with pytest.raises(ExportError, match=r"target is the class node's name"):
+            export(car_nb, tmp_path / "car.bif", target=target)
     assert not list(tmp_path.iterdir())
+    # A name no format claims takes the format given.
+    assert export(car_nb, tmp_path / "car.out", format="bif").exists()
 
 
 def test_an_ensemble_needs_a_zip_name(fitted, tmp_path):

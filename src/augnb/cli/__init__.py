@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from augnb.cli._common import UsageError, n_jobs_value, positive_int, seed_value
-from augnb.cli._data_options import add_data_options
+from augnb.cli._data_options import add_data_options, column_name
 
 __all__ = ["main"]
 
@@ -305,6 +305,7 @@ def _build_parser() -> argparse.ArgumentParser:
     export.add_argument("--output", required=True, metavar="FILE", help="file to write")
     export.add_argument(
         "--target",
+        type=column_name,
         metavar="NAME",
         help="name of the class node (default: the class column the model was "
         "fitted with)",

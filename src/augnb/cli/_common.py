@@ -32,18 +32,23 @@ class UsageError(Exception):
 
 
 def read_saved_model(
-    path: str, *, allow_pickle: bool, command: str
+    path: str, *, allow_pickle: bool, command: str | None
 ) -> tuple[Any, dict[str, Any]]:
     """``read_model`` for ``augnb COMMAND``: a pickle's refusal names its option.
 
     Every command that reads a model has its own ``--allow-pickle``; the
-    refusal tells the one that was run rather than another.
+    refusal tells the one that was run rather than another. ``command`` is
+    None for a command without that option (``inspect``): the refusal then
+    tells how to convert the file in Python.
     """
     from augnb._model_io import _read_model
 
-    saved = _read_model(
-        path, allow_pickle=allow_pickle, how=f"--allow-pickle to augnb {command}"
+    how = (
+        f"--allow-pickle to augnb {command}"
+        if command
+        else "allow_pickle=True to augnb.load_model"
     )
+    saved = _read_model(path, allow_pickle=allow_pickle, how=how)
     return saved.estimator, saved.info
 
 
@@ -140,11 +145,12 @@ def check_output_file(
     a bundled data set, is none) or another of its outputs (``outputs``),
     however the path is spelled.
     """
+    from augnb._io import replaced_input
+
     target = Path(path).expanduser()
-    for name, other in inputs:
-        source = Path(other).expanduser()
-        if target.exists() and source.is_file() and os.path.samefile(target, source):
-            _replacing(what, target, name)
+    replaced = replaced_input(target, inputs)
+    if replaced is not None:
+        _replacing(what, target, replaced)
     for name, other in outputs:
         if target.resolve() == Path(other).expanduser().resolve():
             _replacing(what, target, name)
@@ -226,9 +232,16 @@ def parse_params(items: Sequence[str] | None) -> dict[str, object]:
         if not sep or not name:
             raise UsageError(f"--param takes NAME=VALUE; got {item!r}")
         try:
-            params[name] = ast.literal_eval(text)
+            value = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            params[name] = text  # a bare word such as mdlp or loo
+            value = text  # a bare word such as mdlp or loo
+        if name in params and params[name] != value:
+            # The last would silently win over the first.
+            raise UsageError(
+                f"--param {name} is given twice ({params[name]!r} and {value!r}); "
+                "give it once"
+            )
+        params[name] = value
     return params
 
 

@@ -17,7 +17,13 @@ from typing import Any
 
 from augnb.cli._common import positive_int
 
-__all__ = ["add_data_options", "encoding_name", "read_options", "separator"]
+__all__ = [
+    "add_data_options",
+    "column_name",
+    "encoding_name",
+    "read_options",
+    "separator",
+]
 
 #: ``--id-column`` of the commands that learn or inspect: a column left out.
 ID_COLUMN_HELP = (
@@ -34,6 +40,20 @@ def separator(text: str) -> str:
         return delimiter(text)
     except ValueError as exc:  # the reader's own rule, said as argparse says it
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def column_name(text: str) -> str:
+    """Argparse type of a column named by an option: not empty.
+
+    No column has an empty name (a header's empty cell is refused), and an
+    empty ``--target`` or ``--id-column`` was taken as not given at all.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names no column (a column's name is not empty); give the "
+            "column's name, or leave the option out"
+        )
+    return text
 
 
 def encoding_name(text: str) -> str:
@@ -88,12 +108,15 @@ def add_data_options(
     group = parser.add_argument_group("reading the table")
     group.add_argument(
         "--target",
+        type=column_name,
         metavar="NAME",
         help=target,
     )
     if drop:
-        group.add_argument("--drop", nargs="+", metavar="COL", help=drop)
-    group.add_argument("--id-column", metavar="COL", help=id_column)
+        group.add_argument(
+            "--drop", nargs="+", type=column_name, metavar="COL", help=drop
+        )
+    group.add_argument("--id-column", type=column_name, metavar="COL", help=id_column)
     group.add_argument(
         "--sep",
         type=separator,
@@ -117,12 +140,14 @@ def add_data_options(
         group.add_argument(
             "--discrete",
             nargs="+",
+            type=column_name,
             metavar="COL",
             help="model these columns as categories, whatever their values",
         )
         group.add_argument(
             "--continuous",
             nargs="+",
+            type=column_name,
             metavar="COL",
             help="model these columns as numbers, whatever their values",
         )

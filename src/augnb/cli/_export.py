@@ -15,7 +15,7 @@ EXPORT_CHOICES = ("bif", "xmlbif", "net", "onnx")
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write a saved model in another tool's format."""
-    from augnb.interop.api import export
+    from augnb.interop.api import export_naming_class
 
     output = check_output_file(
         args.output, "--output", inputs=[("the model file", args.model)]
@@ -26,11 +26,13 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
         saved = info.get("target")
         target = args.target or (saved if isinstance(saved, str) else None) or "class"
-        path = export(estimator, output, format=args.format, target=target)
+        path, node = export_naming_class(
+            estimator, output, format=args.format, target=target
+        )
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
     print(
         f"wrote {type(estimator).__name__} as {args.format or path.suffix[1:]} to "
-        f"{path} (class node {target!r})"
+        f"{path} (class node {node!r})"
     )
     return 0

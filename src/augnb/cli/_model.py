@@ -635,11 +635,18 @@ def cmd_predict(args: argparse.Namespace) -> int:
 
 
 def _is_model_file(path: str) -> bool:
-    """Whether ``path`` is a model archive written by ``augnb fit``."""
+    """Whether ``path`` is a model archive written by ``augnb fit``.
+
+    A name ending in ``.augnb`` counts as one whatever its bytes: a damaged,
+    empty or missing model is then refused as a model (what is wrong with
+    it), not read as a table ("no class column").
+    """
     import zipfile
 
     from augnb._io import MODEL_DOCUMENT
 
+    if Path(path).suffix.lower() == ".augnb":
+        return True
     if not Path(path).is_file() or not zipfile.is_zipfile(path):
         return False
     try:
@@ -665,7 +672,7 @@ def _inspect_model(args: argparse.Namespace) -> int:
     """Print what a saved model was fitted on and how it reads each column."""
     try:
         estimator, info = read_saved_model(
-            args.dataset, allow_pickle=False, command="inspect"
+            args.dataset, allow_pickle=False, command=None
         )
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None

@@ -210,7 +210,8 @@ def as_frame(
 ) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
-    DataFrames pass through; arrays and lists are validated by scikit-learn's
+    DataFrames pass through, as does a NumPy structured array's frame (its
+    fields the columns); arrays and lists are validated by scikit-learn's
     ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
     names (or ``columns``); a list of rows is read as an object array, so each
     column keeps the type of its cells. Object columns are typed by
@@ -246,6 +247,11 @@ def as_frame(
         raise TypeError(
             "Dask collections are not accepted here; call .compute() first."
         )
+    if isinstance(X, np.ndarray) and X.dtype.names is not None and X.ndim == 1:
+        # A structured (record) array is 1-d, one record per row: its fields
+        # are named columns of their own types, as pd.DataFrame reads them
+        # (check_array refused it as "1D array", printing every record).
+        return as_frame(pd.DataFrame(X), for_prediction=for_prediction)
     if isinstance(X, (list, tuple)):
         # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
         # NumPy would make every cell text when a row holds a word, numbers
@@ -462,6 +468,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         # Text labels (pandas 3's str): to Python strings in one C pass
         # (column_or_1d iterates over the Arrow array cell by cell).
         y = y.to_numpy()
+    y = _numpy_labels(y)
     if _plain_1d(y):
         # A 1-d NumPy-backed array or Series: what column_or_1d would return,
         # without check_array's cost (a small fit felt it).
@@ -569,6 +576,25 @@ def _text_target(
     classes = np.empty(len(values), dtype=object)
     classes[:] = [values[k] for k in order]
     return classes, rank[codes]
+
+
+def _numpy_labels(y: object) -> object:
+    """Nullable or Arrow integer and boolean labels as their NumPy twins.
+
+    ``column_or_1d`` reads pandas' ``Int64``, ``boolean`` and Arrow integer
+    or boolean labels as floats: ``True`` would become the class ``1.0``.
+    Without a missing label they are the plain NumPy labels they hold (with
+    one, the floats' NaN is reported as a missing label).
+    """
+    if not isinstance(y, (pd.Series, pd.api.extensions.ExtensionArray)):
+        return y
+    dtype = y.dtype
+    if isinstance(dtype, np.dtype) or getattr(dtype, "kind", "") not in ("b", "i", "u"):
+        return y
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if numpy_dtype is None or y.isna().any():
+        return y
+    return y.to_numpy(dtype=numpy_dtype)
 
 
 def _plain_1d(y: object) -> bool:

@@ -124,6 +124,8 @@ _MAGIC = {
     b"PK\x03\x04": "zip",
     b"PAR1": "parquet",
     b"ARROW1": "feather",
+    # Feather's first version (pyarrow < 0.17), which Arrow no longer writes.
+    b"FEA1": "feather_v1",
     # Office's compound file: an Excel 97-2003 workbook (.xls), a Word file.
     b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1": "ole2",
     # Tables in formats augnb does not read, named rather than read as text.
@@ -151,11 +153,13 @@ _KIND_NAME = {
     "ole2": "Microsoft Office",
     "orc": "ORC",
     "arrow_stream": "Arrow stream",
+    "feather_v1": "old Feather (version 1)",
 }
 #: How to turn a table of a format augnb does not read into one it reads.
 _CONVERSIONS = {
     "orc": "pyarrow.orc.read_table(path).to_pandas()",
     "arrow_stream": "pyarrow.ipc.open_stream(path).read_pandas()",
+    "feather_v1": "pandas.read_feather(path)",
     "json": "pandas.read_json(path) (lines=True for JSON Lines)",
     "markup": "pandas.read_html(path)[0] or pandas.read_xml(path)",
 }
@@ -668,29 +672,41 @@ class TableReader:
 
 
 def _plain_types(batch: Any, options: _ReadOptions) -> Any:
-    """A record batch with decimals as numbers; nested columns refused.
+    """A record batch with decimals as numbers; nested and binary columns refused.
 
     A decimal (a database's amount or key) is a number: scale 0 as integers
     (pandas gives floats where cells are missing, as for any integer column),
     others as floats. A list, struct or map column holds no one value per
-    cell a classifier could read, so it is refused by name with the fix.
+    cell a classifier could read, so it is refused by name with the fix; so
+    is a Parquet or Feather column of bytes.
     """
     import pyarrow as pa
 
     columns = None
     for i, kind in enumerate(batch.schema.types):
+        name = batch.schema.names[i]
+        # A model's column cannot be left out: it reads every one.
+        drop = f"leave it out (--drop {name}; drop= in Python) or "
+        drop = "" if options.fitted else drop
         if pa.types.is_nested(kind):
-            name = batch.schema.names[i]
-            # A model's column cannot be left out: it reads every one.
             fix = (
                 "write one number or word per cell of it (flatten it) first"
                 if options.fitted
-                else f"leave it out (--drop {name}; drop= in Python) or flatten "
-                "it into plain columns first"
+                else f"{drop}flatten it into plain columns first"
             )
             raise ValueError(
                 f"{options.label}: column {name!r} holds {kind} values, not one "
                 f"number or word per cell, so a classifier cannot read it; {fix}"
+            )
+        stored = kind.value_type if pa.types.is_dictionary(kind) else kind
+        if not options.guess and _is_binary(stored):
+            # A CSV's binary column is text that is not UTF-8 (--encoding is
+            # its fix); a Parquet or Feather file stored bytes, which no
+            # encoding option turns into text.
+            raise ValueError(
+                f"{options.label}: column {name!r} holds bytes ({stored}), not text "
+                f"or numbers, so a classifier cannot read it; {drop}store it as a "
+                "string column if its bytes are text"
             )
         if pa.types.is_dictionary(kind) and pa.types.is_decimal(kind.value_type):
             kind = kind.value_type
@@ -709,6 +725,17 @@ def _plain_types(batch: Any, options: _ReadOptions) -> Any:
             [pa.field(n, c.type) for n, c in zip(batch.schema.names, columns)],
             metadata=batch.schema.metadata,
         ),
+    )
+
+
+def _is_binary(kind: Any) -> bool:
+    """Whether an Arrow type holds bytes (plain, large or fixed-size binary)."""
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_fixed_size_binary(kind)
     )
 
 
@@ -1216,7 +1243,9 @@ def _check_suffix(name: str, kind: str, magic: bytes, label: str) -> None:
     """
     suffix = name.lower().rsplit(".", 1)[-1] if "." in name else ""
     expected = _SUFFIX_KIND.get(suffix)
-    if expected is None or expected == kind:
+    if expected is None or expected == kind or kind in _CONVERSIONS:
+        # Another table format (an old Feather file, ORC) is named, with its
+        # conversion, by _refuse_non_table.
         return
     found = "plain text" if kind == "text" else f"a {_KIND_NAME[kind]} file"
     raise ValueError(
@@ -1310,6 +1339,8 @@ def _sniff_format(data: bytes) -> str:
 
 def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
     codec = encoding or "utf-8"
+    if encoding:
+        _check_marked_encoding(data, encoding, label)
     try:
         # The head may end inside a character: only that last one is spared.
         text = data.decode(codec, errors="strict") if len(data) < _SNIFF_BYTES else (
@@ -1319,14 +1350,73 @@ def _decode_head(data: bytes, encoding: str | None, label: str) -> str:
         raise ValueError(f"unknown encoding {encoding!r}") from None
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
+        marked = None if encoding else _marked_encoding(data)
+        if marked:
+            raise ValueError(
+                f"{label}: the file is {marked.upper()} text (it begins with "
+                f"{marked.upper()}'s byte-order mark), not UTF-8; give its "
+                f"encoding: --encoding {marked} (encoding='{marked}' in Python)"
+            ) from None
         raise ValueError(
             f"{label}: line {line} is not valid {encoding or 'UTF-8'} (byte "
             f"{data[exc.start : exc.start + 1]!r}); give the file's encoding, "
             "e.g. --encoding latin-1 (encoding='latin-1' in Python)"
         ) from None
+    if encoding is None and "\x00" in text:
+        # Valid UTF-8, but no text holds NUL: UTF-16 without its byte-order
+        # mark (every other byte NUL), or a binary file.
+        line = text[: text.index("\x00")].count("\n") + 1
+        wide = "utf-16-le" if data.index(b"\x00") % 2 else "utf-16-be"
+        raise ValueError(
+            f"{label}: line {line} holds NUL bytes, which no UTF-8 text does; "
+            f"if the file is UTF-16 without a byte-order mark, give its encoding "
+            f"(--encoding {wide}, encoding='{wide}' in Python); else it is not a "
+            "table augnb reads"
+        )
     # A byte-order mark (Excel's "CSV UTF-8", a UTF-16 file) must not end up
     # in the first column's name, whether the encoding is named or not.
     return text.removeprefix("\ufeff")
+
+
+def _check_marked_encoding(data: bytes, encoding: str, label: str) -> None:
+    """Refuse an encoding that a file's byte-order mark contradicts.
+
+    Read as latin-1, a UTF-8 file's mark became ``ï»¿`` in its first
+    column's name (and every accent two letters); a UTF-16 file's, NULs.
+    """
+    try:
+        named = codecs.lookup(encoding).name
+    except LookupError:
+        return  # said by the decoding, with its own message
+    marked = "utf-8" if data.startswith(codecs.BOM_UTF8) else _marked_encoding(data)
+    if marked is None or named.startswith(marked):
+        return
+    fix = (
+        "leave --encoding out (encoding= in Python)"
+        if marked == "utf-8"
+        else f"give --encoding {marked} (encoding='{marked}' in Python)"
+    )
+    raise ValueError(
+        f"{label}: the file begins with {marked.upper()}'s byte-order mark, so "
+        f"it is {marked.upper()} text, not {encoding}; {fix}"
+    )
+
+
+def _marked_encoding(data: bytes) -> str | None:
+    """The encoding a UTF-16 or UTF-32 byte-order mark names, if one begins ``data``.
+
+    Such a file fails as UTF-8 on its first byte; latin-1, the usual fix,
+    would read it as letters and NULs.
+    """
+    for mark, name in (
+        (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16's, which it begins with
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
+        if data.startswith(mark):
+            return name
+    return None
 
 
 def _header_record(text: str, delim: str) -> tuple[list[str], int]:
@@ -1425,11 +1515,17 @@ def _words_at_predict(label: str, name: str, n: int, words: Sequence[str]) -> st
     The column's kind is the model's (continuous, or categories that are
     numbers), so the way out is the cells', not a fit's option.
     """
+    fix = (
+        # Numbers with a decimal comma, read with the point (--decimal .).
+        "they are numbers written with a decimal comma: read the file with "
+        "--decimal , (decimal=',' in Python)"
+        if all(_COMMA_NUMBER.match(str(w).strip()) for w in words)
+        else "leave them empty if they are missing, or correct them"
+    )
     return (
         f"{label}: column {name!r} holds words in {n} cell(s) ({_listed(words)}) "
         "where the model reads numbers; those cells are read as missing values, "
-        "which prediction sums out: leave them empty if they are missing, or "
-        "correct them"
+        f"which prediction sums out: {fix}"
     )
 
 

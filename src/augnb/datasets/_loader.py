@@ -405,8 +405,9 @@ def _locate(
         if normalize_name(text) in bundled_names():
             name = normalize_name(text)
             return name, data_dir() / f"{name}.csv", f"bundled data set {name!r}"
-        if not Path(text).is_file():
-            resolve_name(text)  # raises ValueError with close matches
+        if not Path(text).expanduser().exists():
+            # (A folder is named as one by _existing_file.)
+            resolve_name(text, or_file=True)  # raises, with close matches
     return None, _existing_file(Path(text)), text
 
 

@@ -105,17 +105,27 @@ def normalize_name(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
 
-def resolve_name(name: str) -> str:
-    """Return the bundled name for ``name`` or raise a helpful ValueError."""
+def resolve_name(name: str, *, or_file: bool = False) -> str:
+    """Return the bundled name for ``name`` or raise a helpful ValueError.
+
+    ``or_file``: ``name`` could also have been a file's path (none exists).
+    """
     key = normalize_name(name)
     names = bundled_names()
     if key in names:
         return key
     close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
     hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+    # Any path names a file (a CSV, Parquet or Feather file, whatever its
+    # suffix): what failed is that no file of that name exists.
+    own = (
+        f"no file {name!r} exists either; to load your own file, give its path"
+        if or_file
+        else "to load your own file, give its path to augnb.datasets.load"
+    )
     raise ValueError(
         f"Unknown data set {name!r}.{hint} See augnb.datasets.list_datasets() for "
-        "the bundled names; to load your own file, pass a path ending in '.csv'."
+        f"the bundled names; {own} (a CSV, Parquet or Feather file)."
     )
 
 

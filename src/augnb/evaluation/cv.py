@@ -278,6 +278,18 @@ def resolve_estimators(
                 label, est = type(item).__name__, item
             if label in resolved and isinstance(item, str):
                 raise ValueError(f"estimator {label!r} is listed twice")
+            same = [
+                other
+                for other, made in resolved.items()
+                if isinstance(item, str) and repr(made) == repr(est)
+            ]
+            if same:
+                # An alias or another spelling (NB and NaiveBayes, TAN and
+                # tan): the same classifier would be run, and reported, twice.
+                raise ValueError(
+                    f"estimators {same[0]!r} and {label!r} are the same "
+                    f"classifier ({est!r}); list it once"
+                )
             if label in resolved:
                 # Instances are labelled by class: two TANs with different
                 # parameters are not a duplicate, they need labels.

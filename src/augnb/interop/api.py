@@ -17,7 +17,7 @@ from augnb.interop.net import to_net
 from augnb.interop.network import Ensemble, ExportError, Network, describe
 from augnb.interop.xmlbif import to_xmlbif
 
-__all__ = ["EXPORT_FORMATS", "MANIFEST_FORMAT", "export"]
+__all__ = ["EXPORT_FORMATS", "MANIFEST_FORMAT", "export", "export_naming_class"]
 
 #: The formats :func:`export` writes, and the file suffixes that name them.
 EXPORT_FORMATS = {
@@ -50,14 +50,22 @@ _RULES = {
 
 
 def _format_of(path: Path, format: str | None) -> str:
+    suffix = path.suffix.lower()
     if format is not None:
         if format not in EXPORT_FORMATS:
             raise ExportError(
                 f"unknown export format {format!r}; use one of "
                 f"{', '.join(EXPORT_FORMATS)}"
             )
+        named = [f for f, suffixes in EXPORT_FORMATS.items() if suffix in suffixes]
+        if named and named[0] != format:
+            # An ONNX graph in a file named .bif: no tool would read it.
+            raise ExportError(
+                f"{str(path)!r}: its suffix names the {named[0]} format, but the "
+                f"format is {format}; name it {EXPORT_FORMATS[format][0]}, or leave "
+                "the format out (format=, --format) to take it from the name"
+            )
         return format
-    suffix = path.suffix.lower()
     for name, suffixes in EXPORT_FORMATS.items():
         if suffix in suffixes:
             return name
@@ -97,9 +105,10 @@ def export(
         needs a ``.zip`` name.
     format : {"bif", "xmlbif", "net", "onnx"}, default=None
         The format; None reads it from the suffix of ``path`` (``.bif``,
-        ``.xml``/``.xmlbif``/``.bifxml``, ``.net``, ``.onnx``).
+        ``.xml``/``.xmlbif``/``.bifxml``, ``.net``, ``.onnx``). A format
+        that suffix contradicts is refused.
     target : str, default="class"
-        Name of the class node (the target column).
+        Name of the class node (the target column); not empty.
     name : str, default="augnb"
         Name of the network or graph.
 
@@ -129,6 +138,49 @@ def export(
     >>> text.splitlines()[2:5]
     ['variable class {', '  type discrete [ 4 ] { acc, good, unacc, vgood };', '}']
     """
+    return export_naming_class(
+        estimator, path, format=format, target=target, name=name
+    )[0]
+
+
+def export_naming_class(
+    estimator: Any,
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    target: str = "class",
+    name: str = "augnb",
+) -> tuple[Path, str]:
+    """:func:`export`, and the class node's name as the file holds it.
+
+    That name is ``target`` made an identifier of the format, renamed where a
+    feature node has it: ``augnb export`` reports the one written.
+
+    Parameters
+    ----------
+    estimator : fitted augnb estimator
+        As in :func:`export`.
+    path : str or path
+        As in :func:`export`.
+    format : {"bif", "xmlbif", "net", "onnx"}, default=None
+        As in :func:`export`.
+    target : str, default="class"
+        As in :func:`export`.
+    name : str, default="augnb"
+        As in :func:`export`.
+
+    Returns
+    -------
+    path : Path
+        The file written.
+    class_node : str
+        The class node's name in it.
+    """
+    if not isinstance(target, str) or not target.strip():
+        # None, 3 or "" became a node named "None", "v_3" or "v_".
+        raise ExportError(
+            f"target is the class node's name, a non-empty string; got {target!r}"
+        )
     target_path = Path(path)
     fmt = _format_of(target_path, format)
     if fmt == "onnx":
@@ -152,7 +204,7 @@ def export(
     target_path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(target_path, "wb") as handle:
         handle.write(payload)
-    return target_path
+    return target_path, description.class_name
 
 
 def _archive(ensemble: Ensemble, fmt: str, estimator: str, name: str) -> bytes:
