@@ -531,6 +531,20 @@ def test_parameter_error_names_the_estimator_once(tmp_path, capsys):
     )
 
 
+@pytest.mark.parametrize("batch_rows", [[], ["--batch-rows", "2"]])
+def test_a_data_error_names_the_file_it_was_found_in(tmp_path, capsys, batch_rows):
+    # As inspect and compare name it: which file holds the infinite value.
+    path = tmp_path / "inf.csv"
+    path.write_text("a,b,class\n1,inf,x\n2,3,y\n3,4,x\n4,5,y\n")
+    code = main(["fit", str(path), *batch_rows, "--output", str(tmp_path / "m")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err == (
+        f"augnb: error: cannot fit TAN on {path}: Column 'b' contains infinite "
+        "values; replace them with finite numbers or NaN (missing)."
+    )
+
+
 @pytest.mark.parametrize("seed", ["-1", "4294967296"])
 def test_a_seed_numpy_cannot_take_is_refused_naming_the_option(
     seed, tmp_path, usage_error

@@ -114,7 +114,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     except ValueError as exc:
         # Invalid hyperparameters and unusable data (one class, ...) are the
         # user's to fix; sklearn's convention is a ValueError for both.
-        raise UsageError(_fit_error(estimator, exc)) from None
+        raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     seconds = time.perf_counter() - start
     path = _save(args, estimator, model_path, len(X), str(y.name))
     accuracy = estimator.score(X, y)
@@ -230,13 +230,19 @@ def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> 
     return 0
 
 
-def _fit_error(estimator: object, exc: Exception) -> str:
-    """One line for a failed fit, naming the estimator once."""
+def _fit_error(estimator: object, exc: Exception, source: str) -> str:
+    """One line for a failed fit, naming the estimator once and the data.
+
+    A parameter error starts with the estimator's name and concerns no data;
+    a data error ("Column 'b' contains infinite values") names the file or
+    data set it was found in, unless it already does.
+    """
     name = type(estimator).__name__
     message = str(exc)
-    # Parameter errors already start with the estimator's name.
-    message = message.removeprefix(f"{name}: ")
-    return f"cannot fit {name}: {message}"
+    if message.startswith(f"{name}: "):
+        return f"cannot fit {name}: {message.removeprefix(f'{name}: ')}"
+    where = "" if source in message else f" on {source}"
+    return f"cannot fit {name}{where}: {message}"
 
 
 def _is_file(dataset: str) -> bool:
@@ -425,7 +431,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             text_columns=_label_as_text(args, target),
         )
     except (ValueError, FileNotFoundError, TypeError) as exc:
-        raise UsageError(_fit_error(estimator, exc)) from None
+        raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     seconds = time.perf_counter() - start
     statistics = estimator.statistics_
     _report_class_finding(
@@ -502,7 +508,7 @@ def _fit_whole(
             y = y.astype(object)
         estimator.fit(frame, y)
     except (ValueError, TypeError) as exc:
-        raise UsageError(_fit_error(estimator, exc)) from None
+        raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     seconds = time.perf_counter() - start
     path = _save(args, estimator, model_path, len(frame), target)
     fitted = (
