@@ -31,6 +31,7 @@ from augnb.data.tables import (
     declared_kinds,
     model_kinds,
     open_table,
+    table_kind,
     typed_features,
 )
 from augnb.sources import ChunkSource
@@ -64,7 +65,7 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
             found = sorted(
                 str(p)
                 for p in Path(item).rglob("*")
-                if p.is_file() and _table_kind(p.name) is not None
+                if p.is_file() and table_kind(p.name) is not None
             )
             if not found:
                 raise FileNotFoundError(
@@ -82,14 +83,6 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
     return files
 
 
-#: Names of the files of a folder read as tables: a CSV, compressed or not,
-#: whose columns are typed by their cells; Parquet and Feather (Arrow IPC),
-#: typed as stored. (Other files, a README.txt, are not tables.)
-_TEXT_SUFFIXES = (".csv", ".tsv")
-_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zip")
-_TYPED_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
-
-
 #: Output names that promise another format than the Parquet predict_files
 #: writes (what each would be, after "a").
 _NOT_PARQUET = {
@@ -104,16 +97,6 @@ _NOT_PARQUET = {
     ".gz": " gzip",
     ".zip": " zip",
 }
-
-
-def _table_kind(name: str) -> str | None:
-    """``"csv"`` or ``"typed"`` for a table file's name, None for another file."""
-    name = name.lower()
-    if name.endswith(_TYPED_SUFFIXES):
-        return "typed"
-    for suffix in _COMPRESSED_SUFFIXES:
-        name = name.removesuffix(suffix)
-    return "csv" if name.endswith(_TEXT_SUFFIXES) else None
 
 
 def _check_estimator(estimator: object, what: str) -> None:
@@ -144,17 +127,17 @@ def _format(files: list[str], fmt: str | None) -> str:
         return fmt
     # A file of another name (a glob's, a list's) is read by its bytes, as a
     # CSV unless it is Parquet or Feather.
-    kinds = {f: _table_kind(os.path.basename(f)) or "csv" for f in files}
+    kinds = {f: table_kind(os.path.basename(f)) or "text" for f in files}
     if len(set(kinds.values())) > 1:
         # A CSV's columns are typed from their cells, a Parquet file's as
         # stored: the same column could be numbers in one and text in another.
-        text = [f for f, k in kinds.items() if k == "csv"]
-        typed = [f for f, k in kinds.items() if k == "typed"]
+        text = [f for f, k in kinds.items() if k == "text"]
+        typed = [f for f, k in kinds.items() if k == "columnar"]
         raise ValueError(
             f"the files mix CSV ({_some(text)}) and Parquet or Feather "
             f"({_some(typed)}); give files of one kind at a time"
         )
-    return "csv" if "csv" in kinds.values() else "parquet"
+    return "csv" if "text" in kinds.values() else "parquet"
 
 
 def _some(names: list[str]) -> str:

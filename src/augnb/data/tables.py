@@ -81,7 +81,10 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 __all__ = [
+    "COLUMNAR_SUFFIXES",
+    "COMPRESSED_SUFFIXES",
     "MISSING_TOKENS",
+    "TEXT_SUFFIXES",
     "DataReadWarning",
     "TableReader",
     "as_text_category",
@@ -94,8 +97,40 @@ __all__ = [
     "model_kinds",
     "open_table",
     "read_table",
+    "table_kind",
     "typed_features",
 ]
+
+#: Names of table files, by what types their columns: a text table (CSV or
+#: TSV, plain or compressed) by its cells, a columnar one (Parquet, Feather)
+#: as stored. A file's bytes decide how it is read; its name decides which
+#: files of a folder are tables and how a file's rows are named in errors.
+TEXT_SUFFIXES = (".csv", ".tsv")
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zip")
+COLUMNAR_SUFFIXES = (".parquet", ".pq", ".feather", ".arrow")
+
+
+def table_kind(name: str) -> str | None:
+    """``"text"`` or ``"columnar"`` for a table file's name, None for another.
+
+    Parameters
+    ----------
+    name : str
+        A file name (or path).
+
+    Returns
+    -------
+    str or None
+        ``"columnar"`` for Parquet and Feather, ``"text"`` for a CSV or TSV,
+        compressed or not, None for any other name (``README.txt``).
+    """
+    name = str(name).lower()
+    if name.endswith(COLUMNAR_SUFFIXES):
+        return "columnar"
+    for suffix in COMPRESSED_SUFFIXES:
+        name = name.removesuffix(suffix)
+    return "text" if name.endswith(TEXT_SUFFIXES) else None
+
 
 #: A text column whose non-numeric cells are at most this share of its
 #: present cells is read as numbers (those cells missing), with a warning.
@@ -1686,7 +1721,7 @@ def check_labels(
         return
     rows = np.flatnonzero(missing) + first_row
     count = rows.size
-    columnar = str(label).lower().endswith((".parquet", ".pq", ".feather", ".arrow"))
+    columnar = table_kind(str(label)) == "columnar"
     lines = None if columnar else _label_lines(source, label, sep, encoding, rows)
     numbers = (rows + 1).tolist() if lines is None else lines[1:]
     shown = ", ".join(str(i) for i in numbers[:_SHOWN])

@@ -16,6 +16,9 @@ import pandas as pd
 from augnb._docstrings import shared_entries
 from augnb.data.schema import MAX_DISCRETE_INTEGERS, column_kind
 from augnb.data.tables import (
+    COLUMNAR_SUFFIXES,
+    COMPRESSED_SUFFIXES,
+    TEXT_SUFFIXES,
     as_text_category,
     check_labels,
     open_table,
@@ -37,17 +40,10 @@ if TYPE_CHECKING:
 CLASS_COLUMN = "class"
 #: File names read as a path (not a bundled name) even without a separator.
 TABLE_SUFFIXES = (
-    ".csv",
-    ".tsv",
+    *TEXT_SUFFIXES,
     ".txt",
-    ".gz",
-    ".bz2",
-    ".xz",
-    ".zip",
-    ".parquet",
-    ".pq",
-    ".feather",
-    ".arrow",
+    *COMPRESSED_SUFFIXES,
+    *COLUMNAR_SUFFIXES,
 )
 # Inference for user tables: the rule of augnb.data.schema.column_kind.
 MAX_DISCRETE_DISTINCT = MAX_DISCRETE_INTEGERS
