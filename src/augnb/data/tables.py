@@ -917,6 +917,19 @@ def _pandas_row_labels(schema: Any) -> set[str]:
     }
 
 
+def _columnar_names(schema: Any, label: str) -> tuple[list[str], list[str] | None]:
+    """A Parquet or Feather file's column names, pandas' row labels left out.
+
+    Returns the names (their header checked) and the selection that reads
+    every one of them: None (all the stored columns) unless row labels were
+    left out.
+    """
+    row_labels = _pandas_row_labels(schema)
+    names = [str(n) for n in schema.names if n not in row_labels]
+    _check_header(names, label)
+    return names, (names if row_labels else None)
+
+
 def _parquet(
     source: Path | Traversable, label: str, batch_rows: int | None, plain: dict
 ) -> TableReader:
@@ -926,13 +939,10 @@ def _parquet(
         handle = pq.ParquetFile(_local(source))
     except Exception as exc:  # a damaged file: say which one
         raise ValueError(f"{label}: not a readable parquet file ({exc})") from None
-    row_labels = _pandas_row_labels(handle.schema_arrow)
-    names = [str(n) for n in handle.schema_arrow.names if n not in row_labels]
-    _check_header(names, label)
+    names, every = _columnar_names(handle.schema_arrow, label)
 
     def batches(columns: list[str] | None) -> Iterator[Any]:
-        if columns is None and row_labels:
-            columns = names
+        columns = every if columns is None else columns
         if batch_rows is None:
             yield from handle.read(columns=columns).to_batches(max_chunksize=None)
             return
@@ -966,13 +976,10 @@ def _feather(source: Path | Traversable, label: str, plain: dict) -> TableReader
         handle = pa.ipc.open_file(pa.memory_map(str(source)))
     except Exception as exc:
         raise ValueError(f"{label}: not a readable feather file ({exc})") from None
-    row_labels = _pandas_row_labels(handle.schema)
-    names = [str(n) for n in handle.schema.names if n not in row_labels]
-    _check_header(names, label)
+    names, every = _columnar_names(handle.schema, label)
 
     def batches(columns: list[str] | None) -> Iterator[Any]:
-        if columns is None and row_labels:
-            columns = names
+        columns = every if columns is None else columns
         for k in range(handle.num_record_batches):
             batch = handle.get_batch(k)
             yield batch if columns is None else batch.select(columns)
