@@ -711,6 +711,24 @@ def test_text_of_numbers_is_a_warning_of_inspect_and_fit_that_discrete_silences(
     assert "no problems found" in capsys.readouterr().out
 
 
+def test_predict_says_when_the_models_id_column_is_absent(car_csv, tmp_path, capsys):
+    # Optional when predicting, but the output then has no column to match
+    # its rows by: a note says so; an asked-for --id-column is an error.
+    model = tmp_path / "m.augnb"
+    argv = ["fit", str(car_csv), "--id-column", "patient", "--output", str(model)]
+    assert main(argv) == 0
+    new = tmp_path / "new.csv"
+    pd.read_csv(car_csv).drop(columns="patient").to_csv(new, index=False)
+    capsys.readouterr()
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(new), "--output", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"augnb: note: {new} has no column 'patient' (the model's id column)" in err
+    assert "patient" not in pd.read_csv(out).columns
+    assert main(["predict", str(model), str(car_csv), "--output", str(out)]) == 0
+    assert "note:" not in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_predict_copies_the_id_column_as_written(car_csv, tmp_path, capsys, suffix):
     # A row identifier is copied as the file writes it ("0042" stays 0042,

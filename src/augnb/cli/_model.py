@@ -577,7 +577,15 @@ def cmd_predict(args: argparse.Namespace) -> int:
                     f"{label}: no id column {id_column!r}; the columns are "
                     f"{reader.columns}"
                 )
-            id_column = None  # the model's id column is optional when predicting
+            # The model's id column is optional when predicting: said, since
+            # the output then has no column to match its rows by.
+            print(
+                f"augnb: note: {label} has no column {id_column!r} (the model's id "
+                "column), so the predictions carry no id column; rows are in the "
+                "file's order",
+                file=sys.stderr,
+            )
+            id_column = None
         has_target = target in reader.columns
         if args.target and not has_target:
             # Asked to score, with a class column the table lacks.
