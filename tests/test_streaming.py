@@ -210,6 +210,28 @@ def test_a_folder_is_read_whole_compressed_csv_and_feather_included(tmp_path):
         fit_files(TAN(), folder, target="cls")
 
 
+def test_a_table_whose_rows_would_be_read_twice_is_refused(tmp_path):
+    # Every table file of a folder is read: x.csv beside x.csv.gz, or a file
+    # named twice, would count its rows twice without a word.
+    import gzip
+
+    X, y = load("car")
+    text = X.assign(cls=y).to_csv(index=False)
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "x.csv").write_text(text)
+    (folder / "x.CSV.gz").write_bytes(gzip.compress(text.encode()))
+    with pytest.raises(ValueError, match=r"x\.CSV\.gz' and '.*x\.csv' hold one "
+                       r"table, plain and compressed"):
+        fit_files(TAN(), folder, target="cls")
+    model = fit_files(TAN(), str(folder / "*.csv"), target="cls")
+    assert model.statistics_.n_samples == len(X)
+    with pytest.raises(ValueError, match=r"x\.csv' is named twice"):
+        fit_files(TAN(), [folder / "x.csv", str(folder / "*.csv")], target="cls")
+    with pytest.raises(ValueError, match="is named twice"):
+        predict_files(model, [folder / "x.csv", folder / "x.csv"], tmp_path / "p")
+
+
 def test_rows_without_a_label_are_named_by_their_place_in_the_file(tmp_path):
     X, y = load("car")
     y = y.astype(object).mask(X.index.isin([150, 420, 421]))

@@ -25,6 +25,7 @@ from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import class_counts_finding, warn_data_problems
 from augnb.data.tables import (
+    COMPRESSED_SUFFIXES,
     DataReadWarning,
     check_labels,
     check_model_columns,
@@ -80,6 +81,7 @@ def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
             raise FileNotFoundError(
                 f"data file {item!r} does not exist; give a file, a folder or a glob"
             )
+    _refuse_tables_read_twice(files)
     return files
 
 
@@ -97,6 +99,35 @@ _NOT_PARQUET = {
     ".gz": " gzip",
     ".zip": " zip",
 }
+
+
+def _refuse_tables_read_twice(files: list[str]) -> None:
+    """Refuse a table whose rows would be read twice.
+
+    The same file named twice (a list, or a glob and a folder that overlap),
+    or a folder's ``x.csv`` beside ``x.csv.gz`` (every table file of a folder
+    is read): the model would count those rows twice, without a word.
+    """
+    seen: dict[str, str] = {}
+    plain: dict[str, str] = {}
+    for path in files:
+        first = seen.setdefault(os.path.realpath(path), path)
+        if first is not path:
+            raise ValueError(
+                f"{path!r} is named twice (also as {first!r}), so its rows would "
+                "be read twice; name each file once"
+            )
+        # The name without its compression, in any case (x.csv, x.CSV.gz).
+        stem = path.lower()
+        for suffix in COMPRESSED_SUFFIXES:
+            stem = stem.removesuffix(suffix)
+        other = plain.setdefault(stem, path)
+        if other is not path:
+            raise ValueError(
+                f"{other!r} and {path!r} hold one table, plain and compressed, so "
+                "its rows would be read twice; give one of them (a glob such as "
+                "'folder/*.csv' picks the plain files)"
+            )
 
 
 def _check_estimator(estimator: object, what: str) -> None:
