@@ -203,6 +203,31 @@ def test_a_date_column_is_refused_as_in_memory():
     assert str(partitioned.value) == str(in_memory.value)
 
 
+@pytest.mark.parametrize(
+    ("dataset", "missing"),
+    # car: found by a partition; iris: by the sample its cut points come from.
+    [("car", [5, 600, 1200]), ("car", [1500]), ("iris", [70, 100, 140])],
+)
+def test_missing_labels_are_counted_over_every_partition(dataset, missing):
+    # A partition holding one said its own count and rows ("1 missing (rows
+    # [5])" of 3), or the sample's; every partition's are counted, as in memory.
+    X, y = load(dataset)
+    y = y.astype(object)
+    y.iloc[missing] = None
+    with pytest.raises(ValueError, match="missing label") as in_memory:
+        TAN().fit(X, y)
+    for X_part, y_part in (
+        _ddf(X, y, 4),
+        (da.from_array(X.to_numpy(), chunks=(len(X) // 3, -1)), y.to_numpy()),
+    ):
+        with pytest.raises(ValueError, match="missing label") as partitioned:
+            TAN().fit(X_part, y_part)
+        assert str(partitioned.value) == str(in_memory.value)
+    assert f"y has {len(missing)} missing label(s) (rows {missing})" in str(
+        in_memory.value
+    )
+
+
 @pytest.mark.parametrize("npartitions", [1, 3])
 def test_suspicious_columns_are_warned_as_in_memory(npartitions):
     # A constant column and a row identifier are warned about as in memory

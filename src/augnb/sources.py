@@ -39,6 +39,7 @@ from sklearn.utils import check_random_state
 from augnb._warnings import warn_at_caller
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
+    MissingLabelsError,
     as_frame,
     as_numbers,
     column_indices,
@@ -1053,6 +1054,12 @@ def _frame_stats_task(x: object, y: object, plan: ChunkPlan) -> SufficientStatis
     return frame_statistics(x, y, plan)
 
 
+def _missing_label_mask(x: object, y: object) -> NDArray[np.bool_]:
+    """Which rows of a partition have no label."""
+    _, y = _split_target(x, y)
+    return np.asarray(pd.isna(np.asarray(y, dtype=object)), dtype=bool)
+
+
 class DaskSource(RowSource):
     """The partitions of a Dask DataFrame or array, counted where they live.
 
@@ -1133,6 +1140,26 @@ class DaskSource(RowSource):
             "or a 2-d dask array."
         )
 
+    def _missing_labels(self) -> MissingLabelsError:
+        """The missing labels of every partition, counted and located.
+
+        A partition (or the sample) that holds one would say its own count
+        and rows: on this error path alone, the labels are read again.
+        """
+        import dask
+        from dask import delayed
+
+        if self.frame is not None:
+            blocks = [(x, None) for x in self.frame.to_delayed()]
+        else:
+            blocks = list(zip(self.xs, self.ys))
+        task = delayed(_missing_label_mask, pure=True)
+        masks = dask.compute(*[task(x, y) for x, y in blocks])
+        missing = np.concatenate([np.asarray(m, dtype=bool) for m in masks])
+        return MissingLabelsError(
+            int(missing.sum()), np.flatnonzero(missing)[:5].tolist()
+        )
+
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
@@ -1153,18 +1180,20 @@ class DaskSource(RowSource):
         # and the first partition has rows in all but such frames).
         made = None
         n_parts = self.frame.npartitions if self.frame is not None else len(self.xs)
-        for i in range(n_parts):
-            if self.frame is not None:
-                part = self.frame.partitions[i].map_partitions(
-                    _plan_task_frame, make_plan, **_NO_META
-                )
-                made = dask.compute(part.to_delayed()[0])[0]
-            else:
-                made = dask.compute(
-                    delayed(_plan_task, pure=True)(make_plan, self.xs[i], self.ys[i])
-                )[0]
-            if made is not None:
-                break
+        try:
+            for i in range(n_parts):
+                if self.frame is not None:
+                    part = self.frame.partitions[i].map_partitions(
+                        _plan_task_frame, make_plan, **_NO_META
+                    )
+                    made = dask.compute(part.to_delayed()[0])[0]
+                else:
+                    task = delayed(_plan_task, pure=True)
+                    made = dask.compute(task(make_plan, self.xs[i], self.ys[i]))[0]
+                if made is not None:
+                    break
+        except MissingLabelsError:
+            raise self._missing_labels() from None
         if made is None:
             raise ValueError("The Dask collection holds no rows.")
         plan, fitted, found = made
@@ -1206,6 +1235,9 @@ class DaskSource(RowSource):
         if sample is None:
             return None
         X, y, _ = sample
+        if pd.isna(np.asarray(y, dtype=object)).any():
+            # Its rows' positions are the sample's: count every partition's.
+            raise self._missing_labels()
         return X, y
 
     def tables(self, plan: ChunkPlan) -> tuple[SufficientStatistics, Schema]:
@@ -1228,7 +1260,10 @@ class DaskSource(RowSource):
         else:
             task = delayed(_frame_stats_task, pure=True)
             parts = [task(x, yy, plan) for x, yy in zip(self.xs, self.ys)]
-        (stats,) = dask.compute(tree_sum(parts))
+        try:
+            (stats,) = dask.compute(tree_sum(parts))
+        except MissingLabelsError:
+            raise self._missing_labels() from None
         self.classes = stats.classes
         return stats, schema_of_statistics(stats)
 

@@ -14,6 +14,7 @@ from sklearn.utils import check_array, column_or_1d
 
 __all__ = [
     "EncodedData",
+    "MissingLabelsError",
     "as_frame",
     "as_numbers",
     "column_arrays",
@@ -25,6 +26,30 @@ __all__ = [
     "replace_columns",
     "typed_objects",
 ]
+
+
+class MissingLabelsError(ValueError):
+    """``y`` holds missing labels: how many, and the first rows that do.
+
+    Parameters
+    ----------
+    count : int
+        Number of missing labels.
+    rows : list of int
+        Positions of the first few (at most five).
+    """
+
+    def __init__(self, count: int, rows: list[int]) -> None:
+        self.count = int(count)
+        self.rows = [int(r) for r in rows]
+        super().__init__(
+            f"y has {self.count} missing label(s) (rows {self.rows}); drop those "
+            "rows or impute their class before fitting."
+        )
+
+    def __reduce__(self) -> tuple:
+        # Rebuilt from its numbers where a Dask worker's error is unpickled.
+        return type(self), (self.count, self.rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,10 +506,8 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         )
     missing = np.asarray(pd.isna(y_arr), dtype=bool)
     if missing.any():
-        rows = np.flatnonzero(missing)[:5].tolist()
-        raise ValueError(
-            f"y has {int(missing.sum())} missing label(s) (rows {rows}); drop those "
-            "rows or impute their class before fitting."
+        raise MissingLabelsError(
+            int(missing.sum()), np.flatnonzero(missing)[:5].tolist()
         )
     fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
     if fractional is not None and fractional.any():
