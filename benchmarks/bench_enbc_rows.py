@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import machine_info, parser, random_forest, save
+from _common import parser, random_forest, record
 
 from augnb import ENBC
 
@@ -72,15 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             "growth exponent between the two largest sizes:",
             {k: round(v, 2) for k, v in exponent.items()},
         )
-    save(
-        {
-            "machine": machine_info(),
-            "args": vars(args),
-            "sizes": rows,
-            "growth_exponent": exponent,
-        },
-        f"{args.out}.json",
-    )
+    record(args, f"{args.out}.json", sizes=rows, growth_exponent=exponent)
     return 0
 
 
