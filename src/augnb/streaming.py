@@ -388,13 +388,18 @@ def fit_files(
                     frame = _same_columns(frame, order, path)
                 X, y = _split(frame, target)
                 # Named by the file's lines, as load() names them.
-                check_labels(
+                keep = check_labels(
                     y, path, row, whole=False, source=path, sep=sep,
-                    encoding=encoding,
+                    encoding=encoding, features=X,
                 )
+                row += len(X)
+                if keep is not None:
+                    X = X[keep].reset_index(drop=True)
+                    y = y[keep].reset_index(drop=True)
+                    if not len(X):
+                        continue
                 if len(met) < 2:
                     met.update(pd.unique(y.to_numpy()).tolist())
-                row += len(X)
                 yield X, y
 
     report = None

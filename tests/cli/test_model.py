@@ -161,6 +161,61 @@ def test_rows_without_a_label_are_named_alike_by_every_command(
     assert not (tmp_path / "m.augnb").exists()
 
 
+def test_empty_rows_of_a_spreadsheet_are_left_out_alike_by_every_reader(
+    car_csv, tmp_path, capsys
+):
+    from augnb import TAN, fit_files
+    from augnb.data.tables import DataReadWarning
+    from augnb.datasets import load
+
+    # Spreadsheets save empty rows as lines of bare delimiters: one among
+    # the rows, two at the end. They were refused as rows without a label.
+    plain = tmp_path / "plain.csv"
+    pd.read_csv(car_csv).drop(columns="patient").to_csv(plain, index=False)
+    text = plain.read_text().splitlines()
+    blank = "," * (len(text[0].split(",")) - 1)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("\n".join([*text[:4], blank, *text[4:], blank, blank]) + "\n")
+    where = "3 empty row(s) left out", "file line(s) 5, 123, 124"
+    X, y = load(plain)
+    with pytest.warns(DataReadWarning, match=r"line\(s\) 5, 123, 124 \(the head"):
+        X_sheet, _ = load(sheet)
+    pd.testing.assert_frame_equal(X_sheet, X)
+    expected = TAN().fit(X, y).predict_proba(X)
+    with pytest.warns(DataReadWarning, match="empty row"):
+        streamed = fit_files(TAN(), sheet, target="class", batch_rows=50)
+    np.testing.assert_allclose(streamed.predict_proba(X), expected, atol=1e-12)
+    for extra in ([], ["--batch-rows", "50"], ["--estimator", "BSEJ"]):
+        out = tmp_path / "m.augnb"
+        assert main(["fit", str(sheet), *extra, "--output", str(out)]) == 0
+        said = capsys.readouterr()
+        assert all(part in said.err for part in where), said.err
+        assert "(120 rows" in said.out, said.out
+    # Another name: a warning said once is not said again at the same place.
+    sheet2 = tmp_path / "sheet2.csv"
+    sheet2.write_bytes(sheet.read_bytes())
+    compare = ["compare", str(sheet2), "--estimators", "NB", "--splits", "2"]
+    assert main([*compare, "--repeats", "1"]) == 0
+    said = capsys.readouterr()
+    assert all(part in said.err for part in where), (said.out, said.err)
+    # A row with values but no label is still refused, named by its line.
+    partial = tmp_path / "partial.csv"
+    unlabelled = text[2].rsplit(",", 1)[0]
+    partial.write_text(f"{text[0]}\n{text[1]}\n{blank}\n{unlabelled},\n")
+    refused = r"1 row\(s\) have no class label, at file line\(s\) 4"
+    left_out = r"1 empty row\(s\) left out.* line\(s\) 3"
+    with pytest.raises(ValueError, match=refused):
+        with pytest.warns(DataReadWarning, match=left_out):
+            load(partial)
+    # Predicting, every row is predicted (an empty one from the prior): one
+    # prediction per row, the labelled rows scored.
+    model = tmp_path / "m.augnb"
+    predictions = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(sheet), "--output", str(predictions)]) == 0
+    assert len(pd.read_csv(predictions)) == 123
+    assert "accuracy on the 120 labelled rows" in capsys.readouterr().err
+
+
 def test_inspect_exits_2_when_it_reports_an_error(
     car_csv, tmp_path, capsys, usage_error
 ):

@@ -478,10 +478,13 @@ def _fit_whole(
             raise ValueError(f"{args.dataset}: the file holds no data rows")
         frame = frames[0] if len(frames) == 1 else concat_batches(frames)
         y = frame.pop(target)
-        check_labels(
+        keep = check_labels(
             y, args.dataset, source=args.dataset, sep=args.sep,
-            encoding=args.encoding,
+            encoding=args.encoding, features=frame,
         )
+        if keep is not None:
+            frame = frame[keep].reset_index(drop=True)
+            y = y[keep].reset_index(drop=True)
         # Said before the fit's data audit speaks of the columns.
         _check_class_column(y, args.dataset)
         if args.complete_only:

@@ -80,6 +80,8 @@ from augnb.data.levels import NUMBER_TEXT, sort_levels
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
+    from numpy.typing import NDArray
+
 __all__ = [
     "COLUMNAR_SUFFIXES",
     "COMPRESSED_SUFFIXES",
@@ -1692,11 +1694,15 @@ def check_labels(
     source: str | os.PathLike[str] | Traversable | None = None,
     sep: str | None = None,
     encoding: str | None = None,
-) -> None:
+    features: pd.DataFrame | None = None,
+) -> NDArray[np.bool_] | None:
     """Refuse rows of a table file that have no class label, naming where they are.
 
     The one wording of this error wherever a file is read (``load``,
-    ``fit_files``, the command line), whole or in batches.
+    ``fit_files``, the command line), whole or in batches. A row with no
+    value in any column read (its label nor ``features``) is no example but
+    an empty row, as spreadsheets save them (a line of bare delimiters,
+    ``,,``): it is left out, with a :class:`DataReadWarning` that says where.
 
     Parameters
     ----------
@@ -1717,16 +1723,61 @@ def check_labels(
         rows. Without it the rows are counted after the header.
     sep, encoding : str, default=None
         The CSV dialect the file was read with.
+    features : DataFrame, default=None
+        The other columns read of the same rows (``y`` may be among them);
+        a row missing in all of them and in ``y`` is an empty row.
+
+    Returns
+    -------
+    keep : ndarray of bool or None
+        The rows to fit on when empty rows are left out; None when every
+        row is kept.
 
     Raises
     ------
     ValueError
-        If a label is missing.
+        If a label is missing from a row that is not empty.
+
+    Warns
+    -----
+    DataReadWarning
+        When empty rows are left out.
     """
     missing = y.isna().to_numpy()
     if not missing.any():
-        return
+        return None
+    keep = None
+    if features is not None and features.shape[1] > 0:
+        empty = missing & features.isna().all(axis=1).to_numpy()
+        if empty.any():
+            where = _where_rows(
+                np.flatnonzero(empty) + first_row, label, source, sep, encoding
+            )
+            _warn(
+                f"{label}: {int(empty.sum())} empty row(s) left out (no value "
+                f"in any column), {where}; spreadsheets save empty rows so. "
+                "Delete them to silence this warning.",
+                str(y.name),
+                "empty rows",
+            )
+            missing = missing & ~empty
+            keep = ~empty
+    if not missing.any():
+        return keep
     rows = np.flatnonzero(missing) + first_row
+    where = _where_rows(rows, label, source, sep, encoding)
+    among = "" if whole else f" of the first {first_row + len(y)}"
+    raise ValueError(
+        f"{label}: {rows.size} row(s){among} have no class label, {where}. "
+        "A row without a label cannot be used; remove it or fill in its class."
+    )
+
+
+def _where_rows(
+    rows: NDArray[np.int64], label: str, source: Any, sep: str | None,
+    encoding: str | None,
+) -> str:
+    """Where the first rows of a table file are: lines of a text table, or rows."""
     count = rows.size
     columnar = table_kind(str(label)) == "columnar"
     lines = None if columnar else _label_lines(source, label, sep, encoding, rows)
@@ -1734,16 +1785,10 @@ def check_labels(
     shown = ", ".join(str(i) for i in numbers[:_SHOWN])
     more = ", ..." if count > _SHOWN else ""
     if lines is not None:
-        where = f"at file line(s) {shown}{more} (the header is line {lines[0]})"
-    elif columnar:
-        where = f"at row(s) {shown}{more} (counting from 1)"
-    else:
-        where = f"at data row(s) {shown}{more} (counting from 1 after the header)"
-    among = "" if whole else f" of the first {first_row + len(y)}"
-    raise ValueError(
-        f"{label}: {count} row(s){among} have no class label, {where}. "
-        "A row without a label cannot be used; remove it or fill in its class."
-    )
+        return f"at file line(s) {shown}{more} (the header is line {lines[0]})"
+    if columnar:
+        return f"at row(s) {shown}{more} (counting from 1)"
+    return f"at data row(s) {shown}{more} (counting from 1 after the header)"
 
 
 def _label_lines(

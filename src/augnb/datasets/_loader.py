@@ -201,9 +201,14 @@ def _typed_frame(
         kept = kept_of([str(c) for c in raw.columns])
     raw = raw.loc[:, [*(c for c in kept if c != target), target]]
     if not isinstance(source, pd.DataFrame):
-        check_labels(raw[target], label, source=source, sep=sep, encoding=encoding)
+        keep = check_labels(
+            raw[target], label, source=source, sep=sep, encoding=encoding,
+            features=raw,
+        )
     else:
-        check_labels(raw[target], label)
+        keep = check_labels(raw[target], label, features=raw)
+    if keep is not None:
+        raw = raw[keep].reset_index(drop=True)
 
     if name is not None:
         raw = raw.drop(columns=list(DROPPED_COLUMNS.get(name, {})))
