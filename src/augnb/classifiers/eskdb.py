@@ -167,9 +167,7 @@ class ESKDB(_SmoothedNB):
 
     References
     ----------
-    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
-    classifiers using ensembles and smoothing. Knowledge and Information
-    Systems 62, 3457-3480.
+    {zhang2020}
 
     Petitjean, F., Buntine, W., Webb, G. I. and Zaidi, N. (2018). Accurate
     parameter estimation for Bayesian network classifiers using hierarchical

@@ -65,9 +65,7 @@ class HillClimbingTAN(_ArcSearch):
 
     References
     ----------
-    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
-    Bayesian classifiers. International Journal on Artificial Intelligence
-    Tools 11(4), 587-601.
+    {keogh2002}
 
     Examples
     --------
@@ -131,9 +129,7 @@ class SuperParentTAN(HillClimbingTAN):
 
     References
     ----------
-    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
-    Bayesian classifiers. International Journal on Artificial Intelligence
-    Tools 11(4), 587-601.
+    {keogh2002}
 
     Examples
     --------
@@ -181,8 +177,7 @@ class WrapperKDB(_ArcSearch):
     Sahami, M. (1996). Learning limited dependence Bayesian classifiers. KDD
     1996, 335-338.
 
-    Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
-    Bayesian network classifiers. The R Journal 10(2), 455-468.
+    {mihaljevic2018}
 
     Examples
     --------

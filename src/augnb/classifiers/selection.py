@@ -119,8 +119,7 @@ class FFSS(_FromCountsNB, _SmoothedNB):
 
     References
     ----------
-    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
+    {mihaljevic2013}
 
     Examples
     --------

@@ -102,8 +102,7 @@ class BSEJ(_JoiningSearch):
 
     References
     ----------
-    Pazzani, M. J. (1996). Constructive induction of Cartesian product
-    attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
+    {pazzani1996}
 
     Examples
     --------
@@ -202,11 +201,9 @@ class FSSJ(_JoiningSearch):
 
     References
     ----------
-    Pazzani, M. J. (1996). Constructive induction of Cartesian product
-    attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
+    {pazzani1996}
 
-    Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
-    Bayesian network classifiers. The R Journal 10(2), 455-468.
+    {mihaljevic2018}
 
     Examples
     --------
@@ -312,8 +309,7 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     References
     ----------
-    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
+    {mihaljevic2013}
 
     Examples
     --------

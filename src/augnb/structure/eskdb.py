@@ -105,9 +105,7 @@ def eskdb_structures(
 
     References
     ----------
-    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
-    classifiers using ensembles and smoothing. Knowledge and Information
-    Systems 62, 3457-3480.
+    {zhang2020}
     """
     if int(n_estimators) < 1:
         raise ValueError(f"n_estimators must be >= 1; got {n_estimators!r}.")
@@ -175,9 +173,7 @@ def eskdb_member(
 
     References
     ----------
-    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
-    classifiers using ensembles and smoothing. Knowledge and Information
-    Systems 62, 3457-3480.
+    {zhang2020}
     """
     codes = np.asarray(codes)
     if information is None:
