@@ -1156,9 +1156,7 @@ class DaskSource(RowSource):
         task = delayed(_missing_label_mask, pure=True)
         masks = dask.compute(*[task(x, y) for x, y in blocks])
         missing = np.concatenate([np.asarray(m, dtype=bool) for m in masks])
-        return MissingLabelsError(
-            int(missing.sum()), np.flatnonzero(missing)[:5].tolist()
-        )
+        return MissingLabelsError.from_mask(missing)
 
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool

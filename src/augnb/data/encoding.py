@@ -51,6 +51,22 @@ class MissingLabelsError(ValueError):
         # Rebuilt from its numbers where a Dask worker's error is unpickled.
         return type(self), (self.count, self.rows)
 
+    @classmethod
+    def from_mask(cls, missing: NDArray[np.bool_]) -> MissingLabelsError:
+        """The error for the labels ``missing`` marks, whoever found them.
+
+        Parameters
+        ----------
+        missing : ndarray of bool, shape (n_samples,)
+            True where a label is missing; at least one is.
+
+        Returns
+        -------
+        MissingLabelsError
+            Its count, and the positions of the first five.
+        """
+        return cls(int(missing.sum()), np.flatnonzero(missing)[:5].tolist())
+
 
 @dataclass(frozen=True, slots=True)
 class EncodedData:
@@ -506,9 +522,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         )
     missing = np.asarray(pd.isna(y_arr), dtype=bool)
     if missing.any():
-        raise MissingLabelsError(
-            int(missing.sum()), np.flatnonzero(missing)[:5].tolist()
-        )
+        raise MissingLabelsError.from_mask(missing)
     fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
     if fractional is not None and fractional.any():
         # scikit-learn's wording ("Unknown label type: continuous"), so that a
