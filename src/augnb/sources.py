@@ -1140,6 +1140,12 @@ class DaskSource(RowSource):
             "or a 2-d dask array."
         )
 
+    def _blocks(self) -> list[tuple[Any, Any]]:
+        """Each partition as delayed ``(X, y)``; y None where the frame holds it."""
+        if self.frame is not None:
+            return [(x, None) for x in self.frame.to_delayed()]
+        return list(zip(self.xs, self.ys))
+
     def _missing_labels(self) -> MissingLabelsError:
         """The missing labels of every partition, counted and located.
 
@@ -1149,12 +1155,8 @@ class DaskSource(RowSource):
         import dask
         from dask import delayed
 
-        if self.frame is not None:
-            blocks = [(x, None) for x in self.frame.to_delayed()]
-        else:
-            blocks = list(zip(self.xs, self.ys))
         task = delayed(_missing_label_mask, pure=True)
-        masks = dask.compute(*[task(x, y) for x, y in blocks])
+        masks = dask.compute(*[task(x, y) for x, y in self._blocks()])
         missing = np.concatenate([np.asarray(m, dtype=bool) for m in masks])
         return MissingLabelsError.from_mask(missing)
 
@@ -1219,10 +1221,7 @@ class DaskSource(RowSource):
         import dask
         from dask import delayed
 
-        if self.frame is not None:
-            blocks = [(x, None) for x in self.frame.to_delayed()]
-        else:
-            blocks = list(zip(self.xs, self.ys))
+        blocks = self._blocks()
         if len(blocks) == 1:
             return None
         seed = int(random_state.randint(np.iinfo(np.int32).max))
