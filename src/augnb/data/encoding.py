@@ -350,11 +350,7 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     new = {}
     for i, (dtype, kind) in enumerate(zip(dtypes, kinds)):
         if kind == "c":
-            raise ValueError(
-                f"Column {names[i]!r} holds complex numbers; give real numbers or "
-                f"categories (e.g. X[{names[i]!r}].abs(), or its .real and .imag "
-                "as two columns)."
-            )
+            raise _complex_refusal(names[i])
         if kind != "O" or not (
             pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)
         ):
@@ -379,13 +375,18 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         if typed.dtype == object:
             continue
         if typed.dtype.kind == "c":  # complex numbers in an object column
-            raise ValueError(
-                f"Column {names[i]!r} holds complex numbers; give real numbers or "
-                f"categories (e.g. X[{names[i]!r}].abs(), or its .real and .imag "
-                "as two columns)."
-            )
+            raise _complex_refusal(names[i])
         new[names[i]] = typed
     return replace_columns(frame, new) if new else frame
+
+
+def _complex_refusal(name: Hashable) -> ValueError:
+    """The refusal of a column of complex numbers, typed so or in objects."""
+    return ValueError(
+        f"Column {name!r} holds complex numbers; give real numbers or "
+        f"categories (e.g. X[{name!r}].abs(), or its .real and .imag "
+        "as two columns)."
+    )
 
 
 def decimal_numbers(column: pd.Series) -> pd.Series | None:
