@@ -133,6 +133,22 @@ def merge_moments(
     return np.stack([n, mean, m2])
 
 
+def _two_pass(
+    x: NDArray[np.float64], group: NDArray[np.integer], n_groups: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray]:
+    """Count, mean (NaN for an empty group) and M2 of ``x`` per group.
+
+    Two passes: the squared deviations are summed about each group's mean,
+    so values far from 0 lose no precision.
+    """
+    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, weights=x, minlength=n_groups) / n
+        dev = x - mean[group]
+    # Weighted, bincount sums floats (its stubs say integers).
+    return n, mean, np.bincount(group, weights=dev * dev, minlength=n_groups)
+
+
 def class_moments(
     x: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
 ) -> NDArray[np.float64]:
@@ -152,14 +168,8 @@ def class_moments(
     ndarray of shape (3, n_classes)
     """
     ok = ~np.isnan(x)
-    xo, yo = x[ok], y[ok]
-    n = np.bincount(yo, minlength=n_classes).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(yo, weights=xo, minlength=n_classes) / n
-    mean = np.where(n > 0, mean, 0.0)
-    dev = xo - mean[yo]
-    m2 = np.bincount(yo, weights=dev * dev, minlength=n_classes)
-    return np.stack([n, mean, m2])
+    n, mean, m2 = _two_pass(x[ok], y[ok], n_classes)
+    return np.stack([n, np.where(n > 0, mean, 0.0), m2])
 
 
 def group_moments(
@@ -188,12 +198,9 @@ def group_moments(
     >>> n.tolist(), mean.tolist()[:2], var.tolist()[:2]
     ([2.0, 1.0, 0.0], [2.0, 5.0], [1.0, 0.0])
     """
-    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    n, mean, m2 = _two_pass(x, group, n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(group, weights=x, minlength=n_groups) / n
-        dev = x - mean[group]
-        var = np.bincount(group, weights=dev * dev, minlength=n_groups) / n
-    return n, mean, var
+        return n, mean, m2 / n
 
 
 def group_comoments(
