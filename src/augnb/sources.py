@@ -1060,6 +1060,14 @@ def _missing_label_mask(x: object, y: object) -> NDArray[np.bool_]:
     return np.asarray(pd.isna(np.asarray(y, dtype=object)), dtype=bool)
 
 
+def _unsupported_dask(X: object) -> TypeError:
+    """The refusal of a Dask collection that is no DataFrame or 2-d array."""
+    return TypeError(
+        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
+        "a 2-d dask array."
+    )
+
+
 class DaskSource(RowSource):
     """The partitions of a Dask DataFrame or array, counted where they live.
 
@@ -1135,10 +1143,7 @@ class DaskSource(RowSource):
                     "from one dask DataFrame (X = ddf.drop(columns=t), y = ddf[t])."
                 ) from None
             return
-        raise TypeError(
-            f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame "
-            "or a 2-d dask array."
-        )
+        raise _unsupported_dask(X)
 
     def _blocks(self) -> list[tuple[Any, Any]]:
         """Each partition as delayed ``(X, y)``; y None where the frame holds it."""
@@ -1348,7 +1353,4 @@ def predict_dask(estimator: Any, X: Any, method: str) -> Any:
 
         meta = pd.DataFrame({c: np.empty(0) for c in cols})
         return X.map_partitions(scores, meta=meta).to_dask_array()
-    raise TypeError(
-        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
-        "a 2-d dask array."
-    )
+    raise _unsupported_dask(X)
