@@ -19,6 +19,7 @@ from augnb.params.categorical import (
     CategoricalCPD,
     DiscreteModel,
     NodeDomain,
+    check_prediction_alpha,
 )
 from augnb.params.gaussian import (
     ConditionalGaussianCPD,
@@ -239,8 +240,7 @@ def fit_discrete_model_from_statistics(
     DiscreteModel
         Equal to ``fit_discrete_model`` on the rows the statistics summarise.
     """
-    if not alpha > 0:
-        raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
+    check_prediction_alpha(alpha)
     cards = stats.cards
     families(structure)  # validates singleton nodes
     domains = []
