@@ -122,15 +122,10 @@ def merge_moments(
     ndarray of shape (3, ...)
         ``(count, mean, M2)`` of the union.
     """
-    na, ma, sa = a
-    nb, mb, sb = b
-    n = na + nb
-    with np.errstate(invalid="ignore", divide="ignore"):
-        delta = mb - ma
-        frac = np.where(n > 0, nb / n, 0.0)
-        mean = np.where(na == 0, mb, np.where(nb == 0, ma, ma + delta * frac))
-        m2 = sa + sb + np.where((na > 0) & (nb > 0), delta * delta * na * frac, 0.0)
-    return np.stack([n, mean, m2])
+    # (count, mean, M2) is the co-moment layout of one member, on the first
+    # axis instead of the last: merge_comoments's rule, the same arithmetic.
+    merged = merge_comoments(np.moveaxis(a, 0, -1), np.moveaxis(b, 0, -1))
+    return np.ascontiguousarray(np.moveaxis(merged, -1, 0))
 
 
 def _two_pass(
