@@ -616,10 +616,8 @@ def _fit_mixture_levels(
 def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
     """Linear Gaussian per (k, c), borrowing from the class, then from all rows.
 
-    A group with fewer than ``d + 2`` rows (too few to estimate intercept,
-    slopes and a variance) keeps the level above's slopes and variance and
-    re-centres the intercept on its own rows (with one row and no slopes the
-    mean is the value).
+    A group too small for its own fit borrows as :func:`borrowed_level` says;
+    its intercept is re-centred on its own rows.
     """
     d = uo.shape[1]
     b0, b, mse, cnt = fit_linear_gaussian(
