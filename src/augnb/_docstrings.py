@@ -440,29 +440,6 @@ FileNotFoundError
     "demsar2006_cd_diagram": """\
 .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
    data sets", JMLR 7:1-30, 2006, section 3.2.2 and Figure 1.""",
-    # Citations of learners, each cited by a learner and by its search or
-    # by a sibling learner.
-    "pazzani1996": """\
-Pazzani, M. J. (1996). Constructive induction of Cartesian product
-attributes. ISIS: Information, Statistics and Induction in Science, 66-77.""",
-    "keogh2002": """\
-Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
-Bayesian classifiers. International Journal on Artificial Intelligence
-Tools 11(4), 587-601.""",
-    "mihaljevic2013": """\
-Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
-Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.""",
-    "mihaljevic2018": """\
-Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
-Bayesian network classifiers. The R Journal 10(2), 455-468.""",
-    "martinez2016": """\
-Martinez, A. M., Webb, G. I., Chen, S. and Zaidi, N. A. (2016). Scalable
-learning of Bayesian network classifiers. Journal of Machine Learning
-Research 17(44), 1-35.""",
-    "zhang2020": """\
-Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
-classifiers using ensembles and smoothing. Knowledge and Information
-Systems 62, 3457-3480.""",
     # The network writers of augnb.interop.
     "network_writer": """\
 network : Network

@@ -167,7 +167,9 @@ class ESKDB(_SmoothedNB):
 
     References
     ----------
-    {zhang2020}
+    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
+    classifiers using ensembles and smoothing. Knowledge and Information
+    Systems 62, 3457-3480.
 
     Petitjean, F., Buntine, W., Webb, G. I. and Zaidi, N. (2018). Accurate
     parameter estimation for Bayesian network classifiers using hierarchical

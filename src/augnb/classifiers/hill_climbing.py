@@ -65,7 +65,9 @@ class HillClimbingTAN(_ArcSearch):
 
     References
     ----------
-    {keogh2002}
+    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+    Bayesian classifiers. International Journal on Artificial Intelligence
+    Tools 11(4), 587-601.
 
     Examples
     --------
@@ -129,7 +131,9 @@ class SuperParentTAN(HillClimbingTAN):
 
     References
     ----------
-    {keogh2002}
+    Keogh, E. J. and Pazzani, M. J. (2002). Learning the structure of augmented
+    Bayesian classifiers. International Journal on Artificial Intelligence
+    Tools 11(4), 587-601.
 
     Examples
     --------
@@ -177,7 +181,8 @@ class WrapperKDB(_ArcSearch):
     Sahami, M. (1996). Learning limited dependence Bayesian classifiers. KDD
     1996, 335-338.
 
-    {mihaljevic2018}
+    Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
+    Bayesian network classifiers. The R Journal 10(2), 455-468.
 
     Examples
     --------

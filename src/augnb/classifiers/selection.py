@@ -119,7 +119,8 @@ class FFSS(_FromCountsNB, _SmoothedNB):
 
     References
     ----------
-    {mihaljevic2013}
+    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
+    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
 
     Examples
     --------

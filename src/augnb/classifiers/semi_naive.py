@@ -103,7 +103,8 @@ class BSEJ(_JoiningSearch):
 
     References
     ----------
-    {pazzani1996}
+    Pazzani, M. J. (1996). Constructive induction of Cartesian product
+    attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
 
     Examples
     --------
@@ -202,9 +203,11 @@ class FSSJ(_JoiningSearch):
 
     References
     ----------
-    {pazzani1996}
+    Pazzani, M. J. (1996). Constructive induction of Cartesian product
+    attributes. ISIS: Information, Statistics and Induction in Science, 66-77.
 
-    {mihaljevic2018}
+    Mihaljevic, B., Bielza, C. and Larrañaga, P. (2018). bnclassify: learning
+    Bayesian network classifiers. The R Journal 10(2), 455-468.
 
     Examples
     --------
@@ -310,7 +313,8 @@ class AugmentedSemiNaiveBayes(BSEJ):
 
     References
     ----------
-    {mihaljevic2013}
+    Mihaljevic, B., Larrañaga, P. and Bielza, C. (2013). Augmented semi-naive
+    Bayes classifier. CAEPIA 2013, LNCS 8109, 159-167.
 
     Examples
     --------

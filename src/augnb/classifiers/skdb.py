@@ -79,7 +79,9 @@ class SKDB(_SmoothedNB):
 
     References
     ----------
-    {martinez2016}
+    Martinez, A. M., Webb, G. I., Chen, S. and Zaidi, N. A. (2016). Scalable
+    learning of Bayesian network classifiers. Journal of Machine Learning
+    Research 17(44), 1-35.
 
     Examples
     --------

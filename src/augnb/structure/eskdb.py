@@ -105,7 +105,9 @@ def eskdb_structures(
 
     References
     ----------
-    {zhang2020}
+    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
+    classifiers using ensembles and smoothing. Knowledge and Information
+    Systems 62, 3457-3480.
     """
     if int(n_estimators) < 1:
         raise ValueError(f"n_estimators must be >= 1; got {n_estimators!r}.")
@@ -173,7 +175,9 @@ def eskdb_member(
 
     References
     ----------
-    {zhang2020}
+    Zhang, H., Petitjean, F. and Buntine, W. (2020). Bayesian network
+    classifiers using ensembles and smoothing. Knowledge and Information
+    Systems 62, 3457-3480.
     """
     codes = np.asarray(codes)
     if information is None:

@@ -234,7 +234,9 @@ def skdb_structure(
 
     References
     ----------
-    {martinez2016}
+    Martinez, A. M., Webb, G. I., Chen, S. and Zaidi, N. A. (2016). Scalable
+    learning of Bayesian network classifiers. Journal of Machine Learning
+    Research 17(44), 1-35.
     """
     k = check_k(k)
     theta = check_theta(theta)
