@@ -493,6 +493,27 @@ def _expect(condition: bool, what: str) -> None:
         raise _Damaged(what)
 
 
+def failure_summary(exc: BaseException) -> str:
+    """``exc`` in one line: its type and its message's first line, cut short.
+
+    How a model that breaks while it is read, checked or described names the
+    failure: the type says what broke, the first line where, and 120
+    characters keep the line readable.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The error caught.
+
+    Returns
+    -------
+    str
+        ``"Type: first line"`` (``"Type: "`` for an empty message).
+    """
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {first:.120}"
+
+
 class _Decoder:
     """Rebuilds the object tree from the JSON nodes and the archive's arrays."""
 
@@ -1130,9 +1151,8 @@ def _check_predicts(estimator: Any) -> None:
         n_classes = len(classes)
         distinct = len(pd.unique(np.asarray(classes, dtype=object)))
     except Exception as exc:  # whatever a missing part breaks
-        first = str(exc).splitlines()[0] if str(exc) else ""
         raise _Damaged(
-            f"it cannot predict ({type(exc).__name__}: {first:.120}); fit it again "
+            f"it cannot predict ({failure_summary(exc)}); fit it again "
             "with `augnb fit`"
         ) from None
     _expect(
@@ -1244,10 +1264,7 @@ def _read_archive(target: Path, limit: int) -> SavedModel:
         # A JSON value of the wrong type where the format expects another,
         # or one numpy cannot hold (a scalar out of its dtype's range, a
         # shape no array has).
-        first = str(exc).splitlines()[0] if str(exc) else ""
-        raise _Damaged(
-            f"a malformed document ({type(exc).__name__}: {first:.120})"
-        ) from None
+        raise _Damaged(f"a malformed document ({failure_summary(exc)})") from None
     return SavedModel(estimator, {**info, "augnb": document.get("augnb")})
 
 

@@ -1060,6 +1060,14 @@ def _missing_label_mask(x: object, y: object) -> NDArray[np.bool_]:
     return np.asarray(pd.isna(np.asarray(y, dtype=object)), dtype=bool)
 
 
+def _unsupported_dask(X: object) -> TypeError:
+    """The refusal of a Dask collection that is no DataFrame or 2-d array."""
+    return TypeError(
+        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
+        "a 2-d dask array."
+    )
+
+
 class DaskSource(RowSource):
     """The partitions of a Dask DataFrame or array, counted where they live.
 
@@ -1135,10 +1143,13 @@ class DaskSource(RowSource):
                     "from one dask DataFrame (X = ddf.drop(columns=t), y = ddf[t])."
                 ) from None
             return
-        raise TypeError(
-            f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame "
-            "or a 2-d dask array."
-        )
+        raise _unsupported_dask(X)
+
+    def _blocks(self) -> list[tuple[Any, Any]]:
+        """Each partition as delayed ``(X, y)``; y None where the frame holds it."""
+        if self.frame is not None:
+            return [(x, None) for x in self.frame.to_delayed()]
+        return list(zip(self.xs, self.ys))
 
     def _missing_labels(self) -> MissingLabelsError:
         """The missing labels of every partition, counted and located.
@@ -1149,16 +1160,10 @@ class DaskSource(RowSource):
         import dask
         from dask import delayed
 
-        if self.frame is not None:
-            blocks = [(x, None) for x in self.frame.to_delayed()]
-        else:
-            blocks = list(zip(self.xs, self.ys))
         task = delayed(_missing_label_mask, pure=True)
-        masks = dask.compute(*[task(x, y) for x, y in blocks])
+        masks = dask.compute(*[task(x, y) for x, y in self._blocks()])
         missing = np.concatenate([np.asarray(m, dtype=bool) for m in masks])
-        return MissingLabelsError(
-            int(missing.sum()), np.flatnonzero(missing)[:5].tolist()
-        )
+        return MissingLabelsError.from_mask(missing)
 
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool
@@ -1221,10 +1226,7 @@ class DaskSource(RowSource):
         import dask
         from dask import delayed
 
-        if self.frame is not None:
-            blocks = [(x, None) for x in self.frame.to_delayed()]
-        else:
-            blocks = list(zip(self.xs, self.ys))
+        blocks = self._blocks()
         if len(blocks) == 1:
             return None
         seed = int(random_state.randint(np.iinfo(np.int32).max))
@@ -1351,7 +1353,4 @@ def predict_dask(estimator: Any, X: Any, method: str) -> Any:
 
         meta = pd.DataFrame({c: np.empty(0) for c in cols})
         return X.map_partitions(scores, meta=meta).to_dask_array()
-    raise TypeError(
-        f"Unsupported Dask collection {type(X).__name__}; give a dask DataFrame or "
-        "a 2-d dask array."
-    )
+    raise _unsupported_dask(X)

@@ -258,22 +258,24 @@ class ESKDB(_SmoothedNB):
     def _learn_structure(self, data: TrainingData) -> Structure:
         rng = check_random_state(self.random_state)
         if self.discretization == "per_member":
-            return self._learn_members(data, rng)
-        self.discretizers_ = None
-        self._member_data = None
-        selections = eskdb_structures(
-            *data.inputs,
-            n_estimators=int(self.n_estimators),
-            k=int(self.k),
-            theta=float(self.theta),
-            alpha=float(self.alpha),
-            criterion=self.criterion,
-            random_state=rng,
-        )
-        # One sampler seed per member, drawn after the rankings.
-        self._member_seeds = [
-            int(s) for s in rng.randint(np.iinfo(np.int32).max, size=len(selections))
-        ]
+            selections = self._learn_members(data, rng)
+        else:
+            self.discretizers_ = None
+            self._member_data = None
+            selections = eskdb_structures(
+                *data.inputs,
+                n_estimators=int(self.n_estimators),
+                k=int(self.k),
+                theta=float(self.theta),
+                alpha=float(self.alpha),
+                criterion=self.criterion,
+                random_state=rng,
+            )
+            # One sampler seed per member, drawn after the rankings.
+            self._member_seeds = [
+                int(s)
+                for s in rng.randint(np.iinfo(np.int32).max, size=len(selections))
+            ]
         self._selections = selections
         self.k_selected_ = np.array([s.k_selected for s in selections])
         self.n_selected_ = np.array([s.n_selected for s in selections])
@@ -281,7 +283,7 @@ class ESKDB(_SmoothedNB):
 
     def _learn_members(
         self, data: TrainingData, rng: np.random.RandomState
-    ) -> Structure:
+    ) -> list[SKDBSelection]:
         """Each member's discretisation and selective kDB (``per_member``)."""
         cont = [
             i for i, col in enumerate(self.schema_.columns) if col.kind == "continuous"
@@ -316,15 +318,10 @@ class ESKDB(_SmoothedNB):
             ),
             "structure",
         )
-        discretizers = [m[0] for m in members]
+        self.discretizers_ = [m[0] for m in members]
         self._member_data = [m[1] for m in members]
-        selections = [m[2] for m in members]
         self._member_seeds = [int(s) for s in seeds[:, 2]]
-        self._selections = selections
-        self.discretizers_ = discretizers
-        self.k_selected_ = np.array([s.k_selected for s in selections])
-        self.n_selected_ = np.array([s.n_selected for s in selections])
-        return selections[0].structure
+        return [m[2] for m in members]
 
     def _learn_member(
         self,

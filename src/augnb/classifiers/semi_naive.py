@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 from augnb._docstrings import shared_entries
 from augnb.classifiers._wrapper import BaseWrapperNB
 from augnb.classifiers.constraints import ROOT, SIGNIFICANCE, Interval, Options
+from augnb.search.cv_cache import SUPERNODE_CPTS
 from augnb.stats.training import TrainingData
 from augnb.structure import Structure
 from augnb.structure.semi_naive import (
@@ -31,7 +32,7 @@ class _JoiningSearch(BaseWrapperNB):
     _parameter_constraints: ClassVar[dict] = {
         **BaseWrapperNB._parameter_constraints,
         "max_joint_cells": Interval(numbers.Real, 1),
-        "supernode_cpt": Options("joint", "dag"),
+        "supernode_cpt": Options(*SUPERNODE_CPTS),
     }
 
     def _joined_subsets(

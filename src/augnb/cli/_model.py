@@ -696,12 +696,13 @@ def _inspect_model(args: argparse.Namespace) -> int:
     try:
         lines, rows, structure = _model_report(estimator, info, args.dataset)
     except Exception as exc:  # whatever a damaged part breaks
+        from augnb._model_io import failure_summary
+
         # The loader checked what prediction reads; this report also reads
         # parts prediction does not (the structure, the cut points).
-        first = str(exc).splitlines()[0] if str(exc) else ""
         raise UsageError(
             f"{str(args.dataset)!r} is not a readable augnb model: cannot describe "
-            f"it ({type(exc).__name__}: {first:.120}); fit it again with `augnb fit`"
+            f"it ({failure_summary(exc)}); fit it again with `augnb fit`"
         ) from None
     for line in lines:
         print(line)

@@ -51,6 +51,22 @@ class MissingLabelsError(ValueError):
         # Rebuilt from its numbers where a Dask worker's error is unpickled.
         return type(self), (self.count, self.rows)
 
+    @classmethod
+    def from_mask(cls, missing: NDArray[np.bool_]) -> MissingLabelsError:
+        """The error for the labels ``missing`` marks, whoever found them.
+
+        Parameters
+        ----------
+        missing : ndarray of bool, shape (n_samples,)
+            True where a label is missing; at least one is.
+
+        Returns
+        -------
+        MissingLabelsError
+            Its count, and the positions of the first five.
+        """
+        return cls(int(missing.sum()), np.flatnonzero(missing)[:5].tolist())
+
 
 @dataclass(frozen=True, slots=True)
 class EncodedData:
@@ -334,11 +350,7 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     new = {}
     for i, (dtype, kind) in enumerate(zip(dtypes, kinds)):
         if kind == "c":
-            raise ValueError(
-                f"Column {names[i]!r} holds complex numbers; give real numbers or "
-                f"categories (e.g. X[{names[i]!r}].abs(), or its .real and .imag "
-                "as two columns)."
-            )
+            raise _complex_refusal(names[i])
         if kind != "O" or not (
             pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)
         ):
@@ -363,13 +375,18 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         if typed.dtype == object:
             continue
         if typed.dtype.kind == "c":  # complex numbers in an object column
-            raise ValueError(
-                f"Column {names[i]!r} holds complex numbers; give real numbers or "
-                f"categories (e.g. X[{names[i]!r}].abs(), or its .real and .imag "
-                "as two columns)."
-            )
+            raise _complex_refusal(names[i])
         new[names[i]] = typed
     return replace_columns(frame, new) if new else frame
+
+
+def _complex_refusal(name: Hashable) -> ValueError:
+    """The refusal of a column of complex numbers, typed so or in objects."""
+    return ValueError(
+        f"Column {name!r} holds complex numbers; give real numbers or "
+        f"categories (e.g. X[{name!r}].abs(), or its .real and .imag "
+        "as two columns)."
+    )
 
 
 def decimal_numbers(column: pd.Series) -> pd.Series | None:
@@ -506,9 +523,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         )
     missing = np.asarray(pd.isna(y_arr), dtype=bool)
     if missing.any():
-        raise MissingLabelsError(
-            int(missing.sum()), np.flatnonzero(missing)[:5].tolist()
-        )
+        raise MissingLabelsError.from_mask(missing)
     fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
     if fractional is not None and fractional.any():
         # scikit-learn's wording ("Unknown label type: continuous"), so that a

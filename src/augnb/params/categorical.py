@@ -39,6 +39,7 @@ __all__ = [
     "DiscreteModel",
     "NodeDomain",
     "build_domain",
+    "check_prediction_alpha",
     "class_log_prior",
     "cpd_from_counts",
     "fit_categorical_cpd",
@@ -50,6 +51,28 @@ SMOOTHING = ("lidstone", "hdp")
 
 #: Default number of Gibbs sweeps of ``smoothing="hdp"``.
 HDP_ITERATIONS = 500
+
+
+def check_prediction_alpha(alpha: float) -> None:
+    """Refuse a Lidstone constant that is not positive.
+
+    Parameters
+    ----------
+    alpha : float
+        The Lidstone constant of CPDs that will predict.
+
+    Raises
+    ------
+    ValueError
+        For ``alpha <= 0`` or NaN.
+    """
+    if not alpha > 0:
+        raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
+
+
+def _check_smoothing(smoothing: str) -> None:
+    if smoothing not in SMOOTHING:
+        raise ValueError(f"smoothing must be one of {SMOOTHING}; got {smoothing!r}.")
 
 @dataclass(frozen=True, eq=False)
 class CategoricalCPD:
@@ -281,8 +304,7 @@ def cpd_from_counts(
         return CategoricalCPD(
             parent_nodes, parent_radix, config_keys, log_prob, counts
         )
-    if smoothing != "lidstone":
-        raise ValueError(f"smoothing must be one of {SMOOTHING}; got {smoothing!r}.")
+    _check_smoothing(smoothing)
     size = float(size)
     log_prob = lidstone_log_prob(counts, counts.sum(axis=2, keepdims=True), alpha, size)
     if config_keys is not None:
@@ -453,10 +475,8 @@ def fit_discrete_model(
     -------
     DiscreteModel
     """
-    if not alpha > 0:
-        raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
-    if smoothing not in SMOOTHING:
-        raise ValueError(f"smoothing must be one of {SMOOTHING}; got {smoothing!r}.")
+    check_prediction_alpha(alpha)
+    _check_smoothing(smoothing)
     parents = list(structure.parents)
     if parent_order is not None:
         for k, order in enumerate(parent_order):

@@ -19,10 +19,12 @@ from augnb.params.categorical import (
     CategoricalCPD,
     DiscreteModel,
     NodeDomain,
+    check_prediction_alpha,
 )
 from augnb.params.gaussian import (
     ConditionalGaussianCPD,
     GaussianCPD,
+    borrowed_level,
     borrowed_regression_levels,
     conditional_cpd_fields,
 )
@@ -150,18 +152,15 @@ def _conditional_cpd_from_comoments(
         if cnt[0] == 0:
             b0, b, mse = np.zeros(1), np.zeros((1, d)), np.ones(1)
 
-        def level(group_co, up_b0, up_b, up_var):
-            i0, coef, mse_g, n = _linear_fit(group_co, ridge)
-            own = n >= d + 2
-            coef = np.where(own[:, None], coef, up_b)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                mean = group_co[:, 1 : 1 + q]
-                shift = np.where(
-                    n > 0, mean[:, 0] - np.einsum("gi,gi->g", coef, mean[:, 1:]), np.nan
-                )
-            intercept = np.where(own, i0, np.where(n >= 1, shift, up_b0))
-            var = np.where(own, mse_g + epsilon, up_var)
-            return intercept, coef, var, n
+        def level(group_co, *up):
+            fit = _linear_fit(group_co, ridge)
+            mean = group_co[:, 1 : 1 + q]
+
+            def recentre(coef):
+                shift = mean[:, 0] - np.einsum("gi,gi->g", coef, mean[:, 1:])
+                return np.where(fit[3] > 0, shift, np.nan)
+
+            return borrowed_level(fit, recentre, up, epsilon)
 
         # The width is explicit: no key is observed when no row holds the
         # family whole (mostly-missing columns), and -1 cannot size 0 rows.
@@ -241,8 +240,7 @@ def fit_discrete_model_from_statistics(
     DiscreteModel
         Equal to ``fit_discrete_model`` on the rows the statistics summarise.
     """
-    if not alpha > 0:
-        raise ValueError(f"alpha must be > 0 for prediction CPDs; got {alpha!r}.")
+    check_prediction_alpha(alpha)
     cards = stats.cards
     families(structure)  # validates singleton nodes
     domains = []

@@ -50,6 +50,7 @@ from augnb.stats.moments import group_moments
 __all__ = [
     "ConditionalGaussianCPD",
     "GaussianCPD",
+    "borrowed_level",
     "borrowed_regression_levels",
     "conditional_cpd_fields",
     "fit_conditional_gaussian_cpd",
@@ -615,10 +616,8 @@ def _fit_mixture_levels(
 def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
     """Linear Gaussian per (k, c), borrowing from the class, then from all rows.
 
-    A group with fewer than ``d + 2`` rows (too few to estimate intercept,
-    slopes and a variance) keeps the level above's slopes and variance and
-    re-centres the intercept on its own rows (with one row and no slopes the
-    mean is the value).
+    A group too small for its own fit borrows as :func:`borrowed_level` says;
+    its intercept is re-centred on its own rows.
     """
     d = uo.shape[1]
     b0, b, mse, cnt = fit_linear_gaussian(
@@ -627,23 +626,14 @@ def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
     if cnt[0] == 0:  # no complete row at all: an uninformative unit Gaussian
         b0, b, mse = np.zeros(1), np.zeros((1, d)), np.ones(1)
 
-    def level(group, n_groups, up_b0, up_b, up_var):
-        i0, coef, mse_g, n = fit_linear_gaussian(xo, uo, group, n_groups, ridge=ridge)
-        own = n >= d + 2
-        coef = np.where(own[:, None], coef, up_b)
-        # Intercept of the inherited slopes, re-centred on the group's rows.
-        with np.errstate(invalid="ignore", divide="ignore"):
-            shift = (
-                np.bincount(
-                    group,
-                    weights=xo - np.einsum("ni,ni->n", coef[group], uo),
-                    minlength=n_groups,
-                )
-                / n
-            )
-        intercept = np.where(own, i0, np.where(n >= 1, shift, up_b0))
-        var = np.where(own, mse_g + epsilon, up_var)
-        return intercept, coef, var, n
+    def level(group, n_groups, *up):
+        fit = fit_linear_gaussian(xo, uo, group, n_groups, ridge=ridge)
+
+        def recentre(coef):
+            residual = xo - np.einsum("ni,ni->n", coef[group], uo)
+            return np.bincount(group, weights=residual, minlength=n_groups) / fit[3]
+
+        return borrowed_level(fit, recentre, up, epsilon)
 
     _, cell, n_cells = _levels(yo, kidx, n_keys, n_classes)
     intercept, coef, var, counts = borrowed_regression_levels(
@@ -655,6 +645,48 @@ def _fit_regression_levels(xo, uo, yo, kidx, n_keys, n_classes, ridge, epsilon):
     )
     weight = np.ones_like(var)
     return weight, intercept, coef, var, counts
+
+
+def borrowed_level(
+    fit: tuple[NDArray, NDArray, NDArray, NDArray],
+    recentre: Callable[[NDArray], NDArray],
+    up: tuple[NDArray, NDArray, NDArray],
+    epsilon: float,
+) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+    """One level's linear Gaussians: each group's own fit, or what it borrows.
+
+    A group with fewer than ``d + 2`` rows (too few to estimate intercept,
+    slopes and a variance) keeps the level above's slopes and variance and
+    re-centres the intercept on its own rows (with one row and no slopes the
+    mean is the value); a group without rows keeps the intercept above.
+
+    Parameters
+    ----------
+    fit : (intercept, coef, mse, count)
+        The groups' own ridge fits, as :func:`fit_linear_gaussian` returns
+        them; ``coef`` of shape ``(n_groups, d)``.
+    recentre : callable
+        ``recentre(coef)``: the intercept of slopes ``coef`` on each group's
+        rows (NaN or infinite for an empty group: it is not used).
+    up : (intercept, coef, var)
+        The level above's values for each group.
+    epsilon : float
+        Added to the variance of a group's own fit.
+
+    Returns
+    -------
+    intercept, coef, var, count : ndarray
+        One entry (a row of ``coef``) per group.
+    """
+    i0, coef, mse, n = fit
+    up_b0, up_b, up_var = up
+    own = n >= coef.shape[1] + 2
+    coef = np.where(own[:, None], coef, up_b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        shift = recentre(coef)
+    intercept = np.where(own, i0, np.where(n >= 1, shift, up_b0))
+    var = np.where(own, mse + epsilon, up_var)
+    return intercept, coef, var, n
 
 
 def borrowed_regression_levels(

@@ -30,10 +30,39 @@ from augnb.stats.counts import family_index, lidstone_log_prob
 
 # fold_ids and stratified_folds live in augnb.search.folds; re-exported here so
 # that their former import path keeps working.
-__all__ = ["CachedCV", "fold_ids", "stratified_folds"]
+__all__ = [
+    "SUPERNODE_CPTS",
+    "CachedCV",
+    "check_supernode_cpt",
+    "fold_ids",
+    "stratified_folds",
+]
 
 #: Rows x completions x classes held at once when summing out dag members.
 _MAX_CELLS = 1 << 22
+
+#: How a joined subset (a supernode) is parameterised: one CPT over the
+#: Cartesian product, or one CPT per member (``supernode_cpt``).
+SUPERNODE_CPTS = ("joint", "dag")
+
+
+def check_supernode_cpt(supernode_cpt: str) -> None:
+    """Refuse a ``supernode_cpt`` that is not one of :data:`SUPERNODE_CPTS`.
+
+    Parameters
+    ----------
+    supernode_cpt : str
+        The value given.
+
+    Raises
+    ------
+    ValueError
+        For any other value.
+    """
+    if supernode_cpt not in SUPERNODE_CPTS:
+        raise ValueError(
+            f"supernode_cpt must be 'joint' or 'dag'; got {supernode_cpt!r}."
+        )
 
 
 def _factorize(
@@ -101,10 +130,7 @@ class CachedCV:
         supernode_cpt: str = "joint",
         rows: InputRows | None = None,
     ) -> None:
-        if supernode_cpt not in ("joint", "dag"):
-            raise ValueError(
-                f"supernode_cpt must be 'joint' or 'dag'; got {supernode_cpt!r}."
-            )
+        check_supernode_cpt(supernode_cpt)
         self.supernode_cpt = supernode_cpt
         self.codes = np.asarray(codes)
         self._has_missing = (self.codes < 0).any(axis=0)

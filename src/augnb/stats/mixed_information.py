@@ -60,6 +60,31 @@ def _log(base: float | None) -> float:
     return 1.0 if base is None else float(np.log(base))
 
 
+def _discrete_continuous_cmi(
+    cls_n: NDArray[np.float64],
+    cls_var: NDArray[np.float64],
+    cell_n: NDArray[np.float64],
+    cell_var: NDArray[np.float64],
+    eps: float,
+    total: float,
+    log_base: float,
+) -> float:
+    """The discrete-continuous term from its groups' sizes and ML variances.
+
+    ``1/2 sum_c p(c) [log s2(X|c) - sum_k p(k|c) log s2(X|k,c)]``, ``cls_*``
+    of shape ``(n_classes,)`` and ``cell_*`` of shape ``(r_k, n_classes)``,
+    over ``total`` rows, in the unit of ``log_base``. Variances get ``eps``
+    (``var_smoothing`` times the variance of ``X``) added, as the CPDs do, so
+    a group of equal values gives a large but finite term; groups too small
+    for a variance of their own keep the class variance and add nothing.
+    """
+    log_cls = np.log(cls_var + eps)
+    log_cell = np.where(cell_n >= 2, np.log(cell_var + eps), log_cls)
+    gain = log_cls - (cell_n * log_cell).sum(axis=0) / np.maximum(cls_n, 1)
+    cmi = 0.5 * float((cls_n * gain).sum()) / total / log_base
+    return max(cmi, 0.0)
+
+
 def continuous_pair_cmi(
     values: NDArray[np.float64],
     y: NDArray[np.integer],
@@ -179,15 +204,10 @@ def mixed_pair_cmi(
     cell_n, cell_var = _grouped_var(xo, cell, int(r_k) * n_classes)
     cell_n = cell_n.reshape(int(r_k), n_classes)
     cell_var = cell_var.reshape(int(r_k), n_classes)
-    # Variances get var_smoothing * var(X) added, as the CPDs do, so a group of
-    # equal values gives a large but finite term; groups too small for a
-    # variance of their own keep the class variance and add nothing.
     eps = var_smoothing * float(xo.var()) + _TINY
-    log_cls = np.log(cls_var + eps)
-    log_cell = np.where(cell_n >= 2, np.log(cell_var + eps), log_cls)
-    gain = log_cls - (cell_n * log_cell).sum(axis=0) / np.maximum(cls_n, 1)
-    cmi = 0.5 * float((cls_n * gain).sum()) / total / _log(base)
-    return max(cmi, 0.0)
+    return _discrete_continuous_cmi(
+        cls_n, cls_var, cell_n, cell_var, eps, total, _log(base)
+    )
 
 
 def _grouped_var(
@@ -353,7 +373,7 @@ def mixed_cmi_from_statistics(
     """
     cards = stats.cards
     p = len(cards)
-    log_base = 1.0 if base is None else float(np.log(base))
+    log_base = _log(base)
     disc = [int(f) for f in np.flatnonzero(cards > 0)]
     cont = [int(f) for f in np.flatnonzero(cards == 0)]
     out = np.zeros((p, p))
@@ -396,9 +416,7 @@ def mixed_cmi_from_statistics(
                 cell_var = np.nan_to_num(cell[..., 2] / cell[..., 0])
             cls_n, cell_n = cls[:, 0], cell[..., 0]
             eps = var_smoothing * float(whole[2] / total) + _TINY
-            log_cls = np.log(cls_var + eps)
-            log_cell = np.where(cell_n >= 2, np.log(cell_var + eps), log_cls)
-            gain = log_cls - (cell_n * log_cell).sum(axis=0) / np.maximum(cls_n, 1)
-            w = 0.5 * float((cls_n * gain).sum()) / total / log_base
-            out[k, j] = out[j, k] = max(w, 0.0)
+            out[k, j] = out[j, k] = _discrete_continuous_cmi(
+                cls_n, cls_var, cell_n, cell_var, eps, total, log_base
+            )
     return out

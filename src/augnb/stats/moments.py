@@ -122,15 +122,26 @@ def merge_moments(
     ndarray of shape (3, ...)
         ``(count, mean, M2)`` of the union.
     """
-    na, ma, sa = a
-    nb, mb, sb = b
-    n = na + nb
+    # (count, mean, M2) is the co-moment layout of one member, on the first
+    # axis instead of the last: merge_comoments's rule, the same arithmetic.
+    merged = merge_comoments(np.moveaxis(a, 0, -1), np.moveaxis(b, 0, -1))
+    return np.ascontiguousarray(np.moveaxis(merged, -1, 0))
+
+
+def _two_pass(
+    x: NDArray[np.float64], group: NDArray[np.integer], n_groups: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray]:
+    """Count, mean (NaN for an empty group) and M2 of ``x`` per group.
+
+    Two passes: the squared deviations are summed about each group's mean,
+    so values far from 0 lose no precision.
+    """
+    n = np.bincount(group, minlength=n_groups).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        delta = mb - ma
-        frac = np.where(n > 0, nb / n, 0.0)
-        mean = np.where(na == 0, mb, np.where(nb == 0, ma, ma + delta * frac))
-        m2 = sa + sb + np.where((na > 0) & (nb > 0), delta * delta * na * frac, 0.0)
-    return np.stack([n, mean, m2])
+        mean = np.bincount(group, weights=x, minlength=n_groups) / n
+        dev = x - mean[group]
+    # Weighted, bincount sums floats (its stubs say integers).
+    return n, mean, np.bincount(group, weights=dev * dev, minlength=n_groups)
 
 
 def class_moments(
@@ -152,14 +163,8 @@ def class_moments(
     ndarray of shape (3, n_classes)
     """
     ok = ~np.isnan(x)
-    xo, yo = x[ok], y[ok]
-    n = np.bincount(yo, minlength=n_classes).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(yo, weights=xo, minlength=n_classes) / n
-    mean = np.where(n > 0, mean, 0.0)
-    dev = xo - mean[yo]
-    m2 = np.bincount(yo, weights=dev * dev, minlength=n_classes)
-    return np.stack([n, mean, m2])
+    n, mean, m2 = _two_pass(x[ok], y[ok], n_classes)
+    return np.stack([n, np.where(n > 0, mean, 0.0), m2])
 
 
 def group_moments(
@@ -188,12 +193,9 @@ def group_moments(
     >>> n.tolist(), mean.tolist()[:2], var.tolist()[:2]
     ([2.0, 1.0, 0.0], [2.0, 5.0], [1.0, 0.0])
     """
-    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    n, mean, m2 = _two_pass(x, group, n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(group, weights=x, minlength=n_groups) / n
-        dev = x - mean[group]
-        var = np.bincount(group, weights=dev * dev, minlength=n_groups) / n
-    return n, mean, var
+        return n, mean, m2 / n
 
 
 def group_comoments(

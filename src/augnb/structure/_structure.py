@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from augnb._docstrings import shared_entries
 
-__all__ = ["Structure", "find_root"]
+__all__ = ["Structure", "ancestors", "find_root"]
 
 
 def find_root(parent: MutableSequence[int] | MutableMapping[int, int], a: int) -> int:
@@ -34,6 +34,39 @@ def find_root(parent: MutableSequence[int] | MutableMapping[int, int], a: int) -
         parent[a] = parent[parent[a]]
         a = parent[a]
     return a
+
+
+def ancestors(parents: Sequence[Sequence[int]], node: int) -> set[int]:
+    """The ancestors of ``node`` in a DAG given by each node's parents.
+
+    An arc ``u -> v`` keeps the graph acyclic iff ``v`` is neither ``u`` nor
+    among ``u``'s ancestors: the rule of every search that adds arcs.
+
+    Parameters
+    ----------
+    parents : sequence of sequence of int
+        ``parents[k]``: the parents of node ``k``.
+    node : int
+        A node index.
+
+    Returns
+    -------
+    set of int
+        Its parents, their parents and so on (``node`` itself only on a cycle).
+
+    Examples
+    --------
+    >>> sorted(ancestors([(), (0,), (1,), ()], 2))
+    [0, 1]
+    """
+    seen: set[int] = set()
+    todo = list(parents[node])
+    while todo:
+        u = todo.pop()
+        if u not in seen:
+            seen.add(u)
+            todo.extend(parents[u])
+    return seen
 
 
 @dataclass(frozen=True)

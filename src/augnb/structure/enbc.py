@@ -53,7 +53,7 @@ from augnb.structure._enbc_kernels import (
     _bandwidth,
     _loo_score,
 )
-from augnb.structure._structure import Structure
+from augnb.structure._structure import Structure, ancestors
 
 __all__ = [
     "DEFAULT_H_GRID",
@@ -195,19 +195,6 @@ class ENBCSearch:
     n_candidates: int
 
 
-def _is_ancestor(a: int, b: int, parents: list[tuple[int, ...]]) -> bool:
-    """Whether ``a`` is ``b`` or one of its ancestors."""
-    stack, seen = [b], set()
-    while stack:
-        k = stack.pop()
-        if k == a:
-            return True
-        if k not in seen:
-            seen.add(k)
-            stack.extend(parents[k])
-    return False
-
-
 def enbc_structure(
     values: NDArray[np.float64],
     y: NDArray[np.integer],
@@ -328,15 +315,14 @@ def _greedy(cache, feats, grid, max_parents, epsilon, extend_to, verbose, names)
         top = None
         n_step = 0
         tasks = []
+        above = [ancestors(parents, jj) for jj in range(len(feats))]
         for ii in range(len(feats)):
             if len(parents[ii]) >= max_parents:
                 continue
             cands = [
                 jj
                 for jj in range(len(feats))
-                if jj != ii
-                and jj not in parents[ii]
-                and not _is_ancestor(ii, jj, parents)
+                if jj != ii and jj not in parents[ii] and ii not in above[jj]
             ]
             if cands:
                 tasks.append((ii, cands))

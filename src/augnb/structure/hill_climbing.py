@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from augnb._docstrings import shared_entries
 from augnb.search.cv_cache import CachedCV
 from augnb.search.greedy import SearchStep, greedy_search
-from augnb.structure._structure import Structure
+from augnb.structure._structure import Structure, ancestors
 
 __all__ = [
     "state_structure",
@@ -56,17 +56,6 @@ def _total(scorer: CachedCV, state: State) -> NDArray[np.float64]:
     for v, ps in enumerate(state):
         out += scorer.factor((v,), ps)
     return out
-
-
-def _ancestors(state: State, f: int) -> set[int]:
-    seen: set[int] = set()
-    todo = list(state[f])
-    while todo:
-        u = todo.pop()
-        if u not in seen:
-            seen.add(u)
-            todo.extend(state[u])
-    return seen
 
 
 def _add_arc(state: State, u: int, v: int) -> State:
@@ -304,12 +293,12 @@ def wrapper_kdb_structure(
     def candidates(state: State, rng: np.random.RandomState) -> Iterator:
         p = len(state)
         open_ = [v for v in range(p) if len(state[v]) < k]
-        ancestors = [_ancestors(state, u) for u in range(p)]
+        above = [ancestors(state, u) for u in range(p)]
         arcs = [
             (u, v)
             for u in range(p)
             for v in open_
-            if u != v and u not in state[v] and v not in ancestors[u]
+            if u != v and u not in state[v] and v not in above[u]
         ]
         yield from _arc_candidates(scorer, state, arcs, rng)
 

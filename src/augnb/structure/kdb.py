@@ -12,6 +12,7 @@ from augnb._docstrings import shared_entries
 from augnb.stats.information import mutual_information
 from augnb.stats.training import CountTables
 from augnb.structure._structure import Structure
+from augnb.structure.naive import naive_bayes_structure
 
 __all__ = [
     "kdb_from_scores",
@@ -167,11 +168,11 @@ def kdb_from_scores(
     """
     k = check_k(k)
     theta = check_theta(theta)
-    nodes = tuple((i,) for i in range(n_features))
     if k == 0 or n_features < 2:
-        return Structure(nodes, tuple(() for _ in nodes), n_features)
+        return naive_bayes_structure(n_features)
     mi, cmi = scores()
     ranked = kdb_ranked_parents(mi_order(mi), cmi, k, theta)
+    nodes = tuple((i,) for i in range(n_features))
     return Structure(nodes, tuple(tuple(sorted(r)) for r in ranked), n_features)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
-from augnb.search.cv_cache import CachedCV
+from augnb.search.cv_cache import CachedCV, check_supernode_cpt
 from augnb.search.greedy import SearchStep, feature_namer, greedy_search
 from augnb.stats.counts import compound_codes, joint_counts
 from augnb.stats.independence import ci_test
@@ -257,13 +257,10 @@ def supernode_structure(
     >>> s.nodes, s.parents
     (((2,), (0,)), ((), (0,)))
     """
+    check_supernode_cpt(supernode_cpt)
     if supernode_cpt == "joint":
         return Structure.from_arcs(
             [tuple(sorted(s)) for s in subsets], arcs, n_features
-        )
-    if supernode_cpt != "dag":
-        raise ValueError(
-            f"supernode_cpt must be 'joint' or 'dag'; got {supernode_cpt!r}."
         )
     subsets = [tuple(sub) for sub in subsets]
     nodes = [(f,) for sub in subsets for f in sub]
