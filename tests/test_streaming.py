@@ -535,3 +535,33 @@ def test_predict_files_names_a_file_without_rows(tmp_path):
     with pytest.raises(ValueError, match=r"header\.csv: the file has a header but no"):
         predict_files(model, empty, out)
     assert not out.exists()
+
+
+def test_a_column_empty_in_the_first_batch_is_read_from_every_row(tmp_path):
+    # A sorted file whose first batch lacks a column's values was refused
+    # as "missing in every row of the first chunk" (the fit of the same
+    # rows in memory takes it).
+    rng = np.random.default_rng(0)
+    n = 200
+    X = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y"], n),
+            "late": [None] * 150 + list(rng.choice(["u", "v"], n - 150)),
+            "late_number": [np.nan] * 150 + list(rng.normal(size=n - 150)),
+        }
+    )
+    y = rng.choice(["p", "q"], n)
+    path = tmp_path / "late.parquet"
+    X.assign(cls=y).to_parquet(path, row_group_size=50)
+    ref = TAN().fit(X, y)
+    got = fit_files(TAN(), path, target="cls", batch_rows=50)
+    assert got.schema_ == ref.schema_
+    np.testing.assert_allclose(
+        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+    # Missing in every row: refused as in memory, with its fix (drop it),
+    # from one batch or several.
+    X.assign(late=None, cls=y).to_parquet(path, row_group_size=50)
+    for rows in (50, 1000):
+        with pytest.raises(ValueError, match="'late' is missing in every row, so"):
+            fit_files(TAN(), path, target="cls", batch_rows=rows)

@@ -415,11 +415,15 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         in_memory: bool = False,
         cut_rows: NDArray[np.intp] | None = None,
         y_encoded: tuple | None = None,
+        sampled: bool = False,
     ) -> ChunkPlan:
         """Column kinds, discretiser and classes, fixed from the first rows.
 
         Sets ``n_features_in_`` (and ``feature_names_in_``),
-        ``continuous_columns_`` and ``discretizer_``.
+        ``continuous_columns_`` and ``discretizer_``. ``X`` is the first
+        chunk of a stream unless it holds every row (``in_memory``) or a
+        sample drawn across them (``sampled``): a column missing in every
+        row of those is refused as the in-memory fit refuses it.
         """
         frame = as_frame(X)
         if y_encoded is None:
@@ -438,7 +442,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             frame,
             discrete_features=self.discrete_features,
             continuous_features=self.continuous_features,
-            first_chunk=not in_memory,
+            first_chunk=not (in_memory or sampled),
         )
         continuous = raw.continuous_names
         self.continuous_columns_ = list(continuous)

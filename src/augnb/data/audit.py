@@ -330,10 +330,13 @@ def warn_data_problems(
     )
     # An all-missing column is the schema's to refuse: in the first chunk of
     # a stream a declared categorical column may be empty and filled later.
+    # Nor is it warned of: the refusal says it once, as in memory.
     errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
     for finding in findings:
+        if finding.problem == "all_missing":
+            continue
         if finding.problem == "text_numbers":
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)

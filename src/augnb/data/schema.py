@@ -46,9 +46,11 @@ class EmptyFirstChunkError(ValueError):
     ----------
     column : hashable
         The column's name.
+    n_columns : int
+        The number of columns of the chunk.
     """
 
-    def __init__(self, column: Hashable) -> None:
+    def __init__(self, column: Hashable, n_columns: int) -> None:
         super().__init__(
             f"Feature {column!r} is missing in every row of the first chunk, so "
             "its kind and levels cannot be read from it; give the column a pandas "
@@ -56,10 +58,11 @@ class EmptyFirstChunkError(ValueError):
             "chunk that holds a value of it."
         )
         self.column = column
+        self.n_columns = n_columns
 
     def __reduce__(self) -> tuple:
         # Raised on a Dask worker, it is pickled back to the caller.
-        return (type(self), (self.column,))
+        return (type(self), (self.column, self.n_columns))
 
 #: An integer column with more distinct values than this is a count or a
 #: measurement (continuous); with at most this many, codes or levels.
@@ -728,7 +731,7 @@ class Schema:
                     if not first_chunk:
                         raise ValueError(refusal_message("all_missing", name))
                     if not len(arr.categories):
-                        raise EmptyFirstChunkError(name)
+                        raise EmptyFirstChunkError(name, len(names))
                 specs.append(ColumnSpec(name, "discrete", _declared_levels(arr.dtype)))
                 continue
             if series is None:
@@ -738,7 +741,7 @@ class Schema:
             col = series[i]
             if _all_missing(col):
                 if first_chunk:
-                    raise EmptyFirstChunkError(name)
+                    raise EmptyFirstChunkError(name, len(names))
                 raise ValueError(refusal_message("all_missing", name))
             continuous = (i in force_c) or (
                 i not in force_d and column_kind(col) == "continuous"
