@@ -565,3 +565,36 @@ def test_a_column_empty_in_the_first_batch_is_read_from_every_row(tmp_path):
     for rows in (50, 1000):
         with pytest.raises(ValueError, match="'late' is missing in every row, so"):
             fit_files(TAN(), path, target="cls", batch_rows=rows)
+
+
+def test_what_the_reader_did_is_said_once_however_often_the_file_is_read(
+    tmp_path,
+):
+    # A column to discretise in a CSV of several blocks (a CSV is read in
+    # blocks of at least 1 MiB, whatever batch_rows): the file is read for
+    # the plan's sample, then counted; its thousands separators were warned
+    # of at each reading.
+    from augnb.data.tables import DataReadWarning
+
+    rng = np.random.default_rng(0)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "amount": [f"{v:,}" for v in rng.integers(1_000, 5_000_000, n)],
+            "colour": rng.choice(["red", "blue"], n),
+            "note": ["x" * 5000 + str(v) for v in rng.integers(0, 3, n)],
+            "cls": rng.choice(["p", "q"], n),
+        }
+    )
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    for rows, columns in itertools.product((50, 1000), (None, ["amount", "colour"])):
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            model = fit_files(
+                TAN(), path, target="cls", batch_rows=rows, columns=columns
+            )
+        said = [w for w in found if issubclass(w.category, DataReadWarning)]
+        assert len(said) == 1, [str(w.message) for w in said]
+        assert "thousands separators" in str(said[0].message)
+        assert model.continuous_columns_ == ["amount"], (rows, columns)

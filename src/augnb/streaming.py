@@ -249,6 +249,37 @@ def iter_batches(
         yield from reader
 
 
+def _said_once(
+    batches: Iterator[pd.DataFrame], said: set[str]
+) -> Iterator[pd.DataFrame]:
+    """``batches``, each :class:`DataReadWarning` warned once over every pass.
+
+    A fit may read the files twice (the plan's sample, then the counts), and
+    the reader says what it did to a column (thousands separators, stray
+    words read as missing) at each reading: once is what the table says.
+    ``said`` holds the messages warned so far; other warnings pass through.
+    """
+    while True:
+        caught: list[warnings.WarningMessage] = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                frame = next(batches, None)
+        finally:
+            # Said even when the batch fails (a warning, then an error).
+            for found in caught:
+                if issubclass(found.category, DataReadWarning):
+                    if str(found.message) in said:
+                        continue
+                    said.add(str(found.message))
+                warnings.warn_explicit(
+                    found.message, found.category, found.filename, found.lineno
+                )
+        if frame is None:
+            return
+        yield frame
+
+
 def _same_columns(frame: pd.DataFrame, order: list, path: str) -> pd.DataFrame:
     """``frame``'s columns in the first file's order, matched by name.
 
@@ -368,12 +399,13 @@ def fit_files(
             )
 
     met: set = set()  # the first two classes met in the rows
+    said: set[str] = set()  # what the reader said, once a fit
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
         for path in files:
             row = 0  # data rows of this file before the batch
-            for frame in iter_batches(
+            batches = iter_batches(
                 path,
                 batch_rows=batch_rows,
                 columns=read,
@@ -381,7 +413,8 @@ def fit_files(
                 encoding=encoding,
                 decimal=decimal,
                 **declared,
-            ):
+            )
+            for frame in _said_once(batches, said):
                 if order is None:
                     order = list(frame.columns)
                 elif list(frame.columns) != order:
