@@ -257,3 +257,41 @@ def test_text_of_numbers_warns_in_a_stream_and_names_dask():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warn_data_problems(frame, {"discrete_features": ["zip"]}, dask=True)
+
+
+def test_percentages_as_text_are_named_with_both_fixes():
+    # "12%", "7.5 %": numbers in all but their sign, read as one category
+    # each without a word (a CSV's reader names them the same way).
+    rng = np.random.default_rng(2)
+    cells = [f"{v}%" for v in rng.integers(0, 10, N)]
+    cells[1], cells[3] = "7.5 %", "?"
+    frame = _frame(
+        pct=pd.Series(cells, dtype="str"),
+        signs=pd.Series(rng.choice(["%", "5%"], N), dtype="str"),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert list(found) == ["pct"] and found["pct"].problem == "percent"
+    message = found["pct"].message
+    assert "column 'pct' holds percentages (e.g. '" in message
+    assert "X['pct'].str.rstrip('%').astype(float)" in message
+    assert "discrete_features=['pct']" in message and "--discrete pct" in message
+    assert _problems(frame, discrete_features=["pct"]) == []
+    # The encoded fast path finds it too.
+    from augnb.data.schema import Schema
+
+    schema = Schema.infer(frame[["x", "pct"]])
+    data = schema.encode(frame[["x", "pct"]])
+    fast = audit_table(
+        frame[["x", "pct"]],
+        codes=data.codes,
+        categories=[c.categories for c in schema.columns],
+    )
+    assert fast == [found["pct"]]
+
+
+def test_percentages_are_named_in_a_stream_as_in_a_table():
+    frame = _frame(pct=pd.Series(["5%", "10%"] * (N // 2), dtype="str"))
+    with pytest.warns(DataAuditWarning, match="'pct' holds percentages"):
+        warn_data_problems(frame, warn=False)
+    with pytest.warns(DataAuditWarning, match="'pct' holds percentages"):
+        TAN().partial_fit(frame, ["P", "N"] * (N // 2))

@@ -874,3 +874,17 @@ def test_a_nested_column_a_model_reads_is_refused_without_fit_advice(
     assert not any(advice in text for advice in _FIT_ADVICE), text
     with pytest.raises(ValueError, match="--drop n"):
         read_table(path)
+
+
+def test_percentages_are_named_and_kept_as_categories(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "pct,class\n" + "".join(f"{k % 30}%,{'AB'[k % 2]}\n" for k in range(60))
+    )
+    with pytest.warns(DataReadWarning, match=r"t.csv: column 'pct' holds percent") as w:
+        got = read_table(path)
+    assert [m.message.problem for m in w] == ["percent"]
+    assert got["pct"].cat.categories.tolist()[:3] == ["0%", "1%", "10%"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_table(path, discrete=["pct"])

@@ -20,6 +20,10 @@ reports, per column:
 - **all_missing** -- no value in any row. ``fit`` refuses it (the schema
   does, knowing whether more chunks follow); reported here so that ``augnb
   inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
+- **percent** -- a text column whose every present cell is a percentage
+  (``"12%"``): numbers read as one category each. Fix: convert it
+  (``X[col].str.rstrip("%").astype(float)``), or declare it discrete, which
+  silences this.
 - **text_numbers** -- a text column (``object`` of ``str`` or pandas
   ``str``; a Parquet or Feather string column is named by its reader, with
   this finding's problem) whose every present cell is a number. A typed
@@ -86,6 +90,9 @@ _DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
 #: pandas' own list ("NA", "null", "None", ...) is not used: those can be
 #: categories.
 MISSING_TOKENS = ("", "?")
+#: A percentage written as text (``"12%"``, ``"-7.5 %"``): a number but for
+#: its sign, read as one category per value.
+PERCENT_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)\s*%$")
 #: What a Dask input adds to a text_numbers finding: its likely cause.
 DASK_TEXT_NOTE = (
     "; Dask's from_pandas turns object columns into strings "
@@ -310,7 +317,7 @@ def warn_data_problems(
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
         differ): its audit only refuses, and warns of text columns of
-        numbers (a column's type, whatever its rows).
+        numbers or percentages (a column's type, whatever its rows).
     dask : bool, default=False
         Whether ``X`` is a Dask partition: a text column of numbers is then
         most likely ``from_pandas``' doing, and the warning says so.
@@ -340,7 +347,7 @@ def warn_data_problems(
         if finding.problem == "text_numbers":
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn:
+        elif warn or finding.problem == "percent":  # a type, as text_numbers
             warn_at_caller(finding.message, DataAuditWarning)
 
 
@@ -434,7 +441,9 @@ def _number_text(value: object) -> bool:
     if not isinstance(value, str):
         return False
     text = value.strip()
-    return text in MISSING_TOKENS or bool(NUMBER_TEXT.match(text))
+    return text in MISSING_TOKENS or bool(
+        NUMBER_TEXT.match(text) or PERCENT_TEXT.match(text)
+    )
 
 
 def _is_time_dtype(dtype: object) -> bool:
@@ -524,7 +533,7 @@ def _is_text(dtype: object) -> bool:
 
 
 def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
-    """A text column whose every present cell is a number (not declared).
+    """A text column whose every present cell is a number or a percentage.
 
     A pandas ``category`` column is categories by declaration (and what
     :func:`augnb.datasets.load` makes of every discrete column): left out. A
@@ -536,7 +545,7 @@ def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding
 
 
 def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
-    """The ``text_numbers`` finding of a text column, or None.
+    """The ``text_numbers`` (or ``percent``) finding of a text column, or None.
 
     Parameters
     ----------
@@ -550,9 +559,11 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
     -------
     Finding or None
         When every value is text, at least one present, and every present
-        one is a plain number (``"1.5"``, ``"-3e2"``).
+        one is a plain number (``"1.5"``, ``"-3e2"``): ``text_numbers``; or
+        every present one a percentage (``"12%"``, ``"7.5 %"``): ``percent``.
     """
     example = None
+    plain = percent = True
     # A plain loop: a column of words stops at its first value.
     for value in values:
         if not isinstance(value, str):
@@ -560,12 +571,26 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         text = value.strip()
         if text in MISSING_TOKENS:
             continue
-        if not NUMBER_TEXT.match(text):
+        plain = plain and bool(NUMBER_TEXT.match(text))
+        percent = percent and bool(PERCENT_TEXT.match(text))
+        if not (plain or percent):
             return None
         if example is None:
             example = value
     if example is None:
         return None  # only missing tokens
+    if not plain:
+        return Finding(
+            name,
+            "percent",
+            f"column {name!r} holds percentages (e.g. {example!r}), so it is "
+            "read as categories, one per distinct text: if they are numbers, "
+            f"convert it first (X[{name!r}] = "
+            f"X[{name!r}].str.rstrip('%').astype(float), or remove the % signs "
+            "from the file); to keep them as categories, declare it discrete "
+            f"(discrete_features=[{name!r}], --discrete {name} on the command "
+            "line), which silences this warning",
+        )
     return Finding(
         name,
         "text_numbers",

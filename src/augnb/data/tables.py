@@ -665,6 +665,13 @@ class TableReader:
                 name,
                 "mostly_numeric",
             )
+            return _ColumnPlan()
+        if not opts.fitted:
+            # Percentages ("12%"): kept as categories, as a typed table's
+            # text, and named as the data audit names them there.
+            found = text_numbers_finding(name, words[present])
+            if found is not None and found.problem == "percent":
+                _warn(f"{opts.label}: {found.message}", name, found.problem)
         return _ColumnPlan()
 
     def _numbers(
