@@ -24,6 +24,10 @@ reports, per column:
   (``"12%"``): numbers read as one category each. Fix: convert it
   (``X[col].str.rstrip("%").astype(float)``), or declare it discrete, which
   silences this.
+- **thousands** -- the same, its numbers written with thousands separators
+  (``"1,234,567"``, what ``pandas.read_csv`` leaves as text). Fix: convert
+  it (``X[col].str.replace(",", "").astype(float)``), or declare it
+  discrete.
 - **text_numbers** -- a text column (``object`` of ``str`` or pandas
   ``str``; a Parquet or Feather string column is named by its reader, with
   this finding's problem) whose every present cell is a number. A typed
@@ -93,6 +97,8 @@ MISSING_TOKENS = ("", "?")
 #: A percentage written as text (``"12%"``, ``"-7.5 %"``): a number but for
 #: its sign, read as one category per value.
 PERCENT_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)\s*%$")
+#: A number written with thousands separators (``"1,234,567"``), as text.
+THOUSANDS_TEXT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 #: What a Dask input adds to a text_numbers finding: its likely cause.
 DASK_TEXT_NOTE = (
     "; Dask's from_pandas turns object columns into strings "
@@ -317,7 +323,8 @@ def warn_data_problems(
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
         differ): its audit only refuses, and warns of text columns of
-        numbers or percentages (a column's type, whatever its rows).
+        numbers, percentages or numbers with thousands separators (a
+        column's type, whatever its rows).
     dask : bool, default=False
         Whether ``X`` is a Dask partition: a text column of numbers is then
         most likely ``from_pandas``' doing, and the warning says so.
@@ -347,7 +354,7 @@ def warn_data_problems(
         if finding.problem == "text_numbers":
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn or finding.problem == "percent":  # a type, as text_numbers
+        elif warn or finding.problem in ("percent", "thousands"):  # types
             warn_at_caller(finding.message, DataAuditWarning)
 
 
@@ -442,7 +449,9 @@ def _number_text(value: object) -> bool:
         return False
     text = value.strip()
     return text in MISSING_TOKENS or bool(
-        NUMBER_TEXT.match(text) or PERCENT_TEXT.match(text)
+        NUMBER_TEXT.match(text)
+        or PERCENT_TEXT.match(text)
+        or THOUSANDS_TEXT.match(text)
     )
 
 
@@ -562,7 +571,7 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         one is a plain number (``"1.5"``, ``"-3e2"``): ``text_numbers``; or
         every present one a percentage (``"12%"``, ``"7.5 %"``): ``percent``.
     """
-    example = None
+    example = grouped = None
     plain = percent = True
     # A plain loop: a column of words stops at its first value.
     for value in values:
@@ -571,14 +580,31 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         text = value.strip()
         if text in MISSING_TOKENS:
             continue
-        plain = plain and bool(NUMBER_TEXT.match(text))
+        number = bool(NUMBER_TEXT.match(text))
+        if not number and grouped is not False:
+            # 1,234,567 among plain numbers (950 has no separator)
+            grouped = value if THOUSANDS_TEXT.match(text) else False
+        plain = plain and number
         percent = percent and bool(PERCENT_TEXT.match(text))
-        if not (plain or percent):
+        if not (plain or percent or grouped):
             return None
         if example is None:
             example = value
     if example is None:
         return None  # only missing tokens
+    if grouped:
+        return Finding(
+            name,
+            "thousands",
+            f"column {name!r} holds numbers written with thousands separators "
+            f"(e.g. {grouped!r}), so it is read as categories, one per distinct "
+            f"text: if they are numbers, convert it first (X[{name!r}] = "
+            f"X[{name!r}].str.replace(',', '').astype(float), or read the file "
+            "with pandas.read_csv(..., thousands=','), or with augnb, which "
+            "reads them as numbers); to keep them as categories, declare it "
+            f"discrete (discrete_features=[{name!r}], --discrete {name} on the "
+            "command line), which silences this warning",
+        )
     if not plain:
         return Finding(
             name,
@@ -617,8 +643,11 @@ def _numbers(uniques: pd.Series) -> np.ndarray | None:
         return uniques.to_numpy(dtype=float)
     out = np.empty(len(uniques))
     for k, value in enumerate(uniques):
+        text = str(value)
+        if THOUSANDS_TEXT.match(text.strip()):
+            text = text.replace(",", "")  # 1,234,567: a number, not a word
         try:
-            out[k] = float(str(value))
+            out[k] = float(text)
         except ValueError:
             return None  # text: stop at the first word
     return out
