@@ -276,6 +276,9 @@ def test_percentages_as_text_are_named_with_both_fixes():
     assert "X['pct'].str.rstrip('%').astype(float)" in message
     assert "discrete_features=['pct']" in message and "--discrete pct" in message
     assert _problems(frame, discrete_features=["pct"]) == []
+    # Every value distinct: percentages still, not a row identifier.
+    distinct = pd.Series([f"{k / 7:.3f} %" for k in range(N)], dtype="str")
+    assert _problems(_frame(share=distinct)) == [("share", "percent")]
     # The encoded fast path finds it too.
     from augnb.data.schema import Schema
 

@@ -643,9 +643,11 @@ def _numbers(uniques: pd.Series) -> np.ndarray | None:
         return uniques.to_numpy(dtype=float)
     out = np.empty(len(uniques))
     for k, value in enumerate(uniques):
-        text = str(value)
-        if THOUSANDS_TEXT.match(text.strip()):
+        text = str(value).strip()
+        if THOUSANDS_TEXT.match(text):
             text = text.replace(",", "")  # 1,234,567: a number, not a word
+        elif PERCENT_TEXT.match(text):
+            text = text[:-1]  # 12.5%: a number too
         try:
             out[k] = float(text)
         except ValueError:
