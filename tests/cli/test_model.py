@@ -98,6 +98,13 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
             ["--param alpha", "twice", "1 and 2", "once"],
         ),
         ([car_csv, "--estimator", "KDB", "--param", "k=-1"], ["KDB", "k must"]),
+        # Checked before the table is read (a learner that reads it whole
+        # said so on stderr first, above the error).
+        (
+            [car_csv, "--estimator", "ESKDB", "--param", "n_jobs=0"],
+            ["cannot fit ESKDB: n_jobs must"],
+        ),
+        ([tmp_path / "no.csv", "--param", "alpha=-1"], ["TAN", "alpha must"]),
         (
             [car_csv, "--batch-rows", "50", "--id-column", "nope"],
             ["--id-column", "'nope'"],

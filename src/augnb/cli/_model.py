@@ -82,6 +82,11 @@ def cmd_fit(args: argparse.Namespace) -> int:
         estimator = make_estimator(_canonical_name(args.estimator), **params)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    try:
+        # A bad value is said before the table is read (nothing else first).
+        estimator._check_params()
+    except (ValueError, TypeError) as exc:
+        raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     if "random_state" in estimator.get_params() and "random_state" not in params:
         estimator.set_params(random_state=args.seed)
     if (
