@@ -376,7 +376,9 @@ def test_a_column_empty_in_the_first_partition_is_read_from_every_row():
 @pytest.mark.parametrize("npartitions", [1, 3])
 def test_a_column_empty_in_every_row_is_refused_as_in_memory(npartitions):
     X, y = _late_column_table()
-    for empty in ([np.nan] * len(X), pd.Categorical([None] * len(X))):
+    X = X.drop(columns="late_number")  # no other column to plan from a sample
+    declared = pd.Categorical([None] * len(X), categories=["u", "v"])
+    for empty in ([np.nan] * len(X), pd.Categorical([None] * len(X)), declared):
         X = X.assign(late=empty)
         with pytest.raises(ValueError, match="'late' is missing in every row, so"):
             TAN().fit(X, y)

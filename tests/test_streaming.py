@@ -561,10 +561,13 @@ def test_a_column_empty_in_the_first_batch_is_read_from_every_row(tmp_path):
     )
     # Missing in every row: refused as in memory, with its fix (drop it),
     # from one batch or several.
-    X.assign(late=None, cls=y).to_parquet(path, row_group_size=50)
-    for rows in (50, 1000):
-        with pytest.raises(ValueError, match="'late' is missing in every row, so"):
-            fit_files(TAN(), path, target="cls", batch_rows=rows)
+    for empty in (None, pd.Categorical([None] * n, categories=["u", "v"])):
+        # A category column declares its levels, so a first batch without
+        # its values is kept; without a value in any row, it is refused.
+        X.assign(late=empty, cls=y).to_parquet(path, row_group_size=50)
+        for rows in (50, 1000):
+            with pytest.raises(ValueError, match="'late' is missing in every row, so"):
+                fit_files(TAN(), path, target="cls", batch_rows=rows)
 
 
 def test_what_the_reader_did_is_said_once_however_often_the_file_is_read(

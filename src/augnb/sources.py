@@ -80,6 +80,7 @@ __all__ = [
     "missing_tables",
     "plan_sample_rows",
     "predict_dask",
+    "refuse_unobserved",
     "schema_of_statistics",
     "tree_sum",
 ]
@@ -318,6 +319,31 @@ def _chunk_classes(
     return classes, np.array([index[v] for v in labels.tolist()], dtype=np.intp)[
         local
     ]
+
+
+def refuse_unobserved(data: CountTables) -> None:
+    """Refuse a discrete column no counted row holds a value of.
+
+    A category column declares its levels, so the plan of a stream's first
+    rows keeps it when none of them holds one; once every row is counted,
+    such a column is refused as the in-memory fit refuses it.
+
+    Parameters
+    ----------
+    data : SufficientStatistics
+        The statistics of every row (other count tables are left alone).
+
+    Raises
+    ------
+    ValueError
+        Naming the first such column and the fix.
+    """
+    if not isinstance(data, SufficientStatistics):
+        return
+    for f, name in enumerate(data.names):
+        table = data.tables.get((f,))
+        if table is not None and not table.any():
+            raise ValueError(refusal_message("all_missing", name))
 
 
 def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatistics:

@@ -52,6 +52,7 @@ from augnb.sources import (
     frame_statistics,
     missing_tables,
     predict_dask,
+    refuse_unobserved,
     schema_of_statistics,
 )
 from augnb.stats.sufficient import SufficientStatistics
@@ -400,6 +401,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             # them, in order, when they are few), and count again.
             plan = source.plan(self, classes=classes, resample=True)
             data, schema = source.tables(plan)
+        if not incremental and not source.in_memory:
+            # The first rows' plan keeps a category column none of them
+            # holds (later rows may); with every row counted, none did.
+            refuse_unobserved(data)
         self._fit_tables(data, schema, plan, source.classes, source)
         if not source.in_memory:
             self._keep_statistics(data, plan)
