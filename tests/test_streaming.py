@@ -601,3 +601,16 @@ def test_what_the_reader_did_is_said_once_however_often_the_file_is_read(
         assert len(said) == 1, [str(w.message) for w in said]
         assert "thousands separators" in str(said[0].message)
         assert model.continuous_columns_ == ["amount"], (rows, columns)
+
+
+def test_a_lone_string_where_column_names_go_is_refused_with_the_fix(tmp_path):
+    # columns="flag" was read letter by letter: "columns ['f', 'l', 'a',
+    # 'g'] are not in the files".
+    X, y = load("car")
+    path = tmp_path / "car.parquet"
+    X.assign(cls=y).to_parquet(path)
+    for param in ("columns", "text_columns"):
+        with pytest.raises(TypeError, match=rf"{param}=\['doors'\]"):
+            fit_files(TAN(), path, target="cls", **{param: "doors"})
+    with pytest.raises(TypeError, match=r"columns=\['doors'\]"):
+        next(iter_batches(path, columns="doors"))

@@ -40,6 +40,18 @@ from augnb.sources import ChunkSource
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
 
+def _names(value: Sequence[str] | None, param: str) -> list[str] | None:
+    """Column names as a list; a lone string is refused (its letters are no names)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        raise TypeError(
+            f"{param} takes a list of column names; got the string {value!r}: "
+            f"give {param}=[{value!r}]"
+        )
+    return list(value)
+
+
 def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
     if isinstance(paths, pd.DataFrame) or hasattr(paths, "dask"):
         # Iterated as a list of paths, a frame's column names were files.
@@ -225,6 +237,9 @@ def iter_batches(
         or batch_rows < 1
     ):
         raise ValueError(f"batch_rows must be an integer >= 1; got {batch_rows!r}.")
+    columns = _names(columns, "columns")
+    continuous = _names(continuous, "continuous")
+    discrete = _names(discrete, "discrete")
     files = _resolve(paths)
     _format(files, format)
     for path in files:
@@ -374,6 +389,8 @@ def fit_files(
     >>> len(tan.structure_.arcs)
     5
     """
+    columns = _names(columns, "columns")
+    text_columns = _names(text_columns, "text_columns")
     if columns is not None and not [c for c in columns if c != target]:
         raise ValueError(
             f"columns={list(columns)!r} names no feature (the class column "
