@@ -442,6 +442,18 @@ def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
         ["predict", model, car_csv, "--id-column", "nope"], "'nope'", "columns are"
     )
     usage_error(["predict", model, car_csv, "--output", files["folder"]], "is a folder")
+    # An id column named as an output column: pandas' "cannot insert
+    # prediction, already exists", or p(CLASS) overwritten without a word.
+    frame = pd.read_csv(car_csv)
+    for name in ("prediction", "p(acc)"):
+        clash = tmp_path / "clash.csv"
+        frame.assign(**{name: frame["patient"]}).to_csv(clash, index=False)
+        usage_error(
+            ["predict", model, clash, "--id-column", name, "--output",
+             tmp_path / "p.csv"],
+            f"id column {name!r}", "output's own", "rename",
+        )  # fmt: skip
+        assert not (tmp_path / "p.csv").exists()
     other = tmp_path / "other.csv"
     other.write_text("x,class\n1,a\n")
     usage_error(

@@ -599,6 +599,14 @@ def cmd_predict(args: argparse.Namespace) -> int:
                 f"with; the columns are {reader.columns}: name one of them, or "
                 "leave --target out to predict without scoring"
             )
+        outputs = ["prediction", *(f"p({c})" for c in estimator.classes_)]
+        if id_column in outputs:
+            # Copied beside them, it would clash with one (or replace it).
+            raise ValueError(
+                f"{label}: the id column {id_column!r} has the name of one of "
+                f"the output's own columns ({', '.join(outputs)}); rename it "
+                "in the file, or give another column with --id-column"
+            )
         # Only the columns used are read (nor typed, nor warned about).
         wanted = {*names, target, id_column}
         reader.select = [c for c in reader.columns if c in wanted]
