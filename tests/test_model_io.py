@@ -222,8 +222,11 @@ def test_allow_list_is_explicit():
 def test_load_rejects_foreign_and_missing_files(tmp_path):
     other = tmp_path / "x.augnb"
     other.write_bytes(b"not a model")
-    with pytest.raises(ValueError, match=r"text file .*not a model"):
+    with pytest.raises(ValueError, match=r"text file .*not a model") as refused:
         load_model(other)
+    # Python's call has no argument order: no command line's usage.
+    assert "augnb predict" not in str(refused.value)
+    assert "augnb.save_model" in str(refused.value)
     other.write_bytes(b"\x00\x01\x02 binary")
     with pytest.raises(ValueError, match="not an augnb model file"):
         load_model(other)

@@ -229,3 +229,17 @@ def test_mixed_learners_refuse_what_statistics_cannot_give():
     with pytest.raises(TypeError, match="cmi='gaussian'"):
         ETAN(cmi="discretize").partial_fit(X, y)
     assert not hasattr(ETAN(continuous="gmm"), "partial_fit")  # mixtures: EM
+
+
+@pytest.mark.parametrize("make", [NaiveBayes, TAN])
+def test_a_first_chunk_categorical_without_categories_is_refused_with_the_fix(make):
+    # All missing and declaring no category: nothing fixes its levels (this
+    # failed inside the count tables, with a KeyError or a co-moment error).
+    X = pd.DataFrame(
+        {"a": ["x", "y"] * 10, "m": pd.Categorical([None] * 20), "c": np.arange(20.0)}
+    )
+    y = pd.Series(["p", "q", "q", "p"] * 5)
+    with pytest.raises(ValueError, match="'m' is missing in every row of the first"):
+        make().partial_fit(X, y, classes=["p", "q"])
+    with pytest.raises(ValueError, match="'m' is missing in every row, so"):
+        make().fit(X, y)

@@ -346,3 +346,41 @@ def test_a_partitions_text_of_a_models_numbers_is_named_in_predict_terms():
         message = str(w.message)
         assert "convert the column to the type used at fit" in message
         assert "--discrete" not in message and "discrete_features" not in message
+
+
+def _late_column_table(n=200):
+    # Columns with no value in the first rows (a sorted table): one of text,
+    # one of numbers.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y"], n),
+            "late": [None] * 150 + list(rng.choice(["u", "v"], n - 150)),
+            "late_number": [np.nan] * 150 + list(rng.normal(size=n - 150)),
+        }
+    )
+    return X, pd.Series(rng.choice(["p", "q"], n))
+
+
+def test_a_column_empty_in_the_first_partition_is_read_from_every_row():
+    # It was refused as "missing in every row of the first chunk", which
+    # the in-memory fit of the same rows is not.
+    X, y = _late_column_table()
+    dX, dy = _ddf(X, y, 4)
+    ref = TAN().fit(X, y)
+    got = TAN().fit(dX, dy)
+    assert got.schema_ == ref.schema_
+    _assert_same_fit(got, ref, X, dX)
+
+
+@pytest.mark.parametrize("npartitions", [1, 3])
+def test_a_column_empty_in_every_row_is_refused_as_in_memory(npartitions):
+    X, y = _late_column_table()
+    X = X.drop(columns="late_number")  # no other column to plan from a sample
+    declared = pd.Categorical([None] * len(X), categories=["u", "v"])
+    for empty in ([np.nan] * len(X), pd.Categorical([None] * len(X)), declared):
+        X = X.assign(late=empty)
+        with pytest.raises(ValueError, match="'late' is missing in every row, so"):
+            TAN().fit(X, y)
+        with pytest.raises(ValueError, match="'late' is missing in every row, so"):
+            TAN().fit(*_ddf(X, y, npartitions))

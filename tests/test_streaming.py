@@ -535,3 +535,82 @@ def test_predict_files_names_a_file_without_rows(tmp_path):
     with pytest.raises(ValueError, match=r"header\.csv: the file has a header but no"):
         predict_files(model, empty, out)
     assert not out.exists()
+
+
+def test_a_column_empty_in_the_first_batch_is_read_from_every_row(tmp_path):
+    # A sorted file whose first batch lacks a column's values was refused
+    # as "missing in every row of the first chunk" (the fit of the same
+    # rows in memory takes it).
+    rng = np.random.default_rng(0)
+    n = 200
+    X = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y"], n),
+            "late": [None] * 150 + list(rng.choice(["u", "v"], n - 150)),
+            "late_number": [np.nan] * 150 + list(rng.normal(size=n - 150)),
+        }
+    )
+    y = rng.choice(["p", "q"], n)
+    path = tmp_path / "late.parquet"
+    X.assign(cls=y).to_parquet(path, row_group_size=50)
+    ref = TAN().fit(X, y)
+    got = fit_files(TAN(), path, target="cls", batch_rows=50)
+    assert got.schema_ == ref.schema_
+    np.testing.assert_allclose(
+        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+    # Missing in every row: refused as in memory, with its fix (drop it),
+    # from one batch or several.
+    for empty in (None, pd.Categorical([None] * n, categories=["u", "v"])):
+        # A category column declares its levels, so a first batch without
+        # its values is kept; without a value in any row, it is refused.
+        X.assign(late=empty, cls=y).to_parquet(path, row_group_size=50)
+        for rows in (50, 1000):
+            with pytest.raises(ValueError, match="'late' is missing in every row, so"):
+                fit_files(TAN(), path, target="cls", batch_rows=rows)
+
+
+def test_what_the_reader_did_is_said_once_however_often_the_file_is_read(
+    tmp_path,
+):
+    # A column to discretise in a CSV of several blocks (a CSV is read in
+    # blocks of at least 1 MiB, whatever batch_rows): the file is read for
+    # the plan's sample, then counted; its thousands separators were warned
+    # of at each reading.
+    from augnb.data.tables import DataReadWarning
+
+    rng = np.random.default_rng(0)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "amount": [f"{v:,}" for v in rng.integers(1_000, 5_000_000, n)],
+            "colour": rng.choice(["red", "blue"], n),
+            "note": ["x" * 5000 + str(v) for v in rng.integers(0, 3, n)],
+            "cls": rng.choice(["p", "q"], n),
+        }
+    )
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    for rows, columns in itertools.product((50, 1000), (None, ["amount", "colour"])):
+        with warnings.catch_warnings(record=True) as found:
+            warnings.simplefilter("always")
+            model = fit_files(
+                TAN(), path, target="cls", batch_rows=rows, columns=columns
+            )
+        said = [w for w in found if issubclass(w.category, DataReadWarning)]
+        assert len(said) == 1, [str(w.message) for w in said]
+        assert "thousands separators" in str(said[0].message)
+        assert model.continuous_columns_ == ["amount"], (rows, columns)
+
+
+def test_a_lone_string_where_column_names_go_is_refused_with_the_fix(tmp_path):
+    # columns="flag" was read letter by letter: "columns ['f', 'l', 'a',
+    # 'g'] are not in the files".
+    X, y = load("car")
+    path = tmp_path / "car.parquet"
+    X.assign(cls=y).to_parquet(path)
+    for param in ("columns", "text_columns"):
+        with pytest.raises(TypeError, match=rf"{param}=\['doors'\]"):
+            fit_files(TAN(), path, target="cls", **{param: "doors"})
+    with pytest.raises(TypeError, match=r"columns=\['doors'\]"):
+        next(iter_batches(path, columns="doors"))

@@ -1014,12 +1014,15 @@ def _read_model(
     allow_pickle: bool,
     how: str,
     max_bytes: int | None = None,
+    usage: str | None = None,
 ) -> SavedModel:
     """:func:`read_model`, its refusal of a pickle telling the caller's way.
 
     ``how`` is how whoever called lets a pickle in: ``allow_pickle=True``
     in Python, the command's own ``--allow-pickle`` option on the command
-    line (:func:`augnb.cli._common.read_saved_model`).
+    line (:func:`augnb.cli._common.read_saved_model`). ``usage`` is the
+    command's own usage (``augnb predict MODEL DATA``), told when a table
+    is given where the model goes; None in Python.
     """
     limit = _byte_limit(max_bytes)
     target = Path(path)
@@ -1037,10 +1040,12 @@ def _read_model(
     kind = _kind_of_file(head)
     label = repr(str(target))
     if kind == "text":
-        raise ValueError(
-            f"{label} is a text file (a data table?), not a model; the "
-            "model written by `augnb fit` comes first: augnb predict MODEL DATA"
+        fix = (
+            f"the model written by `augnb fit` comes first: {usage}"
+            if usage
+            else "give the file written by augnb.save_model or `augnb fit`"
         )
+        raise ValueError(f"{label} is a text file (a data table?), not a model; {fix}")
     if kind in ("pickle", "compressed"):
         if not allow_pickle:
             raise ValueError(

@@ -49,7 +49,13 @@ from augnb.data.encoding import (
     replace_columns,
     typed_objects,
 )
-from augnb.data.schema import ColumnSpec, Schema, _sorted_categories
+from augnb.data.schema import (
+    ColumnSpec,
+    EmptyFirstChunkError,
+    Schema,
+    _sorted_categories,
+    refusal_message,
+)
 from augnb.data.tables import concat_batches
 from augnb.data.weights import (
     InputRows,
@@ -74,6 +80,7 @@ __all__ = [
     "missing_tables",
     "plan_sample_rows",
     "predict_dask",
+    "refuse_unobserved",
     "schema_of_statistics",
     "tree_sum",
 ]
@@ -314,6 +321,31 @@ def _chunk_classes(
     ]
 
 
+def refuse_unobserved(data: CountTables) -> None:
+    """Refuse a discrete column no counted row holds a value of.
+
+    A category column declares its levels, so the plan of a stream's first
+    rows keeps it when none of them holds one; once every row is counted,
+    such a column is refused as the in-memory fit refuses it.
+
+    Parameters
+    ----------
+    data : SufficientStatistics
+        The statistics of every row (other count tables are left alone).
+
+    Raises
+    ------
+    ValueError
+        Naming the first such column and the fix.
+    """
+    if not isinstance(data, SufficientStatistics):
+        return
+    for f, name in enumerate(data.names):
+        table = data.tables.get((f,))
+        if table is not None and not table.any():
+            raise ValueError(refusal_message("all_missing", name))
+
+
 def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
     """Sufficient statistics of one chunk of raw rows.
 
@@ -499,23 +531,53 @@ class RowSource(ABC):
         """
         if resample:
             self._restart()
-        plan = self._plan(planner, classes, incremental)
-        sample = None
+        try:
+            plan = self._plan(planner, classes, incremental)
+        except EmptyFirstChunkError as empty:
+            # A column without a value in the first rows (of a sorted table)
+            # may have some further on: read again, the source is planned
+            # from the sample of every row, as the in-memory fit would be.
+            if incremental:
+                raise
+            return self._plan_sample(planner, classes, empty.n_columns, empty)
         if not incremental and (
             resample
             or plan.discretizer is not None
             or plan.unsettled
             or self._doubts()
         ):
-            sample = self._sample(
-                plan_sample_rows(len(plan.names) + 1),
-                check_random_state(getattr(planner, "random_state", None)),
-            )
+            return self._plan_sample(planner, classes, len(plan.names), plan)
+        self._settle_doubts(None)
+        return plan
+
+    def _plan_sample(
+        self,
+        planner: Planner,
+        classes: Sequence | None,
+        n_columns: int,
+        first: ChunkPlan | EmptyFirstChunkError,
+    ) -> ChunkPlan:
+        """The plan of a sample drawn across every row.
+
+        ``first`` is the first rows' plan, kept when they were every row (no
+        sample is drawn then), or the error of a column they all lack, which
+        is then refused as the in-memory fit refuses it.
+        """
+        sample = self._sample(
+            plan_sample_rows(n_columns + 1),
+            check_random_state(getattr(planner, "random_state", None)),
+        )
         self._settle_doubts(sample)
         if sample is None:
-            return plan
+            if isinstance(first, EmptyFirstChunkError):
+                raise ValueError(
+                    refusal_message("all_missing", first.column)
+                ) from None
+            return first
         X, y = sample
-        plan = planner._start_plan(X, y, classes=classes, incremental=False)
+        plan = planner._start_plan(
+            X, y, classes=classes, incremental=False, sampled=True
+        )
         return dataclasses.replace(plan, sampled=True)
 
     def _restart(self) -> None:

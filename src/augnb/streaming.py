@@ -40,6 +40,18 @@ from augnb.sources import ChunkSource
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
 
+def _names(value: Sequence[str] | None, param: str) -> list[str] | None:
+    """Column names as a list; a lone string is refused (its letters are no names)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        raise TypeError(
+            f"{param} takes a list of column names; got the string {value!r}: "
+            f"give {param}=[{value!r}]"
+        )
+    return list(value)
+
+
 def _resolve(paths: str | os.PathLike | Sequence) -> list[str]:
     if isinstance(paths, pd.DataFrame) or hasattr(paths, "dask"):
         # Iterated as a list of paths, a frame's column names were files.
@@ -225,6 +237,9 @@ def iter_batches(
         or batch_rows < 1
     ):
         raise ValueError(f"batch_rows must be an integer >= 1; got {batch_rows!r}.")
+    columns = _names(columns, "columns")
+    continuous = _names(continuous, "continuous")
+    discrete = _names(discrete, "discrete")
     files = _resolve(paths)
     _format(files, format)
     for path in files:
@@ -247,6 +262,37 @@ def iter_batches(
                 )
             reader.select = list(columns)
         yield from reader
+
+
+def _said_once(
+    batches: Iterator[pd.DataFrame], said: set[str]
+) -> Iterator[pd.DataFrame]:
+    """``batches``, each :class:`DataReadWarning` warned once over every pass.
+
+    A fit may read the files twice (the plan's sample, then the counts), and
+    the reader says what it did to a column (thousands separators, stray
+    words read as missing) at each reading: once is what the table says.
+    ``said`` holds the messages warned so far; other warnings pass through.
+    """
+    while True:
+        caught: list[warnings.WarningMessage] = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                frame = next(batches, None)
+        finally:
+            # Said even when the batch fails (a warning, then an error).
+            for found in caught:
+                if issubclass(found.category, DataReadWarning):
+                    if str(found.message) in said:
+                        continue
+                    said.add(str(found.message))
+                warnings.warn_explicit(
+                    found.message, found.category, found.filename, found.lineno
+                )
+        if frame is None:
+            return
+        yield frame
 
 
 def _same_columns(frame: pd.DataFrame, order: list, path: str) -> pd.DataFrame:
@@ -343,6 +389,8 @@ def fit_files(
     >>> len(tan.structure_.arcs)
     5
     """
+    columns = _names(columns, "columns")
+    text_columns = _names(text_columns, "text_columns")
     if columns is not None and not [c for c in columns if c != target]:
         raise ValueError(
             f"columns={list(columns)!r} names no feature (the class column "
@@ -368,12 +416,13 @@ def fit_files(
             )
 
     met: set = set()  # the first two classes met in the rows
+    said: set[str] = set()  # what the reader said, once a fit
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
         for path in files:
             row = 0  # data rows of this file before the batch
-            for frame in iter_batches(
+            batches = iter_batches(
                 path,
                 batch_rows=batch_rows,
                 columns=read,
@@ -381,7 +430,8 @@ def fit_files(
                 encoding=encoding,
                 decimal=decimal,
                 **declared,
-            ):
+            )
+            for frame in _said_once(batches, said):
                 if order is None:
                     order = list(frame.columns)
                 elif list(frame.columns) != order:

@@ -102,6 +102,13 @@ def test_errors_exit_2_with_one_line(saved, tmp_path, capsys, monkeypatch):
     assert "FILE.zip" in _error(capsys)
     assert main(["export", str(tmp_path / "none.augnb"), "--output", out]) == 2
     assert "does not exist" in _error(capsys)
+    # A table where the model goes: export's own usage, not predict's.
+    table = tmp_path / "t.csv"
+    table.write_text("a,class\nx,P\ny,N\n")
+    assert main(["export", str(table), "--output", out]) == 2
+    error = _error(capsys)
+    assert "text file" in error and "augnb export MODEL --output FILE" in error
+    assert "predict" not in error
     # An empty class node name was taken as --target left out.
     assert main(["export", str(saved["kdb"]), "--output", out, "--target", ""]) == 2
     assert "'' names no column" in _error(capsys)

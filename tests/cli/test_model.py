@@ -98,6 +98,13 @@ def test_fit_user_errors(car_csv, tmp_path, usage_error):
             ["--param alpha", "twice", "1 and 2", "once"],
         ),
         ([car_csv, "--estimator", "KDB", "--param", "k=-1"], ["KDB", "k must"]),
+        # Checked before the table is read (a learner that reads it whole
+        # said so on stderr first, above the error).
+        (
+            [car_csv, "--estimator", "ESKDB", "--param", "n_jobs=0"],
+            ["cannot fit ESKDB: n_jobs must"],
+        ),
+        ([tmp_path / "no.csv", "--param", "alpha=-1"], ["TAN", "alpha must"]),
         (
             [car_csv, "--batch-rows", "50", "--id-column", "nope"],
             ["--id-column", "'nope'"],
@@ -490,6 +497,18 @@ def test_predict_user_errors(model, car_csv, tmp_path, usage_error):
         ["predict", model, car_csv, "--id-column", "nope"], "'nope'", "columns are"
     )
     usage_error(["predict", model, car_csv, "--output", files["folder"]], "is a folder")
+    # An id column named as an output column: pandas' "cannot insert
+    # prediction, already exists", or p(CLASS) overwritten without a word.
+    frame = pd.read_csv(car_csv)
+    for name in ("prediction", "p(acc)"):
+        clash = tmp_path / "clash.csv"
+        frame.assign(**{name: frame["patient"]}).to_csv(clash, index=False)
+        usage_error(
+            ["predict", model, clash, "--id-column", name, "--output",
+             tmp_path / "p.csv"],
+            f"id column {name!r}", "output's own", "rename",
+        )  # fmt: skip
+        assert not (tmp_path / "p.csv").exists()
     other = tmp_path / "other.csv"
     other.write_text("x,class\n1,a\n")
     usage_error(
@@ -878,3 +897,37 @@ def test_the_class_column_cannot_be_declared_continuous(tmp_path, usage_error):
     message = usage_error(["fit", str(path), "--target", "y", "--continuous", "y",
                            "--output", str(tmp_path / "m.augnb")])
     assert "--continuous names the class column 'y'" in message
+
+
+def test_a_column_empty_in_the_first_block_gives_one_model_streamed_or_whole(
+    tmp_path,
+):
+    # A CSV is typed from its first block (1 MiB at least when streaming):
+    # a column without a value there was refused at its first value further
+    # down by a streamed fit and prediction, and not by a whole one.
+    from augnb import load_model
+
+    rng = np.random.default_rng(0)
+    n = 60_000
+    late = np.full(n, np.nan)
+    late[-3000:] = rng.normal(size=3000).round(3)
+    frame = pd.DataFrame(
+        {"pad": ["x" * 20, "y" * 20] * (n // 2), "late": late,
+         "class": rng.choice(["P", "N"], n)}
+    )  # fmt: skip
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    models = []
+    for options in ([], ["--batch-rows", "1000"]):
+        out = tmp_path / f"m{len(models)}.augnb"
+        assert main(["fit", str(path), "--output", str(out), *options]) == 0
+        models.append(load_model(out))
+        assert main(["predict", str(out), str(path), "--output",
+                     str(tmp_path / "p.csv"), *options]) == 0  # fmt: skip
+    whole, streamed = models
+    assert streamed.schema_ == whole.schema_
+    assert streamed.continuous_columns_ == ["late"]
+    X = frame.drop(columns="class").tail(3000)
+    np.testing.assert_allclose(
+        streamed.predict_proba(X), whole.predict_proba(X), rtol=0, atol=1e-12
+    )

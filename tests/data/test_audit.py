@@ -257,3 +257,78 @@ def test_text_of_numbers_warns_in_a_stream_and_names_dask():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warn_data_problems(frame, {"discrete_features": ["zip"]}, dask=True)
+
+
+def test_percentages_as_text_are_named_with_both_fixes():
+    # "12%", "7.5 %": numbers in all but their sign, read as one category
+    # each without a word (a CSV's reader names them the same way).
+    rng = np.random.default_rng(2)
+    cells = [f"{v}%" for v in rng.integers(0, 10, N)]
+    cells[1], cells[3] = "7.5 %", "?"
+    frame = _frame(
+        pct=pd.Series(cells, dtype="str"),
+        signs=pd.Series(rng.choice(["%", "5%"], N), dtype="str"),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert list(found) == ["pct"] and found["pct"].problem == "percent"
+    message = found["pct"].message
+    assert "column 'pct' holds percentages (e.g. '" in message
+    assert "X['pct'].str.rstrip('%').astype(float)" in message
+    assert "discrete_features=['pct']" in message and "--discrete pct" in message
+    assert _problems(frame, discrete_features=["pct"]) == []
+    # Every value distinct: percentages still, not a row identifier.
+    distinct = pd.Series([f"{k / 7:.3f} %" for k in range(N)], dtype="str")
+    assert _problems(_frame(share=distinct)) == [("share", "percent")]
+    # The encoded fast path finds it too.
+    from augnb.data.schema import Schema
+
+    schema = Schema.infer(frame[["x", "pct"]])
+    data = schema.encode(frame[["x", "pct"]])
+    fast = audit_table(
+        frame[["x", "pct"]],
+        codes=data.codes,
+        categories=[c.categories for c in schema.columns],
+    )
+    assert fast == [found["pct"]]
+
+
+def test_percentages_are_named_in_a_stream_as_in_a_table():
+    frame = _frame(pct=pd.Series(["5%", "10%"] * (N // 2), dtype="str"))
+    with pytest.warns(DataAuditWarning, match="'pct' holds percentages"):
+        warn_data_problems(frame, warn=False)
+    with pytest.warns(DataAuditWarning, match="'pct' holds percentages"):
+        TAN().partial_fit(frame, ["P", "N"] * (N // 2))
+
+
+def test_numbers_with_thousands_separators_as_text_are_named_with_the_fix():
+    # What pandas.read_csv makes of a file's "1,234,567" (augnb's reader
+    # reads them as numbers): named as such, not as a row identifier to
+    # drop (every value differs) nor left silent (fewer values).
+    rng = np.random.default_rng(3)
+    amounts = [f"{v:,}" for v in rng.integers(1_000, 9_000_000, N)]
+    amounts[2] = "950"  # below a thousand: no separator
+    few = [f"{v:,}" for v in rng.choice([1_500, 2_500, 12_000], N)]
+    frame = _frame(
+        amount=pd.Series(amounts, dtype="str"),
+        few=pd.Series(few, dtype=object),
+        commas=pd.Series(rng.choice(["1,5", "2,25"], N), dtype="str"),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert found["amount"].problem == found["few"].problem == "thousands"
+    message = found["amount"].message
+    assert "column 'amount' holds numbers written with thousands separators" in message
+    assert "X['amount'].str.replace(',', '').astype(float)" in message
+    assert "thousands=','" in message and "--discrete amount" in message
+    assert "commas" not in found  # decimal commas, or labels: not these
+    assert _problems(frame[["x", "few"]], discrete_features=["few"]) == []
+    # The encoded fast path finds it too.
+    from augnb.data.schema import Schema
+
+    schema = Schema.infer(frame[["x", "few"]])
+    data = schema.encode(frame[["x", "few"]])
+    fast = audit_table(
+        frame[["x", "few"]],
+        codes=data.codes,
+        categories=[c.categories for c in schema.columns],
+    )
+    assert fast == [found["few"]]

@@ -874,3 +874,47 @@ def test_a_nested_column_a_model_reads_is_refused_without_fit_advice(
     assert not any(advice in text for advice in _FIT_ADVICE), text
     with pytest.raises(ValueError, match="--drop n"):
         read_table(path)
+
+
+def test_percentages_are_named_and_kept_as_categories(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(
+        "pct,class\n" + "".join(f"{k % 30}%,{'AB'[k % 2]}\n" for k in range(60))
+    )
+    with pytest.warns(DataReadWarning, match=r"t.csv: column 'pct' holds percent") as w:
+        got = read_table(path)
+    assert [m.message.problem for m in w] == ["percent"]
+    assert got["pct"].cat.categories.tolist()[:3] == ["0%", "1%", "10%"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_table(path, discrete=["pct"])
+
+
+def test_a_column_empty_in_the_first_block_is_read_by_the_cells_that_follow(
+    tmp_path,
+):
+    # Arrow types a CSV column without a value in its first block as null,
+    # then refused the first value further down ("looked like numbers in the
+    # first rows but holds 'u' further down"), where the whole file reads it.
+    n = 60_000
+    words = np.full(n, None, dtype=object)
+    words[-50:] = ["u", "v"] * 25
+    numbers = np.full(n, np.nan)
+    numbers[-50:] = np.arange(50) / 8
+    # A CSV is read in blocks of at least 1 MiB: 25 bytes a row.
+    frame = pd.DataFrame(
+        {"a": ["x" * 20, "y" * 20] * (n // 2), "w": words, "z": numbers}
+    )
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    whole = read_table(path)
+    batches = list(open_table(path, batch_rows=1000))
+    assert len(batches) > 1
+    assert batches[-1]["z"].dtype == whole["z"].dtype == np.float64
+    np.testing.assert_array_equal(
+        np.concatenate([b["z"].to_numpy(dtype=float) for b in batches]),
+        whole["z"].to_numpy(),
+    )
+    assert pd.concat([b["w"].astype(object) for b in batches]).tolist() == (
+        whole["w"].astype(object).tolist()
+    )

@@ -224,3 +224,29 @@ def test_categories_with_one_text_are_refused():
     with pytest.raises(ExportError, match=r"column 'm'.*'1'") as info:
         to_onnx(describe(model))
     assert "\n" not in str(info.value)
+
+
+def test_inputs_match_columns_by_name_and_a_missing_one_is_refused():
+    # A frame lacking one of the model's columns fed the column at its
+    # position in its place, without a word (here 'c' as 'b').
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    y = rng.choice(["p", "q"], 200)
+    X = pd.DataFrame(
+        {
+            "a": rng.choice(["u", "v"], 200),
+            "b": np.where(y == "p", "x", rng.choice(["x", "z"], 200)),
+            "c": rng.choice(["x", "z"], 200),
+        }
+    )
+    model = NaiveBayes().fit(X, y)
+    with pytest.raises(ValueError, match=r"lacks the model's column\(s\) \['b'\]"):
+        onnx_inputs(model, X.drop(columns="b"))
+    # By name, in any order, extra columns left out; by position without names.
+    expected = onnx_inputs(model, X)
+    for rows in (X[["c", "b", "a"]].assign(extra=1), X.set_axis(range(3), axis=1)):
+        got = onnx_inputs(model, rows)
+        assert list(got) == ["a", "b", "c"]
+        for name in got:
+            np.testing.assert_array_equal(got[name], expected[name])

@@ -52,6 +52,7 @@ from augnb.sources import (
     frame_statistics,
     missing_tables,
     predict_dask,
+    refuse_unobserved,
     schema_of_statistics,
 )
 from augnb.stats.sufficient import SufficientStatistics
@@ -400,6 +401,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             # them, in order, when they are few), and count again.
             plan = source.plan(self, classes=classes, resample=True)
             data, schema = source.tables(plan)
+        if not incremental and not source.in_memory:
+            # The first rows' plan keeps a category column none of them
+            # holds (later rows may); with every row counted, none did.
+            refuse_unobserved(data)
         self._fit_tables(data, schema, plan, source.classes, source)
         if not source.in_memory:
             self._keep_statistics(data, plan)
@@ -415,11 +420,15 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         in_memory: bool = False,
         cut_rows: NDArray[np.intp] | None = None,
         y_encoded: tuple | None = None,
+        sampled: bool = False,
     ) -> ChunkPlan:
         """Column kinds, discretiser and classes, fixed from the first rows.
 
         Sets ``n_features_in_`` (and ``feature_names_in_``),
-        ``continuous_columns_`` and ``discretizer_``.
+        ``continuous_columns_`` and ``discretizer_``. ``X`` is the first
+        chunk of a stream unless it holds every row (``in_memory``) or a
+        sample drawn across them (``sampled``): a column missing in every
+        row of those is refused as the in-memory fit refuses it.
         """
         frame = as_frame(X)
         if y_encoded is None:
@@ -438,7 +447,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             frame,
             discrete_features=self.discrete_features,
             continuous_features=self.continuous_features,
-            first_chunk=not in_memory,
+            first_chunk=not (in_memory or sampled),
         )
         continuous = raw.continuous_names
         self.continuous_columns_ = list(continuous)

@@ -31,6 +31,14 @@ class UsageError(Exception):
     """A user mistake reported as one line and exit status 2."""
 
 
+#: How each command that reads a model is called, told when a table is given
+#: where its model goes.
+_USAGE = {
+    "predict": "augnb predict MODEL DATA",
+    "export": "augnb export MODEL --output FILE",
+}
+
+
 def read_saved_model(
     path: str, *, allow_pickle: bool, command: str | None
 ) -> tuple[Any, dict[str, Any]]:
@@ -48,7 +56,9 @@ def read_saved_model(
         if command
         else "allow_pickle=True to augnb.load_model"
     )
-    saved = _read_model(path, allow_pickle=allow_pickle, how=how)
+    saved = _read_model(
+        path, allow_pickle=allow_pickle, how=how, usage=_USAGE.get(command or "")
+    )
     return saved.estimator, saved.info
 
 

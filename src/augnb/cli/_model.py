@@ -82,6 +82,11 @@ def cmd_fit(args: argparse.Namespace) -> int:
         estimator = make_estimator(_canonical_name(args.estimator), **params)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    try:
+        # A bad value is said before the table is read (nothing else first).
+        estimator._check_params()
+    except (ValueError, TypeError) as exc:
+        raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     if "random_state" in estimator.get_params() and "random_state" not in params:
         estimator.set_params(random_state=args.seed)
     if (
@@ -596,6 +601,14 @@ def cmd_predict(args: argparse.Namespace) -> int:
                 f"{label}: no class column {args.target!r} to score the model "
                 f"with; the columns are {reader.columns}: name one of them, or "
                 "leave --target out to predict without scoring"
+            )
+        outputs = ["prediction", *(f"p({c})" for c in estimator.classes_)]
+        if id_column in outputs:
+            # Copied beside them, it would clash with one (or replace it).
+            raise ValueError(
+                f"{label}: the id column {id_column!r} has the name of one of "
+                f"the output's own columns ({', '.join(outputs)}); rename it "
+                "in the file, or give another column with --id-column"
             )
         # Only the columns used are read (nor typed, nor warned about).
         wanted = {*names, target, id_column}

@@ -20,6 +20,14 @@ reports, per column:
 - **all_missing** -- no value in any row. ``fit`` refuses it (the schema
   does, knowing whether more chunks follow); reported here so that ``augnb
   inspect`` and ``augnb compare`` say so before any fit. Fix: drop it.
+- **percent** -- a text column whose every present cell is a percentage
+  (``"12%"``): numbers read as one category each. Fix: convert it
+  (``X[col].str.rstrip("%").astype(float)``), or declare it discrete, which
+  silences this.
+- **thousands** -- the same, its numbers written with thousands separators
+  (``"1,234,567"``, what ``pandas.read_csv`` leaves as text). Fix: convert
+  it (``X[col].str.replace(",", "").astype(float)``), or declare it
+  discrete.
 - **text_numbers** -- a text column (``object`` of ``str`` or pandas
   ``str``; a Parquet or Feather string column is named by its reader, with
   this finding's problem) whose every present cell is a number. A typed
@@ -86,6 +94,11 @@ _DURATION_TYPES = (datetime.timedelta, np.timedelta64)  # pd.Timedelta included
 #: pandas' own list ("NA", "null", "None", ...) is not used: those can be
 #: categories.
 MISSING_TOKENS = ("", "?")
+#: A percentage written as text (``"12%"``, ``"-7.5 %"``): a number but for
+#: its sign, read as one category per value.
+PERCENT_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)\s*%$")
+#: A number written with thousands separators (``"1,234,567"``), as text.
+THOUSANDS_TEXT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
 #: What a Dask input adds to a text_numbers finding: its likely cause.
 DASK_TEXT_NOTE = (
     "; Dask's from_pandas turns object columns into strings "
@@ -310,7 +323,8 @@ def warn_data_problems(
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
         differ): its audit only refuses, and warns of text columns of
-        numbers (a column's type, whatever its rows).
+        numbers, percentages or numbers with thousands separators (a
+        column's type, whatever its rows).
     dask : bool, default=False
         Whether ``X`` is a Dask partition: a text column of numbers is then
         most likely ``from_pandas``' doing, and the warning says so.
@@ -330,14 +344,17 @@ def warn_data_problems(
     )
     # An all-missing column is the schema's to refuse: in the first chunk of
     # a stream a declared categorical column may be empty and filled later.
+    # Nor is it warned of: the refusal says it once, as in memory.
     errors = [f for f in findings if f.is_error and f.problem != "all_missing"]
     if errors:
         raise ValueError(errors[0].message)
     for finding in findings:
+        if finding.problem == "all_missing":
+            continue
         if finding.problem == "text_numbers":
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn:
+        elif warn or finding.problem in ("percent", "thousands"):  # types
             warn_at_caller(finding.message, DataAuditWarning)
 
 
@@ -431,7 +448,11 @@ def _number_text(value: object) -> bool:
     if not isinstance(value, str):
         return False
     text = value.strip()
-    return text in MISSING_TOKENS or bool(NUMBER_TEXT.match(text))
+    return text in MISSING_TOKENS or bool(
+        NUMBER_TEXT.match(text)
+        or PERCENT_TEXT.match(text)
+        or THOUSANDS_TEXT.match(text)
+    )
 
 
 def _is_time_dtype(dtype: object) -> bool:
@@ -521,7 +542,7 @@ def _is_text(dtype: object) -> bool:
 
 
 def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
-    """A text column whose every present cell is a number (not declared).
+    """A text column whose every present cell is a number or a percentage.
 
     A pandas ``category`` column is categories by declaration (and what
     :func:`augnb.datasets.load` makes of every discrete column): left out. A
@@ -533,7 +554,7 @@ def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding
 
 
 def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
-    """The ``text_numbers`` finding of a text column, or None.
+    """The ``text_numbers`` (or ``percent``) finding of a text column, or None.
 
     Parameters
     ----------
@@ -547,9 +568,11 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
     -------
     Finding or None
         When every value is text, at least one present, and every present
-        one is a plain number (``"1.5"``, ``"-3e2"``).
+        one is a plain number (``"1.5"``, ``"-3e2"``): ``text_numbers``; or
+        every present one a percentage (``"12%"``, ``"7.5 %"``): ``percent``.
     """
-    example = None
+    example = grouped = None
+    plain = percent = True
     # A plain loop: a column of words stops at its first value.
     for value in values:
         if not isinstance(value, str):
@@ -557,12 +580,43 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         text = value.strip()
         if text in MISSING_TOKENS:
             continue
-        if not NUMBER_TEXT.match(text):
+        number = bool(NUMBER_TEXT.match(text))
+        if not number and grouped is not False:
+            # 1,234,567 among plain numbers (950 has no separator)
+            grouped = value if THOUSANDS_TEXT.match(text) else False
+        plain = plain and number
+        percent = percent and bool(PERCENT_TEXT.match(text))
+        if not (plain or percent or grouped):
             return None
         if example is None:
             example = value
     if example is None:
         return None  # only missing tokens
+    if grouped:
+        return Finding(
+            name,
+            "thousands",
+            f"column {name!r} holds numbers written with thousands separators "
+            f"(e.g. {grouped!r}), so it is read as categories, one per distinct "
+            f"text: if they are numbers, convert it first (X[{name!r}] = "
+            f"X[{name!r}].str.replace(',', '').astype(float), or read the file "
+            "with pandas.read_csv(..., thousands=','), or with augnb, which "
+            "reads them as numbers); to keep them as categories, declare it "
+            f"discrete (discrete_features=[{name!r}], --discrete {name} on the "
+            "command line), which silences this warning",
+        )
+    if not plain:
+        return Finding(
+            name,
+            "percent",
+            f"column {name!r} holds percentages (e.g. {example!r}), so it is "
+            "read as categories, one per distinct text: if they are numbers, "
+            f"convert it first (X[{name!r}] = "
+            f"X[{name!r}].str.rstrip('%').astype(float), or remove the % signs "
+            "from the file); to keep them as categories, declare it discrete "
+            f"(discrete_features=[{name!r}], --discrete {name} on the command "
+            "line), which silences this warning",
+        )
     return Finding(
         name,
         "text_numbers",
@@ -589,8 +643,13 @@ def _numbers(uniques: pd.Series) -> np.ndarray | None:
         return uniques.to_numpy(dtype=float)
     out = np.empty(len(uniques))
     for k, value in enumerate(uniques):
+        text = str(value).strip()
+        if THOUSANDS_TEXT.match(text):
+            text = text.replace(",", "")  # 1,234,567: a number, not a word
+        elif PERCENT_TEXT.match(text):
+            text = text[:-1]  # 12.5%: a number too
         try:
-            out[k] = float(str(value))
+            out[k] = float(text)
         except ValueError:
             return None  # text: stop at the first word
     return out

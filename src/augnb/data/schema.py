@@ -27,12 +27,42 @@ from augnb.data.levels import sort_levels
 __all__ = [
     "MAX_DISCRETE_INTEGERS",
     "ColumnSpec",
+    "EmptyFirstChunkError",
     "Schema",
     "column_kind",
     "refusal_message",
 ]
 
 Kind = Literal["discrete", "continuous"]
+
+
+class EmptyFirstChunkError(ValueError):
+    """A column without any value in the first chunk of a stream.
+
+    Its kind and levels cannot be read from that chunk. Raised by
+    :meth:`Schema.infer` with ``first_chunk=True``.
+
+    Parameters
+    ----------
+    column : hashable
+        The column's name.
+    n_columns : int
+        The number of columns of the chunk.
+    """
+
+    def __init__(self, column: Hashable, n_columns: int) -> None:
+        super().__init__(
+            f"Feature {column!r} is missing in every row of the first chunk, so "
+            "its kind and levels cannot be read from it; give the column a pandas "
+            "categorical dtype that declares its categories, or start with a "
+            "chunk that holds a value of it."
+        )
+        self.column = column
+        self.n_columns = n_columns
+
+    def __reduce__(self) -> tuple:
+        # Raised on a Dask worker, it is pickled back to the caller.
+        return (type(self), (self.column, self.n_columns))
 
 #: An integer column with more distinct values than this is a count or a
 #: measurement (continuous); with at most this many, codes or levels.
@@ -651,6 +681,12 @@ class Schema:
         Returns
         -------
         Schema
+
+        Raises
+        ------
+        EmptyFirstChunkError
+            With ``first_chunk``, for a column missing in every row that is
+            not a categorical declaring its categories.
         """
         names = X.columns.tolist()  # list() iterates cell by cell (pandas 3 str)
         force_d = column_positions(discrete_features, names, "discrete_features")
@@ -689,9 +725,13 @@ class Schema:
             arr = arrays[i]
             if isinstance(arr, pd.Categorical) and i not in force_c:
                 # A categorical is discrete and declares its levels: read from
-                # its codes, no Series needed.
-                if (arr.codes < 0).all() and not first_chunk:
-                    raise ValueError(refusal_message("all_missing", name))
+                # its codes, no Series needed. One that declares none has no
+                # level for a later chunk to count: as an empty column.
+                if (arr.codes < 0).all():
+                    if not first_chunk:
+                        raise ValueError(refusal_message("all_missing", name))
+                    if not len(arr.categories):
+                        raise EmptyFirstChunkError(name, len(names))
                 specs.append(ColumnSpec(name, "discrete", _declared_levels(arr.dtype)))
                 continue
             if series is None:
@@ -701,12 +741,7 @@ class Schema:
             col = series[i]
             if _all_missing(col):
                 if first_chunk:
-                    raise ValueError(
-                        f"Feature {name!r} is missing in every row of the first "
-                        "chunk, so its kind and levels cannot be read from it; give "
-                        "the column a pandas categorical dtype that declares its "
-                        "categories, or start with a chunk that holds a value of it."
-                    )
+                    raise EmptyFirstChunkError(name, len(names))
                 raise ValueError(refusal_message("all_missing", name))
             continuous = (i in force_c) or (
                 i not in force_d and column_kind(col) == "continuous"

@@ -553,9 +553,17 @@ class TableReader:
         counts = np.bincount(indices[indices >= 0], minlength=len(words))
         plan = self._plans.get(name)
         if plan is None:
-            plan = self._plans[name] = self._plan(
-                name, words, missing, counts, category
-            )
+            plan = self._plan(name, words, missing, counts, category)
+            opts = self._options
+            if (
+                not opts.guess
+                or name in opts.discrete
+                or name in opts.continuous
+                or (~missing & (counts > 0)).any()
+            ):
+                self._plans[name] = plan
+            # else no value yet (a CSV's column empty in its first block):
+            # the first batch that holds one says whether it is numbers.
         if plan.numeric:
             return self._numbers(name, plan, words, missing, counts, indices)
         levels, codes = _categorical_codes(words, missing, indices)
@@ -667,6 +675,13 @@ class TableReader:
                 name,
                 "mostly_numeric",
             )
+            return _ColumnPlan()
+        if not opts.fitted:
+            # Percentages ("12%"): kept as categories, as a typed table's
+            # text, and named as the data audit names them there.
+            found = text_numbers_finding(name, words[present])
+            if found is not None and found.problem == "percent":
+                _warn(f"{opts.label}: {found.message}", name, found.problem)
         return _ColumnPlan()
 
     def _numbers(
@@ -1121,33 +1136,39 @@ def _csv(
     types = {name: pa.string() for name in plain["discrete"] if name in header}
 
     def batches(columns: list[str] | None) -> Iterator[Any]:
-        convert = pcsv.ConvertOptions(
-            null_values=list(MISSING_TOKENS),
-            strings_can_be_null=True,
-            decimal_point=decimal,
-            column_types=types,
-            include_columns=columns or [],
-        )
-        with _stream(source, kind, label) as stream:
-            try:
-                reader = pcsv.open_csv(
-                    stream,
-                    read_options=read_options,
-                    parse_options=parse_options,
-                    convert_options=convert,
-                )
-            except pa.ArrowInvalid as exc:
-                raise ValueError(_csv_error(exc, source, kind, options)) from None
-            except StopIteration:
-                return
-            while True:
+        column_types = dict(types)
+        while True:
+            convert = pcsv.ConvertOptions(
+                null_values=list(MISSING_TOKENS),
+                strings_can_be_null=True,
+                decimal_point=decimal,
+                column_types=column_types,
+                include_columns=columns or [],
+            )
+            with _stream(source, kind, label) as stream:
                 try:
-                    batch = reader.read_next_batch()
-                except StopIteration:
-                    return
+                    reader = pcsv.open_csv(
+                        stream,
+                        read_options=read_options,
+                        parse_options=parse_options,
+                        convert_options=convert,
+                    )
                 except pa.ArrowInvalid as exc:
                     raise ValueError(_csv_error(exc, source, kind, options)) from None
-                yield batch
+                except StopIteration:
+                    return
+                empty = [
+                    f.name
+                    for f in reader.schema
+                    if pa.types.is_null(f.type) and f.name not in column_types
+                ]
+                if not empty:
+                    yield from _csv_batches(reader, source, kind, options)
+                    return
+            # A column without a value in the first block is typed null by
+            # Arrow, which then refuses any value further down: read again,
+            # it is text, whose cells the reader reads as any text column's.
+            column_types.update({name: pa.string() for name in empty})
 
     def record_lines(rows: list[int]) -> list[int] | None:
         return _record_lines(source, kind, options, rows)
@@ -1155,6 +1176,22 @@ def _csv(
     return TableReader(
         batches, header, options, n_rows=estimate, lines=record_lines
     )
+
+
+def _csv_batches(
+    reader: Any, source: Any, kind: str, options: _ReadOptions
+) -> Iterator[Any]:
+    """The record batches of an open Arrow CSV reader, its errors named."""
+    import pyarrow as pa
+
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            return
+        except pa.ArrowInvalid as exc:
+            raise ValueError(_csv_error(exc, source, kind, options)) from None
+        yield batch
 
 
 def _lines_before_header(text: str) -> tuple[int, str | None]:

@@ -574,22 +574,36 @@ def onnx_inputs(estimator: Any, X: Any) -> dict[str, NDArray[Any]]:
     estimator : fitted augnb classifier
         The model the graph was exported from (its columns and their kinds).
     X : DataFrame
-        Rows with the model's columns.
+        Rows with the model's columns, matched by name (in any order, others
+        left out), or by position in a frame without column names.
 
     Returns
     -------
     dict of {str: ndarray}
         ``InferenceSession.run``'s input feed.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` lacks one of the model's columns.
     """
     import pandas as pd
 
+    from augnb.data.tables import check_model_columns
+
     binned = {str(c) for c in getattr(estimator, "continuous_columns_", ())}
     specs = estimator.schema_.columns
+    if getattr(estimator, "feature_names_in_", None) is not None and any(
+        isinstance(c, str) for c in X.columns
+    ):
+        # By name, as augnb predict reads a file: one the table lacks is
+        # refused (taking the column at its position would feed another).
+        check_model_columns(estimator, X.columns, "X")
+        columns = [X[spec.name] for spec in specs]
+    else:
+        columns = [X.iloc[:, j] for j in range(len(specs))]  # no names: by position
     frame = pd.DataFrame(
-        {
-            spec.name: (X[spec.name] if spec.name in X.columns else X.iloc[:, j])
-            for j, spec in enumerate(specs)
-        }
+        {spec.name: column for spec, column in zip(specs, columns)}
     )
     # The model's own reading of the categorical cells (its codes, -1 for a
     # missing or unseen value), so the graph sees the categories it was
