@@ -842,8 +842,9 @@ def test_a_word_far_down_a_models_numeric_column_is_named_without_fit_advice(
     tmp_path, numbered_model
 ):
     # Read in batches, a CSV's column of numbers in its first block holding a
-    # word further down cannot be read: the error names the cell, and at
-    # predict no option to declare the column's kind.
+    # word further down is read again as text after the rows yielded: the
+    # word is a missing value, named with what prediction does with it (no
+    # option to declare the column's kind), as the whole file reads it.
     model, frame = numbered_model
     rows = pd.concat([frame] * 200, ignore_index=True).astype({"x": object})
     rows.loc[len(rows) - 1, "x"] = "oops"
@@ -851,13 +852,50 @@ def test_a_word_far_down_a_models_numeric_column_is_named_without_fit_advice(
     rows.to_csv(path, index=False)
     from augnb.data.tables import model_kinds
 
-    reader = open_table(path, batch_rows=1000, **model_kinds(model))
-    with pytest.raises(ValueError, match="holds 'oops' further down") as info:
-        list(reader)
-    text = str(info.value)
-    assert "where the model reads numbers; clean that cell" in text
+    kinds = model_kinds(model)
+    with pytest.warns(DataReadWarning, match="holds words in 1 cell") as caught:
+        batches = list(open_table(path, batch_rows=1000, **kinds))
+    assert len(batches) > 1
+    text = " ".join(str(w.message) for w in caught)
+    assert "where the model reads numbers" in text
     assert not any(advice in text for advice in _FIT_ADVICE), text
-    with pytest.raises(ValueError, match="--discrete x"):
+    with pytest.warns(DataReadWarning, match="holds words in 1 cell"):
+        whole = read_table(path, **kinds)
+    np.testing.assert_array_equal(
+        np.concatenate([b["x"].to_numpy(dtype=float) for b in batches]),
+        whole["x"].to_numpy(dtype=float),
+    )
+    # Not declared, the column's kind is in doubt: both declarations named.
+    with pytest.raises(ValueError, match="holds 'oops' further down") as info:
+        list(open_table(path, batch_rows=1000))
+    assert "--continuous x" in str(info.value) and "--discrete x" in str(info.value)
+
+
+def test_a_fraction_far_down_a_declared_numeric_column_is_read_as_numbers(
+    tmp_path,
+):
+    # Arrow types a column of whole numbers in its first block as integers,
+    # then refused a fraction further down (and a word, which a declared
+    # continuous column reads as missing): read in batches, the declared
+    # column is read again as text after the rows yielded, as the whole
+    # file reads it.
+    n = 60_000
+    whole_numbers = np.arange(n, dtype=object) % 1000
+    whole_numbers[-7] = "2.5"
+    whole_numbers[-3] = "n/a"
+    # A CSV is read in blocks of at least 1 MiB: 25 bytes a row.
+    frame = pd.DataFrame({"a": ["x" * 20, "y" * 20] * (n // 2), "k": whole_numbers})
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    with pytest.warns(DataReadWarning, match="'n/a'"):
+        whole = read_table(path, continuous=["k"])
+    with pytest.warns(DataReadWarning, match="'n/a'"):
+        batches = list(open_table(path, batch_rows=1000, continuous=["k"]))
+    assert len(batches) > 1
+    got = np.concatenate([b["k"].to_numpy(dtype=float) for b in batches])
+    np.testing.assert_array_equal(got, whole["k"].to_numpy(dtype=float))
+    assert got[-7] == 2.5 and np.isnan(got[-3]) and got.size == n
+    with pytest.raises(ValueError, match=r"holds '2\.5' further down.*--continuous k"):
         list(open_table(path, batch_rows=1000))
 
 

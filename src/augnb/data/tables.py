@@ -1137,6 +1137,7 @@ def _csv(
 
     def batches(columns: list[str] | None) -> Iterator[Any]:
         column_types = dict(types)
+        done = 0  # rows yielded, skipped when the file is read again
         while True:
             convert = pcsv.ConvertOptions(
                 null_values=list(MISSING_TOKENS),
@@ -1163,11 +1164,30 @@ def _csv(
                     if pa.types.is_null(f.type) and f.name not in column_types
                 ]
                 if not empty:
-                    yield from _csv_batches(reader, source, kind, options)
-                    return
+                    skip = done
+                    try:
+                        for batch in _csv_batches(reader):
+                            if skip:
+                                # Rows yielded before the file was read again.
+                                cut = min(skip, batch.num_rows)
+                                batch, skip = batch.slice(cut), skip - cut
+                            done += batch.num_rows
+                            yield batch
+                        return
+                    except pa.ArrowInvalid as exc:
+                        failed = _failed_column(exc, options)
+                        if failed not in options.continuous or failed in column_types:
+                            raise ValueError(
+                                _csv_error(exc, source, kind, options)
+                            ) from None
+                        empty = [failed]
             # A column without a value in the first block is typed null by
-            # Arrow, which then refuses any value further down: read again,
-            # it is text, whose cells the reader reads as any text column's.
+            # Arrow, which then refuses any value further down; one typed as
+            # whole numbers refuses a fraction or a word. Read again (after
+            # the rows yielded), such a column is text, whose cells the
+            # reader reads as any text column's: a declared continuous
+            # column's words are then missing, as in a column Arrow read as
+            # text from the start.
             column_types.update({name: pa.string() for name in empty})
 
     def record_lines(rows: list[int]) -> list[int] | None:
@@ -1178,20 +1198,23 @@ def _csv(
     )
 
 
-def _csv_batches(
-    reader: Any, source: Any, kind: str, options: _ReadOptions
-) -> Iterator[Any]:
-    """The record batches of an open Arrow CSV reader, its errors named."""
-    import pyarrow as pa
-
+def _csv_batches(reader: Any) -> Iterator[Any]:
+    """The record batches of an open Arrow CSV reader."""
     while True:
         try:
             batch = reader.read_next_batch()
         except StopIteration:
             return
-        except pa.ArrowInvalid as exc:
-            raise ValueError(_csv_error(exc, source, kind, options)) from None
         yield batch
+
+
+def _failed_column(exc: Exception, options: _ReadOptions) -> str | None:
+    """The column whose cell Arrow could not convert, from its error."""
+    found = re.search(r"column #(\d+)", str(exc))
+    if found is None:
+        return None
+    index = int(found.group(1))
+    return options.names[index] if index < len(options.names) else None
 
 
 def _lines_before_header(text: str) -> tuple[int, str | None]:
@@ -1244,8 +1267,10 @@ def _arrow_message(exc: Exception, options: _ReadOptions) -> str:
                 "empty cell is a missing value, which prediction sums out)"
             )
         return (
-            f"{start}; read it as text with --discrete {name} (discrete= in "
-            "Python), or clean that cell"
+            f"{start}; if it is a measurement, read it as numbers with "
+            f"--continuous {name} (continuous= in Python; words are then "
+            f"missing), if categories, as text with --discrete {name} "
+            "(discrete= in Python), or clean that cell"
         )
     if "invalid UTF8" in message or "UTF8" in message:
         return _not_utf8(options, None)
