@@ -100,7 +100,7 @@ def _loo_family(
     alpha: float,
     logs: dict[float, NDArray[np.float64]],
 ) -> tuple[Any, ...] | None:
-    """The leave-one-out kernels' arguments of one family, but the classes.
+    """The leave-one-out kernels' arguments of one family (all but the classes).
 
     Returns ``(x, key, valid, n_configs, r, log_num, log_den)`` as
     :func:`_loo_log_factor_kernel` takes them, or None when no row has the
@@ -294,10 +294,11 @@ def skdb_structure(
     loo_counts[np.arange(n), y] -= 1.0
     prior = lidstone_log_prob(loo_counts, n - 1.0, float(alpha), n_classes)
     losses = np.full((k + 1, p), np.inf)
-    # Row k' begins with the features that have fewer than k' ranked
-    # parents (at least the first one, which has none): their factors are
-    # those of row k' - 1, and so are the losses and the log-likelihoods up
-    # to there, copied rather than computed again. shared[k'] counts them.
+    # Row k' begins with a run of features that have fewer than k' ranked
+    # parents (at least the first feature, which has none): their factors
+    # are those of row k' - 1, hence so are the losses and the
+    # log-likelihoods along the run, copied rather than computed again.
+    # shared[k'] is the run's length.
     n_parents = np.array([len(ranked[int(f)]) for f in order], dtype=np.int64)
     shared = [0] + [
         int(np.argmax(n_parents >= kk)) if np.any(n_parents >= kk) else p
