@@ -184,3 +184,39 @@ def test_k_above_the_features_is_capped():
     a, b = SKDB(k=p - 1).fit(X, y_raw), SKDB(k=10**12).fit(X, y_raw)
     assert b.loo_losses_.shape == (p, p)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def _losses_row_by_row(codes, y, cards, n_classes, order, ranked, k, alpha=1.0):
+    """Every leave-one-out loss from its own factors: each row from the prior."""
+    n = len(y)
+    y = np.asarray(y, dtype=np.intp)
+    counts = np.bincount(y, minlength=n_classes).astype(float)
+    loo = np.broadcast_to(counts, (n, n_classes)).copy()
+    loo[np.arange(n), y] -= 1.0
+    prior = skdb_module.lidstone_log_prob(loo, n - 1.0, alpha, n_classes)
+    y64 = y.astype(np.int64)
+    losses = np.full((k + 1, codes.shape[1]), np.inf)
+    for kk in range(k + 1):
+        jll = prior.copy()
+        for s, f in enumerate(order):
+            factor = skdb_module._loo_log_factor(
+                codes, y, cards, n_classes, int(f), tuple(ranked[f][:kk]), alpha
+            )
+            losses[kk, s] = skdb_module._add_loss(jll, factor, y64, "rmse")
+    return losses
+
+
+@pytest.mark.parametrize(
+    ("name", "theta"), [("house_votes_84", 0.0), ("car", 0.0), ("kr_vs_kp", 0.02)]
+)
+def test_losses_equal_each_row_computed_alone(name, theta):
+    # The search shares the beginning of each row with the row before and
+    # adds most factors to the log-likelihoods as it computes them (no factor
+    # array): the losses are those of every row computed alone, to the bit.
+    # theta = 0.02 leaves some features with fewer parents than k.
+    codes, y, cards, n_classes = _codes(name)
+    k = 3
+    sel = skdb_structure(codes, y, cards, n_classes, k=k, theta=theta)
+    assert sel.ranked is not None
+    want = _losses_row_by_row(codes, y, cards, n_classes, sel.order, sel.ranked, k)
+    np.testing.assert_array_equal(sel.losses, want)

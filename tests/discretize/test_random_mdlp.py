@@ -287,6 +287,37 @@ def test_compiled_recursion_hands_a_uniform_draw_back():
         assert fast.random_sample() == slow.random_sample()
 
 
+def _ties():
+    """Columns whose every gain is zero (each value holds both classes
+    equally, and the entropies cancel exactly) beside others: the root's cut
+    of those is a uniform draw of the generator."""
+    x = np.repeat(np.arange(4.0), 2)
+    X = pd.DataFrame({"a": x, "b": np.arange(8.0) % 5, "c": x[::-1], "d": x})
+    return X, np.tile([0, 1], 4)
+
+
+@pytest.mark.parametrize("name", [*DATASETS, "ties"])
+def test_fit_draws_as_split_by_split_whatever_the_generator(name):
+    # With an integer seed the columns' numbers come from one stream drawn
+    # ahead (the generator's state is never read back); with a caller's
+    # generator it is put back after each column. Both give the cuts of the
+    # split-by-split draws of one generator over the columns, and the
+    # caller's generator ends where those draws leave it.
+    X, y = _ties() if name == "ties" else _xy(name)
+    for seed in range(4):
+        slow = np.random.RandomState(seed)
+        want = {
+            col: _recursive_cuts(X[col].to_numpy(), y, _random_choice(slow)).tolist()
+            for col in X.columns
+        }
+        caller = np.random.RandomState(seed)
+        for random_state in (seed, caller):
+            disc = RandomMDLPDiscretizer(random_state=random_state).fit(X, y)
+            got = {col: cuts.tolist() for col, cuts in disc.cut_points_.items()}
+            assert got == want
+        assert caller.random_sample() == slow.random_sample()
+
+
 def test_pairwise_sum_is_numpys():
     rng = np.random.default_rng(0)
     for n in [*range(1, 140), 255, 1000, 4097]:

@@ -465,3 +465,26 @@ def test_sampler_equals_a_plain_transcription(seed, radix):
     )  # fmt: skip
     np.testing.assert_array_equal(conc, conc_expected)  # the same chain
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
+
+
+def test_hdp_model_equals_its_tables_fitted_family_by_family():
+    # fit_discrete_model counts the HDP's dense families in one pass over
+    # the rows, each with its parents in the tree's order; the tables are
+    # those of fitting each family alone with its own seed, to the bit.
+    from augnb.params.categorical import fit_categorical_cpd
+
+    s, codes, yc, cards = _car_model_inputs()
+    order = [(), (0,), (1, 0), (), (), ()]
+    model = fit_discrete_model(
+        s, codes, yc, cards, 4, smoothing="hdp", hdp_iterations=30,
+        random_state=3, parent_order=order,
+    )  # fmt: skip
+    seeds = np.random.RandomState(3).randint(np.iinfo(np.int32).max, size=6)
+    slots = model.slots(codes)
+    for k, cpd in enumerate(model.cpds):
+        alone = fit_categorical_cpd(
+            slots, yc, k, order[k], model.domains, 4, 1.0,
+            smoothing="hdp", hdp_iterations=30, random_state=int(seeds[k]),
+        )  # fmt: skip
+        assert cpd.parent_nodes == alone.parent_nodes
+        np.testing.assert_array_equal(cpd.log_prob, alone.log_prob)

@@ -149,40 +149,101 @@ def _recursive_cuts(
     return np.sort(np.asarray(cuts, dtype=float))
 
 
-def _random_cuts(
+class _DrawsAhead:
+    """Uniform numbers of a ``RandomState``, drawn ahead and used in order.
+
+    A column's compiled recursion reads up to one uniform per candidate cut
+    but uses one per split. Drawn column by column, the generator's state
+    was saved before the draw and restored after it, then moved on by the
+    numbers used: two copies of its state (``get_state`` and ``set_state``,
+    about 60 us each), most of a short column's time, for every column of
+    every member of ESKDB. Here the numbers a column leaves are the next
+    column's (``random_sample`` of ``a`` then ``b`` numbers gives those of
+    ``a + b``), and the generator is put where the column-by-column draws
+    leave it only when it is read again (:meth:`sync`).
+    """
+
+    #: Uniforms drawn at least at a time.
+    BLOCK = 256
+
+    def __init__(self, rng: np.random.RandomState) -> None:
+        self.rng = rng
+        # The generator's state before the first number drawn since the last
+        # sync (None: nothing drawn), how many of the numbers drawn since
+        # then are used, and the drawn numbers from the first unused one.
+        self._mark: Any = None
+        self._used = 0
+        self._ahead = np.empty(0)
+
+    def peek(self, m: int) -> NDArray[np.float64]:
+        """The next ``m`` numbers, none of them used yet."""
+        short = m - self._ahead.shape[0]
+        if short > 0:
+            if self._mark is None:
+                self._mark = self.rng.get_state()
+            more = self.rng.random_sample(max(short, self.BLOCK))
+            self._ahead = np.concatenate([self._ahead, more])
+        return self._ahead[:m]
+
+    def use(self, m: int) -> None:
+        """Mark the next ``m`` numbers used (they were peeked)."""
+        self._ahead = self._ahead[m:]
+        self._used += m
+
+    def sync(self) -> None:
+        """Put the generator where drawing only the used numbers leaves it."""
+        if self._mark is not None:
+            self.rng.set_state(self._mark)
+            self.rng.random_sample(self._used)
+        self._mark = None
+        self._used = 0
+        self._ahead = np.empty(0)
+
+
+def _draw_cuts(
     x: NDArray[np.floating],
     y: NDArray[np.integer],
-    rng: np.random.RandomState,
+    draws: _DrawsAhead,
     cost: str = "candidates",
 ) -> NDArray[np.float64]:
     """``_recursive_cuts(x, y, _random_choice(rng), cost)``, compiled.
 
-    The recursion runs in one compiled call on uniforms drawn ahead (a
-    column has fewer draws than candidate cuts); the generator is then set
-    back and moved on by the draws actually used, so it ends where the
-    split-by-split draws leave it and the next column's cuts are the same.
-    Where the root's cut must be drawn uniformly (every gain zero), the
-    split-by-split recursion runs instead.
+    The recursion runs in one compiled call on the uniforms ``draws`` holds
+    ahead (a column has fewer draws than candidate cuts) and uses those it
+    read, so the numbers and the next column's cuts are the same as split by
+    split. Where the root's cut must be drawn uniformly (every gain zero),
+    the split-by-split recursion runs on the generator instead.
     """
     n = x.shape[0]
     if n < 2:
         return np.empty(0, dtype=float)
     xs, cum, boundaries = _sorted_class_counts(x, y)
-    state = rng.get_state()
-    uniforms = rng.random_sample(boundaries.size + 1)
     cuts, used = _random_cuts_kernel(
         xs.astype(np.float64),
         cum,
         boundaries.astype(np.int64),
         cost == "rows",
         _log2_delta(cum.shape[0]),
-        uniforms,
+        draws.peek(boundaries.size + 1),
     )
-    rng.set_state(state)
     if used < 0:
-        return _recursive_cuts(x, y, _random_choice(rng), cost)
-    rng.random_sample(used)
+        draws.sync()
+        return _recursive_cuts(x, y, _random_choice(draws.rng), cost)
+    draws.use(used)
     return np.sort(cuts)
+
+
+def _random_cuts(
+    x: NDArray[np.floating],
+    y: NDArray[np.integer],
+    rng: np.random.RandomState,
+    cost: str = "candidates",
+) -> NDArray[np.float64]:
+    """:func:`_draw_cuts` of one column; ``rng`` ends where split by split ends."""
+    draws = _DrawsAhead(rng)
+    cuts = _draw_cuts(x, y, draws, cost)
+    draws.sync()
+    return cuts
 
 
 @shared_entries
@@ -374,11 +435,19 @@ class RandomMDLPDiscretizer(_BaseDiscretizer):
         self,
     ) -> Callable[[np.ndarray, np.ndarray | None], np.ndarray]:
         # One stream for every column of this fit, in input order.
-        rng = check_random_state(self.random_state)
+        draws = _DrawsAhead(check_random_state(self.random_state))
+        # A generator of the fit's own (an integer seed) is read by no one
+        # after it: the columns' numbers come from one stream drawn ahead. A
+        # caller's generator is put, after each column, where the
+        # column-by-column draws leave it.
+        own = isinstance(self.random_state, numbers.Integral)
 
         def draw(x: np.ndarray, y: np.ndarray | None) -> np.ndarray:
             assert y is not None  # guaranteed by _requires_y
-            return _random_cuts(x, y, rng, self.cost)
+            cuts = _draw_cuts(x, y, draws, self.cost)
+            if not own:
+                draws.sync()
+            return cuts
 
         return draw
 

@@ -504,7 +504,33 @@ def fit_discrete_model(
         n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
         if _dense_family(n_configs, n_classes, domains[k].n_values):
             dense[k] = (k, pars, radix, domains[k].n_values)
-    if sample_weight is None and dense:
+    if smoothing == "hdp" and sample_weight is None:
+        # The HDP's dense families are counted in one pass over the rows too
+        # (a call per family cost more than its counting), each with its
+        # parents in the order its tree branches on them; integer counts,
+        # the same as family by family.
+        hdp_dense = {}
+        for k in range(structure.n_nodes):
+            radix = tuple(domains[q].n_values for q in parents[k])
+            n_configs = int(np.prod(radix, dtype=np.float64)) if radix else 1
+            if _dense_family(n_configs, n_classes, domains[k].n_values):
+                hdp_dense[k] = (k, parents[k], radix, domains[k].n_values)
+        counted = families_class_counts(slots, list(hdp_dense.values()), y, n_classes)
+        dense_cpds = {
+            k: cpd_from_counts(
+                c,
+                alpha,
+                domains[k].size,
+                tuple(parents[k]),
+                hdp_dense[k][2],
+                None,
+                smoothing=smoothing,
+                hdp_iterations=hdp_iterations,
+                random_state=seeds[k],
+            )
+            for k, c in zip(hdp_dense, counted)
+        }
+    elif sample_weight is None and dense:
         dense_cpds = _dense_cpds(slots, dense, domains, y, n_classes, alpha)
     else:
         counted = families_class_counts(

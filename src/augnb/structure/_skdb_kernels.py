@@ -93,12 +93,44 @@ def _loo_log_factor_kernel(
             out[i, c] = log_num[a] - log_den[b]
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_squared_errors(jll, i, yi, e, total):
+    """``total`` plus row ``i``'s squared errors of ``softmax(jll[i])``.
+
+    Against the one-hot class ``yi``; ``e`` is scratch of one entry per
+    class. Each exponential is computed once.
+    """
+    n_classes = jll.shape[1]
+    top = jll[i, 0]
+    for c in range(1, n_classes):
+        if jll[i, c] > top:
+            top = jll[i, c]
+    norm = 0.0
+    for c in range(n_classes):
+        x = jll[i, c] - top
+        # exp(0) is 1 and exp(x) is 0 below -745.14 (half the smallest
+        # subnormal): the top class, and the classes far below it in a
+        # sharp posterior, take no call (the same numbers).
+        if x == 0.0:
+            e[c] = 1.0
+        elif x < -746.0:
+            e[c] = 0.0
+        else:
+            e[c] = math.exp(x)
+        norm += e[c]
+    for c in range(n_classes):
+        d = e[c] / norm
+        if c == yi:
+            d -= 1.0
+        total += d * d
+    return total
+
+
 @numba.njit(cache=True, nogil=True)
 def _add_rmse_kernel(jll, factor, y):
     """``jll += factor``, then the RMSE of ``softmax(jll)`` against ``y``.
 
-    The RMSE runs over rows and classes against one-hot classes; each
-    exponential is computed once.
+    The RMSE runs over rows and classes against one-hot classes.
     """
     n, n_classes = jll.shape
     e = np.empty(n_classes)
@@ -106,26 +138,44 @@ def _add_rmse_kernel(jll, factor, y):
     for i in range(n):
         for c in range(n_classes):
             jll[i, c] += factor[i, c]
-        top = jll[i, 0]
-        for c in range(1, n_classes):
-            if jll[i, c] > top:
-                top = jll[i, c]
-        norm = 0.0
-        for c in range(n_classes):
-            x = jll[i, c] - top
-            # exp(0) is 1 and exp(x) is 0 below -745.14 (half the smallest
-            # subnormal): the top class, and the classes far below it in a
-            # sharp posterior, take no call (the same numbers).
-            if x == 0.0:
-                e[c] = 1.0
-            elif x < -746.0:
-                e[c] = 0.0
-            else:
-                e[c] = math.exp(x)
-            norm += e[c]
-        for c in range(n_classes):
-            d = e[c] / norm
-            if c == y[i]:
-                d -= 1.0
-            total += d * d
+        total = _add_squared_errors(jll, i, y[i], e, total)
+    return math.sqrt(total / (n * n_classes))
+
+
+@numba.njit(cache=True, nogil=True)
+def _loo_add_rmse_kernel(
+    x, key, valid, y, n_configs, r, n_classes, log_num, log_den, jll
+):
+    """:func:`_loo_log_factor_kernel` added to ``jll``, then its RMSE.
+
+    The factor goes straight into ``jll`` and the RMSE of the row is taken
+    while the row is in cache: the factor array of the two-step path
+    (zeroed, written, read back) is never built. The same numbers as
+    :func:`_loo_log_factor_kernel` then :func:`_add_rmse_kernel`: the factor
+    of a row is the same difference, and a row left out adds 0.
+    """
+    n = x.shape[0]
+    num = np.zeros(n_configs * r * n_classes, dtype=np.int64)
+    den = np.zeros(n_configs * n_classes, dtype=np.int64)
+    for i in range(n):
+        if valid[i]:
+            num[(key[i] * r + x[i]) * n_classes + y[i]] += 1
+            den[key[i] * n_classes + y[i]] += 1
+    e = np.empty(n_classes)
+    total = 0.0
+    for i in range(n):
+        if valid[i]:
+            cell = (key[i] * r + x[i]) * n_classes
+            row = key[i] * n_classes
+            for c in range(n_classes):
+                a = num[cell + c]
+                b = den[row + c]
+                if c == y[i]:
+                    a -= 1
+                    b -= 1
+                jll[i, c] += log_num[a] - log_den[b]
+        else:
+            for c in range(n_classes):
+                jll[i, c] += 0.0
+        total = _add_squared_errors(jll, i, y[i], e, total)
     return math.sqrt(total / (n * n_classes))

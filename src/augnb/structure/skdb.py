@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,6 +14,7 @@ from augnb.stats.information import pairwise_cmi
 from augnb.structure._skdb_kernels import (
     _add_rmse_kernel,
     _family_keys,
+    _loo_add_rmse_kernel,
     _loo_log_factor_kernel,
     _shifted_logs,
 )
@@ -89,6 +91,55 @@ class SKDBSelection:
         ]
 
 
+def _loo_family(
+    codes: NDArray[np.integer],
+    cards: NDArray[np.integer],
+    n_classes: int,
+    child: int,
+    parents: tuple[int, ...],
+    alpha: float,
+    logs: dict[float, NDArray[np.float64]],
+) -> tuple[Any, ...] | None:
+    """The leave-one-out kernels' arguments of one family (all but the classes).
+
+    Returns ``(x, key, valid, n_configs, r, log_num, log_den)`` as
+    :func:`_loo_log_factor_kernel` takes them, or None when no row has the
+    whole family. Counts are kept over the observed parent configurations
+    only, so the memory is linear in the rows whatever ``k``. ``logs``
+    caches the tables ``log(m + shift)`` by ``shift`` across the factors of
+    one search.
+    """
+    n = codes.shape[0]
+    # The keys of augnb.stats.counts.family_index, in one compiled pass.
+    by_rows = bool(codes.flags.c_contiguous)
+    pkey, valid, x, top = _family_keys(
+        codes if by_rows else codes.T,
+        by_rows,
+        int(child),
+        np.array(parents, dtype=np.int64),
+        np.asarray(cards, dtype=np.int64),
+    )
+    if top < 0:
+        return None
+    r = int(cards[child])
+    n_configs = int(top) + 1
+    if n_configs * r * n_classes > min(_DENSE_CELLS, _DENSE_PER_ROW * n):
+        # Counts over the observed configurations only, so the memory stays
+        # linear in the rows whatever k (and a sparse table is not zeroed
+        # cell by cell: sorting the keys is cheaper).
+        configs, inverse = np.unique(pkey[valid], return_inverse=True)
+        pkey = pkey.copy()
+        pkey[valid] = inverse.ravel()
+        n_configs = len(configs)
+    tables = []
+    # The kernel's alpha and alpha * r, as Lidstone smoothing computes them.
+    for shift in (float(alpha), float(alpha) * r):
+        if shift not in logs:
+            logs[shift] = _shifted_logs(n, shift)
+        tables.append(logs[shift])
+    return x, pkey, valid, n_configs, r, tables[0], tables[1]
+
+
 def _loo_log_factor(
     codes: NDArray[np.integer],
     y: NDArray[np.intp],
@@ -104,58 +155,31 @@ def _loo_log_factor(
 
     Each row's own count is removed from its class's cell and denominator.
     Rows with a missing value in the family get 0 (the factor is left out).
-    Counts are kept over the observed parent configurations only, so the
-    memory is linear in the rows whatever ``k``. ``logs`` caches the tables
-    ``log(m + shift)`` by ``shift`` across the factors of one search;
-    ``out``, an array of shape ``(n_samples, n_classes)``, receives the
-    factor (a new one when None).
+    ``logs`` caches tables across the factors of one search
+    (:func:`_loo_family`); ``out``, an array of shape ``(n_samples,
+    n_classes)``, receives the factor (a new one when None).
     """
-    n = len(y)
-    # The keys of augnb.stats.counts.family_index, in one compiled pass.
-    by_rows = bool(codes.flags.c_contiguous)
-    pkey, valid, x, top = _family_keys(
-        codes if by_rows else codes.T,
-        by_rows,
-        int(child),
-        np.array(parents, dtype=np.int64),
-        np.asarray(cards, dtype=np.int64),
-    )
     if out is None:
-        out = np.zeros((n, n_classes))
+        out = np.zeros((len(y), n_classes))
     else:
         out.fill(0.0)
-    if top < 0:
-        return out
-    r = int(cards[child])
-    n_configs = int(top) + 1
-    if n_configs * r * n_classes > min(_DENSE_CELLS, _DENSE_PER_ROW * n):
-        # Counts over the observed configurations only, so the memory stays
-        # linear in the rows whatever k (and a sparse table is not zeroed
-        # cell by cell: sorting the keys is cheaper).
-        configs, inverse = np.unique(pkey[valid], return_inverse=True)
-        pkey = pkey.copy()
-        pkey[valid] = inverse.ravel()
-        n_configs = len(configs)
-    if logs is None:
-        logs = {}
-    tables = []
-    # The kernel's alpha and alpha * r, as Lidstone smoothing computes them.
-    for shift in (float(alpha), float(alpha) * r):
-        if shift not in logs:
-            logs[shift] = _shifted_logs(n, shift)
-        tables.append(logs[shift])
-    _loo_log_factor_kernel(
-        x,
-        pkey,
-        valid,
-        np.ascontiguousarray(y, dtype=np.int64),
-        n_configs,
-        r,
-        n_classes,
-        tables[0],
-        tables[1],
-        out,
+    family = _loo_family(
+        codes, cards, n_classes, child, parents, alpha, {} if logs is None else logs
     )
+    if family is not None:
+        x, pkey, valid, n_configs, r, log_num, log_den = family
+        _loo_log_factor_kernel(
+            x,
+            pkey,
+            valid,
+            np.ascontiguousarray(y, dtype=np.int64),
+            n_configs,
+            r,
+            n_classes,
+            log_num,
+            log_den,
+            out,
+        )
     return out
 
 
@@ -270,35 +294,73 @@ def skdb_structure(
     loo_counts[np.arange(n), y] -= 1.0
     prior = lidstone_log_prob(loo_counts, n - 1.0, float(alpha), n_classes)
     losses = np.full((k + 1, p), np.inf)
+    # Row k' begins with a run of features that have fewer than k' ranked
+    # parents (at least the first feature, which has none): their factors
+    # are those of row k' - 1, hence so are the losses and the
+    # log-likelihoods along the run, copied rather than computed again.
+    # shared[k'] is the run's length.
+    n_parents = np.array([len(ranked[int(f)]) for f in order], dtype=np.int64)
+    shared = [0] + [
+        int(np.argmax(n_parents >= kk)) if np.any(n_parents >= kk) else p
+        for kk in range(1, k + 1)
+    ]
     # A feature with at most kk ranked parents has the same factor for every
     # larger kk: computed once and kept. Every other factor serves one kk
     # and is written into one scratch array (a new array per factor cost
-    # more in fresh memory pages than in arithmetic).
+    # more in fresh memory pages than in arithmetic), or, with the RMSE,
+    # added to the log-likelihoods as it is computed (no array at all).
     whole: dict[int, NDArray[np.float64]] = {}
     scratch = np.empty((n, n_classes))
     logs: dict[float, NDArray[np.float64]] = {}
     y64 = np.ascontiguousarray(y, dtype=np.int64)
+    jll = prior.copy()
+    head = jll
     for kk in range(k + 1):
-        jll = prior.copy()
-        for s in range(p):
+        if kk > 0:
+            jll = head
+            losses[kk, : shared[kk]] = losses[kk - 1, : shared[kk]]
+        # Where the next row's shared beginning ends, this row's
+        # log-likelihoods are kept for it.
+        keep_at = shared[kk + 1] if kk < k else -1
+        for s in range(shared[kk], p):
+            if s == keep_at:
+                head = jll.copy()
             f = int(order[s])
             factor = whole.get(f)
             if factor is None:
-                final = len(ranked[f]) <= kk
-                factor = _loo_log_factor(
-                    codes,
-                    y,
-                    cards,
-                    n_classes,
-                    f,
-                    tuple(ranked[f][:kk]),
-                    float(alpha),
-                    logs,
-                    out=None if final else scratch,
-                )
-                if final:
-                    whole[f] = factor
+                parents = tuple(ranked[f][:kk])
+                # Kept when a later row reads it again.
+                final = len(ranked[f]) <= kk < k
+                if final or criterion != "rmse":
+                    factor = _loo_log_factor(
+                        codes,
+                        y,
+                        cards,
+                        n_classes,
+                        f,
+                        parents,
+                        float(alpha),
+                        logs,
+                        out=None if final else scratch,
+                    )
+                    if final:
+                        whole[f] = factor
+                else:
+                    family = _loo_family(
+                        codes, cards, n_classes, f, parents, float(alpha), logs
+                    )
+                    if family is not None:
+                        x, pkey, valid, n_configs, r, log_num, log_den = family
+                        losses[kk, s] = _loo_add_rmse_kernel(
+                            x, pkey, valid, y64, n_configs, r, n_classes,
+                            log_num, log_den, jll,
+                        )  # fmt: skip
+                        continue
+                    scratch.fill(0.0)  # no row has the whole family
+                    factor = scratch
             losses[kk, s] = _add_loss(jll, factor, y64, criterion)
+        if keep_at == p:
+            head = jll.copy()
     # Row-major argmin of the rounded losses: ties to smaller k', then s.
     best = int(np.argmin(np.round(losses, _DECIMALS)))
     k_sel, s_sel = divmod(best, p)
