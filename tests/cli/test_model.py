@@ -572,6 +572,22 @@ def test_inspect_reads_a_saved_model(tmp_path, capsys):
     assert "structure: Structure(class -> [" in out
 
 
+def test_inspect_tells_long_categories_apart(tmp_path, capsys):
+    # Long categories that share their beginning were cut to it and printed
+    # alike ("the quick brown fox jum…" three times).
+    words = [f"the quick brown fox jumps over the lazy dog number {i}" for i in (1, 2)]
+    table = tmp_path / "long.csv"
+    pd.DataFrame({"t": words * 30, "y": ["a", "b"] * 30}).to_csv(table, index=False)
+    model = tmp_path / "long.augnb"
+    assert main(["fit", str(table), "--target", "y", "--output", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["inspect", str(model)]) == 0
+    line = next(r for r in capsys.readouterr().out.splitlines() if r.startswith("t "))
+    shown = line.split("  ")[-1].removesuffix(", ...").split(", ")
+    assert len(shown) >= 2 and len(set(shown)) == len(shown), line
+    assert all(len(s) <= 24 for s in shown), line
+
+
 def test_fit_says_an_ensembles_structure_is_one_members(car_csv, tmp_path, capsys):
     # ESKDB's structure_ is its first member's: printed bare, it read as the
     # model's only network.

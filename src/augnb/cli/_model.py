@@ -691,7 +691,9 @@ def _first_few(values: Sequence, width: int = 60) -> str:
     shown: list[str] = []
     for value in values:
         text = str(value)
-        text = text if len(text) <= 24 else text[:23] + "…"
+        # Cut in the middle: long categories often share their beginning
+        # ("... number 1", "... number 2"), and their ends tell them apart.
+        text = text if len(text) <= 24 else text[:12] + "…" + text[-11:]
         if shown and sum(len(t) + 2 for t in shown) + len(text) > width:
             return ", ".join(shown) + ", ..."
         shown.append(text)
