@@ -152,6 +152,32 @@ def test_a_structured_array_is_read_as_the_frame_of_its_fields():
     )
 
 
+@pytest.mark.parametrize("kind", ["table", "record_batch"])
+def test_a_pyarrow_table_keeps_its_column_names_and_types(kind):
+    # check_array made it a bare array: the names were dropped, so columns
+    # given in another order at predict were matched by position, silently.
+    import pyarrow as pa
+
+    frame = pd.DataFrame(
+        {
+            "colour": ["x", "y", "x", "y", "x", "y"],
+            "doors": [1, 2, 1, 3, 2, 3],
+            "length": [0.5, 1.5, 2.5, 0.25, 3.5, 1.25],
+        }
+    )
+    y = ["a", "b", "a", "b", "a", "b"]
+    convert = pa.Table if kind == "table" else pa.RecordBatch
+    table = convert.from_pandas(frame)
+    model = augnb.NaiveBayes().fit(table, y)
+    assert model.feature_names_in_.tolist() == ["colour", "doors", "length"]
+    assert model.continuous_columns_ == ["length"]
+    expected = augnb.NaiveBayes().fit(frame, y).predict_proba(frame)
+    np.testing.assert_array_equal(model.predict_proba(table), expected)
+    np.testing.assert_array_equal(model.predict_proba(frame), expected)
+    with pytest.raises(ValueError, match="same order"):
+        model.predict(table.select(["length", "doors", "colour"]))
+
+
 def test_column_vector_labels_still_warn():
     from sklearn.exceptions import DataConversionWarning
 

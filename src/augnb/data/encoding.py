@@ -246,17 +246,34 @@ def float_arrays(
     return [column.to_numpy() for _, column in numbers.items()]
 
 
+def _is_arrow_or_polars_table(X: object) -> bool:
+    """Whether ``X`` is a pyarrow Table or RecordBatch, or a polars DataFrame.
+
+    Told by the type's package and a 2-d shape (a polars Series, 1-d, is not
+    a table), without importing either library.
+    """
+    package = type(X).__module__.partition(".")[0]
+    shape = getattr(X, "shape", None)
+    return (
+        package in ("pyarrow", "polars")
+        and isinstance(shape, tuple)
+        and len(shape) == 2
+        and callable(getattr(X, "to_pandas", None))
+    )
+
+
 def as_frame(
     X: object, *, columns: list | None = None, for_prediction: bool = False
 ) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
-    DataFrames pass through, as does a NumPy structured array's frame (its
-    fields the columns); arrays and lists are validated by scikit-learn's
-    ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
-    names (or ``columns``); a list of rows is read as an object array, so each
-    column keeps the type of its cells. Object columns are typed by
-    :func:`typed_objects`.
+    DataFrames pass through, as do a NumPy structured array's frame (its
+    fields the columns) and the pandas frame of a pyarrow Table or a polars
+    DataFrame (their names and column types kept); arrays and lists are
+    validated by scikit-learn's ``check_array`` (2-d, non-empty, not sparse)
+    and wrapped with integer column names (or ``columns``); a list of rows is
+    read as an object array, so each column keeps the type of its cells.
+    Object columns are typed by :func:`typed_objects`.
 
     Parameters
     ----------
@@ -288,6 +305,14 @@ def as_frame(
         raise TypeError(
             "Dask collections are not accepted here; call .compute() first."
         )
+    if _is_arrow_or_polars_table(X):
+        # scikit-learn reads the column names of these tables (narwhals), so
+        # a pipeline's set_output(transform="polars") hands them over;
+        # check_array would turn them into a bare array, dropping the names
+        # (columns given in another order at predict were then matched by
+        # position, without a word) and every column's type.
+        table: Any = X
+        return as_frame(table.to_pandas(), for_prediction=for_prediction)
     if isinstance(X, np.ndarray) and X.dtype.names is not None and X.ndim == 1:
         # A structured (record) array is 1-d, one record per row: its fields
         # are named columns of their own types, as pd.DataFrame reads them
