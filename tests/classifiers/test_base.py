@@ -522,6 +522,25 @@ def test_partial_fit_warns_when_the_first_chunk_lacks_classes_of_the_cut_points(
         NaiveBayes().partial_fit(cars[first], labels[first], classes=np.unique(labels))
 
 
+def test_partial_fit_after_fit_says_that_it_starts_over():
+    # scikit-learn's partial_fit updates a fitted model; this one, keeping no
+    # counts from fit, starts over from the chunk alone (5 rows here), and
+    # the fit's rows were dropped without a word.
+    X, y = load("iris")
+    model = NaiveBayes().fit(X, y)
+    with pytest.warns(UserWarning, match=r"starts over: this NaiveBayes") as caught:
+        model.partial_fit(X.iloc[::30], y.iloc[::30])
+    assert caught[0].filename == __file__
+    assert model.statistics_.n_samples == 5
+    # Chunks from the first on are updated without a word.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.partial_fit(X.iloc[1::30], y.iloc[1::30])
+        chunked = NaiveBayes().partial_fit(X.iloc[::2], y.iloc[::2])
+        chunked.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    assert chunked.statistics_.n_samples == len(X)
+
+
 def test_a_scikit_learn_transformer_as_the_discretizer():
     # "or a transformer": scikit-learn's return arrays, not frames; the
     # model equals the one fitted on the columns the transformer binned.

@@ -646,7 +646,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         so any chunking gives exactly the fit on all rows together. A
         category first seen in a later chunk extends the tables. Column kinds
         and discretisation cut points are fixed by the first chunk (see
-        docs/scaling.md); ``fit`` starts over.
+        docs/scaling.md); ``fit`` starts over. A model fitted without these
+        statistics (by ``fit`` on rows in memory) cannot be updated: it is
+        replaced by the fit of the chunk alone, with a warning.
 
         Parameters
         ----------
@@ -671,6 +673,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         audit = functools.partial(_refuse_columns, self.get_params())
         source = ChunkSource(lambda: iter([(X, y)]), audit=audit)
         if plan is None or not hasattr(self, "statistics_"):
+            if hasattr(self, "model_"):
+                warn_at_caller(self._restart_message())
             return self._fit_source(source, classes=classes, incremental=True)
         self._check_params()
         if self.discretizer is not plan.discretizer_param:
@@ -695,6 +699,22 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
         return self
+
+    def _restart_message(self) -> str:
+        """The warning of a ``partial_fit`` that cannot update a fitted model.
+
+        scikit-learn's ``partial_fit`` updates a fitted model (and its checks
+        call it after ``fit``); without the counts of ``fit``'s rows, this one
+        can only start over from the chunk, which drops every one of them.
+        """
+        return (
+            f"partial_fit starts over: this {type(self).__name__} was fitted "
+            "without the count tables partial_fit adds a chunk to (fit on rows "
+            "in memory keeps none), so it is now fitted on this chunk alone and "
+            "the rows it was fitted on are dropped. To fit chunk by chunk, call "
+            "partial_fit for every chunk, the first included; to fit on more "
+            "rows, call fit with all of them."
+        )
 
     def _check_value_range(
         self, data: CountTables, names: Sequence[Hashable]
