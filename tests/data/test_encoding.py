@@ -152,6 +152,23 @@ def test_a_structured_array_is_read_as_the_frame_of_its_fields():
     )
 
 
+def test_a_one_hot_pipeline_is_told_how_to_give_dense_columns():
+    # A OneHotEncoder in front gives a sparse matrix; the refusal was
+    # scikit-learn's "Use '.toarray()'", which a pipeline cannot follow.
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    X = pd.DataFrame({"colour": ["x", "y", "x", "y"], "size": ["s", "m", "m", "s"]})
+    y = ["a", "b", "a", "b"]
+    one_hot = make_pipeline(OneHotEncoder(), augnb.NaiveBayes())
+    with pytest.raises(TypeError, match=r"\(csr_matrix of shape \(4, 4\)\)"):
+        one_hot.fit(X, y)
+    with pytest.raises(TypeError, match=r"sparse_output=False.*sparse_threshold=0"):
+        one_hot.fit(X, y)
+    dense = OneHotEncoder(sparse_output=False)
+    assert make_pipeline(dense, augnb.NaiveBayes()).fit(X, y).score(X, y) == 1.0
+
+
 @pytest.mark.parametrize("kind", ["table", "record_batch"])
 def test_a_pyarrow_table_keeps_its_column_names_and_types(kind):
     # check_array made it a bare array: the names were dropped, so columns

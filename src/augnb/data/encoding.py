@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+from scipy.sparse import issparse
 from sklearn.utils import check_array, column_or_1d
 
 __all__ = [
@@ -246,6 +247,23 @@ def float_arrays(
     return [column.to_numpy() for _, column in numbers.items()]
 
 
+def _sparse_refusal(X: Any) -> str:
+    """Why a sparse matrix is refused, and what to give instead.
+
+    It comes most often from a one-hot encoder in front of the classifier
+    (a pipeline), where scikit-learn's own advice, ``.toarray()``, cannot be
+    followed.
+    """
+    return (
+        f"X is a sparse matrix ({type(X).__name__} of shape {X.shape}), but "
+        "augnb's classifiers read dense columns. A one-hot encoding is not "
+        "needed: give the categorical columns as they are (each column's "
+        "categories are modelled as such), or make X dense: X.toarray(), or "
+        "in a pipeline OneHotEncoder(sparse_output=False) or "
+        "ColumnTransformer(..., sparse_threshold=0)."
+    )
+
+
 def _is_arrow_or_polars_table(X: object) -> bool:
     """Whether ``X`` is a pyarrow Table or RecordBatch, or a polars DataFrame.
 
@@ -318,6 +336,8 @@ def as_frame(
         # are named columns of their own types, as pd.DataFrame reads them
         # (check_array refused it as "1D array", printing every record).
         return as_frame(pd.DataFrame(X), for_prediction=for_prediction)
+    if issparse(X):
+        raise TypeError(_sparse_refusal(X))
     if isinstance(X, (list, tuple)):
         # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
         # NumPy would make every cell text when a row holds a word, numbers
