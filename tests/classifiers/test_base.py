@@ -136,8 +136,8 @@ def test_explicit_cv_splits_must_partition_rows():
     [
         (np.ones(3), "3 weights but X has 4 rows"),
         (np.ones((4, 2)), "must be 1-d"),
-        ([1, -1, 1, 1], "must be >= 0"),
-        ([1, np.nan, 1, 1], "NaN or infinite"),
+        ([1, -1, 1, 1], r"must be >= 0; negative at rows \[1\]\. Give every row"),
+        ([1, np.nan, 1, np.inf], r"NaN or infinite values \(at rows \[1, 3\]\); give"),
         (np.zeros(4), "non-zero"),
         (["a", "b", "c", "d"], "must hold numbers"),
     ],
