@@ -541,6 +541,31 @@ def test_partial_fit_after_fit_says_that_it_starts_over():
     assert chunked.statistics_.n_samples == len(X)
 
 
+def test_hdp_smoothing_has_no_partial_fit():
+    # partial_fit existed but every call was refused: scikit-learn's checks
+    # (check_fit_score_takes_y, ...) failed, and hasattr said it streamed.
+    from sklearn.utils.estimator_checks import check_fit_score_takes_y
+
+    from augnb.classifiers.registry import estimators
+
+    hdp = [
+        cls
+        for cls in estimators().values()
+        if "smoothing" in cls().get_params() and hasattr(cls(), "partial_fit")
+    ]
+    assert {"NaiveBayes", "TAN", "KDB", "AODE"} <= {cls.__name__ for cls in hdp}
+    for cls in hdp:
+        model = cls(smoothing="hdp")
+        assert not hasattr(model, "partial_fit")
+        assert hasattr(model.set_params(smoothing="lidstone"), "partial_fit")
+    with pytest.raises(AttributeError) as info:
+        NaiveBayes(smoothing="hdp").partial_fit(*load("car"))
+    assert "NaiveBayes(smoothing='hdp') has no" in str(info.value.__cause__)
+    check_fit_score_takes_y(
+        "NaiveBayes", NaiveBayes(smoothing="hdp", hdp_iterations=5, random_state=0)
+    )
+
+
 def test_a_scikit_learn_transformer_as_the_discretizer():
     # "or a transformer": scikit-learn's return arrays, not frames; the
     # model equals the one fitted on the columns the transformer binned.

@@ -633,6 +633,16 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 "(EM); only continuous='gaussian' (per-class moments) is fitted "
                 "from sufficient statistics."
             )
+        if getattr(self, "smoothing", "lidstone") == "hdp":
+            # Every call would be refused (_fit_parameters): no method, as for
+            # the learners above, so hasattr tells (scikit-learn's checks and
+            # meta-estimators look for partial_fit that way).
+            raise AttributeError(
+                f"{type(self).__name__}(smoothing='hdp') has no partial_fit: "
+                "smoothing='hdp' is fitted in memory only (fit); fits from "
+                "sufficient statistics (partial_fit, fit_files, Dask input) use "
+                "smoothing='lidstone'."
+            )
         return True
 
     @available_if(_check_partial_fit)
