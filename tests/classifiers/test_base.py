@@ -541,6 +541,22 @@ def test_partial_fit_after_fit_says_that_it_starts_over():
     assert chunked.statistics_.n_samples == len(X)
 
 
+def test_partial_fit_compares_a_discretizer_name_by_its_text():
+    # The same name read again (a configuration file, set_params) is an
+    # equal string but another object: it was refused as a change.
+    import json
+
+    X, y = load("iris")
+    straight = TAN(discretizer="equal_frequency").partial_fit(X.iloc[::2], y.iloc[::2])
+    model = TAN(discretizer="equal_frequency").partial_fit(X.iloc[::2], y.iloc[::2])
+    model.set_params(**json.loads('{"discretizer": "equal_frequency"}'))
+    model.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    straight.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    np.testing.assert_array_equal(model.predict_proba(X), straight.predict_proba(X))
+    with pytest.raises(ValueError, match="discretizer changed"):
+        model.set_params(discretizer="mdlp").partial_fit(X, y)
+
+
 def test_hdp_smoothing_has_no_partial_fit():
     # partial_fit existed but every call was refused: scikit-learn's checks
     # (check_fit_score_takes_y, ...) failed, and hasattr said it streamed.

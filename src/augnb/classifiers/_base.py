@@ -187,6 +187,18 @@ def _refuse_columns(
     warn_data_problems(as_frame(X), params, warn=warn, dask=dask)
 
 
+def _same_discretizer(current: object, first: object) -> bool:
+    """Whether ``discretizer`` is still the one of the first ``partial_fit``.
+
+    A name is compared by its text (set again from a configuration file, it
+    is an equal string but another object); a transformer by identity, as
+    fitting it (on the first chunk) changes it in place.
+    """
+    if isinstance(current, str) and isinstance(first, str):
+        return current == first
+    return current is first
+
+
 def _warn_cuts_without_classes(
     missing: Sequence[Hashable], continuous: Sequence[Hashable]
 ) -> None:
@@ -687,7 +699,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 warn_at_caller(self._restart_message())
             return self._fit_source(source, classes=classes, incremental=True)
         self._check_params()
-        if self.discretizer is not plan.discretizer_param:
+        if not _same_discretizer(self.discretizer, plan.discretizer_param):
             raise ValueError(
                 "discretizer changed since the first partial_fit call; the cut "
                 "points are fixed by the first chunk. Call fit to start over."
