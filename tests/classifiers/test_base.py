@@ -557,6 +557,26 @@ def test_partial_fit_compares_a_discretizer_name_by_its_text():
         model.set_params(discretizer="mdlp").partial_fit(X, y)
 
 
+def test_partial_fit_refuses_a_change_of_how_columns_are_read():
+    # The first chunk fixes each column's kind: discrete_features,
+    # continuous_features and continuous set afterwards were ignored.
+    X, y = load("iris")
+    first, rest = (X.iloc[::2], y.iloc[::2]), (X.iloc[1::2], y.iloc[1::2])
+    model = NaiveBayes().partial_fit(*first)
+    model.set_params(discrete_features=["sepallength"])
+    with pytest.raises(ValueError, match=r"discrete_features changed .*was None\)"):
+        model.partial_fit(*rest)
+    model.set_params(discrete_features=None).partial_fit(*rest)
+    assert model.statistics_.n_samples == len(X)
+    gaussian = NaiveBayes(continuous="gaussian").partial_fit(*first)
+    with pytest.raises(ValueError, match=r"continuous changed .*'gaussian'"):
+        gaussian.set_params(continuous="discretize").partial_fit(*rest)
+    # The same columns as an array or a list are no change.
+    listed = NaiveBayes(continuous_features=np.array(["sepallength"]))
+    listed.partial_fit(*first).set_params(continuous_features=["sepallength"])
+    listed.partial_fit(*rest)
+
+
 def test_hdp_smoothing_has_no_partial_fit():
     # partial_fit existed but every call was refused: scikit-learn's checks
     # (check_fit_score_takes_y, ...) failed, and hasattr said it streamed.

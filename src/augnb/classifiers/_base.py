@@ -187,6 +187,24 @@ def _refuse_columns(
     warn_data_problems(as_frame(X), params, warn=warn, dask=dask)
 
 
+def _kind_params(estimator: BaseAugmentedNB) -> tuple:
+    """``(name, value)`` of the parameters that say how columns are read.
+
+    Column lists are kept as tuples of their items (an array and the list
+    of the same names compare equal), for ``partial_fit`` to compare.
+    """
+    found: list[tuple[str, object]] = [
+        ("continuous", getattr(estimator, "continuous", "discretize"))
+    ]
+    for name in ("discrete_features", "continuous_features"):
+        value = getattr(estimator, name, None)
+        if value is not None and not isinstance(value, str):
+            items = value.tolist() if isinstance(value, np.ndarray) else value
+            value = tuple(items)
+        found.append((name, value))
+    return tuple(found)
+
+
 def _same_discretizer(current: object, first: object) -> bool:
     """Whether ``discretizer`` is still the one of the first ``partial_fit``.
 
@@ -529,6 +547,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             comoments=tuple(comoments),
             schema=raw,
             discretizer_param=getattr(self, "discretizer", None),
+            kind_params=_kind_params(self),
             counted=counted,
             unsettled=unsettled,
         )
@@ -668,7 +687,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         so any chunking gives exactly the fit on all rows together. A
         category first seen in a later chunk extends the tables. Column kinds
         and discretisation cut points are fixed by the first chunk (see
-        docs/scaling.md); ``fit`` starts over. A model fitted without these
+        docs/scaling.md), so a later change of ``discretizer``,
+        ``continuous``, ``discrete_features`` or ``continuous_features`` is
+        refused; ``fit`` starts over. A model fitted without these
         statistics (by ``fit`` on rows in memory) cannot be updated: it is
         replaced by the fit of the chunk alone, with a warning.
 
@@ -703,6 +724,19 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             raise ValueError(
                 "discretizer changed since the first partial_fit call; the cut "
                 "points are fixed by the first chunk. Call fit to start over."
+            )
+        now = _kind_params(self)
+        if plan.kind_params and now != plan.kind_params:
+            # The first chunk fixed each column's kind: the new value would be
+            # ignored, without a word.
+            name, first = next(
+                (n, v) for (n, v), (_, w) in zip(plan.kind_params, now) if v != w
+            )
+            raise ValueError(
+                f"{name} changed since the first partial_fit call (it was "
+                f"{first!r}); the first chunk fixed how each column is read, so "
+                f"the new value would be ignored. Set {name} back, or call fit "
+                "to start over."
             )
         if classes is not None:
             given, _ = encode_target(np.asarray(classes), len(classes))
