@@ -116,10 +116,16 @@ def test_missing_text_labels_are_reported_with_their_rows(as_category):
             pd.Series([True, False, True], dtype="bool[pyarrow]"),
             np.array([True, False, True]),
         ),
+        (
+            pd.Series([True, False, True], dtype="category"),
+            np.array([True, False, True]),
+        ),
+        (pd.Categorical([2, 0, 2], categories=[0, 2, 5]), np.array([2, 0, 2])),
     ],
 )
 def test_nullable_integer_and_boolean_labels_keep_their_type(y, plain):
-    # column_or_1d reads them as floats: True was the class 1.0.
+    # column_or_1d reads them as floats: True was the class 1.0 (a boolean
+    # categorical too, predicting 0.0 for False).
     classes, codes = encode_target(y, 3)
     ref_classes, ref_codes = encode_target(plain, 3)
     assert classes.dtype == ref_classes.dtype

@@ -662,7 +662,7 @@ def _text_target(
 
 
 def _numpy_labels(y: object) -> object:
-    """Nullable or Arrow integer and boolean labels as their NumPy twins.
+    """Nullable, Arrow or categorical integer and boolean labels, as NumPy's.
 
     ``column_or_1d`` reads pandas' ``Int64``, ``boolean`` and Arrow integer
     or boolean labels as floats: ``True`` would become the class ``1.0``.
@@ -672,6 +672,14 @@ def _numpy_labels(y: object) -> object:
     if not isinstance(y, (pd.Series, pd.api.extensions.ExtensionArray)):
         return y
     dtype = y.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        # Read as numbers too: boolean categories became the classes 0.0 and
+        # 1.0, and predict answered 0.0 for False. The values themselves have
+        # the categories' type (a declared category without rows is no class).
+        kind = getattr(dtype.categories.dtype, "kind", "")
+        if kind in ("b", "i", "u", "f") and not y.isna().any():
+            return np.asarray(y)
+        return y
     if isinstance(dtype, np.dtype) or getattr(dtype, "kind", "") not in ("b", "i", "u"):
         return y
     numpy_dtype = getattr(dtype, "numpy_dtype", None)
