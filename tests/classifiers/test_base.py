@@ -577,6 +577,28 @@ def test_partial_fit_refuses_a_change_of_how_columns_are_read():
     listed.partial_fit(*rest)
 
 
+def test_a_fit_that_fails_leaves_the_estimator_unfitted():
+    # The new rows' n_features_in_ was set before the refusal, beside the old
+    # model: predicting then failed in pandas ("Length mismatch").
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    X, y = load("iris")
+    model = TAN().fit(X, y)
+    with pytest.raises(ValueError, match="only one class"):
+        model.fit(X.iloc[:50, :3], y.iloc[:50])
+    with pytest.raises(NotFittedError):
+        model.predict(X.iloc[:2, :3])
+    with pytest.raises(NotFittedError):
+        check_is_fitted(model)
+    assert model.fit(X, y).n_features_in_ == 4
+    chunked = NaiveBayes()
+    with pytest.raises(ValueError, match="only one class"):
+        chunked.partial_fit(X.iloc[:50], y.iloc[:50])
+    with pytest.raises(NotFittedError):
+        check_is_fitted(chunked)
+
+
 def test_hdp_smoothing_has_no_partial_fit():
     # partial_fit existed but every call was refused: scikit-learn's checks
     # (check_fit_score_takes_y, ...) failed, and hasattr said it streamed.

@@ -402,6 +402,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     ) -> BaseAugmentedNB:
         """The one fit: a plan from the first rows, tables, structure, parameters.
 
+        A fit that fails leaves the estimator unfitted (no attribute of the
+        old model beside those of the new rows).
+
         Parameters
         ----------
         source : RowSource
@@ -415,6 +418,32 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         self
         """
+        try:
+            return self._fit_source_or_fail(
+                source, classes=classes, incremental=incremental
+            )
+        except BaseException:
+            # The plan sets n_features_in_ (and more) from the new rows before
+            # anything can fail: the old model would be left with them, and
+            # predicting failed in pandas ("Length mismatch"). Unfitted, it
+            # says so.
+            self._forget_fitted()
+            raise
+
+    def _forget_fitted(self) -> None:
+        """Drop every fitted attribute (``name_``), statistics included."""
+        for name in [n for n in vars(self) if n.endswith("_") and n[0] != "_"]:
+            delattr(self, name)
+        self._forget_statistics()
+
+    def _fit_source_or_fail(
+        self,
+        source: RowSource,
+        *,
+        classes: Sequence | None,
+        incremental: bool,
+    ) -> BaseAugmentedNB:
+        """The body of :meth:`_fit_source`, which drops what it set on failure."""
         self._check_params()
         if not source.in_memory and self._needs_rows is not None:
             raise TypeError(self._unsupported_message())
