@@ -174,7 +174,7 @@ def test_save_refuses_what_the_format_cannot_hold(tmp_path):
         save_model(model, tmp_path / "m.augnb", when=object())
     from sklearn.naive_bayes import GaussianNB
 
-    with pytest.raises(ValueError, match="saves augnb classifiers"):
+    with pytest.raises(ValueError, match="saves augnb classifiers; got a Gauss"):
         save_model(GaussianNB(), tmp_path / "m.augnb")
     # An unfitted model has nothing to predict with: load_model would refuse
     # the file, so none is written.
@@ -182,6 +182,24 @@ def test_save_refuses_what_the_format_cannot_hold(tmp_path):
         save_model(TAN(), tmp_path / "m.augnb")
     assert not (tmp_path / "m.augnb").exists()
     assert not list(tmp_path.iterdir())
+
+
+def test_a_pipeline_is_refused_with_how_to_save_its_classifier(tmp_path):
+    # The refusal named the Pipeline only; its classifier saves and loads
+    # alone, and predicts the pipeline's probabilities from the steps before.
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+
+    X, y = load("car")
+    X, y = X.iloc[::10], y.iloc[::10]
+    pipe = make_pipeline(OrdinalEncoder(), TAN()).fit(X, y)
+    with pytest.raises(ValueError, match=r"not a Pipeline: .*pipeline\[-1\].*'tan'"):
+        save_model(pipe, tmp_path / "m.augnb")
+    assert not list(tmp_path.iterdir())
+    again = load_model(save_model(pipe[-1], tmp_path / "m.augnb"))
+    np.testing.assert_array_equal(
+        again.predict_proba(pipe[:-1].transform(X)), pipe.predict_proba(X)
+    )
 
 
 def test_interval_categories_round_trip(tmp_path):

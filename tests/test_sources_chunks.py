@@ -114,7 +114,10 @@ def test_chunk_order_does_not_matter_and_fit_starts_over():
     _assert_same_fit(got, ref, X)
     got.fit(X.iloc[:100], y.iloc[:100])
     assert not hasattr(got, "statistics_")
-    got.partial_fit(X, y)
+    # A fit keeps no statistics to update: partial_fit starts over (as
+    # scikit-learn's checks call it after fit), and says so.
+    with pytest.warns(UserWarning, match="partial_fit starts over: this TAN"):
+        got.partial_fit(X, y)
     assert got.statistics_.n_samples == len(X)
 
 

@@ -387,6 +387,32 @@ def _attributes(obj: object) -> dict[str, Any]:
     return found
 
 
+def _not_augnb_message(estimator: Any) -> str:
+    """Why ``save_model`` refuses ``estimator``, and what saves it instead.
+
+    A file holds data that augnb reads back without running code, so only
+    augnb's own classes; a scikit-learn pipeline ending in an augnb
+    classifier is the usual case, whose classifier can be saved alone.
+    """
+    kind = type(estimator).__qualname__
+    steps = getattr(estimator, "steps", None)
+    if isinstance(steps, list) and steps and isinstance(steps[-1], tuple):
+        name, last = steps[-1][:2]
+        if _is_estimator_name(type(last).__name__):
+            return (
+                f"save_model saves augnb classifiers, not a {kind}: save its "
+                f"fitted classifier (save_model(pipeline[-1], path), the step "
+                f"{name!r}) and apply the steps before it again where you "
+                "predict, or save the whole pipeline with joblib.dump (a "
+                "pickle: load such files only from sources you trust)."
+            )
+    return (
+        f"save_model saves augnb classifiers; got a {kind}, which it cannot "
+        "write (a model file holds augnb's own classes only); save it with "
+        "joblib.dump (a pickle: load such files only from sources you trust)."
+    )
+
+
 def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Path:
     """Write a fitted estimator and a little provenance to ``path`` (atomically).
 
@@ -433,9 +459,7 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
 
     name = type(estimator).__name__
     if not _is_estimator_name(name) or ALLOWED_CLASSES[name] is not type(estimator):
-        raise ValueError(
-            f"save_model saves augnb classifiers; got a {type(estimator).__qualname__}"
-        )
+        raise ValueError(_not_augnb_message(estimator))
     try:
         check_is_fitted(estimator)
     except NotFittedError:

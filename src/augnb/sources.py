@@ -123,6 +123,11 @@ class ChunkPlan:
     discretizer_param : object
         The estimator's ``discretizer`` parameter when the plan was made
         (``partial_fit`` refuses a change).
+    kind_params : tuple of (str, object)
+        The estimator's parameters that say how columns are read
+        (``continuous``, ``discrete_features``, ``continuous_features``),
+        by name, when the plan was made (``partial_fit`` refuses a change;
+        empty in plans saved before they were kept).
     counted : tuple
         Columns classed discrete by counting their values in the rows the
         plan was made from (see
@@ -144,6 +149,7 @@ class ChunkPlan:
     comoments: tuple = ()
     schema: Schema | None = field(default=None, repr=False)
     discretizer_param: object = field(default=None, repr=False)
+    kind_params: tuple = field(default=(), repr=False)
     counted: tuple = ()
     unsettled: bool = False
     sampled: bool = False

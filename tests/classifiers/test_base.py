@@ -136,8 +136,8 @@ def test_explicit_cv_splits_must_partition_rows():
     [
         (np.ones(3), "3 weights but X has 4 rows"),
         (np.ones((4, 2)), "must be 1-d"),
-        ([1, -1, 1, 1], "must be >= 0"),
-        ([1, np.nan, 1, 1], "NaN or infinite"),
+        ([1, -1, 1, 1], r"must be >= 0; negative at rows \[1\]\. Give every row"),
+        ([1, np.nan, 1, np.inf], r"NaN or infinite values \(at rows \[1, 3\]\); give"),
         (np.zeros(4), "non-zero"),
         (["a", "b", "c", "d"], "must hold numbers"),
     ],
@@ -520,6 +520,108 @@ def test_partial_fit_warns_when_the_first_chunk_lacks_classes_of_the_cut_points(
         cars, labels = load("car")
         first = labels == labels.iloc[0]
         NaiveBayes().partial_fit(cars[first], labels[first], classes=np.unique(labels))
+
+
+def test_partial_fit_after_fit_says_that_it_starts_over():
+    # scikit-learn's partial_fit updates a fitted model; this one, keeping no
+    # counts from fit, starts over from the chunk alone (5 rows here), and
+    # the fit's rows were dropped without a word.
+    X, y = load("iris")
+    model = NaiveBayes().fit(X, y)
+    with pytest.warns(UserWarning, match=r"starts over: this NaiveBayes") as caught:
+        model.partial_fit(X.iloc[::30], y.iloc[::30])
+    assert caught[0].filename == __file__
+    assert model.statistics_.n_samples == 5
+    # Chunks from the first on are updated without a word.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.partial_fit(X.iloc[1::30], y.iloc[1::30])
+        chunked = NaiveBayes().partial_fit(X.iloc[::2], y.iloc[::2])
+        chunked.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    assert chunked.statistics_.n_samples == len(X)
+
+
+def test_partial_fit_compares_a_discretizer_name_by_its_text():
+    # The same name read again (a configuration file, set_params) is an
+    # equal string but another object: it was refused as a change.
+    import json
+
+    X, y = load("iris")
+    straight = TAN(discretizer="equal_frequency").partial_fit(X.iloc[::2], y.iloc[::2])
+    model = TAN(discretizer="equal_frequency").partial_fit(X.iloc[::2], y.iloc[::2])
+    model.set_params(**json.loads('{"discretizer": "equal_frequency"}'))
+    model.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    straight.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    np.testing.assert_array_equal(model.predict_proba(X), straight.predict_proba(X))
+    with pytest.raises(ValueError, match="discretizer changed"):
+        model.set_params(discretizer="mdlp").partial_fit(X, y)
+
+
+def test_partial_fit_refuses_a_change_of_how_columns_are_read():
+    # The first chunk fixes each column's kind: discrete_features,
+    # continuous_features and continuous set afterwards were ignored.
+    X, y = load("iris")
+    first, rest = (X.iloc[::2], y.iloc[::2]), (X.iloc[1::2], y.iloc[1::2])
+    model = NaiveBayes().partial_fit(*first)
+    model.set_params(discrete_features=["sepallength"])
+    with pytest.raises(ValueError, match=r"discrete_features changed .*was None\)"):
+        model.partial_fit(*rest)
+    model.set_params(discrete_features=None).partial_fit(*rest)
+    assert model.statistics_.n_samples == len(X)
+    gaussian = NaiveBayes(continuous="gaussian").partial_fit(*first)
+    with pytest.raises(ValueError, match=r"continuous changed .*'gaussian'"):
+        gaussian.set_params(continuous="discretize").partial_fit(*rest)
+    # The same columns as an array or a list are no change.
+    listed = NaiveBayes(continuous_features=np.array(["sepallength"]))
+    listed.partial_fit(*first).set_params(continuous_features=["sepallength"])
+    listed.partial_fit(*rest)
+
+
+def test_a_fit_that_fails_leaves_the_estimator_unfitted():
+    # The new rows' n_features_in_ was set before the refusal, beside the old
+    # model: predicting then failed in pandas ("Length mismatch").
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    X, y = load("iris")
+    model = TAN().fit(X, y)
+    with pytest.raises(ValueError, match="only one class"):
+        model.fit(X.iloc[:50, :3], y.iloc[:50])
+    with pytest.raises(NotFittedError):
+        model.predict(X.iloc[:2, :3])
+    with pytest.raises(NotFittedError):
+        check_is_fitted(model)
+    assert model.fit(X, y).n_features_in_ == 4
+    chunked = NaiveBayes()
+    with pytest.raises(ValueError, match="only one class"):
+        chunked.partial_fit(X.iloc[:50], y.iloc[:50])
+    with pytest.raises(NotFittedError):
+        check_is_fitted(chunked)
+
+
+def test_hdp_smoothing_has_no_partial_fit():
+    # partial_fit existed but every call was refused: scikit-learn's checks
+    # (check_fit_score_takes_y, ...) failed, and hasattr said it streamed.
+    from sklearn.utils.estimator_checks import check_fit_score_takes_y
+
+    from augnb.classifiers.registry import estimators
+
+    hdp = [
+        cls
+        for cls in estimators().values()
+        if "smoothing" in cls().get_params() and hasattr(cls(), "partial_fit")
+    ]
+    assert {"NaiveBayes", "TAN", "KDB", "AODE"} <= {cls.__name__ for cls in hdp}
+    for cls in hdp:
+        model = cls(smoothing="hdp")
+        assert not hasattr(model, "partial_fit")
+        assert hasattr(model.set_params(smoothing="lidstone"), "partial_fit")
+    with pytest.raises(AttributeError) as info:
+        NaiveBayes(smoothing="hdp").partial_fit(*load("car"))
+    assert "NaiveBayes(smoothing='hdp') has no" in str(info.value.__cause__)
+    check_fit_score_takes_y(
+        "NaiveBayes", NaiveBayes(smoothing="hdp", hdp_iterations=5, random_state=0)
+    )
 
 
 def test_a_scikit_learn_transformer_as_the_discretizer():

@@ -116,10 +116,16 @@ def test_missing_text_labels_are_reported_with_their_rows(as_category):
             pd.Series([True, False, True], dtype="bool[pyarrow]"),
             np.array([True, False, True]),
         ),
+        (
+            pd.Series([True, False, True], dtype="category"),
+            np.array([True, False, True]),
+        ),
+        (pd.Categorical([2, 0, 2], categories=[0, 2, 5]), np.array([2, 0, 2])),
     ],
 )
 def test_nullable_integer_and_boolean_labels_keep_their_type(y, plain):
-    # column_or_1d reads them as floats: True was the class 1.0.
+    # column_or_1d reads them as floats: True was the class 1.0 (a boolean
+    # categorical too, predicting 0.0 for False).
     classes, codes = encode_target(y, 3)
     ref_classes, ref_codes = encode_target(plain, 3)
     assert classes.dtype == ref_classes.dtype
@@ -150,6 +156,49 @@ def test_a_structured_array_is_read_as_the_frame_of_its_fields():
         model.predict_proba(records),
         augnb.NaiveBayes().fit(frame, y).predict_proba(frame),
     )
+
+
+def test_a_one_hot_pipeline_is_told_how_to_give_dense_columns():
+    # A OneHotEncoder in front gives a sparse matrix; the refusal was
+    # scikit-learn's "Use '.toarray()'", which a pipeline cannot follow.
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    X = pd.DataFrame({"colour": ["x", "y", "x", "y"], "size": ["s", "m", "m", "s"]})
+    y = ["a", "b", "a", "b"]
+    one_hot = make_pipeline(OneHotEncoder(), augnb.NaiveBayes())
+    with pytest.raises(TypeError, match=r"\(csr_matrix of shape \(4, 4\)\)"):
+        one_hot.fit(X, y)
+    with pytest.raises(TypeError, match=r"sparse_output=False.*sparse_threshold=0"):
+        one_hot.fit(X, y)
+    dense = OneHotEncoder(sparse_output=False)
+    assert make_pipeline(dense, augnb.NaiveBayes()).fit(X, y).score(X, y) == 1.0
+
+
+@pytest.mark.parametrize("kind", ["table", "record_batch"])
+def test_a_pyarrow_table_keeps_its_column_names_and_types(kind):
+    # check_array made it a bare array: the names were dropped, so columns
+    # given in another order at predict were matched by position, silently.
+    import pyarrow as pa
+
+    frame = pd.DataFrame(
+        {
+            "colour": ["x", "y", "x", "y", "x", "y"],
+            "doors": [1, 2, 1, 3, 2, 3],
+            "length": [0.5, 1.5, 2.5, 0.25, 3.5, 1.25],
+        }
+    )
+    y = ["a", "b", "a", "b", "a", "b"]
+    convert = pa.Table if kind == "table" else pa.RecordBatch
+    table = convert.from_pandas(frame)
+    model = augnb.NaiveBayes().fit(table, y)
+    assert model.feature_names_in_.tolist() == ["colour", "doors", "length"]
+    assert model.continuous_columns_ == ["length"]
+    expected = augnb.NaiveBayes().fit(frame, y).predict_proba(frame)
+    np.testing.assert_array_equal(model.predict_proba(table), expected)
+    np.testing.assert_array_equal(model.predict_proba(frame), expected)
+    with pytest.raises(ValueError, match="same order"):
+        model.predict(table.select(["length", "doors", "colour"]))
 
 
 def test_column_vector_labels_still_warn():

@@ -187,6 +187,36 @@ def _refuse_columns(
     warn_data_problems(as_frame(X), params, warn=warn, dask=dask)
 
 
+def _kind_params(estimator: BaseAugmentedNB) -> tuple:
+    """``(name, value)`` of the parameters that say how columns are read.
+
+    Column lists are kept as tuples of their items (an array and the list
+    of the same names compare equal), for ``partial_fit`` to compare.
+    """
+    found: list[tuple[str, object]] = [
+        ("continuous", getattr(estimator, "continuous", "discretize"))
+    ]
+    for name in ("discrete_features", "continuous_features"):
+        value = getattr(estimator, name, None)
+        if value is not None and not isinstance(value, str):
+            items = value.tolist() if isinstance(value, np.ndarray) else value
+            value = tuple(items)
+        found.append((name, value))
+    return tuple(found)
+
+
+def _same_discretizer(current: object, first: object) -> bool:
+    """Whether ``discretizer`` is still the one of the first ``partial_fit``.
+
+    A name is compared by its text (set again from a configuration file, it
+    is an equal string but another object); a transformer by identity, as
+    fitting it (on the first chunk) changes it in place.
+    """
+    if isinstance(current, str) and isinstance(first, str):
+        return current == first
+    return current is first
+
+
 def _warn_cuts_without_classes(
     missing: Sequence[Hashable], continuous: Sequence[Hashable]
 ) -> None:
@@ -372,6 +402,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     ) -> BaseAugmentedNB:
         """The one fit: a plan from the first rows, tables, structure, parameters.
 
+        A fit that fails leaves the estimator unfitted (no attribute of the
+        old model beside those of the new rows).
+
         Parameters
         ----------
         source : RowSource
@@ -385,6 +418,32 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         self
         """
+        try:
+            return self._fit_source_or_fail(
+                source, classes=classes, incremental=incremental
+            )
+        except BaseException:
+            # The plan sets n_features_in_ (and more) from the new rows before
+            # anything can fail: the old model would be left with them, and
+            # predicting failed in pandas ("Length mismatch"). Unfitted, it
+            # says so.
+            self._forget_fitted()
+            raise
+
+    def _forget_fitted(self) -> None:
+        """Drop every fitted attribute (``name_``), statistics included."""
+        for name in [n for n in vars(self) if n.endswith("_") and n[0] != "_"]:
+            delattr(self, name)
+        self._forget_statistics()
+
+    def _fit_source_or_fail(
+        self,
+        source: RowSource,
+        *,
+        classes: Sequence | None,
+        incremental: bool,
+    ) -> BaseAugmentedNB:
+        """The body of :meth:`_fit_source`, which drops what it set on failure."""
         self._check_params()
         if not source.in_memory and self._needs_rows is not None:
             raise TypeError(self._unsupported_message())
@@ -517,6 +576,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             comoments=tuple(comoments),
             schema=raw,
             discretizer_param=getattr(self, "discretizer", None),
+            kind_params=_kind_params(self),
             counted=counted,
             unsettled=unsettled,
         )
@@ -633,6 +693,16 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 "(EM); only continuous='gaussian' (per-class moments) is fitted "
                 "from sufficient statistics."
             )
+        if getattr(self, "smoothing", "lidstone") == "hdp":
+            # Every call would be refused (_fit_parameters): no method, as for
+            # the learners above, so hasattr tells (scikit-learn's checks and
+            # meta-estimators look for partial_fit that way).
+            raise AttributeError(
+                f"{type(self).__name__}(smoothing='hdp') has no partial_fit: "
+                "smoothing='hdp' is fitted in memory only (fit); fits from "
+                "sufficient statistics (partial_fit, fit_files, Dask input) use "
+                "smoothing='lidstone'."
+            )
         return True
 
     @available_if(_check_partial_fit)
@@ -646,7 +716,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         so any chunking gives exactly the fit on all rows together. A
         category first seen in a later chunk extends the tables. Column kinds
         and discretisation cut points are fixed by the first chunk (see
-        docs/scaling.md); ``fit`` starts over.
+        docs/scaling.md), so a later change of ``discretizer``,
+        ``continuous``, ``discrete_features`` or ``continuous_features`` is
+        refused; ``fit`` starts over. A model fitted without these
+        statistics (by ``fit`` on rows in memory) cannot be updated: it is
+        replaced by the fit of the chunk alone, with a warning.
 
         Parameters
         ----------
@@ -671,12 +745,27 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         audit = functools.partial(_refuse_columns, self.get_params())
         source = ChunkSource(lambda: iter([(X, y)]), audit=audit)
         if plan is None or not hasattr(self, "statistics_"):
+            if hasattr(self, "model_"):
+                warn_at_caller(self._restart_message())
             return self._fit_source(source, classes=classes, incremental=True)
         self._check_params()
-        if self.discretizer is not plan.discretizer_param:
+        if not _same_discretizer(self.discretizer, plan.discretizer_param):
             raise ValueError(
                 "discretizer changed since the first partial_fit call; the cut "
                 "points are fixed by the first chunk. Call fit to start over."
+            )
+        now = _kind_params(self)
+        if plan.kind_params and now != plan.kind_params:
+            # The first chunk fixed each column's kind: the new value would be
+            # ignored, without a word.
+            name, first = next(
+                (n, v) for (n, v), (_, w) in zip(plan.kind_params, now) if v != w
+            )
+            raise ValueError(
+                f"{name} changed since the first partial_fit call (it was "
+                f"{first!r}); the first chunk fixed how each column is read, so "
+                f"the new value would be ignored. Set {name} back, or call fit "
+                "to start over."
             )
         if classes is not None:
             given, _ = encode_target(np.asarray(classes), len(classes))
@@ -695,6 +784,22 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self._fit_tables(total, schema_of_statistics(total), plan, total.classes)
         self.statistics_ = total
         return self
+
+    def _restart_message(self) -> str:
+        """The warning of a ``partial_fit`` that cannot update a fitted model.
+
+        scikit-learn's ``partial_fit`` updates a fitted model (and its checks
+        call it after ``fit``); without the counts of ``fit``'s rows, this one
+        can only start over from the chunk, which drops every one of them.
+        """
+        return (
+            f"partial_fit starts over: this {type(self).__name__} was fitted "
+            "without the count tables partial_fit adds a chunk to (fit on rows "
+            "in memory keeps none), so it is now fitted on this chunk alone and "
+            "the rows it was fitted on are dropped. To fit chunk by chunk, call "
+            "partial_fit for every chunk, the first included; to fit on more "
+            "rows, call fit with all of them."
+        )
 
     def _check_value_range(
         self, data: CountTables, names: Sequence[Hashable]

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
+from scipy.sparse import issparse
 from sklearn.utils import check_array, column_or_1d
 
 __all__ = [
@@ -246,17 +247,51 @@ def float_arrays(
     return [column.to_numpy() for _, column in numbers.items()]
 
 
+def _sparse_refusal(X: Any) -> str:
+    """Why a sparse matrix is refused, and what to give instead.
+
+    It comes most often from a one-hot encoder in front of the classifier
+    (a pipeline), where scikit-learn's own advice, ``.toarray()``, cannot be
+    followed.
+    """
+    return (
+        f"X is a sparse matrix ({type(X).__name__} of shape {X.shape}), but "
+        "augnb's classifiers read dense columns. A one-hot encoding is not "
+        "needed: give the categorical columns as they are (each column's "
+        "categories are modelled as such), or make X dense: X.toarray(), or "
+        "in a pipeline OneHotEncoder(sparse_output=False) or "
+        "ColumnTransformer(..., sparse_threshold=0)."
+    )
+
+
+def _is_arrow_or_polars_table(X: object) -> bool:
+    """Whether ``X`` is a pyarrow Table or RecordBatch, or a polars DataFrame.
+
+    Told by the type's package and a 2-d shape (a polars Series, 1-d, is not
+    a table), without importing either library.
+    """
+    package = type(X).__module__.partition(".")[0]
+    shape = getattr(X, "shape", None)
+    return (
+        package in ("pyarrow", "polars")
+        and isinstance(shape, tuple)
+        and len(shape) == 2
+        and callable(getattr(X, "to_pandas", None))
+    )
+
+
 def as_frame(
     X: object, *, columns: list | None = None, for_prediction: bool = False
 ) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
-    DataFrames pass through, as does a NumPy structured array's frame (its
-    fields the columns); arrays and lists are validated by scikit-learn's
-    ``check_array`` (2-d, non-empty, not sparse) and wrapped with integer column
-    names (or ``columns``); a list of rows is read as an object array, so each
-    column keeps the type of its cells. Object columns are typed by
-    :func:`typed_objects`.
+    DataFrames pass through, as do a NumPy structured array's frame (its
+    fields the columns) and the pandas frame of a pyarrow Table or a polars
+    DataFrame (their names and column types kept); arrays and lists are
+    validated by scikit-learn's ``check_array`` (2-d, non-empty, not sparse)
+    and wrapped with integer column names (or ``columns``); a list of rows is
+    read as an object array, so each column keeps the type of its cells.
+    Object columns are typed by :func:`typed_objects`.
 
     Parameters
     ----------
@@ -288,11 +323,21 @@ def as_frame(
         raise TypeError(
             "Dask collections are not accepted here; call .compute() first."
         )
+    if _is_arrow_or_polars_table(X):
+        # scikit-learn reads the column names of these tables (narwhals), so
+        # a pipeline's set_output(transform="polars") hands them over;
+        # check_array would turn them into a bare array, dropping the names
+        # (columns given in another order at predict were then matched by
+        # position, without a word) and every column's type.
+        table: Any = X
+        return as_frame(table.to_pandas(), for_prediction=for_prediction)
     if isinstance(X, np.ndarray) and X.dtype.names is not None and X.ndim == 1:
         # A structured (record) array is 1-d, one record per row: its fields
         # are named columns of their own types, as pd.DataFrame reads them
         # (check_array refused it as "1D array", printing every record).
         return as_frame(pd.DataFrame(X), for_prediction=for_prediction)
+    if issparse(X):
+        raise TypeError(_sparse_refusal(X))
     if isinstance(X, (list, tuple)):
         # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
         # NumPy would make every cell text when a row holds a word, numbers
@@ -617,7 +662,7 @@ def _text_target(
 
 
 def _numpy_labels(y: object) -> object:
-    """Nullable or Arrow integer and boolean labels as their NumPy twins.
+    """Nullable, Arrow or categorical integer and boolean labels, as NumPy's.
 
     ``column_or_1d`` reads pandas' ``Int64``, ``boolean`` and Arrow integer
     or boolean labels as floats: ``True`` would become the class ``1.0``.
@@ -627,6 +672,14 @@ def _numpy_labels(y: object) -> object:
     if not isinstance(y, (pd.Series, pd.api.extensions.ExtensionArray)):
         return y
     dtype = y.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        # Read as numbers too: boolean categories became the classes 0.0 and
+        # 1.0, and predict answered 0.0 for False. The values themselves have
+        # the categories' type (a declared category without rows is no class).
+        kind = getattr(dtype.categories.dtype, "kind", "")
+        if kind in ("b", "i", "u", "f") and not y.isna().any():
+            return np.asarray(y)
+        return y
     if isinstance(dtype, np.dtype) or getattr(dtype, "kind", "") not in ("b", "i", "u"):
         return y
     numpy_dtype = getattr(dtype, "numpy_dtype", None)

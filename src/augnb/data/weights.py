@@ -84,10 +84,17 @@ def check_sample_weight(
             "give one weight per row (sample_weight.shape == (n_samples,))."
         )
     if not np.all(np.isfinite(w)):
-        raise ValueError("sample_weight holds NaN or infinite values.")
+        rows = np.flatnonzero(~np.isfinite(w))[:5].tolist()
+        raise ValueError(
+            f"sample_weight holds NaN or infinite values (at rows {rows}); give "
+            "every row a finite weight >= 0 (0 leaves the row out)."
+        )
     if np.any(w < 0):
         rows = np.flatnonzero(w < 0)[:5].tolist()
-        raise ValueError(f"sample_weight must be >= 0; negative at rows {rows}.")
+        raise ValueError(
+            f"sample_weight must be >= 0; negative at rows {rows}. Give every "
+            "row a weight >= 0 (0 leaves the row out)."
+        )
     if not np.any(w > 0):
         raise ValueError(
             "Sample weights must contain at least one non-zero number: every "
