@@ -23,6 +23,7 @@ from augnb import (
     SelectiveTAN,
     TaheriANB,
 )
+from augnb.classifiers.registry import estimators
 from augnb.datasets import load
 
 DISCRETE_SETS = ["car", "house_votes_84", "primary_tumor"]
@@ -246,3 +247,150 @@ def test_a_first_chunk_categorical_without_categories_is_refused_with_the_fix(ma
         make().partial_fit(X, y, classes=["p", "q"])
     with pytest.raises(ValueError, match="'m' is missing in every row, so"):
         make().fit(X, y)
+
+
+# -- row weights ---------------------------------------------------------------
+
+#: Every learner with partial_fit, from the registry.
+WEIGHTED_LEARNERS = sorted(
+    name for name, cls in estimators().items() if hasattr(cls(), "partial_fit")
+)
+# 4 chunks: a small first one (it lacks a class and some categories), one of a
+# single row given no weights, then two more.
+WEIGHT_BOUNDS = (0, 10, 11, 70, 150)
+
+
+@pytest.fixture(scope="module")
+def car_rows():
+    """150 rows of car as text, with missing cells, and two kinds of weights."""
+    X, y = load("car")
+    rng = np.random.default_rng(4)
+    rows = rng.permutation(len(y))[:150]
+    X = X.iloc[rows].reset_index(drop=True).astype(object)
+    X = X.mask(rng.random(X.shape) < 0.05)
+    y = y.iloc[rows].reset_index(drop=True).astype(object)
+    fractional = rng.uniform(0.2, 3.0, len(y))
+    fractional[4::9] = 0.0  # rows left out
+    integer = rng.integers(0, 4, len(y)).astype(np.float64)
+    integer[:10] = np.maximum(integer[:10], 1.0)
+    return X, y, fractional, integer
+
+
+def _weights_for(est, data):
+    """Fractional weights where the learner weighs counts, else integers."""
+    _, _, fractional, integer = data
+    return (fractional if est._weighted_counts else integer).copy()
+
+
+def _weighted_partial(est, X, y, w, bounds=WEIGHT_BOUNDS):
+    """partial_fit chunk by chunk; the single-row chunk gets no weights (1)."""
+    for a, b in itertools.pairwise(bounds):
+        weights = w[a:b] if b - a > 1 else None
+        est.partial_fit(X.iloc[a:b], y.iloc[a:b], sample_weight=weights)
+    return est
+
+
+def _partial_bounds(est, X, y, bounds):
+    for a, b in itertools.pairwise(bounds):
+        est.partial_fit(X.iloc[a:b], y.iloc[a:b])
+    return est
+
+
+@pytest.mark.parametrize("name", WEIGHTED_LEARNERS)
+def test_weighted_chunks_equal_the_weighted_fit(car_rows, name):
+    X, y = car_rows[:2]
+    est = estimators()[name]()
+    w = _weights_for(est, car_rows)
+    w[10] = 1.0  # the chunk given no weights
+    assert set(y[:10]) != set(y)  # a class, and categories, come later
+    got = _weighted_partial(est, X, y, w)
+    ref = estimators()[name]().fit(X, y, sample_weight=w)
+    _assert_same_fit(got, ref, X)
+    np.testing.assert_allclose(got.statistics_.class_counts.sum(), w.sum())
+
+
+@pytest.mark.parametrize("name", WEIGHTED_LEARNERS)
+def test_integer_weights_equal_repeated_rows_chunk_by_chunk(car_rows, name):
+    X, y, _, w = car_rows
+    got = _weighted_partial(estimators()[name](), X, y, w)
+    reps = np.where(np.arange(len(w)) == 10, 1, w).astype(int)
+    rows = np.repeat(np.arange(len(w)), reps)
+    bounds = np.searchsorted(rows, WEIGHT_BOUNDS)
+    repeated = _partial_bounds(estimators()[name](), X.iloc[rows], y.iloc[rows], bounds)
+    _assert_same_fit(got, repeated, X)
+
+
+@pytest.mark.parametrize("integer", [False, True])
+def test_weighted_gaussian_moments_and_first_chunk_cut_points_follow_fit(integer):
+    X, y = load("iris")
+    rng = np.random.default_rng(0)
+    rows = rng.permutation(len(y))
+    X, y = X.iloc[rows].reset_index(drop=True), y.iloc[rows].reset_index(drop=True)
+    X = X.mask(rng.random(X.shape) < 0.05)
+    w = rng.integers(0, 4, len(y)) + 0.0 if integer else rng.uniform(0.0, 2.0, len(y))
+    bounds = (0, 60, 100, 150)
+    # Gaussian densities: weighted per-class moments.
+    gauss = _weighted_partial(NaiveBayes(continuous="gaussian"), X, y, w, bounds)
+    ref = NaiveBayes(continuous="gaussian").fit(X, y, sample_weight=w)
+    _assert_same_fit(gauss, ref, X)
+    # Cut points: the first chunk's, from its rows as fit weighs them
+    # (integer weights repeat rows; fractional ones leave them unweighted).
+    est = _weighted_partial(TAN(), X, y, w, bounds)
+    first = TAN().fit(X.iloc[:60], y.iloc[:60], sample_weight=w[:60]).discretizer_
+    for col, cuts in first.cut_points_.items():
+        np.testing.assert_array_equal(est.discretizer_.cut_points_[col], cuts)
+    binned = est.discretizer_.transform(X)
+    ref = TAN(discretizer=None).fit(binned, y, sample_weight=w)
+    assert est.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        est.predict_proba(X), ref.predict_proba(binned), rtol=0, atol=1e-12
+    )
+    # One chunk: the model of fit, cut points included.
+    whole = TAN().partial_fit(X, y, sample_weight=w)
+    _assert_same_fit(whole, TAN().fit(X, y, sample_weight=w), X)
+
+
+def _message(call):
+    with pytest.raises(ValueError) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("make", "weights"),
+    [
+        (NaiveBayes, np.ones(3)),
+        (NaiveBayes, [1, -1, 1, 1]),
+        (NaiveBayes, [1, np.nan, 1, np.inf]),
+        (NaiveBayes, np.zeros(4)),
+        (NaiveBayes, ["a", "b", "c", "d"]),
+        (ETAN, [1, 0.5, 1, 2]),
+        (CAN, [1, 2.5, 1, 2]),
+    ],
+)
+def test_bad_weights_are_refused_as_fit_refuses_them(make, weights):
+    X = pd.DataFrame({"a": ["x", "y", "x", "y"], "b": [1.0, 2.5, 0.5, 3.0]})
+    y = pd.Series(["n", "p", "n", "p"])
+    expected = _message(lambda: make().fit(X, y, sample_weight=weights))
+    assert _message(lambda: make().partial_fit(X, y, sample_weight=weights)) == expected
+    # A later chunk too, which leaves the model as it was.
+    est = make().partial_fit(X, y)
+    before = est.predict_proba(X)
+    assert _message(lambda: est.partial_fit(X, y, sample_weight=weights)) == expected
+    assert est.statistics_.n_samples == 4
+    np.testing.assert_array_equal(est.predict_proba(X), before)
+
+
+@pytest.mark.parametrize("make", [NaiveBayes, CAN])
+def test_weights_that_leave_one_class_of_the_first_chunk_say_so(make):
+    X = pd.DataFrame({"a": ["x", "y", "x", "y"]})
+    y = ["n", "p", "n", "p"]
+    w = [0, 1, 0, 2]
+    expected = _message(lambda: make().fit(X, y, sample_weight=w))
+    assert "sample_weight is 0 for every row of class(es) ['n']" in expected
+    assert _message(lambda: make().partial_fit(X, y, sample_weight=w)) == expected
+    # With every class listed, such a chunk is a chunk of one class.
+    est = make().partial_fit(X, y, classes=["n", "p"], sample_weight=w)
+    est.partial_fit(X, y)
+    ref = make().fit(pd.concat([X, X]), y + y, sample_weight=w + [1] * 4)
+    _assert_same_fit(est, ref, X)

@@ -57,12 +57,7 @@ from augnb.data.schema import (
     refusal_message,
 )
 from augnb.data.tables import concat_batches
-from augnb.data.weights import (
-    InputRows,
-    check_sample_weight,
-    discretizer_rows,
-    repeat_rows,
-)
+from augnb.data.weights import InputRows, discretizer_rows, training_rows
 from augnb.discretize._base import bin_arrays, bin_levels
 from augnb.params.from_statistics import comoment_families, families
 from augnb.stats.sufficient import SufficientStatistics
@@ -83,6 +78,7 @@ __all__ = [
     "refuse_unobserved",
     "schema_of_statistics",
     "tree_sum",
+    "weighted_chunk",
 ]
 
 
@@ -352,7 +348,12 @@ def refuse_unobserved(data: CountTables) -> None:
             raise ValueError(refusal_message("all_missing", name))
 
 
-def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatistics:
+def frame_statistics(
+    X: object,
+    y: object,
+    plan: ChunkPlan,
+    sample_weight: NDArray[np.float64] | None = None,
+) -> SufficientStatistics:
     """Sufficient statistics of one chunk of raw rows.
 
     Parameters
@@ -363,6 +364,10 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
         The chunk's class labels.
     plan : ChunkPlan
         Column kinds, frozen discretiser and the tables to count.
+    sample_weight : ndarray of float64, shape (n_samples,), default=None
+        Positive weights of the rows, as :func:`weighted_chunk` gives them
+        (the tables and moments are then weighted sums); None counts every
+        row once.
 
     Returns
     -------
@@ -406,6 +411,7 @@ def frame_statistics(X: object, y: object, plan: ChunkPlan) -> SufficientStatist
         subsets=plan.subsets,
         singles=plan.singles,
         comoments=plan.comoments,
+        sample_weight=sample_weight,
     )
 
 
@@ -698,6 +704,80 @@ def _take(y: object, rows: NDArray[np.intp]) -> object:
     return np.asarray(y)[rows]
 
 
+def _refuse_lost_classes(given: NDArray, left: NDArray) -> None:
+    """Refuse weights that leave one class of several (0 on all the others).
+
+    Else the fit says "y has only one class", of a y that holds several.
+    """
+    if len(left) < 2 <= len(given):
+        kept = set(left.tolist())
+        gone = [c for c in given.tolist() if c not in kept]
+        raise ValueError(
+            f"sample_weight is 0 for every row of class(es) {gone}, so "
+            f"only the class {left.tolist()[0]!r} is left to fit; a "
+            "classifier needs samples of at least 2 classes: give rows "
+            "of another class a positive weight."
+        )
+
+
+def weighted_chunk(
+    X: object,
+    y: object,
+    sample_weight: object,
+    *,
+    weighted_counts: bool = True,
+    learner: str = "",
+    two_classes: bool = False,
+) -> tuple[object, object, NDArray[np.float64] | None]:
+    """A chunk's training rows and their weights, under ``fit``'s weight rules.
+
+    The rows of weight 0 are left out and, for a learner without weighted
+    counts, every row is repeated by its integer weight
+    (:func:`~augnb.data.weights.training_rows`, which validates the weights
+    as ``fit`` does). Without weights, the chunk is returned as it is.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The chunk's features.
+    y : array-like of shape (n_samples,)
+        The chunk's class labels.
+    sample_weight : array-like of shape (n_samples,) or None
+        The chunk's row weights.
+    weighted_counts : bool, default=True
+        Whether the learner weighs counts natively.
+    learner : str, default=""
+        The learner's name, for the error messages.
+    two_classes : bool, default=False
+        Refuse weights that leave one class of several, as ``fit`` does (for
+        the first chunk, when no ``classes`` are given).
+
+    Returns
+    -------
+    X : DataFrame or array-like
+        The training rows (``X`` itself when they are its rows, in order).
+    y : array-like
+        Their class labels.
+    sample_weight : ndarray of float64 or None
+        Their weights; None when each counts once.
+    """
+    if sample_weight is None:
+        return X, y, None
+    frame = X if isinstance(X, pd.DataFrame) else as_frame(X)
+    n = frame.shape[0]
+    y = _y_array(y)
+    given, _ = encode_target(y, n)
+    kept, weights = training_rows(
+        sample_weight, n, weighted_counts=weighted_counts, learner=learner
+    )
+    if kept is None:
+        return X, y, weights
+    y = np.asarray(y)[kept]
+    if two_classes:
+        _refuse_lost_classes(given, encode_target(y, len(kept))[0])
+    return frame.iloc[kept], y, weights
+
+
 class MemorySource(RowSource):
     """Rows in memory, with optional row weights.
 
@@ -736,37 +816,19 @@ class MemorySource(RowSource):
         n = frame.shape[0]
         y = _y_array(y)
         classes, y_codes = encode_target(y, n)
-        weights = check_sample_weight(sample_weight, n)
+        kept, weights = training_rows(
+            sample_weight, n, weighted_counts=weighted_counts, learner=learner
+        )
         rows = None
-        if weights is not None:
-            # A row of weight 0 is a row removed: it declares no category and
-            # no class, so the model equals the one fitted without it.
-            kept = np.flatnonzero(weights > 0)
-            if not weighted_counts:
-                kept = repeat_rows(kept, weights, learner)
-                weights = None
-            else:
-                weights = weights[kept]
-                if np.all(weights == 1.0):
-                    weights = None
-            if len(kept) != n or not np.array_equal(kept, np.arange(len(kept))):
-                # Which input row each training row is (explicit CV splits
-                # name input rows).
-                rows = InputRows(n, kept)
-                frame = frame.iloc[kept]
-                y = np.asarray(y)[kept]
-                given = classes
-                classes, y_codes = encode_target(y, len(kept))
-                if len(classes) < 2 <= len(given):
-                    # Else "y has only one class", of a y that holds several.
-                    left = set(classes.tolist())
-                    gone = [c for c in given.tolist() if c not in left]
-                    raise ValueError(
-                        f"sample_weight is 0 for every row of class(es) {gone}, so "
-                        f"only the class {classes.tolist()[0]!r} is left to fit; a "
-                        "classifier needs samples of at least 2 classes: give rows "
-                        "of another class a positive weight."
-                    )
+        if kept is not None:
+            # Which input row each training row is (explicit CV splits name
+            # input rows).
+            rows = InputRows(n, kept)
+            frame = frame.iloc[kept]
+            y = np.asarray(y)[kept]
+            given = classes
+            classes, y_codes = encode_target(y, len(kept))
+            _refuse_lost_classes(given, classes)
         self.frame = frame
         self.y = y
         #: The class labels (``classes_``) and the class code of every row.
@@ -871,26 +933,60 @@ class ChunkSource(RowSource):
     audit : callable, default=None
         The data audit of the rows the plan is made from (called with a
         frame; raises for a column it refuses, warns for the others).
+    weighted_counts : bool, default=True
+        Whether the learner weighs counts natively (chunks ``(X, y, w)``
+        with weights ``w``; see :func:`weighted_chunk`).
+    learner : str, default=""
+        The learner's name, for the messages about weights.
+
+    Notes
+    -----
+    A chunk may carry row weights as a third item, ``(X, y, w)``: its rows
+    are weighted as ``fit`` weighs rows (:func:`weighted_chunk`), the cut
+    points of the first chunk's plan included. Such chunks are planned from
+    the first chunk (``partial_fit``), never from a sample of every chunk.
     """
 
     def __init__(
         self,
-        chunks: Callable[[], Iterator[tuple[pd.DataFrame, object]]],
+        chunks: Callable[[], Iterator[tuple]],
         *,
         progress: Callable[[int], None] | None = None,
         audit: Callable[[pd.DataFrame], None] | None = None,
+        weighted_counts: bool = True,
+        learner: str = "",
     ) -> None:
         self._chunks = chunks
         self._pending: Iterator | None = None
         self._first: tuple | None = None
         self.progress = progress
         self.audit = audit
+        self.weighted_counts = weighted_counts
+        self.learner = learner
+
+    def _weighted(
+        self, chunk: tuple, *, two_classes: bool = False
+    ) -> tuple[object, object, NDArray[np.float64] | None]:
+        """A chunk's training rows and weights (:func:`weighted_chunk`)."""
+        X, y, *weights = chunk
+        return weighted_chunk(
+            X,
+            y,
+            weights[0] if weights else None,
+            weighted_counts=self.weighted_counts,
+            learner=self.learner,
+            two_classes=two_classes,
+        )
 
     def _plan(
         self, planner: Planner, classes: Sequence | None, incremental: bool
     ) -> ChunkPlan:
-        """The plan of the first chunk (audited first: refusals stop it here)."""
-        X, y = self.first()
+        """The plan of the first chunk (audited first: refusals stop it here).
+
+        The cut points come from its rows as ``fit`` weighs them
+        (:func:`~augnb.data.weights.discretizer_rows`).
+        """
+        X, y, weights = self._weighted(self.first(), two_classes=classes is None)
         if self.audit is not None:
             with warnings.catch_warnings(record=True) as found:
                 warnings.simplefilter("always")
@@ -901,13 +997,19 @@ class ChunkSource(RowSource):
                 )
                 for w in found
             )
-        return planner._start_plan(X, y, classes=classes, incremental=incremental)
+        return planner._start_plan(
+            X,
+            y,
+            classes=classes,
+            incremental=incremental,
+            cut_rows=discretizer_rows(weights),
+        )
 
     def _restart(self) -> None:
         self._first = None
         self._pending = None
 
-    def first(self) -> tuple[pd.DataFrame, object]:
+    def first(self) -> tuple:
         """The first chunk (read once: the first pass continues after it)."""
         if self._first is None:
             self._pending = iter(self._chunks())
@@ -922,6 +1024,12 @@ class ChunkSource(RowSource):
     ) -> tuple[pd.DataFrame, object] | None:
         """Rows drawn across every chunk (the first pass; ``tables`` reads again)."""
         first = self.first()
+        if len(first) > 2:
+            # A uniform sample of rows is not a sample of weighted rows.
+            raise ValueError(
+                "Chunks with row weights are planned from the first chunk only "
+                "(partial_fit); no sample of every chunk is drawn for them."
+            )
         rest = self._pending
         if rest is None:
             return None  # the first pass is over: no second look
@@ -935,7 +1043,7 @@ class ChunkSource(RowSource):
             reservoir.add(X, _y_array(y), random_state.random_sample(len(X)))
         return reservoir.rows()
 
-    def _all_chunks(self) -> Iterable[tuple[pd.DataFrame, object]]:
+    def _all_chunks(self) -> Iterable[tuple]:
         if self._pending is not None:
             # The first pass: the chunk already read, then the rest.
             first, rest = self._first, self._pending
@@ -953,8 +1061,9 @@ class ChunkSource(RowSource):
         """
         total = None
         n_rows = 0
-        for X, y in self._all_chunks():
-            stats = frame_statistics(X, y, plan)
+        for chunk in self._all_chunks():
+            X, y, weights = self._weighted(chunk)
+            stats = frame_statistics(X, y, plan, weights)
             total = stats if total is None else total + stats
             n_rows += stats.n_samples
             if self.progress is not None:

@@ -247,3 +247,46 @@ def test_comoments_extend_with_a_new_level_and_refuse_bad_families():
             classes=(0, 1),
             comoments=[((1,), (2,))],
         )
+
+
+def test_weighted_statistics_equal_repeated_rows_and_round_trip():
+    rng = np.random.default_rng(5)
+    cards = [3, 2, 4]
+    codes, y = _random_block(rng, 120, cards, 2)
+    values = np.column_stack([np.zeros(120)] * 3 + [rng.normal(5.0, 2.0, 120)])
+    values[rng.random(120) < 0.1, 3] = np.nan
+    codes = np.column_stack([codes, np.full(120, -1, dtype=np.int32)])
+    w = rng.integers(0, 4, 120).astype(np.float64)
+    rows = np.repeat(np.arange(120), w.astype(int))
+    kw = dict(
+        names=("a", "b", "c", "x"),
+        categories=(*(tuple(range(r)) for r in cards), None),
+        classes=(0, 1),
+        max_order=3,
+    )
+    weighted = SufficientStatistics.from_codes(
+        codes, y, values=values, sample_weight=w, **kw
+    )
+    repeated = SufficientStatistics.from_codes(
+        codes[rows], y[rows], values=values[rows], **kw
+    )
+    assert weighted.weighted and not repeated.weighted
+    np.testing.assert_array_equal(weighted.class_counts, repeated.class_counts)
+    for k in repeated.tables:
+        assert weighted.tables[k].dtype == np.float64
+        np.testing.assert_array_equal(weighted.tables[k], repeated.tables[k])
+    np.testing.assert_allclose(weighted.moments[3], repeated.moments[3], rtol=1e-12)
+    # Fractional weights survive the compact form (float tables, not int64).
+    fractional = SufficientStatistics.from_codes(
+        codes, y, values=values, sample_weight=w + 0.25, **kw
+    )
+    for s in (weighted, fractional, weighted + repeated):
+        back = SufficientStatistics.from_bytes(s.to_bytes())
+        assert back.weighted
+        np.testing.assert_array_equal(back.class_counts, s.class_counts)
+        for k in s.tables:
+            np.testing.assert_array_equal(back.tables[k], s.tables[k])
+    with pytest.raises(ValueError, match="weighted rows"):
+        SufficientStatistics.from_codes(
+            codes, y, values=values, sample_weight=w, comoments=[((0,), (3,))], **kw
+        )

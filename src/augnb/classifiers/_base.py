@@ -54,6 +54,7 @@ from augnb.sources import (
     predict_dask,
     refuse_unobserved,
     schema_of_statistics,
+    weighted_chunk,
 )
 from augnb.stats.sufficient import SufficientStatistics
 from augnb.stats.training import CountTables, TrainingData
@@ -707,7 +708,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     @available_if(_check_partial_fit)
     def partial_fit(
-        self, X: object, y: object, classes: Sequence | None = None
+        self,
+        X: object,
+        y: object,
+        classes: Sequence | None = None,
+        sample_weight: object = None,
     ) -> BaseAugmentedNB:
         """Update the model with one more chunk of rows.
 
@@ -733,6 +738,17 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             ``partial_fit``). Needed when the first chunk holds fewer than 2
             classes; if given, later labels must be among them. When None,
             classes seen in later chunks are added.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the chunk's rows, read as ``fit`` reads
+            them: any chunking of ``(X, y, sample_weight)`` gives the model
+            of ``fit(X, y, sample_weight)``. Counts and Gaussian moments are
+            sums of weights, a row of weight 0 is left out, and the learners
+            that repeat rows (ETAN, CAN) refuse fractional weights; the first
+            chunk's cut points use integer weights as repetitions and, for
+            fractional weights, the rows with positive weight unweighted.
+            None weighs every row of the chunk 1 (weights may be given for
+            some chunks only). A chunk whose weights are all 0 is refused,
+            as ``fit`` refuses them.
 
         Returns
         -------
@@ -743,7 +759,12 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         # a table (dates), without the warnings a few rows cannot support
         # (but for a text column of numbers: its type, not its counts).
         audit = functools.partial(_refuse_columns, self.get_params())
-        source = ChunkSource(lambda: iter([(X, y)]), audit=audit)
+        source = ChunkSource(
+            lambda: iter([(X, y, sample_weight)]),
+            audit=audit,
+            weighted_counts=self._weighted_counts,
+            learner=type(self).__name__,
+        )
         if plan is None or not hasattr(self, "statistics_"):
             if hasattr(self, "model_"):
                 warn_at_caller(self._restart_message())
@@ -775,7 +796,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                     f"{plan.classes}; give classes only on the first call."
                 )
         _check_feature_names(self, as_frame(X))
-        total = self.statistics_ + frame_statistics(X, y, plan)
+        X, y, weights = weighted_chunk(
+            X,
+            y,
+            sample_weight,
+            weighted_counts=self._weighted_counts,
+            learner=type(self).__name__,
+        )
+        total = self.statistics_ + frame_statistics(X, y, plan, weights)
         if plan.discretizer is not None:
             before = set(self.statistics_.classes)
             _warn_cuts_without_classes(

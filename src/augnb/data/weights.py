@@ -13,7 +13,13 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["InputRows", "check_sample_weight", "discretizer_rows", "repeat_rows"]
+__all__ = [
+    "InputRows",
+    "check_sample_weight",
+    "discretizer_rows",
+    "repeat_rows",
+    "training_rows",
+]
 
 #: Rows a fit may grow to when integer weights are applied by repetition (and
 #: observations the HDP sampler seats).
@@ -55,7 +61,7 @@ def check_sample_weight(
     Parameters
     ----------
     sample_weight : array-like of shape (n_samples,) or None
-        Weights given to ``fit``.
+        Weights given to ``fit`` (or to ``partial_fit``, for one chunk).
     n_samples : int
         Number of rows of X.
 
@@ -152,6 +158,68 @@ def repeat_rows(
             f"{name} takes ({MAX_REPEATED_ROWS}); rescale the weights."
         )
     return np.repeat(rows, w.astype(np.int64))
+
+
+def training_rows(
+    sample_weight: object,
+    n_samples: int,
+    *,
+    weighted_counts: bool,
+    learner: str,
+) -> tuple[NDArray[np.intp] | None, NDArray[np.float64] | None]:
+    """The rows a fit trains on and their weights, under ``fit``'s weight rules.
+
+    The weights are validated (:func:`check_sample_weight`); rows of weight
+    0 are left out; a learner without weighted counts repeats every row by
+    its integer weight (:func:`repeat_rows`, which refuses fractional ones)
+    and counts each repetition once. ``fit`` applies this to all its rows,
+    ``partial_fit`` to each chunk.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_samples,) or None
+        The weights given.
+    n_samples : int
+        Number of rows of X.
+    weighted_counts : bool
+        Whether the learner weighs counts natively.
+    learner : str
+        The learner's name, for the error messages.
+
+    Returns
+    -------
+    rows : ndarray of intp or None
+        The input row of each training row (ascending; repeated rows repeat
+        it); None when the training rows are the input rows, in order.
+    weights : ndarray of float64 or None
+        The weight of each training row; None when each counts once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows, w = training_rows([2.0, 0, 0.5], 3, weighted_counts=True, learner="NB")
+    >>> rows.tolist(), w.tolist()
+    ([0, 2], [2.0, 0.5])
+    >>> rows, w = training_rows([2, 0, 1], 3, weighted_counts=False, learner="CAN")
+    >>> rows.tolist(), w
+    ([0, 0, 2], None)
+    """
+    weights = check_sample_weight(sample_weight, n_samples)
+    if weights is None:
+        return None, None
+    # A row of weight 0 is a row removed: it declares no category and no
+    # class, so the model equals the one fitted without it.
+    kept = np.flatnonzero(weights > 0)
+    if not weighted_counts:
+        kept = repeat_rows(kept, weights, learner)
+        weights = None
+    else:
+        weights = weights[kept]
+        if np.all(weights == 1.0):
+            weights = None
+    if len(kept) == n_samples and np.array_equal(kept, np.arange(len(kept))):
+        return None, weights
+    return kept, weights
 
 
 def discretizer_rows(weights: NDArray[np.float64] | None) -> NDArray[np.intp] | None:

@@ -129,23 +129,36 @@ def merge_moments(
 
 
 def _two_pass(
-    x: NDArray[np.float64], group: NDArray[np.integer], n_groups: int
+    x: NDArray[np.float64],
+    group: NDArray[np.integer],
+    n_groups: int,
+    weights: NDArray[np.float64] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray]:
     """Count, mean (NaN for an empty group) and M2 of ``x`` per group.
 
     Two passes: the squared deviations are summed about each group's mean,
-    so values far from 0 lose no precision.
+    so values far from 0 lose no precision. With ``weights``, the count is
+    their sum and every sum is weighted (as ``fit_gaussian_cpd`` weighs).
     """
-    n = np.bincount(group, minlength=n_groups).astype(np.float64)
+    if weights is None:
+        n = np.bincount(group, minlength=n_groups).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.bincount(group, weights=x, minlength=n_groups) / n
+            dev = x - mean[group]
+        # Weighted, bincount sums floats (its stubs say integers).
+        return n, mean, np.bincount(group, weights=dev * dev, minlength=n_groups)
+    n = np.bincount(group, weights=weights, minlength=n_groups).astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(group, weights=x, minlength=n_groups) / n
+        mean = np.bincount(group, weights=weights * x, minlength=n_groups) / n
         dev = x - mean[group]
-    # Weighted, bincount sums floats (its stubs say integers).
-    return n, mean, np.bincount(group, weights=dev * dev, minlength=n_groups)
+    return n, mean, np.bincount(group, weights=weights * dev * dev, minlength=n_groups)
 
 
 def class_moments(
-    x: NDArray[np.float64], y: NDArray[np.intp], n_classes: int
+    x: NDArray[np.float64],
+    y: NDArray[np.intp],
+    n_classes: int,
+    weights: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """Per-class (count, mean, M2) of the observed values, two-pass.
 
@@ -157,13 +170,19 @@ def class_moments(
         Class codes.
     n_classes : int
         Number of classes.
+    weights : ndarray of shape (n_samples,), default=None
+        Row weights: the count is the sum of the weights of the observed
+        values, the mean and M2 weighted sums (an integer weight equals
+        repeating the row). None counts every value once.
 
     Returns
     -------
     ndarray of shape (3, n_classes)
     """
     ok = ~np.isnan(x)
-    n, mean, m2 = _two_pass(x[ok], y[ok], n_classes)
+    n, mean, m2 = _two_pass(
+        x[ok], y[ok], n_classes, None if weights is None else weights[ok]
+    )
     return np.stack([n, np.where(n > 0, mean, 0.0), m2])
 
 

@@ -108,7 +108,8 @@ class SufficientStatistics(CountTables):
     classes : tuple
         Class labels in table order.
     class_counts : ndarray of shape (n_classes,), int64
-        Rows per class.
+        Rows per class (float64 sums of row weights when the rows were
+        weighted, as are then the tables).
     tables : dict
         ``tables[s]`` for a sorted tuple ``s`` of discrete features is the
         available-case contingency table of those features and the class,
@@ -168,6 +169,7 @@ class SufficientStatistics(CountTables):
         subsets: Iterable[Sequence[int]] = (),
         singles: bool = True,
         comoments: Iterable[tuple] = (),
+        sample_weight: NDArray[np.floating] | None = None,
     ) -> SufficientStatistics:
         """Count the statistics of one block of encoded rows.
 
@@ -200,6 +202,10 @@ class SufficientStatistics(CountTables):
         comoments : iterable of (tuple, tuple), default=()
             ``(D, U)`` pairs of discrete and continuous feature tuples whose
             per-configuration co-moments to count (see ``comoments``).
+        sample_weight : ndarray of shape (n_samples,), default=None
+            Row weights: the tables, class counts and moments are weighted
+            sums (float64; an integer weight equals repeating the row). None
+            counts every row once (int64 tables).
 
         Returns
         -------
@@ -212,7 +218,13 @@ class SufficientStatistics(CountTables):
         codes = np.asarray(codes)
         cards = np.array([0 if c is None else len(c) for c in categories], np.int64)
         discrete = [f for f, c in enumerate(categories) if c is not None]
-        counts = np.bincount(y, minlength=n_classes).astype(np.int64)
+        weights = None
+        # Weighted sums are float64; counts of rows stay exact int64.
+        dtype: type = np.int64
+        if sample_weight is not None:
+            weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
+            dtype = np.float64
+        counts = np.bincount(y, weights=weights, minlength=n_classes).astype(dtype)
         tables: dict[tuple[int, ...], NDArray[np.int64]] = {}
         wanted: set[tuple[int, ...]] = {
             tuple(sorted(int(f) for f in s)) for s in subsets
@@ -221,9 +233,11 @@ class SufficientStatistics(CountTables):
             wanted.update((f,) for f in discrete)
         if max_order >= 2 and len(discrete) >= 2:
             sub = codes[:, discrete]
-            pairs = pairwise_class_counts(sub, y, cards[discrete], n_classes)
+            pairs = pairwise_class_counts(
+                sub, y, cards[discrete], n_classes, sample_weight=weights
+            )
             for (i, j), t in pairs.items():
-                tables[discrete[i], discrete[j]] = t.astype(np.int64)
+                tables[discrete[i], discrete[j]] = t.astype(dtype)
         for order in range(3, max_order + 1):
             wanted.update(itertools.combinations(discrete, order))
         for s in sorted(wanted):
@@ -232,14 +246,16 @@ class SufficientStatistics(CountTables):
             if any(categories[f] is None for f in s):
                 raise ValueError(f"Feature subset {s} contains a continuous feature.")
             t = joint_counts(
-                [codes[:, f] for f in s] + [y], [int(cards[f]) for f in s] + [n_classes]
+                [codes[:, f] for f in s] + [y],
+                [int(cards[f]) for f in s] + [n_classes],
+                weights,
             )
-            tables[s] = t.astype(np.int64)
+            tables[s] = t.astype(dtype)
         moments: dict[int, NDArray[np.float64]] = {}
         if singles and values is not None:
             for f, c in enumerate(categories):
                 if c is None:
-                    moments[f] = class_moments(values[:, f], y, n_classes)
+                    moments[f] = class_moments(values[:, f], y, n_classes, weights)
         co: dict[tuple, NDArray[np.float64]] = {}
         for key in comoments:
             key = _co_key(key)
@@ -252,6 +268,11 @@ class SufficientStatistics(CountTables):
                 )
             if values is None:
                 raise ValueError("Co-moments need the continuous values.")
+            if weights is not None:
+                # As fit: weights reach Gaussian nodes with the class as only
+                # parent (the learners with feature-parent Gaussians repeat
+                # rows by integer weights instead).
+                raise ValueError("Co-moments of weighted rows are not supported.")
             co[key] = group_comoments(
                 codes, values, y, d, u, [int(cards[f]) for f in d], n_classes
             )
@@ -261,8 +282,15 @@ class SufficientStatistics(CountTables):
 
     @property
     def n_samples(self) -> int:
-        """Number of rows summarised."""
+        """Number of rows summarised (of weighted rows: their total weight, floored)."""
         return int(self.class_counts.sum())
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the counts are weighted sums (float64) rather than row counts."""
+        return self.class_counts.dtype.kind == "f" or any(
+            t.dtype.kind == "f" for t in self.tables.values()
+        )
 
     @property
     def n_features(self) -> int:
@@ -500,10 +528,16 @@ class SufficientStatistics(CountTables):
             "moments": list(self.moments),
             "comoments": [[list(d), list(u)] for d, u in self.comoments],
         }
+        counts = "<i8"
+        if self.weighted:
+            # Weighted sums: float counts (the header says so; counts of rows
+            # keep the int64 form they always had).
+            header["weighted"] = True
+            counts = "<f8"
         head = json.dumps(header).encode()
         body = b"".join(
-            [np.ascontiguousarray(self.class_counts, "<i8").tobytes()]
-            + [np.ascontiguousarray(t, "<i8").tobytes() for t in self.tables.values()]
+            [np.ascontiguousarray(self.class_counts, counts).tobytes()]
+            + [np.ascontiguousarray(t, counts).tobytes() for t in self.tables.values()]
             + [np.ascontiguousarray(m, "<f8").tobytes() for m in self.moments.values()]
             + [
                 np.ascontiguousarray(m, "<f8").tobytes()
@@ -544,12 +578,13 @@ class SufficientStatistics(CountTables):
             pos += size
             return arr.astype(dtype[1:], copy=True)
 
-        counts = take((n_classes,), "<i8")
+        kind = "<f8" if header.get("weighted") else "<i8"
+        counts = take((n_classes,), kind)
         tables = {}
         for key in header["tables"]:
             key = tuple(key)
             shape = (*tuple(len(categories[f]) for f in key), n_classes)
-            tables[key] = take(shape, "<i8")
+            tables[key] = take(shape, kind)
         moments = {int(f): take((3, n_classes), "<f8") for f in header["moments"]}
         co = {}
         for d, u in header.get("comoments", []):
