@@ -595,11 +595,14 @@ def test_fit_says_an_ensembles_structure_is_one_members(car_csv, tmp_path, capsy
         "fit", str(car_csv), "--estimator", "ESKDB", "--id-column", "patient",
         "--param", "n_estimators=3", "--param", "hdp_iterations=10",
         "--output", str(tmp_path / "m.augnb"), "--dot", str(tmp_path / "s.dot"),
+        "--plot", str(tmp_path / "s.png"),
     ])  # fmt: skip
     assert code == 0
     out = capsys.readouterr().out
     assert "structure: 3 member networks, averaged; the first: Structure(" in out
     assert "structure (DOT) (the first member's): " in out
+    # plot_structure draws the same member: the figure line said nothing.
+    assert "structure (figure) (the first member's): " in out
 
 
 @pytest.mark.parametrize("estimator", ["AODE", "AnDE"])

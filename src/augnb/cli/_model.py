@@ -233,7 +233,7 @@ def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> 
         from augnb.plotting import plot_structure, save_figure
 
         save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
-        print(f"structure (figure): {args.plot}")
+        print(f"structure (figure){first}: {args.plot}")
     return 0
 
 
