@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers import BaseAugmentedNB
+from augnb.classifiers._base import scores_with_model
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import (
     DiscreteModel,
@@ -175,6 +176,15 @@ def _discrete_model(model: object) -> DiscreteModel:
             f"model must be a fitted augnb classifier; got {type(model).__name__}."
         )
     check_is_fitted(model, "model_")
+    if not scores_with_model(model):
+        # An ensemble's model_ is not what it predicts with: explaining it
+        # would decompose log-odds that predict_proba never gives.
+        raise TypeError(
+            f"{type(model).__name__} combines several networks by a rule of its "
+            "own, so its log-odds are no one network's and have no dependence "
+            "derivative ratios; explain a one-network classifier (NaiveBayes, "
+            "TAN, KDB, BSEJ, ...)."
+        )
     dm = model.model_
     if not isinstance(dm, DiscreteModel):
         raise TypeError(
@@ -339,7 +349,8 @@ def dependence_derivative_ratios(
     Raises
     ------
     TypeError
-        If ``model`` has no discrete ``model_``.
+        If ``model`` has no discrete ``model_``, or is an ensemble (AODE,
+        AnDE, ESKDB), whose predictions no one network gives.
     ValueError
         If ``pos`` / ``neg`` is not a class of the model, or both name the
         same class on some row.

@@ -595,11 +595,32 @@ def test_fit_says_an_ensembles_structure_is_one_members(car_csv, tmp_path, capsy
         "fit", str(car_csv), "--estimator", "ESKDB", "--id-column", "patient",
         "--param", "n_estimators=3", "--param", "hdp_iterations=10",
         "--output", str(tmp_path / "m.augnb"), "--dot", str(tmp_path / "s.dot"),
+        "--plot", str(tmp_path / "s.png"),
     ])  # fmt: skip
     assert code == 0
     out = capsys.readouterr().out
     assert "structure: 3 member networks, averaged; the first: Structure(" in out
     assert "structure (DOT) (the first member's): " in out
+    # plot_structure draws the same member: the figure line said nothing.
+    assert "structure (figure) (the first member's): " in out
+
+
+@pytest.mark.parametrize("estimator", ["AODE", "AnDE"])
+def test_fit_dot_writes_every_member_of_an_averaged_ensemble(
+    car_csv, tmp_path, estimator
+):
+    # AODE's and AnDE's structure_ is a tuple of members: --dot ended in an
+    # AttributeError traceback (after the model file was written).
+    dot = tmp_path / "s.dot"
+    code = main([
+        "fit", str(car_csv), "--estimator", estimator, "--id-column", "patient",
+        "--output", str(tmp_path / "m.augnb"), "--dot", str(dot),
+    ])  # fmt: skip
+    assert code == 0
+    text = dot.read_text()
+    assert text.startswith("digraph augnb {")
+    assert text.count("subgraph cluster_") == 6  # car's six features
+    assert 'label="super-parent buying";' in text
 
 
 @pytest.mark.parametrize("estimator", ["TAN", "AODE"])

@@ -58,6 +58,17 @@ def test_an_ensemble_needs_a_zip_name(fitted, tmp_path):
         export(estimator, tmp_path / "aode.bif")
 
 
+def test_only_an_ensembles_archive_takes_a_zip_name(car_nb, fitted, tmp_path):
+    # A BIF text or an ONNX graph was written into a file named .zip.
+    with pytest.raises(ExportError, match=r"NaiveBayes is one file; name it FILE\.bif"):
+        export(car_nb, tmp_path / "nb.zip", format="bif")
+    estimator, _, _ = fitted("AODE", "car")
+    with pytest.raises(ExportError, match=r"onnx export of AODE is one file"):
+        export(estimator, tmp_path / "aode.zip", format="onnx")
+    assert not list(tmp_path.iterdir())
+    assert zipfile.is_zipfile(export(estimator, tmp_path / "aode.zip", format="net"))
+
+
 def _joint(path, network, row, evidence):
     """pyAgrum's P(c, evidence) of one member network."""
     engine = gum.LazyPropagation(gum.loadBN(str(path)))

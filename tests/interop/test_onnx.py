@@ -5,9 +5,10 @@ import sys
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pandas as pd
 import pytest
 
-from augnb import AWNB, ESKDB, MANB, WANBIA, AnDE, NaiveBayes
+from augnb import AWNB, ESKDB, FSS, MANB, WANBIA, AnDE, NaiveBayes
 from augnb.datasets import load
 from augnb.interop.network import Column, ExportError, Network, Node, describe
 from augnb.interop.onnx import onnx_inputs, to_onnx
@@ -87,6 +88,20 @@ def test_other_exported_learners(make):
         X, y = load("iris")
     estimator = make().fit(X, y)
     _check(estimator, _blank(X.iloc[:80], seed=3, fraction=0.1))
+
+
+def test_a_model_without_feature_nodes_scores_every_row():
+    # FSS kept no feature: the graph's prior is one row, and the outputs had
+    # one row whatever the batch.
+    rng = np.random.default_rng(11)
+    X = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 60), "n": rng.normal(size=60)})
+    estimator = FSS(random_state=0).fit(X, rng.choice(["s", "t"], 60))
+    assert estimator.structure_.n_nodes == 0
+    _check(estimator, X.iloc[:5], X.iloc[:1])
+    label, proba = _run(
+        to_onnx(describe(estimator)), onnx_inputs(estimator, X.iloc[:0])
+    )
+    assert label.shape == (0,) and proba.shape == (0, 2)
 
 
 def test_inputs_and_outputs_are_named_as_skl2onnx_names_them(fitted):

@@ -13,6 +13,7 @@ from augnb.structure import (
     maximum_spanning_forest,
     naive_bayes_structure,
     orient_forest,
+    structure_dot,
 )
 
 # --- Structure ---------------------------------------------------------------
@@ -280,3 +281,18 @@ def test_spode_structures_name_super_parents():
     assert s[2].arcs == ((2, 0), (2, 1))
     unnamed = SPODEStructures([spode_structure(0, 1)])
     assert unnamed.super_parents == ["X0"]
+
+
+def test_structure_dot_draws_each_member_in_a_cluster_of_its_own():
+    members = tuple(
+        Structure.from_arcs([(0,), (1,)], [(r, 1 - r)], 2).with_names(["a", "b"])
+        for r in (0, 1)
+    )
+    dot = structure_dot(members)
+    # Node identifiers are per member (DOT's are global); labels are the names.
+    assert '"0:a" -> "0:b";' in dot and '"1:b" -> "1:a";' in dot
+    assert '"1:class" [label="class", shape=doublecircle];' in dot
+    assert 'label="super-parent b";' in dot
+    assert structure_dot(members[0]) == members[0].to_dot()
+    with pytest.raises(TypeError, match="Structure or a tuple"):
+        structure_dot(())

@@ -63,6 +63,7 @@ from augnb.structure import Structure
 __all__ = [
     "BaseAugmentedNB",
     "TrainingData",
+    "scores_with_model",
 ]
 
 
@@ -1130,6 +1131,31 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+
+def scores_with_model(estimator: BaseAugmentedNB) -> bool:
+    """Whether the estimator's scores are its ``model_``'s, and only those.
+
+    True when ``predict_joint_log_proba`` is
+    :func:`augnb.inference.joint_log_likelihood` of ``model_`` (one network);
+    False for an estimator with a scoring rule of its own (the ensembles
+    AODE, AnDE, ESKDB), whose ``model_`` alone does not give its predictions.
+    What reads ``model_`` as *the* model (explanations, one-network exports)
+    asks this first.
+
+    Parameters
+    ----------
+    estimator : BaseAugmentedNB
+        An estimator (fitted or not: the rule belongs to its class).
+
+    Returns
+    -------
+    bool
+    """
+    return (
+        type(estimator)._joint_log_likelihood
+        is BaseAugmentedNB._joint_log_likelihood
+    )
 
 
 def _class_spread(data: CountTables | None, f: int, c: int) -> float:

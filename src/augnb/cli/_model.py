@@ -225,13 +225,15 @@ def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> 
     print(line)
     print(f"model: {path}")
     if args.dot:
-        write_text(args.dot, estimator.structure_.to_dot())
+        from augnb.structure import structure_dot
+
+        write_text(args.dot, structure_dot(estimator.structure_))
         print(f"structure (DOT){first}: {args.dot}")
     if args.plot:
         from augnb.plotting import plot_structure, save_figure
 
         save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
-        print(f"structure (figure): {args.plot}")
+        print(f"structure (figure){first}: {args.plot}")
     return 0
 
 

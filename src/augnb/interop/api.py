@@ -102,7 +102,7 @@ def export(
         the attribute-weighted naive Bayes included, or AODE, AnDE or ESKDB.
     path : str or path-like
         The file to write (atomically). An ensemble in a network format
-        needs a ``.zip`` name.
+        needs a ``.zip`` name, and nothing else takes one.
     format : {"bif", "xmlbif", "net", "onnx"}, default=None
         The format; None reads it from the suffix of ``path`` (``.bif``,
         ``.xml``/``.xmlbif``/``.bifxml``, ``.net``, ``.onnx``). A format
@@ -122,8 +122,9 @@ def export(
     ValueError
         (:class:`~augnb.interop.network.ExportError`) If the format is unknown,
         the model holds what the format cannot (density or kernel nodes), an
-        ensemble is given a name without ``.zip`` for a network format, or
-        ``onnx`` is not installed.
+        ensemble is given a name without ``.zip`` for a network format, a
+        one-file export (one network, or ONNX) a ``.zip`` name, or ``onnx``
+        is not installed.
 
     Examples
     --------
@@ -188,6 +189,16 @@ def export_naming_class(
 
         _require_onnx()  # before the model is read: the missing package first
     description = describe(estimator, target=target)
+    archive = fmt != "onnx" and not isinstance(description, Network)
+    if not archive and target_path.suffix.lower() == ".zip":
+        # A .zip name holding a BIF text or an ONNX graph: no tool would
+        # open it as either, and an unzip tool finds no archive.
+        raise ExportError(
+            f"{str(target_path)!r}: a .zip name is for the zip archive of an "
+            f"ensemble's networks, but the {fmt} export of "
+            f"{type(estimator).__name__} is one file; name it "
+            f"FILE{EXPORT_FORMATS[fmt][0]}"
+        )
     if fmt == "onnx":
         payload = to_onnx(description, name=name)
     elif isinstance(description, Network):

@@ -355,7 +355,7 @@ def describe(estimator: Any, *, target: str = "class") -> Network | Ensemble:
         If the model holds what a discrete network cannot (density nodes,
         kernel factors), or a table too large to write out.
     """
-    from augnb.classifiers._base import BaseAugmentedNB
+    from augnb.classifiers._base import BaseAugmentedNB, scores_with_model
 
     if not isinstance(estimator, BaseAugmentedNB):
         raise ExportError(
@@ -365,10 +365,7 @@ def describe(estimator: Any, *, target: str = "class") -> Network | Ensemble:
         raise ExportError(f"{type(estimator).__name__} is not fitted; call fit first")
     name = type(estimator).__name__
     kind = _ensemble_kind(estimator)
-    if kind is None and (
-        type(estimator)._joint_log_likelihood
-        is not BaseAugmentedNB._joint_log_likelihood
-    ):
+    if kind is None and not scores_with_model(estimator):
         raise ExportError(
             f"{name} scores rows with its own rule (not one network of CPTs); "
             "it has no exported form"

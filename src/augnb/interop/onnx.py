@@ -289,9 +289,13 @@ def _log_joint(g: _Graph, network: Network, inputs: dict[str, str]) -> str:
             stride *= len(network.nodes[p].states)
         picked = g.op("Gather", [g.const(table, "logcpt"), index], axis=0)
         terms.append(g.op("Squeeze", [picked, g.const(np.array([1]))]))
-    observed = g.op("Sum", terms) if len(terms) > 1 else terms[0]
     if not network.nodes:
-        return observed
+        # The prior alone is one row: take the batch's row count from an
+        # input, which every column is, used or not (a model that selected
+        # no feature gave one row for any batch).
+        rows_of = g.op("Shape", [next(iter(inputs.values()))])
+        return g.op("Expand", [terms[0], rows_of])
+    observed = g.op("Sum", terms) if len(terms) > 1 else terms[0]
     any_missing = missing[0]
     for gone in missing[1:]:
         any_missing = g.op("Or", [any_missing, gone])

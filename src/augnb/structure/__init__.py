@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from augnb.structure._structure import Structure
+from augnb.structure._structure import Structure, structure_dot
 from augnb.structure.naive import naive_bayes_structure
 from augnb.structure.tan import maximum_spanning_forest, orient_forest, tan_structure
 
@@ -11,5 +11,6 @@ __all__ = [
     "maximum_spanning_forest",
     "naive_bayes_structure",
     "orient_forest",
+    "structure_dot",
     "tan_structure",
 ]

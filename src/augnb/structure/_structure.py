@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from augnb._docstrings import shared_entries
 
-__all__ = ["Structure", "ancestors", "find_root"]
+__all__ = ["Structure", "ancestors", "find_root", "structure_dot"]
 
 
 def find_root(parent: MutableSequence[int] | MutableMapping[int, int], a: int) -> int:
@@ -357,25 +357,43 @@ class Structure:
         -------
         str
         """
-        class_name = self._class_label(class_name)
-
-        def q(s: str) -> str:
-            return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-        lines = [
-            "digraph augnb {",
-            "  rankdir=TB;",
-            f"  {q(class_name)} [shape=doublecircle];",
-        ]
-        for k in range(self.n_nodes):
-            shape = "box" if len(self.nodes[k]) > 1 else "ellipse"
-            lines.append(f"  {q(self._label(k))} [shape={shape}];")
-        for k in range(self.n_nodes):
-            lines.append(f"  {q(class_name)} -> {q(self._label(k))} [style=dashed];")
-        for p, k in self.arcs:
-            lines.append(f"  {q(self._label(p))} -> {q(self._label(k))};")
+        lines = ["digraph augnb {", "  rankdir=TB;"]
+        lines += self._dot_lines(class_name, "  ", "")
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+    def _dot_lines(self, class_name: str, indent: str, prefix: str) -> list[str]:
+        """DOT statements of the class, the nodes and the arcs.
+
+        With a ``prefix``, node identifiers are ``prefix + label`` and the
+        label is an attribute: members of an ensemble share column names, and
+        DOT identifiers are global to the graph.
+        """
+        class_name = self._class_label(class_name)
+
+        def node(label: str, shape: str) -> str:
+            if not prefix:
+                return f"{indent}{_dot_quote(label)} [shape={shape}];"
+            return (
+                f"{indent}{_dot_quote(prefix + label)} "
+                f"[label={_dot_quote(label)}, shape={shape}];"
+            )
+
+        def ident(label: str) -> str:
+            return _dot_quote(prefix + label)
+
+        lines = [node(class_name, "doublecircle")]
+        for k in range(self.n_nodes):
+            shape = "box" if len(self.nodes[k]) > 1 else "ellipse"
+            lines.append(node(self._label(k), shape))
+        for k in range(self.n_nodes):
+            lines.append(
+                f"{indent}{ident(class_name)} -> {ident(self._label(k))} "
+                "[style=dashed];"
+            )
+        for p, k in self.arcs:
+            lines.append(f"{indent}{ident(self._label(p))} -> {ident(self._label(k))};")
+        return lines
 
     def __str__(self) -> str:
         parts = []
@@ -383,3 +401,59 @@ class Structure:
             ps = ", ".join(self._label(p) for p in self.parents[k])
             parts.append(f"{self._label(k)}" + (f" <- {ps}" if ps else ""))
         return "Structure(class -> [" + "; ".join(parts) + "])"
+
+
+def _dot_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def structure_dot(structure: object, class_name: str = "class") -> str:
+    """Graphviz DOT text of a model's ``structure_``, ensembles included.
+
+    A :class:`Structure` gives :meth:`Structure.to_dot`; a tuple of them (the
+    members of AODE and AnDE) gives one graph with a cluster per member,
+    each with its own class node.
+
+    Parameters
+    ----------
+    structure : Structure or tuple of Structure
+        A fitted model's ``structure_``.
+    class_name : str, default="class"
+        Label of the class node.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        If ``structure`` is neither.
+    """
+    if isinstance(structure, Structure):
+        return structure.to_dot(class_name)
+    if (
+        not isinstance(structure, tuple)
+        or not structure
+        or not all(isinstance(s, Structure) for s in structure)
+    ):
+        raise TypeError(
+            "structure_dot needs a Structure or a tuple of them; got "
+            f"{type(structure).__name__}."
+        )
+    lines = ["digraph augnb {", "  rankdir=TB;"]
+    for i, member in enumerate(structure):
+        lines.append(f"  subgraph cluster_{i} {{")
+        # Its super-parents: the root and the parents of the other nodes.
+        arcs_from = {p for p, _ in member.arcs}
+        tops = [
+            member._label(k)
+            for k in range(member.n_nodes)
+            if not member.parents[k] or k in arcs_from
+        ]
+        title = "super-parent " if len(tops) == 1 else "super-parents "
+        lines.append(f"    label={_dot_quote(title + ', '.join(tops))};")
+        lines += member._dot_lines(class_name, "    ", f"{i}:")
+        lines.append("  }")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
