@@ -7,7 +7,9 @@ For a node ``X`` with feature parents ``pa(x)`` and two classes ``+`` / ``-``:
 * local dependence derivatives (Definition 2)
   ``dd+(x) = p(x | pa(x), +) / p(x | +)`` and ``dd-(x) = p(x | pa(x), -) / p(x | -)``;
 * the local dependence derivative ratio (Definition 3) ``ddr(x) = dd+ / dd-``
-  (1 when ``X`` has no feature parent);
+  (1 when ``X`` has no feature parent, but in the weighted naive Bayes
+  learners AWNB, MANB and WANBIA, whose CPTs are weighted: there ``ddr(x)``
+  is the weighting's effect on the node);
 * the dependence distribution factor ``DF(E) = prod_i ddr(x_i)``.
 
 Theorem 1: ``f_b(E) = f_nb(E) DF(E)``, where ``f = p(+|E) / p(-|E)``; in logs

@@ -163,7 +163,8 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=["table", "markdown", "csv", "json"],
         default="table",
         help="table: summary, legend and table for people (default); markdown: "
-        "the full report; csv: per-fold results; json: the summary",
+        "the full report of a --suite (ranks and tests), the accuracy table of data "
+        "sets; csv: per-fold results; json: the summary",
     )
     compare.add_argument(
         "--output",
