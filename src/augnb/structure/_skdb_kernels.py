@@ -72,25 +72,40 @@ def _loo_log_factor_kernel(
     tables ``log_num[m] = log(m + alpha)`` and ``log_den[m] = log(m + alpha
     r)`` (:func:`_shifted_logs`, at least as long as the valid rows + 1).
     """
-    n = x.shape[0]
+    num, den = _loo_counts(x, key, valid, y, n_configs, r, n_classes)
+    for i in range(x.shape[0]):
+        if not valid[i]:
+            continue
+        for c in range(n_classes):
+            out[i, c] = _loo_log_factor(
+                num, den, x, key, y, i, c, r, n_classes, log_num, log_den
+            )
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _loo_counts(x, key, valid, y, n_configs, r, n_classes):
+    """The valid rows' flat counts by (config, value, class) and (config, class)."""
     num = np.zeros(n_configs * r * n_classes, dtype=np.int64)
     den = np.zeros(n_configs * n_classes, dtype=np.int64)
-    for i in range(n):
+    for i in range(x.shape[0]):
         if valid[i]:
             num[(key[i] * r + x[i]) * n_classes + y[i]] += 1
             den[key[i] * n_classes + y[i]] += 1
-    for i in range(n):
-        if not valid[i]:
-            continue
-        cell = (key[i] * r + x[i]) * n_classes
-        row = key[i] * n_classes
-        for c in range(n_classes):
-            a = num[cell + c]
-            b = den[row + c]
-            if c == y[i]:
-                a -= 1
-                b -= 1
-            out[i, c] = log_num[a] - log_den[b]
+    return num, den
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _loo_log_factor(num, den, x, key, y, i, c, r, n_classes, log_num, log_den):
+    """Row ``i``'s leave-one-out ``log P(x_i | c, config_i)`` from the counts.
+
+    The row's own count is removed from its class's cell and denominator.
+    """
+    a = num[(key[i] * r + x[i]) * n_classes + c]
+    b = den[key[i] * n_classes + c]
+    if c == y[i]:
+        a -= 1
+        b -= 1
+    return log_num[a] - log_den[b]
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -155,25 +170,15 @@ def _loo_add_rmse_kernel(
     of a row is the same difference, and a row left out adds 0.
     """
     n = x.shape[0]
-    num = np.zeros(n_configs * r * n_classes, dtype=np.int64)
-    den = np.zeros(n_configs * n_classes, dtype=np.int64)
-    for i in range(n):
-        if valid[i]:
-            num[(key[i] * r + x[i]) * n_classes + y[i]] += 1
-            den[key[i] * n_classes + y[i]] += 1
+    num, den = _loo_counts(x, key, valid, y, n_configs, r, n_classes)
     e = np.empty(n_classes)
     total = 0.0
     for i in range(n):
         if valid[i]:
-            cell = (key[i] * r + x[i]) * n_classes
-            row = key[i] * n_classes
             for c in range(n_classes):
-                a = num[cell + c]
-                b = den[row + c]
-                if c == y[i]:
-                    a -= 1
-                    b -= 1
-                jll[i, c] += log_num[a] - log_den[b]
+                jll[i, c] += _loo_log_factor(
+                    num, den, x, key, y, i, c, r, n_classes, log_num, log_den
+                )
         else:
             for c in range(n_classes):
                 jll[i, c] += 0.0
