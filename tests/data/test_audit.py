@@ -24,6 +24,17 @@ def _problems(frame, **kw):
     return [(f.column, f.problem) for f in audit_table(frame, **kw)]
 
 
+def _fast_findings(frame):
+    """The audit of ``frame`` through its encoded fast path (codes, levels)."""
+    from augnb.data.schema import Schema
+
+    schema = Schema.infer(frame)
+    data = schema.encode(frame)
+    return audit_table(
+        frame, codes=data.codes, categories=[c.categories for c in schema.columns]
+    )
+
+
 def test_clean_table_has_no_findings():
     rng = np.random.default_rng(1)
     frame = _frame(v=rng.normal(size=N), k=rng.integers(0, 5, N))
@@ -117,16 +128,11 @@ def test_fit_warns_naming_the_column():
 @pytest.mark.parametrize("name", ["car", "splice", "house_votes_84", "primary_tumor"])
 def test_encoded_fast_path_finds_what_the_pandas_path_finds(name):
     """Columns ruled out from their codes are exactly those with no finding."""
-    from augnb.data.schema import Schema
     from augnb.datasets import load
 
     X, _ = load(name)
     X = X.assign(row_key=[f"r{i}" for i in range(len(X))], same="k")
-    schema = Schema.infer(X)
-    data = schema.encode(X)
-    fast = audit_table(
-        X, codes=data.codes, categories=[c.categories for c in schema.columns]
-    )
+    fast = _fast_findings(X)
     slow = audit_table(X)
     assert fast == slow
     assert {f.column for f in slow} >= {"row_key", "same"}
@@ -230,15 +236,7 @@ def test_text_of_numbers_is_named_with_both_fixes():
     declared = audit_table(frame, discrete_features=["zip"], continuous_features=[2])
     assert [f.column for f in declared if f.problem == "text_numbers"] == []
     # The encoded fast path finds it too.
-    from augnb.data.schema import Schema
-
-    schema = Schema.infer(frame[["x", "zip"]])
-    data = schema.encode(frame[["x", "zip"]])
-    fast = audit_table(
-        frame[["x", "zip"]],
-        codes=data.codes,
-        categories=[c.categories for c in schema.columns],
-    )
+    fast = _fast_findings(frame[["x", "zip"]])
     assert fast == audit_table(frame[["x", "zip"]]) == [found["zip"]]
 
 
@@ -280,15 +278,7 @@ def test_percentages_as_text_are_named_with_both_fixes():
     distinct = pd.Series([f"{k / 7:.3f} %" for k in range(N)], dtype="str")
     assert _problems(_frame(share=distinct)) == [("share", "percent")]
     # The encoded fast path finds it too.
-    from augnb.data.schema import Schema
-
-    schema = Schema.infer(frame[["x", "pct"]])
-    data = schema.encode(frame[["x", "pct"]])
-    fast = audit_table(
-        frame[["x", "pct"]],
-        codes=data.codes,
-        categories=[c.categories for c in schema.columns],
-    )
+    fast = _fast_findings(frame[["x", "pct"]])
     assert fast == [found["pct"]]
 
 
@@ -322,13 +312,5 @@ def test_numbers_with_thousands_separators_as_text_are_named_with_the_fix():
     assert "commas" not in found  # decimal commas, or labels: not these
     assert _problems(frame[["x", "few"]], discrete_features=["few"]) == []
     # The encoded fast path finds it too.
-    from augnb.data.schema import Schema
-
-    schema = Schema.infer(frame[["x", "few"]])
-    data = schema.encode(frame[["x", "few"]])
-    fast = audit_table(
-        frame[["x", "few"]],
-        codes=data.codes,
-        categories=[c.categories for c in schema.columns],
-    )
+    fast = _fast_findings(frame[["x", "few"]])
     assert fast == [found["few"]]
