@@ -614,3 +614,32 @@ def test_a_lone_string_where_column_names_go_is_refused_with_the_fix(tmp_path):
             fit_files(TAN(), path, target="cls", **{param: "doors"})
     with pytest.raises(TypeError, match=r"columns=\['doors'\]"):
         next(iter_batches(path, columns="doors"))
+
+
+def test_a_csv_column_of_whole_numbers_with_a_fraction_far_down_fits_as_in_memory(
+    tmp_path,
+):
+    # Arrow types a CSV column of whole numbers in its first block as
+    # integers and refused a fraction further down, so a streamed fit of a
+    # file the whole-file read takes was refused. Read again as text after
+    # the rows yielded, the column is numbers; the count of every row finds
+    # the fraction and plans again: the in-memory model.
+    rng = np.random.default_rng(0)
+    n = 60_000
+    y = rng.choice(["p", "q"], n)
+    k = (rng.integers(0, 8, n) + 4 * (y == "q")).astype(object)
+    k[-9] = 2.5
+    # A CSV is read in blocks of at least 1 MiB: about 25 bytes a row.
+    frame = pd.DataFrame({"pad": rng.choice(["x" * 18, "y" * 18], n), "k": k, "y": y})
+    path = tmp_path / "late.csv"
+    frame.to_csv(path, index=False)
+    X, labels = load(path, target="y")
+    assert X["k"].dtype == np.float64
+    for make in (NaiveBayes, TAN):
+        ref = make().fit(X, labels)
+        got = fit_files(make(), path, target="y", batch_rows=2_000)
+        assert got.continuous_columns_ == ref.continuous_columns_ == ["k"]
+        assert _cuts(got) == _cuts(ref)
+        np.testing.assert_allclose(
+            got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+        )

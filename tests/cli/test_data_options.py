@@ -288,9 +288,15 @@ def test_polluted_decimal_comma_and_thousands(tmp_path, capsys):
     assert "continuous" in out
 
 
-def test_word_after_the_first_block_names_file_column_value_and_fix(tmp_path, capsys):
+def test_word_after_the_first_block_reads_as_the_whole_file_or_names_the_fix(
+    tmp_path, capsys
+):
     # Types come from the first block of a streamed CSV (1 MiB at least): a
-    # word in a later block cannot be read as a number any more.
+    # column of whole numbers there is read again as text from the block
+    # that holds a word. Among many numbers the word is missing, named, as
+    # the whole file reads it: the same model.
+    import augnb
+
     rng = np.random.default_rng(0)
     n = 250_000
     a = rng.integers(0, 50, n).astype(str)
@@ -300,12 +306,28 @@ def test_word_after_the_first_block_names_file_column_value_and_fix(tmp_path, ca
     )
     path = tmp_path / "late.csv"
     frame.to_csv(path, index=False)
+    args = ["fit", str(path), "--estimator", "NB"]
+    models = []
+    for extra in ([], ["--batch-rows", "10000"]):
+        models.append(str(tmp_path / f"m{len(models)}.augnb"))
+        assert main([*args, *extra, "--output", models[-1]]) == 0
+        err = capsys.readouterr().err
+        assert "'a'" in err and "'oops'" in err and "--discrete a" in err, err
+    X = frame.drop(columns="class").head(500)
+    whole, streamed = (augnb.load_model(m) for m in models)
+    np.testing.assert_array_equal(whole.predict_proba(X), streamed.predict_proba(X))
+    # Among a few whole numbers, the whole file reads the column as
+    # categories, which the rows read before the word cannot become: the
+    # fit stops, naming the file, column, value and fix.
+    few = frame.assign(a=np.where(a == "oops", "oops", (a.astype(object) == "7") * 1))
+    few_path = tmp_path / "few.csv"
+    few.to_csv(few_path, index=False)
     model = str(tmp_path / "m.augnb")
-    args = ["fit", str(path), "--estimator", "NB", "--batch-rows", "10000"]
+    args = ["fit", str(few_path), "--estimator", "NB", "--batch-rows", "10000"]
     assert main([*args, "--output", model]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert str(path) in err and "'a'" in err and "'oops'" in err
+    assert str(few_path) in err and "'a'" in err and "'oops'" in err
     assert "--discrete a" in err
     # The fix works.
     assert main([*args, "--discrete", "a", "--output", model]) == 0

@@ -865,13 +865,20 @@ def test_a_word_far_down_a_models_numeric_column_is_named_without_fit_advice(
         np.concatenate([b["x"].to_numpy(dtype=float) for b in batches]),
         whole["x"].to_numpy(dtype=float),
     )
-    # Not declared, the column's kind is in doubt: both declarations named.
-    with pytest.raises(ValueError, match="holds 'oops' further down") as info:
-        list(open_table(path, batch_rows=1000))
-    assert "--continuous x" in str(info.value) and "--discrete x" in str(info.value)
+    # Not declared, the column is read as the whole file reads it: numbers,
+    # the word missing and named with a fit's advice.
+    with pytest.warns(DataReadWarning, match="'oops'") as caught:
+        batches = list(open_table(path, batch_rows=1000))
+    assert "--discrete x" in " ".join(str(w.message) for w in caught)
+    with pytest.warns(DataReadWarning, match="'oops'"):
+        whole = read_table(path)
+    np.testing.assert_array_equal(
+        np.concatenate([b["x"].to_numpy(dtype=float) for b in batches]),
+        whole["x"].to_numpy(dtype=float),
+    )
 
 
-def test_a_fraction_far_down_a_declared_numeric_column_is_read_as_numbers(
+def test_a_fraction_far_down_a_numeric_column_is_read_as_numbers(
     tmp_path,
 ):
     # Arrow types a column of whole numbers in its first block as integers,
@@ -895,8 +902,41 @@ def test_a_fraction_far_down_a_declared_numeric_column_is_read_as_numbers(
     got = np.concatenate([b["k"].to_numpy(dtype=float) for b in batches])
     np.testing.assert_array_equal(got, whole["k"].to_numpy(dtype=float))
     assert got[-7] == 2.5 and np.isnan(got[-3]) and got.size == n
-    with pytest.raises(ValueError, match=r"holds '2\.5' further down.*--continuous k"):
+    # Not declared, the same: the whole file's text column of numbers is
+    # read as numbers, its word named.
+    with pytest.warns(DataReadWarning, match="'n/a'"):
+        whole = read_table(path)
+    with pytest.warns(DataReadWarning, match="'n/a'"):
+        batches = list(open_table(path, batch_rows=1000))
+    np.testing.assert_array_equal(
+        np.concatenate([b["k"].to_numpy(dtype=float) for b in batches]),
+        whole["k"].to_numpy(dtype=float),
+    )
+
+
+def test_a_word_far_down_a_column_of_few_whole_numbers_is_refused_in_batches(
+    tmp_path,
+):
+    # The whole file reads a column of a few whole numbers and a word as
+    # categories ("0", ..., "abc"); read in batches, its first blocks were
+    # integers already, so the kind is left to the user, named with both
+    # declarations.
+    n = 60_000
+    codes = (np.arange(n) % 5).astype(object)
+    codes[-3] = "abc"
+    frame = pd.DataFrame({"a": ["x" * 20, "y" * 20] * (n // 2), "k": codes})
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    assert read_table(path)["k"].cat.categories.tolist() == [
+        "0", "1", "2", "3", "4", "abc"
+    ]
+    with pytest.raises(ValueError, match="holds 'abc' further down") as info:
         list(open_table(path, batch_rows=1000))
+    assert "--continuous k" in str(info.value) and "--discrete k" in str(info.value)
+    batches = list(open_table(path, batch_rows=1000, discrete=["k"]))
+    assert pd.concat([b["k"].astype(object) for b in batches]).tolist() == (
+        read_table(path)["k"].astype(object).tolist()
+    )
 
 
 def test_a_nested_column_a_model_reads_is_refused_without_fit_advice(

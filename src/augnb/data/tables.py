@@ -432,6 +432,9 @@ class TableReader:
         # a CategoricalDtype validates them (about 0.4 ms a column), so an
         # equal one is reused; a column of ever new sets starts afresh.
         self._dtypes: dict[str, dict[tuple[str, ...], pd.CategoricalDtype]] = {}
+        # Columns read as numbers from a batch: a CSV's column of whole
+        # numbers is read again as text from a block that holds a word.
+        self._numbers_seen: set[str] = set()
         self.select: list[str] | None = None
 
     def file_lines(self, rows: Iterable[int]) -> list[int] | None:
@@ -478,6 +481,11 @@ class TableReader:
         import pyarrow as pa
 
         batch = _plain_types(batch, self._options)
+        self._numbers_seen.update(
+            name
+            for name, t in zip(batch.schema.names, batch.schema.types)
+            if _is_number(t)
+        )
         if all(_is_number(t) for t in batch.schema.types):
             # Numbers only: one conversion, columns of a type in one block (the
             # estimators' one-pass path over an integer table needs that).
@@ -566,6 +574,14 @@ class TableReader:
             # the first batch that holds one says whether it is numbers.
         if plan.numeric:
             return self._numbers(name, plan, words, missing, counts, indices)
+        if name in self._numbers_seen and not category:
+            # Read as numbers up to a block whose words make it categories:
+            # the rows already read cannot become text, so the kind the
+            # whole file would give is declared by the user.
+            present = ~missing & (counts > 0)
+            values = _parse_numbers(words[present], self._options.decimal, None)
+            word = next(iter(words[present][np.isnan(values)]), "")
+            raise ValueError(_late_word_message(self._options, name, word))
         levels, codes = _categorical_codes(words, missing, indices)
         known = self._dtypes.setdefault(name, {})
         key = tuple(levels)
@@ -1176,7 +1192,7 @@ def _csv(
                         return
                     except pa.ArrowInvalid as exc:
                         failed = _failed_column(exc, options)
-                        if failed not in options.continuous or failed in column_types:
+                        if failed is None or failed in column_types:
                             raise ValueError(
                                 _csv_error(exc, source, kind, options)
                             ) from None
@@ -1185,9 +1201,11 @@ def _csv(
             # Arrow, which then refuses any value further down; one typed as
             # whole numbers refuses a fraction or a word. Read again (after
             # the rows yielded), such a column is text, whose cells the
-            # reader reads as any text column's: a declared continuous
-            # column's words are then missing, as in a column Arrow read as
-            # text from the start.
+            # reader reads as any text column's, as when Arrow reads the
+            # whole file in one block: numbers, a word then missing (and
+            # named). The rows already yielded held whole numbers, which
+            # the fit counted as categories: the count of every row finds
+            # the fraction and plans again, as in memory.
             column_types.update({name: pa.string() for name in empty})
 
     def record_lines(rows: list[int]) -> list[int] | None:
@@ -1255,26 +1273,31 @@ def _arrow_message(exc: Exception, options: _ReadOptions) -> str:
     if found:
         index = int(found.group(1))
         name = options.names[index] if index < len(options.names) else str(index)
-        start = (
-            f"{options.label}: column {name!r} looked like numbers in the first "
-            f"rows but holds {found.group(2)!r} further down"
-        )
-        if options.fitted:
-            # The model reads numbers there (a column of its text categories
-            # is read as text): the cell is what can change.
-            return (
-                f"{start}, where the model reads numbers; clean that cell (an "
-                "empty cell is a missing value, which prediction sums out)"
-            )
-        return (
-            f"{start}; if it is a measurement, read it as numbers with "
-            f"--continuous {name} (continuous= in Python; words are then "
-            f"missing), if categories, as text with --discrete {name} "
-            "(discrete= in Python), or clean that cell"
-        )
+        return _late_word_message(options, name, found.group(2))
     if "invalid UTF8" in message or "UTF8" in message:
         return _not_utf8(options, None)
     return f"{options.label}: cannot read the table ({message})"
+
+
+def _late_word_message(options: _ReadOptions, name: str, value: str) -> str:
+    """The refusal of a column read as numbers whose ``value`` came later."""
+    start = (
+        f"{options.label}: column {name!r} looked like numbers in the first "
+        f"rows but holds {value!r} further down"
+    )
+    if options.fitted:
+        # The model reads numbers there (a column of its text categories is
+        # read as text): the cell is what can change.
+        return (
+            f"{start}, where the model reads numbers; clean that cell (an "
+            "empty cell is a missing value, which prediction sums out)"
+        )
+    return (
+        f"{start}; if it is a measurement, read it as numbers with "
+        f"--continuous {name} (continuous= in Python; words are then "
+        f"missing), if categories, as text with --discrete {name} "
+        "(discrete= in Python), or clean that cell"
+    )
 
 
 def _not_utf8(options: _ReadOptions, column: str | None) -> str:
