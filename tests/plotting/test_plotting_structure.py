@@ -39,6 +39,36 @@ def test_plot_tan_draws_every_node_and_arc(tmp_path):
     assert path.stat().st_size > 1000
 
 
+def test_arcs_that_would_pass_behind_a_node_bend_around_it():
+    # A chain lays its nodes one under the other: the class arcs (and an
+    # arc that skips a level) were drawn straight through the nodes between,
+    # hidden behind them. They bend; an arc with nothing in its way does not.
+    chain = Structure.from_arcs(
+        [(k,) for k in range(4)], [(0, 1), (1, 2), (2, 3), (0, 2)], 4
+    )
+    ax = plot_structure(chain).axes[0]
+    bends = {}
+    for c in ax.get_children():
+        if type(c).__name__ == "Annotation":
+            style = c.arrow_patch.get_connectionstyle()
+            bends[(c.xyann, c.xy)] = style.rad
+    pos = {k: xy for k, xy in structure_layout(chain).items()}
+    top = (0.0, 0.0)
+    assert bends[(top, pos[0])] == 0.0 and bends[(pos[0], pos[1])] == 0.0
+    assert all(bends[(top, pos[k])] > 0 for k in (1, 2, 3))
+    assert bends[(pos[0], pos[2])] < 0 < bends[(top, pos[2])]
+    # The axes make room for the bends.
+    left, right = ax.get_xlim()
+    assert right - left > 1.6 + 0.3 * 3
+    star = Structure.naive(range(3), 3)
+    ax = plot_structure(star).axes[0]
+    assert all(
+        c.arrow_patch.get_connectionstyle().rad == 0.0
+        for c in ax.get_children()
+        if type(c).__name__ == "Annotation"
+    )
+
+
 def test_plot_compound_nodes_list_members():
     X, y = load("car")
     asb = ASB(random_state=0).fit(X, y)

@@ -94,7 +94,10 @@ def plot_structure(
 
     The class node is drawn on top; feature nodes are laid out by depth in the
     feature DAG; compound (joined) nodes are boxes listing their members;
-    arcs between features are solid, arcs from the class dashed and light.
+    arcs between features are solid, arcs from the class dashed and light;
+    an arc that would pass behind another node (as in a chain, one node
+    under the other) bends around it, arcs from the class to one side and
+    the others to the other.
     An ensemble that averages one structure per member (AODE, AnDE) is drawn
     as one panel per member, the first twelve, each titled by its
     super-parents; ESKDB's ``structure_`` is its first member's.
@@ -139,25 +142,80 @@ def plot_structure(
         )
     pos = structure_layout(structure)
     n_levels = _depth(pos)
+    bulge = _bulge(structure, pos)
     xs = [x for x, _ in pos.values()] + [0.0]
-    span = _span(pos)
+    span = _span(pos, bulge)
     if ax is None:
         fig = figure_cls(figsize=(max(4.0, 1.1 * span), 1.2 + 1.1 * n_levels))
         ax = fig.add_subplot(1, 1, 1)
     else:
         fig = ax.figure
     _draw(structure, pos, ax, class_name, show_class_arcs)
-    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+    ax.set_xlim(min(xs) - 0.8 - bulge, max(xs) + 0.8 + bulge)
     ax.set_ylim(-n_levels - 0.4, 0.4)
     if title:
         ax.set_title(title)
     return fig
 
 
-def _span(pos: dict[int, tuple[float, float]]) -> float:
+#: How far an arc that would pass behind a node bends (matplotlib's ``arc3``
+#: radius, a fraction of the arc's length), and how near a node's centre a
+#: straight arc passes behind it (in the layout's units).
+_BEND = 0.3
+_NEAR = 0.3
+
+
+def _passes_behind(
+    start: tuple[float, float],
+    end: tuple[float, float],
+    points: list[tuple[float, float]],
+) -> bool:
+    """Whether the segment from ``start`` to ``end`` crosses another node.
+
+    Examples
+    --------
+    >>> _passes_behind((0.0, 0.0), (0.0, -2.0), [(0.0, -1.0), (0.0, -2.0)])
+    True
+    >>> _passes_behind((0.0, 0.0), (1.0, -1.0), [(0.0, -1.0), (1.0, -1.0)])
+    False
+    """
+    (x0, y0), (x1, y1) = start, end
+    dx, dy = x1 - x0, y1 - y0
+    length2 = dx * dx + dy * dy
+    if length2 == 0.0:
+        return False
+    for x, y in points:
+        t = ((x - x0) * dx + (y - y0) * dy) / length2
+        if 0.0 < t < 1.0 and (x, y) != (x1, y1):
+            near = math.hypot(x - (x0 + t * dx), y - (y0 + t * dy))
+            if near < _NEAR:
+                return True
+    return False
+
+
+def _bulge(structure: Structure, pos: dict[int, tuple[float, float]]) -> float:
+    """How far beside the nodes the arcs bent around them reach.
+
+    An ``arc3`` curve leaves its chord by half of ``_BEND`` times the
+    chord's length at most; the class arcs are counted too (drawn or not).
+    """
+    points = list(pos.values())
+    chords = [((0.0, 0.0), xy) for xy in points]
+    chords += [(pos[p], pos[k]) for p, k in structure.arcs]
+    return max(
+        (
+            _BEND * math.dist(a, b) / 2.0
+            for a, b in chords
+            if _passes_behind(a, b, points)
+        ),
+        default=0.0,
+    )
+
+
+def _span(pos: dict[int, tuple[float, float]], bulge: float = 0.0) -> float:
     """Width a layout needs: its nodes and the class (at x = 0), plus margins."""
     xs = [x for x, _ in pos.values()] + [0.0]
-    return max(xs) - min(xs) + 1.6
+    return max(xs) - min(xs) + 1.6 + 2.0 * bulge
 
 
 def _depth(pos: dict[int, tuple[float, float]]) -> float:
@@ -194,7 +252,7 @@ def _plot_ensemble(
         )
     shown = structures[:_MAX_PANELS]
     layouts = [structure_layout(s) for s in shown]
-    spans = [_span(pos) for pos in layouts]
+    spans = [_span(pos, _bulge(s, pos)) for s, pos in zip(shown, layouts)]
     depth = max(_depth(pos) for pos in layouts)
     ncols = min(3, len(shown))
     nrows = math.ceil(len(shown) / ncols)
@@ -254,8 +312,14 @@ def _draw(
             x, y, label, ha="center", va="center", fontsize=8, bbox=style, zorder=3
         )
 
-    def arc(src, dst, **style):
-        # patchA / patchB clip the arrow at the label boxes.
+    points = list(pos.values())
+
+    def arc(src, dst, bend, **style):
+        # patchA / patchB clip the arrow at the label boxes. A straight arc
+        # that would pass behind another node (a chain's class arcs, a
+        # KDB's arc that skips a level) bends, class arcs to one side and
+        # feature arcs to the other.
+        hidden = _passes_behind(src.get_position(), dst.get_position(), points)
         ax.annotate(
             "",
             xy=dst.get_position(),
@@ -264,6 +328,7 @@ def _draw(
                 "arrowstyle": "-|>",
                 "patchA": src.get_bbox_patch(),
                 "patchB": dst.get_bbox_patch(),
+                "connectionstyle": f"arc3,rad={bend if hidden else 0.0}",
                 **style,
             },
             zorder=2,
@@ -271,7 +336,7 @@ def _draw(
 
     if show_class_arcs:
         for t in texts.values():
-            arc(class_text, t, color="0.75", linestyle="--", linewidth=0.8)
+            arc(class_text, t, _BEND, color="0.75", linestyle="--", linewidth=0.8)
     for p, k in structure.arcs:
-        arc(texts[p], texts[k], color="0.1", linewidth=1.3)
+        arc(texts[p], texts[k], -_BEND, color="0.1", linewidth=1.3)
     ax.set_axis_off()
