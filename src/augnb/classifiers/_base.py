@@ -704,6 +704,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return True
 
     @available_if(_check_partial_fit)
+    @shared_entries
     def partial_fit(
         self,
         X: object,
@@ -726,10 +727,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            The chunk's features.
-        y : array-like of shape (n_samples,)
-            The chunk's class labels.
+        {X_y_chunk}
         classes : array-like, default=None
             Every class label, on the first call (as scikit-learn's
             ``partial_fit``). Needed when the first chunk holds fewer than 2
