@@ -33,6 +33,11 @@ ENTRIES: dict[str, str] = {
 X : DataFrame or array-like of shape (n_samples, n_features)
     Rows with the columns seen at ``fit``; missing values and categories
     unseen at ``fit`` are allowed.""",
+    "X_y_chunk": """\
+X : DataFrame or array-like of shape (n_samples, n_features)
+    The chunk's features.
+y : array-like of shape (n_samples,)
+    The chunk's class labels.""",
     "alpha": """\
 alpha : float, default=1.0
     Smoothing constant (1 = Laplace's correction).""",

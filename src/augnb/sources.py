@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from scipy.sparse import issparse
 from sklearn.utils import check_random_state
 
+from augnb._docstrings import shared_entries
 from augnb._warnings import warn_at_caller
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
@@ -720,6 +721,7 @@ def _refuse_lost_classes(given: NDArray, left: NDArray) -> None:
         )
 
 
+@shared_entries
 def weighted_chunk(
     X: object,
     y: object,
@@ -738,10 +740,7 @@ def weighted_chunk(
 
     Parameters
     ----------
-    X : DataFrame or array-like of shape (n_samples, n_features)
-        The chunk's features.
-    y : array-like of shape (n_samples,)
-        The chunk's class labels.
+    {X_y_chunk}
     sample_weight : array-like of shape (n_samples,) or None
         The chunk's row weights.
     weighted_counts : bool, default=True

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from augnb._docstrings import shared_entries
 from augnb._logsumexp import logsumexp
+from augnb._softmax import softmax_terms
 from augnb._threads import map_spans, thread_spans
 from augnb._warnings import warn_at_caller
 from augnb.classifiers.constraints import (
@@ -72,17 +73,12 @@ def _softmax_rows(jll, out):
     """Row-wise softmax into ``out``: ``exp(x - max) / sum exp(x - max)``."""
     n, k = jll.shape
     for r in range(n):
-        top = jll[r, 0]
-        for c in range(1, k):
-            if jll[r, c] > top:
-                top = jll[r, c]
-        total = 0.0
+        row = out[r]
+        # A call per term, no branch: predict_proba's rows are often flat
+        # over many classes, where the branch costs more than it saves.
+        total = softmax_terms(jll, r, row, False)
         for c in range(k):
-            e = np.exp(jll[r, c] - top)
-            out[r, c] = e
-            total += e
-        for c in range(k):
-            out[r, c] /= total
+            row[c] /= total
     return out
 
 
@@ -708,6 +704,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return True
 
     @available_if(_check_partial_fit)
+    @shared_entries
     def partial_fit(
         self,
         X: object,
@@ -730,10 +727,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            The chunk's features.
-        y : array-like of shape (n_samples,)
-            The chunk's class labels.
+        {X_y_chunk}
         classes : array-like, default=None
             Every class label, on the first call (as scikit-learn's
             ``partial_fit``). Needed when the first chunk holds fewer than 2

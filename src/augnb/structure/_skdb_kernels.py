@@ -7,6 +7,8 @@ import math
 import numba
 import numpy as np
 
+from augnb._softmax import softmax_terms
+
 __all__: list[str] = []
 
 
@@ -113,27 +115,11 @@ def _add_squared_errors(jll, i, yi, e, total):
     """``total`` plus row ``i``'s squared errors of ``softmax(jll[i])``.
 
     Against the one-hot class ``yi``; ``e`` is scratch of one entry per
-    class. Each exponential is computed once.
+    class.
     """
-    n_classes = jll.shape[1]
-    top = jll[i, 0]
-    for c in range(1, n_classes):
-        if jll[i, c] > top:
-            top = jll[i, c]
-    norm = 0.0
-    for c in range(n_classes):
-        x = jll[i, c] - top
-        # exp(0) is 1 and exp(x) is 0 below -745.14 (half the smallest
-        # subnormal): the top class, and the classes far below it in a
-        # sharp posterior, take no call (the same numbers).
-        if x == 0.0:
-            e[c] = 1.0
-        elif x < -746.0:
-            e[c] = 0.0
-        else:
-            e[c] = math.exp(x)
-        norm += e[c]
-    for c in range(n_classes):
+    # The training rows' posteriors are sharp: most terms need no call.
+    norm = softmax_terms(jll, i, e, True)
+    for c in range(jll.shape[1]):
         d = e[c] / norm
         if c == yi:
             d -= 1.0
