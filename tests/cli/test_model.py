@@ -968,3 +968,25 @@ def test_a_column_empty_in_the_first_block_gives_one_model_streamed_or_whole(
     np.testing.assert_allclose(
         streamed.predict_proba(X), whole.predict_proba(X), rtol=0, atol=1e-12
     )
+
+
+def test_fit_of_several_files_names_the_fix_of_what_needs_one_table(
+    car_csv, tmp_path, usage_error
+):
+    # Several files stream; --complete-only and a learner that needs every
+    # row take one table. Each refusal's fix is the one that applies: TAN
+    # already is count-based, so leaving the option out is its fix.
+    frame = pd.read_csv(car_csv)
+    for i in range(2):
+        frame.iloc[i::2].to_csv(tmp_path / f"part-{i}.csv", index=False)
+    files = str(tmp_path / "part-*.csv")
+    out = tmp_path / "m.augnb"
+    line = usage_error(
+        ["fit", files, "--complete-only", "--output", out],
+        "names 2 files", "give one file", "leave --complete-only out",
+    )
+    assert "count-based" not in line
+    usage_error(
+        ["fit", files, "--estimator", "BSEJ", "--output", out],
+        "names 2 files", "BSEJ needs all rows in memory", "count-based estimator",
+    )

@@ -406,16 +406,24 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         batch_rows = args.batch_rows or auto_batch_rows(len(columns) + 1)
         in_memory = args.complete_only or estimator._needs_rows is not None
         if in_memory and len(files) > 1:
-            why = (
-                "--complete-only keeps the complete rows of one table"
+            # The fix names what makes the fit need one table: the option,
+            # or a learner that needs every row (a count-based one streams).
+            why, other = (
+                (
+                    "--complete-only keeps the complete rows of one table",
+                    "leave --complete-only out (missing cells are allowed)",
+                )
                 if args.complete_only
-                else f"{type(estimator).__name__} needs all rows in memory "
-                f"({estimator._needs_rows})"
+                else (
+                    f"{type(estimator).__name__} needs all rows in memory "
+                    f"({estimator._needs_rows})",
+                    "choose a count-based estimator (NaiveBayes, TAN, KDB, "
+                    "AODE, ...)",
+                )
             )
             raise ValueError(
                 f"{args.dataset} names {len(files)} files; {why}: give one "
-                "file, or choose a count-based estimator (NaiveBayes, TAN, "
-                "KDB, AODE, ...)"
+                f"file, or {other}"
             )
         n_rows = reader.n_rows
         one_batch = len(files) == 1 and n_rows is not None and n_rows <= batch_rows
