@@ -228,6 +228,8 @@ def test_unknown_name_suggests_close_match():
     with pytest.raises(ValueError, match=r"'balance_scale'") as excinfo:
         load("balance_scal")
     assert "list_datasets()" in str(excinfo.value)
+    # The command line's users are told the command that lists them.
+    assert "`augnb datasets`" in str(excinfo.value)
     with pytest.raises(ValueError, match=r"'vowel'"):
         info("vowle")
     with pytest.raises(ValueError, match="Unknown data set"):
