@@ -990,3 +990,21 @@ def test_fit_of_several_files_names_the_fix_of_what_needs_one_table(
         ["fit", files, "--estimator", "BSEJ", "--output", out],
         "names 2 files", "BSEJ needs all rows in memory", "count-based estimator",
     )
+
+
+def test_predict_refuses_an_output_named_as_another_format(
+    car_csv, tmp_path, usage_error
+):
+    # augnb predict writes CSV: a `.parquet` name would hold CSV text that no
+    # Parquet reader (augnb's included) reads. The fix names both doors.
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(car_csv), "--id-column", "patient",
+                 "--output", str(model)]) == 0
+    for name, kind in (("p.parquet", "a Parquet"), ("p.xlsx", "an Excel"),
+                       ("p.csv.gz", "a gzip")):
+        usage_error(["predict", model, car_csv, "--output", tmp_path / name],
+                    kind, "augnb predict writes CSV", "name it .csv",
+                    "augnb.predict_files writes Parquet")
+        assert not (tmp_path / name).exists()
+    assert main(["predict", str(model), str(car_csv),
+                 "--output", str(tmp_path / "p.txt")]) == 0

@@ -266,7 +266,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     predict.add_argument("model", metavar="MODEL.augnb")
     predict.add_argument("data", metavar="DATA_FILE")
-    predict.add_argument("--output", metavar="FILE.csv", help="default: stdout")
+    predict.add_argument(
+        "--output", metavar="FILE.csv", help="the CSV file to write (default: stdout)"
+    )
     predict.add_argument(
         "--allow-pickle",
         action="store_true",

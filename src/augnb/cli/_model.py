@@ -543,6 +543,27 @@ def _fit_whole(
     return _report_outputs(args, estimator, path)
 
 
+#: --output names that promise another format than the CSV `augnb predict`
+#: writes (what each would be, after "a"): a Parquet name would hold CSV text,
+#: which no Parquet reader, augnb's included, reads.
+_NOT_CSV = {
+    ".parquet": " Parquet",
+    ".pq": " Parquet",
+    ".feather": " Feather",
+    ".arrow": "n Arrow",
+    ".json": " JSON",
+    ".jsonl": " JSON Lines",
+    ".xlsx": "n Excel",
+    ".xls": "n Excel",
+    ".tsv": " tab-separated",
+    ".gz": " gzip",
+    ".bz2": " bzip2",
+    ".xz": "n xz",
+    ".zip": " zip",
+    ".augnb": "n augnb model",
+}
+
+
 def cmd_predict(args: argparse.Namespace) -> int:
     """Predict the rows of a table with a saved model, batch by batch."""
     import contextlib
@@ -564,6 +585,13 @@ def cmd_predict(args: argparse.Namespace) -> int:
             "--output",
             inputs=[("the data file", args.data), ("the model file", args.model)],
         )
+        suffix = Path(args.output).suffix.lower()
+        if suffix in _NOT_CSV:
+            raise UsageError(
+                f"--output {args.output!r} is named as a{_NOT_CSV[suffix]} file, "
+                "but augnb predict writes CSV; name it .csv "
+                "(augnb.predict_files writes Parquet)"
+            )
     try:
         estimator, info = read_saved_model(
             args.model, allow_pickle=args.allow_pickle, command="predict"
