@@ -1008,3 +1008,18 @@ def test_predict_refuses_an_output_named_as_another_format(
         assert not (tmp_path / name).exists()
     assert main(["predict", str(model), str(car_csv),
                  "--output", str(tmp_path / "p.txt")]) == 0
+
+
+def test_predict_and_inspect_of_a_glob_or_folder_say_which_commands_read_several(
+    car_csv, tmp_path, usage_error, capsys
+):
+    # augnb fit streams a glob or a folder; predict and inspect read one
+    # table, and say so rather than only that no such file exists.
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(car_csv), "--id-column", "patient",
+                 "--output", str(model)]) == 0
+    capsys.readouterr()
+    pattern = str(tmp_path / "*.csv")
+    for argv in (["predict", model, pattern], ["predict", model, tmp_path],
+                 ["inspect", pattern], ["inspect", tmp_path]):
+        usage_error(argv, "give one file", "`augnb fit`", "augnb.predict_files")

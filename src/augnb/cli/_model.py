@@ -578,6 +578,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
         open_table,
         typed_features,
     )
+    from augnb.datasets._loader import _existing_file
 
     if args.output:
         check_output_file(
@@ -596,10 +597,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
         estimator, info = read_saved_model(
             args.model, allow_pickle=args.allow_pickle, command="predict"
         )
-        data = Path(args.data).expanduser()
-        if not data.is_file():
-            what = "is a directory, not a file" if data.is_dir() else "does not exist"
-            raise UsageError(f"data file {str(args.data)!r} {what}")
+        _existing_file(Path(args.data))
         # Provenance is only ever a name: anything else in it is ignored.
         saved = {k: v for k, v in info.items() if isinstance(v, str)}
         target = label_column(
