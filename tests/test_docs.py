@@ -409,3 +409,36 @@ def test_scaling_page_dask_python_runs(tmp_path, monkeypatch):
     assert list(written.columns) == ["acc", "good", "unacc", "vgood"]
     assert len(written) == 1728
     assert len(scope["labels"].compute()) == 1728
+
+
+def test_saving_page_says_what_every_learner_exports_to():
+    # The table of what each learner exports to names each one of them.
+    text = (ROOT / "docs" / "saving.md").read_text(encoding="utf-8")
+    section = text.partition("### What each learner exports to")[2]
+    table = section.partition("\n\n")[2].partition("\n\n")[0]
+    named = set(re.findall(r"\b[A-Z][A-Za-z]+\b", table))
+    missing = [n for n in _estimators() if n not in named]
+    if "ASB" in named:  # the page's name for AugmentedSemiNaiveBayes
+        missing = [n for n in missing if n != "AugmentedSemiNaiveBayes"]
+    assert not missing, f"docs/saving.md's export table lacks {missing}"
+
+
+def test_scaling_page_table_says_which_learners_have_partial_fit():
+    # The "Which learners" table's yes/no, for its rows of plain class names
+    # (default settings), is what the learners offer.
+    registry = augnb.estimators()
+    text = (ROOT / "docs" / "scaling.md").read_text(encoding="utf-8")
+    table = text.partition("## Which learners")[2].partition("\n\n")[2]
+    checked = []
+    for row in table.partition("\n\n")[0].splitlines()[2:]:
+        first, _, answer = (cell.strip() for cell in row.strip("|").split("|"))
+        names = re.findall(r"`(\w+)`", first)
+        if re.sub(r"`\w+`|[, ]", "", first) or not names:
+            continue  # a row of settings (KDB(k>=2), ETAN with ...)
+        expected = answer.startswith("yes")
+        assert expected or answer.startswith("no"), row
+        for name in names:
+            cls = registry["AugmentedSemiNaiveBayes" if name == "ASB" else name]
+            assert hasattr(cls(), "partial_fit") == expected, (name, answer)
+            checked.append(name)
+    assert {"TAN", "AODE", "BSEJ", "SKDB", "WANBIA"} <= set(checked), checked
