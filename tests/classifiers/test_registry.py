@@ -48,6 +48,20 @@ def test_unknown_name_lists_the_available_ones():
         make_estimator("nope")
 
 
+def test_a_misspelt_name_is_told_the_closest_estimators():
+    with pytest.raises(ValueError) as info:
+        make_estimator("NaiveBays")
+    message = str(info.value)
+    assert "did you mean 'NaiveBayes'?" in message, message
+    assert "`augnb estimators` lists their aliases" in message
+    # An alias misspelt points to its class.
+    with pytest.raises(ValueError, match="did you mean 'HillClimbingTAN'"):
+        make_estimator("tan_hx")
+    with pytest.raises(ValueError) as info:
+        make_estimator("zzzzzz")
+    assert "did you mean" not in str(info.value)
+
+
 def test_unknown_param_is_a_value_error():
     with pytest.raises(ValueError, match="does not take"):
         make_estimator("NB", not_a_param=1)

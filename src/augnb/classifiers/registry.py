@@ -27,6 +27,7 @@ TAN(alpha=0.5)
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 from collections.abc import Iterator, Mapping
@@ -244,9 +245,14 @@ def estimator_class(name: str) -> type[BaseAugmentedNB]:
                 return obj
     canonical = ESTIMATOR_ALIASES.get(key)
     if canonical is None:
+        # A misspelt name or alias: the classes it is closest to, first.
+        close = difflib.get_close_matches(key, list(ESTIMATOR_ALIASES), n=3, cutoff=0.8)
+        guesses = list(dict.fromkeys(ESTIMATOR_ALIASES[c] for c in close))
+        hint = f"did you mean {', '.join(map(repr, guesses))}? " if guesses else ""
         raise ValueError(
-            f"unknown estimator {name!r}; available: "
-            f"{', '.join(available_estimators())}"
+            f"unknown estimator {name!r}; {hint}available: "
+            f"{', '.join(available_estimators())} (`augnb estimators` lists "
+            "their aliases)"
         )
     return estimators()[canonical]
 
