@@ -233,7 +233,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "--param",
         action="append",
         metavar="NAME=VALUE",
-        help="hyperparameter, repeatable (e.g. --param alpha=0.5 --param cv=loo)",
+        help="hyperparameter, repeatable (e.g. --param alpha=0.5; --param cv=loo "
+        "for a wrapper search such as BSEJ)",
     )
     fit.add_argument(
         "--seed",
