@@ -442,3 +442,20 @@ def test_scaling_page_table_says_which_learners_have_partial_fit():
             assert hasattr(cls(), "partial_fit") == expected, (name, answer)
             checked.append(name)
     assert {"TAN", "AODE", "BSEJ", "SKDB", "WANBIA"} <= set(checked), checked
+
+
+def test_algorithm_pages_other_examples_run(capsys):
+    # The examples of the algorithm pages beside their "Use it when" one
+    # (run by the slow test above): a few seconds in all.
+    first = _use_it_when_examples()
+    ran = []
+    for page in sorted(ALGORITHMS.glob("*.md")):
+        for code in _blocks(f"docs/algorithms/{page.name}", "python"):
+            if code == first.get(page.stem):
+                continue
+            exec(compile(code, f"docs/algorithms/{page.name}", "exec"), {})
+            ran.append(page.stem)
+    out = capsys.readouterr().out
+    # What the pages' comments say the examples show.
+    assert "\n15\n" in f"\n{out}", out  # AnDE(n=2) on car: 15 pair models
+    assert {"ande", "awnb", "naive_bayes", "wanbia"} <= set(ran), ran
