@@ -67,6 +67,18 @@ def test_unknown_param_is_a_value_error():
         make_estimator("NB", not_a_param=1)
 
 
+def test_unknown_param_names_only_the_wrong_ones_with_the_closest():
+    # alpha is TAN's: only k is refused, and a misspelling is pointed to.
+    with pytest.raises(ValueError) as info:
+        make_estimator("TAN", alpha=0.5, k=2)
+    message = str(info.value)
+    assert message.startswith("TAN does not take ['k']; its parameters are"), message
+    with pytest.raises(
+        ValueError, match=r"\['apha'\] \(did you mean 'apha' -> 'alpha'\?\)"
+    ):
+        make_estimator("TAN", apha=0.5)
+
+
 def test_available_estimators_are_all_makeable():
     names = available_estimators()
     assert names[:2] == ["NaiveBayes", "TAN"]

@@ -287,9 +287,20 @@ def make_estimator(name: str, **params: Any) -> BaseAugmentedNB:
     try:
         return cls(**params)
     except TypeError as exc:
-        # A misspelt hyperparameter is a user error like a misspelt name.
+        # A misspelt hyperparameter is a user error like a misspelt name:
+        # the names it does not take (not the right ones given beside them),
+        # each with the closest it does.
         accepted = sorted(cls().get_params(deep=False))
+        unknown = sorted(set(params) - set(accepted))
+        if not unknown:
+            raise
+        guesses = [
+            f"{name!r} -> {close[0]!r}"
+            for name in unknown
+            if (close := difflib.get_close_matches(name, accepted, n=1, cutoff=0.75))
+        ]
+        hint = f" (did you mean {', '.join(guesses)}?)" if guesses else ""
         raise ValueError(
-            f"{cls.__name__} does not take {sorted(params)}; its parameters are "
-            f"{accepted} ({exc})"
+            f"{cls.__name__} does not take {unknown}{hint}; its parameters are "
+            f"{accepted}"
         ) from exc
