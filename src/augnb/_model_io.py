@@ -428,7 +428,12 @@ def save_model(estimator: Any, path: str | os.PathLike[str], **info: Any) -> Pat
         Target file.
     **info
         Extra provenance stored beside the model (data set, command line...):
-        strings, numbers, booleans, None, and lists and dicts of them.
+        strings, numbers, booleans, None, and lists and dicts of them. The
+        command line reads these keys back, as ``augnb fit`` writes them:
+        ``dataset`` and ``n_rows`` (shown by ``augnb inspect``), ``target``
+        (the class column ``augnb predict`` scores and ``augnb export`` names
+        the class node by) and ``id_column`` (the column ``augnb predict``
+        copies); other keys are stored as given.
 
     Returns
     -------

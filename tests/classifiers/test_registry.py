@@ -48,9 +48,35 @@ def test_unknown_name_lists_the_available_ones():
         make_estimator("nope")
 
 
+def test_a_misspelt_name_is_told_the_closest_estimators():
+    with pytest.raises(ValueError) as info:
+        make_estimator("NaiveBays")
+    message = str(info.value)
+    assert "did you mean 'NaiveBayes'?" in message, message
+    assert "`augnb estimators` lists their aliases" in message
+    # An alias misspelt points to its class.
+    with pytest.raises(ValueError, match="did you mean 'HillClimbingTAN'"):
+        make_estimator("tan_hx")
+    with pytest.raises(ValueError) as info:
+        make_estimator("zzzzzz")
+    assert "did you mean" not in str(info.value)
+
+
 def test_unknown_param_is_a_value_error():
     with pytest.raises(ValueError, match="does not take"):
         make_estimator("NB", not_a_param=1)
+
+
+def test_unknown_param_names_only_the_wrong_ones_with_the_closest():
+    # alpha is TAN's: only k is refused, and a misspelling is pointed to.
+    with pytest.raises(ValueError) as info:
+        make_estimator("TAN", alpha=0.5, k=2)
+    message = str(info.value)
+    assert message.startswith("TAN does not take ['k']; its parameters are"), message
+    with pytest.raises(
+        ValueError, match=r"\['apha'\] \(did you mean 'apha' -> 'alpha'\?\)"
+    ):
+        make_estimator("TAN", apha=0.5)
 
 
 def test_available_estimators_are_all_makeable():

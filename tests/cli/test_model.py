@@ -968,3 +968,58 @@ def test_a_column_empty_in_the_first_block_gives_one_model_streamed_or_whole(
     np.testing.assert_allclose(
         streamed.predict_proba(X), whole.predict_proba(X), rtol=0, atol=1e-12
     )
+
+
+def test_fit_of_several_files_names_the_fix_of_what_needs_one_table(
+    car_csv, tmp_path, usage_error
+):
+    # Several files stream; --complete-only and a learner that needs every
+    # row take one table. Each refusal's fix is the one that applies: TAN
+    # already is count-based, so leaving the option out is its fix.
+    frame = pd.read_csv(car_csv)
+    for i in range(2):
+        frame.iloc[i::2].to_csv(tmp_path / f"part-{i}.csv", index=False)
+    files = str(tmp_path / "part-*.csv")
+    out = tmp_path / "m.augnb"
+    line = usage_error(
+        ["fit", files, "--complete-only", "--output", out],
+        "names 2 files", "give one file", "leave --complete-only out",
+    )
+    assert "count-based" not in line
+    usage_error(
+        ["fit", files, "--estimator", "BSEJ", "--output", out],
+        "names 2 files", "BSEJ needs all rows in memory", "count-based estimator",
+    )
+
+
+def test_predict_refuses_an_output_named_as_another_format(
+    car_csv, tmp_path, usage_error
+):
+    # augnb predict writes CSV: a `.parquet` name would hold CSV text that no
+    # Parquet reader (augnb's included) reads. The fix names both doors.
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(car_csv), "--id-column", "patient",
+                 "--output", str(model)]) == 0
+    for name, kind in (("p.parquet", "a Parquet"), ("p.xlsx", "an Excel"),
+                       ("p.csv.gz", "a gzip")):
+        usage_error(["predict", model, car_csv, "--output", tmp_path / name],
+                    kind, "augnb predict writes CSV", "name it .csv",
+                    "augnb.predict_files writes Parquet")
+        assert not (tmp_path / name).exists()
+    assert main(["predict", str(model), str(car_csv),
+                 "--output", str(tmp_path / "p.txt")]) == 0
+
+
+def test_predict_and_inspect_of_a_glob_or_folder_say_which_commands_read_several(
+    car_csv, tmp_path, usage_error, capsys
+):
+    # augnb fit streams a glob or a folder; predict and inspect read one
+    # table, and say so rather than only that no such file exists.
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(car_csv), "--id-column", "patient",
+                 "--output", str(model)]) == 0
+    capsys.readouterr()
+    pattern = str(tmp_path / "*.csv")
+    for argv in (["predict", model, pattern], ["predict", model, tmp_path],
+                 ["inspect", pattern], ["inspect", tmp_path]):
+        usage_error(argv, "give one file", "`augnb fit`", "augnb.predict_files")

@@ -542,6 +542,9 @@ def test_model_files_given_as_tables_are_refused_with_the_fix(tmp_path):
         message = str(refused.value)
         assert path.name in message and "augnb predict MODEL DATA" in message
         assert "encoding" not in message and "exactly one" not in message
+        if path == old:
+            # augnb inspect reads no pickle: the conversion is the fix.
+            assert "load_model(path, allow_pickle=True)" in message
 
 
 def test_file_lines_count_the_lines_that_are_no_rows(tmp_path):

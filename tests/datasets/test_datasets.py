@@ -228,6 +228,8 @@ def test_unknown_name_suggests_close_match():
     with pytest.raises(ValueError, match=r"'balance_scale'") as excinfo:
         load("balance_scal")
     assert "list_datasets()" in str(excinfo.value)
+    # The command line's users are told the command that lists them.
+    assert "`augnb datasets`" in str(excinfo.value)
     with pytest.raises(ValueError, match=r"'vowel'"):
         info("vowle")
     with pytest.raises(ValueError, match="Unknown data set"):
@@ -434,3 +436,18 @@ def test_columns_left_out_are_not_read(tmp_path):
         warnings.simplefilter("error", DataReadWarning)
         X, y = load(path, id_column="pid", drop=["notes"])
     assert list(X.columns) == ["a"] and y.tolist() == ["P", "N"] * 15
+
+
+def test_a_folder_or_a_pattern_is_told_which_doors_read_several_files(tmp_path):
+    # load reads one table; a folder or a glob (quoted in a shell) names
+    # several files, which only the streaming doors read: said, with them.
+    for given in (tmp_path, tmp_path / "part-*.csv"):
+        with pytest.raises(FileNotFoundError) as info:
+            load(given)
+        message = str(info.value)
+        assert "give one file" in message, message
+        assert "`augnb fit`" in message and "augnb.fit_files" in message
+    # A plain missing file is only that.
+    with pytest.raises(FileNotFoundError) as info:
+        load(tmp_path / "nope.csv")
+    assert "give one file" not in str(info.value)

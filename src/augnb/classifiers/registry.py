@@ -27,6 +27,7 @@ TAN(alpha=0.5)
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 from collections.abc import Iterator, Mapping
@@ -244,9 +245,14 @@ def estimator_class(name: str) -> type[BaseAugmentedNB]:
                 return obj
     canonical = ESTIMATOR_ALIASES.get(key)
     if canonical is None:
+        # A misspelt name or alias: the classes it is closest to, first.
+        close = difflib.get_close_matches(key, list(ESTIMATOR_ALIASES), n=3, cutoff=0.8)
+        guesses = list(dict.fromkeys(ESTIMATOR_ALIASES[c] for c in close))
+        hint = f"did you mean {', '.join(map(repr, guesses))}? " if guesses else ""
         raise ValueError(
-            f"unknown estimator {name!r}; available: "
-            f"{', '.join(available_estimators())}"
+            f"unknown estimator {name!r}; {hint}available: "
+            f"{', '.join(available_estimators())} (`augnb estimators` lists "
+            "their aliases)"
         )
     return estimators()[canonical]
 
@@ -281,9 +287,20 @@ def make_estimator(name: str, **params: Any) -> BaseAugmentedNB:
     try:
         return cls(**params)
     except TypeError as exc:
-        # A misspelt hyperparameter is a user error like a misspelt name.
+        # A misspelt hyperparameter is a user error like a misspelt name:
+        # the names it does not take (not the right ones given beside them),
+        # each with the closest it does.
         accepted = sorted(cls().get_params(deep=False))
+        unknown = sorted(set(params) - set(accepted))
+        if not unknown:
+            raise
+        guesses = [
+            f"{name!r} -> {close[0]!r}"
+            for name in unknown
+            if (close := difflib.get_close_matches(name, accepted, n=1, cutoff=0.75))
+        ]
+        hint = f" (did you mean {', '.join(guesses)}?)" if guesses else ""
         raise ValueError(
-            f"{cls.__name__} does not take {sorted(params)}; its parameters are "
-            f"{accepted} ({exc})"
+            f"{cls.__name__} does not take {unknown}{hint}; its parameters are "
+            f"{accepted}"
         ) from exc

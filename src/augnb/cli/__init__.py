@@ -233,7 +233,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "--param",
         action="append",
         metavar="NAME=VALUE",
-        help="hyperparameter, repeatable (e.g. --param alpha=0.5 --param cv=loo)",
+        help="hyperparameter, repeatable (e.g. --param alpha=0.5; --param cv=loo "
+        "for a wrapper search such as BSEJ)",
     )
     fit.add_argument(
         "--seed",
@@ -266,7 +267,9 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     predict.add_argument("model", metavar="MODEL.augnb")
     predict.add_argument("data", metavar="DATA_FILE")
-    predict.add_argument("--output", metavar="FILE.csv", help="default: stdout")
+    predict.add_argument(
+        "--output", metavar="FILE.csv", help="the CSV file to write (default: stdout)"
+    )
     predict.add_argument(
         "--allow-pickle",
         action="store_true",

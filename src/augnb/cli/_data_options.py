@@ -161,7 +161,8 @@ def add_data_options(
         # Only a command that names its table (fit) streams a glob or a
         # folder; predict reads one file.
         where = (
-            f"; {dataset} may then be a glob or a folder of Parquet/CSV files"
+            f"; {dataset} may be a glob or a folder of Parquet/CSV files, "
+            "streamed with or without this option"
             if dataset
             else ""
         )

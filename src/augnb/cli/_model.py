@@ -406,16 +406,24 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         batch_rows = args.batch_rows or auto_batch_rows(len(columns) + 1)
         in_memory = args.complete_only or estimator._needs_rows is not None
         if in_memory and len(files) > 1:
-            why = (
-                "--complete-only keeps the complete rows of one table"
+            # The fix names what makes the fit need one table: the option,
+            # or a learner that needs every row (a count-based one streams).
+            why, other = (
+                (
+                    "--complete-only keeps the complete rows of one table",
+                    "leave --complete-only out (missing cells are allowed)",
+                )
                 if args.complete_only
-                else f"{type(estimator).__name__} needs all rows in memory "
-                f"({estimator._needs_rows})"
+                else (
+                    f"{type(estimator).__name__} needs all rows in memory "
+                    f"({estimator._needs_rows})",
+                    "choose a count-based estimator (NaiveBayes, TAN, KDB, "
+                    "AODE, ...)",
+                )
             )
             raise ValueError(
                 f"{args.dataset} names {len(files)} files; {why}: give one "
-                "file, or choose a count-based estimator (NaiveBayes, TAN, "
-                "KDB, AODE, ...)"
+                f"file, or {other}"
             )
         n_rows = reader.n_rows
         one_batch = len(files) == 1 and n_rows is not None and n_rows <= batch_rows
@@ -535,6 +543,27 @@ def _fit_whole(
     return _report_outputs(args, estimator, path)
 
 
+#: --output names that promise another format than the CSV `augnb predict`
+#: writes (what each would be, after "a"): a Parquet name would hold CSV text,
+#: which no Parquet reader, augnb's included, reads.
+_NOT_CSV = {
+    ".parquet": " Parquet",
+    ".pq": " Parquet",
+    ".feather": " Feather",
+    ".arrow": "n Arrow",
+    ".json": " JSON",
+    ".jsonl": " JSON Lines",
+    ".xlsx": "n Excel",
+    ".xls": "n Excel",
+    ".tsv": " tab-separated",
+    ".gz": " gzip",
+    ".bz2": " bzip2",
+    ".xz": "n xz",
+    ".zip": " zip",
+    ".augnb": "n augnb model",
+}
+
+
 def cmd_predict(args: argparse.Namespace) -> int:
     """Predict the rows of a table with a saved model, batch by batch."""
     import contextlib
@@ -549,6 +578,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
         open_table,
         typed_features,
     )
+    from augnb.datasets._loader import _existing_file
 
     if args.output:
         check_output_file(
@@ -556,14 +586,18 @@ def cmd_predict(args: argparse.Namespace) -> int:
             "--output",
             inputs=[("the data file", args.data), ("the model file", args.model)],
         )
+        suffix = Path(args.output).suffix.lower()
+        if suffix in _NOT_CSV:
+            raise UsageError(
+                f"--output {args.output!r} is named as a{_NOT_CSV[suffix]} file, "
+                "but augnb predict writes CSV; name it .csv "
+                "(augnb.predict_files writes Parquet)"
+            )
     try:
         estimator, info = read_saved_model(
             args.model, allow_pickle=args.allow_pickle, command="predict"
         )
-        data = Path(args.data).expanduser()
-        if not data.is_file():
-            what = "is a directory, not a file" if data.is_dir() else "does not exist"
-            raise UsageError(f"data file {str(args.data)!r} {what}")
+        _existing_file(Path(args.data))
         # Provenance is only ever a name: anything else in it is ignored.
         saved = {k: v for k, v in info.items() if isinstance(v, str)}
         target = label_column(

@@ -1399,7 +1399,9 @@ def _refuse_non_table(
     if kind == "text" and is_pickle(magic):
         raise ValueError(
             f"{label}: a Python pickle (an older augnb's model file?), not a "
-            f"table; {first} (with --allow-pickle, if you trust the file)"
+            f"table; {first} (with --allow-pickle, if you trust the file); "
+            "to inspect it, convert it once: augnb.save_model("
+            "augnb.load_model(path, allow_pickle=True), 'model.augnb')"
         )
     if kind == "text":
         with source.open("rb") as handle:

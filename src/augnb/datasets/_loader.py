@@ -412,11 +412,23 @@ def _locate(
     return None, _existing_file(Path(text)), text
 
 
+#: Said of a folder or a glob given where one table is read: the doors that
+#: read several files.
+ONE_TABLE_HINT = (
+    "this reads one table: give one file (a glob or a folder of files is read "
+    "by `augnb fit`, and by augnb.fit_files and augnb.predict_files in Python)"
+)
+
+
 def _existing_file(path: Path) -> Path:
     path = path.expanduser()
     if not path.is_file():
         what = "is a directory, not a file" if path.is_dir() else "does not exist"
-        raise FileNotFoundError(f"data file {str(path)!r} {what}")
+        # A folder or a pattern (quoted, so the shell left it) names several
+        # files, which only the streaming doors read.
+        several = path.is_dir() or any(c in path.name for c in "*?[")
+        hint = f"; {ONE_TABLE_HINT}" if several else ""
+        raise FileNotFoundError(f"data file {str(path)!r} {what}{hint}")
     return path
 
 

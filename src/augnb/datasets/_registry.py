@@ -124,8 +124,9 @@ def resolve_name(name: str, *, or_file: bool = False) -> str:
         else "to load your own file, give its path to augnb.datasets.load"
     )
     raise ValueError(
-        f"Unknown data set {name!r}.{hint} See augnb.datasets.list_datasets() for "
-        f"the bundled names; {own} (a CSV, Parquet or Feather file)."
+        f"Unknown data set {name!r}.{hint} See augnb.datasets.list_datasets() "
+        f"(`augnb datasets` on the command line) for the bundled names; {own} "
+        "(a CSV, Parquet or Feather file)."
     )
 
 
