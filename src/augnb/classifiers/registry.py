@@ -27,6 +27,7 @@ TAN(alpha=0.5)
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 from collections.abc import Iterator, Mapping
@@ -244,8 +245,12 @@ def estimator_class(name: str) -> type[BaseAugmentedNB]:
                 return obj
     canonical = ESTIMATOR_ALIASES.get(key)
     if canonical is None:
+        # A typo of any spelling (naive_bays, kbd) suggests its class name.
+        close = difflib.get_close_matches(key, list(ESTIMATOR_ALIASES), 6, 0.75)
+        guesses = list(dict.fromkeys(ESTIMATOR_ALIASES[c] for c in close))[:3]
+        hint = f" (did you mean {' or '.join(map(repr, guesses))}?)" if guesses else ""
         raise ValueError(
-            f"unknown estimator {name!r}; available: "
+            f"unknown estimator {name!r}{hint}; available: "
             f"{', '.join(available_estimators())}"
         )
     return estimators()[canonical]
