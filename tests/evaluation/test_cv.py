@@ -269,7 +269,7 @@ def test_log_loss_with_a_class_missing_from_a_training_fold():
     y = y.copy()
     y[7] = "rare"
     with pytest.warns(
-        cv_module.FoldWarning, match="data set 'd': class 'rare' has only 1 row"
+        cv_module.FoldWarning, match="data set 'd': class 'rare' has a single row"
     ):
         res = cv_module.cross_validate(
             {"NB": cv_module.resolve_estimators(["NB"])["NB"]},
@@ -397,9 +397,25 @@ def test_make_folds_warns_once_in_its_own_words_of_a_rare_class():
     messages = [str(w.message) for w in caught]
     assert messages == [
         "class 'rare' has only 2 row(s), fewer than the 4 folds, so some test "
-        "folds hold none of it; fewer folds (--splits) avoid that"
+        "folds hold none of it; at most 2 folds (n_splits; --splits on the "
+        "command line) avoid that"
     ]
     assert caught[0].category is cv_module.FoldWarning
+
+
+def test_make_folds_does_not_promise_fewer_folds_help_a_single_row_class():
+    # Two folds are the fewest: a class of one row is left out of the training
+    # rows of the fold that tests it, whatever --splits says.
+    y = np.array(["a"] * 12 + ["rare"])
+    with pytest.warns(cv_module.FoldWarning) as caught:
+        cv_module.make_folds(y, n_splits=3, n_repeats=1)
+    (message,) = [str(w.message) for w in caught]
+    assert "fewer folds" not in message and "--splits" not in message
+    assert message == (
+        "class 'rare' has a single row: the fold that tests it has none of it "
+        "to train on, and the other folds none to test, whatever the number of "
+        "folds; drop that row or merge the class into another"
+    )
 
 
 @pytest.mark.parametrize(

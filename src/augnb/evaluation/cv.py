@@ -190,14 +190,19 @@ def make_folds(
             f"{counts.max()} folds (n_splits; --splits on the command line)"
         )
     if counts.min() < n_splits:
-        rare = labels[counts.argmin()]
-        warnings.warn(
-            f"class {_show(rare)} has only {counts.min()} row(s), fewer than the "
-            f"{n_splits} folds, so some test folds hold none of it; fewer folds "
-            "(--splits) avoid that",
-            FoldWarning,
-            stacklevel=2,
+        rare = _show(labels[counts.argmin()])
+        fewest = int(counts.min())
+        # Two folds are the fewest: no --splits helps a class of one row.
+        message = (
+            f"class {rare} has a single row: the fold that tests it has none of "
+            "it to train on, and the other folds none to test, whatever the "
+            "number of folds; drop that row or merge the class into another"
+            if fewest == 1
+            else f"class {rare} has only {fewest} row(s), fewer than the "
+            f"{n_splits} folds, so some test folds hold none of it; at most "
+            f"{fewest} folds (n_splits; --splits on the command line) avoid that"
         )
+        warnings.warn(message, FoldWarning, stacklevel=2)
     splitter = RepeatedStratifiedKFold(
         n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
     )
