@@ -54,3 +54,33 @@ def test_x_and_y_of_different_lengths_are_refused_by_name():
     X.index = X.index + 100  # a frame sliced from a larger one
     with pytest.raises(ValueError, match="X has 60 rows but y has 59"):
         load_datasets({"d": (X, y[:-1])})
+
+
+def test_a_bundled_data_set_under_two_spellings_is_refused():
+    # It would be cross-validated, and counted by the tests, twice.
+    with pytest.raises(ValueError, match=r"'iris' and 'Iris' are the same bundled"):
+        load_datasets(["iris", "Iris"])
+    with pytest.raises(ValueError, match="the same bundled data set 'balance_scale'"):
+        load_datasets(["balance-scale", "balance_scale"])
+
+
+def test_a_file_under_two_paths_is_refused(tmp_path, monkeypatch):
+    X, y = _xy(20)
+    X.assign(**{"class": y}).to_csv(tmp_path / "d.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"'d.csv' and '\./d.csv' are the same file"):
+        load_datasets(["d.csv", "./d.csv"])
+    with pytest.raises(ValueError, match="the same file"):
+        load_datasets(["d.csv", str(tmp_path / "d.csv")])
+
+
+def test_a_name_in_data_dir_and_its_path_are_one_data_set(tmp_path):
+    X, y = _xy(20)
+    X.assign(**{"class": y}).to_csv(tmp_path / "car.csv", index=False)
+    with pytest.raises(ValueError, match="the same file"):
+        load_datasets(["car", str(tmp_path / "car.csv")], data_dir=tmp_path)
+    # Without data_dir, the bundled car and a file car.csv are two data sets.
+    assert list(load_datasets(["car", str(tmp_path / "car.csv")])) == [
+        "car",
+        str(tmp_path / "car.csv"),
+    ]

@@ -412,6 +412,22 @@ def _locate(
     return None, _existing_file(Path(text)), text
 
 
+def source_identity(name_or_path: str | os.PathLike[str]) -> str:
+    """What a name or path loads, so that two spellings of it compare equal.
+
+    ``"iris"`` and ``"Iris"`` give ``"bundled data set 'iris'"``;
+    ``"data.csv"`` and ``"./data.csv"`` the file's resolved path. A name
+    that loads nothing is returned as given: loading it says why.
+    """
+    try:
+        name, source, _ = _locate(name_or_path)
+    except (ValueError, TypeError, OSError):
+        return os.fspath(name_or_path)
+    if name is not None:
+        return f"bundled data set {name!r}"
+    return f"file {str(Path(str(source)).resolve())!r}"
+
+
 def _existing_file(path: Path) -> Path:
     path = path.expanduser()
     if not path.is_file():

@@ -56,6 +56,38 @@ def _labels(sources: list[str | os.PathLike[str]]) -> list[str]:
     ]
 
 
+def _in_data_dir(
+    source: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None
+) -> Path | None:
+    """``data_dir/NAME.csv`` when it exists and ``source`` is a plain name."""
+    if data_dir is None or _is_path_like(source):
+        return None
+    candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
+    return candidate if candidate.is_file() else None
+
+
+def _refuse_same_source(
+    sources: list[str | os.PathLike[str]], data_dir: str | os.PathLike[str] | None
+) -> None:
+    """Refuse one data set given twice under two spellings.
+
+    ``iris`` and ``Iris``, or ``data.csv`` and ``./data.csv``, would be
+    compared twice and counted twice by the tests over data sets.
+    """
+    from augnb.datasets._loader import source_identity
+
+    seen: dict[str, str | os.PathLike[str]] = {}
+    for source in sources:
+        local = _in_data_dir(source, data_dir)
+        key = source_identity(local if local is not None else source)
+        if key in seen and os.fspath(seen[key]) != os.fspath(source):
+            raise ValueError(
+                f"data sets {os.fspath(seen[key])!r} and {os.fspath(source)!r} "
+                f"are the same {key}; list it once"
+            )
+        seen.setdefault(key, source)
+
+
 def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
     """MDL-discretise the float columns of the whole data set."""
     from augnb.discretize import MDLPDiscretizer
@@ -125,6 +157,8 @@ def load_datasets(
     ------
     ValueError
         For an unknown data set name, an unknown protocol, duplicate labels,
+        one data set under two spellings (``iris`` and ``Iris``, ``d.csv``
+        and ``./d.csv``),
         mismatched ``X``/``y`` lengths, a missing label in ready data under
         the ``"nested"`` protocol (``"paper"`` drops such rows), or no data
         sets.
@@ -150,6 +184,7 @@ def load_datasets(
             datasets = [datasets]
         datasets = list(datasets)
         items = list(zip(_labels(datasets), datasets))
+        _refuse_same_source(datasets, data_dir)
     if not items:
         raise ValueError("no data sets to evaluate")
     for label, source in items:
@@ -178,11 +213,7 @@ def load_datasets(
                     "cannot be used: drop those rows or fill in their class"
                 )
         else:
-            path = None
-            if data_dir is not None and not _is_path_like(source):
-                candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
-                if candidate.is_file():
-                    path = candidate
+            path = _in_data_dir(source, data_dir)
             options = dict(read_options or {})
             # The paper protocol keeps complete rows whatever the options say.
             options["complete_only"] = paper or bool(options.get("complete_only"))
