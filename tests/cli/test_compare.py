@@ -134,3 +134,39 @@ def test_two_files_of_one_name_are_compared_side_by_side(car_csv, tmp_path, caps
     assert main(argv) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert str(paths[0]) in out and str(paths[1]) in out
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_workers_stop_is_one_line(tmp_path):
+    # With --n-jobs 2 the results are printed seconds before joblib's worker
+    # processes have stopped; a Ctrl-C then printed a traceback of joblib's
+    # exit handler under the results.
+    import signal
+    import subprocess
+    import sys
+
+    frame = pd.DataFrame({"a": list("xyz") * 20, "class": ["p", "q"] * 30})
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    argv = ["compare", "d.csv", "--n-jobs", "2", "--format", "csv", *QUICK]
+    code = "import sys; from augnb.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *argv],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    out = proc.stdout.readline()  # the header: the run has finished
+    # The rows follow at once; the interrupt comes while the workers stop.
+    rows = [proc.stdout.readline() for _ in range(8)]
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the command did not end after a Ctrl-C")
+    assert out.startswith("dataset,estimator") and all(rows), (out, rows)
+    assert "Traceback" not in err, err
+    assert proc.returncode in (0, 130), (proc.returncode, err)

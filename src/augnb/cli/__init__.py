@@ -402,6 +402,20 @@ def _fold_errors() -> tuple[type[Exception], ...]:
     return (cv.FoldError,) if cv is not None else ()
 
 
+def _release_workers() -> None:
+    """Stop joblib's worker processes while a Ctrl-C is still ours to catch.
+
+    Left to the interpreter's exit, stopping them takes seconds after the
+    results are printed, and a Ctrl-C then interrupts joblib's exit handler:
+    a traceback, and a process that never ends. Only a pool that ``--n-jobs``
+    (or an estimator's ``n_jobs``) started is stopped; none is started here.
+    """
+    module = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(module, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``augnb`` command line.
 
@@ -443,7 +457,9 @@ def main(argv: list[str] | None = None) -> int:
             # registry forgets what it showed whenever a library changes the
             # filters (every catch_warnings does).
             warnings.showwarning = _WarningPrinter()
-            return handler(args)
+            status = handler(args)
+        _release_workers()
+        return status
     except UsageError as exc:
         print(f"augnb: error: {exc}", file=sys.stderr)
         return 2
