@@ -170,3 +170,14 @@ def test_ctrl_c_while_the_workers_stop_is_one_line(tmp_path):
     assert out.startswith("dataset,estimator") and all(rows), (out, rows)
     assert "Traceback" not in err, err
     assert proc.returncode in (0, 130), (proc.returncode, err)
+
+
+def test_a_measurement_taken_for_the_class_is_one_error_line(tmp_path, usage_error):
+    # The class column's warning (most classes seen once) came before the
+    # error saying the same: two lines for one user error.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.choice(list("xyz"), 40)})
+    frame["class"] = rng.normal(size=40)
+    frame.to_csv(tmp_path / "m.csv", index=False)
+    argv = ["compare", tmp_path / "m.csv", *QUICK]
+    usage_error(argv, "'m'", "40 distinct values in 40 rows", "bin", "--target")

@@ -431,16 +431,45 @@ def _tagged_fold(
     return index, key, result, list(seen.values())
 
 
-def _check_dataset(name: str, X: pd.DataFrame, y: NDArray[Any]) -> None:
-    """Refuse a data set no classifier can learn; warn of its audit's findings.
+def _dataset_folds(
+    name: str,
+    X: pd.DataFrame,
+    y: NDArray[Any],
+    n_splits: int,
+    n_repeats: int,
+    random_state: int | None,
+) -> list[Fold]:
+    """The folds of a data set a classifier can learn; its audit's warnings.
 
     Run once per data set before any fold, so that a problem is said once
-    (not per fold and estimator) and a hopeless one costs no fit.
+    (not per fold and estimator) and a hopeless one costs no fit. Every
+    error comes before any warning: a data set that is refused is refused in
+    one message, not after warnings saying the same (a measurement taken for
+    the class is both a warning of the audit and folds that cannot be drawn).
     """
-    for finding in filter(None, [class_column_finding(y), *audit_table(X)]):
+    of_class = class_column_finding(y)
+    findings = list(filter(None, [of_class, *audit_table(X)]))
+    for finding in findings:
         if finding.is_error:
             raise ValueError(f"data set {name!r}: {finding.message}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            folds = make_folds(y, n_splits, n_repeats, random_state)
+        except ValueError as exc:
+            # Unless there are fewer rows than folds, the class column's
+            # finding says why no folds can be drawn, and both fixes (bin a
+            # measurement, or --target the class).
+            why = str(exc)
+            if of_class is not None and len(y) >= n_splits:
+                why = of_class.message
+            raise ValueError(f"data set {name!r}: {why}") from None
+    for finding in findings:
         warnings.warn(f"data set {name!r}: {finding.message}", DataAuditWarning, 3)
+    for w in caught:
+        # Name the data set: the message alone does not say which one.
+        warnings.warn(f"data set {name!r}: {w.message}", w.category, stacklevel=3)
+    return folds
 
 
 def cross_validate(
@@ -563,16 +592,7 @@ def cross_validate(
     rows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
     pending: list[tuple[tuple[int, int, int, int], dict[str, Any] | None, tuple]] = []
     for di, (dname, (X, y)) in enumerate(data.items()):
-        _check_dataset(dname, X, y)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                folds = make_folds(y, n_splits, n_repeats, random_state)
-            except ValueError as exc:
-                raise ValueError(f"data set {dname!r}: {exc}") from None
-        for w in caught:
-            # Name the data set: the message alone does not say which one.
-            warnings.warn(f"data set {dname!r}: {w.message}", w.category, stacklevel=2)
+        folds = _dataset_folds(dname, X, y, n_splits, n_repeats, random_state)
         labels = np.unique(y)
         dhash = data_hash(X, y) if cache is not None else ""
         for ei, (ename, est) in enumerate(est_map.items()):
