@@ -90,6 +90,8 @@ def test_warning_printer_names_a_library_and_says_each_once(capsys):
         (["iris", "--data-dir", "/no/such/dir"], ["--data-dir", "does not exist"]),
         (["iris", "--cache-dir", "/proc/cache"], ["--cache-dir", "not writable"]),
         (["iris", "--splits", "1"], ["--splits", "at least 2"]),
+        (["iris", "--splits", "0"], ["--splits", "at least 2", "'0'"]),
+        (["iris", "--splits", "-1"], ["--splits", "at least 2", "'-1'"]),
         (["iris", "--estimators", "nope"], ["'nope'", "available"]),
         (["iris", "--bogus"], ["--bogus", "augnb compare --help"]),
         (["--suite", "zhang2005", "--id-column", "x"], ["--id-column", "suite"]),

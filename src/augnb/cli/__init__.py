@@ -29,7 +29,13 @@ import warnings
 from pathlib import Path
 from typing import NoReturn
 
-from augnb.cli._common import UsageError, n_jobs_value, positive_int, seed_value
+from augnb.cli._common import (
+    UsageError,
+    fold_count,
+    n_jobs_value,
+    positive_int,
+    seed_value,
+)
 from augnb.cli._data_options import add_data_options, column_name
 
 __all__ = ["main"]
@@ -144,7 +150,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "NaiveBayes TAN)",
     )
     compare.add_argument(
-        "--splits", type=positive_int, help="folds per repetition (default 5)"
+        "--splits", type=fold_count, help="folds per repetition (default 5)"
     )
     compare.add_argument("--repeats", type=positive_int, help="repetitions (default 5)")
     compare.add_argument(

@@ -332,8 +332,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     n_splits = args.splits if args.splits is not None else 5
     n_repeats = args.repeats if args.repeats is not None else 5
     seed = args.seed if args.seed is not None else 0
-    if n_splits < 2:
-        raise UsageError(f"--splits must be at least 2; got {n_splits}")
     if args.output:
         check_output_file(
             args.output,
