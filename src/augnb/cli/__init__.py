@@ -26,6 +26,7 @@ import argparse
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -422,6 +423,38 @@ def _release_workers() -> None:
         executor.shutdown(wait=True)
 
 
+def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """The command's status; a user error, a failed fold or Ctrl-C in one line."""
+    try:
+        with warnings.catch_warnings():
+            # The printer says each warning once: Python's once-per-place
+            # registry forgets what it showed whenever a library changes the
+            # filters (every catch_warnings does).
+            warnings.showwarning = _WarningPrinter()
+            return handler(args)
+    except UsageError as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 2
+    except _fold_errors() as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`augnb datasets | head`): not an error of ours.
+        # Point stdout at devnull so the interpreter's final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # an output that could not be written after all
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        hint = ""
+        if getattr(args, "cache_dir", None):
+            hint = f"; finished folds are cached in {args.cache_dir}"
+        print(f"augnb: interrupted{hint}", file=sys.stderr)
+        return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``augnb`` command line.
 
@@ -457,33 +490,11 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    status = _run(handler, args)
     try:
-        with warnings.catch_warnings():
-            # The printer says each warning once: Python's once-per-place
-            # registry forgets what it showed whenever a library changes the
-            # filters (every catch_warnings does).
-            warnings.showwarning = _WarningPrinter()
-            status = handler(args)
+        # After an error too: a failed run's workers are left running.
         _release_workers()
-        return status
-    except UsageError as exc:
-        print(f"augnb: error: {exc}", file=sys.stderr)
-        return 2
-    except _fold_errors() as exc:
-        print(f"augnb: error: {exc}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # The reader went away (`augnb datasets | head`): not an error of ours.
-        # Point stdout at devnull so the interpreter's final flush is quiet.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    except OSError as exc:  # an output that could not be written after all
-        print(f"augnb: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
-        hint = ""
-        if getattr(args, "cache_dir", None):
-            hint = f"; finished folds are cached in {args.cache_dir}"
-        print(f"augnb: interrupted{hint}", file=sys.stderr)
+        print("augnb: interrupted", file=sys.stderr)
         return 130
+    return status
