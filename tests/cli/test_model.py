@@ -968,3 +968,18 @@ def test_a_column_empty_in_the_first_block_gives_one_model_streamed_or_whole(
     np.testing.assert_allclose(
         streamed.predict_proba(X), whole.predict_proba(X), rtol=0, atol=1e-12
     )
+
+
+def test_fit_complete_only_that_leaves_one_class_says_which_option(tmp_path, capsys):
+    # The fit door keeps complete rows by the rule load() uses: it said "y
+    # has only one class" and advised partial_fit.
+    frame = pd.DataFrame({"a": ["x", "y"] * 10, "class": ["p"] * 17 + ["q"] * 3})
+    frame.loc[17:, "a"] = None
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    for extra in ([], ["--batch-rows", "5"]):
+        argv = ["fit", str(tmp_path / "t.csv"), "--complete-only", *extra,
+                "--output", str(tmp_path / "m.augnb")]
+        assert main(argv) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert "leaves only class 'p'" in line and "--complete-only" in line, line
+        assert "partial_fit" not in line
