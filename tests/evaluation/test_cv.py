@@ -190,6 +190,35 @@ def test_resumed_run_equals_uninterrupted_run(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(again, resumed)
 
 
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda r: r.update(accuracy="x"), id="text"),
+        pytest.param(lambda r: r.update(n_test=None), id="null-count"),
+        pytest.param(lambda r: r.pop("brier"), id="missing"),
+        pytest.param(lambda r: r.update(n_train=2.5), id="fractional-count"),
+        pytest.param(lambda r: r.update(accuracy=True), id="bool"),
+    ],
+)
+def test_a_spoilt_cached_fold_is_run_again(tmp_path, spoil):
+    # A record whose key matches but whose result is no result (edited by
+    # hand, or written by another version) failed the whole run in pandas.
+    import json
+
+    kwargs = {"n_splits": 2, "n_repeats": 1, "progress": False}
+    reference = cv_module.cross_validate(["NB"], ["iris"], cache_dir=tmp_path, **kwargs)
+    path = sorted(tmp_path.glob("*.json"))[0]
+    record = json.loads(path.read_text())
+    spoil(record["result"])
+    path.write_text(json.dumps(record))
+    again = cv_module.cross_validate(["NB"], ["iris"], cache_dir=tmp_path, **kwargs)
+    pd.testing.assert_frame_equal(
+        again.drop(columns=TIMING), reference.drop(columns=TIMING)
+    )
+    # ... and its file is written afresh.
+    assert json.loads(path.read_text())["result"]["accuracy"] == again["accuracy"][0]
+
+
 def test_cache_key_covers_parameters_and_data(tmp_path):
     cache = tmp_path / "c"
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False, "cache_dir": cache}
@@ -610,3 +639,10 @@ def test_two_names_of_one_classifier_are_refused(names):
     assert list(cv_module.resolve_estimators(["NB", "TAN", "KDB", "AODE"])) == [
         "NB", "TAN", "KDB", "AODE"
     ]
+
+
+def test_the_cache_checks_every_result_column():
+    from augnb.evaluation._fold_cache import RESULT_FIELDS
+
+    ids = {"dataset", "estimator", "repeat", "fold"}
+    assert list(RESULT_FIELDS) == [c for c in cv_module.RESULT_COLUMNS if c not in ids]

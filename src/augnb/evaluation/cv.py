@@ -613,14 +613,9 @@ def cross_validate(
                         "repeat": f.repeat,
                         "fold": f.fold,
                     }
-                    hit = read_cache(cache_path(cache, key), key)
                     # A result cached before a column was added is run again.
-                    if hit is not None and set(RESULT_COLUMNS) <= set(hit) | {
-                        "dataset",
-                        "estimator",
-                        "repeat",
-                        "fold",
-                    }:
+                    hit = read_cache(cache_path(cache, key), key)
+                    if hit is not None:
                         rows[index] = hit
                         continue
                 where = f"{ename} on {dname}, repeat {f.repeat} fold {f.fold}"
