@@ -95,6 +95,10 @@ def test_warning_printer_names_a_library_and_says_each_once(capsys):
         (["iris", "--estimators", "nope"], ["'nope'", "available"]),
         (["iris", "--bogus"], ["--bogus", "augnb compare --help"]),
         (["--suite", "zhang2005", "--id-column", "x"], ["--id-column", "suite"]),
+        # Every option of reading a table: these three were ignored.
+        (["--suite", "zhang2005", "--decimal", ","], ["--decimal", "suite"]),
+        (["--suite", "zhang2005", "--discrete", "a"], ["--discrete", "suite"]),
+        (["--continuous", "a"], ["--continuous", "suite"]),
     ],
 )
 def test_bad_arguments_exit_2_in_one_line(argv, words, usage_error):
