@@ -66,6 +66,31 @@ def _in_data_dir(
     return candidate if candidate.is_file() else None
 
 
+def _for_every_table(
+    table: str | os.PathLike[str], options: Mapping[str, Any], n_datasets: int
+) -> str:
+    """Why a table failed with options given for another: "" when it did not.
+
+    ``--target Outcome`` for ``my.csv`` is also asked of ``iris`` beside it,
+    whose class column is ``class``. Said only when the table reads without
+    those options (read again, on this error only).
+    """
+    from augnb.datasets import load
+
+    given = [k for k, v in options.items() if v and k != "complete_only"]
+    if n_datasets < 2 or not given:
+        return ""
+    try:
+        load(table, complete_only=bool(options.get("complete_only")))
+    except (ValueError, OSError):
+        return ""
+    names = ", ".join(f"--{k.replace('_', '-')}" for k in given)
+    return (
+        f" ({names} applies to every data set compared: compare tables read "
+        "with other options in a run of their own)"
+    )
+
+
 def _refuse_same_source(
     sources: list[str | os.PathLike[str]], data_dir: str | os.PathLike[str] | None
 ) -> None:
@@ -217,7 +242,12 @@ def load_datasets(
             options = dict(read_options or {})
             # The paper protocol keeps complete rows whatever the options say.
             options["complete_only"] = paper or bool(options.get("complete_only"))
-            X, y = load(path if path is not None else source, **options)
+            table = path if path is not None else source
+            try:
+                X, y = load(table, **options)
+            except ValueError as exc:
+                note = _for_every_table(table, options, len(items))
+                raise ValueError(f"{exc}{note}") from None
         y_arr = _label_array(y)
         if paper:
             X = _discretize_whole(X, y_arr)
