@@ -646,3 +646,23 @@ def test_the_cache_checks_every_result_column():
 
     ids = {"dataset", "estimator", "repeat", "fold"}
     assert list(RESULT_FIELDS) == [c for c in cv_module.RESULT_COLUMNS if c not in ids]
+
+
+def test_a_column_mdl_leaves_whole_under_the_paper_protocol_is_not_called_constant():
+    # Discretised on the whole data set, a column of noise is one interval:
+    # the audit said it "has the same value (0) in every row" of a file whose
+    # values all differ.
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(["x", "y"], 60), "noise": rng.normal(size=60)})
+    y = np.where(X["a"] == "x", "p", "q")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cv_module.cross_validate(
+            ["NB"], {"d": (X, y)}, n_splits=2, n_repeats=1, protocol="paper",
+            progress=False,
+        )
+    said = [str(w.message) for w in caught if "noise" in str(w.message)]
+    assert len(said) == 1, said
+    assert "same value" not in said[0] and "no cut point" in said[0], said

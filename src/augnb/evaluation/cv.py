@@ -47,7 +47,12 @@ from augnb.evaluation._fold_cache import (
     params_hash,
     read_cache,
 )
-from augnb.evaluation.loading import PROTOCOLS, Protocol, load_datasets
+from augnb.evaluation.loading import (
+    NO_CUT_POINT,
+    PROTOCOLS,
+    Protocol,
+    load_datasets,
+)
 
 __all__ = [
     "PROTOCOLS",
@@ -464,8 +469,18 @@ def _dataset_folds(
             if of_class is not None and len(y) >= n_splits:
                 why = of_class.message
             raise ValueError(f"data set {name!r}: {why}") from None
+    whole = set(X.attrs.get(NO_CUT_POINT, ()))
     for finding in findings:
-        warnings.warn(f"data set {name!r}: {finding.message}", DataAuditWarning, 3)
+        message = finding.message
+        if finding.problem == "constant" and str(finding.column) in whole:
+            # Its values differ in the file: the paper protocol's MDL made
+            # it one interval.
+            message = (
+                f"column {str(finding.column)!r} is one interval: MDL found no "
+                "cut point in it on the whole data set (the paper protocol), so "
+                "it carries no information"
+            )
+        warnings.warn(f"data set {name!r}: {message}", DataAuditWarning, 3)
     for w in caught:
         # Name the data set: the message alone does not say which one.
         warnings.warn(f"data set {name!r}: {w.message}", w.category, stacklevel=3)

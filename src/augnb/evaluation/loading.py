@@ -18,10 +18,14 @@ from numpy.typing import NDArray
 
 from augnb.datasets import TABLE_SUFFIXES
 
-__all__ = ["PROTOCOLS", "load_datasets"]
+__all__ = ["NO_CUT_POINT", "PROTOCOLS", "load_datasets"]
 
 Protocol = Literal["nested", "paper"]
 PROTOCOLS: tuple[str, ...] = ("nested", "paper")
+
+#: Key of ``X.attrs`` under the paper protocol: the columns in which MDL found
+#: no cut point on the whole data set (one interval each).
+NO_CUT_POINT = "augnb_no_cut_point"
 
 
 def _is_path_like(name: str | os.PathLike[str]) -> bool:
@@ -131,6 +135,14 @@ def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
     out = X.copy()
     for c in continuous:
         out[c] = binned[c]
+    # Columns of several values that MDL leaves one interval: the audit of
+    # the folds would call them constant columns of the file.
+    whole = [
+        str(c)
+        for c in continuous
+        if binned[c].nunique(dropna=True) <= 1 and X[c].nunique(dropna=True) > 1
+    ]
+    out.attrs[NO_CUT_POINT] = sorted({*out.attrs.get(NO_CUT_POINT, ()), *whole})
     return out
 
 
