@@ -137,3 +137,24 @@ def test_names_of_other_packages_are_explained(monkeypatch):
     )
     with pytest.raises(ValueError, match="lacking is not in augnb"):
         estimator_class("Lacking")
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"),
+    [
+        ("NaiveBays", "'NaiveBayes'"),
+        ("naive_bays", "'NaiveBayes'"),
+        ("SelectivTAN", "'SelectiveTAN'"),
+        ("tan_hsp", "'SuperParentTAN'"),
+        ("WANBA", "'WANBIA'"),
+    ],
+)
+def test_unknown_name_suggests_the_closest(typo, meant):
+    with pytest.raises(ValueError, match=rf"did you mean {meant}\?\); available"):
+        make_estimator(typo)
+
+
+def test_unknown_name_far_from_any_suggests_none():
+    with pytest.raises(ValueError) as info:
+        make_estimator("RandomForest")
+    assert "did you mean" not in str(info.value)

@@ -90,9 +90,15 @@ def test_warning_printer_names_a_library_and_says_each_once(capsys):
         (["iris", "--data-dir", "/no/such/dir"], ["--data-dir", "does not exist"]),
         (["iris", "--cache-dir", "/proc/cache"], ["--cache-dir", "not writable"]),
         (["iris", "--splits", "1"], ["--splits", "at least 2"]),
+        (["iris", "--splits", "0"], ["--splits", "at least 2", "'0'"]),
+        (["iris", "--splits", "-1"], ["--splits", "at least 2", "'-1'"]),
         (["iris", "--estimators", "nope"], ["'nope'", "available"]),
         (["iris", "--bogus"], ["--bogus", "augnb compare --help"]),
         (["--suite", "zhang2005", "--id-column", "x"], ["--id-column", "suite"]),
+        # Every option of reading a table: these three were ignored.
+        (["--suite", "zhang2005", "--decimal", ","], ["--decimal", "suite"]),
+        (["--suite", "zhang2005", "--discrete", "a"], ["--discrete", "suite"]),
+        (["--continuous", "a"], ["--continuous", "suite"]),
     ],
 )
 def test_bad_arguments_exit_2_in_one_line(argv, words, usage_error):
@@ -134,3 +140,50 @@ def test_two_files_of_one_name_are_compared_side_by_side(car_csv, tmp_path, caps
     assert main(argv) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert str(paths[0]) in out and str(paths[1]) in out
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_workers_stop_is_one_line(tmp_path):
+    # With --n-jobs 2 the results are printed seconds before joblib's worker
+    # processes have stopped; a Ctrl-C then printed a traceback of joblib's
+    # exit handler under the results.
+    import signal
+    import subprocess
+    import sys
+
+    frame = pd.DataFrame({"a": list("xyz") * 20, "class": ["p", "q"] * 30})
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    argv = ["compare", "d.csv", "--n-jobs", "2", "--format", "csv", *QUICK]
+    code = "import sys; from augnb.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *argv],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    out = proc.stdout.readline()  # the header: the run has finished
+    # The rows follow at once; the interrupt comes while the workers stop.
+    rows = [proc.stdout.readline() for _ in range(8)]
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the command did not end after a Ctrl-C")
+    assert out.startswith("dataset,estimator") and all(rows), (out, rows)
+    assert "Traceback" not in err, err
+    assert proc.returncode in (0, 130), (proc.returncode, err)
+
+
+def test_a_measurement_taken_for_the_class_is_one_error_line(tmp_path, usage_error):
+    # The class column's warning (most classes seen once) came before the
+    # error saying the same: two lines for one user error.
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.choice(list("xyz"), 40)})
+    frame["class"] = rng.normal(size=40)
+    frame.to_csv(tmp_path / "m.csv", index=False)
+    argv = ["compare", tmp_path / "m.csv", *QUICK]
+    usage_error(argv, "'m'", "40 distinct values in 40 rows", "bin", "--target")

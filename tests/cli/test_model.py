@@ -746,11 +746,11 @@ def test_a_measurement_given_as_the_class_is_named_by_fit_inspect_and_compare(
     assert main(["inspect", str(path), "--target", "price"]) == 0
     out = capsys.readouterr().out
     assert "'price' has 40 distinct values" in out and "no problems" not in out
-    # compare warns the same, then cannot make folds: no fold count helps.
+    # compare cannot make folds (no fold count helps): one line saying why.
     assert main(["compare", str(path), "--target", "price", "--splits", "2",
                  "--repeats", "1", "--no-progress"]) == 2
-    warning, error = capsys.readouterr().err.splitlines()
-    assert "40 distinct values in 40 rows" in warning
+    (error,) = capsys.readouterr().err.splitlines()
+    assert "40 distinct values in 40 rows" in error and "bin" in error
     assert error.startswith("augnb: error: ") and "--target" in error
     assert "at most 1 folds" not in error
 
@@ -1023,3 +1023,18 @@ def test_predict_and_inspect_of_a_glob_or_folder_say_which_commands_read_several
     for argv in (["predict", model, pattern], ["predict", model, tmp_path],
                  ["inspect", pattern], ["inspect", tmp_path]):
         usage_error(argv, "give one file", "`augnb fit`", "augnb.predict_files")
+
+
+def test_fit_complete_only_that_leaves_one_class_says_which_option(tmp_path, capsys):
+    # The fit door keeps complete rows by the rule load() uses: it said "y
+    # has only one class" and advised partial_fit.
+    frame = pd.DataFrame({"a": ["x", "y"] * 10, "class": ["p"] * 17 + ["q"] * 3})
+    frame.loc[17:, "a"] = None
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    for extra in ([], ["--batch-rows", "5"]):
+        argv = ["fit", str(tmp_path / "t.csv"), "--complete-only", *extra,
+                "--output", str(tmp_path / "m.augnb")]
+        assert main(argv) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert "leaves only class 'p'" in line and "--complete-only" in line, line
+        assert "partial_fit" not in line

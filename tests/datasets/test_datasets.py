@@ -451,3 +451,21 @@ def test_a_folder_or_a_pattern_is_told_which_doors_read_several_files(tmp_path):
     with pytest.raises(FileNotFoundError) as info:
         load(tmp_path / "nope.csv")
     assert "give one file" not in str(info.value)
+
+
+def test_complete_only_that_removes_every_row_of_a_class_says_so(tmp_path):
+    # It left one class, and the audit then asked for --target: the class
+    # column was right, the option removed the other class's rows.
+    frame = pd.DataFrame(
+        {"a": ["x", "y"] * 10, "b": ["u"] * 20, "class": ["p"] * 17 + ["q"] * 3}
+    )
+    frame.loc[17:, "a"] = None
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError) as info:
+        load(tmp_path / "t.csv", complete_only=True)
+    message = str(info.value)
+    for word in ("t.csv", "only class 'p'", "every row of class 'q'", "['a']",
+                 "--complete-only", "leave that option out"):
+        assert word in message, (word, message)
+    # Without the option the missing values are summed out: both classes stay.
+    assert set(load(tmp_path / "t.csv")[1]) == {"p", "q"}

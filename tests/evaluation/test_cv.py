@@ -190,6 +190,35 @@ def test_resumed_run_equals_uninterrupted_run(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(again, resumed)
 
 
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda r: r.update(accuracy="x"), id="text"),
+        pytest.param(lambda r: r.update(n_test=None), id="null-count"),
+        pytest.param(lambda r: r.pop("brier"), id="missing"),
+        pytest.param(lambda r: r.update(n_train=2.5), id="fractional-count"),
+        pytest.param(lambda r: r.update(accuracy=True), id="bool"),
+    ],
+)
+def test_a_spoilt_cached_fold_is_run_again(tmp_path, spoil):
+    # A record whose key matches but whose result is no result (edited by
+    # hand, or written by another version) failed the whole run in pandas.
+    import json
+
+    kwargs = {"n_splits": 2, "n_repeats": 1, "progress": False}
+    reference = cv_module.cross_validate(["NB"], ["iris"], cache_dir=tmp_path, **kwargs)
+    path = sorted(tmp_path.glob("*.json"))[0]
+    record = json.loads(path.read_text())
+    spoil(record["result"])
+    path.write_text(json.dumps(record))
+    again = cv_module.cross_validate(["NB"], ["iris"], cache_dir=tmp_path, **kwargs)
+    pd.testing.assert_frame_equal(
+        again.drop(columns=TIMING), reference.drop(columns=TIMING)
+    )
+    # ... and its file is written afresh.
+    assert json.loads(path.read_text())["result"]["accuracy"] == again["accuracy"][0]
+
+
 def test_cache_key_covers_parameters_and_data(tmp_path):
     cache = tmp_path / "c"
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False, "cache_dir": cache}
@@ -269,7 +298,7 @@ def test_log_loss_with_a_class_missing_from_a_training_fold():
     y = y.copy()
     y[7] = "rare"
     with pytest.warns(
-        cv_module.FoldWarning, match="data set 'd': class 'rare' has only 1 row"
+        cv_module.FoldWarning, match="data set 'd': class 'rare' has a single row"
     ):
         res = cv_module.cross_validate(
             {"NB": cv_module.resolve_estimators(["NB"])["NB"]},
@@ -397,9 +426,25 @@ def test_make_folds_warns_once_in_its_own_words_of_a_rare_class():
     messages = [str(w.message) for w in caught]
     assert messages == [
         "class 'rare' has only 2 row(s), fewer than the 4 folds, so some test "
-        "folds hold none of it; fewer folds (--splits) avoid that"
+        "folds hold none of it; at most 2 folds (n_splits; --splits on the "
+        "command line) avoid that"
     ]
     assert caught[0].category is cv_module.FoldWarning
+
+
+def test_make_folds_does_not_promise_fewer_folds_help_a_single_row_class():
+    # Two folds are the fewest: a class of one row is left out of the training
+    # rows of the fold that tests it, whatever --splits says.
+    y = np.array(["a"] * 12 + ["rare"])
+    with pytest.warns(cv_module.FoldWarning) as caught:
+        cv_module.make_folds(y, n_splits=3, n_repeats=1)
+    (message,) = [str(w.message) for w in caught]
+    assert "fewer folds" not in message and "--splits" not in message
+    assert message == (
+        "class 'rare' has a single row: the fold that tests it has none of it "
+        "to train on, and the other folds none to test, whatever the number of "
+        "folds; drop that row or merge the class into another"
+    )
 
 
 @pytest.mark.parametrize(
@@ -594,3 +639,30 @@ def test_two_names_of_one_classifier_are_refused(names):
     assert list(cv_module.resolve_estimators(["NB", "TAN", "KDB", "AODE"])) == [
         "NB", "TAN", "KDB", "AODE"
     ]
+
+
+def test_the_cache_checks_every_result_column():
+    from augnb.evaluation._fold_cache import RESULT_FIELDS
+
+    ids = {"dataset", "estimator", "repeat", "fold"}
+    assert list(RESULT_FIELDS) == [c for c in cv_module.RESULT_COLUMNS if c not in ids]
+
+
+def test_a_column_mdl_leaves_whole_under_the_paper_protocol_is_not_called_constant():
+    # Discretised on the whole data set, a column of noise is one interval:
+    # the audit said it "has the same value (0) in every row" of a file whose
+    # values all differ.
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(["x", "y"], 60), "noise": rng.normal(size=60)})
+    y = np.where(X["a"] == "x", "p", "q")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cv_module.cross_validate(
+            ["NB"], {"d": (X, y)}, n_splits=2, n_repeats=1, protocol="paper",
+            progress=False,
+        )
+    said = [str(w.message) for w in caught if "noise" in str(w.message)]
+    assert len(said) == 1, said
+    assert "same value" not in said[0] and "no cut point" in said[0], said

@@ -87,6 +87,25 @@ def test_labels_are_compared_as_text():
         assert (scores.n_rows, scores.n_correct, scores.unknown) == (3, 2, {})
 
 
+def test_whole_float_labels_are_the_model_s_integer_classes():
+    # A numeric class column with a missing label is read as floats (1.0):
+    # every row was an unknown label, and the accuracy 0.
+    proba = np.array([[0.8, 0.2], [0.3, 0.7], [0.6, 0.4]])
+    for classes, y in (
+        ([0, 1], [0.0, 1.0, 1.0]),
+        ([0, 1], np.array([0.0, 1.0, 1.0, np.nan])),
+        ([0.0, 1.0], [0, 1, 1]),
+        ([0.0, 1.0], ["0", "1", "1"]),
+    ):
+        scores = HoldoutScores(classes)
+        scores.add(y, np.vstack([proba, proba])[: len(y)])
+        assert (scores.n_rows, scores.n_correct, scores.unknown) == (3, 2, {}), y
+    # A fraction is no whole number: still a label the model does not know.
+    scores = HoldoutScores([0, 1])
+    scores.add([0.5, 1.0, 1.0], proba)
+    assert scores.unknown == {"0.5": 1}
+
+
 def test_report_without_rows_and_with_many_classes():
     assert HoldoutScores(["a", "b"]).report() == ["no labelled row to score"]
     classes = [f"c{i}" for i in range(25)]

@@ -54,3 +54,61 @@ def test_x_and_y_of_different_lengths_are_refused_by_name():
     X.index = X.index + 100  # a frame sliced from a larger one
     with pytest.raises(ValueError, match="X has 60 rows but y has 59"):
         load_datasets({"d": (X, y[:-1])})
+
+
+def test_a_bundled_data_set_under_two_spellings_is_refused():
+    # It would be cross-validated, and counted by the tests, twice.
+    with pytest.raises(ValueError, match=r"'iris' and 'Iris' are the same bundled"):
+        load_datasets(["iris", "Iris"])
+    with pytest.raises(ValueError, match="the same bundled data set 'balance_scale'"):
+        load_datasets(["balance-scale", "balance_scale"])
+
+
+def test_a_file_under_two_paths_is_refused(tmp_path, monkeypatch):
+    X, y = _xy(20)
+    X.assign(**{"class": y}).to_csv(tmp_path / "d.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"'d.csv' and '\./d.csv' are the same file"):
+        load_datasets(["d.csv", "./d.csv"])
+    with pytest.raises(ValueError, match="the same file"):
+        load_datasets(["d.csv", str(tmp_path / "d.csv")])
+
+
+def test_a_name_in_data_dir_and_its_path_are_one_data_set(tmp_path):
+    X, y = _xy(20)
+    X.assign(**{"class": y}).to_csv(tmp_path / "car.csv", index=False)
+    with pytest.raises(ValueError, match="the same file"):
+        load_datasets(["car", str(tmp_path / "car.csv")], data_dir=tmp_path)
+    # Without data_dir, the bundled car and a file car.csv are two data sets.
+    assert list(load_datasets(["car", str(tmp_path / "car.csv")])) == [
+        "car",
+        str(tmp_path / "car.csv"),
+    ]
+
+
+def test_an_option_for_one_table_is_said_to_apply_to_every_one(tmp_path):
+    # --target Outcome for a file beside the bundled iris: iris was refused
+    # without a word on why it was asked for Outcome.
+    X, y = _xy(20)
+    X.assign(Outcome=y).to_csv(tmp_path / "mine.csv", index=False)
+    sources = ["iris", str(tmp_path / "mine.csv")]
+    with pytest.raises(ValueError) as info:
+        load_datasets(sources, read_options={"target": "Outcome"})
+    message = str(info.value)
+    assert "no class column 'Outcome'" in message
+    assert "--target applies to every data set compared" in message
+    # Alone, the file reads with it; and one table's error is its own.
+    assert list(load_datasets(sources[1:], read_options={"target": "Outcome"}))
+    with pytest.raises(ValueError) as info:
+        load_datasets(["iris"], read_options={"target": "Outcome"})
+    assert "applies to every" not in str(info.value)
+
+
+def test_an_error_of_its_own_is_not_blamed_on_the_options(tmp_path):
+    X, y = _xy(20)
+    X.assign(Outcome=y).to_csv(tmp_path / "mine.csv", index=False)
+    sources = ["irs", str(tmp_path / "mine.csv")]
+    with pytest.raises(ValueError) as info:
+        load_datasets(sources, read_options={"target": "Outcome"})
+    assert "Unknown data set 'irs'" in str(info.value)
+    assert "applies to every" not in str(info.value)

@@ -230,12 +230,41 @@ def test_friedman_mihaljevic2014_table2():
     assert res.pvalue == pytest.approx(0.20, abs=0.05)
 
 
-def test_friedman_perfect_agreement_gives_infinite_f():
+def test_friedman_perfect_agreement_gives_the_exact_p_value():
+    # Every data set ranks the algorithms alike: chi2_F is at its maximum
+    # N(k - 1), F_F is infinite, and the F distribution's p-value (0) is no
+    # p-value of a rank test; the exact one is the chance that N random
+    # rankings agree, (k!)^(1 - N).
     scores = np.tile([0.9, 0.8, 0.7], (6, 1))
     res = friedman_test(scores)
     assert res.statistic == pytest.approx(6 * 2)
     assert res.iman_davenport.statistic == np.inf
-    assert res.iman_davenport.pvalue == 0.0
+    assert res.iman_davenport.pvalue == pytest.approx(6.0**-5)
+    assert res.iman_davenport.exact
+    # Not at the boundary, the F approximation as before.
+    assert not friedman_test(DEMSAR_AUC).iman_davenport.exact
+
+
+def test_friedman_perfect_agreement_from_ranks_and_with_ties():
+    res = friedman_test(ranks=[1.0, 2.0, 3.0, 4.0], n_datasets=3)
+    assert res.iman_davenport.statistic == np.inf
+    assert res.iman_davenport.pvalue == pytest.approx(24.0**-2)
+    # Two algorithms tied on every data set, the third always last: with the
+    # tie correction chi2_F reaches N(k - 1), and each data set has 3 (not
+    # 3!) distinguishable orders.
+    tied = np.tile([0.9, 0.9, 0.7], (4, 1))
+    res = friedman_test(tied, tie_correction=True)
+    assert res.statistic == pytest.approx(4 * 2)
+    assert res.iman_davenport.statistic == np.inf
+    assert res.iman_davenport.pvalue == pytest.approx(3.0**-3)
+    # Without the correction the ties keep chi2_F below its maximum.
+    assert np.isfinite(friedman_test(tied).iman_davenport.statistic)
+
+
+def test_friedman_perfect_agreement_of_two_algorithms_on_two_data_sets():
+    res = friedman_test([[1, 0], [1, 0]])
+    assert res.iman_davenport.pvalue == pytest.approx(0.5)
+    assert 0 < res.iman_davenport.pvalue <= 1
 
 
 def test_friedman_all_tied():

@@ -125,6 +125,20 @@ def test_save_figure_writes_non_empty_files(tmp_path, suffix):
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_save_figure_writes_the_same_bytes_twice(tmp_path, suffix):
+    # A rerun of a suite must not differ in its figures: an SVG held the date
+    # and random clip-path ids.
+    written = []
+    for name in ("first", "second"):
+        fig = plot_critical_difference(
+            DEMSAR_RANKS, 1.25, groups=cd_groups(DEMSAR_RANKS, 1.25)
+        )
+        written.append(save_figure(fig, tmp_path / f"{name}{suffix}").read_bytes())
+    assert written[0] == written[1]
+    assert b"<dc:date>" not in written[0]
+
+
 def test_save_figure_overwrites(tmp_path):
     path = tmp_path / "cd.svg"
     path.write_text("stale")

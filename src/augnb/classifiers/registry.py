@@ -245,12 +245,13 @@ def estimator_class(name: str) -> type[BaseAugmentedNB]:
                 return obj
     canonical = ESTIMATOR_ALIASES.get(key)
     if canonical is None:
-        # A misspelt name or alias: the classes it is closest to, first.
-        close = difflib.get_close_matches(key, list(ESTIMATOR_ALIASES), n=3, cutoff=0.8)
-        guesses = list(dict.fromkeys(ESTIMATOR_ALIASES[c] for c in close))
-        hint = f"did you mean {', '.join(map(repr, guesses))}? " if guesses else ""
+        # A typo of any spelling (naive_bays, kbd): the classes it is
+        # closest to, first.
+        close = difflib.get_close_matches(key, list(ESTIMATOR_ALIASES), 6, 0.75)
+        guesses = list(dict.fromkeys(ESTIMATOR_ALIASES[c] for c in close))[:3]
+        hint = f" (did you mean {' or '.join(map(repr, guesses))}?)" if guesses else ""
         raise ValueError(
-            f"unknown estimator {name!r}; {hint}available: "
+            f"unknown estimator {name!r}{hint}; available: "
             f"{', '.join(available_estimators())} (`augnb estimators` lists "
             "their aliases)"
         )

@@ -26,10 +26,17 @@ import argparse
 import os
 import sys
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from augnb.cli._common import UsageError, n_jobs_value, positive_int, seed_value
+from augnb.cli._common import (
+    UsageError,
+    fold_count,
+    n_jobs_value,
+    positive_int,
+    seed_value,
+)
 from augnb.cli._data_options import add_data_options, column_name
 
 __all__ = ["main"]
@@ -144,7 +151,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "NaiveBayes TAN)",
     )
     compare.add_argument(
-        "--splits", type=positive_int, help="folds per repetition (default 5)"
+        "--splits", type=fold_count, help="folds per repetition (default 5)"
     )
     compare.add_argument("--repeats", type=positive_int, help="repetitions (default 5)")
     compare.add_argument(
@@ -405,6 +412,52 @@ def _fold_errors() -> tuple[type[Exception], ...]:
     return (cv.FoldError,) if cv is not None else ()
 
 
+def _release_workers() -> None:
+    """Stop joblib's worker processes while a Ctrl-C is still ours to catch.
+
+    Left to the interpreter's exit, stopping them takes seconds after the
+    results are printed, and a Ctrl-C then interrupts joblib's exit handler:
+    a traceback, and a process that never ends. Only a pool that ``--n-jobs``
+    (or an estimator's ``n_jobs``) started is stopped; none is started here.
+    """
+    module = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(module, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
+def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """The command's status; a user error, a failed fold or Ctrl-C in one line."""
+    try:
+        with warnings.catch_warnings():
+            # The printer says each warning once: Python's once-per-place
+            # registry forgets what it showed whenever a library changes the
+            # filters (every catch_warnings does).
+            warnings.showwarning = _WarningPrinter()
+            return handler(args)
+    except UsageError as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 2
+    except _fold_errors() as exc:
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`augnb datasets | head`): not an error of ours.
+        # Point stdout at devnull so the interpreter's final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:  # an output that could not be written after all
+        print(f"augnb: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        hint = ""
+        if getattr(args, "cache_dir", None):
+            hint = f"; finished folds are cached in {args.cache_dir}"
+        print(f"augnb: interrupted{hint}", file=sys.stderr)
+        return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``augnb`` command line.
 
@@ -440,31 +493,11 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    status = _run(handler, args)
     try:
-        with warnings.catch_warnings():
-            # The printer says each warning once: Python's once-per-place
-            # registry forgets what it showed whenever a library changes the
-            # filters (every catch_warnings does).
-            warnings.showwarning = _WarningPrinter()
-            return handler(args)
-    except UsageError as exc:
-        print(f"augnb: error: {exc}", file=sys.stderr)
-        return 2
-    except _fold_errors() as exc:
-        print(f"augnb: error: {exc}", file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        # The reader went away (`augnb datasets | head`): not an error of ours.
-        # Point stdout at devnull so the interpreter's final flush is quiet.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
-    except OSError as exc:  # an output that could not be written after all
-        print(f"augnb: error: {exc}", file=sys.stderr)
-        return 1
+        # After an error too: a failed run's workers are left running.
+        _release_workers()
     except KeyboardInterrupt:
-        hint = ""
-        if getattr(args, "cache_dir", None):
-            hint = f"; finished folds are cached in {args.cache_dir}"
-        print(f"augnb: interrupted{hint}", file=sys.stderr)
+        print("augnb: interrupted", file=sys.stderr)
         return 130
+    return status

@@ -270,6 +270,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def fold_count(text: str) -> int:
+    """Argparse type of ``--splits``: 2 folds or more (0 and 1 alike)."""
+    value = _integer(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(
+            f"must be at least 2 (a fold to test on, the others to train on); "
+            f"got {text!r}"
+        )
+    return value
+
+
 def seed_value(text: str) -> int:
     """Argparse type of ``--seed``: an integer NumPy takes as a seed.
 

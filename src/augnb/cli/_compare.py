@@ -34,19 +34,14 @@ __all__ = ["cmd_compare", "cmd_datasets", "cmd_suites"]
 
 DEFAULT_ESTIMATORS = ("NaiveBayes", "TAN")
 DEFAULT_SUITE = "mihaljevic2014"
-# Options that define an ad-hoc comparison; a suite fixes them itself.
+# Options that define an ad-hoc comparison; a suite fixes them itself, and
+# reads its tables as shipped (every option of reading a table, besides).
 _ADHOC_OPTIONS = {
     "estimators": "--estimators",
     "splits": "--splits",
     "repeats": "--repeats",
     "seed": "--seed",
     "protocol": "--protocol",
-    "target": "--target",
-    "drop": "--drop",
-    "id_column": "--id-column",
-    "sep": "--sep",
-    "encoding": "--encoding",
-    "complete_only": "--complete-only",
 }
 
 
@@ -249,6 +244,9 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
+    # Read from the options of reading a table, so that none is left out
+    # (--decimal, --discrete and --continuous were ignored).
+    given += [f"--{key.replace('_', '-')}" for key in read_options(args)]
     if given:
         raise UsageError(
             f"{', '.join(given)} cannot be combined with a suite, which fixes its "
@@ -332,8 +330,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     n_splits = args.splits if args.splits is not None else 5
     n_repeats = args.repeats if args.repeats is not None else 5
     seed = args.seed if args.seed is not None else 0
-    if n_splits < 2:
-        raise UsageError(f"--splits must be at least 2; got {n_splits}")
     if args.output:
         check_output_file(
             args.output,

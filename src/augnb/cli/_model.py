@@ -483,7 +483,7 @@ def _fit_whole(
     import numpy as np
 
     from augnb.data.tables import check_labels, concat_batches
-    from augnb.datasets._loader import _no_complete_row
+    from augnb.datasets._loader import complete_mask
 
     start = time.perf_counter()
     try:
@@ -503,9 +503,7 @@ def _fit_whole(
         # Said before the fit's data audit speaks of the columns.
         _check_class_column(y, args.dataset)
         if args.complete_only:
-            keep = frame.notna().all(axis=1).to_numpy()
-            if not keep.any():
-                raise ValueError(_no_complete_row(frame, str(args.dataset)))
+            keep = complete_mask(frame, y, str(args.dataset))
             frame = frame[keep].reset_index(drop=True)
             y = y[keep].reset_index(drop=True)
         if estimator._needs_rows is not None:

@@ -100,6 +100,7 @@ __all__ = [
     "open_table",
     "read_table",
     "table_kind",
+    "text_of",
     "typed_features",
 ]
 
@@ -1728,8 +1729,21 @@ def _check_frame(frame: pd.DataFrame, label: str) -> pd.DataFrame:
     return out
 
 
-def _text_of(values: pd.Index) -> list[str]:
-    """Values as a CSV would print them (whole floats without ``.0``)."""
+def text_of(values: Iterable[Any]) -> list[str]:
+    """Values as a CSV would print them (whole floats without ``.0``).
+
+    A column of whole numbers is read as floats when a cell is missing
+    (``1.0``): as text it is the ``1`` of a column read as integers.
+
+    Parameters
+    ----------
+    values : iterable
+        Cells of any type.
+
+    Returns
+    -------
+    list of str
+    """
     out = []
     for v in values:
         if isinstance(v, (float, np.floating)) and float(v).is_integer():
@@ -1761,7 +1775,7 @@ def as_text_category(column: pd.Series) -> pd.Series:
         uniques = column.cat.categories
     else:
         codes, uniques = pd.factorize(column, sort=False)
-    text = _text_of(uniques)
+    text = text_of(uniques)
     levels = list(sort_levels(set(text)))
     position = {t: k for k, t in enumerate(levels)}
     lookup = np.array([position[t] for t in text] + [-1], dtype=np.int32)
@@ -1932,7 +1946,7 @@ def _spelled_as_numbers(levels: Sequence[Any]) -> bool:
                 value = float(level)
             except ValueError:
                 return False
-        if not np.isfinite(value) or _text_of(pd.Index([value])) != [level]:
+        if not np.isfinite(value) or text_of(pd.Index([value])) != [level]:
             return False
     return True
 

@@ -102,11 +102,43 @@ def load_dataframe(
             decimal, continuous, discrete,
         )
     if complete_only:
-        complete = frame.dropna().reset_index(drop=True)
-        if len(frame) and not len(complete):
-            raise ValueError(_no_complete_row(frame, label))
-        frame = complete
+        keep = complete_mask(frame.iloc[:, :-1], frame.iloc[:, -1], label)
+        frame = frame[keep].reset_index(drop=True)
     return frame
+
+
+def complete_mask(features: pd.DataFrame, y: pd.Series, label: str) -> np.ndarray:
+    """The rows ``--complete-only`` keeps, refusing a choice that leaves none.
+
+    One rule for every door to a table (``load``, the CLI's ``fit``): no row
+    kept, or every row of all classes but one dropped, is an error naming
+    the columns to blame.
+
+    Parameters
+    ----------
+    features : pandas.DataFrame
+        The attributes.
+    y : pandas.Series
+        The class labels, one per row of ``features``.
+    label : str
+        The table's name in messages.
+
+    Returns
+    -------
+    keep : ndarray of bool
+        Whether each row is complete.
+    """
+    keep = (features.notna().all(axis=1) & y.notna()).to_numpy()
+    if len(features) and not keep.any():
+        raise ValueError(_no_complete_row(features, label))
+    before = y.dropna().unique().tolist()
+    after = set(y[keep].unique().tolist())
+    # Losing some classes of many still leaves something to learn; losing all
+    # but one leaves nothing.
+    if len(before) >= 2 and len(after) == 1:
+        lost = [c for c in before if c not in after]
+        raise ValueError(_one_class_left(features, y, next(iter(after)), lost, label))
+    return keep
 
 
 def _no_complete_row(frame: pd.DataFrame, label: str) -> str:
@@ -118,6 +150,23 @@ def _no_complete_row(frame: pd.DataFrame, label: str) -> str:
         "(--complete-only, or the paper protocol; complete_only= in Python) "
         f"leaves none; the columns most often missing are {worst[:5]}: leave "
         "that option out (missing values are summed out) or --drop some of them"
+    )
+
+
+def _one_class_left(
+    features: pd.DataFrame, y: pd.Series, kept: object, lost: list, label: str
+) -> str:
+    """Why keeping complete rows leaves one class, with the columns to blame."""
+    missing = features[y.isin(lost).to_numpy()].isna().sum()
+    worst = [str(c) for c in missing[missing > 0].sort_values(ascending=False).index]
+    which = ", ".join(repr(str(c)) for c in lost[:5])
+    which += ", ..." if len(lost) > 5 else ""
+    return (
+        f"{label}: keeping complete rows only (--complete-only, or the paper "
+        f"protocol; complete_only= in Python) leaves only class {str(kept)!r}: "
+        f"every row of class {which} has a missing value, most often in "
+        f"{worst[:5]}: leave that option out (missing values are summed out) "
+        "or --drop those columns"
     )
 
 
@@ -418,6 +467,22 @@ ONE_TABLE_HINT = (
     "this reads one table: give one file (a glob or a folder of files is read "
     "by `augnb fit`, and by augnb.fit_files and augnb.predict_files in Python)"
 )
+
+
+def source_identity(name_or_path: str | os.PathLike[str]) -> str:
+    """What a name or path loads, so that two spellings of it compare equal.
+
+    ``"iris"`` and ``"Iris"`` give ``"bundled data set 'iris'"``;
+    ``"data.csv"`` and ``"./data.csv"`` the file's resolved path. A name
+    that loads nothing is returned as given: loading it says why.
+    """
+    try:
+        name, source, _ = _locate(name_or_path)
+    except (ValueError, TypeError, OSError):
+        return os.fspath(name_or_path)
+    if name is not None:
+        return f"bundled data set {name!r}"
+    return f"file {str(Path(str(source)).resolve())!r}"
 
 
 def _existing_file(path: Path) -> Path:

@@ -19,7 +19,14 @@ import pandas as pd
 from numpy.typing import NDArray
 from sklearn.base import BaseEstimator
 
-__all__ = ["CACHE_FORMAT", "cache_path", "data_hash", "params_hash", "read_cache"]
+__all__ = [
+    "CACHE_FORMAT",
+    "RESULT_FIELDS",
+    "cache_path",
+    "data_hash",
+    "params_hash",
+    "read_cache",
+]
 
 # Bump when the meaning of a cached record changes, so old caches are ignored.
 CACHE_FORMAT = 1
@@ -91,12 +98,44 @@ def cache_path(cache_dir: Path, key: dict[str, Any]) -> Path:
     return cache_dir / name
 
 
+#: A fold's result as cached: each score (NaN allowed) and count by name.
+RESULT_FIELDS: dict[str, type] = {
+    "accuracy": float,
+    "log_loss": float,
+    "brier": float,
+    "fit_seconds": float,
+    "predict_seconds": float,
+    "n_train": int,
+    "n_test": int,
+}
+
+
+def _is_result(result: Any) -> bool:
+    """Whether a cached result holds every field, each of its type."""
+    if not isinstance(result, dict):
+        return False
+    for name, kind in RESULT_FIELDS.items():
+        value = result.get(name)
+        # bool is an int to Python, and no score or count.
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if kind is int and not isinstance(value, int):
+            return False
+    return True
+
+
 def read_cache(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    """The cached result of the fold ``key`` names, or None to run it.
+
+    None also for a file that is no such result: unreadable, another key
+    (hash collision, hand edits), or a result missing a field or holding a
+    value of another type (written by an older version, edited by hand).
+    """
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    # A file whose key differs (hash collision, hand edits) is not ours to use.
     if not isinstance(record, dict) or record.get("key") != key:
         return None
-    return record.get("result")
+    result = record.get("result")
+    return result if _is_result(result) else None

@@ -47,7 +47,12 @@ from augnb.evaluation._fold_cache import (
     params_hash,
     read_cache,
 )
-from augnb.evaluation.loading import PROTOCOLS, Protocol, load_datasets
+from augnb.evaluation.loading import (
+    NO_CUT_POINT,
+    PROTOCOLS,
+    Protocol,
+    load_datasets,
+)
 
 __all__ = [
     "PROTOCOLS",
@@ -190,14 +195,19 @@ def make_folds(
             f"{counts.max()} folds (n_splits; --splits on the command line)"
         )
     if counts.min() < n_splits:
-        rare = labels[counts.argmin()]
-        warnings.warn(
-            f"class {_show(rare)} has only {counts.min()} row(s), fewer than the "
-            f"{n_splits} folds, so some test folds hold none of it; fewer folds "
-            "(--splits) avoid that",
-            FoldWarning,
-            stacklevel=2,
+        rare = _show(labels[counts.argmin()])
+        fewest = int(counts.min())
+        # Two folds are the fewest: no --splits helps a class of one row.
+        message = (
+            f"class {rare} has a single row: the fold that tests it has none of "
+            "it to train on, and the other folds none to test, whatever the "
+            "number of folds; drop that row or merge the class into another"
+            if fewest == 1
+            else f"class {rare} has only {fewest} row(s), fewer than the "
+            f"{n_splits} folds, so some test folds hold none of it; at most "
+            f"{fewest} folds (n_splits; --splits on the command line) avoid that"
         )
+        warnings.warn(message, FoldWarning, stacklevel=2)
     splitter = RepeatedStratifiedKFold(
         n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
     )
@@ -426,16 +436,55 @@ def _tagged_fold(
     return index, key, result, list(seen.values())
 
 
-def _check_dataset(name: str, X: pd.DataFrame, y: NDArray[Any]) -> None:
-    """Refuse a data set no classifier can learn; warn of its audit's findings.
+def _dataset_folds(
+    name: str,
+    X: pd.DataFrame,
+    y: NDArray[Any],
+    n_splits: int,
+    n_repeats: int,
+    random_state: int | None,
+) -> list[Fold]:
+    """The folds of a data set a classifier can learn; its audit's warnings.
 
     Run once per data set before any fold, so that a problem is said once
-    (not per fold and estimator) and a hopeless one costs no fit.
+    (not per fold and estimator) and a hopeless one costs no fit. Every
+    error comes before any warning: a data set that is refused is refused in
+    one message, not after warnings saying the same (a measurement taken for
+    the class is both a warning of the audit and folds that cannot be drawn).
     """
-    for finding in filter(None, [class_column_finding(y), *audit_table(X)]):
+    of_class = class_column_finding(y)
+    findings = list(filter(None, [of_class, *audit_table(X)]))
+    for finding in findings:
         if finding.is_error:
             raise ValueError(f"data set {name!r}: {finding.message}")
-        warnings.warn(f"data set {name!r}: {finding.message}", DataAuditWarning, 3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            folds = make_folds(y, n_splits, n_repeats, random_state)
+        except ValueError as exc:
+            # Unless there are fewer rows than folds, the class column's
+            # finding says why no folds can be drawn, and both fixes (bin a
+            # measurement, or --target the class).
+            why = str(exc)
+            if of_class is not None and len(y) >= n_splits:
+                why = of_class.message
+            raise ValueError(f"data set {name!r}: {why}") from None
+    whole = set(X.attrs.get(NO_CUT_POINT, ()))
+    for finding in findings:
+        message = finding.message
+        if finding.problem == "constant" and str(finding.column) in whole:
+            # Its values differ in the file: the paper protocol's MDL made
+            # it one interval.
+            message = (
+                f"column {str(finding.column)!r} is one interval: MDL found no "
+                "cut point in it on the whole data set (the paper protocol), so "
+                "it carries no information"
+            )
+        warnings.warn(f"data set {name!r}: {message}", DataAuditWarning, 3)
+    for w in caught:
+        # Name the data set: the message alone does not say which one.
+        warnings.warn(f"data set {name!r}: {w.message}", w.category, stacklevel=3)
+    return folds
 
 
 def cross_validate(
@@ -558,16 +607,7 @@ def cross_validate(
     rows: dict[tuple[int, int, int, int], dict[str, Any]] = {}
     pending: list[tuple[tuple[int, int, int, int], dict[str, Any] | None, tuple]] = []
     for di, (dname, (X, y)) in enumerate(data.items()):
-        _check_dataset(dname, X, y)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                folds = make_folds(y, n_splits, n_repeats, random_state)
-            except ValueError as exc:
-                raise ValueError(f"data set {dname!r}: {exc}") from None
-        for w in caught:
-            # Name the data set: the message alone does not say which one.
-            warnings.warn(f"data set {dname!r}: {w.message}", w.category, stacklevel=2)
+        folds = _dataset_folds(dname, X, y, n_splits, n_repeats, random_state)
         labels = np.unique(y)
         dhash = data_hash(X, y) if cache is not None else ""
         for ei, (ename, est) in enumerate(est_map.items()):
@@ -588,14 +628,9 @@ def cross_validate(
                         "repeat": f.repeat,
                         "fold": f.fold,
                     }
-                    hit = read_cache(cache_path(cache, key), key)
                     # A result cached before a column was added is run again.
-                    if hit is not None and set(RESULT_COLUMNS) <= set(hit) | {
-                        "dataset",
-                        "estimator",
-                        "repeat",
-                        "fold",
-                    }:
+                    hit = read_cache(cache_path(cache, key), key)
+                    if hit is not None:
                         rows[index] = hit
                         continue
                 where = f"{ename} on {dname}, repeat {f.repeat} fold {f.fold}"

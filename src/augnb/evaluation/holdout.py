@@ -10,6 +10,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from augnb.data.levels import sort_levels
+from augnb.data.tables import text_of
 from augnb.evaluation.cv import brier_score
 
 __all__ = ["HoldoutScores"]
@@ -28,8 +29,8 @@ class HoldoutScores:
     ``[eps, 1 - eps]``, so a row of a class the model was not fitted on
     costs ``-log(eps)``, about 36.04) and the multi-class Brier score of
     :func:`augnb.evaluation.cv.brier_score` (0 is perfect, 2 the worst).
-    Labels are compared as text, as a table gives them: ``1`` and ``"1"``
-    are one class. A missing label leaves its row unscored.
+    Labels are compared as text, as a table gives them: ``1``, ``1.0`` and
+    ``"1"`` are one class. A missing label leaves its row unscored.
 
     Parameters
     ----------
@@ -61,7 +62,7 @@ class HoldoutScores:
     """
 
     def __init__(self, classes: Sequence[Any]) -> None:
-        self.classes = [str(c) for c in classes]
+        self.classes = text_of(classes)
         self._position = pd.Index(self.classes)
         self.n_rows = 0
         self.n_correct = 0
@@ -85,7 +86,9 @@ class HoldoutScores:
         present = labels.notna().to_numpy()
         if not present.any():
             return
-        truth = labels[present].astype(str).to_numpy()
+        # As text, whole floats without ".0": a numeric class column with a
+        # missing label is read as floats, and 1.0 is the model's class 1.
+        truth = np.array(text_of(labels[present]), dtype=object)
         proba = np.asarray(proba, dtype=np.float64)[present]
         known = self._position.get_indexer(truth) >= 0
         strangers, n_strangers = np.unique(truth[~known], return_counts=True)

@@ -18,10 +18,14 @@ from numpy.typing import NDArray
 
 from augnb.datasets import TABLE_SUFFIXES
 
-__all__ = ["PROTOCOLS", "load_datasets"]
+__all__ = ["NO_CUT_POINT", "PROTOCOLS", "load_datasets"]
 
 Protocol = Literal["nested", "paper"]
 PROTOCOLS: tuple[str, ...] = ("nested", "paper")
+
+#: Key of ``X.attrs`` under the paper protocol: the columns in which MDL found
+#: no cut point on the whole data set (one interval each).
+NO_CUT_POINT = "augnb_no_cut_point"
 
 
 def _is_path_like(name: str | os.PathLike[str]) -> bool:
@@ -56,6 +60,63 @@ def _labels(sources: list[str | os.PathLike[str]]) -> list[str]:
     ]
 
 
+def _in_data_dir(
+    source: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None
+) -> Path | None:
+    """``data_dir/NAME.csv`` when it exists and ``source`` is a plain name."""
+    if data_dir is None or _is_path_like(source):
+        return None
+    candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
+    return candidate if candidate.is_file() else None
+
+
+def _for_every_table(
+    table: str | os.PathLike[str], options: Mapping[str, Any], n_datasets: int
+) -> str:
+    """Why a table failed with options given for another: "" when it did not.
+
+    ``--target Outcome`` for ``my.csv`` is also asked of ``iris`` beside it,
+    whose class column is ``class``. Said only when the table reads without
+    those options (read again, on this error only).
+    """
+    from augnb.datasets import load
+
+    given = [k for k, v in options.items() if v and k != "complete_only"]
+    if n_datasets < 2 or not given:
+        return ""
+    try:
+        load(table, complete_only=bool(options.get("complete_only")))
+    except (ValueError, OSError):
+        return ""
+    names = ", ".join(f"--{k.replace('_', '-')}" for k in given)
+    return (
+        f" ({names} applies to every data set compared: compare tables read "
+        "with other options in a run of their own)"
+    )
+
+
+def _refuse_same_source(
+    sources: list[str | os.PathLike[str]], data_dir: str | os.PathLike[str] | None
+) -> None:
+    """Refuse one data set given twice under two spellings.
+
+    ``iris`` and ``Iris``, or ``data.csv`` and ``./data.csv``, would be
+    compared twice and counted twice by the tests over data sets.
+    """
+    from augnb.datasets._loader import source_identity
+
+    seen: dict[str, str | os.PathLike[str]] = {}
+    for source in sources:
+        local = _in_data_dir(source, data_dir)
+        key = source_identity(local if local is not None else source)
+        if key in seen and os.fspath(seen[key]) != os.fspath(source):
+            raise ValueError(
+                f"data sets {os.fspath(seen[key])!r} and {os.fspath(source)!r} "
+                f"are the same {key}; list it once"
+            )
+        seen.setdefault(key, source)
+
+
 def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
     """MDL-discretise the float columns of the whole data set."""
     from augnb.discretize import MDLPDiscretizer
@@ -74,6 +135,14 @@ def _discretize_whole(X: pd.DataFrame, y: NDArray[Any]) -> pd.DataFrame:
     out = X.copy()
     for c in continuous:
         out[c] = binned[c]
+    # Columns of several values that MDL leaves one interval: the audit of
+    # the folds would call them constant columns of the file.
+    whole = [
+        str(c)
+        for c in continuous
+        if binned[c].nunique(dropna=True) <= 1 and X[c].nunique(dropna=True) > 1
+    ]
+    out.attrs[NO_CUT_POINT] = sorted({*out.attrs.get(NO_CUT_POINT, ()), *whole})
     return out
 
 
@@ -125,6 +194,8 @@ def load_datasets(
     ------
     ValueError
         For an unknown data set name, an unknown protocol, duplicate labels,
+        one data set under two spellings (``iris`` and ``Iris``, ``d.csv``
+        and ``./d.csv``),
         mismatched ``X``/``y`` lengths, a missing label in ready data under
         the ``"nested"`` protocol (``"paper"`` drops such rows), or no data
         sets.
@@ -150,6 +221,7 @@ def load_datasets(
             datasets = [datasets]
         datasets = list(datasets)
         items = list(zip(_labels(datasets), datasets))
+        _refuse_same_source(datasets, data_dir)
     if not items:
         raise ValueError("no data sets to evaluate")
     for label, source in items:
@@ -178,15 +250,16 @@ def load_datasets(
                     "cannot be used: drop those rows or fill in their class"
                 )
         else:
-            path = None
-            if data_dir is not None and not _is_path_like(source):
-                candidate = Path(data_dir) / f"{os.fspath(source)}.csv"
-                if candidate.is_file():
-                    path = candidate
+            path = _in_data_dir(source, data_dir)
             options = dict(read_options or {})
             # The paper protocol keeps complete rows whatever the options say.
             options["complete_only"] = paper or bool(options.get("complete_only"))
-            X, y = load(path if path is not None else source, **options)
+            table = path if path is not None else source
+            try:
+                X, y = load(table, **options)
+            except ValueError as exc:
+                note = _for_every_table(table, options, len(items))
+                raise ValueError(f"{exc}{note}") from None
         y_arr = _label_array(y)
         if paper:
             X = _discretize_whole(X, y_arr)

@@ -30,6 +30,7 @@ References
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -79,12 +80,20 @@ class ImanDavenportResult:
         ``k - 1``.
     df2 : int
         ``(k - 1)(N - 1)``.
+    exact : bool, default=False
+        ``True`` when every data set ranks the algorithms in the same order,
+        so that ``chi2_F`` reaches its maximum ``N (k - 1)``: ``statistic``
+        is then infinite and the F distribution's p-value would be 0, which
+        no rank test can give. ``pvalue`` is instead the exact probability
+        of that agreement under the null hypothesis, ``m**(1 - N)`` with
+        ``m`` the orders a data set's ranks can take (``k!`` without ties).
     """
 
     statistic: float
     pvalue: float
     df1: int
     df2: int
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -278,13 +287,30 @@ def _ranks_and_n(
 # --------------------------------------------------------------------------- #
 # Friedman and Iman-Davenport
 # --------------------------------------------------------------------------- #
-def _iman_davenport(chi2: float, n: int, k: int) -> ImanDavenportResult:
+def _iman_davenport(
+    chi2: float, n: int, k: int, tie_sizes: np.ndarray | None = None
+) -> ImanDavenportResult:
+    """F_F from chi2_F; ``tie_sizes``: a data set's groups of tied ranks.
+
+    chi2_F reaches N(k - 1) exactly when every data set ranks the algorithms
+    in the same order (the ranks' residual sum of squares is 0). F_F is then
+    infinite, and the F distribution's tail 0, as scipy's ``f_oneway`` gives
+    for a zero within-group variance; but F only approximates the rank
+    statistic's null distribution, which there has an atom: N data sets
+    agree with probability m^(1 - N), m = k! / prod(t!) the distinguishable
+    orders of one data set's ranks. That exact tail is the p-value of any
+    statistic increasing in chi2_F (F_F is one), and the smallest any
+    Friedman-type test can give with N data sets.
+    """
     df1, df2 = k - 1, (k - 1) * (n - 1)
     denom = n * (k - 1) - chi2
-    # chi2 reaches N(k-1) when every data set ranks the algorithms identically;
-    # F_F is then infinite and the evidence as strong as it gets.
-    if denom <= 0:
-        return ImanDavenportResult(float("inf"), 0.0, df1, df2)
+    # Relative slack: the rank sums are exact, the tie correction's division
+    # is not.
+    if denom <= 1e-9 * n * (k - 1):
+        ties = [] if tie_sizes is None else [int(t) for t in tie_sizes]
+        log_orders = math.lgamma(k + 1) - sum(math.lgamma(t + 1) for t in ties)
+        pvalue = math.exp((1 - n) * log_orders)
+        return ImanDavenportResult(float("inf"), pvalue, df1, df2, exact=True)
     f_stat = (n - 1) * chi2 / denom
     return ImanDavenportResult(
         float(f_stat), float(stats.f.sf(f_stat, df1, df2)), df1, df2
@@ -349,6 +375,11 @@ def friedman_test(
     When every data set is a complete tie, the tie-corrected statistic is
     0/0; it is reported as 0 with p-value 1 (no evidence of a difference).
 
+    When every data set ranks the algorithms in the same order, ``chi2_F``
+    is at its maximum ``N (k - 1)`` and ``F_F`` is infinite; its p-value is
+    then the exact probability of that agreement, ``(k!)**(1 - N)`` without
+    ties, not the F distribution's 0 (see :class:`ImanDavenportResult`).
+
     References
     ----------
     {demsar2006_ranks}
@@ -381,11 +412,15 @@ def friedman_test(
     k = mean_ranks.size
     r = mean_ranks.to_numpy()
     chi2 = 12.0 * n / (k * (k + 1)) * (np.sum(r**2) - k * (k + 1) ** 2 / 4.0)
+    # Uncorrected, chi2_F reaches its maximum only without ties.
+    tie_sizes = None
     if tie_correction:
         tie_sum = 0.0
         for row in rank_frame.to_numpy():
             _, t = np.unique(row, return_counts=True)
             tie_sum += float(np.sum(t**3 - t))
+            # At the maximum every row is the same: any row's ties will do.
+            tie_sizes = t
         c = 1.0 - tie_sum / (n * k * (k**2 - 1))
         chi2 = chi2 / c if c > 0 else 0.0
     # Rounding can push chi2 a hair below zero when all ranks are equal.
@@ -397,7 +432,7 @@ def friedman_test(
         ranks=mean_ranks,
         n_datasets=n,
         n_algorithms=k,
-        iman_davenport=_iman_davenport(chi2, n, k),
+        iman_davenport=_iman_davenport(chi2, n, k, tie_sizes),
     )
 
 

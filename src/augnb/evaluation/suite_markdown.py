@@ -21,6 +21,7 @@ from augnb.evaluation.suite_result import (
     ALPHA,
     DIFF_FLAG_POINTS,
     SuiteResult,
+    iman_davenport_text,
     markdown_table,
     p_text,
     pm_text,
@@ -305,8 +306,7 @@ def _ranks_section(ctx: _Context) -> Iterator[str]:
         yield ""
         yield (
             f"Ours: χ²_F = {fr.statistic:.2f} (df = {fr.df}), p = {p_text(fr.pvalue)}; "
-            f"Iman-Davenport F_F = {idv.statistic:.2f} "
-            f"(df = {idv.df1}, {idv.df2}), p = {p_text(idv.pvalue)}."
+            f"Iman-Davenport {iman_davenport_text(idv)}."
         )
         yield ""
         if len(ctx.suite.paper_ranks) >= 2:
@@ -319,8 +319,8 @@ def _ranks_section(ctx: _Context) -> Iterator[str]:
                 f"Paper: {ctx.suite.paper_tests}. Recomputed from the rounded "
                 f"{ctx.suite.ranks_table} "
                 f"ranks (N = {len(ctx.suite.datasets)}): χ²_F = {pf.statistic:.2f}, "
-                f"p = {p_text(pf.pvalue)}; F_F = {pf.iman_davenport.statistic:.2f}, "
-                f"p = {p_text(pf.iman_davenport.pvalue)}."
+                f"p = {p_text(pf.pvalue)}; "
+                f"{iman_davenport_text(pf.iman_davenport, with_df=False)}."
             )
             yield ""
 

@@ -9,12 +9,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from augnb.evaluation.significance import ImanDavenportResult
 from augnb.evaluation.suites import Suite
 
 __all__ = [
     "ALPHA",
     "DIFF_FLAG_POINTS",
     "SuiteResult",
+    "iman_davenport_text",
     "markdown_table",
     "p_text",
     "pm_text",
@@ -143,3 +145,27 @@ def p_text(p: float) -> str:
     str
     """
     return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
+
+
+def iman_davenport_text(result: ImanDavenportResult, *, with_df: bool = True) -> str:
+    """``F_F = 3.69 (df = 3, 39), p = 0.020``; at its maximum, why it is infinite.
+
+    Parameters
+    ----------
+    result : ImanDavenportResult
+        The test's result.
+    with_df : bool, default=True
+        Whether to give the degrees of freedom.
+
+    Returns
+    -------
+    str
+    """
+    df = f"df = {result.df1}, {result.df2}"
+    if result.exact:
+        return (
+            f"F_F = ∞ ({df + '; ' if with_df else ''}every data set ranks the "
+            f"algorithms in the same order), exact p = {p_text(result.pvalue)}"
+        )
+    where = f" ({df})" if with_df else ""
+    return f"F_F = {result.statistic:.2f}{where}, p = {p_text(result.pvalue)}"

@@ -273,7 +273,8 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], *, dpi: int = 200) ->
 
     The format follows the file suffix. The figure is rendered into a
     temporary file in the target directory and then renamed over ``path``,
-    so readers never see a half-written file.
+    so readers never see a half-written file. The same figure is written as
+    the same bytes (an SVG holds no date), so a rerun's files compare equal.
 
     Parameters
     ----------
@@ -313,6 +314,19 @@ def save_figure(fig: Figure, path: str | os.PathLike[str], *, dpi: int = 200) ->
         raise ValueError(
             f"cannot tell the format of {str(target)!r}: use a .png or .svg suffix"
         )
-    with atomic_open(target, "wb") as handle:
-        fig.savefig(handle, format=fmt, dpi=dpi, bbox_inches="tight", pad_inches=0.05)
+    import matplotlib
+
+    # The same figure gives the same bytes: no date in an SVG, and its
+    # clip-path ids hashed from a fixed salt rather than a random one.
+    metadata = {"Date": None} if fmt == "svg" else {}
+    with matplotlib.rc_context({"svg.hashsalt": "augnb"}):
+        with atomic_open(target, "wb") as handle:
+            fig.savefig(
+                handle,
+                format=fmt,
+                dpi=dpi,
+                bbox_inches="tight",
+                pad_inches=0.05,
+                metadata=metadata,
+            )
     return target
