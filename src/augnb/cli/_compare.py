@@ -79,8 +79,61 @@ def _winners(acc: pd.DataFrame) -> list[str]:
     return [f"{k} ({len(wins[k])}: {', '.join(wins[k])})" for k in order]
 
 
+def _best_line(acc: pd.DataFrame) -> str:
+    """``Best accuracy: ...``, or that the learners tie everywhere."""
+    import numpy as np
+
+    done = acc.dropna(how="all")
+    values = done.to_numpy()
+    # Every learner within 1e-12 of every other on every data set it ran.
+    spread = np.nanmax(values, axis=1) - np.nanmin(values, axis=1) if done.size else []
+    if acc.shape[1] > 1 and len(done) and np.all(np.asarray(spread) <= 1e-12):
+        where = "on every data set" if len(done) > 1 else f"on {done.index[0]}"
+        return f"Best accuracy: all {acc.shape[1]} learners tie {where}."
+    return "Best accuracy: " + "; ".join(_winners(acc)) + "."
+
+
+def _failure_lines(
+    summary: pd.DataFrame, acc: pd.DataFrame, *, reasons: bool
+) -> list[str]:
+    """What failed (and why, when ``reasons``), and what rankings then use.
+
+    A failed (learner, data set) cell has no accuracy: its learner's means are
+    over the data sets it completed, and ranks and tests, which need complete
+    blocks (Demšar, 2006), over the data sets every learner completed. On a
+    terminal the reasons were just warned about on stderr: not said twice.
+    """
+    from augnb.evaluation.significance import complete_blocks
+
+    failed = summary[summary["error"] != ""]
+    if failed.empty:
+        return []
+    if reasons:
+        lines = [
+            f"Failed: {r.estimator} on {r.dataset} ({r.error})."
+            for r in failed.itertuples()
+        ]
+    else:
+        cells = ", ".join(f"{r.estimator} on {r.dataset}" for r in failed.itertuples())
+        lines = [f"Failed: {cells} (why: the warnings on stderr)."]
+    everywhere = [e for e in acc.columns if acc[e].isna().all()]
+    if everywhere:
+        lines.append(f"Failed on every data set: {', '.join(map(str, everywhere))}.")
+    _, left_out = complete_blocks(acc)
+    lines.append(
+        "Ranks and significance tests need every learner's score on a data set "
+        f"(Demšar 2006), so they leave out {', '.join(left_out)}; a learner's "
+        "mean accuracy is over the data sets it completed."
+    )
+    return lines
+
+
 def _mean_ranks(acc: pd.DataFrame) -> pd.Series:
-    return acc.rank(axis=1, ascending=False).mean().sort_values(kind="stable")
+    """Average ranks over the data sets every learner completed."""
+    from augnb.evaluation.significance import complete_blocks
+
+    complete, _ = complete_blocks(acc)
+    return complete.rank(axis=1, ascending=False).mean().sort_values(kind="stable")
 
 
 # --------------------------------------------------------------------------- #
@@ -146,7 +199,7 @@ def _print_suite(res: object, seconds: float) -> None:
         f"{seconds:.1f} s."
     )
     print()
-    print("Best accuracy: " + "; ".join(_winners(ours)) + ".")
+    print(_best_line(ours))
     ranks = summary["mean_ranks"]
     print(
         "Mean rank (1 = best): "
@@ -184,7 +237,7 @@ def _print_suite(res: object, seconds: float) -> None:
             flag = (
                 "*" if abs(diff.loc[dataset, label]) > DIFF_FLAG_POINTS + 1e-9 else ""
             )
-            row.append(f"{value:.1f}{flag}")
+            row.append("failed" if value != value else f"{value:.1f}{flag}")
             if np.isclose(value, best, rtol=0, atol=1e-9):
                 bold.append((i, j + 1))
         rows.append(row)
@@ -211,6 +264,7 @@ def _run_options(args: argparse.Namespace) -> dict[str, object]:
         "n_jobs": args.n_jobs,
         "cache_dir": args.cache_dir,
         "progress": not args.no_progress,
+        "fail_fast": args.fail_fast,
     }
 
 
@@ -369,7 +423,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     labels = list(estimators)
     cell = {
         (r.dataset, r.estimator): (
-            f"{100 * r.accuracy_mean:.2f} ± {100 * r.accuracy_sd:.2f}"
+            "failed"
+            if r.error
+            else f"{100 * r.accuracy_mean:.2f} ± {100 * r.accuracy_sd:.2f}"
             if r.n_folds > 1
             else f"{100 * r.accuracy_mean:.2f}"
         )
@@ -379,7 +435,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     lines = [
         f"Accuracy (%), mean ± sd over {n_repeats}x{n_splits} stratified CV "
         f"(protocol {protocol}, seed {seed}, {seconds:.1f} s)",
-        "Best accuracy: " + "; ".join(_winners(acc.loc[list(data), labels])) + ".",
+        _best_line(acc.loc[list(data), labels]),
+        *_failure_lines(
+            summary, acc.loc[list(data), labels], reasons=args.format != "table"
+        ),
     ]
     if args.format == "markdown":
         print(_adhoc_markdown(["data set", *labels], rows, lines))
@@ -388,7 +447,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(results.to_csv(index=False), end="")
         return 0
     if args.format == "json":
-        print(summary.to_json(orient="records", indent=2))
+        # Full precision, as in the CSV (pandas rounds to 10 digits).
+        print(summary.to_json(orient="records", indent=2, double_precision=15))
         return 0
     for line in lines:
         print(line)
