@@ -83,14 +83,19 @@ def _best_line(acc: pd.DataFrame) -> str:
     """``Best accuracy: ...``, or that the learners tie everywhere."""
     import numpy as np
 
-    done = acc.dropna(how="all")
-    values = done.to_numpy()
-    # Every learner within 1e-12 of every other on every data set it ran.
-    spread = np.nanmax(values, axis=1) - np.nanmin(values, axis=1) if done.size else []
-    if acc.shape[1] > 1 and len(done) and np.all(np.asarray(spread) <= 1e-12):
-        where = "on every data set" if len(done) > 1 else f"on {done.index[0]}"
+    values = acc.to_numpy()
+    # Every learner ran and is within 1e-12 of the best, on every data set:
+    # listing them all as "winners" said nothing.
+    tied = bool(
+        acc.shape[1] > 1
+        and acc.notna().all(axis=None)
+        and np.all(values.max(axis=1) - values.min(axis=1) <= 1e-12)
+    )
+    if tied:
+        where = "on every data set" if len(acc) > 1 else f"on {acc.index[0]}"
         return f"Best accuracy: all {acc.shape[1]} learners tie {where}."
-    return "Best accuracy: " + "; ".join(_winners(acc)) + "."
+    wins = _winners(acc)
+    return "Best accuracy: " + ("; ".join(wins) if wins else "none (all failed)") + "."
 
 
 def _failure_lines(
