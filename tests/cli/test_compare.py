@@ -346,3 +346,40 @@ def test_best_accuracy_line_ties_winners_and_failures():
     acc.loc["b", "TAN"] = np.nan  # a failed cell is no tie, and no winner
     assert _best_line(acc) == "Best accuracy: NB (2: a, b); TAN (1: a)."
     assert _best_line(acc * np.nan) == "Best accuracy: none (all failed)."
+
+
+def test_target_in_another_case_is_suggested(tmp_path, usage_error):
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"x": [1, 2, 3, 4], "class": ["a", "b"] * 2}).to_csv(path, index=False)
+    usage_error(
+        ["compare", path, "--target", "Class", "--no-progress"],
+        "no class column 'Class'",
+        "did you mean --target class",
+    )
+
+
+def test_json_has_the_full_precision_of_the_csv(capsys):
+    argv = ["compare", "iris", *QUICK, "--estimators", "NB"]
+    assert main([*argv, "--format", "csv"]) == 0
+    folds = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert main([*argv, "--format", "json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    # pandas' to_json rounds to 10 significant digits unless told otherwise.
+    assert record["log_loss_mean"] == folds["log_loss"].mean()
+    assert record["brier_mean"] == folds["brier"].mean()
+
+
+def test_tiny_training_folds_bring_no_scikit_learn_warning(tmp_path, capsys):
+    # 60 classes of 2 rows: AWNB's trees, fitted on bootstraps of a 60-row
+    # training fold, made scikit-learn guess "a regression problem".
+    rng = np.random.default_rng(0)
+    pd.DataFrame(
+        {
+            "a": rng.integers(0, 3, 120),
+            "b": rng.integers(0, 4, 120),
+            "class": np.repeat([f"c{i}" for i in range(60)], 2),
+        }
+    ).to_csv(tmp_path / "many.csv", index=False)
+    argv = ["compare", str(tmp_path / "many.csv"), "--estimators", "AWNB"]
+    assert main([*argv, "--splits", "2", "--repeats", "1", "--no-progress"]) == 0
+    assert "scikit-learn" not in capsys.readouterr().err
