@@ -383,3 +383,45 @@ def test_tiny_training_folds_bring_no_scikit_learn_warning(tmp_path, capsys):
     argv = ["compare", str(tmp_path / "many.csv"), "--estimators", "AWNB"]
     assert main([*argv, "--splits", "2", "--repeats", "1", "--no-progress"]) == 0
     assert "scikit-learn" not in capsys.readouterr().err
+
+
+def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
+    monkeypatch, capsys
+):
+    import dataclasses
+
+    from augnb import TAN, NaiveBayes
+    from augnb.cli._compare import _print_suite, _suite_summary
+    from augnb.evaluation.report import run_suite
+    from augnb.evaluation.suites import EstimatorSpec, Suite, get_suite
+
+    class Narrow(_Refuser):
+        def fit(self, X, y):
+            if X.shape[1] > 8:  # Wine
+                raise ValueError("too many columns for me")
+            return super().fit(X, y)
+
+    suite = dataclasses.replace(
+        get_suite("mihaljevic2014"),
+        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
+        quick_datasets=("Car", "Balance Scale", "Wine"),
+        n_splits=3,
+    )
+    monkeypatch.setattr(
+        Suite,
+        "make_estimators",
+        lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
+    )
+    with pytest.warns(UserWarning, match="FSS failed on wine"):
+        res = run_suite(suite, quick=True, progress=False)
+    _print_suite(res, 1.0)
+    out = capsys.readouterr().out
+    assert "Failed: FSS on Wine (why: the warnings on stderr).\n" in out
+    assert (
+        "Mean rank (1 = best over the 2 data sets every classifier completed, "
+        "leaving out Wine): "
+    ) in out
+    assert out.splitlines()[-3].split()[-1] == "failed"  # Wine's FSS cell
+    summary = _suite_summary(res)
+    assert summary["failed_cells"] == [["Wine", "FSS"]]
+    assert summary["left_out_of_ranks"] == ["Wine"]

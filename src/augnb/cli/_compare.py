@@ -159,6 +159,7 @@ def _suite_summary(res: object) -> dict[str, object]:
     import pandas as pd
 
     from augnb.evaluation.report import DIFF_FLAG_POINTS
+    from augnb.evaluation.significance import complete_blocks
 
     ours, paper, diff = _suite_cells(res)
     compared = diff.notna().to_numpy()
@@ -180,6 +181,13 @@ def _suite_summary(res: object) -> dict[str, object]:
         "accuracy": ours.round(2).to_dict(orient="index"),
         "paper_accuracy": paper.to_dict(orient="index"),
         "mean_ranks": _mean_ranks(ours).round(2).to_dict(),
+        # Cells an algorithm refused (their reasons in folds.csv and the
+        # report); ranks are over the data sets every algorithm completed.
+        "failed_cells": [
+            [str(d), str(a)] for d in ours.index for a in ours.columns
+            if pd.isna(ours.loc[d, a])
+        ],
+        "left_out_of_ranks": complete_blocks(ours)[1],
     }
 
 
@@ -206,8 +214,19 @@ def _print_suite(res: object, seconds: float) -> None:
     print()
     print(_best_line(ours))
     ranks = summary["mean_ranks"]
+    failed = summary["failed_cells"]
+    left_out = summary["left_out_of_ranks"]
+    if failed:
+        cells = ", ".join(f"{a} on {d}" for d, a in failed)  # type: ignore[union-attr]
+        print(f"Failed: {cells} (why: the warnings on stderr).")
+    over = (
+        f" over the {ours.shape[0] - len(left_out)} data sets every classifier "  # type: ignore[arg-type]
+        f"completed, leaving out {', '.join(left_out)}"  # type: ignore[arg-type]
+        if left_out
+        else ""
+    )
     print(
-        "Mean rank (1 = best): "
+        f"Mean rank (1 = best{over}): "
         + ", ".join(f"{k} {v:.1f}" for k, v in ranks.items())  # type: ignore[union-attr]
         + "."
     )
