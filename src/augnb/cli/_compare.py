@@ -297,8 +297,9 @@ def _timed_run(run: Callable[..., T], *a: object, **kw: object) -> tuple[T, floa
 
     ``run_suite`` and ``cross_validate`` raise ValueError before any fold
     runs (data sets missing, or the folds cannot be drawn: too few rows for
-    ``--splits``, one class): a usage error. A failing estimator raises
-    FoldError instead.
+    ``--splits``, one class): a usage error. An estimator's refusal of a
+    data set is a failed cell (FoldError with ``--fail-fast``), its bug a
+    FoldError.
     """
     start = time.perf_counter()
     try:
