@@ -645,7 +645,7 @@ def cross_validate(
     >>> res = cross_validate(["NB", "TAN"], ["iris"], n_splits=3, n_repeats=1,
     ...                      progress=False)
     >>> res.shape
-    (6, 11)
+    (6, 12)
     >>> summarize(res)[["dataset", "estimator", "n_folds"]]
       dataset estimator  n_folds
     0    iris        NB        3
