@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from augnb.cli import main
 
@@ -187,3 +189,239 @@ def test_a_measurement_taken_for_the_class_is_one_error_line(tmp_path, usage_err
     frame.to_csv(tmp_path / "m.csv", index=False)
     argv = ["compare", tmp_path / "m.csv", *QUICK]
     usage_error(argv, "'m'", "40 distinct values in 40 rows", "bin", "--target")
+
+
+# --------------------------------------------------------------------------- #
+# A learner that refuses a data set: reported, and the rest completes
+# --------------------------------------------------------------------------- #
+class _Refuser(ClassifierMixin, BaseEstimator):
+    """Refuses (ValueError) a table with a column ``odd``; ``bug`` raises an
+    IndexError, as a defect would."""
+
+    def __init__(self, bug: bool = False) -> None:
+        self.bug = bug
+
+    def fit(self, X, y):
+        if self.bug:
+            raise IndexError("index 3 is out of bounds")
+        if "odd" in X:
+            raise ValueError("column 'odd' is not for me")
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0], dtype=object)
+
+
+@pytest.fixture
+def two_tables(tmp_path, monkeypatch):
+    """``good.csv`` and ``odd.csv``; ``TAN`` is made a learner refusing odd."""
+    import augnb.evaluation.registry as registry
+
+    real = registry.make_estimator
+
+    def make(name, **kw):
+        if name in ("TAN", "BUG"):
+            return _Refuser(bug=name == "BUG")
+        return real(name, **kw)
+
+    monkeypatch.setattr(registry, "make_estimator", make)
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {"a": rng.choice(["x", "y"], 40), "class": np.repeat(["p", "q"], 20)}
+    )
+    frame.to_csv(tmp_path / "good.csv", index=False)
+    odd = frame.assign(odd=rng.choice(["u", "v"], 40))
+    odd.to_csv(tmp_path / "odd.csv", index=False)
+    return [str(tmp_path / "good.csv"), str(tmp_path / "odd.csv")]
+
+
+REFUSAL = (
+    "augnb: warning: TAN failed on odd (every fold; first: repeat 0 fold 0): "
+    "ValueError: column 'odd' is not for me; the cell is reported as failed and "
+    "the comparison goes on"
+)
+
+
+def test_a_learner_refusing_a_data_set_fails_its_cell_not_the_run(
+    two_tables, tmp_path, capsys
+):
+    folds = tmp_path / "folds.csv"
+    argv = ["compare", *two_tables, *QUICK, "--estimators", "NB", "TAN"]
+    assert main([*argv, "--output", str(folds)]) == 0
+    out, err = capsys.readouterr()
+    # The reason once, on stderr; the table says which cell failed.
+    assert err.splitlines()[0] == REFUSAL
+    assert err.count("not for me") == 1
+    assert "Failed: TAN on odd (why: the warnings on stderr)." in out
+    assert "leave out odd" in out
+    odd_row = next(line for line in out.splitlines() if line.startswith("odd "))
+    assert odd_row.split()[-1] == "failed" and "±" in odd_row
+    per_fold = pd.read_csv(folds, keep_default_na=False)
+    bad = (per_fold["dataset"] == "odd") & (per_fold["estimator"] == "TAN")
+    refusal = "ValueError: column 'odd' is not for me"
+    assert (per_fold.loc[bad, "error"] == refusal).all()
+    assert (per_fold.loc[~bad, "error"] == "").all()
+    assert per_fold.loc[bad, "accuracy"].eq("").all()
+
+    assert main([*argv, "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "Failed: TAN on odd (ValueError: column 'odd' is not for me)." in out
+    assert "| odd " in out and "| failed |" in out
+
+    assert main([*argv, "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    cells = {(r["dataset"], r["estimator"]): r for r in records}
+    assert cells[("odd", "TAN")]["error"].startswith("ValueError: column 'odd'")
+    assert cells[("odd", "TAN")]["accuracy_mean"] is None
+    assert cells[("odd", "NB")]["error"] == ""
+
+
+def test_fail_fast_stops_at_the_first_refusal_with_status_1(two_tables, capsys):
+    argv = ["compare", *two_tables, *QUICK, "--estimators", "NB", "TAN"]
+    assert main([*argv, "--fail-fast"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "augnb: error: TAN on odd, repeat 0 fold 0: ValueError: column 'odd' is "
+        "not for me\n"
+    )
+
+
+def test_a_bug_in_a_learner_stops_the_run_and_asks_for_a_report(two_tables, capsys):
+    argv = ["compare", *two_tables, *QUICK, "--estimators", "NB", "BUG"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("augnb: error: BUG on good, repeat 0 fold 0: IndexError")
+    assert "please report it" in err and err.count("\n") == 1
+
+
+def test_a_learner_failing_on_every_data_set_is_said_so(two_tables, capsys):
+    odd = two_tables[1]
+    assert main(["compare", odd, "iris", *QUICK, "--estimators", "NB", "TAN"]) == 0
+    out = capsys.readouterr().out
+    # iris has no column 'odd': TAN runs there.
+    assert "Failed on every data set" not in out
+    assert main(["compare", odd, *QUICK, "--estimators", "NB", "TAN"]) == 0
+    out = capsys.readouterr().out
+    assert "Failed on every data set: TAN." in out
+    assert "Best accuracy: NB (1: odd)." in out
+
+
+def test_a_real_learner_refusing_a_training_fold(tmp_path, capsys):
+    # A column observed in one row only: the training folds without that row
+    # have it missing in every row, which every learner refuses.
+    rng = np.random.default_rng(0)
+    x = np.full(40, np.nan)
+    x[0] = 1.0
+    pd.DataFrame(
+        {"a": rng.integers(0, 3, 40), "x": x, "class": np.repeat(["y", "n"], 20)}
+    ).to_csv(tmp_path / "sparse.csv", index=False)
+    argv = ["compare", str(tmp_path / "sparse.csv"), "iris", *QUICK]
+    assert main([*argv, "--estimators", "NB"]) == 0
+    out, err = capsys.readouterr()
+    assert "augnb: warning: NB failed on sparse (2 of 4 folds; first: repeat 0 " in err
+    assert "Feature 'x' is missing in every row" in err
+    assert "Failed on every data set" not in out and "iris" in out
+
+
+def test_learners_that_tie_everywhere_are_said_to_tie(tmp_path, capsys):
+    # One feature: naive Bayes and KDB are the same model, the same accuracy.
+    rng = np.random.default_rng(0)
+    pd.DataFrame(
+        {"a": rng.choice(["x", "y"], 40), "class": np.repeat(["p", "q"], 20)}
+    ).to_csv(tmp_path / "one.csv", index=False)
+    argv = ["compare", str(tmp_path / "one.csv"), *QUICK, "--estimators", "NB", "KDB"]
+    assert main(argv) == 0
+    assert "Best accuracy: all 2 learners tie on one.\n" in capsys.readouterr().out
+
+
+def test_best_accuracy_line_ties_winners_and_failures():
+    from augnb.cli._compare import _best_line
+
+    acc = pd.DataFrame({"NB": [90.0, 80.0], "TAN": [90.0, 80.0]}, index=["a", "b"])
+    assert _best_line(acc) == "Best accuracy: all 2 learners tie on every data set."
+    acc.loc["b", "TAN"] = 85.0
+    assert _best_line(acc) == "Best accuracy: TAN (2: a, b); NB (1: a)."
+    acc.loc["b", "TAN"] = np.nan  # a failed cell is no tie, and no winner
+    assert _best_line(acc) == "Best accuracy: NB (2: a, b); TAN (1: a)."
+    assert _best_line(acc * np.nan) == "Best accuracy: none (all failed)."
+
+
+def test_target_in_another_case_is_suggested(tmp_path, usage_error):
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"x": [1, 2, 3, 4], "class": ["a", "b"] * 2}).to_csv(path, index=False)
+    usage_error(
+        ["compare", path, "--target", "Class", "--no-progress"],
+        "no class column 'Class'",
+        "did you mean --target class",
+    )
+
+
+def test_json_has_the_full_precision_of_the_csv(capsys):
+    argv = ["compare", "iris", *QUICK, "--estimators", "NB"]
+    assert main([*argv, "--format", "csv"]) == 0
+    folds = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert main([*argv, "--format", "json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)
+    # pandas' to_json rounds to 10 significant digits unless told otherwise.
+    assert record["log_loss_mean"] == folds["log_loss"].mean()
+    assert record["brier_mean"] == folds["brier"].mean()
+
+
+def test_tiny_training_folds_bring_no_scikit_learn_warning(tmp_path, capsys):
+    # 60 classes of 2 rows: AWNB's trees, fitted on bootstraps of a 60-row
+    # training fold, made scikit-learn guess "a regression problem".
+    rng = np.random.default_rng(0)
+    pd.DataFrame(
+        {
+            "a": rng.integers(0, 3, 120),
+            "b": rng.integers(0, 4, 120),
+            "class": np.repeat([f"c{i}" for i in range(60)], 2),
+        }
+    ).to_csv(tmp_path / "many.csv", index=False)
+    argv = ["compare", str(tmp_path / "many.csv"), "--estimators", "AWNB"]
+    assert main([*argv, "--splits", "2", "--repeats", "1", "--no-progress"]) == 0
+    assert "scikit-learn" not in capsys.readouterr().err
+
+
+def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
+    monkeypatch, capsys
+):
+    import dataclasses
+
+    from augnb import TAN, NaiveBayes
+    from augnb.cli._compare import _print_suite, _suite_summary
+    from augnb.evaluation.report import run_suite
+    from augnb.evaluation.suites import EstimatorSpec, Suite, get_suite
+
+    class Narrow(_Refuser):
+        def fit(self, X, y):
+            if X.shape[1] > 8:  # Wine
+                raise ValueError("too many columns for me")
+            return super().fit(X, y)
+
+    suite = dataclasses.replace(
+        get_suite("mihaljevic2014"),
+        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
+        quick_datasets=("Car", "Balance Scale", "Wine"),
+        n_splits=3,
+    )
+    monkeypatch.setattr(
+        Suite,
+        "make_estimators",
+        lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
+    )
+    with pytest.warns(UserWarning, match="FSS failed on wine"):
+        res = run_suite(suite, quick=True, progress=False)
+    _print_suite(res, 1.0)
+    out = capsys.readouterr().out
+    assert "Failed: FSS on Wine (why: the warnings on stderr).\n" in out
+    assert (
+        "Mean rank (1 = best over the 2 data sets every classifier completed, "
+        "leaving out Wine): "
+    ) in out
+    assert out.splitlines()[-3].split()[-1] == "failed"  # Wine's FSS cell
+    summary = _suite_summary(res)
+    assert summary["failed_cells"] == [["Wine", "FSS"]]
+    assert summary["left_out_of_ranks"] == ["Wine"]

@@ -469,3 +469,20 @@ def test_complete_only_that_removes_every_row_of_a_class_says_so(tmp_path):
         assert word in message, (word, message)
     # Without the option the missing values are summed out: both classes stay.
     assert set(load(tmp_path / "t.csv")[1]) == {"p", "q"}
+
+
+def test_a_misspelt_class_column_suggests_the_close_names(tmp_path):
+    # "check the spelling" named no column; the one meant differs in case.
+    path = _write(tmp_path / "c.csv", "x,class,colour\n1,A,r\n2,B,g\n")
+    with pytest.raises(
+        ValueError, match=r"did you mean --target class \(target='class' in Python\)\?"
+    ):
+        load(path, target="Class")
+    # Without a case twin, the close names (difflib), case aside.
+    with pytest.raises(ValueError, match=r"did you mean --target colour .*\?"):
+        load(path, target="COLOR")
+    path = _write(tmp_path / "d.csv", "x,Class\n1,A\n2,B\n")
+    with pytest.raises(ValueError, match=r"did you mean --target Class "):
+        load(path)  # the default, class
+    with pytest.raises(ValueError, match="check the spelling"):
+        load(path, target="zzz")

@@ -9,7 +9,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 import augnb.evaluation.cv as cv_module
-from augnb.evaluation.cv import RESULT_COLUMNS, FoldError
+from augnb.evaluation.cv import RESULT_COLUMNS, FoldError, accuracy_matrix, summarize
 
 TIMING = ["fit_seconds", "predict_seconds"]
 
@@ -644,7 +644,8 @@ def test_two_names_of_one_classifier_are_refused(names):
 def test_the_cache_checks_every_result_column():
     from augnb.evaluation._fold_cache import RESULT_FIELDS
 
-    ids = {"dataset", "estimator", "repeat", "fold"}
+    # A refusal ("error") is never cached: only successes are.
+    ids = {"dataset", "estimator", "repeat", "fold", "error"}
     assert list(RESULT_FIELDS) == [c for c in cv_module.RESULT_COLUMNS if c not in ids]
 
 
@@ -666,3 +667,110 @@ def test_a_column_mdl_leaves_whole_under_the_paper_protocol_is_not_called_consta
     said = [str(w.message) for w in caught if "noise" in str(w.message)]
     assert len(said) == 1, said
     assert "same value" not in said[0] and "no cut point" in said[0], said
+
+
+# --------------------------------------------------------------------------- #
+# A learner that refuses a data set is reported, not fatal
+# --------------------------------------------------------------------------- #
+class Picky(ClassifierMixin, BaseEstimator):
+    """Refuses (ValueError) a table with a column named ``odd``, as a learner
+    refuses data it cannot take; ``bug`` raises an IndexError instead."""
+
+    #: Shared by the clones, so that a test can "fix" the learner's data.
+    refuse = True
+
+    def __init__(self, bug: bool = False) -> None:
+        self.bug = bug
+
+    def fit(self, X, y):
+        if self.bug:
+            raise IndexError("index 3 is out of bounds")
+        if "odd" in X and Picky.refuse:
+            raise ValueError("column 'odd' is not for me")
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0], dtype=object)
+
+
+@pytest.fixture
+def _picky_refuses():
+    Picky.refuse = True
+    yield
+    Picky.refuse = True
+
+
+def _two_sets():
+    X, y = _toy(30)
+    return {"d": (X, y), "e": (X.assign(odd=X["a"]), y)}
+
+
+@pytest.mark.usefixtures("_picky_refuses")
+def test_a_refusal_fails_its_cell_and_the_rest_is_computed():
+    with pytest.warns(
+        cv_module.FoldFailureWarning,
+        match=r"picky failed on e \(every fold; first: repeat 0 fold 0\): "
+        r"ValueError: column 'odd' is not for me; the cell is reported as failed",
+    ) as record:
+        res = cv_module.cross_validate(
+            {"NB": cv_module.resolve_estimators(["NB"])["NB"], "picky": Picky()},
+            _two_sets(),
+            n_splits=3,
+            n_repeats=2,
+            progress=False,
+        )
+    # Once per cell, not per fold.
+    assert sum(w.category is cv_module.FoldFailureWarning for w in record) == 1
+    assert len(res) == 2 * 2 * 6 and tuple(res.columns) == RESULT_COLUMNS
+    bad = (res["dataset"] == "e") & (res["estimator"] == "picky")
+    assert (res.loc[bad, "error"] == "ValueError: column 'odd' is not for me").all()
+    assert res.loc[bad, "accuracy"].isna().all()
+    assert (res.loc[~bad, "error"] == "").all()
+    assert res.loc[~bad, "accuracy"].notna().all()
+    summary = summarize(res).set_index(["dataset", "estimator"])
+    assert summary.loc[("e", "picky"), "error"].startswith("ValueError: column 'odd'")
+    assert np.isnan(summary.loc[("e", "picky"), "accuracy_mean"])
+    assert summary.loc[("d", "picky"), "error"] == ""
+    acc = accuracy_matrix(res)
+    assert np.isnan(acc.loc["e", "picky"]) and acc.notna().sum().sum() == 3
+
+
+@pytest.mark.usefixtures("_picky_refuses")
+def test_fail_fast_stops_at_the_first_refusal():
+    with pytest.raises(
+        FoldError, match=r"picky on e, repeat 0 fold 0: ValueError: column 'odd'"
+    ):
+        cv_module.cross_validate(
+            {"picky": Picky()}, _two_sets(), n_splits=3, n_repeats=1,
+            progress=False, fail_fast=True,
+        )
+
+
+def test_a_bug_in_a_learner_still_stops_the_run_loudly():
+    with pytest.raises(
+        FoldError,
+        match=r"picky on d, repeat 0 fold 0: IndexError: index 3 is out of bounds "
+        r"\(an internal error of the estimator, not a property of the data: "
+        r"please report it\)",
+    ) as info:
+        cv_module.cross_validate(
+            {"picky": Picky(bug=True)}, _two_sets(), n_splits=3, n_repeats=1,
+            progress=False,
+        )
+    assert isinstance(info.value.__cause__, IndexError)
+
+
+@pytest.mark.usefixtures("_picky_refuses")
+def test_a_refused_fold_is_not_cached_and_a_rerun_tries_it_again(tmp_path):
+    kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False, "cache_dir": tmp_path}
+    with pytest.warns(cv_module.FoldFailureWarning):
+        first = cv_module.cross_validate({"picky": Picky()}, _two_sets(), **kwargs)
+    assert (first["error"] != "").sum() == 3
+    # The 3 successes on d are cached, the 3 refusals on e are not.
+    assert len(list(tmp_path.glob("*.json"))) == 3
+    assert len(list(tmp_path.glob("e__*.json"))) == 0
+    Picky.refuse = False  # the learner (or its data) is fixed
+    again = cv_module.cross_validate({"picky": Picky()}, _two_sets(), **kwargs)
+    assert (again["error"] == "").all() and again["accuracy"].notna().all()
+    assert len(list(tmp_path.glob("*.json"))) == 6

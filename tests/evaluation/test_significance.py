@@ -565,3 +565,16 @@ def test_wilcoxon_per_dataset_errors():
     duplicated = pd.concat([frame, frame.iloc[:1]])
     with pytest.raises(ValueError, match="more than one row"):
         wilcoxon_per_dataset(duplicated, "TAN", "NB")
+
+
+def test_complete_blocks_leaves_out_a_data_set_with_a_failed_algorithm():
+    from augnb.evaluation.significance import complete_blocks
+
+    acc = pd.DataFrame(
+        {"NB": [0.9, 0.8, np.nan], "TAN": [0.95, np.nan, np.nan], "KDB": [0.9] * 3},
+        index=["car", "wine", "iris"],
+    )
+    complete, left_out = complete_blocks(acc)
+    assert list(complete.index) == ["car"] and left_out == ["wine", "iris"]
+    assert list(complete.columns) == ["NB", "TAN", "KDB"]
+    assert complete_blocks(acc.fillna(0.5))[1] == []

@@ -183,3 +183,49 @@ def test_quick_mihaljevic2014_with_all_algorithms(tmp_path):
     # FSS on Car returns the empty model (majority class).
     assert res.accuracy.loc["Car", "FSS"] == pytest.approx(1210 / 1728, abs=1e-3)
     assert "Wilcoxon signed-rank test per data set: ASB vs BSEJ" in res.markdown
+
+
+def test_a_refused_data_set_is_left_out_of_ranks_and_tests(monkeypatch, tmp_path):
+    import numpy as np
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    from augnb import TAN, NaiveBayes
+    from augnb.evaluation.cv import FoldFailureWarning
+
+    class Narrow(ClassifierMixin, BaseEstimator):
+        """Refuses a table of more than 8 columns (Wine has 13)."""
+
+        def fit(self, X, y):
+            if X.shape[1] > 8:
+                raise ValueError("too many columns for me")
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.classes_[0], dtype=object)
+
+    suite = _mini(
+        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
+        quick_datasets=("Car", "Balance Scale", "Wine"),
+    )
+    monkeypatch.setattr(
+        Suite,
+        "make_estimators",
+        lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
+    )
+    with pytest.warns(FoldFailureWarning, match="FSS failed on wine"):
+        res = run_suite(suite, quick=True, progress=False, output_dir=tmp_path)
+    assert np.isnan(res.accuracy.loc["Wine", "FSS"])
+    md = res.markdown
+    assert "* FSS on Wine: ValueError: too many columns for me" in md
+    assert "| failed |" in md  # our accuracy table and ours vs the paper
+    assert (
+        "Over the 2 data sets every algorithm completed: ranks and the tests "
+        "below need every algorithm's score on a data set (Demšar, 2006), so "
+        "Wine is left out (a failed cell)."
+    ) in md
+    assert "| Algorithm | Ours (2 data sets) |" in md
+    assert "(k = 3, N = 2, α = 0.05)" in md
+    assert (tmp_path / "results.md").read_text() == md
+    with pytest.raises(Exception, match="too many columns"):
+        run_suite(suite, quick=True, progress=False, fail_fast=True)

@@ -261,3 +261,17 @@ def test_min_testing_depths_equal_a_recursive_walk():
 
     walk(0, 1)
     np.testing.assert_array_equal(min_testing_depths(tree, np.arange(8), 8), expected)
+
+
+def test_awnb_on_a_tiny_training_set_says_nothing_of_regression():
+    # A bootstrap of a small table holds most of its many classes once:
+    # scikit-learn's trees warned "could represent a regression problem".
+    import warnings
+
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(30), 2)
+    codes = rng.integers(0, 3, size=(60, 2)).astype(np.int32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        awnb_weights(codes, y, [3, 3], n_trees=3, random_state=0)
+    assert not [w for w in caught if "unique classes" in str(w.message)]

@@ -204,6 +204,16 @@ def _build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
     )
+    compare.add_argument(
+        "--fail-fast",
+        action="store_true",
+        help="stop at the first learner that refuses a data set (exit status 1). "
+        "By default such a (learner, data set) cell is reported as failed, with "
+        "the learner's message on stderr, the other cells are still computed and "
+        "the exit status is 0; ranks and tests then use the data sets every "
+        "learner completed. An internal error (not a refusal of the data) always "
+        "stops the run",
+    )
     # Cross-validation writes no predictions: an id column is only left out.
     add_data_options(
         compare,

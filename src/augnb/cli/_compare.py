@@ -79,8 +79,66 @@ def _winners(acc: pd.DataFrame) -> list[str]:
     return [f"{k} ({len(wins[k])}: {', '.join(wins[k])})" for k in order]
 
 
+def _best_line(acc: pd.DataFrame) -> str:
+    """``Best accuracy: ...``, or that the learners tie everywhere."""
+    import numpy as np
+
+    values = acc.to_numpy()
+    # Every learner ran and is within 1e-12 of the best, on every data set:
+    # listing them all as "winners" said nothing.
+    tied = bool(
+        acc.shape[1] > 1
+        and acc.notna().all(axis=None)
+        and np.all(values.max(axis=1) - values.min(axis=1) <= 1e-12)
+    )
+    if tied:
+        where = "on every data set" if len(acc) > 1 else f"on {acc.index[0]}"
+        return f"Best accuracy: all {acc.shape[1]} learners tie {where}."
+    wins = _winners(acc)
+    return "Best accuracy: " + ("; ".join(wins) if wins else "none (all failed)") + "."
+
+
+def _failure_lines(
+    summary: pd.DataFrame, acc: pd.DataFrame, *, reasons: bool
+) -> list[str]:
+    """What failed (and why, when ``reasons``), and what rankings then use.
+
+    A failed (learner, data set) cell has no accuracy: its learner's means are
+    over the data sets it completed, and ranks and tests, which need complete
+    blocks (Demšar, 2006), over the data sets every learner completed. On a
+    terminal the reasons were just warned about on stderr: not said twice.
+    """
+    from augnb.evaluation.significance import complete_blocks
+
+    failed = summary[summary["error"] != ""]
+    if failed.empty:
+        return []
+    if reasons:
+        lines = [
+            f"Failed: {r.estimator} on {r.dataset} ({r.error})."
+            for r in failed.itertuples()
+        ]
+    else:
+        cells = ", ".join(f"{r.estimator} on {r.dataset}" for r in failed.itertuples())
+        lines = [f"Failed: {cells} (why: the warnings on stderr)."]
+    everywhere = [e for e in acc.columns if acc[e].isna().all()]
+    if everywhere:
+        lines.append(f"Failed on every data set: {', '.join(map(str, everywhere))}.")
+    _, left_out = complete_blocks(acc)
+    lines.append(
+        "Ranks and significance tests need every learner's score on a data set "
+        f"(Demšar 2006), so they leave out {', '.join(left_out)}; a learner's "
+        "mean accuracy is over the data sets it completed."
+    )
+    return lines
+
+
 def _mean_ranks(acc: pd.DataFrame) -> pd.Series:
-    return acc.rank(axis=1, ascending=False).mean().sort_values(kind="stable")
+    """Average ranks over the data sets every learner completed."""
+    from augnb.evaluation.significance import complete_blocks
+
+    complete, _ = complete_blocks(acc)
+    return complete.rank(axis=1, ascending=False).mean().sort_values(kind="stable")
 
 
 # --------------------------------------------------------------------------- #
@@ -101,6 +159,7 @@ def _suite_summary(res: object) -> dict[str, object]:
     import pandas as pd
 
     from augnb.evaluation.report import DIFF_FLAG_POINTS
+    from augnb.evaluation.significance import complete_blocks
 
     ours, paper, diff = _suite_cells(res)
     compared = diff.notna().to_numpy()
@@ -122,6 +181,13 @@ def _suite_summary(res: object) -> dict[str, object]:
         "accuracy": ours.round(2).to_dict(orient="index"),
         "paper_accuracy": paper.to_dict(orient="index"),
         "mean_ranks": _mean_ranks(ours).round(2).to_dict(),
+        # Cells an algorithm refused (their reasons in folds.csv and the
+        # report); ranks are over the data sets every algorithm completed.
+        "failed_cells": [
+            [str(d), str(a)] for d in ours.index for a in ours.columns
+            if pd.isna(ours.loc[d, a])
+        ],
+        "left_out_of_ranks": complete_blocks(ours)[1],
     }
 
 
@@ -146,10 +212,21 @@ def _print_suite(res: object, seconds: float) -> None:
         f"{seconds:.1f} s."
     )
     print()
-    print("Best accuracy: " + "; ".join(_winners(ours)) + ".")
+    print(_best_line(ours))
     ranks = summary["mean_ranks"]
+    failed = summary["failed_cells"]
+    left_out = summary["left_out_of_ranks"]
+    if failed:
+        cells = ", ".join(f"{a} on {d}" for d, a in failed)  # type: ignore[union-attr]
+        print(f"Failed: {cells} (why: the warnings on stderr).")
+    over = (
+        f" over the {ours.shape[0] - len(left_out)} data sets every classifier "  # type: ignore[arg-type]
+        f"completed, leaving out {', '.join(left_out)}"  # type: ignore[arg-type]
+        if left_out
+        else ""
+    )
     print(
-        "Mean rank (1 = best): "
+        f"Mean rank (1 = best{over}): "
         + ", ".join(f"{k} {v:.1f}" for k, v in ranks.items())  # type: ignore[union-attr]
         + "."
     )
@@ -184,7 +261,7 @@ def _print_suite(res: object, seconds: float) -> None:
             flag = (
                 "*" if abs(diff.loc[dataset, label]) > DIFF_FLAG_POINTS + 1e-9 else ""
             )
-            row.append(f"{value:.1f}{flag}")
+            row.append("failed" if value != value else f"{value:.1f}{flag}")
             if np.isclose(value, best, rtol=0, atol=1e-9):
                 bold.append((i, j + 1))
         rows.append(row)
@@ -211,6 +288,7 @@ def _run_options(args: argparse.Namespace) -> dict[str, object]:
         "n_jobs": args.n_jobs,
         "cache_dir": args.cache_dir,
         "progress": not args.no_progress,
+        "fail_fast": args.fail_fast,
     }
 
 
@@ -219,8 +297,9 @@ def _timed_run(run: Callable[..., T], *a: object, **kw: object) -> tuple[T, floa
 
     ``run_suite`` and ``cross_validate`` raise ValueError before any fold
     runs (data sets missing, or the folds cannot be drawn: too few rows for
-    ``--splits``, one class): a usage error. A failing estimator raises
-    FoldError instead.
+    ``--splits``, one class): a usage error. An estimator's refusal of a
+    data set is a failed cell (FoldError with ``--fail-fast``), its bug a
+    FoldError.
     """
     start = time.perf_counter()
     try:
@@ -303,6 +382,24 @@ def _adhoc_markdown(
     return "\n\n".join([*lines, table]) + "\n"
 
 
+def _json_records(frame: pd.DataFrame) -> str:
+    """The rows as a JSON list, every float in full (round-trip) precision.
+
+    ``DataFrame.to_json`` rounds to 10 significant digits (at most 15): the
+    JSON said less than the CSV of the same run. NaN is written ``null``.
+    """
+    import math
+
+    records = [
+        {
+            str(k): None if isinstance(v, float) and math.isnan(v) else v
+            for k, v in row.items()
+        }
+        for row in frame.to_dict(orient="records")
+    ]
+    return json.dumps(records, indent=2, ensure_ascii=False)
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Cross-validate classifiers on data sets, or run a paper suite."""
     if args.suite and args.datasets:
@@ -369,7 +466,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     labels = list(estimators)
     cell = {
         (r.dataset, r.estimator): (
-            f"{100 * r.accuracy_mean:.2f} ± {100 * r.accuracy_sd:.2f}"
+            "failed"
+            if r.error
+            else f"{100 * r.accuracy_mean:.2f} ± {100 * r.accuracy_sd:.2f}"
             if r.n_folds > 1
             else f"{100 * r.accuracy_mean:.2f}"
         )
@@ -379,7 +478,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     lines = [
         f"Accuracy (%), mean ± sd over {n_repeats}x{n_splits} stratified CV "
         f"(protocol {protocol}, seed {seed}, {seconds:.1f} s)",
-        "Best accuracy: " + "; ".join(_winners(acc.loc[list(data), labels])) + ".",
+        _best_line(acc.loc[list(data), labels]),
+        *_failure_lines(
+            summary, acc.loc[list(data), labels], reasons=args.format != "table"
+        ),
     ]
     if args.format == "markdown":
         print(_adhoc_markdown(["data set", *labels], rows, lines))
@@ -388,7 +490,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(results.to_csv(index=False), end="")
         return 0
     if args.format == "json":
-        print(summary.to_json(orient="records", indent=2))
+        print(_json_records(summary))
         return 0
     for line in lines:
         print(line)

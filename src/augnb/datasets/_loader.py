@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import json
@@ -497,6 +498,21 @@ def _existing_file(path: Path) -> Path:
     return path
 
 
+def _close_names(name: str, names: list[str]) -> list[str]:
+    """The column names a misspelt ``name`` likely meant.
+
+    The same letters in another case first (``Class`` for ``class``), else up
+    to three close ones by :mod:`difflib`, compared case-insensitively.
+    """
+    same = [n for n in names if n.casefold() == name.casefold()]
+    if same:
+        return same
+    by_folded: dict[str, str] = {}
+    for n in names:
+        by_folded.setdefault(n.casefold(), n)
+    close = difflib.get_close_matches(name.casefold(), list(by_folded), 3, 0.6)
+    return [by_folded[c] for c in close]
+
 def check_column_names(
     columns: list[str],
     target: str,
@@ -575,6 +591,10 @@ def check_column_names(
                 "by a character other than , ; tab or |, give it with --sep CHAR "
                 "(sep= in Python)"
             )
+        elif close := _close_names(str(target), [str(c) for c in columns]):
+            hint = "did you mean " + " or ".join(
+                f"--target {name} (target={name!r} in Python)" for name in close
+            ) + "?"
         elif target == CLASS_COLUMN:
             hint = "name the class column with --target NAME (target= in Python)"
         else:

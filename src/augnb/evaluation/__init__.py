@@ -25,6 +25,7 @@ from __future__ import annotations
 from augnb.evaluation.cv import (
     Fold,
     FoldError,
+    FoldFailureWarning,
     FoldWarning,
     accuracy_matrix,
     cross_validate,
@@ -37,6 +38,7 @@ from augnb.evaluation.registry import available_estimators, make_estimator
 from augnb.evaluation.report import SuiteResult, run_suite
 from augnb.evaluation.significance import (
     average_ranks,
+    complete_blocks,
     friedman_test,
     nemenyi_critical_difference,
     nemenyi_test,
@@ -48,6 +50,7 @@ __all__ = [
     "EstimatorSpec",
     "Fold",
     "FoldError",
+    "FoldFailureWarning",
     "FoldWarning",
     "HoldoutScores",
     "Suite",
@@ -55,6 +58,7 @@ __all__ = [
     "accuracy_matrix",
     "available_estimators",
     "average_ranks",
+    "complete_blocks",
     "cross_validate",
     "friedman_test",
     "get_suite",

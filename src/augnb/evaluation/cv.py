@@ -56,9 +56,11 @@ from augnb.evaluation.loading import (
 
 __all__ = [
     "PROTOCOLS",
+    "REFUSALS",
     "RESULT_COLUMNS",
     "Fold",
     "FoldError",
+    "FoldFailureWarning",
     "FoldWarning",
     "accuracy_matrix",
     "brier_score",
@@ -83,12 +85,30 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "predict_seconds",
     "n_train",
     "n_test",
+    "error",
 )
 _TIMING_COLUMNS = ("fit_seconds", "predict_seconds")
 
 
 class FoldError(RuntimeError):
-    """An estimator failed on one fold; the message says which one."""
+    """An estimator failed on one fold; the message says which one.
+
+    Raised for a refusal of the data (see :data:`REFUSALS`) only with
+    ``fail_fast=True``; always for any other exception, which is a defect of
+    the estimator or of augnb, not a property of the data.
+    """
+
+
+class FoldFailureWarning(UserWarning):
+    """An estimator refused a data set: its cell is reported as failed."""
+
+
+#: Exceptions by which an estimator refuses data it cannot learn from (a
+#: constant column, a kind of value it does not take): with ``fail_fast=False``
+#: the (data set, estimator) cell is reported as failed and the comparison
+#: goes on. Any other exception (IndexError, ZeroDivisionError, ...) is a bug
+#: and stops the run.
+REFUSALS: tuple[type[Exception], ...] = (ValueError, TypeError)
 
 
 class FoldWarning(UserWarning):
@@ -372,8 +392,14 @@ def _evaluate_fold(
     train: NDArray[np.intp],
     test: NDArray[np.intp],
     where: str,
+    fail_fast: bool = True,
 ) -> dict[str, Any]:
-    """Fit a clone on ``train``, score it on ``test``."""
+    """Fit a clone on ``train``, score it on ``test``.
+
+    A refusal (:data:`REFUSALS`) gives NaN scores and its message in
+    ``"error"`` unless ``fail_fast``; anything else raises :class:`FoldError`.
+    """
+    fit_seconds = predict_seconds = float("nan")
     try:
         est = clone(estimator)
         X_train, X_test = X.iloc[train], X.iloc[test]
@@ -393,8 +419,26 @@ def _evaluate_fold(
             # -log(eps) ~ 36.04 nats instead of making the mean infinite.
             loss = float(log_loss(y_test, proba, labels=labels))
             brier = brier_score(y_test, proba, labels)
+    except REFUSALS as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+        if fail_fast:
+            raise FoldError(f"{where}: {reason}") from exc
+        return {
+            "accuracy": float("nan"),
+            "log_loss": float("nan"),
+            "brier": float("nan"),
+            "fit_seconds": fit_seconds,
+            "predict_seconds": predict_seconds,
+            "n_train": int(train.shape[0]),
+            "n_test": int(test.shape[0]),
+            "error": reason,
+        }
     except Exception as exc:
-        raise FoldError(f"{where}: {type(exc).__name__}: {exc}") from exc
+        # Not the data's fault: stop, loudly, so that it gets reported.
+        raise FoldError(
+            f"{where}: {type(exc).__name__}: {exc} (an internal error of the "
+            "estimator, not a property of the data: please report it)"
+        ) from exc
     return {
         "accuracy": accuracy,
         "log_loss": loss,
@@ -403,6 +447,7 @@ def _evaluate_fold(
         "predict_seconds": predict_seconds,
         "n_train": int(train.shape[0]),
         "n_test": int(test.shape[0]),
+        "error": "",
     }
 
 
@@ -499,6 +544,7 @@ def cross_validate(
     cache_dir: str | os.PathLike[str] | None = None,
     progress: ProgressOption = True,
     data_dir: str | os.PathLike[str] | None = None,
+    fail_fast: bool = False,
 ) -> pd.DataFrame:
     """Paired repeated stratified k-fold CV of estimators over data sets.
 
@@ -539,6 +585,13 @@ def cross_validate(
         draws it regardless, ``False`` never.
     data_dir : str or path, default=None
         Folder searched first for ``NAME.csv``; see :func:`load_datasets`.
+    fail_fast : bool, default=False
+        What an estimator's refusal of a data set does (a ValueError or
+        TypeError from its ``fit`` or ``predict``, :data:`REFUSALS`): by
+        default its folds get NaN scores and the refusal's message in
+        ``error``, a :class:`FoldFailureWarning` says so once per (data set,
+        estimator), and every other cell is still computed. ``True`` raises
+        :class:`FoldError` at the first refusal instead.
 
     Returns
     -------
@@ -550,7 +603,9 @@ def cross_validate(
         multi-class Brier score of :func:`brier_score`, NaN likewise),
         ``fit_seconds`` and
         ``predict_seconds`` (wall time of ``fit`` and of ``predict``; taken
-        from the cache for cached tasks), ``n_train``, ``n_test``.
+        from the cache for cached tasks), ``n_train``, ``n_test``, and
+        ``error``: ``""``, or the estimator's refusal on that fold
+        (``"ValueError: ..."``), whose scores are then NaN.
 
     Raises
     ------
@@ -560,7 +615,9 @@ def cross_validate(
         or learned on (fewer rows than ``n_splits``, a single class, a date
         column); raised before any fold runs.
     FoldError
-        If an estimator fails on a fold; the message names the data set,
+        If an estimator fails on a fold with an exception other than a
+        refusal (a bug: IndexError, ZeroDivisionError, ...), or with any
+        exception when ``fail_fast``; the message names the data set,
         estimator, repeat and fold, and the original error is chained.
 
     Notes
@@ -569,6 +626,13 @@ def cross_validate(
     before its folds, and its findings are warned about once, naming it; the
     same warnings from the fits of the folds are not repeated. Other warnings
     raised in the folds (by any library) are passed on once per run.
+
+    A failed cell (an estimator that refused a data set on any of its folds)
+    has NaN means in :func:`summarize` and :func:`accuracy_matrix`; the
+    significance tests need complete blocks (Demšar, 2006), so the reports
+    rank over the data sets every estimator completed
+    (:func:`augnb.evaluation.significance.complete_blocks`). A failed fold is
+    never cached: a rerun tries it again.
 
     Log loss is computed by :func:`sklearn.metrics.log_loss` over the data
     set's full label set. A class absent from a training fold gets
@@ -581,7 +645,7 @@ def cross_validate(
     >>> res = cross_validate(["NB", "TAN"], ["iris"], n_splits=3, n_repeats=1,
     ...                      progress=False)
     >>> res.shape
-    (6, 11)
+    (6, 12)
     >>> summarize(res)[["dataset", "estimator", "n_folds"]]
       dataset estimator  n_folds
     0    iris        NB        3
@@ -631,10 +695,11 @@ def cross_validate(
                     # A result cached before a column was added is run again.
                     hit = read_cache(cache_path(cache, key), key)
                     if hit is not None:
-                        rows[index] = hit
+                        # Only successes are cached.
+                        rows[index] = {**hit, "error": ""}
                         continue
                 where = f"{ename} on {dname}, repeat {f.repeat} fold {f.fold}"
-                args = (est, X, y, labels, f.train, f.test, where)
+                args = (est, X, y, labels, f.train, f.test, where, fail_fast)
                 pending.append((index, key, args))
 
     total = len(rows) + len(pending)
@@ -655,12 +720,15 @@ def cross_validate(
                     if (category, message) not in said:
                         said.add((category, message))
                         warnings.warn_explicit(message, category, filename, lineno)
-                if cache is not None and key is not None:
+                if cache is not None and key is not None and not result["error"]:
+                    # A refusal is not cached: a rerun after the data (or
+                    # the estimator) is fixed tries the fold again.
                     record = {"key": key, "result": result}
                     write_text_atomic(cache_path(cache, key), json.dumps(record))
                 bar.advance(1)
 
     dnames, enames = list(data), list(est_map)
+    _warn_failures(rows, dnames, enames)
     records = [
         {
             "dataset": dnames[di],
@@ -674,6 +742,35 @@ def cross_validate(
     return _typed(pd.DataFrame.from_records(records, columns=list(RESULT_COLUMNS)))
 
 
+def _warn_failures(
+    rows: Mapping[tuple[int, int, int, int], Mapping[str, Any]],
+    dnames: Sequence[str],
+    enames: Sequence[str],
+) -> None:
+    """One FoldFailureWarning per failed cell: its first refusal, and how many."""
+    failed: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for di, ei, r, f in sorted(rows):
+        if rows[(di, ei, r, f)]["error"]:
+            failed.setdefault((di, ei), []).append((r, f))
+    n_folds = {cell: 0 for cell in failed}
+    for di, ei, _, _ in rows:
+        if (di, ei) in n_folds:
+            n_folds[(di, ei)] += 1
+    for (di, ei), folds in failed.items():
+        r, f = folds[0]
+        how_many = (
+            "every fold" if len(folds) == n_folds[(di, ei)]
+            else f"{len(folds)} of {n_folds[(di, ei)]} folds"
+        )
+        warnings.warn(
+            f"{enames[ei]} failed on {dnames[di]} ({how_many}; first: repeat {r} "
+            f"fold {f}): {rows[(di, ei, r, f)]['error']}; the cell is reported "
+            "as failed and the comparison goes on",
+            FoldFailureWarning,
+            stacklevel=3,
+        )
+
+
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     """Fixed dtypes, so fresh and cached results compare equal."""
     for col in ("dataset", "estimator"):
@@ -682,6 +779,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
         frame[col] = frame[col].astype(np.int64)
     for col in ("accuracy", "log_loss", "brier", *_TIMING_COLUMNS):
         frame[col] = frame[col].astype(np.float64)
+    frame["error"] = frame["error"].fillna("").astype(object)
     return frame.reset_index(drop=True)
 
 
@@ -710,9 +808,11 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         ``accuracy_mean``, ``accuracy_sd`` (sample SD, ``ddof=1``, over the
         ``r * k`` fold accuracies: the caret / bnclassify
         convention; NaN for a single fold), ``log_loss_mean``, ``brier_mean``,
-        ``fit_seconds_mean``, ``predict_seconds_mean`` and ``n_folds``. A
-        score that is NaN on any fold has a NaN mean and SD: a mean of the
-        other folds would not be paired with the other estimators' means.
+        ``fit_seconds_mean``, ``predict_seconds_mean``, ``n_folds`` and,
+        when the results have an ``error`` column, ``error`` (``""``, or the
+        first refusal of a failed cell). A score that is NaN on any fold has
+        a NaN mean and SD: a mean of the other folds would not be paired with
+        the other estimators' means.
 
     Examples
     --------
@@ -737,6 +837,12 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         predict_seconds_mean=("predict_seconds", "mean"),
         n_folds=("accuracy", "size"),
     )
+    if "error" in results:
+        # A failed cell says why once: its first refusal.
+        errors = results["error"].fillna("").astype(str)
+        summary["error"] = errors.groupby(
+            [results["dataset"], results["estimator"]], sort=False
+        ).agg(lambda s: next((e for e in s if e), ""))
     return summary.reset_index()
 
 

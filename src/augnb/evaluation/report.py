@@ -68,6 +68,7 @@ def run_suite(
     n_jobs: int | None = 1,
     cache_dir: str | os.PathLike[str] | None = None,
     progress: ProgressOption = True,
+    fail_fast: bool = False,
 ) -> SuiteResult:
     """Cross-validate a paper suite and compare with the paper's tables.
 
@@ -91,6 +92,10 @@ def run_suite(
         Per-fold result cache; see :func:`augnb.evaluation.cv.cross_validate`.
     progress : bool or "always", default=True
         Progress bar on stderr; see :func:`~augnb.evaluation.cv.cross_validate`.
+    fail_fast : bool, default=False
+        Raise at the first refusal of a data set by an algorithm instead of
+        reporting its cell as failed (and leaving that data set out of the
+        ranks and tests); see :func:`~augnb.evaluation.cv.cross_validate`.
 
     Returns
     -------
@@ -142,6 +147,7 @@ def run_suite(
         cache_dir=cache_dir,
         progress=progress,
         data_dir=data_dir,
+        fail_fast=fail_fast,
     )
     seconds = time.perf_counter() - start
 
@@ -188,9 +194,10 @@ def _write_outputs(res: SuiteResult, out_dir: Path, *, with_diagram: bool) -> di
     write_text_atomic(path, res.markdown)
     files["results.md"] = path
     if with_diagram:
-        from augnb.evaluation.significance import nemenyi_test
+        from augnb.evaluation.significance import complete_blocks, nemenyi_test
 
-        acc = res.accuracy
+        # Ranks need complete blocks, as in the report's tests.
+        acc, _ = complete_blocks(res.accuracy)
         if acc.shape[0] >= 2 and acc.shape[1] >= 2:
             from augnb.plotting import plot_critical_difference, save_figure
 

@@ -54,6 +54,7 @@ __all__ = [
     "WilcoxonResult",
     "average_ranks",
     "cd_groups",
+    "complete_blocks",
     "friedman_test",
     "nemenyi_critical_difference",
     "nemenyi_test",
@@ -159,6 +160,38 @@ class NemenyiResult:
 # --------------------------------------------------------------------------- #
 # Validation and ranks
 # --------------------------------------------------------------------------- #
+def complete_blocks(scores: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The data sets every algorithm has a score on, and the others.
+
+    Ranks and the Friedman, Iman-Davenport and Nemenyi tests compare the
+    algorithms within each data set (a block), so they need complete blocks
+    (Demšar, 2006): a data set on which an algorithm failed (a NaN score) is
+    left out of them, for every algorithm.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame of shape (n_datasets, n_algorithms)
+        A score matrix, NaN where an algorithm has no score.
+
+    Returns
+    -------
+    complete : pandas.DataFrame
+        The rows without NaN, in their order.
+    left_out : list of str
+        The other rows' names.
+
+    Examples
+    --------
+    >>> acc = pd.DataFrame({"NB": [0.9, 0.8], "CAN": [0.95, np.nan]},
+    ...                    index=["car", "wine"])
+    >>> complete, left_out = complete_blocks(acc)
+    >>> list(complete.index), left_out
+    (['car'], ['wine'])
+    """
+    full = scores.notna().all(axis=1)
+    return scores.loc[full], [str(d) for d in scores.index[~full]]
+
+
 def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     # Negate so that rankdata's ascending ranks give rank 1 to the best score.
     values = -frame.to_numpy() if higher_is_better else frame.to_numpy()

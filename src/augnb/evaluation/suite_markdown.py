@@ -12,7 +12,7 @@ import functools
 import math
 import platform
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -41,22 +41,32 @@ class _Stats:
     friedman: object | None = None
     nemenyi: object | None = None
     reason: str = ""
+    #: Data sets left out of ranks and tests: some algorithm failed on them.
+    left_out: list[str] = field(default_factory=list)
+    n_datasets: int = 0
 
 
 def _statistics(res: SuiteResult) -> _Stats:
     from augnb.evaluation.significance import (
         average_ranks,
+        complete_blocks,
         friedman_test,
         nemenyi_test,
     )
 
     stats = _Stats()
-    acc = res.accuracy
+    # Ranks compare algorithms within a data set: only complete blocks.
+    acc, stats.left_out = complete_blocks(res.accuracy)
     n, k = acc.shape
+    stats.n_datasets = n
     if n < 2 or k < 2:
         stats.reason = (
             f"needs at least 2 data sets and 2 algorithms; this run has {n} and {k}"
         )
+        if stats.left_out:
+            stats.reason = stats.reason.replace(
+                f"has {n} ", f"has {n} complete (see the failed cells) "
+            )
         return stats
     stats.ranks = average_ranks(acc)
     stats.friedman = friedman_test(acc)
@@ -126,8 +136,8 @@ class _Context:
 
     @functools.cached_property
     def ours_mean(self) -> pd.Series:
-        """Our mean accuracy in % by (data set, algorithm)."""
-        return 100 * self._fold_accuracy.mean()
+        """Our mean accuracy in % by (data set, algorithm); NaN if it failed."""
+        return 100 * self._fold_accuracy.agg(lambda a: a.mean(skipna=False))
 
     @functools.cached_property
     def ours_sd(self) -> pd.Series:
@@ -204,7 +214,7 @@ def _accuracy_section(ctx: _Context) -> Iterator[str]:
         best = ctx.res.accuracy.loc[dname].max()
         for label in ctx.labels:
             m, s = ctx.ours_mean[(dname, label)], ctx.ours_sd[(dname, label)]
-            text = pm_text(m, s)
+            text = "failed" if math.isnan(m) else pm_text(m, s)
             # Bold the best, as accuracy tables do (ties all bold).
             if np.isclose(ctx.res.accuracy.loc[dname, label], best, rtol=0, atol=1e-12):
                 text = f"**{text}**"
@@ -212,7 +222,27 @@ def _accuracy_section(ctx: _Context) -> Iterator[str]:
         rows.append(cells)
     yield markdown_table(["Data set", *ctx.labels], rows, "l" + "r" * len(ctx.labels))
     yield ""
+    yield from _failures_note(ctx)
 
+
+def _failures_note(ctx: _Context) -> Iterator[str]:
+    """Each failed cell once, with its algorithm's message."""
+    folds = ctx.folds
+    failed = folds[folds["error"].fillna("") != ""]
+    if failed.empty:
+        return
+    first = failed.groupby(["dataset", "estimator"], sort=False)["error"].first()
+    yield "Failed cells (the algorithm refused the data set):"
+    yield ""
+    for (dname, label), error in first.items():
+        yield f"* {label} on {dname}: {error}"
+    yield ""
+    everywhere = [
+        label for label in ctx.labels if ctx.res.accuracy[label].isna().all()
+    ]
+    if everywhere:
+        yield f"Failed on every data set: {', '.join(everywhere)}."
+        yield ""
 
 def _versus_paper_section(ctx: _Context) -> Iterator[str]:
     yield "## Ours vs the paper"
@@ -229,6 +259,10 @@ def _versus_paper_section(ctx: _Context) -> Iterator[str]:
             m, s = ctx.ours_mean[(dname, label)], ctx.ours_sd[(dname, label)]
             pm = _lookup(ctx.paper_mean, dname, label)
             ps = _lookup(ctx.paper_sd, dname, label)
+            if math.isnan(m):
+                paper_text = "—" if math.isnan(pm) else pm_text(pm, ps)
+                rows.append([dname, label, "failed", paper_text, "—"])
+                continue
             if math.isnan(pm):
                 paper_text, diff_text = "—", "—"
             else:
@@ -264,7 +298,16 @@ def _ranks_section(ctx: _Context) -> Iterator[str]:
         + (f" ({ctx.suite.ranks_table})" if ctx.suite.ranks_table else "")
     )
     yield ""
-    n_data = ctx.res.accuracy.shape[0]
+    n_data = stats.n_datasets
+    if stats.left_out:
+        yield (
+            f"Over the {n_data} data sets every algorithm completed: ranks and "
+            "the tests below need every algorithm's score on a data set "
+            f"(Demšar, 2006), so {', '.join(stats.left_out)} "
+            f"{'is' if len(stats.left_out) == 1 else 'are'} left out (a failed "
+            "cell)."
+        )
+        yield ""
     if stats.ranks is None:
         yield f"Not computed: {stats.reason}."
         yield ""
@@ -364,7 +407,11 @@ def _wilcoxon_section(ctx: _Context) -> Iterator[str]:
             f"α = {ALPHA:g}, zero differences dropped (R's default)."
         )
         yield ""
-        table = wilcoxon_per_dataset(ctx.folds, a, b, alpha=ALPHA)
+        # A data set on which either failed has no pairs to test.
+        pair_acc = ctx.res.accuracy[[a, b]]
+        done = pair_acc.index[pair_acc.notna().all(axis=1)]
+        folds = ctx.folds[ctx.folds["dataset"].isin(done)]
+        table = wilcoxon_per_dataset(folds, a, b, alpha=ALPHA)
         rows = []
         better, worse = [], []
         for row in table.itertuples():

@@ -29,6 +29,7 @@ children, which is every node of naive Bayes).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -309,7 +310,15 @@ def awnb_weights(
         )
         tree = DecisionTreeClassifier(
             criterion="entropy", random_state=rng.randint(np.iinfo(np.int32).max)
-        ).fit(onehot, y[rows])
+        )
+        with warnings.catch_warnings():
+            # A bootstrap sample of a small training set holds most classes
+            # once, and scikit-learn then guesses "a regression problem"
+            # (per tree, about its own input): the target is the class.
+            warnings.filterwarnings(
+                "ignore", message="The number of unique classes", category=UserWarning
+            )
+            tree.fit(onehot, y[rows])
         total += 1.0 / np.sqrt(min_testing_depths(tree, column_feature, p))
     return total / n_trees
 
