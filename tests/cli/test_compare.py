@@ -177,7 +177,14 @@ def test_ctrl_c_while_the_workers_stop_is_one_line(tmp_path):
         pytest.fail("the command did not end after a Ctrl-C")
     assert out.startswith("dataset,estimator") and all(rows), (out, rows)
     assert "Traceback" not in err, err
-    assert proc.returncode in (0, 130), (proc.returncode, err)
+    # 130 when the Ctrl-C stopped the workers' shutdown, 0 when it came after
+    # the command, which had nothing left to do. One landing in the last
+    # instructions of the interpreter's exit (its flush of the streams,
+    # after main returned) is beyond any handler: Python says the exception
+    # was ignored and exits 120.
+    assert proc.returncode in (0, 130, 120, -signal.SIGINT), (proc.returncode, err)
+    if proc.returncode == 120:
+        assert err.strip().splitlines()[-1] == "KeyboardInterrupt:", err
 
 
 def test_a_measurement_taken_for_the_class_is_one_error_line(tmp_path, usage_error):

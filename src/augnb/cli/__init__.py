@@ -507,6 +507,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # After an error too: a failed run's workers are left running.
         _release_workers()
+        # What is left to write, written while a Ctrl-C is still ours to
+        # catch: the interpreter's own flush at exit would report one as an
+        # ignored exception.
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print("augnb: interrupted", file=sys.stderr)
         return 130
