@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Callable
@@ -39,7 +40,7 @@ from augnb.cli._common import (
 )
 from augnb.cli._data_options import add_data_options, column_name
 
-__all__ = ["main"]
+__all__ = ["console", "main"]
 
 _EXAMPLES = {
     "compare": """examples:
@@ -514,4 +515,24 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("augnb: interrupted", file=sys.stderr)
         return 130
+    return status
+
+
+def console() -> int:
+    """The ``augnb`` program: :func:`main`, then an exit that a Ctrl-C ends.
+
+    Once the command has returned, what is left is the interpreter's exit:
+    joblib removes the temporary folders of its workers and the streams are
+    flushed. A Ctrl-C there interrupted those handlers, with a traceback of
+    theirs under the results; the default action of the signal, to end the
+    process at once, is what the user asks for then. (:func:`main` itself
+    leaves the signal's handling alone: it is called from Python too.)
+
+    Returns
+    -------
+    int
+        The exit status of :func:`main`.
+    """
+    status = main()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     return status
