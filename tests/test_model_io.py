@@ -1064,3 +1064,135 @@ def test_the_non_finite_values_fitted_models_hold_still_load(mixed_data, tmp_pat
         np.testing.assert_array_equal(
             again.predict_proba(rows), model.predict_proba(rows)
         )
+
+
+# -- parts that disagree ----------------------------------------------------------
+# Each part below is well formed on its own (the array's shape is the one the
+# document declares) and the two probe rows predict, so the file loaded; the
+# disagreement then broke prediction on the first row with a missing value or
+# another category: a NumPy error, probabilities that do not sum to 1, or a
+# read past a table's end in a compiled kernel (a crash of the interpreter).
+
+
+def _network(document):
+    return document["model"]["v"]["model_"]["v"]
+
+
+def _new_array(members, document, node, arr):
+    """``members`` with ``node``'s array replaced by ``arr`` (declared anew)."""
+    buffer = io.BytesIO()
+    np.save(buffer, arr)
+    node.update(shape=list(arr.shape), dtype=arr.dtype.str)
+    return {
+        **members,
+        node["member"]: buffer.getvalue(),
+        "model.json": json.dumps(document).encode(),
+    }
+
+
+def _table(members, edit, node=1):
+    """The archive with ``edit`` applied to node ``node``'s log probabilities."""
+    document = json.loads(members["model.json"])
+    array = _network(document)["cpds"]["v"][node]["v"]["log_prob"]
+    arr = np.load(io.BytesIO(members[array["member"]]))
+    return _new_array(members, document, array, edit(arr))
+
+
+def _document(edit):
+    return lambda members: _edit_document(members, lambda d: edit(_network(d)))
+
+
+def _domain_size(network, size=10**9):
+    network["domains"]["v"][1]["v"]["size"] = size
+
+
+def _parents(network, node, parents):
+    network["structure"]["v"]["parents"]["v"][node] = {"t": "tuple", "v": parents}
+
+
+def _cpd_parents(network):
+    network["cpds"]["v"][1]["v"]["parent_nodes"] = {"t": "tuple", "v": [99]}
+
+
+def _prior(members):
+    document = json.loads(members["model.json"])
+    node = _network(document)["class_log_prior"]
+    arr = np.load(io.BytesIO(members[node["member"]]))
+    return _new_array(members, document, node, arr[:-1] - np.log(arr[:-1].size))
+
+
+def _cards(members):
+    document = json.loads(members["model.json"])
+    node = document["model"]["v"]["n_categories_"]
+    arr = np.load(io.BytesIO(members[node["member"]])) + 1
+    return _new_array(members, document, node, arr)
+
+
+_DISAGREE = {
+    # The value axis one short: rows of the last value read past it.
+    "table one value short": (
+        lambda m: _table(m, lambda a: np.ascontiguousarray(a[..., :-1])),
+        "model_.cpds[1].log_prob is not float64 of shape (4, 4, 4)",
+    ),
+    "table one configuration short": (
+        lambda m: _table(m, lambda a: np.ascontiguousarray(a[:-1])),
+        "model_.cpds[1].log_prob is not float64 of shape (4, 4, 4)",
+    ),
+    # Crashed the interpreter on a row with a missing value (and a domain
+    # of a billion values asked 89 GiB of another learner's tables).
+    "domain larger than its table": (
+        _document(_domain_size),
+        "model_.domains[1] has 1000000000 values, not 4",
+    ),
+    "parent out of range": (
+        _document(lambda n: _parents(n, 1, [99])),
+        "model_.structure is not a valid structure (Node 1 has an invalid parent",
+    ),
+    "cycle": (
+        _document(lambda n: _parents(n, 0, [1])),
+        "model_.structure is not a valid structure (",
+    ),
+    "table of other parents": (
+        _document(_cpd_parents),
+        "model_.cpds[1]'s parents (99,) are not node 1's (0,)",
+    ),
+    "probabilities above 1": (
+        lambda m: _table(m, lambda a: a + 1.0),
+        "model_.cpds[1].log_prob holds probabilities that do not sum to 1",
+    ),
+    "a probability of 1e308": (
+        lambda m: _table(m, lambda a: np.where(a == a.flat[-1], 1e308, a)),
+        "model_.cpds[1].log_prob holds probabilities that do not sum to 1",
+    ),
+    "a class short": (_prior, "model_.class_log_prior is not float64 of shape (4,)"),
+    "column cardinalities": (_cards, "n_categories_) are not its schema's"),
+}
+
+
+@pytest.mark.parametrize("case", list(_DISAGREE))
+def test_parts_that_disagree_are_refused_at_load(case, saved_archive, tmp_path):
+    damage, message = _DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", damage(saved_archive))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
+def test_parts_that_disagree_exit_2_on_the_command_line(
+    saved_archive, tmp_path, capsys
+):
+    path = _write_archive(
+        tmp_path / "m.augnb", _document(_domain_size)(saved_archive)
+    )
+    for command in ("predict", "inspect", "export"):
+        capsys.readouterr()
+        args = {
+            "predict": ["predict", str(path), "rows.csv"],
+            "inspect": ["inspect", str(path)],
+            "export": ["export", str(path), "--output", str(tmp_path / "m.bif")],
+        }[command]
+        assert main(args) == 2, command
+        err = capsys.readouterr().err
+        assert "model_.domains[1] has 1000000000 values" in err
+        assert err.count("\n") == 1

@@ -1,0 +1,290 @@
+"""Whether a loaded model's parts agree with each other, before it predicts.
+
+A model file is checked part by part as it is read (each array's declared
+shape and dtype, the values a float array may hold), and two probe rows are
+predicted. Neither says that the parts fit together: a probability table one
+value short, a parent index past the last node, a domain larger than its
+table or a cycle among the parents all load, pass the probe rows (which read
+one value of each column) and then break prediction, on the first row with a
+missing value or another category, as a NumPy error, a wrong probability or a
+read outside an array inside a compiled kernel (a crash of the interpreter).
+
+:func:`check_consistent` states what prediction relies on, once: every
+discrete network's structure, node domains and tables agree with each other,
+with the number of classes and with the codes the model's schema gives each
+column; every table is a probability distribution; every index is in range.
+Fitted models meet each rule exactly (they are made that way); a file that
+breaks one is refused with the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from augnb.data.schema import Schema
+from augnb.inference import FactoredModel
+from augnb.params.categorical import CategoricalCPD, DiscreteModel
+from augnb.params.domains import DENSE_LIMIT, NodeDomain
+from augnb.params.mixed_model import MixedModel
+from augnb.structure import Structure
+
+__all__ = ["Inconsistent", "check_consistent"]
+
+# How far from 1 a stored distribution's total may be: fitted tables sum to 1
+# to about 1e-15; a table edited by hand (or damaged) is far off.
+_SUM_TOLERANCE = 1e-6
+
+# The largest mixed-radix key a domain or a parent configuration may have
+# (NodeDomain's own bound: keys are int64).
+_MAX_KEY = 1 << 62
+
+
+class Inconsistent(ValueError):
+    """A part of a loaded model that disagrees with another (says which)."""
+
+
+def _expect(condition: bool, what: str) -> None:
+    if not condition:
+        raise Inconsistent(what)
+
+
+def check_consistent(estimator: Any) -> None:
+    """Refuse a model whose parts do not fit together.
+
+    Parameters
+    ----------
+    estimator : fitted augnb classifier
+        A model as read from a file, its columns already checked
+        (``n_features_in_`` and the schema agree).
+
+    Raises
+    ------
+    Inconsistent
+        Naming the part and the rule it breaks.
+    """
+    classes = getattr(estimator, "classes_", None)
+    if not (isinstance(classes, np.ndarray) and classes.ndim == 1 and len(classes) > 1):
+        raise Inconsistent("its classes are not a list of at least two")
+    n_classes = len(classes)
+    schema = getattr(estimator, "schema_", None)
+    if not isinstance(schema, Schema):
+        return  # nothing says how its columns are coded (checked elsewhere)
+    # A column's codes are 0 .. cardinality - 1 (or -1, missing): a
+    # discrete column's categories, a discretised column's bins.
+    cards = np.asarray(schema.cardinalities, dtype=np.int64)
+    n_categories = getattr(estimator, "n_categories_", None)
+    if n_categories is not None:
+        _expect(
+            isinstance(n_categories, np.ndarray)
+            and n_categories.shape == cards.shape
+            and bool((n_categories == cards).all()),
+            "its column cardinalities (n_categories_) are not its schema's",
+        )
+    model = getattr(estimator, "model_", None)
+    members = getattr(estimator, "models_", None)
+    if not (isinstance(members, list) and any(model is m for m in members)):
+        # (An ensemble's model_ is one of its members, checked with them.)
+        for where, discrete in _discrete_models(model, "model_"):
+            _check_discrete(discrete, where, n_classes, cards)
+    if isinstance(members, list):
+        # An ensemble whose members bin continuous columns each their own
+        # way (ESKDB): a member's codes of such a column are its bins.
+        discretizers = getattr(estimator, "discretizers_", None) or []
+        _expect(
+            not discretizers or len(discretizers) == len(members),
+            "its members and their discretisers differ in number",
+        )
+        for k, member in enumerate(members):
+            member_cards = cards
+            if discretizers:
+                member_cards = _binned_cards(discretizers[k], cards, f"models_[{k}]")
+            for where, discrete in _discrete_models(member, f"models_[{k}]"):
+                _check_discrete(discrete, where, n_classes, member_cards)
+
+
+def _discrete_models(model: Any, where: str) -> list[tuple[str, DiscreteModel]]:
+    """The discrete networks of a fitted model, with where each is."""
+    if isinstance(model, DiscreteModel):
+        return [(where, model)]
+    if isinstance(model, (MixedModel, FactoredModel)):
+        discrete = model.discrete
+        if discrete is None and isinstance(model, FactoredModel):
+            return []
+        if not isinstance(discrete, DiscreteModel):
+            raise Inconsistent(f"{where}.discrete is no discrete network")
+        return [(f"{where}.discrete", discrete)]
+    return []
+
+
+def _binned_cards(discretizer: Any, cards: np.ndarray, where: str) -> np.ndarray:
+    """``cards`` with each column a member's discretiser cuts counted as its bins."""
+    cuts = getattr(discretizer, "cut_points_", None)
+    if not isinstance(cuts, dict):
+        raise Inconsistent(f"{where}'s discretiser has no cut points")
+    out = cards.copy()
+    for j, points in cuts.items():
+        _expect(
+            _is_int(j) and 0 <= j < len(cards),
+            f"{where}'s discretiser cuts a column {j!r:.30} the model has not",
+        )
+        _expect(
+            isinstance(points, np.ndarray) and points.ndim == 1,
+            f"{where}'s cut points of column {j} are not a list of numbers",
+        )
+        out[j] = len(points) + 1
+    return out
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _int_tuple(value: object) -> bool:
+    return isinstance(value, tuple) and all(_is_int(v) for v in value)
+
+
+def _check_discrete(
+    model: DiscreteModel, where: str, n_classes: int, cards: np.ndarray
+) -> None:
+    """One discrete network against its classes and its columns' codes."""
+    structure = model.structure
+    _expect(isinstance(structure, Structure), f"{where} has no structure")
+    _check_structure(structure, f"{where}.structure", len(cards))
+    n_nodes = len(structure.nodes)
+    _check_distribution(model.class_log_prior, (n_classes,), f"{where}.class_log_prior")
+    domains, cpds = model.domains, model.cpds
+    _expect(
+        isinstance(domains, tuple)
+        and isinstance(cpds, tuple)
+        and len(domains) == len(cpds) == n_nodes,
+        f"{where} does not have a domain and a table for each of its {n_nodes} nodes",
+    )
+    for k, domain in enumerate(domains):
+        _check_domain(domain, structure.nodes[k], cards, f"{where}.domains[{k}]")
+    for k, cpd in enumerate(cpds):
+        _check_cpd(cpd, k, structure, domains, n_classes, f"{where}.cpds[{k}]")
+
+
+def _check_structure(structure: Structure, where: str, n_features: int) -> None:
+    """Nodes of distinct columns in range, parents in range, no cycle."""
+    nodes, parents = structure.nodes, structure.parents
+    _expect(
+        isinstance(nodes, tuple)
+        and isinstance(parents, tuple)
+        and all(_int_tuple(node) for node in nodes)
+        and all(_int_tuple(ps) for ps in parents),
+        f"{where}'s nodes and parents are not tuples of indices",
+    )
+    _expect(
+        structure.n_features == n_features,
+        f"{where} is over {structure.n_features!r:.30} columns, not the model's "
+        f"{n_features}",
+    )
+    try:
+        # Structure's own rules (what __post_init__ refuses at fit).
+        Structure(nodes, parents, n_features)
+    except ValueError as exc:
+        raise Inconsistent(f"{where} is not a valid structure ({exc})") from None
+    _expect(
+        all(node == tuple(sorted(node)) for node in nodes),
+        f"{where}'s nodes do not list their columns in order",
+    )
+
+
+def _check_domain(
+    domain: NodeDomain, node: tuple[int, ...], cards: np.ndarray, where: str
+) -> None:
+    """A node's values: its columns' codes, dense or as sorted observed keys."""
+    _expect(isinstance(domain, NodeDomain), f"{where} is no node domain")
+    _expect(domain.members == node, f"{where} is not over its node's columns {node}")
+    expected = tuple(int(cards[f]) for f in node)
+    _expect(
+        _int_tuple(domain.member_cards) and domain.member_cards == expected,
+        f"{where} gives its columns {domain.member_cards!r:.60} values, not the "
+        f"{expected} they are coded in",
+    )
+    size = math.prod(expected)
+    _expect(
+        _is_int(domain.size) and domain.size == size,
+        f"{where} has {domain.size!r:.30} values, not {size}",
+    )
+    keys = domain.keys
+    if keys is None:
+        # A larger domain is stored sparsely: a dense one would be as large.
+        _expect(size <= DENSE_LIMIT, f"{where} is dense over {size} values")
+    else:
+        _check_keys(keys, min(size, _MAX_KEY), f"{where}.keys")
+
+
+def _check_keys(keys: Any, bound: int, where: str) -> None:
+    """Sorted distinct int64 keys in ``[0, bound)`` (searched by bisection)."""
+    _expect(
+        isinstance(keys, np.ndarray) and keys.dtype == np.int64 and keys.ndim == 1,
+        f"{where} is not a list of int64 keys",
+    )
+    if len(keys):
+        _expect(
+            bool(keys[0] >= 0 and keys[-1] < bound and (np.diff(keys) > 0).all()),
+            f"{where} are not sorted distinct keys below {bound}",
+        )
+
+
+def _check_cpd(
+    cpd: CategoricalCPD,
+    k: int,
+    structure: Structure,
+    domains: Sequence[NodeDomain],
+    n_classes: int,
+    where: str,
+) -> None:
+    """A node's table: its parents' configurations x classes x its values."""
+    _expect(isinstance(cpd, CategoricalCPD), f"{where} is no probability table")
+    parents = cpd.parent_nodes
+    _expect(
+        _int_tuple(parents) and sorted(parents) == sorted(structure.parents[k]),
+        f"{where}'s parents {parents!r:.60} are not node {k}'s {structure.parents[k]}",
+    )
+    radix = tuple(domains[p].n_values for p in parents)
+    _expect(
+        cpd.parent_radix == radix,
+        f"{where}'s parent sizes {cpd.parent_radix!r:.60} are not its parents' {radix}",
+    )
+    configs = math.prod(radix)
+    if cpd.config_keys is None:
+        n_configs = configs
+    else:
+        _check_keys(cpd.config_keys, min(configs, _MAX_KEY), f"{where}.config_keys")
+        n_configs = len(cpd.config_keys) + 1  # and the row of unseen ones
+    shape = (n_configs, n_classes, domains[k].n_values)
+    _check_distribution(cpd.log_prob, shape, f"{where}.log_prob")
+    counts = cpd.counts
+    _expect(
+        isinstance(counts, np.ndarray)
+        and counts.dtype == np.float64
+        and counts.shape == shape,
+        f"{where}.counts is not float64 of shape {shape}",
+    )
+    _expect(bool((counts >= 0).all()), f"{where}.counts holds a negative count")
+
+
+def _check_distribution(log_prob: Any, shape: tuple[int, ...], where: str) -> None:
+    """Log probabilities of ``shape``, each last-axis row summing to 1."""
+    _expect(
+        isinstance(log_prob, np.ndarray)
+        and log_prob.dtype == np.float64
+        and log_prob.shape == shape,
+        f"{where} is not float64 of shape {shape}",
+    )
+    if log_prob.size == 0:
+        _expect(shape[-1] > 0 or math.prod(shape[:-1]) == 0, f"{where} is empty")
+        return
+    with np.errstate(over="ignore", invalid="ignore"):
+        totals = np.exp(log_prob).sum(axis=-1)
+    _expect(
+        bool((np.abs(totals - 1.0) <= _SUM_TOLERANCE).all()),
+        f"{where} holds probabilities that do not sum to 1",
+    )
