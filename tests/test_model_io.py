@@ -1196,3 +1196,64 @@ def test_parts_that_disagree_exit_2_on_the_command_line(
         err = capsys.readouterr().err
         assert "model_.domains[1] has 1000000000 values" in err
         assert err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def aode_archive(tmp_path_factory):
+    X, y = load("car")
+    path = tmp_path_factory.mktemp("aode") / "aode.augnb"
+    save_model(augnb.AODE().fit(X, y), path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _aode_array(members, find, edit):
+    """The archive with ``edit`` applied to the array node ``find`` picks."""
+    document = json.loads(members["model.json"])
+    node = find(document["model"]["v"])
+    arr = np.load(io.BytesIO(members[node["member"]]))
+    return _new_array(members, document, node, edit(arr))
+
+
+def _shifted(arr):
+    out = arr.copy()
+    out[1:] += 1
+    return out
+
+
+_SPODES_DISAGREE = {
+    # The kernel reads each SPODE's tables at these offsets: shifted by one
+    # cell, it read another table's numbers (and, last, one past the end).
+    "offsets": (
+        lambda v: v["_packed"]["v"]["child_offsets"],
+        _shifted,
+        "_packed.child_offsets are not its tables' places",
+    ),
+    # The tables missing values are summed out with: another shape than
+    # the kernel's, a NumPy error on a row with a missing value.
+    "a view one value short": (
+        lambda v: v["child_log_prob_"]["v"][0][1],
+        lambda a: np.ascontiguousarray(a[:, :-1]),
+        "child_log_prob_ is not the tables of _packed",
+    ),
+    "a view of other numbers": (
+        lambda v: v["parent_log_prob_"][0],
+        lambda a: a[::-1].copy(),
+        "parent_log_prob_ is not the tables of _packed",
+    ),
+    "tables not summing to 1": (
+        lambda v: v["_packed"]["v"]["child"],
+        lambda a: a - 1.0,
+        "_packed.child[0, 1] holds probabilities that do not sum to 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_SPODES_DISAGREE))
+def test_aode_tables_that_disagree_are_refused_at_load(case, aode_archive, tmp_path):
+    find, edit, message = _SPODES_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", _aode_array(aode_archive, find, edit))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text

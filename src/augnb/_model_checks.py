@@ -27,6 +27,7 @@ import numpy as np
 
 from augnb.data.schema import Schema
 from augnb.inference import FactoredModel
+from augnb.params.averaged import SpodeTables
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.params.domains import DENSE_LIMIT, NodeDomain
 from augnb.params.mixed_model import MixedModel
@@ -90,6 +91,9 @@ def check_consistent(estimator: Any) -> None:
         # (An ensemble's model_ is one of its members, checked with them.)
         for where, discrete in _discrete_models(model, "model_"):
             _check_discrete(discrete, where, n_classes, cards)
+    packed = getattr(estimator, "_packed", None)
+    if packed is not None:
+        _check_spodes(estimator, packed, n_classes, cards)
     if isinstance(members, list):
         # An ensemble whose members bin continuous columns each their own
         # way (ESKDB): a member's codes of such a column are its bins.
@@ -288,3 +292,87 @@ def _check_distribution(log_prob: Any, shape: tuple[int, ...], where: str) -> No
         bool((np.abs(totals - 1.0) <= _SUM_TOLERANCE).all()),
         f"{where} holds probabilities that do not sum to 1",
     )
+
+
+def _check_spodes(
+    estimator: Any, packed: Any, n_classes: int, cards: np.ndarray
+) -> None:
+    """AODE's packed SPODE tables: their layout, sums, and the views of them.
+
+    The prediction kernel reads the flat tables by offset (a wrong offset
+    reads another table, or past the end); missing values are summed out
+    from the fitted attributes, which were views of the same tables when
+    fitted and are separate arrays in a file: both must say the same.
+    """
+    _expect(isinstance(packed, SpodeTables), "_packed is no table of SPODEs")
+    _expect(
+        _int_tuple(packed.cards) and packed.cards == tuple(cards.tolist()),
+        f"_packed is over columns of {packed.cards!r:.60} values, not the "
+        f"{tuple(cards.tolist())} they are coded in",
+    )
+    _expect(
+        _is_int(packed.n_classes) and packed.n_classes == n_classes,
+        f"_packed is for {packed.n_classes!r:.30} classes, not {n_classes}",
+    )
+    p = len(cards)
+    count_offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+    sizes = np.outer(cards, cards) * n_classes
+    np.fill_diagonal(sizes, 0)
+    child_offsets = np.concatenate([[0], np.cumsum(sizes.ravel())[:-1]])
+    child_offsets[np.arange(p) * (p + 1)] = -1
+    for name, offsets, table, length in (
+        ("count", count_offsets, packed.counts, count_offsets[-1]),
+        (
+            "parent",
+            count_offsets * n_classes,
+            packed.parent,
+            count_offsets[-1] * n_classes,
+        ),
+        ("child", child_offsets, packed.child, sizes.sum()),
+    ):
+        found = getattr(packed, f"{name}_offsets")
+        _expect(
+            isinstance(found, np.ndarray)
+            and found.dtype == np.int64
+            and np.array_equal(found, offsets),
+            f"_packed.{name}_offsets are not its tables' places",
+        )
+        _expect(
+            isinstance(table, np.ndarray)
+            and table.dtype == np.float64
+            and table.shape == (int(length),),
+            f"_packed's {name} tables are not float64 of {int(length)} cells",
+        )
+    _expect(bool((packed.counts >= 0).all()), "_packed.counts holds a negative count")
+    for i, table in enumerate(packed.parent_views()):
+        # log P(c, x_i): one distribution over the pairs (x_i, c).
+        _check_distribution(
+            table.reshape(1, -1), (1, table.size), f"_packed.parent[{i}]"
+        )
+    for (i, j), table in packed.child_views().items():
+        # log P(x_j | c, x_i): a distribution over x_j for each (x_i, c).
+        _check_distribution(
+            np.ascontiguousarray(table.transpose(0, 2, 1)),
+            (table.shape[0], n_classes, table.shape[1]),
+            f"_packed.child[{i}, {j}]",
+        )
+    views: dict[str, dict[Any, np.ndarray]] = {
+        "value_counts_": dict(enumerate(packed.count_views())),
+        "parent_log_prob_": dict(enumerate(packed.parent_views())),
+        "child_log_prob_": packed.child_views(),
+    }
+    for name, expected in views.items():
+        attribute: Any = getattr(estimator, name, None)
+        if isinstance(attribute, list):
+            attribute = dict(enumerate(attribute))
+        _expect(
+            isinstance(attribute, dict)
+            and attribute.keys() == expected.keys()
+            and all(
+                isinstance(attribute[k], np.ndarray)
+                and attribute[k].dtype == table.dtype
+                and np.array_equal(attribute[k], table)
+                for k, table in expected.items()
+            ),
+            f"{name} is not the tables of _packed",
+        )
