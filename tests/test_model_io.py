@@ -1257,3 +1257,62 @@ def test_aode_tables_that_disagree_are_refused_at_load(case, aode_archive, tmp_p
         load_model(path)
     text = str(info.value)
     assert message in text and str(path) in text and "\n" not in text
+
+
+def _first_density(document):
+    return _first(
+        document,
+        lambda n: isinstance(n, dict) and n.get("class") == "ConditionalGaussianCPD",
+    )
+
+
+def _density_array(name, edit):
+    def damage(members):
+        document = json.loads(members["model.json"])
+        node = _first_density(document)["v"][name]
+        arr = np.load(io.BytesIO(members[node["member"]]))
+        return _new_array(members, document, node, edit(arr))
+
+    return damage
+
+
+def _density_of_a_category(members):
+    def edit(document):
+        schema = document["model"]["v"]["schema_"]["v"]["columns"]["v"]
+        kinds = [column["v"]["kind"] for column in schema]
+        _first_density(document)["v"]["feature"] = kinds.index("discrete")
+
+    return _edit_document(members, edit)
+
+
+_DENSITIES_DISAGREE = {
+    # Summing out a missing value factorised a matrix of these: "Matrix is
+    # not positive definite" from inside predict.
+    "negative variance": (
+        _density_array("var", lambda a: -a),
+        ".var holds a variance <= 0",
+    ),
+    # One mixture weight more than there are components: an IndexError on
+    # rows with a missing value.
+    "a weight too many": (
+        _density_array(
+            "log_weight",
+            lambda a: np.concatenate([a, a[..., :1]], axis=-1) - np.log(2),
+        ),
+        ".intercept is not float64 of shape",
+    ),
+    "a density of a discrete column": (
+        _density_of_a_category,
+        "is no density of a continuous column",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_DENSITIES_DISAGREE))
+def test_densities_that_disagree_are_refused_at_load(case, mixed_archives, tmp_path):
+    damage, message = _DENSITIES_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", damage(mixed_archives["ETAN"]))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text

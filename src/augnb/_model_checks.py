@@ -30,6 +30,7 @@ from augnb.inference import FactoredModel
 from augnb.params.averaged import SpodeTables
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.params.domains import DENSE_LIMIT, NodeDomain
+from augnb.params.gaussian import ConditionalGaussianCPD, GaussianCPD
 from augnb.params.mixed_model import MixedModel
 from augnb.structure import Structure
 
@@ -91,6 +92,8 @@ def check_consistent(estimator: Any) -> None:
         # (An ensemble's model_ is one of its members, checked with them.)
         for where, discrete in _discrete_models(model, "model_"):
             _check_discrete(discrete, where, n_classes, cards)
+        if isinstance(model, MixedModel):
+            _check_densities(model, n_classes, cards)
     packed = getattr(estimator, "_packed", None)
     if packed is not None:
         _check_spodes(estimator, packed, n_classes, cards)
@@ -375,4 +378,92 @@ def _check_spodes(
                 for k, table in expected.items()
             ),
             f"{name} is not the tables of _packed",
+        )
+
+
+def _check_densities(model: MixedModel, n_classes: int, cards: np.ndarray) -> None:
+    """A mixed network's Gaussians: of continuous columns, shaped by their parents.
+
+    Inference reads each density's rows by its discrete parents'
+    configuration and its continuous parents among the densities before it;
+    a variance of 0 or below has no density (and breaks summing out).
+    """
+    gaussians = model.gaussians
+    _expect(isinstance(gaussians, tuple), "model_.gaussians is not a tuple")
+    domains = model.discrete.domains
+    placed: set[int] = set()
+    for k, cpd in enumerate(gaussians):
+        where = f"model_.gaussians[{k}]"
+        feature = (
+            cpd.feature
+            if isinstance(cpd, (GaussianCPD, ConditionalGaussianCPD))
+            else None
+        )
+        _expect(
+            _is_int(feature) and 0 <= feature < len(cards) and cards[feature] == 0,
+            f"{where} is no density of a continuous column",
+        )
+        assert feature is not None
+        _expect(
+            feature not in placed, f"{where} is a second density of column {feature}"
+        )
+        continuous = cpd.continuous_parents
+        _expect(
+            _int_tuple(continuous) and set(continuous) <= placed,
+            f"{where}'s continuous parents {continuous!r:.60} are not columns "
+            "of the densities before it",
+        )
+        placed.add(feature)
+        if isinstance(cpd, GaussianCPD):
+            _expect(
+                cpd.discrete_parents == () and continuous == (),
+                f"{where} is a class-only Gaussian with parents",
+            )
+            shapes: dict[str, tuple[int, ...]] = dict.fromkeys(
+                ("mean", "var", "counts"), (n_classes,)
+            )
+            tables = {"mean": cpd.mean, "var": cpd.var, "counts": cpd.counts}
+        else:
+            parents = cpd.discrete_parents
+            _expect(
+                _int_tuple(parents) and all(0 <= p < len(domains) for p in parents),
+                f"{where}'s discrete parents {parents!r:.60} are not nodes",
+            )
+            radix = tuple(domains[p].n_values for p in parents)
+            _expect(
+                cpd.parent_radix == radix,
+                f"{where}'s parent sizes {cpd.parent_radix!r:.60} are not its "
+                f"parents' {radix}",
+            )
+            _check_keys(
+                cpd.config_keys, min(math.prod(radix), _MAX_KEY), f"{where}.config_keys"
+            )
+            rows = (len(cpd.config_keys) + 1, n_classes)
+            weights = cpd.log_weight
+            components = weights.shape[-1] if isinstance(weights, np.ndarray) else 0
+            _expect(components >= 1, f"{where} has no mixture components")
+            _check_distribution(weights, (*rows, components), f"{where}.log_weight")
+            shapes = {
+                "intercept": (*rows, components),
+                "var": (*rows, components),
+                "coef": (*rows, len(continuous)),
+                "counts": rows,
+            }
+            tables = {
+                "intercept": cpd.intercept,
+                "var": cpd.var,
+                "coef": cpd.coef,
+                "counts": cpd.counts,
+            }
+        for name, table in tables.items():
+            _expect(
+                isinstance(table, np.ndarray)
+                and table.dtype == np.float64
+                and table.shape == shapes[name],
+                f"{where}.{name} is not float64 of shape {shapes[name]}",
+            )
+        _expect(bool((tables["var"] > 0).all()), f"{where}.var holds a variance <= 0")
+        _expect(
+            bool((tables["counts"] >= 0).all()),
+            f"{where}.counts holds a negative count",
         )
