@@ -414,6 +414,29 @@ def test_load_rejects_a_tampered_document(case, saved_archive, tmp_path):
     assert message in text and str(path) in text and "\n" not in text
 
 
+def _with_duplicate(members: dict[str, bytes], name: str, data: bytes) -> bytes:
+    """The archive of ``members`` and a second member named ``name``."""
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile's "Duplicate name"
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for member, content in members.items():
+                archive.writestr(member, content)
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_member_named_twice_is_refused(saved_archive, tmp_path):
+    # zipfile read the second array (another reader the first): it loaded
+    # as whichever model its reader picked.
+    path = tmp_path / "m.augnb"
+    other = _table(saved_archive, lambda a: a[:, :, ::-1].copy())["arrays/2.npy"]
+    path.write_bytes(_with_duplicate(saved_archive, "arrays/2.npy", other))
+    with pytest.raises(ValueError, match=r"two members named 'arrays/2\.npy'") as info:
+        load_model(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
 def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
     whole = _write_archive(tmp_path / "whole.augnb", saved_archive)
     cases = {

@@ -947,7 +947,15 @@ def _check_archive(archive: zipfile.ZipFile, limit: int) -> zipfile.ZipInfo:
     reports a member longer than declared as damaged).
     """
     infos = archive.infolist()
+    seen: set[str] = set()
     for info in infos:
+        # zipfile reads the last of two members of one name, another
+        # reader the first: a file that is two models at once.
+        _expect(
+            info.filename not in seen,
+            f"its archive holds two members named {info.filename!r:.60}",
+        )
+        seen.add(info.filename)
         # zipfile would ask for a password when the member is opened.
         _expect(
             not info.flag_bits & 0x1,
