@@ -1339,3 +1339,29 @@ def test_densities_that_disagree_are_refused_at_load(case, mixed_archives, tmp_p
         load_model(path)
     text = str(info.value)
     assert message in text and str(path) in text and "\n" not in text
+
+
+@pytest.mark.parametrize(
+    "failure", [OSError(28, "No space left on device"), KeyboardInterrupt()]
+)
+def test_a_failed_save_leaves_the_old_model_and_no_temporary_file(
+    failure, saved_archive, tmp_path, monkeypatch
+):
+    path = _write_archive(tmp_path / "m.augnb", saved_archive)
+    before = path.read_bytes()
+    X, y = load("car")
+    model = augnb.KDB(k=2).fit(X, y)
+    write_array = np.lib.format.write_array
+    calls = []
+
+    def fail_on_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # mid-archive: the document and two arrays written
+            raise failure
+        return write_array(*args, **kwargs)
+
+    monkeypatch.setattr(np.lib.format, "write_array", fail_on_the_third)
+    with pytest.raises(type(failure)):
+        save_model(model, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["m.augnb"]
