@@ -1365,3 +1365,41 @@ def test_a_failed_save_leaves_the_old_model_and_no_temporary_file(
         save_model(model, path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["m.augnb"]
+
+
+@pytest.fixture(scope="module")
+def a2de_archive(tmp_path_factory):
+    X, y = load("car")
+    path = tmp_path_factory.mktemp("a2de") / "a2de.augnb"
+    save_model(augnb.AnDE(n=2).fit(X.iloc[::4], y.iloc[::4]), path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+_PAIRS_DISAGREE = {
+    "offsets": (
+        lambda v: v["_pair_packed"]["v"]["child_offsets"],
+        lambda a: np.where(a > 0, a + 1, a),
+        "_pair_packed.child_offsets are not its tables' places",
+    ),
+    "a view of other numbers": (
+        lambda v: v["_pair_packed"]["v"]["pair_log_prob"]["v"][0][1],
+        lambda a: a[::-1].copy(),
+        "pair_log_prob is not the tables of _pair_packed",
+    ),
+    "tables not summing to 1": (
+        lambda v: v["_pair_packed"]["v"]["log_prob"],
+        lambda a: a + 0.5,
+        "_pair_packed.log_prob[0, 1] holds probabilities that do not sum to 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_PAIRS_DISAGREE))
+def test_a2de_tables_that_disagree_are_refused_at_load(case, a2de_archive, tmp_path):
+    find, edit, message = _PAIRS_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", _aode_array(a2de_archive, find, edit))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text

@@ -19,6 +19,7 @@ breaks one is refused with the rule it breaks.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -27,7 +28,7 @@ import numpy as np
 
 from augnb.data.schema import Schema
 from augnb.inference import FactoredModel
-from augnb.params.averaged import SpodeTables
+from augnb.params.averaged import PairTables, SpodeTables
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.params.domains import DENSE_LIMIT, NodeDomain
 from augnb.params.gaussian import ConditionalGaussianCPD, GaussianCPD
@@ -97,6 +98,9 @@ def check_consistent(estimator: Any) -> None:
     packed = getattr(estimator, "_packed", None)
     if packed is not None:
         _check_spodes(estimator, packed, n_classes, cards)
+    pairs = getattr(estimator, "_pair_packed", None)
+    if pairs is not None:
+        _check_pairs(estimator, pairs, n_classes, cards)
     if isinstance(members, list):
         # An ensemble whose members bin continuous columns each their own
         # way (ESKDB): a member's codes of such a column are its bins.
@@ -323,29 +327,19 @@ def _check_spodes(
     np.fill_diagonal(sizes, 0)
     child_offsets = np.concatenate([[0], np.cumsum(sizes.ravel())[:-1]])
     child_offsets[np.arange(p) * (p + 1)] = -1
-    for name, offsets, table, length in (
-        ("count", count_offsets, packed.counts, count_offsets[-1]),
-        (
-            "parent",
-            count_offsets * n_classes,
-            packed.parent,
-            count_offsets[-1] * n_classes,
-        ),
-        ("child", child_offsets, packed.child, sizes.sum()),
-    ):
-        found = getattr(packed, f"{name}_offsets")
-        _expect(
-            isinstance(found, np.ndarray)
-            and found.dtype == np.int64
-            and np.array_equal(found, offsets),
-            f"_packed.{name}_offsets are not its tables' places",
-        )
-        _expect(
-            isinstance(table, np.ndarray)
-            and table.dtype == np.float64
-            and table.shape == (int(length),),
-            f"_packed's {name} tables are not float64 of {int(length)} cells",
-        )
+    _check_layout(
+        packed,
+        "_packed",
+        {
+            "count": (count_offsets, packed.counts, count_offsets[-1]),
+            "parent": (
+                count_offsets * n_classes,
+                packed.parent,
+                count_offsets[-1] * n_classes,
+            ),
+            "child": (child_offsets, packed.child, sizes.sum()),
+        },
+    )
     _expect(bool((packed.counts >= 0).all()), "_packed.counts holds a negative count")
     for i, table in enumerate(packed.parent_views()):
         # log P(c, x_i): one distribution over the pairs (x_i, c).
@@ -364,21 +358,7 @@ def _check_spodes(
         "parent_log_prob_": dict(enumerate(packed.parent_views())),
         "child_log_prob_": packed.child_views(),
     }
-    for name, expected in views.items():
-        attribute: Any = getattr(estimator, name, None)
-        if isinstance(attribute, list):
-            attribute = dict(enumerate(attribute))
-        _expect(
-            isinstance(attribute, dict)
-            and attribute.keys() == expected.keys()
-            and all(
-                isinstance(attribute[k], np.ndarray)
-                and attribute[k].dtype == table.dtype
-                and np.array_equal(attribute[k], table)
-                for k, table in expected.items()
-            ),
-            f"{name} is not the tables of _packed",
-        )
+    _check_views(estimator, views, "_packed")
 
 
 def _check_densities(model: MixedModel, n_classes: int, cards: np.ndarray) -> None:
@@ -467,3 +447,135 @@ def _check_densities(model: MixedModel, n_classes: int, cards: np.ndarray) -> No
             bool((tables["counts"] >= 0).all()),
             f"{where}.counts holds a negative count",
         )
+
+
+def _check_layout(
+    packed: Any, where: str, tables: dict[str, tuple[np.ndarray | None, Any, int]]
+) -> None:
+    """Flat tables and their offsets as the fit lays them out.
+
+    ``tables`` maps each table's name to the offsets the fit computes from
+    the columns' cardinalities, the flat array found and its length; the
+    offsets found are ``{name}_offsets`` (``pair_offsets`` for ``log_prob``
+    and ``counts`` of the pair tables, which share theirs).
+    """
+    for name, (offsets, table, length) in tables.items():
+        if offsets is not None:
+            found = getattr(packed, f"{name}_offsets")
+            _expect(
+                isinstance(found, np.ndarray)
+                and found.dtype == np.int64
+                and np.array_equal(found, offsets),
+                f"{where}.{name}_offsets are not its tables' places",
+            )
+        _expect(
+            isinstance(table, np.ndarray)
+            and table.dtype == np.float64
+            and table.shape == (int(length),),
+            f"{where}'s {name} tables are not float64 of {int(length)} cells",
+        )
+
+
+def _check_views(
+    owner: Any, views: dict[str, dict[Any, np.ndarray]], where: str
+) -> None:
+    """Each attribute of ``owner`` named in ``views`` holds those tables.
+
+    Fitted, the attributes were views of the packed tables (which the
+    prediction kernel reads); missing values are summed out from the
+    attributes, separate arrays in a file: both must say the same.
+    """
+    for name, expected in views.items():
+        attribute: Any = getattr(owner, name, None)
+        if isinstance(attribute, list):
+            attribute = dict(enumerate(attribute))
+        _expect(
+            isinstance(attribute, dict)
+            and attribute.keys() == expected.keys()
+            and all(
+                isinstance(attribute[k], np.ndarray)
+                and attribute[k].dtype == table.dtype
+                and np.array_equal(attribute[k], table)
+                for k, table in expected.items()
+            ),
+            f"{name} is not the tables of {where}",
+        )
+
+
+def _check_pairs(
+    estimator: Any, packed: Any, n_classes: int, cards: np.ndarray
+) -> None:
+    """AnDE(n=2)'s packed pair tables: layout, sums and the views of them."""
+    _expect(isinstance(packed, PairTables), "_pair_packed is no table of pairs")
+    _expect(
+        _int_tuple(packed.cards) and packed.cards == tuple(cards.tolist()),
+        f"_pair_packed is over columns of {packed.cards!r:.60} values, not the "
+        f"{tuple(cards.tolist())} they are coded in",
+    )
+    p = len(cards)
+    r = [int(c) for c in cards]
+    pairs = list(itertools.combinations(range(p), 2))
+    pair_offsets = np.full(p * p, -1, np.int64)
+    at = 0
+    for i, j in pairs:
+        pair_offsets[i * p + j] = at
+        at += r[i] * r[j]
+    n_pair_cells = at
+    child_offsets = np.full(p * p * p, -1, np.int64)
+    at = 0
+    for i, j in pairs:
+        for k in range(p):
+            if k not in (i, j):
+                child_offsets[(i * p + j) * p + k] = at
+                at += r[i] * r[j] * r[k] * n_classes
+    _check_layout(
+        packed,
+        "_pair_packed",
+        {
+            "pair": (pair_offsets, packed.counts, n_pair_cells),
+            "log_prob": (None, packed.log_prob, n_pair_cells * n_classes),
+            "child": (child_offsets, packed.child, at),
+        },
+    )
+    _expect(
+        bool((packed.counts >= 0).all()), "_pair_packed.counts holds a negative count"
+    )
+    pair_counts, pair_log_prob, child_log_prob = {}, {}, {}
+    for i, j in pairs:
+        a = int(pair_offsets[i * p + j])
+        b = a + r[i] * r[j]
+        pair_counts[i, j] = packed.counts[a:b].reshape(r[i], r[j])
+        table = packed.log_prob[a * n_classes : b * n_classes]
+        # log P(c, x_i, x_j): one distribution over its cells.
+        _check_distribution(
+            table.reshape(1, -1), (1, table.size), f"_pair_packed.log_prob[{i}, {j}]"
+        )
+        pair_log_prob[i, j] = table.reshape(r[i], r[j], n_classes)
+        for k in range(p):
+            if k in (i, j):
+                continue
+            a = int(child_offsets[(i * p + j) * p + k])
+            size = r[i] * r[j] * r[k] * n_classes
+            cpt = packed.child[a : a + size].reshape(r[i], r[j], r[k], n_classes)
+            # log P(x_k | c, x_i, x_j): a distribution over x_k.
+            _check_distribution(
+                np.ascontiguousarray(np.moveaxis(cpt, 2, 3)),
+                (r[i], r[j], n_classes, r[k]),
+                f"_pair_packed.child[{i}, {j}, {k}]",
+            )
+            child_log_prob[i, j, k] = cpt
+    views: dict[str, dict[Any, np.ndarray]] = {
+        "pair_counts": pair_counts,
+        "pair_log_prob": pair_log_prob,
+        "child_log_prob": child_log_prob,
+    }
+    _check_views(packed, views, "_pair_packed")
+    _check_views(
+        estimator,
+        {
+            "pair_counts_": pair_counts,
+            "pair_log_prob_": pair_log_prob,
+            "pair_child_log_prob_": child_log_prob,
+        },
+        "_pair_packed",
+    )
