@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
@@ -1403,3 +1404,126 @@ def test_a2de_tables_that_disagree_are_refused_at_load(case, a2de_archive, tmp_p
         load_model(path)
     text = str(info.value)
     assert message in text and str(path) in text and "\n" not in text
+
+
+# -- a sweep of damaged parts ------------------------------------------------------
+
+
+def _array_nodes(node):
+    """Every array node of a JSON document, depth first."""
+    if isinstance(node, dict):
+        if node.get("t") == "array":
+            yield node
+        for child in node.values():
+            yield from _array_nodes(child)
+    elif isinstance(node, list):
+        for child in node:
+            yield from _array_nodes(child)
+
+
+def _int_leaves(node, path=()):
+    """The path of every plain integer of a document but ids and shapes."""
+    if isinstance(node, dict):
+        if node.get("t") in ("array", "ref"):
+            return
+        for key, child in node.items():
+            if key not in ("id", "shape"):
+                yield from _int_leaves(child, (*path, key))
+    elif isinstance(node, list):
+        for k, child in enumerate(node):
+            yield from _int_leaves(child, (*path, k))
+    elif type(node) is int:
+        yield path
+
+
+def _array_edits(arr):
+    """Ways to damage an array: other shapes, out-of-range values."""
+    if arr.size == 0:
+        return
+    if arr.ndim and arr.shape[-1] > 1:
+        yield "last axis short", np.ascontiguousarray(arr[..., :-1])
+    if arr.ndim and arr.shape[0] > 1:
+        yield "first axis short", np.ascontiguousarray(arr[:-1])
+    if arr.ndim:
+        yield "last axis long", np.concatenate([arr, arr[..., -1:]], axis=-1)
+    if arr.ndim > 1:
+        yield "flattened", arr.reshape(-1)
+    if arr.dtype.kind in "iu":
+        for value in (-1, int(arr.max()) + 1, 10**6):
+            out = arr.copy()
+            with contextlib.suppress(OverflowError):
+                out.flat[-1] = value
+                yield f"a cell of {value}", out
+    if arr.dtype.kind == "f":
+        yield "negated", -np.abs(arr) - 1
+        yield "as float32", arr.astype(np.float32)
+
+
+def _variants(members, limit):
+    """Up to ``limit`` damaged copies of an archive, with what was damaged."""
+    document = json.loads(members["model.json"])
+    found = []
+    for k, node in enumerate(_array_nodes(document)):
+        arr = np.load(io.BytesIO(members[node["member"]]))
+        for what, new in _array_edits(arr):
+            found.append((f"{node['member']} {what}", ("array", k, new)))
+    for path in _int_leaves(document):
+        for value in (-1, 10**9):
+            what = f"{'/'.join(map(str, path[-3:]))} = {value}"
+            found.append((what, ("int", path, value)))
+    rng = np.random.default_rng(0)
+    for k in sorted(rng.permutation(len(found))[:limit]):
+        what, (kind, where, value) = found[k]
+        damaged = json.loads(members["model.json"])
+        if kind == "array":
+            node = list(_array_nodes(damaged))[where]
+            yield what, _new_array(members, damaged, node, value)
+        else:
+            node = damaged
+            for key in where[:-1]:
+                node = node[key]
+            node[where[-1]] = value
+            yield what, {**members, "model.json": json.dumps(damaged).encode()}
+
+
+_SWEPT = {
+    "TAN": (lambda: TAN(), "car"),
+    "KDB-partial": (lambda: augnb.KDB(k=2), "hepatitis"),
+    "AODE": (lambda: augnb.AODE(), "car"),
+    "AnDE-2": (lambda: augnb.AnDE(n=2), "iris"),
+    "ETAN": (lambda: augnb.ETAN(), "iris"),
+    "ENBC": (lambda: augnb.ENBC(), "iris"),
+    "ESKDB": (lambda: augnb.ESKDB(n_estimators=3, hdp_iterations=20), "iris"),
+    "BSEJ": (lambda: augnb.BSEJ(), "car"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", list(_SWEPT))
+def test_a_damaged_part_is_refused_or_predicts(name, tmp_path):
+    # Each damaged file either is refused at load (one line naming the
+    # file) or loads a model that predicts distributions on rows with
+    # missing values: never an error from inside predict.
+    make, data = _SWEPT[name]
+    X, y = load(data)
+    model = make()
+    if name.endswith("-partial"):
+        model.partial_fit(X.iloc[::2], y.iloc[::2], classes=sorted(set(y)))
+        model.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    else:
+        model.fit(X, y)
+    with zipfile.ZipFile(save_model(model, tmp_path / "m.augnb")) as archive:
+        members = {n: archive.read(n) for n in archive.namelist()}
+    rows = X.mask(np.random.default_rng(1).random(X.shape) < 0.2)
+    path = tmp_path / "damaged.augnb"
+    for what, damaged in _variants(members, 150):
+        _write_archive(path, damaged)
+        try:
+            again = load_model(path)
+        except ValueError as exc:
+            assert str(path) in str(exc) and "\n" not in str(exc), what
+            continue
+        proba = again.predict_proba(rows)
+        assert np.isfinite(proba).all(), what
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, err_msg=what)
