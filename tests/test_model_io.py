@@ -1527,3 +1527,59 @@ def test_a_damaged_part_is_refused_or_predicts(name, tmp_path):
         proba = again.predict_proba(rows)
         assert np.isfinite(proba).all(), what
         np.testing.assert_allclose(proba.sum(axis=1), 1.0, err_msg=what)
+
+
+@pytest.fixture(scope="module")
+def partial_archive(tmp_path_factory):
+    X, y = load("car")
+    model = augnb.KDB(k=2).partial_fit(X.iloc[::2], y.iloc[::2], classes=sorted(set(y)))
+    path = tmp_path_factory.mktemp("partial") / "kdb.augnb"
+    save_model(model, path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _statistics(document):
+    return document["model"]["v"]["statistics_"]["v"]
+
+
+def _first_table_key(members):
+    def edit(document):
+        _statistics(document)["tables"]["v"][0][0] = {"t": "tuple", "v": [0, 99]}
+
+    return _edit_document(members, edit)
+
+
+_STATISTICS_DISAGREE = {
+    # partial_fit adds the next rows' tables to these: a NumPy error.
+    "a table one class short": (
+        lambda m: _aode_array(
+            m,
+            lambda v: v["statistics_"]["v"]["tables"]["v"][0][1],
+            lambda a: np.ascontiguousarray(a[..., :-1]),
+        ),
+        "statistics_.tables[(0, 1)] is not a table of counts of shape (4, 4, 4)",
+    ),
+    "a negative count": (
+        lambda m: _aode_array(
+            m, lambda v: v["statistics_"]["v"]["class_counts"], lambda a: a - 10**6
+        ),
+        "statistics_.class_counts holds a negative count",
+    ),
+    "a table of no column": (
+        _first_table_key,
+        "statistics_.tables holds a table of columns (0, 99)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_STATISTICS_DISAGREE))
+def test_statistics_that_disagree_are_refused_at_load(
+    case, partial_archive, tmp_path
+):
+    damage, message = _STATISTICS_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", damage(partial_archive))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.params.domains import DENSE_LIMIT, NodeDomain
 from augnb.params.gaussian import ConditionalGaussianCPD, GaussianCPD
 from augnb.params.mixed_model import MixedModel
+from augnb.stats.sufficient import SufficientStatistics
 from augnb.structure import Structure
 
 __all__ = ["Inconsistent", "check_consistent"]
@@ -95,6 +96,9 @@ def check_consistent(estimator: Any) -> None:
             _check_discrete(discrete, where, n_classes, cards)
         if isinstance(model, MixedModel):
             _check_densities(model, n_classes, cards)
+    statistics = getattr(estimator, "statistics_", None)
+    if statistics is not None:
+        _check_statistics(statistics, n_classes, cards)
     packed = getattr(estimator, "_packed", None)
     if packed is not None:
         _check_spodes(estimator, packed, n_classes, cards)
@@ -579,3 +583,97 @@ def _check_pairs(
         },
         "_pair_packed",
     )
+
+
+def _check_statistics(statistics: Any, n_classes: int, cards: np.ndarray) -> None:
+    """The counts ``partial_fit`` adds the next rows to, shaped as it counts them.
+
+    ``partial_fit`` adds each table of the next rows' statistics to this
+    one: a table of another shape, or of columns the model codes otherwise,
+    broke it with a NumPy error (and a negative count made a negative
+    probability).
+    """
+    where = "statistics_"
+    _expect(
+        isinstance(statistics, SufficientStatistics),
+        f"{where} are no sufficient statistics",
+    )
+    p = len(cards)
+    categories = statistics.categories
+    _expect(
+        isinstance(categories, tuple)
+        and len(categories) == p
+        and all(
+            (c is None) if r == 0 else (isinstance(c, tuple) and len(c) == r)
+            for c, r in zip(categories, cards.tolist())
+        ),
+        f"{where} do not code the columns as the model does",
+    )
+    _expect(
+        isinstance(statistics.names, tuple) and len(statistics.names) == p,
+        f"{where} do not name the model's {p} columns",
+    )
+    _expect(
+        isinstance(statistics.classes, tuple) and len(statistics.classes) == n_classes,
+        f"{where} are not of the model's {n_classes} classes",
+    )
+    _check_counts(statistics.class_counts, (n_classes,), f"{where}.class_counts")
+    tables = statistics.tables
+    _expect(isinstance(tables, dict), f"{where}.tables is not a dict")
+    for key, table in tables.items():
+        _expect(
+            _int_tuple(key)
+            and key == tuple(sorted(set(key)))
+            and all(0 <= f < p and cards[f] > 0 for f in key),
+            f"{where}.tables holds a table of columns {key!r:.60}",
+        )
+        shape = (*(int(cards[f]) for f in key), n_classes)
+        _check_counts(table, shape, f"{where}.tables[{key}]")
+    moments = statistics.moments
+    _expect(isinstance(moments, dict), f"{where}.moments is not a dict")
+    for key, table in moments.items():
+        _expect(
+            _is_int(key) and 0 <= key < p and cards[key] == 0,
+            f"{where}.moments holds moments of a column {key!r:.30}",
+        )
+        # Rows: the count, mean and sum of squared deviations of each class.
+        _check_counts(
+            table, (3, n_classes), f"{where}.moments[{key}]", lambda t: t[[0, 2]]
+        )
+    comoments = statistics.comoments
+    _expect(isinstance(comoments, dict), f"{where}.comoments is not a dict")
+    for key, table in comoments.items():
+        _expect(
+            isinstance(key, tuple)
+            and len(key) == 2
+            and _int_tuple(key[0])
+            and _int_tuple(key[1])
+            and all(0 <= f < p and cards[f] > 0 for f in key[0])
+            and all(0 <= f < p and cards[f] == 0 for f in key[1]),
+            f"{where}.comoments holds moments of columns {key!r:.60}",
+        )
+        q = len(key[1])
+        shape = (*(int(cards[f]) for f in key[0]), n_classes, 1 + q + q * q)
+        # Last axis: the count, then means and cross products.
+        _check_counts(table, shape, f"{where}.comoments[{key}]", lambda t: t[..., 0])
+
+
+def _check_counts(
+    table: Any,
+    shape: tuple[int, ...],
+    where: str,
+    counts: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> None:
+    """Counts (int64, or float64 sums of weights) of ``shape``, none negative.
+
+    ``counts`` picks the cells that are counts, when the others are means
+    and the like (moments); all are, by default.
+    """
+    _expect(
+        isinstance(table, np.ndarray)
+        and table.dtype in (np.int64, np.float64)
+        and table.shape == shape,
+        f"{where} is not a table of counts of shape {shape}",
+    )
+    picked = table if counts is None else counts(table)
+    _expect(bool((picked >= 0).all()), f"{where} holds a negative count")
