@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
@@ -412,6 +413,29 @@ def test_load_rejects_a_tampered_document(case, saved_archive, tmp_path):
         load_model(path)
     text = str(info.value)
     assert message in text and str(path) in text and "\n" not in text
+
+
+def _with_duplicate(members: dict[str, bytes], name: str, data: bytes) -> bytes:
+    """The archive of ``members`` and a second member named ``name``."""
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile's "Duplicate name"
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for member, content in members.items():
+                archive.writestr(member, content)
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_member_named_twice_is_refused(saved_archive, tmp_path):
+    # zipfile read the second array (another reader the first): it loaded
+    # as whichever model its reader picked.
+    path = tmp_path / "m.augnb"
+    other = _table(saved_archive, lambda a: a[:, :, ::-1].copy())["arrays/2.npy"]
+    path.write_bytes(_with_duplicate(saved_archive, "arrays/2.npy", other))
+    with pytest.raises(ValueError, match=r"two members named 'arrays/2\.npy'") as info:
+        load_model(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
 
 
 def test_load_rejects_a_damaged_archive(saved_archive, tmp_path):
@@ -1064,3 +1088,498 @@ def test_the_non_finite_values_fitted_models_hold_still_load(mixed_data, tmp_pat
         np.testing.assert_array_equal(
             again.predict_proba(rows), model.predict_proba(rows)
         )
+
+
+# -- parts that disagree ----------------------------------------------------------
+# Each part below is well formed on its own (the array's shape is the one the
+# document declares) and the two probe rows predict, so the file loaded; the
+# disagreement then broke prediction on the first row with a missing value or
+# another category: a NumPy error, probabilities that do not sum to 1, or a
+# read past a table's end in a compiled kernel (a crash of the interpreter).
+
+
+def _network(document):
+    return document["model"]["v"]["model_"]["v"]
+
+
+def _new_array(members, document, node, arr):
+    """``members`` with ``node``'s array replaced by ``arr`` (declared anew)."""
+    buffer = io.BytesIO()
+    np.save(buffer, arr)
+    node.update(shape=list(arr.shape), dtype=arr.dtype.str)
+    return {
+        **members,
+        node["member"]: buffer.getvalue(),
+        "model.json": json.dumps(document).encode(),
+    }
+
+
+def _table(members, edit, node=1):
+    """The archive with ``edit`` applied to node ``node``'s log probabilities."""
+    document = json.loads(members["model.json"])
+    array = _network(document)["cpds"]["v"][node]["v"]["log_prob"]
+    arr = np.load(io.BytesIO(members[array["member"]]))
+    return _new_array(members, document, array, edit(arr))
+
+
+def _document(edit):
+    return lambda members: _edit_document(members, lambda d: edit(_network(d)))
+
+
+def _domain_size(network, size=10**9):
+    network["domains"]["v"][1]["v"]["size"] = size
+
+
+def _parents(network, node, parents):
+    network["structure"]["v"]["parents"]["v"][node] = {"t": "tuple", "v": parents}
+
+
+def _cpd_parents(network):
+    network["cpds"]["v"][1]["v"]["parent_nodes"] = {"t": "tuple", "v": [99]}
+
+
+def _prior(members):
+    document = json.loads(members["model.json"])
+    node = _network(document)["class_log_prior"]
+    arr = np.load(io.BytesIO(members[node["member"]]))
+    return _new_array(members, document, node, arr[:-1] - np.log(arr[:-1].size))
+
+
+def _cards(members):
+    document = json.loads(members["model.json"])
+    node = document["model"]["v"]["n_categories_"]
+    arr = np.load(io.BytesIO(members[node["member"]])) + 1
+    return _new_array(members, document, node, arr)
+
+
+_DISAGREE = {
+    # The value axis one short: rows of the last value read past it.
+    "table one value short": (
+        lambda m: _table(m, lambda a: np.ascontiguousarray(a[..., :-1])),
+        "model_.cpds[1].log_prob is not float64 of shape (4, 4, 4)",
+    ),
+    "table one configuration short": (
+        lambda m: _table(m, lambda a: np.ascontiguousarray(a[:-1])),
+        "model_.cpds[1].log_prob is not float64 of shape (4, 4, 4)",
+    ),
+    # Crashed the interpreter on a row with a missing value (and a domain
+    # of a billion values asked 89 GiB of another learner's tables).
+    "domain larger than its table": (
+        _document(_domain_size),
+        "model_.domains[1] has 1000000000 values, not 4",
+    ),
+    "parent out of range": (
+        _document(lambda n: _parents(n, 1, [99])),
+        "model_.structure is not a valid structure (Node 1 has an invalid parent",
+    ),
+    "cycle": (
+        _document(lambda n: _parents(n, 0, [1])),
+        "model_.structure is not a valid structure (",
+    ),
+    "table of other parents": (
+        _document(_cpd_parents),
+        "model_.cpds[1]'s parents (99,) are not node 1's (0,)",
+    ),
+    "probabilities above 1": (
+        lambda m: _table(m, lambda a: a + 1.0),
+        "model_.cpds[1].log_prob holds probabilities that do not sum to 1",
+    ),
+    "a probability of 1e308": (
+        lambda m: _table(m, lambda a: np.where(a == a.flat[-1], 1e308, a)),
+        "model_.cpds[1].log_prob holds probabilities that do not sum to 1",
+    ),
+    "a class short": (_prior, "model_.class_log_prior is not float64 of shape (4,)"),
+    "column cardinalities": (_cards, "n_categories_) are not its schema's"),
+}
+
+
+@pytest.mark.parametrize("case", list(_DISAGREE))
+def test_parts_that_disagree_are_refused_at_load(case, saved_archive, tmp_path):
+    damage, message = _DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", damage(saved_archive))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
+def test_parts_that_disagree_exit_2_on_the_command_line(
+    saved_archive, tmp_path, capsys
+):
+    path = _write_archive(
+        tmp_path / "m.augnb", _document(_domain_size)(saved_archive)
+    )
+    for command in ("predict", "inspect", "export"):
+        capsys.readouterr()
+        args = {
+            "predict": ["predict", str(path), "rows.csv"],
+            "inspect": ["inspect", str(path)],
+            "export": ["export", str(path), "--output", str(tmp_path / "m.bif")],
+        }[command]
+        assert main(args) == 2, command
+        err = capsys.readouterr().err
+        assert "model_.domains[1] has 1000000000 values" in err
+        assert err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def aode_archive(tmp_path_factory):
+    X, y = load("car")
+    path = tmp_path_factory.mktemp("aode") / "aode.augnb"
+    save_model(augnb.AODE().fit(X, y), path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _aode_array(members, find, edit):
+    """The archive with ``edit`` applied to the array node ``find`` picks."""
+    document = json.loads(members["model.json"])
+    node = find(document["model"]["v"])
+    arr = np.load(io.BytesIO(members[node["member"]]))
+    return _new_array(members, document, node, edit(arr))
+
+
+def _shifted(arr):
+    out = arr.copy()
+    out[1:] += 1
+    return out
+
+
+_SPODES_DISAGREE = {
+    # The kernel reads each SPODE's tables at these offsets: shifted by one
+    # cell, it read another table's numbers (and, last, one past the end).
+    "offsets": (
+        lambda v: v["_packed"]["v"]["child_offsets"],
+        _shifted,
+        "_packed.child_offsets are not its tables' places",
+    ),
+    # The tables missing values are summed out with: another shape than
+    # the kernel's, a NumPy error on a row with a missing value.
+    "a view one value short": (
+        lambda v: v["child_log_prob_"]["v"][0][1],
+        lambda a: np.ascontiguousarray(a[:, :-1]),
+        "child_log_prob_ is not the tables of _packed",
+    ),
+    "a view of other numbers": (
+        lambda v: v["parent_log_prob_"][0],
+        lambda a: a[::-1].copy(),
+        "parent_log_prob_ is not the tables of _packed",
+    ),
+    "tables not summing to 1": (
+        lambda v: v["_packed"]["v"]["child"],
+        lambda a: a - 1.0,
+        "_packed.child[0, 1] holds probabilities that do not sum to 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_SPODES_DISAGREE))
+def test_aode_tables_that_disagree_are_refused_at_load(case, aode_archive, tmp_path):
+    find, edit, message = _SPODES_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", _aode_array(aode_archive, find, edit))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
+def _first_density(document):
+    return _first(
+        document,
+        lambda n: isinstance(n, dict) and n.get("class") == "ConditionalGaussianCPD",
+    )
+
+
+def _density_array(name, edit):
+    def damage(members):
+        document = json.loads(members["model.json"])
+        node = _first_density(document)["v"][name]
+        arr = np.load(io.BytesIO(members[node["member"]]))
+        return _new_array(members, document, node, edit(arr))
+
+    return damage
+
+
+def _density_of_a_category(members):
+    def edit(document):
+        schema = document["model"]["v"]["schema_"]["v"]["columns"]["v"]
+        kinds = [column["v"]["kind"] for column in schema]
+        _first_density(document)["v"]["feature"] = kinds.index("discrete")
+
+    return _edit_document(members, edit)
+
+
+_DENSITIES_DISAGREE = {
+    # Summing out a missing value factorised a matrix of these: "Matrix is
+    # not positive definite" from inside predict.
+    "negative variance": (
+        _density_array("var", lambda a: -a),
+        ".var holds a variance <= 0",
+    ),
+    # One mixture weight more than there are components: an IndexError on
+    # rows with a missing value.
+    "a weight too many": (
+        _density_array(
+            "log_weight",
+            lambda a: np.concatenate([a, a[..., :1]], axis=-1) - np.log(2),
+        ),
+        ".intercept is not float64 of shape",
+    ),
+    "a density of a discrete column": (
+        _density_of_a_category,
+        "is no density of a continuous column",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_DENSITIES_DISAGREE))
+def test_densities_that_disagree_are_refused_at_load(case, mixed_archives, tmp_path):
+    damage, message = _DENSITIES_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", damage(mixed_archives["ETAN"]))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
+@pytest.mark.parametrize(
+    "failure", [OSError(28, "No space left on device"), KeyboardInterrupt()]
+)
+def test_a_failed_save_leaves_the_old_model_and_no_temporary_file(
+    failure, saved_archive, tmp_path, monkeypatch
+):
+    path = _write_archive(tmp_path / "m.augnb", saved_archive)
+    before = path.read_bytes()
+    X, y = load("car")
+    model = augnb.KDB(k=2).fit(X, y)
+    write_array = np.lib.format.write_array
+    calls = []
+
+    def fail_on_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # mid-archive: the document and two arrays written
+            raise failure
+        return write_array(*args, **kwargs)
+
+    monkeypatch.setattr(np.lib.format, "write_array", fail_on_the_third)
+    with pytest.raises(type(failure)):
+        save_model(model, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["m.augnb"]
+
+
+@pytest.fixture(scope="module")
+def a2de_archive(tmp_path_factory):
+    X, y = load("car")
+    path = tmp_path_factory.mktemp("a2de") / "a2de.augnb"
+    save_model(augnb.AnDE(n=2).fit(X.iloc[::4], y.iloc[::4]), path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+_PAIRS_DISAGREE = {
+    "offsets": (
+        lambda v: v["_pair_packed"]["v"]["child_offsets"],
+        lambda a: np.where(a > 0, a + 1, a),
+        "_pair_packed.child_offsets are not its tables' places",
+    ),
+    "a view of other numbers": (
+        lambda v: v["_pair_packed"]["v"]["pair_log_prob"]["v"][0][1],
+        lambda a: a[::-1].copy(),
+        "pair_log_prob is not the tables of _pair_packed",
+    ),
+    "tables not summing to 1": (
+        lambda v: v["_pair_packed"]["v"]["log_prob"],
+        lambda a: a + 0.5,
+        "_pair_packed.log_prob[0, 1] holds probabilities that do not sum to 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_PAIRS_DISAGREE))
+def test_a2de_tables_that_disagree_are_refused_at_load(case, a2de_archive, tmp_path):
+    find, edit, message = _PAIRS_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", _aode_array(a2de_archive, find, edit))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
+# -- a sweep of damaged parts ------------------------------------------------------
+
+
+def _array_nodes(node):
+    """Every array node of a JSON document, depth first."""
+    if isinstance(node, dict):
+        if node.get("t") == "array":
+            yield node
+        for child in node.values():
+            yield from _array_nodes(child)
+    elif isinstance(node, list):
+        for child in node:
+            yield from _array_nodes(child)
+
+
+def _int_leaves(node, path=()):
+    """The path of every plain integer of a document but ids and shapes."""
+    if isinstance(node, dict):
+        if node.get("t") in ("array", "ref"):
+            return
+        for key, child in node.items():
+            if key not in ("id", "shape"):
+                yield from _int_leaves(child, (*path, key))
+    elif isinstance(node, list):
+        for k, child in enumerate(node):
+            yield from _int_leaves(child, (*path, k))
+    elif type(node) is int:
+        yield path
+
+
+def _array_edits(arr):
+    """Ways to damage an array: other shapes, out-of-range values."""
+    if arr.size == 0:
+        return
+    if arr.ndim and arr.shape[-1] > 1:
+        yield "last axis short", np.ascontiguousarray(arr[..., :-1])
+    if arr.ndim and arr.shape[0] > 1:
+        yield "first axis short", np.ascontiguousarray(arr[:-1])
+    if arr.ndim:
+        yield "last axis long", np.concatenate([arr, arr[..., -1:]], axis=-1)
+    if arr.ndim > 1:
+        yield "flattened", arr.reshape(-1)
+    if arr.dtype.kind in "iu":
+        for value in (-1, int(arr.max()) + 1, 10**6):
+            out = arr.copy()
+            with contextlib.suppress(OverflowError):
+                out.flat[-1] = value
+                yield f"a cell of {value}", out
+    if arr.dtype.kind == "f":
+        yield "negated", -np.abs(arr) - 1
+        yield "as float32", arr.astype(np.float32)
+
+
+def _variants(members, limit):
+    """Up to ``limit`` damaged copies of an archive, with what was damaged."""
+    document = json.loads(members["model.json"])
+    found = []
+    for k, node in enumerate(_array_nodes(document)):
+        arr = np.load(io.BytesIO(members[node["member"]]))
+        for what, new in _array_edits(arr):
+            found.append((f"{node['member']} {what}", ("array", k, new)))
+    for path in _int_leaves(document):
+        for value in (-1, 10**9):
+            what = f"{'/'.join(map(str, path[-3:]))} = {value}"
+            found.append((what, ("int", path, value)))
+    rng = np.random.default_rng(0)
+    for k in sorted(rng.permutation(len(found))[:limit]):
+        what, (kind, where, value) = found[k]
+        damaged = json.loads(members["model.json"])
+        if kind == "array":
+            node = list(_array_nodes(damaged))[where]
+            yield what, _new_array(members, damaged, node, value)
+        else:
+            node = damaged
+            for key in where[:-1]:
+                node = node[key]
+            node[where[-1]] = value
+            yield what, {**members, "model.json": json.dumps(damaged).encode()}
+
+
+_SWEPT = {
+    "TAN": (lambda: TAN(), "car"),
+    "KDB-partial": (lambda: augnb.KDB(k=2), "hepatitis"),
+    "AODE": (lambda: augnb.AODE(), "car"),
+    "AnDE-2": (lambda: augnb.AnDE(n=2), "iris"),
+    "ETAN": (lambda: augnb.ETAN(), "iris"),
+    "ENBC": (lambda: augnb.ENBC(), "iris"),
+    "ESKDB": (lambda: augnb.ESKDB(n_estimators=3, hdp_iterations=20), "iris"),
+    "BSEJ": (lambda: augnb.BSEJ(), "car"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", list(_SWEPT))
+def test_a_damaged_part_is_refused_or_predicts(name, tmp_path):
+    # Each damaged file either is refused at load (one line naming the
+    # file) or loads a model that predicts distributions on rows with
+    # missing values: never an error from inside predict.
+    make, data = _SWEPT[name]
+    X, y = load(data)
+    model = make()
+    if name.endswith("-partial"):
+        model.partial_fit(X.iloc[::2], y.iloc[::2], classes=sorted(set(y)))
+        model.partial_fit(X.iloc[1::2], y.iloc[1::2])
+    else:
+        model.fit(X, y)
+    with zipfile.ZipFile(save_model(model, tmp_path / "m.augnb")) as archive:
+        members = {n: archive.read(n) for n in archive.namelist()}
+    rows = X.mask(np.random.default_rng(1).random(X.shape) < 0.2)
+    path = tmp_path / "damaged.augnb"
+    for what, damaged in _variants(members, 150):
+        _write_archive(path, damaged)
+        try:
+            again = load_model(path)
+        except ValueError as exc:
+            assert str(path) in str(exc) and "\n" not in str(exc), what
+            continue
+        proba = again.predict_proba(rows)
+        assert np.isfinite(proba).all(), what
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0, err_msg=what)
+
+
+@pytest.fixture(scope="module")
+def partial_archive(tmp_path_factory):
+    X, y = load("car")
+    model = augnb.KDB(k=2).partial_fit(X.iloc[::2], y.iloc[::2], classes=sorted(set(y)))
+    path = tmp_path_factory.mktemp("partial") / "kdb.augnb"
+    save_model(model, path)
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _statistics(document):
+    return document["model"]["v"]["statistics_"]["v"]
+
+
+def _first_table_key(members):
+    def edit(document):
+        _statistics(document)["tables"]["v"][0][0] = {"t": "tuple", "v": [0, 99]}
+
+    return _edit_document(members, edit)
+
+
+_STATISTICS_DISAGREE = {
+    # partial_fit adds the next rows' tables to these: a NumPy error.
+    "a table one class short": (
+        lambda m: _aode_array(
+            m,
+            lambda v: v["statistics_"]["v"]["tables"]["v"][0][1],
+            lambda a: np.ascontiguousarray(a[..., :-1]),
+        ),
+        "statistics_.tables[(0, 1)] is not a table of counts of shape (4, 4, 4)",
+    ),
+    "a negative count": (
+        lambda m: _aode_array(
+            m, lambda v: v["statistics_"]["v"]["class_counts"], lambda a: a - 10**6
+        ),
+        "statistics_.class_counts holds a negative count",
+    ),
+    "a table of no column": (
+        _first_table_key,
+        "statistics_.tables holds a table of columns (0, 99)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_STATISTICS_DISAGREE))
+def test_statistics_that_disagree_are_refused_at_load(
+    case, partial_archive, tmp_path
+):
+    damage, message = _STATISTICS_DISAGREE[case]
+    path = _write_archive(tmp_path / "m.augnb", damage(partial_archive))
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text

@@ -34,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted
 import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
 from augnb._io import MODEL_DOCUMENT, atomic_open, is_pickle
+from augnb._model_checks import Inconsistent, check_consistent
 from augnb._warnings import warn_at_caller
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
@@ -951,7 +952,15 @@ def _check_archive(archive: zipfile.ZipFile, limit: int) -> zipfile.ZipInfo:
     reports a member longer than declared as damaged).
     """
     infos = archive.infolist()
+    seen: set[str] = set()
     for info in infos:
+        # zipfile reads the last of two members of one name, another
+        # reader the first: a file that is two models at once.
+        _expect(
+            info.filename not in seen,
+            f"its archive holds two members named {info.filename!r:.60}",
+        )
+        seen.add(info.filename)
         # zipfile would ask for a password when the member is opened.
         _expect(
             not info.flag_bits & 0x1,
@@ -1176,6 +1185,17 @@ def _check_predicts(estimator: Any) -> None:
     caller's first ``predict``.
     """
     _check_columns(estimator)
+    try:
+        # Before the probe rows: a table smaller than its domain says is
+        # read past its end by the compiled kernels.
+        check_consistent(estimator)
+    except Inconsistent as exc:
+        raise _Damaged(f"{exc}; fit it again with `augnb fit`") from None
+    except Exception as exc:  # a part missing or of another type
+        raise _Damaged(
+            f"its parts cannot be checked ({failure_summary(exc)}); fit it "
+            "again with `augnb fit`"
+        ) from None
     try:
         rows = _probe_rows(estimator)
         with warnings.catch_warnings():
