@@ -1612,3 +1612,6 @@ def test_read_features_is_public_and_reads_a_new_file_as_the_model_was_fitted(
         pd.DataFrame({"grade": ["3", "1"], "sex": ["f", "m"]}).astype(X.dtypes)
     )
     np.testing.assert_array_equal(model.predict_proba(X_new), expected)
+    # pd.read_csv's integers are all unseen: the warning names the reader.
+    with pytest.warns(UserWarning, match=r"augnb\.read_features\(path, model\)"):
+        model.predict_proba(pd.read_csv(new)[["grade", "sex"]])
