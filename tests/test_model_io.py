@@ -1583,3 +1583,35 @@ def test_statistics_that_disagree_are_refused_at_load(
         load_model(path)
     text = str(info.value)
     assert message in text and str(path) in text and "\n" not in text
+
+
+def test_read_features_is_public_and_reads_a_new_file_as_the_model_was_fitted(
+    tmp_path,
+):
+    # A model fitted on augnb.datasets.load's frame holds the categories
+    # "1", "2", "3"; pd.read_csv of a new file gives integers, every one
+    # unseen. augnb.read_features reads the file by the model's columns
+    # and kinds: reordered, with an extra column, as `augnb predict` reads it.
+    from augnb.datasets import load
+
+    train = tmp_path / "train.csv"
+    pd.DataFrame(
+        {"grade": [1, 2, 3, 1, 2, 3] * 5, "sex": ["m", "f"] * 15,
+         "y": [0, 1, 1, 0, 0, 1] * 5}
+    ).to_csv(train, index=False)
+    X, y = load(train, target="y")
+    model = NaiveBayes().fit(X, y)
+    new = tmp_path / "new.csv"
+    pd.DataFrame({"extra": [9, 9], "sex": ["f", "m"], "grade": [3, 1]}).to_csv(
+        new, index=False
+    )
+    X_new, y_new = augnb.read_features(new, model)
+    assert y_new is None
+    assert list(X_new.columns) == ["grade", "sex"]
+    expected = model.predict_proba(
+        pd.DataFrame({"grade": ["3", "1"], "sex": ["f", "m"]}).astype(X.dtypes)
+    )
+    np.testing.assert_array_equal(model.predict_proba(X_new), expected)
+    # pd.read_csv's integers are all unseen: the warning names the reader.
+    with pytest.warns(UserWarning, match=r"augnb\.read_features\(path, model\)"):
+        model.predict_proba(pd.read_csv(new)[["grade", "sex"]])

@@ -20,7 +20,7 @@ from augnb._lazy import lazy_exports
 from augnb._version import __version__
 
 if TYPE_CHECKING:
-    from augnb._model_io import load_model, save_model
+    from augnb._model_io import load_model, read_features, save_model
 
     # The estimator classes: every name augnb.classifiers exports.
     from augnb.classifiers import *  # noqa: F403
@@ -37,6 +37,7 @@ __all__ = [
     "fit_files",
     "load_model",
     "predict_files",
+    "read_features",
     "save_model",
 ]
 # The estimator classes, listed once in augnb.classifiers; type checkers read
@@ -52,6 +53,7 @@ _SOURCES = {
     "load_model": "augnb._model_io",
     "save_model": "augnb._model_io",
     "predict_files": "augnb.streaming",
+    "read_features": "augnb._model_io",
     "Structure": "augnb.structure",
 }
 

@@ -1038,3 +1038,32 @@ def test_fit_complete_only_that_leaves_one_class_says_which_option(tmp_path, cap
         (line,) = capsys.readouterr().err.splitlines()
         assert "leaves only class 'p'" in line and "--complete-only" in line, line
         assert "partial_fit" not in line
+
+
+def test_fit_names_the_class_node_as_the_class_column(tmp_path, monkeypatch):
+    # --dot and --plot drew the class node as "class" where the table's
+    # class column is 'Survived' (as augnb export names the node).
+    import augnb.plotting
+
+    path = tmp_path / "p.csv"
+    pd.DataFrame(
+        {"sex": ["m", "f"] * 20, "grade": ["1", "2", "3", "1"] * 10,
+         "Survived": ["0", "1", "1", "0"] * 10}
+    ).to_csv(path, index=False)
+    drawn = {}
+    real = augnb.plotting.plot_structure
+
+    def spy(model, **kwargs):
+        drawn.update(kwargs)
+        return real(model, **kwargs)
+
+    monkeypatch.setattr(augnb.plotting, "plot_structure", spy)
+    dot = tmp_path / "s.dot"
+    code = main([
+        "fit", str(path), "--target", "Survived", "--estimator", "TAN",
+        "--output", str(tmp_path / "m.augnb"), "--dot", str(dot),
+        "--plot", str(tmp_path / "s.png"),
+    ])  # fmt: skip
+    assert code == 0
+    assert '"Survived"' in dot.read_text() and '"class"' not in dot.read_text()
+    assert drawn["class_name"] == "Survived"

@@ -63,11 +63,28 @@ def test_high_cardinality_categorical():
 def test_datetime_columns_refused_with_fix():
     dates = pd.date_range("2020-01-01", periods=N).strftime("%Y-%m-%d")
     for column in (list(dates), pd.to_datetime(dates)):
-        with pytest.raises(ValueError, match=r"'when' holds dates.*dayofweek"):
+        with pytest.raises(ValueError, match=r"'when' holds dates.*day_of_week"):
             warn_data_problems(_frame(when=column))
     assert _problems(_frame(t=["12:30:00"] * 20 + ["13:00:00"] * 20)) == [
         ("t", "datetime")
     ]
+
+
+def test_the_datetime_fix_runs_without_a_deprecation_warning():
+    # The message's accessors are run as a user would paste them: pandas 3
+    # deprecates .dt.dayofweek, which the message once suggested.
+    import re
+    import warnings
+
+    dates = pd.Series(pd.date_range("2020-01-01", periods=N).strftime("%Y-%m-%d"))
+    with pytest.raises(ValueError) as info:
+        warn_data_problems(_frame(when=list(dates)))
+    accessors = re.findall(r"\.dt\.(\w+)", str(info.value))
+    assert accessors
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in accessors:
+            getattr(pd.to_datetime(dates).dt, name)
 
 
 @pytest.mark.parametrize(

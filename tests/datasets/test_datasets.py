@@ -486,3 +486,14 @@ def test_a_misspelt_class_column_suggests_the_close_names(tmp_path):
         load(path)  # the default, class
     with pytest.raises(ValueError, match="check the spelling"):
         load(path, target="zzz")
+
+
+def test_the_default_class_column_suggests_no_lookalike(tmp_path):
+    # A Titanic table: the default name 'class' is close to 'Pclass', the
+    # passenger's class, which is not the label; naming --target is the fix.
+    path = _write(tmp_path / "p.csv", "Pclass,Sex,Survived\n1,m,0\n3,f,1\n")
+    with pytest.raises(ValueError) as info:
+        load(path)
+    message = str(info.value)
+    assert "--target Pclass" not in message, message
+    assert "name the class column with --target NAME" in message, message

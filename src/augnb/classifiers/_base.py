@@ -148,7 +148,23 @@ def _check_feature_names(estimator: BaseEstimator, frame: pd.DataFrame) -> None:
         names = frame.columns.tolist()
         if all(type(n) is str for n in names) and names == fitted.tolist():
             return
-    validate_data(estimator, frame, reset=False, skip_check_array=True)
+    try:
+        validate_data(estimator, frame, reset=False, skip_check_array=True)
+    except ValueError as exc:
+        if (
+            fitted is None
+            or not isinstance(frame, pd.DataFrame)
+            or not set(fitted.tolist()) <= set(frame.columns.tolist())
+        ):
+            raise
+        # Every fitted column is there, in another order or among others
+        # (a new file's layout, which `augnb predict` reads by name):
+        # scikit-learn's message is kept, and the one-step fix added.
+        raise ValueError(
+            f"{exc}\nEvery fitted column is present: select them in the fitted "
+            "order with X[model.feature_names_in_] (augnb predict matches a "
+            "file's columns by name)"
+        ) from None
 
 
 #: ``__init__`` parameter names of each estimator class (see

@@ -130,7 +130,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         f"training accuracy {100 * accuracy:.2f}%"
     )
     _warn_memorised(X, accuracy)
-    return _report_outputs(args, estimator, path)
+    return _report_outputs(args, estimator, path, str(y.name))
 
 
 def _warn_memorised(X: object, accuracy: float) -> None:
@@ -219,20 +219,29 @@ def _structure_line(estimator: Any) -> tuple[str, str]:
     return f"structure: {estimator.structure_}", ""
 
 
-def _report_outputs(args: argparse.Namespace, estimator: object, path: Path) -> int:
-    """Print the structure and the model path; write the DOT file and figure."""
+def _report_outputs(
+    args: argparse.Namespace, estimator: object, path: Path, target: str
+) -> int:
+    """Print the structure and the model path; write the DOT file and figure.
+
+    The class node is named as the class column (``Survived``), as
+    ``augnb export`` names it, not by the drawing's default ``class``.
+    """
     line, first = _structure_line(estimator)
     print(line)
     print(f"model: {path}")
     if args.dot:
         from augnb.structure import structure_dot
 
-        write_text(args.dot, structure_dot(estimator.structure_))
+        write_text(args.dot, structure_dot(estimator.structure_, class_name=target))
         print(f"structure (DOT){first}: {args.dot}")
     if args.plot:
         from augnb.plotting import plot_structure, save_figure
 
-        save_figure(plot_structure(estimator, title=str(args.dataset)), args.plot)
+        figure = plot_structure(
+            estimator, class_name=target, title=str(args.dataset)
+        )
+        save_figure(figure, args.plot)
         print(f"structure (figure){first}: {args.plot}")
     return 0
 
@@ -463,7 +472,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         f"{counted(len(columns), 'feature')}, "
         f"class column {target!r}) in {seconds:.2f} s"
     )
-    return _report_outputs(args, estimator, path)
+    return _report_outputs(args, estimator, path, target)
 
 
 def _fit_whole(
@@ -534,11 +543,11 @@ def _fit_whole(
     )
     if not in_memory:
         print(fitted)
-        return _report_outputs(args, estimator, path)
+        return _report_outputs(args, estimator, path, target)
     accuracy = estimator.score(frame, y)
     print(f"{fitted}; training accuracy {100 * accuracy:.2f}%")
     _warn_memorised(frame, accuracy)
-    return _report_outputs(args, estimator, path)
+    return _report_outputs(args, estimator, path, target)
 
 
 #: --output names that promise another format than the CSV `augnb predict`

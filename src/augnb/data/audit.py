@@ -529,7 +529,7 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         "datetime",
         f"column {name!r} holds dates or times, which a classifier would treat "
         "as one category per date; convert it to numbers first (e.g. "
-        f"pd.to_datetime(X[{name!r}]).dt.dayofweek, .dt.month, or days since a "
+        f"pd.to_datetime(X[{name!r}]).dt.day_of_week, .dt.month, or days since a "
         f"start date) or drop it (--drop {name} on the command line)",
     )
 

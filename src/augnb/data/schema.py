@@ -936,7 +936,7 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
             f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
             f"{type(fitted).__name__} values (e.g. {fitted!r}). Every value is "
             "treated as unseen and summed out; convert the column to the type "
-            "used at fit.",
+            "used at fit (augnb.read_features(path, model) reads a file so).",
             UserWarning,
         )
 

@@ -498,14 +498,18 @@ def _existing_file(path: Path) -> Path:
     return path
 
 
-def _close_names(name: str, names: list[str]) -> list[str]:
+def _close_names(name: str, names: list[str], *, spelling: bool = True) -> list[str]:
     """The column names a misspelt ``name`` likely meant.
 
-    The same letters in another case first (``Class`` for ``class``), else up
-    to three close ones by :mod:`difflib`, compared case-insensitively.
+    The same letters in another case first (``Class`` for ``class``), else,
+    with ``spelling``, up to three close ones by :mod:`difflib`, compared
+    case-insensitively. The default class column ``class`` is no name the
+    user typed: a close name such as ``Pclass`` (a passenger's class) is
+    no likelier the label than any other column, so only its case twin is
+    offered.
     """
     same = [n for n in names if n.casefold() == name.casefold()]
-    if same:
+    if same or not spelling:
         return same
     by_folded: dict[str, str] = {}
     for n in names:
@@ -591,7 +595,9 @@ def check_column_names(
                 "by a character other than , ; tab or |, give it with --sep CHAR "
                 "(sep= in Python)"
             )
-        elif close := _close_names(str(target), [str(c) for c in columns]):
+        elif close := _close_names(
+            str(target), [str(c) for c in columns], spelling=target != CLASS_COLUMN
+        ):
             hint = "did you mean " + " or ".join(
                 f"--target {name} (target={name!r} in Python)" for name in close
             ) + "?"
