@@ -362,6 +362,30 @@ def test_target_in_another_case_is_suggested(tmp_path, usage_error):
     )
 
 
+def test_the_report_gives_log_loss_beside_accuracy(two_tables, capsys):
+    # Probabilities are what a Bayesian network classifier is chosen for:
+    # the terminal and markdown reports show each cell's mean log-loss (it
+    # was in the CSV and JSON only), the lowest of a row in bold, a failed
+    # cell as failed.
+    argv = ["compare", *two_tables, *QUICK, "--estimators", "NB", "TAN"]
+    assert main([*argv, "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    nb_good = next(
+        r["log_loss_mean"] for r in records
+        if (r["dataset"], r["estimator"]) == ("good", "NB")
+    )  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("Log-loss (nats; lower is better)") :].splitlines()
+    good = next(line for line in table if line.startswith("good "))
+    odd = next(line for line in table if line.startswith("odd "))
+    assert good.split()[1] == f"{nb_good:.4f}"
+    assert odd.split()[-1] == "failed"
+    assert main([*argv, "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("| good |") == 2 and f"| {nb_good:.4f} |" in out
+
+
 def test_json_has_the_full_precision_of_the_csv(capsys):
     argv = ["compare", "iris", *QUICK, "--estimators", "NB"]
     assert main([*argv, "--format", "csv"]) == 0

@@ -475,6 +475,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for r in summary.itertuples()
     }
     rows = [[d, *(cell[(d, e)] for e in labels)] for d in data]
+    # The probabilities, not only the predicted class: log-loss beside the
+    # accuracy (the CSV and JSON outputs hold it already).
+    loss = summary.pivot(index="dataset", columns="estimator", values="log_loss_mean")
+    loss_rows = [
+        [d, *("failed" if cell[(d, e)] == "failed" else f"{loss.loc[d, e]:.4f}"
+              for e in labels)]
+        for d in data
+    ]  # fmt: skip
+    loss_title = "Log-loss (nats; lower is better), mean over the folds"
     lines = [
         f"Accuracy (%), mean ± sd over {n_repeats}x{n_splits} stratified CV "
         f"(protocol {protocol}, seed {seed}, {seconds:.1f} s)",
@@ -485,6 +494,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     ]
     if args.format == "markdown":
         print(_adhoc_markdown(["data set", *labels], rows, lines))
+        print(_adhoc_markdown(["data set", *labels], loss_rows, [loss_title]))
         return 0
     if args.format == "csv":
         print(results.to_csv(index=False), end="")
@@ -508,9 +518,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
             for j, e in enumerate(labels)
             if np.isclose(acc.loc[d, e], best, rtol=0, atol=1e-9)
         ]
-    print_table(
-        ["data set", *labels], rows, right=tuple(range(1, len(labels) + 1)), bold=bold
-    )
+    right = tuple(range(1, len(labels) + 1))
+    print_table(["data set", *labels], rows, right=right, bold=bold)
+    print()
+    print(loss_title)
+    lowest = []
+    for i, d in enumerate(data):
+        best = loss.loc[d, labels].min()
+        lowest += [
+            (i, j + 1)
+            for j, e in enumerate(labels)
+            if np.isclose(loss.loc[d, e], best, rtol=0, atol=1e-12)
+        ]
+    print_table(["data set", *labels], loss_rows, right=right, bold=lowest)
     return 0
 
 
