@@ -386,6 +386,18 @@ def test_the_report_gives_log_loss_beside_accuracy(two_tables, capsys):
     assert out.count("| good |") == 2 and f"| {nb_good:.4f} |" in out
 
 
+def test_the_best_cells_of_a_report_row_are_bold_ties_included():
+    from augnb.cli._compare import _best_cells
+
+    scores = pd.DataFrame(
+        {"NB": [85.0, 90.67, np.nan], "TAN": [93.5, 90.67, 80.0]},
+        index=["car", "iris", "odd"],
+    )
+    # Column 0 is the data set; a failed (NaN) cell is never the best.
+    assert _best_cells(scores, scores.max(axis=1)) == [(0, 2), (1, 1), (1, 2), (2, 2)]
+    assert _best_cells(scores, scores.min(axis=1)) == [(0, 1), (1, 1), (1, 2), (2, 2)]
+
+
 def test_json_has_the_full_precision_of_the_csv(capsys):
     argv = ["compare", "iris", *QUICK, "--estimators", "NB"]
     assert main([*argv, "--format", "csv"]) == 0

@@ -79,6 +79,18 @@ def _winners(acc: pd.DataFrame) -> list[str]:
     return [f"{k} ({len(wins[k])}: {', '.join(wins[k])})" for k in order]
 
 
+def _best_cells(scores: pd.DataFrame, best: pd.Series) -> list[tuple[int, int]]:
+    """The (row, column) places of a report table whose score is its row's best.
+
+    Column 0 of the table is the data set, so the learners' start at 1; a
+    failed (NaN) cell is never the best.
+    """
+    import numpy as np
+
+    hit = np.isclose(scores.to_numpy(), best.to_numpy()[:, None], rtol=0, atol=1e-9)
+    return [(int(i), int(j) + 1) for i, j in zip(*np.nonzero(hit))]
+
+
 def _best_line(acc: pd.DataFrame) -> str:
     """``Best accuracy: ...``, or that the learners tie everywhere."""
     import numpy as np
@@ -413,8 +425,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.output_dir:
         raise UsageError("--output-dir applies to suites; use --output FILE.csv")
 
-    import numpy as np
-
     from augnb.evaluation.cv import (
         accuracy_matrix,
         cross_validate,
@@ -510,26 +520,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(line)
     print("  ± sd   sample standard deviation over the folds")
     print()
-    bold = []
-    for i, d in enumerate(data):
-        best = acc.loc[d, labels].max()
-        bold += [
-            (i, j + 1)
-            for j, e in enumerate(labels)
-            if np.isclose(acc.loc[d, e], best, rtol=0, atol=1e-9)
-        ]
     right = tuple(range(1, len(labels) + 1))
-    print_table(["data set", *labels], rows, right=right, bold=bold)
+    shown = acc.loc[list(data), labels]
+    print_table(
+        ["data set", *labels], rows, right=right,
+        bold=_best_cells(shown, shown.max(axis=1)),
+    )  # fmt: skip
     print()
     print(loss_title)
-    lowest = []
-    for i, d in enumerate(data):
-        best = loss.loc[d, labels].min()
-        lowest += [
-            (i, j + 1)
-            for j, e in enumerate(labels)
-            if np.isclose(loss.loc[d, e], best, rtol=0, atol=1e-12)
-        ]
+    shown = loss.loc[list(data), labels]
+    lowest = _best_cells(shown, shown.min(axis=1))
     print_table(["data set", *labels], loss_rows, right=right, bold=lowest)
     return 0
 
