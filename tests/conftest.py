@@ -168,6 +168,37 @@ def _one_compilation_per_kernel(request, tmp_path_factory):
 
 
 @pytest.fixture
+def refusing_learner():
+    """A classifier class that refuses (ValueError) a table with a column ``odd``.
+
+    As a learner refuses data it cannot take; ``bug=True`` raises an
+    IndexError instead, as a defect would. Setting ``refuse = False`` on the
+    class "fixes" it (the clones of a fit share their class). A new class
+    each test, so that no test sees another's fix.
+    """
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class RefusingLearner(ClassifierMixin, BaseEstimator):
+        refuse = True
+
+        def __init__(self, bug: bool = False) -> None:
+            self.bug = bug
+
+        def fit(self, X, y):
+            if self.bug:
+                raise IndexError("index 3 is out of bounds")
+            if "odd" in X and type(self).refuse:
+                raise ValueError("column 'odd' is not for me")
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.classes_[0], dtype=object)
+
+    return RefusingLearner
+
+
+@pytest.fixture
 def dependent_data():
     """``make_dependent_codes(seed, n=300, *, x5_parent=0, x4_levels=4)``."""
     return make_dependent_codes

@@ -281,6 +281,14 @@ def _write_archive(path: Path, members: dict[str, bytes]) -> Path:
     return path
 
 
+def _assert_refused_naming(path: Path, message: str) -> None:
+    """Loading ``path`` is refused in one line naming the file and ``message``."""
+    with pytest.raises(ValueError, match="not a readable augnb model") as info:
+        load_model(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text
+
+
 def _edit_document(members, edit):
     document = json.loads(members["model.json"])
     edit(document)
@@ -409,10 +417,7 @@ _DAMAGE = {
 def test_load_rejects_a_tampered_document(case, saved_archive, tmp_path):
     edit, message = _DAMAGE[case]
     path = _write_archive(tmp_path / "m.augnb", _edit_document(saved_archive, edit))
-    with pytest.raises(ValueError, match="not a readable augnb model") as info:
-        load_model(path)
-    text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text
+    _assert_refused_naming(path, message)
 
 
 def _with_duplicate(members: dict[str, bytes], name: str, data: bytes) -> bytes:
@@ -1197,10 +1202,7 @@ _DISAGREE = {
 def test_parts_that_disagree_are_refused_at_load(case, saved_archive, tmp_path):
     damage, message = _DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", damage(saved_archive))
-    with pytest.raises(ValueError, match="not a readable augnb model") as info:
-        load_model(path)
-    text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text
+    _assert_refused_naming(path, message)
 
 
 def test_parts_that_disagree_exit_2_on_the_command_line(
@@ -1277,10 +1279,7 @@ _SPODES_DISAGREE = {
 def test_aode_tables_that_disagree_are_refused_at_load(case, aode_archive, tmp_path):
     find, edit, message = _SPODES_DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", _aode_array(aode_archive, find, edit))
-    with pytest.raises(ValueError, match="not a readable augnb model") as info:
-        load_model(path)
-    text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text
+    _assert_refused_naming(path, message)
 
 
 def _first_density(document):
@@ -1336,10 +1335,7 @@ _DENSITIES_DISAGREE = {
 def test_densities_that_disagree_are_refused_at_load(case, mixed_archives, tmp_path):
     damage, message = _DENSITIES_DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", damage(mixed_archives["ETAN"]))
-    with pytest.raises(ValueError, match="not a readable augnb model") as info:
-        load_model(path)
-    text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text
+    _assert_refused_naming(path, message)
 
 
 @pytest.mark.parametrize(
@@ -1400,10 +1396,7 @@ _PAIRS_DISAGREE = {
 def test_a2de_tables_that_disagree_are_refused_at_load(case, a2de_archive, tmp_path):
     find, edit, message = _PAIRS_DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", _aode_array(a2de_archive, find, edit))
-    with pytest.raises(ValueError, match="not a readable augnb model") as info:
-        load_model(path)
-    text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text
+    _assert_refused_naming(path, message)
 
 
 # -- a sweep of damaged parts ------------------------------------------------------
@@ -1579,10 +1572,7 @@ def test_statistics_that_disagree_are_refused_at_load(
 ):
     damage, message = _STATISTICS_DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", damage(partial_archive))
-    with pytest.raises(ValueError, match="not a readable augnb model") as info:
-        load_model(path)
-    text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text
+    _assert_refused_naming(path, message)
 
 
 def test_read_features_is_public_and_reads_a_new_file_as_the_model_was_fitted(

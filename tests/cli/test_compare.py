@@ -8,7 +8,6 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin
 
 from augnb.cli import main
 
@@ -198,27 +197,8 @@ def test_a_measurement_taken_for_the_class_is_one_error_line(tmp_path, usage_err
 # --------------------------------------------------------------------------- #
 # A learner that refuses a data set: reported, and the rest completes
 # --------------------------------------------------------------------------- #
-class _Refuser(ClassifierMixin, BaseEstimator):
-    """Refuses (ValueError) a table with a column ``odd``; ``bug`` raises an
-    IndexError, as a defect would."""
-
-    def __init__(self, bug: bool = False) -> None:
-        self.bug = bug
-
-    def fit(self, X, y):
-        if self.bug:
-            raise IndexError("index 3 is out of bounds")
-        if "odd" in X:
-            raise ValueError("column 'odd' is not for me")
-        self.classes_ = np.unique(y)
-        return self
-
-    def predict(self, X):
-        return np.full(len(X), self.classes_[0], dtype=object)
-
-
 @pytest.fixture
-def two_tables(tmp_path, monkeypatch):
+def two_tables(tmp_path, monkeypatch, refusing_learner):
     """``good.csv`` and ``odd.csv``; ``TAN`` is made a learner refusing odd."""
     import augnb.evaluation.registry as registry
 
@@ -226,7 +206,7 @@ def two_tables(tmp_path, monkeypatch):
 
     def make(name, **kw):
         if name in ("TAN", "BUG"):
-            return _Refuser(bug=name == "BUG")
+            return refusing_learner(bug=name == "BUG")
         return real(name, **kw)
 
     monkeypatch.setattr(registry, "make_estimator", make)
@@ -429,7 +409,7 @@ def test_tiny_training_folds_bring_no_scikit_learn_warning(tmp_path, capsys):
 
 
 def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
-    monkeypatch, capsys
+    monkeypatch, capsys, refusing_learner
 ):
     import dataclasses
 
@@ -438,7 +418,7 @@ def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
     from augnb.evaluation.report import run_suite
     from augnb.evaluation.suites import EstimatorSpec, Suite, get_suite
 
-    class Narrow(_Refuser):
+    class Narrow(refusing_learner):
         def fit(self, X, y):
             if X.shape[1] > 8:  # Wine
                 raise ValueError("too many columns for me")

@@ -672,49 +672,22 @@ def test_a_column_mdl_leaves_whole_under_the_paper_protocol_is_not_called_consta
 # --------------------------------------------------------------------------- #
 # A learner that refuses a data set is reported, not fatal
 # --------------------------------------------------------------------------- #
-class Picky(ClassifierMixin, BaseEstimator):
-    """Refuses (ValueError) a table with a column named ``odd``, as a learner
-    refuses data it cannot take; ``bug`` raises an IndexError instead."""
-
-    #: Shared by the clones, so that a test can "fix" the learner's data.
-    refuse = True
-
-    def __init__(self, bug: bool = False) -> None:
-        self.bug = bug
-
-    def fit(self, X, y):
-        if self.bug:
-            raise IndexError("index 3 is out of bounds")
-        if "odd" in X and Picky.refuse:
-            raise ValueError("column 'odd' is not for me")
-        self.classes_ = np.unique(y)
-        return self
-
-    def predict(self, X):
-        return np.full(len(X), self.classes_[0], dtype=object)
-
-
-@pytest.fixture
-def _picky_refuses():
-    Picky.refuse = True
-    yield
-    Picky.refuse = True
-
-
 def _two_sets():
     X, y = _toy(30)
     return {"d": (X, y), "e": (X.assign(odd=X["a"]), y)}
 
 
-@pytest.mark.usefixtures("_picky_refuses")
-def test_a_refusal_fails_its_cell_and_the_rest_is_computed():
+def test_a_refusal_fails_its_cell_and_the_rest_is_computed(refusing_learner):
     with pytest.warns(
         cv_module.FoldFailureWarning,
         match=r"picky failed on e \(every fold; first: repeat 0 fold 0\): "
         r"ValueError: column 'odd' is not for me; the cell is reported as failed",
     ) as record:
         res = cv_module.cross_validate(
-            {"NB": cv_module.resolve_estimators(["NB"])["NB"], "picky": Picky()},
+            {
+                "NB": cv_module.resolve_estimators(["NB"])["NB"],
+                "picky": refusing_learner(),
+            },
             _two_sets(),
             n_splits=3,
             n_repeats=2,
@@ -736,18 +709,17 @@ def test_a_refusal_fails_its_cell_and_the_rest_is_computed():
     assert np.isnan(acc.loc["e", "picky"]) and acc.notna().sum().sum() == 3
 
 
-@pytest.mark.usefixtures("_picky_refuses")
-def test_fail_fast_stops_at_the_first_refusal():
+def test_fail_fast_stops_at_the_first_refusal(refusing_learner):
     with pytest.raises(
         FoldError, match=r"picky on e, repeat 0 fold 0: ValueError: column 'odd'"
     ):
         cv_module.cross_validate(
-            {"picky": Picky()}, _two_sets(), n_splits=3, n_repeats=1,
+            {"picky": refusing_learner()}, _two_sets(), n_splits=3, n_repeats=1,
             progress=False, fail_fast=True,
         )
 
 
-def test_a_bug_in_a_learner_still_stops_the_run_loudly():
+def test_a_bug_in_a_learner_still_stops_the_run_loudly(refusing_learner):
     with pytest.raises(
         FoldError,
         match=r"picky on d, repeat 0 fold 0: IndexError: index 3 is out of bounds "
@@ -755,22 +727,27 @@ def test_a_bug_in_a_learner_still_stops_the_run_loudly():
         r"please report it\)",
     ) as info:
         cv_module.cross_validate(
-            {"picky": Picky(bug=True)}, _two_sets(), n_splits=3, n_repeats=1,
+            {"picky": refusing_learner(bug=True)}, _two_sets(), n_splits=3, n_repeats=1,
             progress=False,
         )
     assert isinstance(info.value.__cause__, IndexError)
 
 
-@pytest.mark.usefixtures("_picky_refuses")
-def test_a_refused_fold_is_not_cached_and_a_rerun_tries_it_again(tmp_path):
+def test_a_refused_fold_is_not_cached_and_a_rerun_tries_it_again(
+    tmp_path, refusing_learner
+):
     kwargs = {"n_splits": 3, "n_repeats": 1, "progress": False, "cache_dir": tmp_path}
     with pytest.warns(cv_module.FoldFailureWarning):
-        first = cv_module.cross_validate({"picky": Picky()}, _two_sets(), **kwargs)
+        first = cv_module.cross_validate(
+            {"picky": refusing_learner()}, _two_sets(), **kwargs
+        )
     assert (first["error"] != "").sum() == 3
     # The 3 successes on d are cached, the 3 refusals on e are not.
     assert len(list(tmp_path.glob("*.json"))) == 3
     assert len(list(tmp_path.glob("e__*.json"))) == 0
-    Picky.refuse = False  # the learner (or its data) is fixed
-    again = cv_module.cross_validate({"picky": Picky()}, _two_sets(), **kwargs)
+    refusing_learner.refuse = False  # the learner (or its data) is fixed
+    again = cv_module.cross_validate(
+        {"picky": refusing_learner()}, _two_sets(), **kwargs
+    )
     assert (again["error"] == "").all() and again["accuracy"].notna().all()
     assert len(list(tmp_path.glob("*.json"))) == 6
