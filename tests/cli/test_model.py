@@ -1067,3 +1067,44 @@ def test_fit_names_the_class_node_as_the_class_column(tmp_path, monkeypatch):
     assert code == 0
     assert '"Survived"' in dot.read_text() and '"class"' not in dot.read_text()
     assert drawn["class_name"] == "Survived"
+
+
+@pytest.mark.parametrize("batch_rows", [None, 3])
+def test_predict_counts_the_values_the_model_never_saw(tmp_path, capsys, batch_rows):
+    # Summed out like missing values; one note after the predictions names
+    # the count by column, with examples, over every batch read. Missing
+    # cells and numbers outside the training range (they fall in an end
+    # bin) are not counted.
+    rng = np.random.default_rng(0)
+    train = pd.DataFrame(
+        {
+            "colour": rng.choice(["red", "blue", "green"], 200),
+            "size": rng.choice(["S", "M", "L"], 200),
+            "w": rng.normal(size=200),
+        }
+    )
+    train["class"] = np.where((train.colour == "red") ^ (train.w > 0), "a", "b")
+    train.to_csv(tmp_path / "train.csv", index=False)
+    model = tmp_path / "m.augnb"
+    assert main(["fit", str(tmp_path / "train.csv"), "--output", str(model)]) == 0
+    new = train.head(20).copy()
+    new.loc[0:4, "colour"] = "teal"
+    new.loc[5, "colour"] = "mauve"
+    new.loc[6, "size"] = "XXL"
+    new.loc[7:9, "size"] = np.nan
+    new.loc[10, "w"] = 1e6
+    new.to_csv(tmp_path / "new.csv", index=False)
+    capsys.readouterr()
+    argv = ["predict", model, tmp_path / "new.csv", "--output", tmp_path / "p.csv"]
+    if batch_rows:
+        argv += ["--batch-rows", batch_rows]
+    assert main([str(a) for a in argv]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"augnb: note: {tmp_path / 'new.csv'} has 7 values the model never saw "
+        "at fit, summed out of the predictions as missing values are; by column: "
+        "'colour': 6 (e.g. 'teal', 'mauve'); 'size': 1 (e.g. 'XXL')"
+    ) in err
+    argv[2] = tmp_path / "train.csv"
+    assert main([str(a) for a in argv]) == 0
+    assert "never saw" not in capsys.readouterr().err

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -665,6 +665,7 @@ def cmd_predict(args: argparse.Namespace) -> int:
         from augnb.evaluation.holdout import HoldoutScores
 
         scores = HoldoutScores(classes)
+    unseen = _UnseenTally(estimator)
     sink = (
         atomic_open(args.output)
         if args.output
@@ -696,15 +697,67 @@ def cmd_predict(args: argparse.Namespace) -> int:
                 header = False
                 if scores is not None:
                     scores.add(raw[target], proba)
+                unseen.add(X)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         if not n_rows:  # nothing written: an --output file is not created
             raise UsageError(f"{label}: the file has a header but no data rows")
     if args.output:
         print(f"predictions: {args.output}", file=sys.stderr)
+    note = unseen.report(label)
+    if note:
+        print(note, file=sys.stderr)
     if scores is not None:
         print("\n".join(scores.report()), file=sys.stderr)
     return 0
+
+
+class _UnseenTally:
+    """Values of a predicted table that the model never saw at fit.
+
+    ``predict_proba`` sums such a value out, as it does a missing one; that is
+    right for a rare new category, and a surprise when a column was recoded
+    since fit, so ``augnb predict`` says how many there were and which. The
+    codes come from the model's own encoding (code ``-1`` where the cell holds
+    a value), so the count is what ``predict_proba`` summed out.
+    """
+
+    def __init__(self, estimator: Any) -> None:
+        self.estimator = estimator
+        self.counts: dict[str, int] = {}
+        self.examples: dict[str, list] = {}
+
+    def add(self, X: Any) -> None:
+        """Count the unseen values of one batch of typed features."""
+        data = self.estimator.encode(X)
+        for j in (data.cards > 0).nonzero()[0]:
+            column = X.iloc[:, j]
+            unseen = (data.codes[:, j] < 0) & column.notna().to_numpy()
+            n = int(unseen.sum())
+            if not n:
+                continue
+            name = str(X.columns[j])
+            self.counts[name] = self.counts.get(name, 0) + n
+            shown = self.examples.setdefault(name, [])
+            for value in column[unseen].unique()[:3]:
+                if len(shown) < 3 and value not in shown:
+                    shown.append(value)
+
+    def report(self, label: str) -> str | None:
+        """One note naming the columns and a few of their values, or None."""
+        if not self.counts:
+            return None
+        total = sum(self.counts.values())
+        by_count = sorted(self.counts.items(), key=lambda kv: -kv[1])
+        columns = "; ".join(
+            f"{name!r}: {n:,} (e.g. {_first_few(map(repr, self.examples[name]))})"
+            for name, n in by_count
+        )
+        return (
+            f"augnb: note: {label} has {counted(total, 'value')} the model never "
+            "saw at fit, summed out of the predictions as missing values are; "
+            f"by column: {columns}"
+        )
 
 
 def _is_model_file(path: str) -> bool:
@@ -729,7 +782,7 @@ def _is_model_file(path: str) -> bool:
         return False
 
 
-def _first_few(values: Sequence, width: int = 60) -> str:
+def _first_few(values: Iterable, width: int = 60) -> str:
     """As many of ``values`` as fit in about ``width`` characters, then "..."."""
     shown: list[str] = []
     for value in values:
