@@ -1108,3 +1108,44 @@ def test_predict_counts_the_values_the_model_never_saw(tmp_path, capsys, batch_r
     argv[2] = tmp_path / "train.csv"
     assert main([str(a) for a in argv]) == 0
     assert "never saw" not in capsys.readouterr().err
+
+
+def test_inspect_audits_a_table_to_predict_without_a_class_column(
+    car_csv, tmp_path, capsys, usage_error
+):
+    # Rows to predict have no class column: their attributes are typed as
+    # fit types them and audited alone; a --target the table lacks, or a
+    # case twin of ``class`` (a misspelling), is still an error.
+    from augnb.datasets import load_dataframe
+    from augnb.datasets._loader import features_only_table
+
+    frame = pd.read_csv(car_csv)
+    frame["weight"] = np.linspace(1.0, 2.0, len(frame))
+    frame["when"] = pd.date_range("2024-01-01", periods=len(frame)).strftime(
+        "%Y-%m-%d"
+    )
+    new = tmp_path / "new.csv"
+    frame.drop(columns="class").to_csv(new, index=False)
+    assert main(["inspect", str(new)]) == 2  # the date column, as fit says
+    out = capsys.readouterr().out
+    assert f"{new}: 120 rows, 9 features, no class column 'class'" in out
+    assert "warning: column 'patient'" in out
+    assert "error: column 'when' holds dates" in out
+    kinds = {ln.split()[0]: ln.split()[1] for ln in out.splitlines()[3:11]}
+    assert kinds["weight"] == "continuous" and kinds["safety"] == "discrete"
+    assert main(["inspect", str(new), "--id-column", "patient", "--drop", "when"]) == 0
+    out = capsys.readouterr().out
+    assert "7 features, no class column" in out and "id column 'patient'" in out
+    # The attributes typed as a table to fit types them.
+    labelled = tmp_path / "labelled.csv"
+    frame.to_csv(labelled, index=False)
+    fitted = load_dataframe(labelled, drop=["when"]).iloc[:, :-1]
+    alone = features_only_table(new, drop=["when"])
+    pd.testing.assert_frame_equal(alone, fitted)
+    assert features_only_table(labelled) is None
+    assert features_only_table("car") is None
+    assert features_only_table(new, target="class") is None
+    usage_error(["inspect", new, "--target", "class"], "no class column 'class'")
+    twin = tmp_path / "twin.csv"
+    frame.rename(columns={"class": "Class"}).to_csv(twin, index=False)
+    usage_error(["inspect", twin], "did you mean --target Class")

@@ -348,7 +348,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "kind, distinct values and missing cells, and the problems the audit "
         "finds (ID-like, constant, very high-cardinality and date columns, "
         "infinite values, a column missing in every row, stray words or "
-        "thousands separators in a numeric column), each with its fix. Given a "
+        "thousands separators in a numeric column), each with its fix. A "
+        "table without a class column (rows to predict, when --target is not "
+        "given) has its attributes audited alone. Given a "
         "model file written by `augnb fit`, report what it was fitted on, its "
         "classes and their prior, how it reads each column (categories, or bins "
         "and their cut points) and its structure.",

@@ -894,6 +894,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     from augnb.data.audit import Finding, audit_table, class_column_finding
     from augnb.data.tables import DataReadWarning
     from augnb.datasets import load_dataframe
+    from augnb.datasets._loader import features_only_table
 
     if _is_model_file(args.dataset):
         given = sorted(f"--{k.replace('_', '-')}" for k in read_options(args))
@@ -910,11 +911,16 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DataReadWarning)
-            frame = load_dataframe(args.dataset, **options)
+            # A table of rows to predict has no class column: its attributes
+            # are audited alone.
+            frame = features_only_table(args.dataset, **options)
+            to_predict = frame is not None
+            if frame is None:
+                frame = load_dataframe(args.dataset, **options)
     except (ValueError, FileNotFoundError) as exc:
         raise UsageError(str(exc)) from None
-    target = frame.columns[-1]
-    features = frame.drop(columns=[target])
+    target = None if to_predict else frame.columns[-1]
+    features = frame if to_predict else frame.drop(columns=[target])
     # Declared kinds as fit takes them: --discrete COL is how a text column
     # of numbers is kept as categories, which silences that finding.
     findings = {
@@ -954,19 +960,24 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                 problem.replace("_", " "),
             ]
         )
+    of_class = (
+        "no class column 'class' (a table to predict; name the class column "
+        "with --target to inspect a table to fit)"
+        if target is None
+        else f"class column {str(target)!r}"
+    )
     print_table(
         ["column", "kind", "distinct", "missing", "problem"],
         rows,
         title=f"{args.dataset}: {counted(len(frame), 'row')}, "
-        f"{counted(features.shape[1], 'feature')}, "
-        f"class column {str(target)!r}"
+        f"{counted(features.shape[1], 'feature')}, {of_class}"
         + (f", id column {args.id_column!r} left out" if args.id_column else ""),
         right=(2, 3),
     )
     problems = [
         ("error" if f.is_error else "warning", f.message) for f in findings.values()
     ]
-    label = class_column_finding(frame[target])
+    label = None if target is None else class_column_finding(frame[target])
     if label is not None:
         problems.insert(0, ("error" if label.is_error else "warning", label.message))
     if not problems:

@@ -108,6 +108,56 @@ def load_dataframe(
     return frame
 
 
+def features_only_table(
+    name_or_path: str | os.PathLike[str],
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    **options: Any,
+) -> pd.DataFrame | None:
+    """A file's attributes when it has no class column and none is named.
+
+    A table of rows to predict has no ``class`` column; ``augnb inspect``
+    audits its columns as ``fit`` would type them. None when the table is
+    one to fit: a bundled data set, a ``target`` given, or a header holding
+    ``class`` or its case twin (``Class``: a misspelling, which
+    :func:`load_dataframe` names).
+
+    Parameters
+    ----------
+    name_or_path : str or path-like
+        A bundled name or a path to a table file.
+    sep, encoding : str or None
+        As :func:`load_dataframe` takes them.
+    **options
+        The other keywords of :func:`load_dataframe` (``complete_only``
+        keeps the rows with every attribute present).
+
+    Returns
+    -------
+    DataFrame or None
+    """
+    name, source, label = _locate(name_or_path)
+    if name is not None or options.get("target") or isinstance(source, pd.DataFrame):
+        return None
+    header = open_table(source, sep=sep, encoding=encoding, label=label).columns
+    if _close_names(CLASS_COLUMN, [str(c) for c in header], spelling=False) or (
+        CLASS_COLUMN in header
+    ):
+        return None
+    frame = _typed_frame(
+        None, source, label, None, options.get("drop"), options.get("id_column"),
+        sep, encoding, options.get("decimal"), options.get("continuous"),
+        options.get("discrete"), features_only=True,
+    )  # fmt: skip
+    if options.get("complete_only"):
+        keep = frame.notna().all(axis=1).to_numpy()
+        if len(frame) and not keep.any():
+            raise ValueError(_no_complete_row(frame, label))
+        frame = frame[keep].reset_index(drop=True)
+    return frame
+
+
 def complete_mask(features: pd.DataFrame, y: pd.Series, label: str) -> np.ndarray:
     """The rows ``--complete-only`` keeps, refusing a choice that leaves none.
 
@@ -193,15 +243,23 @@ def _typed_frame(
     decimal: str | None,
     continuous: Iterable[str] | None,
     discrete: Iterable[str] | None,
+    *,
+    features_only: bool = False,
 ) -> pd.DataFrame:
-    """The typed table of :func:`load_dataframe`, before ``complete_only``."""
+    """The typed table of :func:`load_dataframe`, before ``complete_only``.
+
+    ``features_only``: a table without a class column (rows to predict),
+    every kept column an attribute, typed by the same rules.
+    """
     target = target or CLASS_COLUMN
     fixes = CELL_FIXES.get(name, ()) if name is not None else ()
 
     def kept_of(header: list[str]) -> list[str]:
         """The columns of ``header`` that the options keep (the class included)."""
+        # Without a class column, the names are checked as if one followed.
+        named = [*header, target] if features_only else header
         dropped = check_column_names(
-            header, target, drop, id_column, label,
+            named, target, drop, id_column, label,
             discrete=discrete, continuous=continuous,
         )
         return [c for c in header if c not in dropped]
@@ -242,23 +300,26 @@ def _typed_frame(
         continuous=_as_names(continuous),
         discrete=_as_names(discrete)
         | declared_discrete
-        | {target}
+        | (set() if features_only else {target})
         | {fix.column for fix in fixes},
         columns=kept,
     )
     if kept is None:
         # A DataFrame: its names are checked once it is read.
         kept = kept_of([str(c) for c in raw.columns])
-    raw = raw.loc[:, [*(c for c in kept if c != target), target]]
-    if not isinstance(source, pd.DataFrame):
-        keep = check_labels(
-            raw[target], label, source=source, sep=sep, encoding=encoding,
-            features=raw,
-        )
+    if features_only:
+        raw = raw.loc[:, kept]
     else:
-        keep = check_labels(raw[target], label, features=raw)
-    if keep is not None:
-        raw = raw[keep].reset_index(drop=True)
+        raw = raw.loc[:, [*(c for c in kept if c != target), target]]
+        if not isinstance(source, pd.DataFrame):
+            keep = check_labels(
+                raw[target], label, source=source, sep=sep, encoding=encoding,
+                features=raw,
+            )
+        else:
+            keep = check_labels(raw[target], label, features=raw)
+        if keep is not None:
+            raw = raw[keep].reset_index(drop=True)
 
     if name is not None:
         raw = raw.drop(columns=list(DROPPED_COLUMNS.get(name, {})))
@@ -267,13 +328,13 @@ def _typed_frame(
             if column.at[fix.row] == fix.found:
                 column.at[fix.row] = fix.fixed
             raw[fix.column] = column
+    features = list(raw.columns if features_only else raw.columns[:-1])
     if declared is not None:
         base = declared
     else:
-        base = {c for c in raw.columns[:-1] if column_kind(raw[c]) == "continuous"}
+        base = {c for c in features if column_kind(raw[c]) == "continuous"}
         kinds_origin = "inference"
 
-    features = list(raw.columns[:-1])
     cont = _apply_overrides(base, features, continuous, discrete, label)
 
     typed: dict[str, pd.Series] = {}
@@ -282,7 +343,8 @@ def _typed_frame(
             typed[column] = _to_float(raw[column], column, label, kinds_origin)
         else:
             typed[column] = as_text_category(raw[column])
-    typed[raw.columns[-1]] = _as_labels(raw[raw.columns[-1]])
+    if not features_only:
+        typed[raw.columns[-1]] = _as_labels(raw[raw.columns[-1]])
     return pd.DataFrame(typed, index=raw.index)
 
 
