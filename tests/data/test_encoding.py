@@ -229,6 +229,54 @@ def test_several_label_columns_are_refused_as_several_outputs():
         encode_target(np.array([[0, 1], [1, 0], [0, 1]]), 3)
 
 
+@pytest.mark.parametrize(
+    ("y", "plain"),
+    [
+        (pd.Series([2, 0, 2], dtype=object), np.array([2, 0, 2])),
+        (np.array([True, False, True], dtype=object), np.array([True, False, True])),
+        (pd.Series([2.0, 0.0, 2.0], dtype=object), np.array([2.0, 0.0, 2.0])),
+    ],
+)
+def test_object_labels_of_numbers_are_those_numbers(y, plain):
+    # They were object classes: predict answered an object array, which
+    # scikit-learn's metrics read as labels of an unknown type, so score
+    # failed with "unknown is not supported".
+    classes, codes = encode_target(y, 3)
+    ref_classes, ref_codes = encode_target(plain, 3)
+    assert classes.dtype == ref_classes.dtype
+    np.testing.assert_array_equal(classes, ref_classes)
+    np.testing.assert_array_equal(codes, ref_codes)
+    X = pd.DataFrame({"a": ["x", "y", "x"]})
+    model = augnb.NaiveBayes().fit(X, y)
+    assert model.predict(X).dtype == plain.dtype
+    assert model.score(X, y) == 1.0
+    assert model.score(X, plain) == 1.0
+    assert augnb.NaiveBayes().fit(X, plain).score(X, y) == 1.0
+
+
+def test_object_labels_with_fractions_are_refused_as_floats_are():
+    # They were classes of their own: only a float column was refused.
+    with pytest.raises(ValueError, match=r"Unknown label type: continuous.*0\.5"):
+        encode_target(pd.Series([0.5, 1.0, 0.5], dtype=object), 3)
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        np.array([1j, 2j, 1j]),
+        [1j, 2j, 1j],
+        pd.Series([1j, 2, 1j], dtype=object),
+    ],
+)
+def test_complex_labels_are_refused_in_one_line(y):
+    # scikit-learn's check printed the whole array ("Complex data not
+    # supported"); an object column of them became classes.
+    refused = r"y holds complex numbers \(e\.g\. 1j\)"
+    with pytest.raises(ValueError, match=refused) as info:
+        encode_target(y, 3)
+    assert "\n" not in str(info.value)
+
+
 def test_column_arrays_are_the_columns():
     from augnb.data.encoding import column_arrays
 

@@ -36,6 +36,7 @@ from augnb.data.encoding import (
     encode_target,
     float_arrays,
     frame_from_columns,
+    typed_labels,
 )
 from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
@@ -1141,6 +1142,31 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+    @shared_entries
+    def score(self, X: object, y: object, sample_weight: object = None) -> float:
+        """Accuracy of ``predict(X)`` against ``y`` (scikit-learn's ``score``).
+
+        ``y`` is read as ``fit`` reads labels: an object column of numbers
+        or booleans is compared as those numbers (scikit-learn's metrics
+        refuse such a column, as labels of an unknown type).
+
+        Parameters
+        ----------
+        {X_predict}
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows.
+
+        Returns
+        -------
+        float
+            The (weighted) share of rows predicted right.
+        """
+        if isinstance(y, (np.ndarray, pd.Series)) and y.dtype == object:
+            y = typed_labels(np.asarray(y).ravel())
+        return float(super().score(X, y, sample_weight=sample_weight))
 
 
 def scores_with_model(estimator: BaseAugmentedNB) -> bool:

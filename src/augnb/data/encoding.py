@@ -25,6 +25,7 @@ __all__ = [
     "float_arrays",
     "frame_from_columns",
     "replace_columns",
+    "typed_labels",
     "typed_objects",
 ]
 
@@ -556,6 +557,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         # (column_or_1d iterates over the Arrow array cell by cell).
         y = y.to_numpy()
     y = _numpy_labels(y)
+    _refuse_complex_labels(y)
     if _plain_1d(y):
         # A 1-d NumPy-backed array or Series: what column_or_1d would return,
         # without check_array's cost (a small fit felt it).
@@ -569,6 +571,24 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
     missing = np.asarray(pd.isna(y_arr), dtype=bool)
     if missing.any():
         raise MissingLabelsError.from_mask(missing)
+    # Only labels of several Python types need the checks below (a Python
+    # loop over the rows); infer_dtype tells in one C pass.
+    inferred = pd.api.types.infer_dtype(y_arr) if y_arr.dtype == object else ""
+    if y_arr.dtype == object and inferred not in ("string", "bytes"):
+        values = y_arr.tolist()
+        _refuse_sequence_labels(values)
+        for v in values:
+            if isinstance(v, complex):
+                raise _complex_labels(v)
+        typed = {(type(v).__name__, repr(v)) for v in values}
+        if len(typed) != len(set(values)):
+            # 1, 1.0 and True are one dict key in Python: they would merge.
+            raise ValueError(
+                "y mixes label types whose values compare equal (e.g. 1, 1.0 and "
+                "True), so they would become one class; convert y to one type."
+            )
+        _check_label_types(values)
+        y_arr = typed_labels(y_arr, inferred)
     fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
     if fractional is not None and fractional.any():
         # scikit-learn's wording ("Unknown label type: continuous"), so that a
@@ -581,22 +601,6 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             "a class, give the labels as text (on the command line, --discrete "
             "with the class column's name)."
         )
-    # Only labels of several Python types need the checks below (a Python
-    # loop over the rows); infer_dtype tells in one C pass.
-    if y_arr.dtype == object and pd.api.types.infer_dtype(y_arr) not in (
-        "string",
-        "bytes",
-    ):
-        values = y_arr.tolist()
-        _refuse_sequence_labels(values)
-        typed = {(type(v).__name__, repr(v)) for v in values}
-        if len(typed) != len(set(values)):
-            # 1, 1.0 and True are one dict key in Python: they would merge.
-            raise ValueError(
-                "y mixes label types whose values compare equal (e.g. 1, 1.0 and "
-                "True), so they would become one class; convert y to one type."
-            )
-        _check_label_types(values)
     try:
         # Hash-based with sorted uniques: several times faster than np.unique.
         codes, uniques = pd.factorize(y_arr, sort=True)
@@ -610,6 +614,65 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         classes[:] = order
         codes = np.array([index[v] for v in y_arr.tolist()])
     return classes, codes.astype(np.intp)
+
+
+def typed_labels(labels: NDArray, inferred: str | None = None) -> NDArray:
+    """Object labels that are all numbers or all booleans, as a NumPy array of them.
+
+    An object column of integers (a transposed frame's, or one built row by
+    row) holds the classes ``0`` and ``1`` as ``classes_`` of a NumPy type
+    would; scikit-learn's metrics read an object array of numbers as labels
+    of an "unknown" type, so ``score`` and cross-validation failed on the
+    predictions of such a model. The labels keep their values: ``1`` is the
+    class ``1``, ``1.5`` (a measurement) is refused as a float label is.
+    Anything else (text, mixed types, integers beyond int64) is returned as
+    it is.
+
+    Parameters
+    ----------
+    labels : ndarray of shape (n_samples,)
+        Class labels, none missing.
+    inferred : str, default=None
+        ``pandas.api.types.infer_dtype`` of ``labels`` when known.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    if labels.dtype != object or not labels.size:
+        return labels
+    if inferred is None:
+        inferred = pd.api.types.infer_dtype(labels)
+    if inferred == "boolean":
+        return labels.astype(np.bool_)
+    if inferred == "integer":
+        whole = np.array(labels.tolist())  # int64, or object past its range
+        return whole if whole.dtype.kind in "iu" else labels
+    if inferred in ("floating", "mixed-integer-float", "decimal"):
+        return np.array(labels.tolist(), dtype=np.float64)
+    return labels
+
+
+def _refuse_complex_labels(y: object) -> None:
+    """Refuse complex class labels (typed so: objects are told by their type).
+
+    scikit-learn's check printed every label ("Complex data not supported"
+    and the array).
+    """
+    if isinstance(y, (list, tuple)):
+        y = np.asarray(y)
+    if getattr(getattr(y, "dtype", None), "kind", "") == "c":
+        raise _complex_labels(np.asarray(y).ravel()[0])
+
+
+def _complex_labels(example: object) -> ValueError:
+    """The refusal of complex class labels, with one of them."""
+    if isinstance(example, np.generic):
+        example = example.item()  # (1+0j), not np.complex128(1+0j)
+    return ValueError(
+        f"y holds complex numbers (e.g. {example!r}); class labels are "
+        "strings, numbers or booleans: give each class a name or a real number."
+    )
 
 
 def _text_target(
