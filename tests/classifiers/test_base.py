@@ -478,6 +478,33 @@ def test_a_list_of_rows_gives_the_model_of_its_frame():
     )
 
 
+@pytest.mark.parametrize("learner", ["NaiveBayes", "FlexibleNB", "ETAN", "ESKDB"])
+@pytest.mark.parametrize(
+    ("times", "what"),
+    [
+        (pd.to_datetime(["2024-01-01", "2025-06-30"]), "dates or times"),
+        (pd.Series([pd.Timestamp("2024-01-01")] * 2, dtype=object), "dates or times"),
+        (pd.to_timedelta([1, 2], unit="D"), "durations"),
+        (pd.period_range("2024-01", periods=2, freq="M"), "periods"),
+    ],
+)
+def test_times_where_the_model_reads_numbers_are_refused_at_predict(
+    learner, times, what
+):
+    # pandas read them as nanoseconds since 1970: the probabilities were
+    # those of a number far beyond the fitted ones (ETAN answered 0 and 1),
+    # without a word; fit refuses such a column.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"k": rng.choice(["x", "y"], 40), "v": rng.normal(size=40)})
+    y = rng.choice(["a", "b"], 40)
+    params = {"n_estimators": 2} if learner == "ESKDB" else {}
+    model = getattr(augnb, learner)(**params).fit(X, y)
+    assert model.continuous_columns_ == ["v"]
+    with pytest.raises(ValueError, match=rf"Column 'v' holds {what} \(") as info:
+        model.predict_proba(X.iloc[:2].assign(v=times))
+    assert "where the model reads numbers" in str(info.value)
+
+
 @pytest.mark.parametrize("as_array", [False, True])
 def test_partial_fit_refuses_a_date_column_as_fit_does(as_array):
     X = pd.DataFrame(

@@ -28,7 +28,7 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
-from augnb.data.audit import warn_data_problems
+from augnb.data.audit import refuse_times_as_numbers, warn_data_problems
 from augnb.data.encoding import (
     EncodedData,
     as_frame,
@@ -1040,6 +1040,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             # (or the reverse) is matched by position, as in scikit-learn, so the
             # discretiser can select its columns by name.
             frame = frame.set_axis(names, axis=1)
+        refuse_times_as_numbers(frame, self.continuous_columns_)
         bins = None
         if self.discretizer_ is not None:
             frame, bins = discretize_columns(

@@ -68,6 +68,7 @@ __all__ = [
     "audit_table",
     "class_column_finding",
     "class_counts_finding",
+    "refuse_times_as_numbers",
     "text_numbers_finding",
     "warn_data_problems",
 ]
@@ -453,6 +454,49 @@ def _number_text(value: object) -> bool:
         or PERCENT_TEXT.match(text)
         or THOUSANDS_TEXT.match(text)
     )
+
+
+def refuse_times_as_numbers(X: pd.DataFrame, columns: Iterable[Hashable]) -> None:
+    """Refuse dates, durations or periods in the columns a model reads as numbers.
+
+    ``fit`` refuses such a column (:func:`warn_data_problems`), so the
+    numbers a model was fitted on are never times; at prediction pandas
+    turns a time into nanoseconds since 1970, a number far beyond any the
+    model saw, and the probabilities were those of that number, without a
+    word.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Rows to predict, object columns typed (``typed_objects``).
+    columns : iterable of hashable
+        The columns the model reads as numbers.
+
+    Raises
+    ------
+    ValueError
+        Naming the first such column, what it holds and the fix.
+    """
+    numbers = set(columns)
+    # One look at each dtype (this runs on every predict call): dates and
+    # durations are of kinds M and m, periods and categories of kind O.
+    for name, dtype in zip(X.columns.tolist(), X.dtypes.tolist()):
+        if getattr(dtype, "kind", "") not in "MmO" or name not in numbers:
+            continue
+        if isinstance(dtype, pd.CategoricalDtype):
+            dtype = dtype.categories.dtype
+        if not _is_time_dtype(dtype):
+            continue
+        what = (
+            "durations"
+            if pd.api.types.is_timedelta64_dtype(dtype)
+            else "periods" if isinstance(dtype, pd.PeriodDtype) else "dates or times"
+        )
+        raise ValueError(
+            f"Column {name!r} holds {what} ({dtype}) where the model reads "
+            "numbers; give it the numbers it was fitted on (a date or a "
+            "duration is not one: fit refuses such a column)."
+        )
 
 
 def _is_time_dtype(dtype: object) -> bool:
