@@ -36,6 +36,11 @@ reports, per column:
   ``from_pandas`` makes text of an ``object`` column of floats). Fix:
   convert it (``X[col].astype(float)``), or declare it discrete
   (``discrete_features=[col]``, ``--discrete COL``), which silences this.
+- **mixed_types** -- an ``object`` column holding a value both as a number
+  and as its text (``1`` and ``"1"``, what ``pd.concat`` of a numeric and a
+  text column or a spreadsheet's cells formatted as text give): two
+  categories, the value's rows split between them. Fix: convert the column
+  to one type (``pd.to_numeric(X[col])`` or ``X[col].astype(str)``).
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
@@ -49,6 +54,7 @@ cardinality.
 from __future__ import annotations
 
 import datetime
+import numbers as numbers_module
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,8 +131,8 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"infinite"``, ``"all_missing"`` or
-        ``"text_numbers"`` of a feature; ``"single_class"`` or
+        ``"constant"``, ``"infinite"``, ``"all_missing"``,
+        ``"text_numbers"`` or ``"mixed_types"`` of a feature; ``"single_class"`` or
         ``"class_high_cardinality"`` of the class column.
     message : str
         One sentence naming the column, the problem and the fix.
@@ -210,7 +216,11 @@ def audit_table(
                 )
             continue
         uniques, n_present = distinct
-        finding = _infinite(name, col) or _datetime(name, col, uniques)
+        finding = (
+            _infinite(name, col)
+            or _datetime(name, col, uniques)
+            or _mixed_spellings(name, col, uniques)
+        )
         if finding is None:
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
@@ -408,6 +418,8 @@ def _codes_plainly_fine(
         fine[j] = not (
             _looks_like_time(first)
             or (_number_text(first) and _is_text(X.dtypes.iloc[j]))
+            # Levels of mixed types sort by type name: text comes last.
+            or (isinstance(cats[-1], str) and not isinstance(cats[0], str))
         )
     return fine
 
@@ -435,9 +447,14 @@ def _plainly_fine(col: pd.Series) -> bool:
     n_distinct = int(np.count_nonzero(counts))
     if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
         return False
-    if _is_time_dtype(col.cat.categories.dtype):
+    categories = col.cat.categories
+    if _is_time_dtype(categories.dtype):
         return False
-    return not _looks_like_time(col.cat.categories[int(np.flatnonzero(counts)[0])])
+    if categories.dtype == object and pd.api.types.infer_dtype(
+        categories
+    ).startswith("mixed"):
+        return False  # numbers and text: perhaps one value spelt both ways
+    return not _looks_like_time(categories[int(np.flatnonzero(counts)[0])])
 
 
 def _number_text(value: object) -> bool:
@@ -576,6 +593,45 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         f"pd.to_datetime(X[{name!r}]).dt.day_of_week, .dt.month, or days since a "
         f"start date) or drop it (--drop {name} on the command line)",
     )
+
+
+def _mixed_spellings(
+    name: Hashable, col: pd.Series, uniques: pd.Series
+) -> Finding | None:
+    """A column holding a value both as a number and as its text (1 and "1").
+
+    They are two categories (pandas matches neither to the other), which
+    splits the value's rows in two: what ``pd.concat`` of a numeric and a
+    text column, or a spreadsheet's cells formatted as text, give.
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if not pd.api.types.is_object_dtype(dtype):
+        return None
+    # One C pass tells a column of one type (most of them) from a mixed one.
+    if not pd.api.types.infer_dtype(uniques, skipna=True).startswith("mixed"):
+        return None
+    values = uniques.tolist()
+    numbers = {
+        float(v): v
+        for v in values
+        if isinstance(v, numbers_module.Real) and not isinstance(v, (bool, np.bool_))
+    }
+    for v in values:
+        if isinstance(v, str) and NUMBER_TEXT.match(v.strip()):
+            number = numbers.get(float(v))
+            if number is not None:
+                return Finding(
+                    name,
+                    "mixed_types",
+                    f"column {name!r} holds values both as numbers and as text "
+                    f"(e.g. {_show(number)} and {_show(v)}), which are different "
+                    "categories; convert the column to one type "
+                    f"(X[{name!r}] = pd.to_numeric(X[{name!r}]) for numbers, "
+                    f"X[{name!r}].astype(str) for text)",
+                )
+    return None
 
 
 def _is_text(dtype: object) -> bool:
