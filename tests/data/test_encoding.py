@@ -277,6 +277,39 @@ def test_complex_labels_are_refused_in_one_line(y):
     assert "\n" not in str(info.value)
 
 
+def test_bytes_are_read_as_the_text_they_spell(tmp_path):
+    # scipy.io.arff.loadarff gives an ARFF file's nominal values as bytes: the
+    # model fitted, but save_model refused its bytes categories, and score
+    # failed on bytes labels ("labels represented as bytes").
+    words = [b"sunny", b"rainy", b"overcast"] * 4
+    play = [b"yes", b"no", b"no"] * 4
+    records = np.array(
+        list(zip(words, [b"T", b"F"] * 6)), dtype=[("outlook", "S8"), ("windy", "S1")]
+    )
+    text = pd.DataFrame(
+        {"outlook": [w.decode() for w in words], "windy": ["T", "F"] * 6}
+    )
+    expected = augnb.TAN().fit(text, [p.decode() for p in play])
+    for X, y in (
+        (pd.DataFrame(records), pd.Series(play)),  # object columns of bytes
+        (records, np.array(play)),  # NumPy bytes ("S")
+        (np.array([list(r) for r in records]), play),
+    ):
+        model = augnb.TAN().fit(X, y)
+        assert model.classes_.tolist() == ["no", "yes"]
+        assert model.schema_.columns[0].categories == ("overcast", "rainy", "sunny")
+        np.testing.assert_array_equal(
+            model.predict_proba(X), expected.predict_proba(text)
+        )
+        assert model.score(X, y) == expected.score(text, [p.decode() for p in play])
+        again = augnb.load_model(augnb.save_model(model, tmp_path / "m.augnb"))
+        np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
+    with pytest.raises(ValueError, match=r"Column 'a' holds bytes that are not UTF-8"):
+        augnb.NaiveBayes().fit(pd.DataFrame({"a": [b"\xff", b"a"] * 3}), [0, 1] * 3)
+    with pytest.raises(ValueError, match=r"y holds bytes that are not UTF-8"):
+        encode_target(np.array([b"\xff", b"a", b"a"], dtype=object), 3)
+
+
 def test_column_arrays_are_the_columns():
     from augnb.data.encoding import column_arrays
 

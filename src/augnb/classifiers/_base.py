@@ -1150,7 +1150,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         ``y`` is read as ``fit`` reads labels: an object column of numbers
         or booleans is compared as those numbers (scikit-learn's metrics
-        refuse such a column, as labels of an unknown type).
+        refuse such a column, as labels of an unknown type), and bytes as
+        the text they spell.
 
         Parameters
         ----------
@@ -1165,7 +1166,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         float
             The (weighted) share of rows predicted right.
         """
-        if isinstance(y, (np.ndarray, pd.Series)) and y.dtype == object:
+        if isinstance(y, (list, tuple)):
+            y = np.asarray(y, dtype=object)  # each label's type kept, as fit does
+        if isinstance(y, (np.ndarray, pd.Series)) and (
+            y.dtype == object or y.dtype.kind == "S"
+        ):
             y = typed_labels(np.asarray(y).ravel())
         return float(super().score(X, y, sample_weight=sample_weight))
 

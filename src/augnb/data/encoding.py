@@ -356,7 +356,7 @@ def as_frame(
     if np.iscomplexobj(arr):
         raise ValueError("Complex data not supported; give real numbers or categories.")
     names = columns if columns is not None else list(range(arr.shape[1]))
-    if arr.dtype == object:
+    if arr.dtype == object or arr.dtype.kind == "S":
         return typed_objects(pd.DataFrame(arr, columns=names, copy=False))
     # No copy (the frame is only read): a 2-d integer array is then encoded
     # in one pass in its own memory order (augnb.data._kernels), and the
@@ -374,7 +374,9 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     than one category per value; a column of text or of mixed values keeps
     what it holds. A DataFrame and the object array of the same values are
     then read alike. A frame without object columns is returned as it is.
-    A column of complex numbers is refused with its name.
+    A column of bytes (an ARFF file's nominal values, as ``scipy.io.arff``
+    reads them) becomes the text they spell. A column of complex numbers is
+    refused with its name.
 
     Parameters
     ----------
@@ -390,13 +392,16 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     # can change or be refused: the others are not read, so a frame of
     # numbers costs a look at its dtypes (fit and every predict call this).
     kinds = [getattr(dtype, "kind", "") for dtype in dtypes]
-    if "O" not in kinds and "c" not in kinds:
+    if "O" not in kinds and "c" not in kinds and "S" not in kinds:
         return frame
     names = frame.columns.tolist()
     new = {}
     for i, (dtype, kind) in enumerate(zip(dtypes, kinds)):
         if kind == "c":
             raise _complex_refusal(names[i])
+        if kind == "S":  # NumPy bytes (a frame of an "S" array)
+            new[names[i]] = _decoded(frame.iloc[:, i], names[i])
+            continue
         if kind != "O" or not (
             pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)
         ):
@@ -406,6 +411,9 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         if isinstance(first, str):
             # A column that holds a word stays object whatever else it holds:
             # no need to read it all (a pass of ~0.2 s per million cells).
+            continue
+        if isinstance(first, bytes):
+            new[names[i]] = _decoded(column, names[i])
             continue
         if isinstance(first, decimal.Decimal):
             numbers = decimal_numbers(column)
@@ -424,6 +432,35 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
             raise _complex_refusal(names[i])
         new[names[i]] = typed
     return replace_columns(frame, new) if new else frame
+
+
+def _decoded(column: pd.Series, name: Hashable) -> pd.Series:
+    """A column of bytes as the text they spell (UTF-8), other cells kept.
+
+    ``scipy.io.arff.loadarff`` gives an ARFF file's nominal values as bytes
+    (``b"sunny"``); read as such they fitted, but a model file cannot hold
+    them and the metrics refuse bytes labels. As text, they are the
+    categories an ARFF or CSV reader would give.
+    """
+    try:
+        values = [v.decode("utf-8") if isinstance(v, bytes) else v for v in column]
+    except UnicodeDecodeError:
+        bad = next(v for v in column if isinstance(v, bytes) and not _utf8(v))
+        raise ValueError(
+            f"Column {name!r} holds bytes that are not UTF-8 text (e.g. "
+            f"{bad!r:.60}); decode them (X[{name!r}].str.decode(encoding)) "
+            "or drop the column."
+        ) from None
+    return pd.Series(values, index=column.index, name=column.name, dtype=object)
+
+
+def _utf8(value: bytes) -> bool:
+    """Whether ``value`` decodes as UTF-8."""
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _complex_refusal(name: Hashable) -> ValueError:
@@ -588,6 +625,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
                 "True), so they would become one class; convert y to one type."
             )
         _check_label_types(values)
+    if y_arr.dtype.kind in "OS":
         y_arr = typed_labels(y_arr, inferred)
     fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
     if fractional is not None and fractional.any():
@@ -617,7 +655,12 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
 
 
 def typed_labels(labels: NDArray, inferred: str | None = None) -> NDArray:
-    """Object labels that are all numbers or all booleans, as a NumPy array of them.
+    """Labels held as objects or bytes, as the values they are.
+
+    Object labels that are all numbers or all booleans become a NumPy array
+    of them; bytes (what ``scipy.io.arff.loadarff`` gives an ARFF file's
+    class) become the text they spell, which the metrics and a model file
+    read.
 
     An object column of integers (a transposed frame's, or one built row by
     row) holds the classes ``0`` and ``1`` as ``classes_`` of a NumPy type
@@ -639,10 +682,21 @@ def typed_labels(labels: NDArray, inferred: str | None = None) -> NDArray:
     -------
     ndarray of shape (n_samples,)
     """
-    if labels.dtype != object or not labels.size:
+    if labels.dtype.kind not in "OS" or not labels.size:
         return labels
-    if inferred is None:
+    if inferred is None or labels.dtype.kind == "S":
         inferred = pd.api.types.infer_dtype(labels)
+    if inferred == "bytes":
+        try:
+            return np.array(
+                [v.decode("utf-8") if isinstance(v, bytes) else v for v in labels],
+                dtype=object,
+            )
+        except UnicodeDecodeError:
+            raise ValueError(
+                "y holds bytes that are not UTF-8 text; decode them "
+                "(y.str.decode(encoding)) before fitting."
+            ) from None
     if inferred == "boolean":
         return labels.astype(np.bool_)
     if inferred == "integer":
