@@ -282,6 +282,9 @@ def test_a_value_both_as_number_and_as_text_is_named_with_the_fix():
     y = np.random.default_rng(4).choice(["P", "N"], N)
     with pytest.warns(DataAuditWarning, match=r"'level' holds values both as"):
         NaiveBayes().fit(frame[["x", "level"]], y)
+    # A chunk's type is the column's, whatever its rows: a stream says it too.
+    with pytest.warns(DataAuditWarning, match=r"'level' holds values both as"):
+        NaiveBayes().partial_fit(frame[["x", "level"]], y, classes=["N", "P"])
 
 
 def test_an_identifier_written_as_text_is_an_identifier():

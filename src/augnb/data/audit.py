@@ -45,8 +45,9 @@ reports, per column:
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
 all-missing columns, which the schema refuses; a stream's first rows
-(``partial_fit``, Dask) are only refused, but for ``text_numbers``, which is
-about the column's type rather than its counts.
+(``partial_fit``, Dask) are only refused, but for ``text_numbers``,
+``percent``, ``thousands`` and ``mixed_types``, which are about the column's
+type rather than its counts.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -334,8 +335,9 @@ def warn_data_problems(
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
         differ): its audit only refuses, and warns of text columns of
-        numbers, percentages or numbers with thousands separators (a
-        column's type, whatever its rows).
+        numbers, percentages or numbers with thousands separators, and of
+        values held both as numbers and as text (a column's type, whatever
+        its rows).
     dask : bool, default=False
         Whether ``X`` is a Dask partition: a text column of numbers is then
         most likely ``from_pandas``' doing, and the warning says so.
@@ -365,7 +367,8 @@ def warn_data_problems(
         if finding.problem == "text_numbers":
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn or finding.problem in ("percent", "thousands"):  # types
+        elif warn or finding.problem in ("percent", "thousands", "mixed_types"):
+            # A column's type, whatever the rows: said of a stream's chunk too.
             warn_at_caller(finding.message, DataAuditWarning)
 
 
