@@ -402,6 +402,9 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         if kind == "S":  # NumPy bytes (a frame of an "S" array)
             new[names[i]] = _decoded(frame.iloc[:, i], names[i])
             continue
+        arrow = getattr(dtype, "pyarrow_dtype", None) if kind == "O" else None
+        if arrow is not None:
+            _refuse_arrow_type(names[i], arrow)
         if kind != "O" or not (
             pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)
         ):
@@ -461,6 +464,36 @@ def _utf8(value: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _refuse_arrow_type(name: Hashable, kind: Any) -> None:
+    """Refuse an Arrow column a file would be refused for: nested, or bytes.
+
+    A Parquet or Feather file given to ``augnb`` is refused for them by name
+    (:mod:`augnb.data.tables`); read by ``pandas.read_parquet(...,
+    dtype_backend="pyarrow")`` into a DataFrame, a list or struct column
+    failed deep in Arrow ("Function 'unique' has no kernel"), and a bytes one
+    fitted a model that ``save_model`` could not write.
+    """
+    import pyarrow as pa  # loaded already: the column is held by it
+
+    stored = kind.value_type if pa.types.is_dictionary(kind) else kind
+    if pa.types.is_nested(stored):
+        raise ValueError(
+            f"Column {name!r} holds {stored} values, not one number or word per "
+            "cell, so a classifier cannot read it; leave it out or flatten it "
+            "into plain columns first."
+        )
+    if (
+        pa.types.is_binary(stored)
+        or pa.types.is_large_binary(stored)
+        or pa.types.is_fixed_size_binary(stored)
+    ):
+        raise ValueError(
+            f"Column {name!r} holds bytes ({stored}), not text or numbers, so a "
+            "classifier cannot read it; leave it out, or store it as a string "
+            "column if its bytes are text."
+        )
 
 
 def _complex_refusal(name: Hashable) -> ValueError:
