@@ -56,6 +56,7 @@ from augnb.sources import (
     predict_dask,
     refuse_unobserved,
     schema_of_statistics,
+    warn_of_type_changes,
     weighted_chunk,
 )
 from augnb.stats.sufficient import SufficientStatistics
@@ -734,7 +735,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         The statistics of all chunks so far (``statistics_``) are summed, the
         structure is re-learned from the totals and the parameters refitted,
         so any chunking gives exactly the fit on all rows together. A
-        category first seen in a later chunk extends the tables. Column kinds
+        category first seen in a later chunk extends the tables (a column
+        none of whose values the earlier chunks hold, of another type, text
+        where they held numbers, is warned of: each value would be a new
+        category beside the number it spells). Column kinds
         and discretisation cut points are fixed by the first chunk (see
         docs/scaling.md), so a later change of ``discretizer``,
         ``continuous``, ``discrete_features`` or ``continuous_features`` is
@@ -815,7 +819,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             weighted_counts=self._weighted_counts,
             learner=type(self).__name__,
         )
-        total = self.statistics_ + frame_statistics(X, y, plan, weights)
+        chunk = frame_statistics(X, y, plan, weights)
+        warn_of_type_changes(self.statistics_, chunk)
+        total = self.statistics_ + chunk
         if plan.discretizer is not None:
             before = set(self.statistics_.classes)
             _warn_cuts_without_classes(
