@@ -47,6 +47,7 @@ from augnb.data.encoding import (
     encode_target,
     float_arrays,
     frame_from_columns,
+    refuse_reordered_columns,
     replace_columns,
     typed_objects,
 )
@@ -415,6 +416,7 @@ def frame_statistics(
     # A later chunk's object columns are typed as the first chunk's were
     # (as_frame); as_frame itself would refuse an empty chunk.
     frame = as_frame(X) if not isinstance(X, pd.DataFrame) else typed_objects(X)
+    refuse_reordered_columns(X, plan.names)
     if list(frame.columns) != list(plan.names):
         if frame.shape[1] != len(plan.names):
             raise ValueError(

@@ -770,6 +770,36 @@ def test_a_variance_that_underflows_is_told_from_a_constant_column():
         NaiveBayes(continuous="gaussian").fit(X, y)
 
 
+@pytest.mark.parametrize(
+    "names",
+    [[0, 1, 2], pd.MultiIndex.from_tuples([("g", "a"), ("g", "b"), ("h", "c")])],
+)
+def test_columns_not_named_by_text_in_another_order_are_refused(names):
+    # scikit-learn checks text names only: pd.read_csv(header=None)'s integer
+    # columns, reordered, were read by position, each as another column.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {"a": rng.choice(["x", "y"], 30), "b": rng.normal(size=30), "c": [1, 2] * 15}
+    ).set_axis(names, axis=1)
+    y = rng.choice(["p", "q"], 30)
+    model = NaiveBayes().fit(X, y)
+    reordered = X.iloc[:, [2, 0, 1]]
+    with pytest.raises(ValueError, match=r"fitted columns in another order") as info:
+        model.predict_proba(reordered)
+    assert "X[model.schema_.names]" in str(info.value)
+    np.testing.assert_array_equal(
+        model.predict_proba(reordered[model.schema_.names]), model.predict_proba(X)
+    )
+    # An array has no names: its columns are the fitted ones by position.
+    np.testing.assert_array_equal(
+        model.predict_proba(X.to_numpy()), model.predict_proba(X)
+    )
+    # So is a later chunk's order checked.
+    chunks = TAN().partial_fit(X.iloc[:15], y[:15])
+    with pytest.raises(ValueError, match=r"fitted columns in another order"):
+        chunks.partial_fit(reordered.iloc[15:], y[15:])
+
+
 def test_a_new_tables_columns_in_another_order_are_told_how_to_select():
     # A new CSV read with pd.read_csv: the fitted columns reordered, with an
     # extra one. scikit-learn's refusal stays; the fix is added to it.

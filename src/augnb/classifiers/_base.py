@@ -36,6 +36,7 @@ from augnb.data.encoding import (
     encode_target,
     float_arrays,
     frame_from_columns,
+    refuse_reordered_columns,
     typed_labels,
 )
 from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
@@ -1040,6 +1041,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         frame = as_frame(X, for_prediction=True)
         _check_feature_names(self, frame)
         names = self.schema_.names
+        refuse_reordered_columns(X, names)
         if frame.columns.tolist() != names:
             # validate_data has checked the column count (and the names when both
             # fit and predict data have them); an array given after a DataFrame

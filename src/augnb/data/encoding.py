@@ -24,6 +24,7 @@ __all__ = [
     "encode_target",
     "float_arrays",
     "frame_from_columns",
+    "refuse_reordered_columns",
     "replace_columns",
     "typed_labels",
     "typed_objects",
@@ -363,6 +364,45 @@ def as_frame(
     # per-column paths read strided columns rather than pay a transposed copy
     # of the whole table.
     return pd.DataFrame(arr, columns=names, copy=False)
+
+
+def refuse_reordered_columns(X: object, names: Sequence) -> None:
+    """Refuse a DataFrame that holds the fitted columns in another order.
+
+    scikit-learn checks the order of string column names only; columns
+    named otherwise (integers, as ``pandas.read_csv(header=None)`` names
+    them, or a MultiIndex) were matched by position, so ``X[[2, 0, 1]]``
+    was predicted with each column read as another, without a word. An
+    array has no names: its columns are the fitted ones by position.
+
+    Parameters
+    ----------
+    X : object
+        The rows as given (only a DataFrame is checked).
+    names : sequence
+        The fitted columns' names, in order.
+
+    Raises
+    ------
+    ValueError
+        Naming both orders and the fix.
+    """
+    if not isinstance(X, pd.DataFrame) or X.shape[1] != len(names):
+        return
+    given = X.columns.tolist()
+    fitted = list(names)
+    if given == fitted:
+        return
+    try:
+        same = set(given) == set(fitted)
+    except TypeError:  # an unhashable name: nothing to match by
+        return
+    if same:
+        raise ValueError(
+            f"X holds the fitted columns in another order ({given[:10]}, fit had "
+            f"{fitted[:10]}); they would be read by position, each as another "
+            "column. Select them in the fitted order: X[model.schema_.names]."
+        )
 
 
 def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
