@@ -486,6 +486,8 @@ def test_a_list_of_rows_gives_the_model_of_its_frame():
         (pd.Series([pd.Timestamp("2024-01-01")] * 2, dtype=object), "dates or times"),
         (pd.to_timedelta([1, 2], unit="D"), "durations"),
         (pd.period_range("2024-01", periods=2, freq="M"), "periods"),
+        (pd.array([1, 2], dtype="duration[s][pyarrow]"), "durations"),
+        (pd.array([3, 4], dtype="time64[us][pyarrow]"), "dates or times"),
     ],
 )
 def test_times_where_the_model_reads_numbers_are_refused_at_predict(

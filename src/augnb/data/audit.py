@@ -499,17 +499,29 @@ def refuse_times_as_numbers(X: pd.DataFrame, columns: Iterable[Hashable]) -> Non
     """
     numbers = set(columns)
     # One look at each dtype (this runs on every predict call): dates and
-    # durations are of kinds M and m, periods and categories of kind O.
+    # durations are of kinds M and m, periods and categories of kind O, and
+    # Arrow's (dates, times, durations) say their type.
     for name, dtype in zip(X.columns.tolist(), X.dtypes.tolist()):
-        if getattr(dtype, "kind", "") not in "MmO" or name not in numbers:
+        arrow = getattr(dtype, "pyarrow_dtype", None)
+        if (
+            getattr(dtype, "kind", "") not in "MmO" and arrow is None
+        ) or name not in numbers:
             continue
         if isinstance(dtype, pd.CategoricalDtype):
             dtype = dtype.categories.dtype
-        if not _is_time_dtype(dtype):
+        if arrow is not None:
+            import pyarrow as pa  # loaded already: the column is held by it
+
+            if not pa.types.is_temporal(arrow):
+                continue
+            duration = pa.types.is_duration(arrow) or pa.types.is_interval(arrow)
+        elif _is_time_dtype(dtype):
+            duration = pd.api.types.is_timedelta64_dtype(dtype)
+        else:
             continue
         what = (
             "durations"
-            if pd.api.types.is_timedelta64_dtype(dtype)
+            if duration
             else "periods" if isinstance(dtype, pd.PeriodDtype) else "dates or times"
         )
         raise ValueError(
