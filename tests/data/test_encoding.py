@@ -340,6 +340,34 @@ def test_arrow_columns_a_file_is_refused_for_are_refused_in_a_frame(
         model.predict_proba(X)
 
 
+def test_records_are_read_as_a_frame_of_them():
+    # A list of dicts (a JSON request's rows) was a 1-d array of dicts to
+    # check_array: refused, printing every record.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {
+            "colour": rng.choice(["red", "blue"], 30),
+            "doors": rng.integers(2, 5, 30),
+            "length": rng.normal(size=30),
+        }
+    )
+    y = rng.choice(["a", "b"], 30)
+    model = augnb.NaiveBayes().fit(X, y)
+    from_records = augnb.NaiveBayes().fit(X.to_dict("records"), y)
+    assert from_records.feature_names_in_.tolist() == ["colour", "doors", "length"]
+    assert from_records.continuous_columns_ == ["length"]
+    np.testing.assert_array_equal(
+        from_records.predict_proba(X), model.predict_proba(X)
+    )
+    # A record's keys have no order: they are matched to the fitted columns.
+    row = {"length": 0.5, "colour": "red", "doors": 3}
+    np.testing.assert_array_equal(
+        model.predict_proba([row]), model.predict_proba(pd.DataFrame([row])[X.columns])
+    )
+    with pytest.raises(ValueError, match=r"now missing:\n- doors"):
+        model.predict_proba([{"length": 0.5, "colour": "red"}])
+
+
 def test_column_arrays_are_the_columns():
     from augnb.data.encoding import column_arrays
 

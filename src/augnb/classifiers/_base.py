@@ -1038,9 +1038,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         EncodedData
         """
         check_is_fitted(self, "model_")
-        frame = as_frame(X, for_prediction=True)
-        _check_feature_names(self, frame)
         names = self.schema_.names
+        frame = as_frame(X, for_prediction=True, fitted=names)
+        _check_feature_names(self, frame)
         refuse_reordered_columns(X, names)
         if frame.columns.tolist() != names:
             # validate_data has checked the column count (and the names when both

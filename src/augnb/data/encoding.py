@@ -283,7 +283,11 @@ def _is_arrow_or_polars_table(X: object) -> bool:
 
 
 def as_frame(
-    X: object, *, columns: list | None = None, for_prediction: bool = False
+    X: object,
+    *,
+    columns: list | None = None,
+    for_prediction: bool = False,
+    fitted: Sequence | None = None,
 ) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
@@ -292,7 +296,8 @@ def as_frame(
     DataFrame (their names and column types kept); arrays and lists are
     validated by scikit-learn's ``check_array`` (2-d, non-empty, not sparse)
     and wrapped with integer column names (or ``columns``); a list of rows is
-    read as an object array, so each column keeps the type of its cells.
+    read as an object array, so each column keeps the type of its cells, and
+    a list of records (dicts) as ``pd.DataFrame`` reads it.
     Object columns are typed by :func:`typed_objects`.
 
     Parameters
@@ -304,6 +309,9 @@ def as_frame(
     for_prediction : bool, default=False
         Whether ``X`` holds rows to predict rather than to fit on (the error
         messages say which).
+    fitted : sequence, default=None
+        The fitted columns, in order: records (dicts, whose keys have no
+        order) holding exactly these keys are read in this order.
 
     Returns
     -------
@@ -340,6 +348,18 @@ def as_frame(
         return as_frame(pd.DataFrame(X), for_prediction=for_prediction)
     if issparse(X):
         raise TypeError(_sparse_refusal(X))
+    if (
+        isinstance(X, (list, tuple))
+        and len(X)
+        and all(isinstance(row, Mapping) for row in X)
+    ):
+        # Rows as records (a JSON document's, a service's request): named
+        # columns, as pd.DataFrame reads them; NumPy made a 1-d array of
+        # dicts, which check_array refused printing every one.
+        records = pd.DataFrame(list(X))
+        if fitted is not None and set(records.columns) == set(fitted):
+            records = records[list(fitted)]
+        return as_frame(records, for_prediction=for_prediction)
     if isinstance(X, (list, tuple)):
         # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
         # NumPy would make every cell text when a row holds a word, numbers
