@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -131,6 +132,26 @@ def test_categories_and_classes_first_seen_later_extend_the_tables():
     assert est.schema_.columns[0].categories == ("w", "x", "y", "z")
     assert est.classes_.tolist() == ["p", "q", "r"]
     _assert_same_fit(est, TAN().fit(X, y), X)
+
+
+def test_a_chunk_whose_column_changed_type_is_named():
+    # A chunk whose column pandas gave as text (a stray word in that chunk of
+    # read_csv(chunksize=...)) added every value as a new category beside the
+    # numbers it spells, without a word.
+    X = pd.DataFrame({"a": ["x", "y"] * 4, "b": [1, 2, 3, 1] * 2})
+    y = pd.Series(["p", "q", "q", "p"] * 2)
+    est = NaiveBayes().partial_fit(X.iloc[:4], y.iloc[:4])
+    text = X.iloc[4:].assign(b=X["b"].iloc[4:].astype(str))
+    with pytest.warns(UserWarning, match=r"Column 'b': none of this chunk's") as info:
+        est.partial_fit(text, y.iloc[4:])
+    assert "str values (e.g. '1') where they held int values (e.g. 1)" in str(
+        info[0].message
+    )
+    # New categories of the same type, or some of the known ones: no word.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est.partial_fit(X.iloc[4:].assign(b=[7, 8, 9, 7]), y.iloc[4:])
+        est.partial_fit(X.iloc[4:].assign(a=["w", "x", "w", "w"]), y.iloc[4:])
 
 
 def test_classes_fix_the_labels():

@@ -47,6 +47,7 @@ from augnb.data.encoding import (
     encode_target,
     float_arrays,
     frame_from_columns,
+    refuse_reordered_columns,
     replace_columns,
     typed_objects,
 )
@@ -56,6 +57,7 @@ from augnb.data.schema import (
     Schema,
     _sorted_categories,
     refusal_message,
+    type_changed,
 )
 from augnb.data.tables import concat_batches
 from augnb.data.weights import InputRows, discretizer_rows, training_rows
@@ -79,6 +81,7 @@ __all__ = [
     "refuse_unobserved",
     "schema_of_statistics",
     "tree_sum",
+    "warn_of_type_changes",
     "weighted_chunk",
 ]
 
@@ -349,6 +352,41 @@ def refuse_unobserved(data: CountTables) -> None:
             raise ValueError(refusal_message("all_missing", name))
 
 
+def warn_of_type_changes(
+    before: SufficientStatistics, chunk: SufficientStatistics
+) -> None:
+    """Warn of a chunk's column none of whose values the earlier chunks hold.
+
+    A category first seen in a later chunk extends the tables, as it should;
+    but a whole column of text where the chunks before held numbers (one
+    chunk of a CSV read with ``chunksize`` whose column holds a stray word,
+    so pandas gives it as text) makes every value a new category beside the
+    numbers it spells, without a word. Predicting says the same of such a
+    column.
+
+    Parameters
+    ----------
+    before : SufficientStatistics
+        The statistics of the chunks so far.
+    chunk : SufficientStatistics
+        The next chunk's, by its own levels.
+    """
+    for name, known, levels in zip(before.names, before.categories, chunk.categories):
+        if not known or not levels or not set(levels).isdisjoint(known):
+            continue
+        changed = type_changed(known, levels)
+        if changed is not None:
+            seen, fitted = changed
+            warn_at_caller(
+                f"Column {name!r}: none of this chunk's values were in the chunks "
+                f"before; it holds {type(seen).__name__} values (e.g. {seen!r}) "
+                f"where they held {type(fitted).__name__} values (e.g. "
+                f"{fitted!r}). Each is counted as a new category, apart from "
+                "those; convert the column to the type of the first chunk.",
+                UserWarning,
+            )
+
+
 def frame_statistics(
     X: object,
     y: object,
@@ -378,6 +416,7 @@ def frame_statistics(
     # A later chunk's object columns are typed as the first chunk's were
     # (as_frame); as_frame itself would refuse an empty chunk.
     frame = as_frame(X) if not isinstance(X, pd.DataFrame) else typed_objects(X)
+    refuse_reordered_columns(X, plan.names)
     if list(frame.columns) != list(plan.names):
         if frame.shape[1] != len(plan.names):
             raise ValueError(
@@ -1063,6 +1102,8 @@ class ChunkSource(RowSource):
         for chunk in self._all_chunks():
             X, y, weights = self._weighted(chunk)
             stats = frame_statistics(X, y, plan, weights)
+            if total is not None:
+                warn_of_type_changes(total, stats)
             total = stats if total is None else total + stats
             n_rows += stats.n_samples
             if self.progress is not None:

@@ -478,6 +478,35 @@ def test_a_list_of_rows_gives_the_model_of_its_frame():
     )
 
 
+@pytest.mark.parametrize("learner", ["NaiveBayes", "FlexibleNB", "ETAN", "ESKDB"])
+@pytest.mark.parametrize(
+    ("times", "what"),
+    [
+        (pd.to_datetime(["2024-01-01", "2025-06-30"]), "dates or times"),
+        (pd.Series([pd.Timestamp("2024-01-01")] * 2, dtype=object), "dates or times"),
+        (pd.to_timedelta([1, 2], unit="D"), "durations"),
+        (pd.period_range("2024-01", periods=2, freq="M"), "periods"),
+        (pd.array([1, 2], dtype="duration[s][pyarrow]"), "durations"),
+        (pd.array([3, 4], dtype="time64[us][pyarrow]"), "dates or times"),
+    ],
+)
+def test_times_where_the_model_reads_numbers_are_refused_at_predict(
+    learner, times, what
+):
+    # pandas read them as nanoseconds since 1970: the probabilities were
+    # those of a number far beyond the fitted ones (ETAN answered 0 and 1),
+    # without a word; fit refuses such a column.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"k": rng.choice(["x", "y"], 40), "v": rng.normal(size=40)})
+    y = rng.choice(["a", "b"], 40)
+    params = {"n_estimators": 2} if learner == "ESKDB" else {}
+    model = getattr(augnb, learner)(**params).fit(X, y)
+    assert model.continuous_columns_ == ["v"]
+    with pytest.raises(ValueError, match=rf"Column 'v' holds {what} \(") as info:
+        model.predict_proba(X.iloc[:2].assign(v=times))
+    assert "where the model reads numbers" in str(info.value)
+
+
 @pytest.mark.parametrize("as_array", [False, True])
 def test_partial_fit_refuses_a_date_column_as_fit_does(as_array):
     X = pd.DataFrame(
@@ -741,6 +770,36 @@ def test_a_variance_that_underflows_is_told_from_a_constant_column():
     X = pd.DataFrame({"a": (rng.normal(size=20) + y) * 1e-300})
     with pytest.raises(ValueError, match=r"differ by at most .* rescale the column"):
         NaiveBayes(continuous="gaussian").fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [[0, 1, 2], pd.MultiIndex.from_tuples([("g", "a"), ("g", "b"), ("h", "c")])],
+)
+def test_columns_not_named_by_text_in_another_order_are_refused(names):
+    # scikit-learn checks text names only: pd.read_csv(header=None)'s integer
+    # columns, reordered, were read by position, each as another column.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {"a": rng.choice(["x", "y"], 30), "b": rng.normal(size=30), "c": [1, 2] * 15}
+    ).set_axis(names, axis=1)
+    y = rng.choice(["p", "q"], 30)
+    model = NaiveBayes().fit(X, y)
+    reordered = X.iloc[:, [2, 0, 1]]
+    with pytest.raises(ValueError, match=r"fitted columns in another order") as info:
+        model.predict_proba(reordered)
+    assert "X[model.schema_.names]" in str(info.value)
+    np.testing.assert_array_equal(
+        model.predict_proba(reordered[model.schema_.names]), model.predict_proba(X)
+    )
+    # An array has no names: its columns are the fitted ones by position.
+    np.testing.assert_array_equal(
+        model.predict_proba(X.to_numpy()), model.predict_proba(X)
+    )
+    # So is a later chunk's order checked.
+    chunks = TAN().partial_fit(X.iloc[:15], y[:15])
+    with pytest.raises(ValueError, match=r"fitted columns in another order"):
+        chunks.partial_fit(reordered.iloc[15:], y[15:])
 
 
 def test_a_new_tables_columns_in_another_order_are_told_how_to_select():

@@ -257,6 +257,36 @@ def test_text_of_numbers_is_named_with_both_fixes():
     assert fast == audit_table(frame[["x", "zip"]]) == [found["zip"]]
 
 
+def test_a_value_both_as_number_and_as_text_is_named_with_the_fix():
+    # pd.concat of a numeric and a text column: 1 and "1" were two categories,
+    # the value's rows split between them, without a word.
+    halves = [i % 3 for i in range(N // 2)] + [str(i % 3) for i in range(N // 2)]
+    frame = _frame(
+        level=pd.Series(halves, dtype=object),
+        as_category=pd.Categorical(halves),
+        words=pd.Series([1, "two", 3, "x"] * (N // 4), dtype=object),
+        floats=pd.Series([1.5, "1.50"] * (N // 2), dtype=object),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert found["level"].problem == "mixed_types"
+    assert found["as_category"].problem == "mixed_types"
+    assert found["floats"].problem == "mixed_types"
+    message = found["level"].message
+    assert "column 'level' holds values both as numbers and as text" in message
+    assert "pd.to_numeric(X['level'])" in message and ".astype(str)" in message
+    # Numbers and words: categories of two kinds, nothing spelt twice.
+    assert "words" not in found
+    # The encoded fast path finds it too, and fit warns of it.
+    fast = _fast_findings(frame[["x", "level"]])
+    assert fast == audit_table(frame[["x", "level"]]) == [found["level"]]
+    y = np.random.default_rng(4).choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'level' holds values both as"):
+        NaiveBayes().fit(frame[["x", "level"]], y)
+    # A chunk's type is the column's, whatever its rows: a stream says it too.
+    with pytest.warns(DataAuditWarning, match=r"'level' holds values both as"):
+        NaiveBayes().partial_fit(frame[["x", "level"]], y, classes=["N", "P"])
+
+
 def test_an_identifier_written_as_text_is_an_identifier():
     ids = pd.Series([str(i) for i in range(N)], dtype="str")
     assert [f.problem for f in audit_table(_frame(row=ids))] == ["id"]

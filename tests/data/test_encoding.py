@@ -229,6 +229,145 @@ def test_several_label_columns_are_refused_as_several_outputs():
         encode_target(np.array([[0, 1], [1, 0], [0, 1]]), 3)
 
 
+@pytest.mark.parametrize(
+    ("y", "plain"),
+    [
+        (pd.Series([2, 0, 2], dtype=object), np.array([2, 0, 2])),
+        (np.array([True, False, True], dtype=object), np.array([True, False, True])),
+        (pd.Series([2.0, 0.0, 2.0], dtype=object), np.array([2.0, 0.0, 2.0])),
+    ],
+)
+def test_object_labels_of_numbers_are_those_numbers(y, plain):
+    # They were object classes: predict answered an object array, which
+    # scikit-learn's metrics read as labels of an unknown type, so score
+    # failed with "unknown is not supported".
+    classes, codes = encode_target(y, 3)
+    ref_classes, ref_codes = encode_target(plain, 3)
+    assert classes.dtype == ref_classes.dtype
+    np.testing.assert_array_equal(classes, ref_classes)
+    np.testing.assert_array_equal(codes, ref_codes)
+    X = pd.DataFrame({"a": ["x", "y", "x"]})
+    model = augnb.NaiveBayes().fit(X, y)
+    assert model.predict(X).dtype == plain.dtype
+    assert model.score(X, y) == 1.0
+    assert model.score(X, plain) == 1.0
+    assert augnb.NaiveBayes().fit(X, plain).score(X, y) == 1.0
+
+
+def test_object_labels_with_fractions_are_refused_as_floats_are():
+    # They were classes of their own: only a float column was refused.
+    with pytest.raises(ValueError, match=r"Unknown label type: continuous.*0\.5"):
+        encode_target(pd.Series([0.5, 1.0, 0.5], dtype=object), 3)
+
+
+@pytest.mark.parametrize(
+    "y",
+    [
+        np.array([1j, 2j, 1j]),
+        [1j, 2j, 1j],
+        pd.Series([1j, 2, 1j], dtype=object),
+    ],
+)
+def test_complex_labels_are_refused_in_one_line(y):
+    # scikit-learn's check printed the whole array ("Complex data not
+    # supported"); an object column of them became classes.
+    refused = r"y holds complex numbers \(e\.g\. 1j\)"
+    with pytest.raises(ValueError, match=refused) as info:
+        encode_target(y, 3)
+    assert "\n" not in str(info.value)
+
+
+def test_bytes_are_read_as_the_text_they_spell(tmp_path):
+    # scipy.io.arff.loadarff gives an ARFF file's nominal values as bytes: the
+    # model fitted, but save_model refused its bytes categories, and score
+    # failed on bytes labels ("labels represented as bytes").
+    words = [b"sunny", b"rainy", b"overcast"] * 4
+    play = [b"yes", b"no", b"no"] * 4
+    records = np.array(
+        list(zip(words, [b"T", b"F"] * 6)), dtype=[("outlook", "S8"), ("windy", "S1")]
+    )
+    text = pd.DataFrame(
+        {"outlook": [w.decode() for w in words], "windy": ["T", "F"] * 6}
+    )
+    expected = augnb.TAN().fit(text, [p.decode() for p in play])
+    for X, y in (
+        (pd.DataFrame(records), pd.Series(play)),  # object columns of bytes
+        (records, np.array(play)),  # NumPy bytes ("S")
+        (np.array([list(r) for r in records]), play),
+    ):
+        model = augnb.TAN().fit(X, y)
+        assert model.classes_.tolist() == ["no", "yes"]
+        assert model.schema_.columns[0].categories == ("overcast", "rainy", "sunny")
+        np.testing.assert_array_equal(
+            model.predict_proba(X), expected.predict_proba(text)
+        )
+        assert model.score(X, y) == expected.score(text, [p.decode() for p in play])
+        again = augnb.load_model(augnb.save_model(model, tmp_path / "m.augnb"))
+        np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
+    with pytest.raises(ValueError, match=r"Column 'a' holds bytes that are not UTF-8"):
+        augnb.NaiveBayes().fit(pd.DataFrame({"a": [b"\xff", b"a"] * 3}), [0, 1] * 3)
+    with pytest.raises(ValueError, match=r"y holds bytes that are not UTF-8"):
+        encode_target(np.array([b"\xff", b"a", b"a"], dtype=object), 3)
+
+
+@pytest.mark.parametrize(
+    ("arrow_type", "cells", "refused"),
+    [
+        ("list", [[1], [2]], r"holds list<item: int64> values.*flatten"),
+        ("struct", [{"a": 1}, {"a": 2}], r"holds struct<a: int64> values.*flatten"),
+        ("binary", [b"a", b"b"], r"holds bytes \(binary\).*string column"),
+    ],
+)
+def test_arrow_columns_a_file_is_refused_for_are_refused_in_a_frame(
+    arrow_type, cells, refused
+):
+    # pandas.read_parquet(dtype_backend="pyarrow") keeps them: a list or
+    # struct column failed deep in Arrow ("Function 'unique' has no kernel"),
+    # a bytes one fitted a model save_model could not write.
+    import pyarrow as pa
+
+    kinds = {
+        "list": pa.list_(pa.int64()),
+        "struct": pa.struct([("a", pa.int64())]),
+        "binary": pa.binary(),
+    }
+    column = pd.array(cells * 3, dtype=pd.ArrowDtype(kinds[arrow_type]))
+    X = pd.DataFrame({"k": ["x", "y"] * 3, "v": column})
+    with pytest.raises(ValueError, match=rf"^Column 'v' {refused}"):
+        augnb.NaiveBayes().fit(X, [0, 1] * 3)
+    model = augnb.NaiveBayes().fit(X[["k"]].assign(v=[1, 2, 3] * 2), [0, 1] * 3)
+    with pytest.raises(ValueError, match=rf"^Column 'v' {refused}"):
+        model.predict_proba(X)
+
+
+def test_records_are_read_as_a_frame_of_them():
+    # A list of dicts (a JSON request's rows) was a 1-d array of dicts to
+    # check_array: refused, printing every record.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {
+            "colour": rng.choice(["red", "blue"], 30),
+            "doors": rng.integers(2, 5, 30),
+            "length": rng.normal(size=30),
+        }
+    )
+    y = rng.choice(["a", "b"], 30)
+    model = augnb.NaiveBayes().fit(X, y)
+    from_records = augnb.NaiveBayes().fit(X.to_dict("records"), y)
+    assert from_records.feature_names_in_.tolist() == ["colour", "doors", "length"]
+    assert from_records.continuous_columns_ == ["length"]
+    np.testing.assert_array_equal(
+        from_records.predict_proba(X), model.predict_proba(X)
+    )
+    # A record's keys have no order: they are matched to the fitted columns.
+    row = {"length": 0.5, "colour": "red", "doors": 3}
+    np.testing.assert_array_equal(
+        model.predict_proba([row]), model.predict_proba(pd.DataFrame([row])[X.columns])
+    )
+    with pytest.raises(ValueError, match=r"now missing:\n- doors"):
+        model.predict_proba([{"length": 0.5, "colour": "red"}])
+
+
 def test_column_arrays_are_the_columns():
     from augnb.data.encoding import column_arrays
 

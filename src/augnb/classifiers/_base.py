@@ -28,7 +28,7 @@ from augnb.classifiers.constraints import (
     Transformer,
     check_parameters,
 )
-from augnb.data.audit import warn_data_problems
+from augnb.data.audit import refuse_times_as_numbers, warn_data_problems
 from augnb.data.encoding import (
     EncodedData,
     as_frame,
@@ -36,6 +36,8 @@ from augnb.data.encoding import (
     encode_target,
     float_arrays,
     frame_from_columns,
+    refuse_reordered_columns,
+    typed_labels,
 )
 from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
@@ -55,6 +57,7 @@ from augnb.sources import (
     predict_dask,
     refuse_unobserved,
     schema_of_statistics,
+    warn_of_type_changes,
     weighted_chunk,
 )
 from augnb.stats.sufficient import SufficientStatistics
@@ -733,7 +736,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         The statistics of all chunks so far (``statistics_``) are summed, the
         structure is re-learned from the totals and the parameters refitted,
         so any chunking gives exactly the fit on all rows together. A
-        category first seen in a later chunk extends the tables. Column kinds
+        category first seen in a later chunk extends the tables (a column
+        none of whose values the earlier chunks hold, of another type, text
+        where they held numbers, is warned of: each value would be a new
+        category beside the number it spells). Column kinds
         and discretisation cut points are fixed by the first chunk (see
         docs/scaling.md), so a later change of ``discretizer``,
         ``continuous``, ``discrete_features`` or ``continuous_features`` is
@@ -814,7 +820,9 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             weighted_counts=self._weighted_counts,
             learner=type(self).__name__,
         )
-        total = self.statistics_ + frame_statistics(X, y, plan, weights)
+        chunk = frame_statistics(X, y, plan, weights)
+        warn_of_type_changes(self.statistics_, chunk)
+        total = self.statistics_ + chunk
         if plan.discretizer is not None:
             before = set(self.statistics_.classes)
             _warn_cuts_without_classes(
@@ -1030,15 +1038,17 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         EncodedData
         """
         check_is_fitted(self, "model_")
-        frame = as_frame(X, for_prediction=True)
-        _check_feature_names(self, frame)
         names = self.schema_.names
+        frame = as_frame(X, for_prediction=True, fitted=names)
+        _check_feature_names(self, frame)
+        refuse_reordered_columns(X, names)
         if frame.columns.tolist() != names:
             # validate_data has checked the column count (and the names when both
             # fit and predict data have them); an array given after a DataFrame
             # (or the reverse) is matched by position, as in scikit-learn, so the
             # discretiser can select its columns by name.
             frame = frame.set_axis(names, axis=1)
+        refuse_times_as_numbers(frame, self.continuous_columns_)
         bins = None
         if self.discretizer_ is not None:
             frame, bins = discretize_columns(
@@ -1141,6 +1151,36 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """
         jll = self.predict_joint_log_proba(X)  # checks fitted before classes_ is read
         return self.classes_[np.argmax(jll, axis=1)]
+
+    @shared_entries
+    def score(self, X: object, y: object, sample_weight: object = None) -> float:
+        """Accuracy of ``predict(X)`` against ``y`` (scikit-learn's ``score``).
+
+        ``y`` is read as ``fit`` reads labels: an object column of numbers
+        or booleans is compared as those numbers (scikit-learn's metrics
+        refuse such a column, as labels of an unknown type), and bytes as
+        the text they spell.
+
+        Parameters
+        ----------
+        {X_predict}
+        y : array-like of shape (n_samples,)
+            True labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the rows.
+
+        Returns
+        -------
+        float
+            The (weighted) share of rows predicted right.
+        """
+        if isinstance(y, (list, tuple)):
+            y = np.asarray(y, dtype=object)  # each label's type kept, as fit does
+        if isinstance(y, (np.ndarray, pd.Series)) and (
+            y.dtype == object or y.dtype.kind == "S"
+        ):
+            y = typed_labels(np.asarray(y).ravel())
+        return float(super().score(X, y, sample_weight=sample_weight))
 
 
 def scores_with_model(estimator: BaseAugmentedNB) -> bool:

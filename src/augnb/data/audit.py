@@ -36,12 +36,18 @@ reports, per column:
   ``from_pandas`` makes text of an ``object`` column of floats). Fix:
   convert it (``X[col].astype(float)``), or declare it discrete
   (``discrete_features=[col]``, ``--discrete COL``), which silences this.
+- **mixed_types** -- an ``object`` column holding a value both as a number
+  and as its text (``1`` and ``"1"``, what ``pd.concat`` of a numeric and a
+  text column or a spreadsheet's cells formatted as text give): two
+  categories, the value's rows split between them. Fix: convert the column
+  to one type (``pd.to_numeric(X[col])`` or ``X[col].astype(str)``).
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
 all-missing columns, which the schema refuses; a stream's first rows
-(``partial_fit``, Dask) are only refused, but for ``text_numbers``, which is
-about the column's type rather than its counts.
+(``partial_fit``, Dask) are only refused, but for ``text_numbers``,
+``percent``, ``thousands`` and ``mixed_types``, which are about the column's
+type rather than its counts.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -49,6 +55,7 @@ cardinality.
 from __future__ import annotations
 
 import datetime
+import numbers as numbers_module
 import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -68,6 +75,7 @@ __all__ = [
     "audit_table",
     "class_column_finding",
     "class_counts_finding",
+    "refuse_times_as_numbers",
     "text_numbers_finding",
     "warn_data_problems",
 ]
@@ -124,8 +132,8 @@ class Finding:
         The column's name.
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
-        ``"constant"``, ``"infinite"``, ``"all_missing"`` or
-        ``"text_numbers"`` of a feature; ``"single_class"`` or
+        ``"constant"``, ``"infinite"``, ``"all_missing"``,
+        ``"text_numbers"`` or ``"mixed_types"`` of a feature; ``"single_class"`` or
         ``"class_high_cardinality"`` of the class column.
     message : str
         One sentence naming the column, the problem and the fix.
@@ -209,7 +217,11 @@ def audit_table(
                 )
             continue
         uniques, n_present = distinct
-        finding = _infinite(name, col) or _datetime(name, col, uniques)
+        finding = (
+            _infinite(name, col)
+            or _datetime(name, col, uniques)
+            or _mixed_spellings(name, col, uniques)
+        )
         if finding is None:
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
@@ -323,8 +335,9 @@ def warn_data_problems(
         Whether to warn of the findings that are not errors. A chunk of a
         stream is not the table (eight rows of a column may well all
         differ): its audit only refuses, and warns of text columns of
-        numbers, percentages or numbers with thousands separators (a
-        column's type, whatever its rows).
+        numbers, percentages or numbers with thousands separators, and of
+        values held both as numbers and as text (a column's type, whatever
+        its rows).
     dask : bool, default=False
         Whether ``X`` is a Dask partition: a text column of numbers is then
         most likely ``from_pandas``' doing, and the warning says so.
@@ -354,7 +367,8 @@ def warn_data_problems(
         if finding.problem == "text_numbers":
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn or finding.problem in ("percent", "thousands"):  # types
+        elif warn or finding.problem in ("percent", "thousands", "mixed_types"):
+            # A column's type, whatever the rows: said of a stream's chunk too.
             warn_at_caller(finding.message, DataAuditWarning)
 
 
@@ -407,6 +421,8 @@ def _codes_plainly_fine(
         fine[j] = not (
             _looks_like_time(first)
             or (_number_text(first) and _is_text(X.dtypes.iloc[j]))
+            # Levels of mixed types sort by type name: text comes last.
+            or (isinstance(cats[-1], str) and not isinstance(cats[0], str))
         )
     return fine
 
@@ -434,9 +450,14 @@ def _plainly_fine(col: pd.Series) -> bool:
     n_distinct = int(np.count_nonzero(counts))
     if not 1 < n_distinct <= HIGH_CARDINALITY_FRACTION * counts.sum():
         return False
-    if _is_time_dtype(col.cat.categories.dtype):
+    categories = col.cat.categories
+    if _is_time_dtype(categories.dtype):
         return False
-    return not _looks_like_time(col.cat.categories[int(np.flatnonzero(counts)[0])])
+    if categories.dtype == object and pd.api.types.infer_dtype(
+        categories
+    ).startswith("mixed"):
+        return False  # numbers and text: perhaps one value spelt both ways
+    return not _looks_like_time(categories[int(np.flatnonzero(counts)[0])])
 
 
 def _number_text(value: object) -> bool:
@@ -453,6 +474,61 @@ def _number_text(value: object) -> bool:
         or PERCENT_TEXT.match(text)
         or THOUSANDS_TEXT.match(text)
     )
+
+
+def refuse_times_as_numbers(X: pd.DataFrame, columns: Iterable[Hashable]) -> None:
+    """Refuse dates, durations or periods in the columns a model reads as numbers.
+
+    ``fit`` refuses such a column (:func:`warn_data_problems`), so the
+    numbers a model was fitted on are never times; at prediction pandas
+    turns a time into nanoseconds since 1970, a number far beyond any the
+    model saw, and the probabilities were those of that number, without a
+    word.
+
+    Parameters
+    ----------
+    X : DataFrame
+        Rows to predict, object columns typed (``typed_objects``).
+    columns : iterable of hashable
+        The columns the model reads as numbers.
+
+    Raises
+    ------
+    ValueError
+        Naming the first such column, what it holds and the fix.
+    """
+    numbers = set(columns)
+    # One look at each dtype (this runs on every predict call): dates and
+    # durations are of kinds M and m, periods and categories of kind O, and
+    # Arrow's (dates, times, durations) say their type.
+    for name, dtype in zip(X.columns.tolist(), X.dtypes.tolist()):
+        arrow = getattr(dtype, "pyarrow_dtype", None)
+        if (
+            getattr(dtype, "kind", "") not in "MmO" and arrow is None
+        ) or name not in numbers:
+            continue
+        if isinstance(dtype, pd.CategoricalDtype):
+            dtype = dtype.categories.dtype
+        if arrow is not None:
+            import pyarrow as pa  # loaded already: the column is held by it
+
+            if not pa.types.is_temporal(arrow):
+                continue
+            duration = pa.types.is_duration(arrow) or pa.types.is_interval(arrow)
+        elif _is_time_dtype(dtype):
+            duration = pd.api.types.is_timedelta64_dtype(dtype)
+        else:
+            continue
+        what = (
+            "durations"
+            if duration
+            else "periods" if isinstance(dtype, pd.PeriodDtype) else "dates or times"
+        )
+        raise ValueError(
+            f"Column {name!r} holds {what} ({dtype}) where the model reads "
+            "numbers; give it the numbers it was fitted on (a date or a "
+            "duration is not one: fit refuses such a column)."
+        )
 
 
 def _is_time_dtype(dtype: object) -> bool:
@@ -532,6 +608,45 @@ def _datetime(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | N
         f"pd.to_datetime(X[{name!r}]).dt.day_of_week, .dt.month, or days since a "
         f"start date) or drop it (--drop {name} on the command line)",
     )
+
+
+def _mixed_spellings(
+    name: Hashable, col: pd.Series, uniques: pd.Series
+) -> Finding | None:
+    """A column holding a value both as a number and as its text (1 and "1").
+
+    They are two categories (pandas matches neither to the other), which
+    splits the value's rows in two: what ``pd.concat`` of a numeric and a
+    text column, or a spreadsheet's cells formatted as text, give.
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    if not pd.api.types.is_object_dtype(dtype):
+        return None
+    # One C pass tells a column of one type (most of them) from a mixed one.
+    if not pd.api.types.infer_dtype(uniques, skipna=True).startswith("mixed"):
+        return None
+    values = uniques.tolist()
+    numbers = {
+        float(v): v
+        for v in values
+        if isinstance(v, numbers_module.Real) and not isinstance(v, (bool, np.bool_))
+    }
+    for v in values:
+        if isinstance(v, str) and NUMBER_TEXT.match(v.strip()):
+            number = numbers.get(float(v))
+            if number is not None:
+                return Finding(
+                    name,
+                    "mixed_types",
+                    f"column {name!r} holds values both as numbers and as text "
+                    f"(e.g. {_show(number)} and {_show(v)}), which are different "
+                    "categories; convert the column to one type "
+                    f"(X[{name!r}] = pd.to_numeric(X[{name!r}]) for numbers, "
+                    f"X[{name!r}].astype(str) for text)",
+                )
+    return None
 
 
 def _is_text(dtype: object) -> bool:

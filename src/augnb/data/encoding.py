@@ -24,7 +24,9 @@ __all__ = [
     "encode_target",
     "float_arrays",
     "frame_from_columns",
+    "refuse_reordered_columns",
     "replace_columns",
+    "typed_labels",
     "typed_objects",
 ]
 
@@ -281,7 +283,11 @@ def _is_arrow_or_polars_table(X: object) -> bool:
 
 
 def as_frame(
-    X: object, *, columns: list | None = None, for_prediction: bool = False
+    X: object,
+    *,
+    columns: list | None = None,
+    for_prediction: bool = False,
+    fitted: Sequence | None = None,
 ) -> pd.DataFrame:
     """Turn any 2-d input into a DataFrame without losing column kinds.
 
@@ -290,7 +296,8 @@ def as_frame(
     DataFrame (their names and column types kept); arrays and lists are
     validated by scikit-learn's ``check_array`` (2-d, non-empty, not sparse)
     and wrapped with integer column names (or ``columns``); a list of rows is
-    read as an object array, so each column keeps the type of its cells.
+    read as an object array, so each column keeps the type of its cells, and
+    a list of records (dicts) as ``pd.DataFrame`` reads it.
     Object columns are typed by :func:`typed_objects`.
 
     Parameters
@@ -302,6 +309,9 @@ def as_frame(
     for_prediction : bool, default=False
         Whether ``X`` holds rows to predict rather than to fit on (the error
         messages say which).
+    fitted : sequence, default=None
+        The fitted columns, in order: records (dicts, whose keys have no
+        order) holding exactly these keys are read in this order.
 
     Returns
     -------
@@ -338,6 +348,18 @@ def as_frame(
         return as_frame(pd.DataFrame(X), for_prediction=for_prediction)
     if issparse(X):
         raise TypeError(_sparse_refusal(X))
+    if (
+        isinstance(X, (list, tuple))
+        and len(X)
+        and all(isinstance(row, Mapping) for row in X)
+    ):
+        # Rows as records (a JSON document's, a service's request): named
+        # columns, as pd.DataFrame reads them; NumPy made a 1-d array of
+        # dicts, which check_array refused printing every one.
+        records = pd.DataFrame(list(X))
+        if fitted is not None and set(records.columns) == set(fitted):
+            records = records[list(fitted)]
+        return as_frame(records, for_prediction=for_prediction)
     if isinstance(X, (list, tuple)):
         # A list of rows: each cell keeps its type, as in pd.DataFrame(rows).
         # NumPy would make every cell text when a row holds a word, numbers
@@ -355,13 +377,52 @@ def as_frame(
     if np.iscomplexobj(arr):
         raise ValueError("Complex data not supported; give real numbers or categories.")
     names = columns if columns is not None else list(range(arr.shape[1]))
-    if arr.dtype == object:
+    if arr.dtype == object or arr.dtype.kind == "S":
         return typed_objects(pd.DataFrame(arr, columns=names, copy=False))
     # No copy (the frame is only read): a 2-d integer array is then encoded
     # in one pass in its own memory order (augnb.data._kernels), and the
     # per-column paths read strided columns rather than pay a transposed copy
     # of the whole table.
     return pd.DataFrame(arr, columns=names, copy=False)
+
+
+def refuse_reordered_columns(X: object, names: Sequence) -> None:
+    """Refuse a DataFrame that holds the fitted columns in another order.
+
+    scikit-learn checks the order of string column names only; columns
+    named otherwise (integers, as ``pandas.read_csv(header=None)`` names
+    them, or a MultiIndex) were matched by position, so ``X[[2, 0, 1]]``
+    was predicted with each column read as another, without a word. An
+    array has no names: its columns are the fitted ones by position.
+
+    Parameters
+    ----------
+    X : object
+        The rows as given (only a DataFrame is checked).
+    names : sequence
+        The fitted columns' names, in order.
+
+    Raises
+    ------
+    ValueError
+        Naming both orders and the fix.
+    """
+    if not isinstance(X, pd.DataFrame) or X.shape[1] != len(names):
+        return
+    given = X.columns.tolist()
+    fitted = list(names)
+    if given == fitted:
+        return
+    try:
+        same = set(given) == set(fitted)
+    except TypeError:  # an unhashable name: nothing to match by
+        return
+    if same:
+        raise ValueError(
+            f"X holds the fitted columns in another order ({given[:10]}, fit had "
+            f"{fitted[:10]}); they would be read by position, each as another "
+            "column. Select them in the fitted order: X[model.schema_.names]."
+        )
 
 
 def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
@@ -373,7 +434,9 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     than one category per value; a column of text or of mixed values keeps
     what it holds. A DataFrame and the object array of the same values are
     then read alike. A frame without object columns is returned as it is.
-    A column of complex numbers is refused with its name.
+    A column of bytes (an ARFF file's nominal values, as ``scipy.io.arff``
+    reads them) becomes the text they spell. A column of complex numbers is
+    refused with its name.
 
     Parameters
     ----------
@@ -389,13 +452,19 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
     # can change or be refused: the others are not read, so a frame of
     # numbers costs a look at its dtypes (fit and every predict call this).
     kinds = [getattr(dtype, "kind", "") for dtype in dtypes]
-    if "O" not in kinds and "c" not in kinds:
+    if "O" not in kinds and "c" not in kinds and "S" not in kinds:
         return frame
     names = frame.columns.tolist()
     new = {}
     for i, (dtype, kind) in enumerate(zip(dtypes, kinds)):
         if kind == "c":
             raise _complex_refusal(names[i])
+        if kind == "S":  # NumPy bytes (a frame of an "S" array)
+            new[names[i]] = _decoded(frame.iloc[:, i], names[i])
+            continue
+        arrow = getattr(dtype, "pyarrow_dtype", None) if kind == "O" else None
+        if arrow is not None:
+            _refuse_arrow_type(names[i], arrow)
         if kind != "O" or not (
             pd.api.types.is_object_dtype(dtype) or _is_arrow_decimal(dtype)
         ):
@@ -405,6 +474,9 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
         if isinstance(first, str):
             # A column that holds a word stays object whatever else it holds:
             # no need to read it all (a pass of ~0.2 s per million cells).
+            continue
+        if isinstance(first, bytes):
+            new[names[i]] = _decoded(column, names[i])
             continue
         if isinstance(first, decimal.Decimal):
             numbers = decimal_numbers(column)
@@ -423,6 +495,65 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
             raise _complex_refusal(names[i])
         new[names[i]] = typed
     return replace_columns(frame, new) if new else frame
+
+
+def _decoded(column: pd.Series, name: Hashable) -> pd.Series:
+    """A column of bytes as the text they spell (UTF-8), other cells kept.
+
+    ``scipy.io.arff.loadarff`` gives an ARFF file's nominal values as bytes
+    (``b"sunny"``); read as such they fitted, but a model file cannot hold
+    them and the metrics refuse bytes labels. As text, they are the
+    categories an ARFF or CSV reader would give.
+    """
+    try:
+        values = [v.decode("utf-8") if isinstance(v, bytes) else v for v in column]
+    except UnicodeDecodeError:
+        bad = next(v for v in column if isinstance(v, bytes) and not _utf8(v))
+        raise ValueError(
+            f"Column {name!r} holds bytes that are not UTF-8 text (e.g. "
+            f"{bad!r:.60}); decode them (X[{name!r}].str.decode(encoding)) "
+            "or drop the column."
+        ) from None
+    return pd.Series(values, index=column.index, name=column.name, dtype=object)
+
+
+def _utf8(value: bytes) -> bool:
+    """Whether ``value`` decodes as UTF-8."""
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _refuse_arrow_type(name: Hashable, kind: Any) -> None:
+    """Refuse an Arrow column a file would be refused for: nested, or bytes.
+
+    A Parquet or Feather file given to ``augnb`` is refused for them by name
+    (:mod:`augnb.data.tables`); read by ``pandas.read_parquet(...,
+    dtype_backend="pyarrow")`` into a DataFrame, a list or struct column
+    failed deep in Arrow ("Function 'unique' has no kernel"), and a bytes one
+    fitted a model that ``save_model`` could not write.
+    """
+    import pyarrow as pa  # loaded already: the column is held by it
+
+    stored = kind.value_type if pa.types.is_dictionary(kind) else kind
+    if pa.types.is_nested(stored):
+        raise ValueError(
+            f"Column {name!r} holds {stored} values, not one number or word per "
+            "cell, so a classifier cannot read it; leave it out or flatten it "
+            "into plain columns first."
+        )
+    if (
+        pa.types.is_binary(stored)
+        or pa.types.is_large_binary(stored)
+        or pa.types.is_fixed_size_binary(stored)
+    ):
+        raise ValueError(
+            f"Column {name!r} holds bytes ({stored}), not text or numbers, so a "
+            "classifier cannot read it; leave it out, or store it as a string "
+            "column if its bytes are text."
+        )
 
 
 def _complex_refusal(name: Hashable) -> ValueError:
@@ -556,6 +687,7 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         # (column_or_1d iterates over the Arrow array cell by cell).
         y = y.to_numpy()
     y = _numpy_labels(y)
+    _refuse_complex_labels(y)
     if _plain_1d(y):
         # A 1-d NumPy-backed array or Series: what column_or_1d would return,
         # without check_array's cost (a small fit felt it).
@@ -569,6 +701,25 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
     missing = np.asarray(pd.isna(y_arr), dtype=bool)
     if missing.any():
         raise MissingLabelsError.from_mask(missing)
+    # Only labels of several Python types need the checks below (a Python
+    # loop over the rows); infer_dtype tells in one C pass.
+    inferred = pd.api.types.infer_dtype(y_arr) if y_arr.dtype == object else ""
+    if y_arr.dtype == object and inferred not in ("string", "bytes"):
+        values = y_arr.tolist()
+        _refuse_sequence_labels(values)
+        for v in values:
+            if isinstance(v, complex):
+                raise _complex_labels(v)
+        typed = {(type(v).__name__, repr(v)) for v in values}
+        if len(typed) != len(set(values)):
+            # 1, 1.0 and True are one dict key in Python: they would merge.
+            raise ValueError(
+                "y mixes label types whose values compare equal (e.g. 1, 1.0 and "
+                "True), so they would become one class; convert y to one type."
+            )
+        _check_label_types(values)
+    if y_arr.dtype.kind in "OS":
+        y_arr = typed_labels(y_arr, inferred)
     fractional = y_arr != np.round(y_arr) if y_arr.dtype.kind == "f" else None
     if fractional is not None and fractional.any():
         # scikit-learn's wording ("Unknown label type: continuous"), so that a
@@ -581,22 +732,6 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
             "a class, give the labels as text (on the command line, --discrete "
             "with the class column's name)."
         )
-    # Only labels of several Python types need the checks below (a Python
-    # loop over the rows); infer_dtype tells in one C pass.
-    if y_arr.dtype == object and pd.api.types.infer_dtype(y_arr) not in (
-        "string",
-        "bytes",
-    ):
-        values = y_arr.tolist()
-        _refuse_sequence_labels(values)
-        typed = {(type(v).__name__, repr(v)) for v in values}
-        if len(typed) != len(set(values)):
-            # 1, 1.0 and True are one dict key in Python: they would merge.
-            raise ValueError(
-                "y mixes label types whose values compare equal (e.g. 1, 1.0 and "
-                "True), so they would become one class; convert y to one type."
-            )
-        _check_label_types(values)
     try:
         # Hash-based with sorted uniques: several times faster than np.unique.
         codes, uniques = pd.factorize(y_arr, sort=True)
@@ -610,6 +745,81 @@ def encode_target(y: object, n_samples: int) -> tuple[NDArray, NDArray[np.intp]]
         classes[:] = order
         codes = np.array([index[v] for v in y_arr.tolist()])
     return classes, codes.astype(np.intp)
+
+
+def typed_labels(labels: NDArray, inferred: str | None = None) -> NDArray:
+    """Labels held as objects or bytes, as the values they are.
+
+    Object labels that are all numbers or all booleans become a NumPy array
+    of them; bytes (what ``scipy.io.arff.loadarff`` gives an ARFF file's
+    class) become the text they spell, which the metrics and a model file
+    read.
+
+    An object column of integers (a transposed frame's, or one built row by
+    row) holds the classes ``0`` and ``1`` as ``classes_`` of a NumPy type
+    would; scikit-learn's metrics read an object array of numbers as labels
+    of an "unknown" type, so ``score`` and cross-validation failed on the
+    predictions of such a model. The labels keep their values: ``1`` is the
+    class ``1``, ``1.5`` (a measurement) is refused as a float label is.
+    Anything else (text, mixed types, integers beyond int64) is returned as
+    it is.
+
+    Parameters
+    ----------
+    labels : ndarray of shape (n_samples,)
+        Class labels, none missing.
+    inferred : str, default=None
+        ``pandas.api.types.infer_dtype`` of ``labels`` when known.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+    """
+    if labels.dtype.kind not in "OS" or not labels.size:
+        return labels
+    if inferred is None or labels.dtype.kind == "S":
+        inferred = pd.api.types.infer_dtype(labels)
+    if inferred == "bytes":
+        try:
+            return np.array(
+                [v.decode("utf-8") if isinstance(v, bytes) else v for v in labels],
+                dtype=object,
+            )
+        except UnicodeDecodeError:
+            raise ValueError(
+                "y holds bytes that are not UTF-8 text; decode them "
+                "(y.str.decode(encoding)) before fitting."
+            ) from None
+    if inferred == "boolean":
+        return labels.astype(np.bool_)
+    if inferred == "integer":
+        whole = np.array(labels.tolist())  # int64, or object past its range
+        return whole if whole.dtype.kind in "iu" else labels
+    if inferred in ("floating", "mixed-integer-float", "decimal"):
+        return np.array(labels.tolist(), dtype=np.float64)
+    return labels
+
+
+def _refuse_complex_labels(y: object) -> None:
+    """Refuse complex class labels (typed so: objects are told by their type).
+
+    scikit-learn's check printed every label ("Complex data not supported"
+    and the array).
+    """
+    if isinstance(y, (list, tuple)):
+        y = np.asarray(y)
+    if getattr(getattr(y, "dtype", None), "kind", "") == "c":
+        raise _complex_labels(np.asarray(y).ravel()[0])
+
+
+def _complex_labels(example: object) -> ValueError:
+    """The refusal of complex class labels, with one of them."""
+    if isinstance(example, np.generic):
+        example = example.item()  # (1+0j), not np.complex128(1+0j)
+    return ValueError(
+        f"y holds complex numbers (e.g. {example!r}); class labels are "
+        "strings, numbers or booleans: give each class a name or a real number."
+    )
 
 
 def _text_target(

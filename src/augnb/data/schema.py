@@ -31,6 +31,7 @@ __all__ = [
     "Schema",
     "column_kind",
     "refusal_message",
+    "type_changed",
 ]
 
 Kind = Literal["discrete", "continuous"]
@@ -928,9 +929,9 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
     present = col.dropna()
     if present.empty:
         return
-    seen = _plain(present.iloc[0])
-    fitted = _plain(spec.categories[0])
-    if _value_family(seen) != _value_family(fitted):
+    changed = type_changed(spec.categories, (present.iloc[0],))
+    if changed is not None:
+        seen, fitted = changed
         warn_at_caller(
             f"Column {spec.name!r}: none of its values were seen at fit; it holds "
             f"{type(seen).__name__} values (e.g. {seen!r}) where fit saw "
@@ -939,6 +940,33 @@ def _warn_if_type_changed(spec: ColumnSpec, col: pd.Series) -> None:
             "used at fit (augnb.read_features(path, model) reads a file so).",
             UserWarning,
         )
+
+
+def type_changed(categories: Sequence, values: Sequence) -> tuple | None:
+    """Examples of a column's values and levels of two families, or None.
+
+    Text, booleans and numbers never match one another (pandas matches an
+    integer to a float, but neither to a boolean nor to text), so values of
+    another family than the levels are none of them: a column whose type
+    changed since the levels were read, which the callers say.
+
+    Parameters
+    ----------
+    categories : sequence
+        The levels already known (a fitted column's, or earlier chunks').
+    values : sequence
+        Values of the column now; the first one is compared.
+
+    Returns
+    -------
+    (value, level) or None
+        The first value and level (as Python values) when their families
+        differ; None when they agree or either is empty.
+    """
+    if not len(categories) or not len(values):
+        return None
+    seen, fitted = _plain(values[0]), _plain(categories[0])
+    return (seen, fitted) if _value_family(seen) != _value_family(fitted) else None
 
 
 #: Why ``fit`` refuses a column, with the fix, by the data audit's name of the
