@@ -16,6 +16,7 @@ import re
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -36,6 +37,9 @@ from augnb.data.tables import (
     typed_features,
 )
 from augnb.sources import ChunkSource
+
+if TYPE_CHECKING:
+    from augnb.stats.sufficient import SufficientStatistics
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
@@ -389,6 +393,43 @@ def fit_files(
     >>> len(tan.structure_.arcs)
     5
     """
+    _fit_files_counted(
+        estimator,
+        paths,
+        target=target,
+        batch_rows=batch_rows,
+        columns=columns,
+        format=format,
+        progress=progress,
+        sep=sep,
+        encoding=encoding,
+        decimal=decimal,
+        text_columns=text_columns,
+    )
+    return estimator
+
+
+def _fit_files_counted(
+    estimator: object,
+    paths: str | os.PathLike | Sequence,
+    *,
+    target: str,
+    batch_rows: int = 1_000_000,
+    columns: Sequence[str] | None = None,
+    format: str | None = None,
+    progress: ProgressOption = False,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
+    text_columns: Sequence[str] | None = None,
+) -> SufficientStatistics:
+    """:func:`fit_files`, returning the statistics of the rows counted.
+
+    Their ``classes``, ``class_counts`` and ``n_samples`` are those of every
+    row read, whether or not the estimator keeps its ``statistics_`` (kDB
+    with ``k >= 2`` and CAN, fitted in two passes, keep none): what
+    ``augnb fit`` reports of a streamed fit.
+    """
     columns = _names(columns, "columns")
     text_columns = _names(text_columns, "text_columns")
     if columns is not None and not [c for c in columns if c != target]:
@@ -492,7 +533,7 @@ def fit_files(
             import sys
 
             print(file=sys.stderr)
-    return estimator
+    return source.counted
 
 
 def predict_files(

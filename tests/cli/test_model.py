@@ -466,6 +466,31 @@ def test_one_file_gives_one_model_however_it_is_fitted(
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("learner", [["KDB", "--param", "k=2"], ["CAN"]])
+def test_a_streamed_fit_counted_in_two_passes_is_saved_and_reported(
+    learner, car_csv, tmp_path, capsys
+):
+    # kDB with k >= 2 and CAN count their families in a second pass and keep
+    # no statistics_: `augnb fit --batch-rows` read the rows and classes
+    # from it and ended in an AttributeError traceback.
+    from augnb import CAN, KDB, load_model
+    from augnb.data.tables import read_table
+
+    model_path = tmp_path / "m.augnb"
+    argv = ["fit", str(car_csv), "--estimator", *learner, "--id-column", "patient"]
+    assert main([*argv, "--batch-rows", "50", "--output", str(model_path)]) == 0
+    out = capsys.readouterr().out
+    assert "by streaming (120 rows in batches of 50, 6 features" in out
+    table = read_table(car_csv)
+    X, y = table.drop(columns=["patient", "class"]), table["class"]
+    ref = (KDB(k=2) if learner[0] == "KDB" else CAN()).fit(X, y)
+    model = load_model(model_path)
+    assert model.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        model.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+
+
 def test_predict_refuses_a_target_the_table_lacks(model, car_csv, usage_error):
     # An explicit --target asks for scores: a column the table lacks is named
     # (without --target, a table with no class column is predicted unscored).

@@ -378,7 +378,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     from augnb.data.audit import class_counts_finding
     from augnb.data.tables import declared_kinds, open_table
     from augnb.datasets._loader import check_column_names
-    from augnb.streaming import _resolve, fit_files
+    from augnb.streaming import _fit_files_counted, _resolve
 
     read_options(args)  # refuses an --id-column naming the class column
     target = args.target or "class"
@@ -442,7 +442,9 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             return _fit_whole(
                 args, estimator, model_path, reader, columns, target, in_memory
             )
-        fit_files(
+        # The rows and classes counted: a kDB with k >= 2 or a CAN, fitted
+        # in two passes, keeps no statistics_ to read them from.
+        statistics = _fit_files_counted(
             estimator,
             files,
             target=target,
@@ -457,7 +459,6 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     seconds = time.perf_counter() - start
-    statistics = estimator.statistics_
     _report_class_finding(
         class_counts_finding(
             dict(zip(statistics.classes, statistics.class_counts.tolist())), target
