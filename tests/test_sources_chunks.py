@@ -168,6 +168,44 @@ def test_discretiser_cut_points_are_fixed_by_the_first_chunk():
         est.partial_fit(X.iloc[:5], y.iloc[:5])
 
 
+def test_a_later_chunk_that_makes_a_counted_column_continuous_is_said_once():
+    # Chunks of pandas.read_csv(chunksize=...): the first holds whole numbers
+    # (int64, 3 values: discrete), later ones fractions or many values. fit,
+    # fit_files and Dask read such columns as continuous; partial_fit, which
+    # cannot go back, kept every new value as a category without a word.
+    import warnings
+
+    rng = np.random.default_rng(0)
+    y = pd.Series(np.array(["a", "b"])[rng.integers(0, 2, 90)])
+    first = pd.DataFrame(
+        {"dose": rng.integers(0, 3, 30), "age": rng.integers(0, 3, 30)}
+    )
+    second = pd.DataFrame(
+        {"dose": rng.integers(0, 3, 30) + 0.5, "age": np.arange(30)}
+    )
+    third = pd.DataFrame({"dose": rng.random(30), "age": np.arange(30)})
+    est = NaiveBayes().partial_fit(first, y[:30])
+    with pytest.warns(UserWarning) as found:
+        est.partial_fit(second, y[30:60].reset_index(drop=True))
+    (message,) = [
+        str(w.message) for w in found if "partial_fit: column" in str(w.message)
+    ]
+    assert (
+        "column 'dose' now holds the value 0.5; column 'age' now holds 30 values"
+        in message
+    )
+    assert "continuous_features=['dose', 'age']" in message
+    assert "discrete_features=['dose', 'age']" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once, when it happens
+        est.partial_fit(third, y[60:].reset_index(drop=True))
+    # Declared discrete: categories by the user's choice, nothing to say.
+    declared = NaiveBayes(discrete_features=["dose", "age"]).partial_fit(first, y[:30])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        declared.partial_fit(second, y[30:60].reset_index(drop=True))
+
+
 def test_kdb_partial_fit_keeps_subsets_up_to_k_plus_one():
     X, y = load("car")
     est = KDB(k=2).partial_fit(X, y)

@@ -37,7 +37,12 @@ from augnb.data.encoding import (
     float_arrays,
     frame_from_columns,
 )
-from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
+from augnb.data.schema import (
+    Schema,
+    counted_kinds_broken,
+    kinds_by_counting,
+    kinds_still_hold,
+)
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
 from augnb.inference import MissingTooCostly, joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
@@ -251,6 +256,39 @@ def _warn_cuts_without_classes(
         "first chunk holds one class gets no cut and carries no information). "
         "Shuffle the rows so that the first chunk holds every class, or "
         "discretise the columns yourself before partial_fit."
+    )
+
+
+def _warn_counted_kinds(
+    before: SufficientStatistics, after: SufficientStatistics, counted: Sequence
+) -> None:
+    """Warn that a chunk made a column the first chunk counted continuous.
+
+    The first chunk classed the columns ``counted`` discrete by their few
+    whole numbers; a later one may bring a fraction or more than 20 values,
+    which makes the column continuous in ``fit`` on every row (and in
+    ``fit_files``, Dask and ``augnb fit``, which count every row before
+    deciding). ``partial_fit`` reads each chunk once and cannot go back: the
+    column stays discrete, each new value a category of its own, which it
+    says once, when it happens.
+    """
+    if not counted:
+        return
+    was = counted_kinds_broken(schema_of_statistics(before), counted)
+    now = counted_kinds_broken(schema_of_statistics(after), counted)
+    new = {name: why for name, why in now.items() if name not in was}
+    if not new:
+        return
+    names = list(new)
+    held = "; ".join(f"column {name!r} now holds {why}" for name, why in new.items())
+    them = "it" if len(names) == 1 else "them"
+    warn_at_caller(
+        f"partial_fit: {held}. The first chunk read {them} as discrete (few "
+        f"whole numbers); fit on all the rows reads {them} as continuous. This "
+        f"model keeps {them} discrete, each new value a category of its own: "
+        "to read numbers, fit again from the first chunk with "
+        f"continuous_features={names}; discrete_features={names} keeps the "
+        "categories and silences this warning."
     )
 
 
@@ -815,6 +853,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             learner=type(self).__name__,
         )
         total = self.statistics_ + frame_statistics(X, y, plan, weights)
+        _warn_counted_kinds(self.statistics_, total, plan.counted)
         if plan.discretizer is not None:
             before = set(self.statistics_.classes)
             _warn_cuts_without_classes(

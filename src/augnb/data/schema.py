@@ -167,14 +167,38 @@ def kinds_still_hold(schema: Schema, counted: Sequence) -> bool:
         :data:`MAX_DISCRETE_INTEGERS` values or a fraction: the rule on every
         row makes it continuous.
     """
+    return not counted_kinds_broken(schema, counted)
+
+
+def counted_kinds_broken(schema: Schema, counted: Sequence) -> dict:
+    """The columns classed discrete by counting that the rule no longer keeps so.
+
+    Parameters
+    ----------
+    schema : Schema
+        The schema of the counts of every row (their levels).
+    counted : sequence
+        The names :func:`kinds_by_counting` returned.
+
+    Returns
+    -------
+    dict
+        Name -> why the rule on these rows makes it continuous: a fraction
+        among its values (``"the value 2.5"``) or more than
+        :data:`MAX_DISCRETE_INTEGERS` values (``"23 values"``); in the order
+        of ``counted``.
+    """
     specs = {spec.name: spec for spec in schema.columns}
+    broken = {}
     for name in counted:
         levels = specs[name].categories or ()
-        if len(levels) > MAX_DISCRETE_INTEGERS or not all(
-            float(v).is_integer() for v in levels
-        ):
-            return False
-    return True
+        fraction = next((v for v in levels if not float(v).is_integer()), None)
+        if fraction is not None:
+            value = fraction.item() if isinstance(fraction, np.generic) else fraction
+            broken[name] = f"the value {value!r}"
+        elif len(levels) > MAX_DISCRETE_INTEGERS:
+            broken[name] = f"{len(levels)} values"
+    return broken
 
 
 def column_positions(
