@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import class_counts_finding, warn_data_problems
+from augnb.data.schema import column_family
 from augnb.data.tables import (
     COMPRESSED_SUFFIXES,
     DataReadWarning,
@@ -318,6 +319,45 @@ def _same_columns(frame: pd.DataFrame, order: list, path: str) -> pd.DataFrame:
     return frame[order]
 
 
+def _same_families(frame: pd.DataFrame, families: dict, path: str, target: str) -> None:
+    """Refuse a column whose values are of another family than in the first file.
+
+    Each file is typed apart (a CSV from its own first rows, a Parquet file
+    by its own schema): a column of numbers in one and of words in another
+    gives values that never match (``1`` is not ``"1"``). Counted together
+    they made categories of both (or failed deep inside, on the words); one
+    table read whole types the column once. ``families`` holds, per column,
+    the family of the first batch holding a value, a value and its file.
+    """
+    for name, col in frame.items():
+        found = column_family(col)
+        if found is None:
+            continue
+        first = families.setdefault(name, (*found, path))
+        if first[0] == found[0]:
+            continue
+        family, value, where = first
+        if name == target:
+            fix = (
+                f"declare the class column text (text_columns=[{name!r}], "
+                f"--discrete {name} on the command line) to read every file's "
+                "labels as written"
+            )
+        else:
+            fix = (
+                f"declare it discrete (discrete_features=[{name!r}], --discrete "
+                f"{name} on the command line) to read it as categories in every "
+                f"file, or continuous (continuous_features=[{name!r}], "
+                f"--continuous {name}) to read numbers, its words missing"
+            )
+        raise ValueError(
+            f"{path}: column {name!r} holds {found[0]} values (e.g. "
+            f"{found[1]!r}) where {where} holds {family} values (e.g. "
+            f"{value!r}), so the files would give it two kinds of categories "
+            f"that never match; {fix}, or correct the files."
+        )
+
+
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
     if target not in frame.columns:
         raise ValueError(
@@ -458,6 +498,7 @@ def _fit_files_counted(
 
     met: set = set()  # the first two classes met in the rows
     said: set[str] = set()  # what the reader said, once a fit
+    families: dict = {}  # column -> its family of values, a value, the file
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
@@ -477,6 +518,7 @@ def _fit_files_counted(
                     order = list(frame.columns)
                 elif list(frame.columns) != order:
                     frame = _same_columns(frame, order, path)
+                _same_families(frame, families, path, target)
                 X, y = _split(frame, target)
                 # Named by the file's lines, as load() names them.
                 keep = check_labels(

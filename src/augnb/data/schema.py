@@ -29,6 +29,7 @@ __all__ = [
     "ColumnSpec",
     "EmptyFirstChunkError",
     "Schema",
+    "column_family",
     "column_kind",
     "refusal_message",
 ]
@@ -1020,6 +1021,59 @@ def _value_family(value: object) -> str:
     if isinstance(value, numbers.Number):
         return "number"
     return "other"
+
+
+def column_family(col: pd.Series) -> tuple[str, object] | None:
+    """The family of a column's values (text, boolean, number), with one of them.
+
+    Read from the dtype where it tells (a numeric or boolean column, a
+    ``category`` column's categories), else from the first present value.
+    Two files whose column is of two families give values that never match
+    (``1`` is not ``"1"``), so a table read file by file must keep one.
+
+    Parameters
+    ----------
+    col : Series
+        The column.
+
+    Returns
+    -------
+    (family, value) or None
+        ``family`` as :func:`_value_family` names it and a value of the
+        column; None when no value is present (nor declared by categories).
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        values = dtype.categories
+        if not len(values):
+            return None
+        # A word shows text best ('k', not '1', among '1', '2', 'k').
+        value = _plain(next((v for v in values if not _is_number_text(v)), values[0]))
+        return _value_family(value), value
+    if not (
+        pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.is_bool_dtype(dtype)
+        or pd.api.types.is_numeric_dtype(dtype)
+        or pd.api.types.is_string_dtype(dtype)
+    ):
+        return None  # dates and the like: refused by the data audit
+    present = col.notna().to_numpy()
+    first = int(present.argmax()) if len(present) else 0
+    if not len(present) or not present[first]:
+        return None
+    value = _plain(col.iloc[first])
+    return _value_family(value), value
+
+
+def _is_number_text(value: object) -> bool:
+    """Whether ``value`` is text that spells a number (``"1"``, ``"2.5"``)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _all_missing(col: pd.Series) -> bool:
