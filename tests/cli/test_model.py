@@ -491,6 +491,43 @@ def test_a_streamed_fit_counted_in_two_passes_is_saved_and_reported(
     )
 
 
+def test_parameters_that_need_the_rows_read_a_large_table_whole(
+    car_csv, tmp_path, capsys, monkeypatch, usage_error
+):
+    # TAN(smoothing='hdp') is fitted in memory only, but `augnb fit` chose to
+    # stream by the learner alone: a table larger than one batch (1,000,000
+    # rows of 20 columns; 50 here) was refused with no option to fit it.
+    import augnb.cli._model as model_cli
+    from augnb import TAN, load_model
+    from augnb.data.tables import read_table
+
+    monkeypatch.setattr(model_cli, "auto_batch_rows", lambda n_columns: 50)
+    model_path = tmp_path / "m.augnb"
+    argv = ["fit", str(car_csv), "--id-column", "patient", "--estimator", "TAN"]
+    hdp = ["--param", "smoothing=hdp", "--param", "hdp_iterations=5"]
+    assert main([*argv, *hdp, "--output", str(model_path)]) == 0
+    captured = capsys.readouterr()
+    assert "TAN(smoothing='hdp') is fitted in memory only" in captured.err
+    assert "fitted TAN on" in captured.out and "by streaming" not in captured.out
+    table = read_table(car_csv)
+    X, y = table.drop(columns=["patient", "class"]), table["class"]
+    ref = TAN(smoothing="hdp", hdp_iterations=5, random_state=0).fit(X, y)
+    np.testing.assert_allclose(
+        load_model(model_path).predict_proba(X), ref.predict_proba(X), atol=1e-12
+    )
+    # Asked to stream, it says why not and the two ways out.
+    usage_error(
+        [*argv, *hdp, "--batch-rows", "50", "--output", model_path],
+        "cannot stream (--batch-rows)", "smoothing='hdp'", "leave --batch-rows out",
+        "change that parameter",
+    )
+    usage_error(
+        [*argv[:-1], "ETAN", "--param", "cmi=discretize", "--batch-rows", "50",
+         "--output", model_path],
+        "cannot stream (--batch-rows)", "cmi='discretize'",
+    )
+
+
 def test_predict_refuses_a_target_the_table_lacks(model, car_csv, usage_error):
     # An explicit --target asks for scores: a column the table lacks is named
     # (without --target, a table with no class column is predicted unscored).

@@ -705,6 +705,28 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             "documentation."
         )
 
+    def _rows_needed(self) -> str | None:
+        """Why this learner, with its parameters, may need its rows in memory.
+
+        None when it is always fitted from sufficient statistics. Beyond the
+        learners that need rows (``_needs_rows``), some parameters do:
+        densities other than Gaussian (EM over the rows) and smoothing other
+        than Lidstone's. ``augnb fit`` reads the table whole for them rather
+        than streaming it into a fit that would be refused.
+        """
+        if self._needs_rows is not None:
+            return self._needs_rows
+        if getattr(self, "continuous", "discretize") not in ("discretize", "gaussian"):
+            return f"{type(self).__name__}(continuous={self.continuous!r}) " + (
+                "fits its densities by iterating over the rows (EM)"
+            )
+        if "smoothing" in self._parameter_constraints and self.smoothing != "lidstone":
+            return (
+                f"{type(self).__name__}(smoothing={self.smoothing!r}) is fitted "
+                "in memory only"
+            )
+        return None
+
     def _density_reason(self) -> str:
         return (
             f"continuous={self.continuous!r} fits its densities by iterating over "
