@@ -526,6 +526,14 @@ def test_parameters_that_need_the_rows_read_a_large_table_whole(
          "--output", model_path],
         "cannot stream (--batch-rows)", "cmi='discretize'",
     )
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for k in range(2):
+        (parts / f"car-{k}.csv").write_text(car_csv.read_text())
+    usage_error(
+        ["fit", parts, "--id-column", "patient", *hdp, "--output", model_path],
+        "names 2 files", "smoothing='hdp'", "give one file, or change that parameter",
+    )
 
 
 def test_predict_refuses_a_target_the_table_lacks(model, car_csv, usage_error):

@@ -438,7 +438,9 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
                     f"{type(estimator).__name__} needs all rows in memory "
                     f"({needs_rows})",
                     "choose a count-based estimator (NaiveBayes, TAN, KDB, "
-                    "AODE, ...)",
+                    "AODE, ...)"
+                    if estimator._needs_rows is not None
+                    else "change that parameter",
                 )
             )
             raise ValueError(
