@@ -331,8 +331,8 @@ def _same_families(frame: pd.DataFrame, families: dict, path: str, target: str) 
     """
     for name, col in frame.items():
         found = column_family(col)
-        if found is None:
-            continue
+        if found is None or found[0] == "other":
+            continue  # no value, or dates and the like: the audit refuses them
         first = families.setdefault(name, (*found, path))
         if first[0] == found[0]:
             continue
