@@ -40,8 +40,10 @@ from augnb.data.encoding import (
 from augnb.data.schema import (
     Schema,
     counted_kinds_broken,
+    gapless_whole_columns,
     kinds_by_counting,
     kinds_still_hold,
+    whole_columns_gapped,
 )
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
 from augnb.inference import MissingTooCostly, joint_log_likelihood
@@ -289,6 +291,31 @@ def _warn_counted_kinds(
         "to read numbers, fit again from the first chunk with "
         f"continuous_features={names}; discrete_features={names} keeps the "
         "categories and silences this warning."
+    )
+
+
+def _warn_whole_gaps(gapped: Sequence) -> None:
+    """Warn that a chunk left gaps in columns the first chunk read as continuous.
+
+    The first chunk held few whole numbers without a gap in these float
+    columns, which makes them continuous; with missing cells they are how
+    pandas holds an integer column with gaps, which ``fit`` on all the rows
+    reads as discrete (rule 3 of the column kinds). ``partial_fit`` cannot
+    go back: it says so once per column.
+    """
+    if not gapped:
+        return
+    names = list(gapped)
+    them = "it" if len(names) == 1 else "them"
+    warn_at_caller(
+        f"partial_fit: column(s) {names} now have missing cells; the first "
+        f"chunk, whose whole numbers had none, read {them} as continuous, but "
+        "a float column of a few whole numbers with gaps is how pandas holds "
+        f"an integer column, and fit on all the rows reads {them} as discrete "
+        "while they hold at most 20 values, all whole numbers. This model keeps "
+        f"{them} continuous: to count the values, fit again from the first "
+        f"chunk with discrete_features={names}; continuous_features={names} "
+        "keeps them continuous and silences this warning."
     )
 
 
@@ -612,6 +639,17 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 frame, raw, self.discrete_features, self.continuous_features
             )
         )
+        if incremental:
+            # Float columns of few whole numbers and no gap: partial_fit says
+            # when a later chunk leaves one (they are then discrete on all
+            # the rows), since it cannot plan them again.
+            self._gapless_whole = (
+                gapless_whole_columns(
+                    frame, raw, self.discrete_features, self.continuous_features
+                )
+                if unsettled
+                else {}
+            )
         # Rows in memory hold every table: nothing is counted ahead.
         max_order, comoments = (
             (2, ())
@@ -738,6 +776,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """Drop the statistics of earlier ``partial_fit`` calls: ``fit`` starts over."""
         self.__dict__.pop("statistics_", None)
         self.__dict__.pop("_chunk_plan", None)
+        self.__dict__.pop("_gapless_whole", None)
 
     def _keep_statistics(self, stats: SufficientStatistics, plan: ChunkPlan) -> None:
         """Keep the totals so that ``partial_fit`` can continue from them.
@@ -876,6 +915,10 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         )
         total = self.statistics_ + frame_statistics(X, y, plan, weights)
         _warn_counted_kinds(self.statistics_, total, plan.counted)
+        whole = getattr(self, "_gapless_whole", None)
+        if whole:
+            self._gapless_whole, gapped = whole_columns_gapped(as_frame(X), whole)
+            _warn_whole_gaps(gapped)
         if plan.discretizer is not None:
             before = set(self.statistics_.classes)
             _warn_cuts_without_classes(

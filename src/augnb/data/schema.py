@@ -142,13 +142,108 @@ def kinds_by_counting(
         if spec.kind == "discrete":
             counted.append(spec.name)
         elif numpy_float and not unsettled:
-            values = col.to_numpy(dtype=np.float64)
-            unsettled = bool(
-                np.isfinite(values).all()
-                and (values == np.floor(values)).all()
-                and np.unique(values).size <= MAX_DISCRETE_INTEGERS
-            )
+            unsettled = _whole_levels(col.to_numpy(dtype=np.float64)) is not None
     return tuple(counted), unsettled
+
+
+def _whole_levels(values: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """The distinct values of a float column of few whole numbers without a gap.
+
+    None unless every value is finite and whole, with at most
+    :data:`MAX_DISCRETE_INTEGERS` of them: such a column is continuous
+    (rule 3 of :func:`column_kind`) until rows with a gap make it discrete.
+    """
+    if not (np.isfinite(values).all() and (values == np.floor(values)).all()):
+        return None
+    levels = np.unique(values)
+    return levels if levels.size <= MAX_DISCRETE_INTEGERS else None
+
+
+def gapless_whole_columns(
+    X: pd.DataFrame,
+    schema: Schema,
+    discrete_features: Sequence | None = None,
+    continuous_features: Sequence | None = None,
+) -> dict:
+    """The continuous columns that a gap in later rows would make discrete.
+
+    A NumPy float column of at most :data:`MAX_DISCRETE_INTEGERS` whole
+    numbers and no missing cell is continuous (:func:`column_kind`, rule
+    3); the same column with a missing cell, as pandas holds an integer
+    column with gaps, is discrete. The first rows of a stream cannot tell
+    (:func:`kinds_by_counting`); ``partial_fit``, which reads each chunk
+    once, follows these columns with :func:`whole_columns_gapped`.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The first rows.
+    schema : Schema
+        Their inferred schema (:meth:`Schema.infer`).
+    discrete_features, continuous_features : sequence, default=None
+        The declared columns (settled).
+
+    Returns
+    -------
+    dict
+        Name -> its distinct values (a tuple of floats).
+    """
+    names = X.columns.tolist()
+    declared = column_positions(discrete_features, names) | column_positions(
+        continuous_features, names
+    )
+    found = {}
+    for i, (spec, (_, col)) in enumerate(zip(schema.columns, X.items())):
+        dtype = col.dtype
+        if i in declared or spec.kind != "continuous":
+            continue
+        if not (isinstance(dtype, np.dtype) and dtype.kind == "f"):
+            continue
+        levels = _whole_levels(col.to_numpy(dtype=np.float64))
+        if levels is not None:
+            found[spec.name] = tuple(levels.tolist())
+    return found
+
+
+def whole_columns_gapped(X: pd.DataFrame, whole: dict) -> tuple[dict, list]:
+    """Follow :func:`gapless_whole_columns` through one more chunk of rows.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The chunk.
+    whole : dict
+        Name -> distinct values so far, of the columns still whole numbers
+        without a gap.
+
+    Returns
+    -------
+    still : dict
+        The columns that stay so, with their values.
+    gapped : list
+        The columns this chunk leaves a gap in while their values stay few
+        whole numbers: fit on all the rows reads them as discrete (rule 3
+        of :func:`column_kind`), unless later rows hold a fraction or more
+        values. A column given a fraction or more values is dropped (it is
+        continuous on all the rows too).
+    """
+    still, gapped = {}, []
+    for name, levels in whole.items():
+        if name not in X.columns:
+            continue
+        values = pd.to_numeric(X[name], errors="coerce").to_numpy(dtype=np.float64)
+        present = values[~np.isnan(values)]
+        chunk = _whole_levels(present)
+        if chunk is None:
+            continue
+        union = np.union1d(np.asarray(levels, dtype=np.float64), chunk)
+        if union.size > MAX_DISCRETE_INTEGERS:
+            continue
+        if present.size < values.size:
+            gapped.append(name)
+        else:
+            still[name] = tuple(union.tolist())
+    return still, gapped
 
 
 def kinds_still_hold(schema: Schema, counted: Sequence) -> bool:
