@@ -199,6 +199,12 @@ def test_a_later_chunk_that_makes_a_counted_column_continuous_is_said_once():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once, when it happens
         est.partial_fit(third, y[60:].reset_index(drop=True))
+    # Words after numbers: categories on all the rows too (this failed on
+    # the words: "could not convert string to float").
+    words = NaiveBayes().partial_fit(first, y[:30])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        words.partial_fit(first.assign(age=["x", "y", 1] * 10), y[30:60])
     # Declared discrete: categories by the user's choice, nothing to say.
     declared = NaiveBayes(discrete_features=["dose", "age"]).partial_fit(first, y[:30])
     with warnings.catch_warnings():

@@ -288,6 +288,10 @@ def counted_kinds_broken(schema: Schema, counted: Sequence) -> dict:
     broken = {}
     for name in counted:
         levels = specs[name].categories or ()
+        if not all(_is_number_level(v) for v in levels):
+            # Words among the numbers (later rows of another type): a column
+            # of both is categories on all the rows too.
+            continue
         fraction = next((v for v in levels if not float(v).is_integer()), None)
         if fraction is not None:
             value = fraction.item() if isinstance(fraction, np.generic) else fraction
@@ -295,6 +299,17 @@ def counted_kinds_broken(schema: Schema, counted: Sequence) -> dict:
         elif len(levels) > MAX_DISCRETE_INTEGERS:
             broken[name] = f"{len(levels)} values"
     return broken
+
+
+def _is_number_level(value: object) -> bool:
+    """Whether a level is a number (not text, even of a number, nor a boolean)."""
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        return False
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def column_positions(
