@@ -294,6 +294,15 @@ def _warn_counted_kinds(
     )
 
 
+def _object_columns(X: object) -> set:
+    """Names of a DataFrame's ``object`` columns (typed by their values later)."""
+    dtypes = getattr(X, "dtypes", None)
+    if not isinstance(dtypes, pd.Series):
+        return set()
+    is_object = pd.api.types.is_object_dtype
+    return {name for name, dtype in dtypes.items() if is_object(dtype)}
+
+
 def _warn_whole_gaps(gapped: Sequence) -> None:
     """Warn that a chunk left gaps in columns the first chunk read as continuous.
 
@@ -636,7 +645,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             ((), False)
             if in_memory
             else kinds_by_counting(
-                frame, raw, self.discrete_features, self.continuous_features
+                frame,
+                raw,
+                self.discrete_features,
+                self.continuous_features,
+                objects=_object_columns(X),
             )
         )
         if incremental:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import weakref
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -99,6 +99,7 @@ def kinds_by_counting(
     schema: Schema,
     discrete_features: Sequence | None = None,
     continuous_features: Sequence | None = None,
+    objects: Collection = (),
 ) -> tuple[tuple, bool]:
     """The columns whose kind the first rows of a stream cannot settle.
 
@@ -118,6 +119,9 @@ def kinds_by_counting(
         Their inferred schema (:meth:`Schema.infer`).
     discrete_features, continuous_features : sequence, default=None
         The declared columns.
+    objects : collection, default=()
+        Names of the columns given as ``object`` columns, which ``X`` holds
+        typed by their values (numbers as numbers).
 
     Returns
     -------
@@ -125,7 +129,8 @@ def kinds_by_counting(
         Names of the columns classed discrete by counting: the count over
         every row settles them (:func:`kinds_still_hold`).
     unsettled : bool
-        Whether a continuous column may become discrete with more rows
+        Whether a continuous column may become discrete with more rows, or
+        an ``object`` column of numbers become categories or continuous
         (only rows beyond these can tell).
     """
     names = X.columns.tolist()
@@ -138,6 +143,13 @@ def kinds_by_counting(
         dtype = col.dtype
         numpy_float = isinstance(dtype, np.dtype) and dtype.kind == "f"
         if i in declared or not (numpy_float or pd.api.types.is_integer_dtype(dtype)):
+            continue
+        if spec.name in objects:
+            # Numbers of an object column follow rules 2 and 3 as a numeric
+            # column's do, but later rows may bring words or booleans (the
+            # column is then categories) as well as more numbers or a
+            # fraction: only the rows of every partition can tell.
+            unsettled = True
             continue
         if spec.kind == "discrete":
             counted.append(spec.name)
