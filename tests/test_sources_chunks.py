@@ -189,6 +189,91 @@ def test_discretiser_cut_points_are_fixed_by_the_first_chunk():
         est.partial_fit(X.iloc[:5], y.iloc[:5])
 
 
+def test_a_later_chunk_that_makes_a_counted_column_continuous_is_said_once():
+    # Chunks of pandas.read_csv(chunksize=...): the first holds whole numbers
+    # (int64, 3 values: discrete), later ones fractions or many values. fit,
+    # fit_files and Dask read such columns as continuous; partial_fit, which
+    # cannot go back, kept every new value as a category without a word.
+    import warnings
+
+    rng = np.random.default_rng(0)
+    y = pd.Series(np.array(["a", "b"])[rng.integers(0, 2, 90)])
+    first = pd.DataFrame(
+        {"dose": rng.integers(0, 3, 30), "age": rng.integers(0, 3, 30)}
+    )
+    second = pd.DataFrame(
+        {"dose": rng.integers(0, 3, 30) + 0.5, "age": np.arange(30)}
+    )
+    third = pd.DataFrame({"dose": rng.random(30), "age": np.arange(30)})
+    est = NaiveBayes().partial_fit(first, y[:30])
+    with pytest.warns(UserWarning) as found:
+        est.partial_fit(second, y[30:60].reset_index(drop=True))
+    (message,) = [
+        str(w.message) for w in found if "partial_fit: column" in str(w.message)
+    ]
+    assert (
+        "column 'dose' now holds the value 0.5; column 'age' now holds 30 values"
+        in message
+    )
+    assert "continuous_features=['dose', 'age']" in message
+    assert "discrete_features=['dose', 'age']" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once, when it happens
+        est.partial_fit(third, y[60:].reset_index(drop=True))
+    # Words after numbers: categories on all the rows too (this failed on
+    # the words: "could not convert string to float").
+    words = NaiveBayes().partial_fit(first, y[:30])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        words.partial_fit(first.assign(age=["x", "y", 1] * 10), y[30:60])
+    # Declared discrete: categories by the user's choice, nothing to say.
+    declared = NaiveBayes(discrete_features=["dose", "age"]).partial_fit(first, y[:30])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        declared.partial_fit(second, y[30:60].reset_index(drop=True))
+
+
+def test_a_later_chunk_that_leaves_gaps_in_whole_numbers_is_said_once(tmp_path):
+    # A float column of few whole numbers: without a gap in the first chunk
+    # it is continuous, with gaps on all the rows discrete (how pandas holds
+    # an integer column with missing cells). partial_fit kept it continuous
+    # without a word: probabilities up to 0.98 away from fit's.
+    import warnings
+
+    from augnb import load_model, save_model
+
+    rng = np.random.default_rng(0)
+    y = pd.Series(np.array(["a", "b"])[rng.integers(0, 2, 90)])
+    stars = rng.integers(1, 6, 90).astype(float)
+    stars[[40, 70]] = np.nan
+    X = pd.DataFrame({"stars": stars, "dose": rng.integers(0, 3, 90) * 0.5 + 0.25})
+    ref = NaiveBayes(continuous="gaussian").fit(X, y)
+    assert ref.continuous_columns_ == ["dose"]
+    est = NaiveBayes(continuous="gaussian").partial_fit(X[:30], y[:30])
+    assert est.continuous_columns_ == ["stars", "dose"]
+    path = tmp_path / "m.augnb"
+    save_model(est, path)  # the columns followed travel with the model
+    est = load_model(path)
+    with pytest.warns(UserWarning, match=r"\['stars'\] now have missing cells") as w:
+        est.partial_fit(X[30:60], y[30:60])
+    message = str(w[0].message)
+    assert "discrete_features=['stars']" in message
+    assert "continuous_features=['stars']" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once
+        est.partial_fit(X[60:], y[60:])
+        # Declared continuous, or given a fraction first: nothing to say.
+        for first, later in (
+            (X[:30], X[30:60]),
+            (X[:30].assign(stars=X["stars"][:30] + 0.5), X[30:60]),
+        ):
+            declared = NaiveBayes(continuous="gaussian", continuous_features=[0, 1])
+            declared.partial_fit(first, y[:30]).partial_fit(later, y[30:60])
+        fraction = NaiveBayes(continuous="gaussian").partial_fit(X[:30], y[:30])
+        fraction.partial_fit(X[30:40].assign(stars=2.5), y[30:40])
+        fraction.partial_fit(X[40:60], y[40:60])
+
+
 def test_kdb_partial_fit_keeps_subsets_up_to_k_plus_one():
     X, y = load("car")
     est = KDB(k=2).partial_fit(X, y)

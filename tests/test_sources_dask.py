@@ -326,6 +326,52 @@ def test_a_kind_decided_by_few_values_in_the_first_partition_is_checked():
     )
 
 
+def test_words_after_a_first_partition_of_numbers_fit_as_in_memory():
+    # An object column of numbers and words, the words only in a later
+    # partition: the first partition counts its numbers (discrete), and the
+    # check of that kind on every row failed on the words ("could not
+    # convert string to float: 'x'"). Numbers and words are categories.
+    rng = np.random.default_rng(0)
+    f = pd.Series([1, 2, 3, 1] * 10 + ["x", "y", 1, 2] * 10, dtype=object)
+    X = pd.DataFrame({"f": f, "g": rng.choice(["u", "v"], 80)})
+    y = pd.Series(rng.choice(["a", "b"], 80))
+    with dask.config.set({"dataframe.convert-string": False}):
+        dX, dy = _ddf(X, y, 2)
+    ref = TAN().fit(X, y)
+    got = TAN().fit(dX, dy)
+    assert got.schema_ == ref.schema_
+    np.testing.assert_allclose(
+        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    "later",
+    [["x", "y", 2.5, None], [True, False, 2.5, 33], list(range(40, 80))],
+    ids=["words", "booleans", "more-numbers"],
+)
+def test_an_object_column_of_numbers_in_the_first_partition_is_read_from_every_row(
+    later,
+):
+    # A learner that keeps continuous columns plans from the first partition:
+    # numbers there made the column continuous (or counted), and later words
+    # failed ("holds a value that is not a number"), later booleans and many
+    # more numbers were silently read otherwise than in memory.
+    rng = np.random.default_rng(0)
+    first = rng.choice([1.5, 2.0, 33.0, np.nan], 40).tolist()
+    f = pd.Series(first + [later[i % len(later)] for i in range(40)], dtype=object)
+    X = pd.DataFrame({"f": f, "g": rng.choice(["u", "v"], 80)})
+    y = pd.Series(rng.choice(["a", "b"], 80))
+    with dask.config.set({"dataframe.convert-string": False}):
+        dX, dy = _ddf(X, y, 2)
+    ref = NaiveBayes(continuous="gaussian").fit(X, y)
+    got = NaiveBayes(continuous="gaussian").fit(dX, dy)
+    assert got.continuous_columns_ == ref.continuous_columns_
+    np.testing.assert_allclose(
+        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+
+
 def test_a_partitions_text_of_a_models_numbers_is_named_in_predict_terms():
     # from_pandas makes strings of an object column: text "1", "2", "3"
     # where the model's categories are the numbers. Each partition is taken

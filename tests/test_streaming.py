@@ -370,6 +370,48 @@ def test_a_file_with_other_columns_is_named(tmp_path):
     assert "\n" not in message
 
 
+def test_a_column_of_numbers_in_one_file_and_words_in_another_is_named(tmp_path):
+    # Each file is typed apart: a column of numbers in the first and of words
+    # in the second failed deep inside ("could not convert string to float:
+    # 'k'"; labels: "invalid literal for int()"), and one of words first
+    # made categories 1 and '1' that never match.
+    rng = np.random.default_rng(0)
+
+    def write(name, f, label):
+        pd.DataFrame(
+            {"f": rng.choice(f, 40), "g": rng.choice(["u", "v"], 40),
+             "label": rng.choice(label, 40)}
+        ).to_csv(tmp_path / name, index=False)
+
+    write("a-1.csv", [1, 2, 3], ["p", "q"])
+    write("a-2.csv", ["k", "1", "2"], ["p", "q"])
+    write("b-1.csv", ["k", "1"], ["p", "q"])
+    write("b-2.csv", [1, 2], ["p", "q"])
+    write("c-1.csv", ["x", "y"], [1, 2])
+    write("c-2.csv", ["x", "y"], ["x", 1])
+    cases = {
+        "a": ["a-2.csv", "'f'", "'k'", "a-1.csv", "discrete_features=['f']",
+              "--continuous f"],
+        "b": ["b-2.csv", "'f'", "number values", "b-1.csv", "text values"],
+        "c": ["c-2.csv", "'label'", "'x'", "text_columns=['label']"],
+    }
+    for prefix, words in cases.items():
+        paths = str(tmp_path / f"{prefix}-*.csv")
+        for batch_rows in (15, 1000):
+            with pytest.raises(ValueError) as info:
+                fit_files(TAN(), paths, target="label", batch_rows=batch_rows)
+            message = str(info.value)
+            assert all(word in message for word in words), message
+            assert "\n" not in message
+    # The fixes it gives work: one kind of value in every file.
+    paths = str(tmp_path / "a-*.csv")
+    got = fit_files(TAN(discrete_features=["f"]), paths, target="label")
+    assert got.schema_.columns[0].categories == ("1", "2", "3", "k")
+    got = fit_files(TAN(), str(tmp_path / "c-*.csv"), target="label",
+                    text_columns=["label"])
+    assert list(got.classes_) == ["1", "2", "x"]
+
+
 @pytest.mark.parametrize("columns", [[], ["cls"]])
 def test_columns_naming_no_feature_are_refused_with_the_fix(tmp_path, columns):
     X, y = load("car")

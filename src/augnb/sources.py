@@ -531,6 +531,10 @@ class RowSource(ABC):
     in_memory: bool = False
     #: The class labels of the rows (known once :meth:`tables` has run).
     classes: Any = None
+    #: The statistics :meth:`tables` counted last (files and chunks: their
+    #: ``class_counts`` and ``n_samples`` are those of every row, in every
+    #: pass; a fit whose learner keeps no ``statistics_`` reports them so).
+    counted: Any = None
     #: The data audit of the rows the plan is made from (a source that
     #: audits its first rows itself, as files and Dask do), and what it found
     #: there: each a call that warns again.
@@ -1111,6 +1115,7 @@ class ChunkSource(RowSource):
         if total is None:
             raise ValueError("The source holds no rows.")
         self.classes = total.classes
+        self.counted = total
         return total, schema_of_statistics(total)
 
 

@@ -16,6 +16,7 @@ import re
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
 from augnb.data.audit import class_counts_finding, warn_data_problems
+from augnb.data.schema import column_family
 from augnb.data.tables import (
     COMPRESSED_SUFFIXES,
     DataReadWarning,
@@ -36,6 +38,9 @@ from augnb.data.tables import (
     typed_features,
 )
 from augnb.sources import ChunkSource
+
+if TYPE_CHECKING:
+    from augnb.stats.sufficient import SufficientStatistics
 
 __all__ = ["fit_files", "iter_batches", "predict_files"]
 
@@ -314,6 +319,45 @@ def _same_columns(frame: pd.DataFrame, order: list, path: str) -> pd.DataFrame:
     return frame[order]
 
 
+def _same_families(frame: pd.DataFrame, families: dict, path: str, target: str) -> None:
+    """Refuse a column whose values are of another family than in the first file.
+
+    Each file is typed apart (a CSV from its own first rows, a Parquet file
+    by its own schema): a column of numbers in one and of words in another
+    gives values that never match (``1`` is not ``"1"``). Counted together
+    they made categories of both (or failed deep inside, on the words); one
+    table read whole types the column once. ``families`` holds, per column,
+    the family of the first batch holding a value, a value and its file.
+    """
+    for name, col in frame.items():
+        found = column_family(col)
+        if found is None or found[0] == "other":
+            continue  # no value, or dates and the like: the audit refuses them
+        first = families.setdefault(name, (*found, path))
+        if first[0] == found[0]:
+            continue
+        family, value, where = first
+        if name == target:
+            fix = (
+                f"declare the class column text (text_columns=[{name!r}], "
+                f"--discrete {name} on the command line) to read every file's "
+                "labels as written"
+            )
+        else:
+            fix = (
+                f"declare it discrete (discrete_features=[{name!r}], --discrete "
+                f"{name} on the command line) to read it as categories in every "
+                f"file, or continuous (continuous_features=[{name!r}], "
+                f"--continuous {name}) to read numbers, its words missing"
+            )
+        raise ValueError(
+            f"{path}: column {name!r} holds {found[0]} values (e.g. "
+            f"{found[1]!r}) where {where} holds {family} values (e.g. "
+            f"{value!r}), so the files would give it two kinds of categories "
+            f"that never match; {fix}, or correct the files."
+        )
+
+
 def _split(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
     if target not in frame.columns:
         raise ValueError(
@@ -389,6 +433,43 @@ def fit_files(
     >>> len(tan.structure_.arcs)
     5
     """
+    _fit_files_counted(
+        estimator,
+        paths,
+        target=target,
+        batch_rows=batch_rows,
+        columns=columns,
+        format=format,
+        progress=progress,
+        sep=sep,
+        encoding=encoding,
+        decimal=decimal,
+        text_columns=text_columns,
+    )
+    return estimator
+
+
+def _fit_files_counted(
+    estimator: object,
+    paths: str | os.PathLike | Sequence,
+    *,
+    target: str,
+    batch_rows: int = 1_000_000,
+    columns: Sequence[str] | None = None,
+    format: str | None = None,
+    progress: ProgressOption = False,
+    sep: str | None = None,
+    encoding: str | None = None,
+    decimal: str | None = None,
+    text_columns: Sequence[str] | None = None,
+) -> SufficientStatistics:
+    """:func:`fit_files`, returning the statistics of the rows counted.
+
+    Their ``classes``, ``class_counts`` and ``n_samples`` are those of every
+    row read, whether or not the estimator keeps its ``statistics_`` (kDB
+    with ``k >= 2`` and CAN, fitted in two passes, keep none): what
+    ``augnb fit`` reports of a streamed fit.
+    """
     columns = _names(columns, "columns")
     text_columns = _names(text_columns, "text_columns")
     if columns is not None and not [c for c in columns if c != target]:
@@ -417,6 +498,7 @@ def fit_files(
 
     met: set = set()  # the first two classes met in the rows
     said: set[str] = set()  # what the reader said, once a fit
+    families: dict = {}  # column -> its family of values, a value, the file
 
     def chunks() -> Iterator[tuple[pd.DataFrame, pd.Series]]:
         order: list | None = None  # the first file's columns
@@ -436,6 +518,7 @@ def fit_files(
                     order = list(frame.columns)
                 elif list(frame.columns) != order:
                     frame = _same_columns(frame, order, path)
+                _same_families(frame, families, path, target)
                 X, y = _split(frame, target)
                 # Named by the file's lines, as load() names them.
                 keep = check_labels(
@@ -492,7 +575,7 @@ def fit_files(
             import sys
 
             print(file=sys.stderr)
-    return estimator
+    return source.counted
 
 
 def predict_files(

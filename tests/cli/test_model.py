@@ -466,6 +466,76 @@ def test_one_file_gives_one_model_however_it_is_fitted(
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("learner", [["KDB", "--param", "k=2"], ["CAN"]])
+def test_a_streamed_fit_counted_in_two_passes_is_saved_and_reported(
+    learner, car_csv, tmp_path, capsys
+):
+    # kDB with k >= 2 and CAN count their families in a second pass and keep
+    # no statistics_: `augnb fit --batch-rows` read the rows and classes
+    # from it and ended in an AttributeError traceback.
+    from augnb import CAN, KDB, load_model
+    from augnb.data.tables import read_table
+
+    model_path = tmp_path / "m.augnb"
+    argv = ["fit", str(car_csv), "--estimator", *learner, "--id-column", "patient"]
+    assert main([*argv, "--batch-rows", "50", "--output", str(model_path)]) == 0
+    out = capsys.readouterr().out
+    assert "by streaming (120 rows in batches of 50, 6 features" in out
+    table = read_table(car_csv)
+    X, y = table.drop(columns=["patient", "class"]), table["class"]
+    ref = (KDB(k=2) if learner[0] == "KDB" else CAN()).fit(X, y)
+    model = load_model(model_path)
+    assert model.structure_ == ref.structure_
+    np.testing.assert_allclose(
+        model.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
+    )
+
+
+def test_parameters_that_need_the_rows_read_a_large_table_whole(
+    car_csv, tmp_path, capsys, monkeypatch, usage_error
+):
+    # TAN(smoothing='hdp') is fitted in memory only, but `augnb fit` chose to
+    # stream by the learner alone: a table larger than one batch (1,000,000
+    # rows of 20 columns; 50 here) was refused with no option to fit it.
+    import augnb.cli._model as model_cli
+    from augnb import TAN, load_model
+    from augnb.data.tables import read_table
+
+    monkeypatch.setattr(model_cli, "auto_batch_rows", lambda n_columns: 50)
+    model_path = tmp_path / "m.augnb"
+    argv = ["fit", str(car_csv), "--id-column", "patient", "--estimator", "TAN"]
+    hdp = ["--param", "smoothing=hdp", "--param", "hdp_iterations=5"]
+    assert main([*argv, *hdp, "--output", str(model_path)]) == 0
+    captured = capsys.readouterr()
+    assert "TAN(smoothing='hdp') is fitted in memory only" in captured.err
+    assert "fitted TAN on" in captured.out and "by streaming" not in captured.out
+    table = read_table(car_csv)
+    X, y = table.drop(columns=["patient", "class"]), table["class"]
+    ref = TAN(smoothing="hdp", hdp_iterations=5, random_state=0).fit(X, y)
+    np.testing.assert_allclose(
+        load_model(model_path).predict_proba(X), ref.predict_proba(X), atol=1e-12
+    )
+    # Asked to stream, it says why not and the two ways out.
+    usage_error(
+        [*argv, *hdp, "--batch-rows", "50", "--output", model_path],
+        "cannot stream (--batch-rows)", "smoothing='hdp'", "leave --batch-rows out",
+        "change that parameter",
+    )
+    usage_error(
+        [*argv[:-1], "ETAN", "--param", "cmi=discretize", "--batch-rows", "50",
+         "--output", model_path],
+        "cannot stream (--batch-rows)", "cmi='discretize'",
+    )
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for k in range(2):
+        (parts / f"car-{k}.csv").write_text(car_csv.read_text())
+    usage_error(
+        ["fit", parts, "--id-column", "patient", *hdp, "--output", model_path],
+        "names 2 files", "smoothing='hdp'", "give one file, or change that parameter",
+    )
+
+
 def test_predict_refuses_a_target_the_table_lacks(model, car_csv, usage_error):
     # An explicit --target asks for scores: a column the table lacks is named
     # (without --target, a table with no class column is predicted unscored).

@@ -304,6 +304,35 @@ def test_text_of_numbers_warns_in_a_stream_and_names_dask():
         warn_data_problems(frame, {"discrete_features": ["zip"]}, dask=True)
 
 
+def test_text_of_booleans_warns_and_names_dask():
+    # An object column of booleans with gaps (how a file's boolean column
+    # with missing cells is read) became text "True"/"False" in a Dask fit
+    # (from_pandas): categories no boolean matches at predict, silently.
+    from augnb import NaiveBayes
+
+    dd = pytest.importorskip("dask.dataframe")
+
+    flags = [True, False, None, True] * (N // 4)
+    frame = _frame(flag=pd.Series(flags, dtype=object))
+    assert _problems(frame) == []  # booleans: nothing to say
+    text = frame.assign(flag=frame["flag"].map({True: "True", False: "False"}))
+    assert _problems(text.astype({"flag": "str"})) == [("flag", "text_booleans")]
+    assert _fast_findings(text) == audit_table(text)
+    assert [f.problem for f in _fast_findings(text)] == ["text_booleans"]
+    assert _problems(text.assign(flag=text["flag"].fillna("maybe"))) == []
+    y = pd.Series(np.array(["p", "q"])[np.arange(N) % 2])
+    with pytest.warns(DataAuditWarning, match="'flag' holds text") as caught:
+        NaiveBayes().fit(
+            dd.from_pandas(frame, npartitions=2), dd.from_pandas(y, npartitions=2)
+        )
+    message = str(caught[0].message)
+    assert "True or False" in message and "convert-string': False" in message
+    assert "discrete_features=['flag']" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_data_problems(text, {"discrete_features": ["flag"]}, dask=True)
+
+
 def test_percentages_as_text_are_named_with_both_fixes():
     # "12%", "7.5 %": numbers in all but their sign, read as one category
     # each without a word (a CSV's reader names them the same way).

@@ -39,7 +39,14 @@ from augnb.data.encoding import (
     refuse_reordered_columns,
     typed_labels,
 )
-from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
+from augnb.data.schema import (
+    Schema,
+    counted_kinds_broken,
+    gapless_whole_columns,
+    kinds_by_counting,
+    kinds_still_hold,
+    whole_columns_gapped,
+)
 from augnb.discretize.factory import DISCRETIZERS, make_discretizer
 from augnb.inference import MissingTooCostly, joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
@@ -254,6 +261,73 @@ def _warn_cuts_without_classes(
         "first chunk holds one class gets no cut and carries no information). "
         "Shuffle the rows so that the first chunk holds every class, or "
         "discretise the columns yourself before partial_fit."
+    )
+
+
+def _warn_counted_kinds(
+    before: SufficientStatistics, after: SufficientStatistics, counted: Sequence
+) -> None:
+    """Warn that a chunk made a column the first chunk counted continuous.
+
+    The first chunk classed the columns ``counted`` discrete by their few
+    whole numbers; a later one may bring a fraction or more than 20 values,
+    which makes the column continuous in ``fit`` on every row (and in
+    ``fit_files``, Dask and ``augnb fit``, which count every row before
+    deciding). ``partial_fit`` reads each chunk once and cannot go back: the
+    column stays discrete, each new value a category of its own, which it
+    says once, when it happens.
+    """
+    if not counted:
+        return
+    was = counted_kinds_broken(schema_of_statistics(before), counted)
+    now = counted_kinds_broken(schema_of_statistics(after), counted)
+    new = {name: why for name, why in now.items() if name not in was}
+    if not new:
+        return
+    names = list(new)
+    held = "; ".join(f"column {name!r} now holds {why}" for name, why in new.items())
+    them = "it" if len(names) == 1 else "them"
+    warn_at_caller(
+        f"partial_fit: {held}. The first chunk read {them} as discrete (few "
+        f"whole numbers); fit on all the rows reads {them} as continuous. This "
+        f"model keeps {them} discrete, each new value a category of its own: "
+        "to read numbers, fit again from the first chunk with "
+        f"continuous_features={names}; discrete_features={names} keeps the "
+        "categories and silences this warning."
+    )
+
+
+def _object_columns(X: object) -> set:
+    """Names of a DataFrame's ``object`` columns (typed by their values later)."""
+    dtypes = getattr(X, "dtypes", None)
+    if not isinstance(dtypes, pd.Series):
+        return set()
+    is_object = pd.api.types.is_object_dtype
+    return {name for name, dtype in dtypes.items() if is_object(dtype)}
+
+
+def _warn_whole_gaps(gapped: Sequence) -> None:
+    """Warn that a chunk left gaps in columns the first chunk read as continuous.
+
+    The first chunk held few whole numbers without a gap in these float
+    columns, which makes them continuous; with missing cells they are how
+    pandas holds an integer column with gaps, which ``fit`` on all the rows
+    reads as discrete (rule 3 of the column kinds). ``partial_fit`` cannot
+    go back: it says so once per column.
+    """
+    if not gapped:
+        return
+    names = list(gapped)
+    them = "it" if len(names) == 1 else "them"
+    warn_at_caller(
+        f"partial_fit: column(s) {names} now have missing cells; the first "
+        f"chunk, whose whole numbers had none, read {them} as continuous, but "
+        "a float column of a few whole numbers with gaps is how pandas holds "
+        f"an integer column, and fit on all the rows reads {them} as discrete "
+        "while they hold at most 20 values, all whole numbers. This model keeps "
+        f"{them} continuous: to count the values, fit again from the first "
+        f"chunk with discrete_features={names}; continuous_features={names} "
+        "keeps them continuous and silences this warning."
     )
 
 
@@ -574,9 +648,24 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             ((), False)
             if in_memory
             else kinds_by_counting(
-                frame, raw, self.discrete_features, self.continuous_features
+                frame,
+                raw,
+                self.discrete_features,
+                self.continuous_features,
+                objects=_object_columns(X),
             )
         )
+        if incremental:
+            # Float columns of few whole numbers and no gap: partial_fit says
+            # when a later chunk leaves one (they are then discrete on all
+            # the rows), since it cannot plan them again.
+            self._gapless_whole = (
+                gapless_whole_columns(
+                    frame, raw, self.discrete_features, self.continuous_features
+                )
+                if unsettled
+                else {}
+            )
         # Rows in memory hold every table: nothing is counted ahead.
         max_order, comoments = (
             (2, ())
@@ -670,6 +759,28 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             "documentation."
         )
 
+    def _rows_needed(self) -> str | None:
+        """Why this learner, with its parameters, may need its rows in memory.
+
+        None when it is always fitted from sufficient statistics. Beyond the
+        learners that need rows (``_needs_rows``), some parameters do:
+        densities other than Gaussian (EM over the rows) and smoothing other
+        than Lidstone's. ``augnb fit`` reads the table whole for them rather
+        than streaming it into a fit that would be refused.
+        """
+        if self._needs_rows is not None:
+            return self._needs_rows
+        if getattr(self, "continuous", "discretize") not in ("discretize", "gaussian"):
+            return f"{type(self).__name__}(continuous={self.continuous!r}) " + (
+                "fits its densities by iterating over the rows (EM)"
+            )
+        if "smoothing" in self._parameter_constraints and self.smoothing != "lidstone":
+            return (
+                f"{type(self).__name__}(smoothing={self.smoothing!r}) is fitted "
+                "in memory only"
+            )
+        return None
+
     def _density_reason(self) -> str:
         return (
             f"continuous={self.continuous!r} fits its densities by iterating over "
@@ -681,6 +792,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         """Drop the statistics of earlier ``partial_fit`` calls: ``fit`` starts over."""
         self.__dict__.pop("statistics_", None)
         self.__dict__.pop("_chunk_plan", None)
+        self.__dict__.pop("_gapless_whole", None)
 
     def _keep_statistics(self, stats: SufficientStatistics, plan: ChunkPlan) -> None:
         """Keep the totals so that ``partial_fit`` can continue from them.
@@ -823,6 +935,11 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         chunk = frame_statistics(X, y, plan, weights)
         warn_of_type_changes(self.statistics_, chunk)
         total = self.statistics_ + chunk
+        _warn_counted_kinds(self.statistics_, total, plan.counted)
+        whole = getattr(self, "_gapless_whole", None)
+        if whole:
+            self._gapless_whole, gapped = whole_columns_gapped(as_frame(X), whole)
+            _warn_whole_gaps(gapped)
         if plan.discretizer is not None:
             before = set(self.statistics_.classes)
             _warn_cuts_without_classes(

@@ -16,6 +16,7 @@ from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import override
 
 from augnb._docstrings import shared_entries
 from augnb.classifiers._families import _DensityNB
@@ -79,6 +80,16 @@ class _MixedAugmentedNB(_DensityNB, metaclass=ABCMeta):
         self, weights: NDArray[np.float64], continuous: NDArray[np.bool_]
     ) -> Structure:
         """The structure a learner builds from its edge weights."""
+
+    @override
+    def _rows_needed(self) -> str | None:
+        # The edge weights of cmi="discretize" bin at quantiles of all rows.
+        if self.cmi != "gaussian":
+            return (
+                f"{type(self).__name__}(cmi={self.cmi!r}) bins the continuous "
+                "columns at quantiles of all rows"
+            )
+        return super()._rows_needed()
 
     def _tables_to_count(
         self, cards: NDArray[np.int64], *, incremental: bool

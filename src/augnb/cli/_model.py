@@ -99,12 +99,19 @@ def cmd_fit(args: argparse.Namespace) -> int:
         estimator.set_params(verbose=1)
     _declare_kinds(args, estimator)
     if _is_file(args.dataset):
-        if estimator._needs_rows is not None and args.batch_rows:
+        needs_rows = estimator._rows_needed()
+        if needs_rows is not None and args.batch_rows:
             raise UsageError(
                 f"{type(estimator).__name__} cannot be fitted from sufficient "
                 f"statistics, so it cannot stream (--batch-rows): "
-                f"{estimator._needs_rows}; leave --batch-rows out, or choose a "
-                "count-based estimator (NaiveBayes, TAN, KDB, AODE, ...)"
+                f"{needs_rows}; leave --batch-rows out"
+                + (
+                    ", or choose a count-based estimator (NaiveBayes, TAN, KDB, "
+                    "AODE, ...)"
+                    if estimator._needs_rows is not None
+                    else " (the table is then read whole), or change that "
+                    "parameter"
+                )
             )
         # Every fit of a file reads it with one reader, the stream's, whether
         # the learner streams, needs every row or keeps complete rows only:
@@ -378,7 +385,7 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     from augnb.data.audit import class_counts_finding
     from augnb.data.tables import declared_kinds, open_table
     from augnb.datasets._loader import check_column_names
-    from augnb.streaming import _resolve, fit_files
+    from augnb.streaming import _fit_files_counted, _resolve
 
     read_options(args)  # refuses an --id-column naming the class column
     target = args.target or "class"
@@ -413,7 +420,11 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
         }
         columns = [c for c in header if c not in left_out]
         batch_rows = args.batch_rows or auto_batch_rows(len(columns) + 1)
-        in_memory = args.complete_only or estimator._needs_rows is not None
+        # A learner that needs its rows, or parameters that do (smoothing
+        # 'hdp', densities fitted by EM): the table is read whole, as a
+        # stream of its batches would be refused.
+        needs_rows = estimator._rows_needed()
+        in_memory = args.complete_only or needs_rows is not None
         if in_memory and len(files) > 1:
             # The fix names what makes the fit need one table: the option,
             # or a learner that needs every row (a count-based one streams).
@@ -425,9 +436,11 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
                 if args.complete_only
                 else (
                     f"{type(estimator).__name__} needs all rows in memory "
-                    f"({estimator._needs_rows})",
+                    f"({needs_rows})",
                     "choose a count-based estimator (NaiveBayes, TAN, KDB, "
-                    "AODE, ...)",
+                    "AODE, ...)"
+                    if estimator._needs_rows is not None
+                    else "change that parameter",
                 )
             )
             raise ValueError(
@@ -442,7 +455,9 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
             return _fit_whole(
                 args, estimator, model_path, reader, columns, target, in_memory
             )
-        fit_files(
+        # The rows and classes counted: a kDB with k >= 2 or a CAN, fitted
+        # in two passes, keeps no statistics_ to read them from.
+        statistics = _fit_files_counted(
             estimator,
             files,
             target=target,
@@ -457,7 +472,6 @@ def _fit_streamed(args: argparse.Namespace, estimator: object, model_path: str) 
     except (ValueError, FileNotFoundError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
     seconds = time.perf_counter() - start
-    statistics = estimator.statistics_
     _report_class_finding(
         class_counts_finding(
             dict(zip(statistics.classes, statistics.class_counts.tolist())), target
@@ -515,14 +529,15 @@ def _fit_whole(
             keep = complete_mask(frame, y, str(args.dataset))
             frame = frame[keep].reset_index(drop=True)
             y = y[keep].reset_index(drop=True)
-        if estimator._needs_rows is not None:
+        needs_rows = estimator._rows_needed()
+        if needs_rows is not None:
             size = frame.memory_usage(deep=True).sum() + y.memory_usage(deep=True)
             mb = size / 2**20
             # A small table would read "about 0 MB".
             amount = f"about {mb:.0f} MB" if mb >= 1 else "under 1 MB"
             print(
                 f"{type(estimator).__name__} needs all rows in memory "
-                f"({estimator._needs_rows}): {amount} for this table, "
+                f"({needs_rows}): {amount} for this table, "
                 "plus its working copies",
                 file=sys.stderr,
             )

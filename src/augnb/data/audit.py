@@ -41,13 +41,18 @@ reports, per column:
   text column or a spreadsheet's cells formatted as text give): two
   categories, the value's rows split between them. Fix: convert the column
   to one type (``pd.to_numeric(X[col])`` or ``X[col].astype(str)``).
+- **text_booleans** -- a text column whose every present cell is ``"True"``
+  or ``"False"``: text no boolean matches at predict (Dask's ``from_pandas``
+  makes it of an ``object`` column of booleans with missing cells). Fix:
+  convert it (``X[col].map({"True": True, "False": False})``), or declare
+  it discrete, which silences this.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
 all-missing columns, which the schema refuses; a stream's first rows
 (``partial_fit``, Dask) are only refused, but for ``text_numbers``,
-``percent``, ``thousands`` and ``mixed_types``, which are about the column's
-type rather than its counts.
+``text_booleans``, ``percent``, ``thousands`` and ``mixed_types``, which are
+about the column's type rather than its counts.
 ``augnb inspect FILE`` prints the same findings with each column's kind and
 cardinality.
 """
@@ -107,11 +112,15 @@ MISSING_TOKENS = ("", "?")
 PERCENT_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)\s*%$")
 #: A number written with thousands separators (``"1,234,567"``), as text.
 THOUSANDS_TEXT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
-#: What a Dask input adds to a text_numbers finding: its likely cause.
+#: Booleans as Python writes them, as text (what Dask's ``from_pandas`` makes
+#: of an ``object`` column of booleans with missing cells).
+BOOLEAN_TEXT = ("True", "False")
+#: What a Dask input adds to a text_numbers or text_booleans finding: its
+#: likely cause.
 DASK_TEXT_NOTE = (
     "; Dask's from_pandas turns object columns into strings "
     "(dask.config.set({'dataframe.convert-string': False}) before from_pandas "
-    "keeps numbers)"
+    "keeps numbers and booleans)"
 )
 #: Widest per-column table of counts the one-pass audit builds.
 _MAX_COUNTED_LEVELS = 4096
@@ -364,7 +373,7 @@ def warn_data_problems(
     for finding in findings:
         if finding.problem == "all_missing":
             continue
-        if finding.problem == "text_numbers":
+        if finding.problem in ("text_numbers", "text_booleans"):
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
         elif warn or finding.problem in ("percent", "thousands", "mixed_types"):
@@ -469,7 +478,7 @@ def _number_text(value: object) -> bool:
     if not isinstance(value, str):
         return False
     text = value.strip()
-    return text in MISSING_TOKENS or bool(
+    return text in MISSING_TOKENS + BOOLEAN_TEXT or bool(
         NUMBER_TEXT.match(text)
         or PERCENT_TEXT.match(text)
         or THOUSANDS_TEXT.match(text)
@@ -665,7 +674,39 @@ def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding
     """
     if not _is_text(col.dtype):
         return None
-    return text_numbers_finding(name, uniques)
+    return text_numbers_finding(name, uniques) or _text_booleans(name, uniques)
+
+
+def _text_booleans(name: Hashable, values: Iterable) -> Finding | None:
+    """A text column whose every present cell is ``"True"`` or ``"False"``.
+
+    Such text matches no boolean (``"True"`` is not ``True``): fitted on it,
+    a model sums out every row of booleans at predict. It is what Dask's
+    ``from_pandas`` makes of an ``object`` column of booleans with missing
+    cells (as a file's boolean column with gaps is read).
+    """
+    example = None
+    for value in values:
+        if not isinstance(value, str):
+            return None
+        text = value.strip()
+        if text in MISSING_TOKENS:
+            continue
+        if text not in BOOLEAN_TEXT:
+            return None
+        example = example or value
+    if example is None:
+        return None
+    return Finding(
+        name,
+        "text_booleans",
+        f"column {name!r} holds text whose every value is True or False (e.g. "
+        f"{example!r}), so it is read as categories of text, which no boolean "
+        f"matches at predict: if they are booleans, convert it first "
+        f"(X[{name!r}] = X[{name!r}].map({{'True': True, 'False': False}})); to "
+        f"keep them as text, declare it discrete (discrete_features=[{name!r}], "
+        f"--discrete {name} on the command line), which silences this warning",
+    )
 
 
 def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import weakref
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,6 +29,7 @@ __all__ = [
     "ColumnSpec",
     "EmptyFirstChunkError",
     "Schema",
+    "column_family",
     "column_kind",
     "refusal_message",
     "type_changed",
@@ -99,6 +100,7 @@ def kinds_by_counting(
     schema: Schema,
     discrete_features: Sequence | None = None,
     continuous_features: Sequence | None = None,
+    objects: Collection = (),
 ) -> tuple[tuple, bool]:
     """The columns whose kind the first rows of a stream cannot settle.
 
@@ -118,6 +120,9 @@ def kinds_by_counting(
         Their inferred schema (:meth:`Schema.infer`).
     discrete_features, continuous_features : sequence, default=None
         The declared columns.
+    objects : collection, default=()
+        Names of the columns given as ``object`` columns, which ``X`` holds
+        typed by their values (numbers as numbers).
 
     Returns
     -------
@@ -125,7 +130,8 @@ def kinds_by_counting(
         Names of the columns classed discrete by counting: the count over
         every row settles them (:func:`kinds_still_hold`).
     unsettled : bool
-        Whether a continuous column may become discrete with more rows
+        Whether a continuous column may become discrete with more rows, or
+        an ``object`` column of numbers become categories or continuous
         (only rows beyond these can tell).
     """
     names = X.columns.tolist()
@@ -139,16 +145,118 @@ def kinds_by_counting(
         numpy_float = isinstance(dtype, np.dtype) and dtype.kind == "f"
         if i in declared or not (numpy_float or pd.api.types.is_integer_dtype(dtype)):
             continue
+        if spec.name in objects:
+            # Numbers of an object column follow rules 2 and 3 as a numeric
+            # column's do, but later rows may bring words or booleans (the
+            # column is then categories) as well as more numbers or a
+            # fraction: only the rows of every partition can tell.
+            unsettled = True
+            continue
         if spec.kind == "discrete":
             counted.append(spec.name)
         elif numpy_float and not unsettled:
-            values = col.to_numpy(dtype=np.float64)
-            unsettled = bool(
-                np.isfinite(values).all()
-                and (values == np.floor(values)).all()
-                and np.unique(values).size <= MAX_DISCRETE_INTEGERS
-            )
+            unsettled = _whole_levels(col.to_numpy(dtype=np.float64)) is not None
     return tuple(counted), unsettled
+
+
+def _whole_levels(values: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """The distinct values of a float column of few whole numbers without a gap.
+
+    None unless every value is finite and whole, with at most
+    :data:`MAX_DISCRETE_INTEGERS` of them: such a column is continuous
+    (rule 3 of :func:`column_kind`) until rows with a gap make it discrete.
+    """
+    if not (np.isfinite(values).all() and (values == np.floor(values)).all()):
+        return None
+    levels = np.unique(values)
+    return levels if levels.size <= MAX_DISCRETE_INTEGERS else None
+
+
+def gapless_whole_columns(
+    X: pd.DataFrame,
+    schema: Schema,
+    discrete_features: Sequence | None = None,
+    continuous_features: Sequence | None = None,
+) -> dict:
+    """The continuous columns that a gap in later rows would make discrete.
+
+    A NumPy float column of at most :data:`MAX_DISCRETE_INTEGERS` whole
+    numbers and no missing cell is continuous (:func:`column_kind`, rule
+    3); the same column with a missing cell, as pandas holds an integer
+    column with gaps, is discrete. The first rows of a stream cannot tell
+    (:func:`kinds_by_counting`); ``partial_fit``, which reads each chunk
+    once, follows these columns with :func:`whole_columns_gapped`.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The first rows.
+    schema : Schema
+        Their inferred schema (:meth:`Schema.infer`).
+    discrete_features, continuous_features : sequence, default=None
+        The declared columns (settled).
+
+    Returns
+    -------
+    dict
+        Name -> its distinct values (a tuple of floats).
+    """
+    names = X.columns.tolist()
+    declared = column_positions(discrete_features, names) | column_positions(
+        continuous_features, names
+    )
+    found = {}
+    for i, (spec, (_, col)) in enumerate(zip(schema.columns, X.items())):
+        dtype = col.dtype
+        if i in declared or spec.kind != "continuous":
+            continue
+        if not (isinstance(dtype, np.dtype) and dtype.kind == "f"):
+            continue
+        levels = _whole_levels(col.to_numpy(dtype=np.float64))
+        if levels is not None:
+            found[spec.name] = tuple(levels.tolist())
+    return found
+
+
+def whole_columns_gapped(X: pd.DataFrame, whole: dict) -> tuple[dict, list]:
+    """Follow :func:`gapless_whole_columns` through one more chunk of rows.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The chunk.
+    whole : dict
+        Name -> distinct values so far, of the columns still whole numbers
+        without a gap.
+
+    Returns
+    -------
+    still : dict
+        The columns that stay so, with their values.
+    gapped : list
+        The columns this chunk leaves a gap in while their values stay few
+        whole numbers: fit on all the rows reads them as discrete (rule 3
+        of :func:`column_kind`), unless later rows hold a fraction or more
+        values. A column given a fraction or more values is dropped (it is
+        continuous on all the rows too).
+    """
+    still, gapped = {}, []
+    for name, levels in whole.items():
+        if name not in X.columns:
+            continue
+        values = pd.to_numeric(X[name], errors="coerce").to_numpy(dtype=np.float64)
+        present = values[~np.isnan(values)]
+        chunk = _whole_levels(present)
+        if chunk is None:
+            continue
+        union = np.union1d(np.asarray(levels, dtype=np.float64), chunk)
+        if union.size > MAX_DISCRETE_INTEGERS:
+            continue
+        if present.size < values.size:
+            gapped.append(name)
+        else:
+            still[name] = tuple(union.tolist())
+    return still, gapped
 
 
 def kinds_still_hold(schema: Schema, counted: Sequence) -> bool:
@@ -168,13 +276,52 @@ def kinds_still_hold(schema: Schema, counted: Sequence) -> bool:
         :data:`MAX_DISCRETE_INTEGERS` values or a fraction: the rule on every
         row makes it continuous.
     """
+    return not counted_kinds_broken(schema, counted)
+
+
+def counted_kinds_broken(schema: Schema, counted: Sequence) -> dict:
+    """The columns classed discrete by counting that the rule no longer keeps so.
+
+    Parameters
+    ----------
+    schema : Schema
+        The schema of the counts of every row (their levels).
+    counted : sequence
+        The names :func:`kinds_by_counting` returned.
+
+    Returns
+    -------
+    dict
+        Name -> why the rule on these rows makes it continuous: a fraction
+        among its values (``"the value 2.5"``) or more than
+        :data:`MAX_DISCRETE_INTEGERS` values (``"23 values"``); in the order
+        of ``counted``.
+    """
     specs = {spec.name: spec for spec in schema.columns}
+    broken = {}
     for name in counted:
         levels = specs[name].categories or ()
-        if len(levels) > MAX_DISCRETE_INTEGERS or not all(
-            float(v).is_integer() for v in levels
-        ):
-            return False
+        if not all(_is_number_level(v) for v in levels):
+            # Words among the numbers (later rows of another type): a column
+            # of both is categories on all the rows too.
+            continue
+        fraction = next((v for v in levels if not float(v).is_integer()), None)
+        if fraction is not None:
+            value = fraction.item() if isinstance(fraction, np.generic) else fraction
+            broken[name] = f"the value {value!r}"
+        elif len(levels) > MAX_DISCRETE_INTEGERS:
+            broken[name] = f"{len(levels)} values"
+    return broken
+
+
+def _is_number_level(value: object) -> bool:
+    """Whether a level is a number (not text, even of a number, nor a boolean)."""
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        return False
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
     return True
 
 
@@ -1024,6 +1171,59 @@ def _value_family(value: object) -> str:
     if isinstance(value, numbers.Number):
         return "number"
     return "other"
+
+
+def column_family(col: pd.Series) -> tuple[str, object] | None:
+    """The family of a column's values (text, boolean, number), with one of them.
+
+    Read from the dtype where it tells (a numeric or boolean column, a
+    ``category`` column's categories), else from the first present value.
+    Two files whose column is of two families give values that never match
+    (``1`` is not ``"1"``), so a table read file by file must keep one.
+
+    Parameters
+    ----------
+    col : Series
+        The column.
+
+    Returns
+    -------
+    (family, value) or None
+        ``family`` as :func:`_value_family` names it and a value of the
+        column; None when no value is present (nor declared by categories).
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        values = dtype.categories
+        if not len(values):
+            return None
+        # A word shows text best ('k', not '1', among '1', '2', 'k').
+        value = _plain(next((v for v in values if not _is_number_text(v)), values[0]))
+        return _value_family(value), value
+    if not (
+        pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.is_bool_dtype(dtype)
+        or pd.api.types.is_numeric_dtype(dtype)
+        or pd.api.types.is_string_dtype(dtype)
+    ):
+        return None  # dates and the like: refused by the data audit
+    present = col.notna().to_numpy()
+    first = int(present.argmax()) if len(present) else 0
+    if not len(present) or not present[first]:
+        return None
+    value = _plain(col.iloc[first])
+    return _value_family(value), value
+
+
+def _is_number_text(value: object) -> bool:
+    """Whether ``value`` is text that spells a number (``"1"``, ``"2.5"``)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _all_missing(col: pd.Series) -> bool:
