@@ -117,7 +117,9 @@ cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
     Internal cross-validation of the search: a number of stratified folds,
     leave-one-out, explicit (train, test) index pairs, the fold id of every
     training row (e.g. the folds another implementation used), or a
-    scikit-learn splitter whose test sets partition the rows.""",
+    scikit-learn splitter whose test sets partition the rows. A group
+    splitter (``GroupKFold``) is refused, as ``fit`` takes no groups: give
+    the folds it makes, ``cv=list(GroupKFold().split(X, y, groups))``.""",
     "epsilon_arc_search": """\
 epsilon : float, default=0.01
     A step is taken when its CV accuracy minus ``epsilon`` is at least the
