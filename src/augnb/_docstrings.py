@@ -108,7 +108,9 @@ discretizer : str, transformer or None, default="mdlp"
 discrete_features : sequence of str or int, or boolean mask, default=None
     Columns to treat as discrete whatever their dtype: their names or
     positions, or a boolean mask with one value per column (as
-    scikit-learn's ``categorical_features``).
+    scikit-learn's ``categorical_features``). A NumPy array's columns
+    have no names (a ColumnTransformer in a Pipeline passes one on unless
+    ``set_output(transform="pandas")``): give positions.
 continuous_features : sequence of str or int, or boolean mask, default=None
     Columns to treat as continuous whatever their dtype, given the same
     way.""",

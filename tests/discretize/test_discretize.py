@@ -393,10 +393,21 @@ def test_clone_and_pickle(cls):
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
 def test_unknown_column_is_named(cls):
     X = pd.DataFrame({"a": [1.0, 2.0]})
-    with pytest.raises(ValueError, match="'nope' not found"):
+    with pytest.raises(ValueError, match="names a column 'nope' that is not in X"):
         _fit(cls, X, columns=["nope"])
     with pytest.raises(ValueError, match="Column 5 is neither"):
         _fit(cls, X, columns=[5])
+
+
+def test_column_name_for_an_array_says_it_has_none():
+    # A Pipeline step before the discretiser (a ColumnTransformer) passes on
+    # a NumPy array: "'a' not found in X" did not say why, nor the fix.
+    X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(ValueError, match=r"MDLPDiscretizer\(columns=\.\.\.\) names"):
+        MDLPDiscretizer(columns=["a"]).fit(X, [0, 1])
+    with pytest.raises(ValueError, match=r"no column names.*set_output"):
+        MeanBinarizer(columns=["a"]).fit(X)
+    assert MeanBinarizer(columns=[1]).fit(X).columns_ == [1]
 
 
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)

@@ -21,7 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.data.encoding import column_arrays, replace_columns
-from augnb.data.schema import refusal_message
+from augnb.data.schema import refusal_message, unknown_column_message
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
@@ -348,7 +348,10 @@ class _BaseDiscretizer(
                     )
                 name = frame.columns[int(entry)]
             else:
-                raise ValueError(f"Column {entry!r} not found in X.")
+                what = f"{type(self).__name__}(columns=...)"
+                raise ValueError(
+                    unknown_column_message(what, entry, list(frame.columns))
+                )
             if not _is_discretisable(frame[name].dtype):
                 raise ValueError(
                     f"Column {name!r} has non-numeric dtype {frame[name].dtype} "
