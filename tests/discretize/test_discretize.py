@@ -464,6 +464,38 @@ def test_invalid_n_bins(cls, n_bins):
         cls(n_bins=n_bins).fit(pd.DataFrame({"a": [1.0, 2.0]}))
 
 
+@pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
+def test_input_is_read_as_the_estimators_read_it(cls):
+    # A ColumnTransformer in a Pipeline passes on its mixed output as a NumPy
+    # object array: its columns of numbers were "non-numeric dtype object",
+    # refused when named and left out by default (nothing cut, silently).
+    from sklearn.compose import ColumnTransformer
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=40), "w": rng.choice(["u", "v"], 40)})
+    y = np.arange(40) % 2
+    mixed = ColumnTransformer([("x", "passthrough", ["x"])], remainder="passthrough")
+    Z = mixed.fit_transform(frame)
+    assert Z.dtype == object
+    ref = _fit(cls, frame[["x"]].to_numpy(), y)
+    for est in (_fit(cls, Z, y), _fit(cls, Z, y, columns=[0])):
+        assert est.columns_ == [0]
+        np.testing.assert_array_equal(est.cut_points_[0], ref.cut_points_[0])
+        expected = ref.transform(frame[["x"]].to_numpy())[0].cat.codes
+        np.testing.assert_array_equal(est.transform(Z)[0].cat.codes, expected)
+    # A list of rows keeps each cell's type (NumPy made every number text).
+    assert _fit(cls, Z.tolist(), y).columns_ == [0]
+    # A frame's object column of numbers is cut, the others come back as given.
+    objects = frame.assign(x=frame["x"].astype(object), n=pd.Series(y, dtype=object))
+    out = _fit(cls, objects, y).transform(objects)
+    assert out["x"].dtype == "category"
+    assert out["n"].dtype == object and out["w"].equals(objects["w"])
+    with pytest.raises(TypeError, match="sparse"):
+        from scipy.sparse import csr_matrix
+
+        _fit(cls, csr_matrix(np.ones((4, 2))), y[:4])
+
+
 def test_non_2d_input_is_rejected():
     with pytest.raises(ValueError, match="2-d array"):
         MeanBinarizer().fit(np.arange(3.0))

@@ -20,25 +20,38 @@ from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.data.encoding import column_arrays, replace_columns
+from augnb.data.encoding import (
+    as_frame,
+    column_arrays,
+    replace_columns,
+    typed_objects,
+)
 from augnb.data.schema import refusal_message, unknown_column_message
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
+    """``X`` read as the estimators read it (:mod:`augnb.data.encoding`).
+
+    One reading for the learners and the discretisers: an object column of
+    numbers (a ColumnTransformer's mixed output in a Pipeline, as a NumPy
+    object array) is a numeric column, where it was "non-numeric dtype
+    object", refused when named and left out by default; a list of rows
+    keeps each cell's type (a word in a row made every number text); sparse
+    or complex input is refused with the fix (:func:`as_frame`). A frame
+    without rows or columns is taken (the estimators fit a discretiser on
+    the continuous columns, which may be none).
+    """
     if isinstance(X, pd.DataFrame):
-        frame = X
-    else:
-        arr = np.asarray(X)
-        if arr.ndim != 2:
-            raise ValueError(
-                f"Expected a DataFrame or a 2-d array, got an array with "
-                f"{arr.ndim} dimension(s)."
-            )
-        frame = pd.DataFrame(arr)
-    if not frame.columns.is_unique:
-        dup = frame.columns[frame.columns.duplicated()].unique().tolist()
-        raise ValueError(f"Duplicate column names are not supported: {dup}.")
-    return frame
+        if not X.columns.is_unique:
+            dup = X.columns[X.columns.duplicated()].unique().tolist()
+            raise ValueError(f"Duplicate column names are not supported: {dup}.")
+        return typed_objects(X)
+    if isinstance(X, np.ndarray) and X.dtype.names is None and X.ndim != 2:
+        raise ValueError(
+            f"Expected a DataFrame or a 2-d array, got an array with "
+            f"{X.ndim} dimension(s)."
+        )
+    return as_frame(X)
 
 
 @functools.lru_cache(maxsize=256)
@@ -228,7 +241,9 @@ class _BaseDiscretizer(
         ----------
         X : DataFrame or ndarray of shape (n_samples, n_features)
             Training data. An ndarray is treated as a DataFrame with columns
-            ``0..n_features-1``. NaN values are ignored.
+            ``0..n_features-1``. Columns are read as the estimators read
+            them: an object column holding only numbers (a ColumnTransformer's
+            mixed output) is numeric. NaN values are ignored.
         y : array-like of shape (n_samples,), default=None
             Class labels; required by supervised discretisers, ignored by the
             others.
@@ -294,7 +309,9 @@ class _BaseDiscretizer(
                 bin_codes(self.cut_points_[col], read(col)),
                 dtype=_bins_dtype(self.n_bins_[col]),
             )
-        return replace_columns(frame, binned)
+        # A frame's other columns come back as given (an object column of
+        # numbers was read as numbers, but is not this transform's to retype).
+        return replace_columns(X if isinstance(X, pd.DataFrame) else frame, binned)
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Output feature names, identical to the input ones.
