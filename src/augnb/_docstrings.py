@@ -99,7 +99,10 @@ random_state : int, RandomState or None, default=None
     "discretizer": """\
 discretizer : str, transformer or None, default="mdlp"
     How continuous columns are discretised: "mdlp", "equal_frequency",
-    "equal_width", "mean", "soac" or a transformer.""",
+    "equal_width", "mean", "soac" or a transformer that returns bins
+    (``KBinsDiscretizer(encode="ordinal")``). A transformer that refuses
+    missing values must be fitted on columns without any; at prediction a
+    missing value is summed out whatever discretises its column.""",
     "discretizer_mixed": """\
 discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are

@@ -680,6 +680,48 @@ def test_a_scikit_learn_discretizer_gives_the_model_of_its_bins(pandas_output):
     )
 
 
+@pytest.mark.parametrize("pandas_output", [False, True])
+def test_a_scikit_learn_discretizer_leaves_missing_values_summed_out(pandas_output):
+    # KBinsDiscretizer refuses NaN: predicting a row that missed a continuous
+    # value failed with "Input X contains NaN" (and advice to use another
+    # estimator), where the row is predicted with that value summed out.
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    X, y = _kbins_data()
+    X = X.assign(d=np.linspace(-1.0, 1.0, len(X)))
+    kbins = KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="uniform")
+    if pandas_output:
+        kbins.set_output(transform="pandas")
+    model = TAN(discretizer=kbins).fit(X, y)
+    gaps = X.copy()
+    gaps.loc[::3, "c"] = np.nan
+    gaps.loc[:1, "d"] = np.nan  # row 0 misses both
+    codes, full = model.encode(gaps).codes, model.encode(X).codes
+    absent = gaps[["a", "c", "d"]].isna().to_numpy()
+    assert (codes[absent] == -1).all()
+    np.testing.assert_array_equal(codes[~absent], full[~absent])
+    # The same as a model of those bins given the rows with the cells missing.
+    bins = pd.DataFrame(
+        np.asarray(kbins.fit(X[["c", "d"]]).transform(X[["c", "d"]])).astype(int),
+        columns=["c", "d"],
+        index=X.index,
+    ).astype("category")
+    binned = X.assign(c=bins["c"], d=bins["d"])
+    ref = TAN().fit(binned, y)
+    np.testing.assert_allclose(
+        model.predict_proba(gaps), ref.predict_proba(binned.mask(gaps.isna())),
+        atol=1e-12,
+    )
+    # Its fit takes no missing value: told with the columns and the fixes.
+    refusal = r"refused the missing values .*\['c', 'd'\].*'mdlp'"
+    with pytest.raises(ValueError, match=refusal):
+        TAN(discretizer=kbins).fit(gaps, y)
+    # Another refusal of the transformer's is its own, not the missing values'.
+    with pytest.raises(ValueError, match="n_bins") as refused:
+        TAN(discretizer=KBinsDiscretizer(n_bins=1, encode="ordinal")).fit(gaps, y)
+    assert "missing values" not in str(refused.value)
+
+
 def test_a_transformer_that_gives_no_bins_is_refused_by_name():
     from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
 

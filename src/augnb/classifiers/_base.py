@@ -38,7 +38,7 @@ from augnb.data.encoding import (
     frame_from_columns,
 )
 from augnb.data.schema import Schema, kinds_by_counting, kinds_still_hold
-from augnb.discretize.factory import DISCRETIZERS, make_discretizer
+from augnb.discretize.factory import DISCRETIZERS, fit_discretizer
 from augnb.inference import MissingTooCostly, joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.from_statistics import fit_model_from_statistics
@@ -551,7 +551,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 continuous,
                 frame.index,
             )
-            self.discretizer_ = make_discretizer(self.discretizer).fit(
+            self.discretizer_ = fit_discretizer(
+                self.discretizer,
                 sub if cut_rows is None else sub.iloc[cut_rows],
                 y_codes if cut_rows is None else y_codes[cut_rows],
             )
