@@ -449,6 +449,19 @@ def test_transform_column_mismatch_is_named(cls):
         est.transform(X.assign(z=1.0))
 
 
+def test_transform_of_an_array_after_a_frame_says_how():
+    # A Pipeline fitted on a DataFrame and given an array (or the reverse):
+    # the two have no column in common, which alone did not say why.
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [3.0, 1.0, 2.0]})
+    est = MeanBinarizer().fit(X)
+    with pytest.raises(ValueError, match=r"without column names.*feature_names_in_"):
+        est.transform(X.to_numpy())
+    with pytest.raises(ValueError, match=r"fitted on an array.*to_numpy"):
+        MeanBinarizer().fit(X.to_numpy()).transform(X)
+    with pytest.raises(ValueError, match="X has 1 features, but MeanBinarizer is "):
+        est.transform(X[["a"]])
+
+
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
 def test_transform_before_fit_raises(cls):
     from sklearn.exceptions import NotFittedError

@@ -49,7 +49,8 @@ def _as_frame(X: Any) -> pd.DataFrame:
     if isinstance(X, np.ndarray) and X.dtype.names is None and X.ndim != 2:
         raise ValueError(
             f"Expected a DataFrame or a 2-d array, got an array with "
-            f"{X.ndim} dimension(s)."
+            f"{X.ndim} dimension(s). Reshape your data: X.reshape(-1, 1) for "
+            "one column, X.reshape(1, -1) for one row."
         )
     return as_frame(X)
 
@@ -262,7 +263,9 @@ class _BaseDiscretizer(
         if self._requires_y:
             if y is None:
                 raise ValueError(
-                    f"{type(self).__name__} is supervised and requires y in fit."
+                    f"{type(self).__name__} is supervised: it requires y to be "
+                    "passed, but the target y is None; give the class labels, "
+                    "fit(X, y)."
                 )
             codes = _encode_target(y, n)
             keep_rows = codes >= 0
@@ -340,6 +343,8 @@ class _BaseDiscretizer(
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.target_tags.required = self._requires_y
+        # transform returns pandas Categoricals, whatever the input's dtype.
+        tags.transformer_tags.preserves_dtype = []
         return tags
 
     # -- helpers -----------------------------------------------------------
@@ -382,19 +387,42 @@ class _BaseDiscretizer(
         return sorted(selected, key=order.__getitem__)
 
     def _check_columns(self, frame: pd.DataFrame) -> None:
+        """Refuse ``transform`` input without fit's columns (taken in any order).
+
+        Says how many columns each has (scikit-learn's words) and which are
+        missing or unexpected; an array given after a DataFrame, or the
+        reverse, gets the fix, the two having no column in common.
+        """
         seen = list(self.feature_names_in_)
         seen_set = set(seen)
         missing = [c for c in seen if c not in frame.columns]
         extra = [c for c in frame.columns if c not in seen_set]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"missing columns {missing}")
-            if extra:
-                parts.append(f"unexpected columns {extra}")
-            raise ValueError(
-                "X does not have the columns seen in fit: " + "; ".join(parts) + "."
+        if not (missing or extra):
+            return
+        parts = []
+        if missing:
+            parts.append(f"missing columns {missing}")
+        if extra:
+            parts.append(f"unexpected columns {extra}")
+        message = "X does not have the columns seen in fit: " + "; ".join(parts) + "."
+        if frame.shape[1] != len(seen):
+            message = (
+                f"X has {frame.shape[1]} features, but {type(self).__name__} is "
+                f"expecting {len(seen)} features as input. {message}"
             )
+        given_array = frame.columns.tolist() == list(range(frame.shape[1]))
+        fitted_array = seen == list(range(len(seen)))
+        if given_array and not fitted_array:
+            message += (
+                " X is an array, without column names: give a DataFrame of the "
+                "fitted columns (pd.DataFrame(X, columns=feature_names_in_))."
+            )
+        elif fitted_array and not given_array:
+            message += (
+                " It was fitted on an array (columns 0..n-1): give X as an "
+                "array too (X.to_numpy()), or fit it on the DataFrame."
+            )
+        raise ValueError(message)
 
 
 class _RuleDiscretizer(_BaseDiscretizer):
