@@ -124,7 +124,9 @@ cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
     training row (e.g. the folds another implementation used), or a
     scikit-learn splitter whose test sets partition the rows. A group
     splitter (``GroupKFold``) is refused, as ``fit`` takes no groups: give
-    the folds it makes, ``cv=list(GroupKFold().split(X, y, groups))``.""",
+    the folds it makes, ``cv=list(GroupKFold().split(X, y, groups))``.
+    Fold ids and pairs name the rows ``fit`` is given: inside a
+    cross-validation or grid search, give a number or a splitter.""",
     "epsilon_arc_search": """\
 epsilon : float, default=0.01
     A step is taken when its CV accuracy minus ``epsilon`` is at least the

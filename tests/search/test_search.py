@@ -829,6 +829,19 @@ def test_group_splitter_is_refused_with_the_folds_to_give_instead():
     assert pairs.fit(X, y).selected_features_ == ids.fit(X, y).selected_features_
 
 
+def test_folds_given_for_all_rows_inside_a_cross_validation_say_why():
+    # cross_val_score fits on part of the rows the folds were given for: the
+    # message said only that the lengths differ, not why nor the fix.
+    from sklearn.model_selection import KFold, cross_val_score
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(30, 2)), columns=["a", "b"])
+    y = np.where(X["a"] > 0, "p", "n")
+    for cv in (np.arange(30) % 3, list(KFold(3).split(X))):
+        with pytest.raises(ValueError, match=r"cross-validation or grid search.*cv=5"):
+            cross_val_score(FSS(cv=cv), X, y, cv=3, error_score="raise")
+
+
 def test_resolve_folds_every_form_of_cv():
     from sklearn.model_selection import KFold
 

@@ -131,12 +131,23 @@ def fold_ids(
             )
         if len(ids) != n:
             raise ValueError(
-                f"cv holds {len(ids)} fold ids but the training data has {n} rows."
+                f"cv holds {len(ids)} fold ids but the training data has {n} "
+                f"rows.{_SUBSET_FIX}"
             )
     uniq, inv = np.unique(ids, return_inverse=True)
     if len(uniq) < 2:
         raise ValueError(f"cv must define at least 2 folds; got {len(uniq)}.")
     return inv.ravel().astype(np.intp)
+
+
+#: The likely cause of fold ids or (train, test) pairs that do not fit the
+#: rows, and the fix: a cross-validation or grid search of scikit-learn fits
+#: the learner on part of the rows it was given the folds for.
+_SUBSET_FIX = (
+    " Fold ids and (train, test) pairs name the rows that fit is given: inside a "
+    "cross-validation or grid search, which fits on part of the rows, give a "
+    "number of folds or a splitter instead (cv=5, StratifiedKFold(5))."
+)
 
 
 def _refuse_group_splitter(cv: object) -> None:
@@ -297,6 +308,7 @@ def _split_folds(
         if bad.any() or ((train < 0) | (train >= n_input)).any():
             raise ValueError(
                 f"cv split {k} holds a row index outside 0..{n_input - 1}."
+                f"{_SUBSET_FIX}"
             )
         if (folds[test] >= 0).any():
             raise ValueError(
