@@ -722,6 +722,31 @@ def test_a_scikit_learn_discretizer_leaves_missing_values_summed_out(pandas_outp
     assert "missing values" not in str(refused.value)
 
 
+def test_held_classifier_names_the_classifier_inside_scikit_learn_objects():
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.model_selection import FixedThresholdClassifier, GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    from augnb.classifiers._base import held_classifier
+
+    X, y = _kbins_data()
+    pipe = make_pipeline(FunctionTransformer(), TAN())
+    search = GridSearchCV(pipe, {"tan__alpha": [1.0]}, cv=2)
+    fitted = TAN().fit(X, y)
+    assert held_classifier(pipe) == "pipeline[-1]"
+    assert held_classifier(search) is None  # unfitted: no best estimator yet
+    assert held_classifier(search.fit(X, y)) == "search.best_estimator_[-1]"
+    assert held_classifier(FrozenEstimator(fitted)) == "model.estimator"
+    fixed = FixedThresholdClassifier(TAN(), threshold=0.3).fit(X, y)
+    assert held_classifier(fixed) == "model.estimator_"
+    # Several classifiers (one per fold), or none: nothing to name.
+    assert held_classifier(CalibratedClassifierCV(TAN(), cv=2).fit(X, y)) is None
+    assert held_classifier(FunctionTransformer()) is None
+    assert held_classifier(fitted) is None
+
+
 def test_a_transformer_that_gives_no_bins_is_refused_by_name():
     from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
 

@@ -64,6 +64,7 @@ from augnb.structure import Structure
 __all__ = [
     "BaseAugmentedNB",
     "TrainingData",
+    "held_classifier",
     "scores_with_model",
 ]
 
@@ -1167,6 +1168,68 @@ def scores_with_model(estimator: BaseAugmentedNB) -> bool:
         type(estimator)._joint_log_likelihood
         is BaseAugmentedNB._joint_log_likelihood
     )
+
+
+def held_classifier(obj: object) -> str | None:
+    """Where the augnb classifier a scikit-learn object holds is, or None.
+
+    What saves, exports, plots or explains one classifier is often given the
+    object that holds it (a Pipeline, a fitted search); each refusal names
+    the expression that reaches it, from a name for ``obj``: ``pipeline[-1]``
+    for a Pipeline ending in one, ``search.best_estimator_`` for a fitted
+    search, ``model.estimator_`` for a fitted wrapper of one estimator
+    (TunedThresholdClassifierCV, FixedThresholdClassifier, ...),
+    ``model.estimator`` for a FrozenEstimator, and their combinations
+    (``search.best_estimator_[-1]``).
+
+    Parameters
+    ----------
+    obj : object
+        What was given in place of a classifier.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from augnb import TAN
+    >>> held_classifier(make_pipeline(StandardScaler(), TAN()))
+    'pipeline[-1]'
+    >>> held_classifier(StandardScaler()) is None
+    True
+    """
+    kind = type(obj).__name__
+    if hasattr(obj, "steps"):
+        name = "pipeline"
+    elif kind.endswith("SearchCV"):
+        name = "search"
+    else:
+        name = "model"
+    return _path_to_classifier(obj, name, depth=0)
+
+
+def _path_to_classifier(obj: object, path: str, depth: int) -> str | None:
+    if isinstance(obj, BaseAugmentedNB):
+        return path if depth else None
+    if depth > 4:  # meta-estimators nest a few levels at most
+        return None
+    steps = getattr(obj, "steps", None)
+    if isinstance(steps, list) and steps and isinstance(steps[-1], tuple):
+        return _path_to_classifier(steps[-1][-1], f"{path}[-1]", depth + 1)
+    # A fitted search's refitted best estimator, a fitted wrapper's estimator,
+    # a FrozenEstimator's (fitted) estimator; an unfitted template (the
+    # estimator parameter of a search or a CalibratedClassifierCV) is not one.
+    for attribute in ("best_estimator_", "estimator_"):
+        inner = getattr(obj, attribute, None)
+        if inner is not None:
+            return _path_to_classifier(inner, f"{path}.{attribute}", depth + 1)
+    if type(obj).__name__ == "FrozenEstimator":
+        inner = getattr(obj, "estimator", None)
+        return _path_to_classifier(inner, f"{path}.estimator", depth + 1)
+    return None
 
 
 def _class_spread(data: CountTables | None, f: int, c: int) -> float:
