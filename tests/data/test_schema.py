@@ -215,6 +215,14 @@ def test_column_name_for_an_array_gets_the_fixes():
         Schema.infer(named, discrete_features=["zzz"])
 
 
+def test_column_name_a_column_transformer_prefixed_gets_the_fixes():
+    # set_output(transform="pandas") keeps the names, prefixed by the step.
+    X = pd.DataFrame({"num__x": [0.5, 1.5], "cat__colour": ["r", "g"]})
+    fix = r"prefixed its name: give 'cat__colour', or .*verbose_feature_names_out"
+    with pytest.raises(ValueError, match=fix):
+        Schema.infer(X, discrete_features=["colour"])
+
+
 def test_error_column_listed_both_ways():
     X = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.0]})
     with pytest.raises(ValueError, match=r"\['b'\] are listed both"):

@@ -245,7 +245,8 @@ def unknown_column_message(what: str, column: Hashable, names: Sequence) -> str:
     str
     """
     names = list(names)
-    shown = f"{names[:10]}{'...' if len(names) > 10 else ''}"
+    more = len(names) - 10
+    shown = f"{names[:10]}" + (f" and {more} more" if more > 0 else "")
     message = (
         f"{what} names a column {column!r} that is not in X; X has columns {shown}."
     )
@@ -255,6 +256,13 @@ def unknown_column_message(what: str, column: Hashable, names: Sequence) -> str:
             "transformer or ColumnTransformer passes it on in a Pipeline). Give "
             "the column's position, or keep the names with "
             'set_output(transform="pandas") on the step before.'
+        )
+    prefixed = [n for n in names if isinstance(n, str) and n.endswith(f"__{column}")]
+    if isinstance(column, str) and prefixed:
+        # A ColumnTransformer's pandas output names a column "<step>__<name>".
+        message += (
+            f" A ColumnTransformer prefixed its name: give {prefixed[0]!r}, or "
+            "make it keep the names (verbose_feature_names_out=False)."
         )
     return message
 
