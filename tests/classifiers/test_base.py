@@ -565,6 +565,42 @@ def test_partial_fit_compares_a_discretizer_name_by_its_text():
         model.set_params(discretizer="mdlp").partial_fit(X, y)
 
 
+@pytest.mark.parametrize(
+    "first, later",
+    [
+        (np.array(["a", "b"]), np.array(["a", "ccc"])),  # was cut to 'c'
+        (np.array([1, 2], dtype=np.int8), np.array([1, 300])),  # OverflowError
+        (np.array([1, 2], dtype=np.uint8), np.array([-1, 2])),  # OverflowError
+        (np.array([True, False]), np.array([1, 2])),  # 2 became True
+        (np.array([1.0, 2.0], dtype=np.float32), np.array([1.0, 1e40])),  # inf
+        (np.array([1, 2], dtype=np.int8), np.array([2, 1], dtype=np.int8)),
+    ],
+)
+def test_partial_fit_classes_hold_every_chunk_label(first, later):
+    # classes_ took the first chunk's dtype: a later label it cannot hold was
+    # cut, overflowed or changed. It is the labels' dtype together now, the
+    # model that of fit on the chunks' rows (their np.concatenate).
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(40, 2)), columns=["u", "v"])
+    y1, y2 = np.tile(first, 10), np.tile(later, 10)
+    model = NaiveBayes().partial_fit(X.iloc[:20], y1).partial_fit(X.iloc[20:], y2)
+    ref = NaiveBayes().fit(X, np.concatenate([y1, y2]))
+    np.testing.assert_array_equal(model.classes_, ref.classes_)
+    assert model.classes_.dtype == ref.classes_.dtype == model.predict(X).dtype
+    np.testing.assert_allclose(model.predict_proba(X), ref.predict_proba(X))
+
+
+def test_partial_fit_refuses_text_labels_after_numbers():
+    # "invalid literal for int() with base 10: 'x'"; the old model is kept.
+    X = pd.DataFrame({"u": [0, 1, 2, 0]})
+    model = NaiveBayes().partial_fit(X, [1, 2, 1, 2])
+    with pytest.raises(ValueError, match=r"Mix of label input types.*'x'.*1"):
+        model.partial_fit(X, ["x", "y", "x", "y"])
+    np.testing.assert_array_equal(model.classes_, [1, 2])
+    ref = NaiveBayes().fit(X, [1, 2, 1, 2])
+    np.testing.assert_array_equal(model.predict_proba(X), ref.predict_proba(X))
+
+
 def test_partial_fit_refuses_a_change_of_how_columns_are_read():
     # The first chunk fixes each column's kind: discrete_features,
     # continuous_features and continuous set afterwards were ignored.

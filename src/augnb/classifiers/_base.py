@@ -31,6 +31,7 @@ from augnb.classifiers.constraints import (
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     EncodedData,
+    _check_label_types,
     as_frame,
     column_indices,
     encode_target,
@@ -635,7 +636,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self.classes_ = (
             classes
             if isinstance(classes, np.ndarray)
-            else np.asarray(list(classes), dtype=plan.class_dtype)
+            else _class_array(classes, plan.class_dtype)
         )
         self.schema_ = schema
         self._check_value_range(data, schema.names)
@@ -750,7 +751,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             Every class label, on the first call (as scikit-learn's
             ``partial_fit``). Needed when the first chunk holds fewer than 2
             classes; if given, later labels must be among them. When None,
-            classes seen in later chunks are added.
+            classes seen in later chunks are added (``classes_`` then takes a
+            dtype that holds every label, as ``fit`` on all the rows would).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights of the chunk's rows, read as ``fit`` reads
             them: any chunking of ``(X, y, sample_weight)`` gives the model
@@ -1230,6 +1232,30 @@ def _path_to_classifier(obj: object, path: str, depth: int) -> str | None:
         inner = getattr(obj, "estimator", None)
         return _path_to_classifier(inner, f"{path}.estimator", depth + 1)
     return None
+
+
+def _class_array(classes: Sequence, dtype: np.dtype) -> NDArray:
+    """``classes_`` of labels met in parts: the first part's dtype if it holds them.
+
+    ``partial_fit`` (and a fit from batches) fixes the labels' dtype from the
+    first rows, but a later part may bring a label it cannot hold: a longer
+    text ('ccc' after labels of one letter was cut to 'c', so predict
+    returned a label no row had), a number out of its range (300 after int8
+    labels, or -1 after uint8: an OverflowError), a number after booleans
+    (2 became True). Those labels get the dtype NumPy gives them together,
+    as ``fit`` on the rows of every part would (the parts' ``np.concatenate``);
+    text among numbers is refused as ``fit`` refuses it.
+    """
+    values = list(classes)
+    _check_label_types(values)
+    try:
+        with np.errstate(over="ignore"):  # a float32 overflow is told below
+            kept = np.asarray(values, dtype=dtype)
+    except (OverflowError, ValueError):
+        kept = None
+    if kept is not None and kept.tolist() == values:
+        return kept
+    return np.asarray(values)
 
 
 def _class_spread(data: CountTables | None, f: int, c: int) -> float:
