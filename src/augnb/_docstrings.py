@@ -102,7 +102,9 @@ discretizer : str, transformer or None, default="mdlp"
     "equal_width", "mean", "soac" or a transformer that returns bins
     (``KBinsDiscretizer(encode="ordinal")``). A transformer that refuses
     missing values must be fitted on columns without any; at prediction a
-    missing value is summed out whatever discretises its column.""",
+    missing value is summed out whatever discretises its column. A grid
+    search tunes a discretiser's own parameters through an instance
+    (``discretizer=EqualWidthDiscretizer()``, ``discretizer__n_bins``).""",
     "discretizer_mixed": """\
 discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are

@@ -783,6 +783,31 @@ def test_held_classifier_names_the_classifier_inside_scikit_learn_objects():
     assert held_classifier(fitted) is None
 
 
+def test_a_nested_parameter_of_a_discretizer_name_is_refused_with_the_fix():
+    # GridSearchCV(TAN(), {"discretizer__n_bins": [3, 5]}) failed every fit
+    # with "'str' object has no attribute 'set_params'".
+    from sklearn.model_selection import GridSearchCV
+
+    from augnb.discretize import EqualWidthDiscretizer
+
+    X, y = _kbins_data()
+    with pytest.raises(ValueError, match=r"discretizer='mdlp' has no parameters.*"
+                       r"discretizer=EqualWidthDiscretizer\(\)"):
+        TAN().set_params(discretizer__n_bins=3)
+    with pytest.raises(ValueError, match=r"'cv__n_splits', as cv=5 .*set cv itself"):
+        augnb.FSS().set_params(cv__n_splits=3)
+    search = GridSearchCV(TAN(), {"discretizer__n_bins": [3, 5]}, cv=2)
+    with pytest.raises(ValueError, match="has no parameters of its own"):
+        search.set_params(error_score="raise").fit(X, y)
+    # Given with the instance, in one call (the instance is set first).
+    model = TAN().set_params(discretizer=EqualWidthDiscretizer(), discretizer__n_bins=4)
+    assert model.discretizer.n_bins == 4
+    grid = {"discretizer": [EqualWidthDiscretizer()], "discretizer__n_bins": [3, 5]}
+    assert GridSearchCV(TAN(), grid, cv=2).fit(X, y).best_params_["discretizer__n_bins"]
+    with pytest.raises(ValueError, match="Invalid parameter 'nope'"):
+        TAN().set_params(nope__x=1)
+
+
 def test_a_transformer_that_gives_no_bins_is_refused_by_name():
     from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
 

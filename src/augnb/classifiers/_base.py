@@ -338,6 +338,48 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             names = _PARAM_NAMES[cls] = super()._get_param_names()
         return list(names)
 
+    def set_params(self, **params: object) -> BaseAugmentedNB:
+        """Set the parameters, those of a nested transformer included.
+
+        As scikit-learn's, but a nested name (``discretizer__n_bins``) whose
+        parameter holds no estimator, such as the default
+        ``discretizer="mdlp"`` in a grid search, is refused with the fix,
+        where scikit-learn failed with "'str' object has no attribute
+        'set_params'".
+
+        Parameters
+        ----------
+        **params : dict
+            Parameter names (``name`` or ``name__inner``) and their values.
+
+        Returns
+        -------
+        self
+        """
+        names = self._get_param_names()
+        for key in params:
+            name, nested, _ = key.partition("__")
+            if not nested or name not in names:
+                continue  # scikit-learn names an unknown parameter itself
+            # The same call may set the parameter itself (scikit-learn sets it
+            # before the nested ones).
+            value = params[name] if name in params else getattr(self, name, None)
+            if not hasattr(value, "set_params"):
+                fix = (
+                    "give it a discretiser instance, whose parameters you then "
+                    "set (discretizer=EqualWidthDiscretizer(), then "
+                    "discretizer__n_bins), or set discretizer itself (a grid "
+                    "over instances: {'discretizer': [EqualWidthDiscretizer("
+                    "n_bins=3), EqualWidthDiscretizer(n_bins=5)]})"
+                    if name == "discretizer"
+                    else f"set {name} itself"
+                )
+                raise ValueError(
+                    f"{type(self).__name__}: cannot set {key!r}, as {name}="
+                    f"{value!r} has no parameters of its own; {fix}."
+                )
+        return super().set_params(**params)
+
     def _check_params(self) -> None:
         """Validate every parameter against ``_parameter_constraints``."""
         check_parameters(self, self.get_params(deep=False), self._parameter_constraints)
