@@ -312,6 +312,14 @@ def test_errors(car, car_tan):
     cnb = CategoricalNB().fit(np.zeros((4, 1), int), [0, 1, 0, 1])
     with pytest.raises(TypeError, match="augnb classifier"):
         dependence_derivative_ratios(cnb, np.zeros((4, 1), int))
+    # A Pipeline: its classifier, on the rows as the steps before pass them.
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    pipe = make_pipeline(FunctionTransformer(), car_tan)
+    pattern = r"classifier it holds, pipeline\[-1\], .*pipeline\[:-1\]\.transform\(X\)"
+    with pytest.raises(TypeError, match=pattern):
+        dependence_derivative_ratios(pipe, X)
     from sklearn.exceptions import NotFittedError
 
     with pytest.raises(NotFittedError):

@@ -203,6 +203,18 @@ def test_a_pipeline_is_refused_with_how_to_save_its_classifier(tmp_path):
     )
 
 
+def test_a_search_is_refused_with_how_to_save_its_classifier(tmp_path):
+    # "save it with joblib.dump" only: the refitted best classifier saves alone.
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = load("car")
+    search = GridSearchCV(TAN(), {"alpha": [0.5, 1.0]}, cv=2).fit(X, y)
+    fix = r"save_model\(search\.best_estimator_, path\)"
+    with pytest.raises(ValueError, match=fix):
+        save_model(search, tmp_path / "m.augnb")
+    assert not list(tmp_path.iterdir())
+
+
 def test_interval_categories_round_trip(tmp_path):
     # pd.cut gives a column of intervals: a model of it is saved as any other.
     rng = np.random.default_rng(0)

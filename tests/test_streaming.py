@@ -503,6 +503,17 @@ def test_what_is_no_file_or_no_classifier_is_refused_by_name(tmp_path):
         fit_files(TAN, tmp_path / "car.csv", target="cls")
     with pytest.raises(TypeError, match=r"load a model file with augnb.load_model"):
         predict_files("m.augnb", tmp_path / "car.csv", tmp_path / "p.parquet")
+    # A fitted search: its refitted classifier; a pipeline: its steps.
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    search = GridSearchCV(TAN(), {"alpha": [1.0]}, cv=2).fit(X, y)
+    with pytest.raises(TypeError, match=r"holds, search\.best_estimator_$"):
+        predict_files(search, tmp_path / "car.csv", tmp_path / "p.parquet")
+    pipe = make_pipeline(FunctionTransformer(), TAN()).fit(X, y)
+    with pytest.raises(TypeError, match=r"would not go through the steps before"):
+        predict_files(pipe, tmp_path / "car.csv", tmp_path / "p.parquet")
     assert not (tmp_path / "p.parquet").exists()
 
 

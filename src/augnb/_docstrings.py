@@ -99,7 +99,12 @@ random_state : int, RandomState or None, default=None
     "discretizer": """\
 discretizer : str, transformer or None, default="mdlp"
     How continuous columns are discretised: "mdlp", "equal_frequency",
-    "equal_width", "mean", "soac" or a transformer.""",
+    "equal_width", "mean", "soac" or a transformer that returns bins
+    (``KBinsDiscretizer(encode="ordinal")``). A transformer that refuses
+    missing values must be fitted on columns without any; at prediction a
+    missing value is summed out whatever discretises its column. A grid
+    search tunes a discretiser's own parameters through an instance
+    (``discretizer=EqualWidthDiscretizer()``, ``discretizer__n_bins``).""",
     "discretizer_mixed": """\
 discretizer : str, transformer or None, default="mdlp"
     With ``continuous="discretize"``: how continuous columns are
@@ -108,7 +113,9 @@ discretizer : str, transformer or None, default="mdlp"
 discrete_features : sequence of str or int, or boolean mask, default=None
     Columns to treat as discrete whatever their dtype: their names or
     positions, or a boolean mask with one value per column (as
-    scikit-learn's ``categorical_features``).
+    scikit-learn's ``categorical_features``). A NumPy array's columns
+    have no names (a ColumnTransformer in a Pipeline passes one on unless
+    ``set_output(transform="pandas")``): give positions.
 continuous_features : sequence of str or int, or boolean mask, default=None
     Columns to treat as continuous whatever their dtype, given the same
     way.""",
@@ -117,7 +124,11 @@ cv : int, "loo", (train, test) pairs, fold ids or CV splitter, default=5
     Internal cross-validation of the search: a number of stratified folds,
     leave-one-out, explicit (train, test) index pairs, the fold id of every
     training row (e.g. the folds another implementation used), or a
-    scikit-learn splitter whose test sets partition the rows.""",
+    scikit-learn splitter whose test sets partition the rows. A group
+    splitter (``GroupKFold``) is refused, as ``fit`` takes no groups: give
+    the folds it makes, ``cv=list(GroupKFold().split(X, y, groups))``.
+    Fold ids and pairs name the rows ``fit`` is given: inside a
+    cross-validation or grid search, give a number or a splitter.""",
     "epsilon_arc_search": """\
 epsilon : float, default=0.01
     A step is taken when its CV accuracy minus ``epsilon`` is at least the

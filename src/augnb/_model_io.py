@@ -36,6 +36,7 @@ from augnb._docstrings import shared_entries
 from augnb._io import MODEL_DOCUMENT, atomic_open, is_pickle
 from augnb._model_checks import Inconsistent, check_consistent
 from augnb._warnings import warn_at_caller
+from augnb.classifiers._base import held_classifier
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
 from augnb.data.schema import ColumnSpec, Schema
@@ -392,21 +393,26 @@ def _not_augnb_message(estimator: Any) -> str:
     """Why ``save_model`` refuses ``estimator``, and what saves it instead.
 
     A file holds data that augnb reads back without running code, so only
-    augnb's own classes; a scikit-learn pipeline ending in an augnb
-    classifier is the usual case, whose classifier can be saved alone.
+    augnb's own classes; a scikit-learn object holding an augnb classifier
+    (a pipeline ending in one, a fitted search) is the usual case, whose
+    classifier can be saved alone (:func:`held_classifier` says where).
     """
     kind = type(estimator).__qualname__
-    steps = getattr(estimator, "steps", None)
-    if isinstance(steps, list) and steps and isinstance(steps[-1], tuple):
-        name, last = steps[-1][:2]
-        if _is_estimator_name(type(last).__name__):
-            return (
-                f"save_model saves augnb classifiers, not a {kind}: save its "
-                f"fitted classifier (save_model(pipeline[-1], path), the step "
-                f"{name!r}) and apply the steps before it again where you "
-                "predict, or save the whole pipeline with joblib.dump (a "
-                "pickle: load such files only from sources you trust)."
-            )
+    path = held_classifier(estimator)
+    if path is not None:
+        steps = getattr(estimator, "steps", None) or [("", None)]
+        step = f", the step {steps[-1][0]!r}" if path == "pipeline[-1]" else ""
+        before = (
+            " and apply the steps before it again where you predict"
+            if "[-1]" in path
+            else ""
+        )
+        return (
+            f"save_model saves augnb classifiers, not a {kind}: save its "
+            f"fitted classifier (save_model({path}, path){step}){before}, or "
+            f"save the whole {kind} with joblib.dump (a pickle: load such "
+            "files only from sources you trust)."
+        )
     return (
         f"save_model saves augnb classifiers; got a {kind}, which it cannot "
         "write (a model file holds augnb's own classes only); save it with "

@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 from sklearn.utils.validation import check_is_fitted
 
 from augnb.classifiers import BaseAugmentedNB
-from augnb.classifiers._base import scores_with_model
+from augnb.classifiers._base import held_classifier, scores_with_model
 from augnb.inference import joint_log_likelihood
 from augnb.params.categorical import (
     DiscreteModel,
@@ -174,8 +174,16 @@ class DependenceExplanation:
 
 def _discrete_model(model: object) -> DiscreteModel:
     if not isinstance(model, BaseAugmentedNB):
+        path = held_classifier(model)
+        fix = ""
+        if path is not None:
+            fix = f": explain the classifier it holds, {path}"
+            if "[-1]" in path:
+                # Its rows are the output of the steps before it.
+                fix += f", on the rows as it sees them ({path[:-4]}[:-1].transform(X))"
         raise TypeError(
-            f"model must be a fitted augnb classifier; got {type(model).__name__}."
+            f"model must be a fitted augnb classifier; got {type(model).__name__}"
+            f"{fix}."
         )
     check_is_fitted(model, "model_")
     if not scores_with_model(model):

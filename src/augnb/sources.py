@@ -245,13 +245,53 @@ def discretize_columns(
     codes = bin_arrays(discretizer, cols, numbers)
     if codes is not None:
         return frame, (positions, codes)
-    binned = discretizer.transform(frame_from_columns(numbers, cols, frame.index))
-    bins = _bin_columns(binned, cols, frame.index, discretizer)
+    binned, missing = _transform_present(discretizer, numbers, cols, frame.index)
+    bins = _bin_columns(binned, cols, frame.index, discretizer, missing)
     return replace_columns(frame, bins), None
 
 
+def _transform_present(
+    discretizer: Any, numbers: list[np.ndarray], cols: list, index: pd.Index
+) -> tuple[object, list[np.ndarray] | None]:
+    """Another transformer's output for the values, missing cells kept missing.
+
+    A missing value is summed out at prediction, whatever discretises the
+    column, but scikit-learn's discretisers refuse NaN ("Input X contains
+    NaN", with advice that does not apply): a model with
+    ``discretizer=KBinsDiscretizer(...)`` failed on any row missing a
+    continuous value. When the transformer refuses a table that has missing
+    cells, they get a stand-in value (the column's first present one, or 0),
+    and their bins are dropped: a discretiser bins each cell by its own
+    value, so the other cells' bins are the ones it gives. A transformer
+    that takes NaN is left to read it.
+
+    Returns
+    -------
+    binned : object
+        The transformer's output.
+    missing : list of ndarray or None
+        Each column's missing cells, when stand-ins were binned.
+    """
+    table = frame_from_columns(numbers, cols, index)
+    try:
+        return discretizer.transform(table), None
+    except ValueError:
+        missing = [np.isnan(values) for values in numbers]
+        if not any(m.any() for m in missing):
+            raise
+    filled = []
+    for values, absent in zip(numbers, missing):
+        present = values[~absent]
+        filled.append(np.where(absent, present[0] if present.size else 0.0, values))
+    return discretizer.transform(frame_from_columns(filled, cols, index)), missing
+
+
 def _bin_columns(
-    binned: object, cols: list, index: pd.Index, discretizer: object
+    binned: object,
+    cols: list,
+    index: pd.Index,
+    discretizer: object,
+    missing: list[np.ndarray] | None = None,
 ) -> dict[Hashable, Any]:
     """Another transformer's output as one column of bins per column.
 
@@ -259,7 +299,8 @@ def _bin_columns(
     ``KBinsDiscretizer(encode="ordinal")``) give the bin numbers as floats in
     an array, or in a frame with ``set_output``. Whole numbers become
     categorical bins; anything else is no discretisation and refused with
-    the transformer's name.
+    the transformer's name. ``missing``: each column's cells binned from a
+    stand-in value (:func:`_transform_present`), made missing.
     """
     name = type(discretizer).__name__
     if isinstance(binned, pd.DataFrame):
@@ -280,8 +321,10 @@ def _bin_columns(
             )
         frame = pd.DataFrame(np.asarray(binned), columns=cols, index=index)
     out: dict[Hashable, Any] = {}
-    for c in cols:
+    for j, c in enumerate(cols):
         column = frame[c]
+        if missing is not None and missing[j].any():
+            column = column.mask(missing[j])
         numeric = pd.api.types.is_numeric_dtype(column.dtype)
         if not numeric or pd.api.types.is_bool_dtype(column.dtype):
             out[c] = column  # categories already, or words: read as levels

@@ -153,15 +153,24 @@ def _check_estimator(estimator: object, what: str) -> None:
     A class (``TAN`` for ``TAN()``), a loaded model's path or another
     library's estimator failed on an attribute deep in the fit.
     """
-    from augnb.classifiers._base import BaseAugmentedNB
+    from augnb.classifiers._base import BaseAugmentedNB, held_classifier
 
     if not isinstance(estimator, BaseAugmentedNB):
+        path = held_classifier(estimator)
         hint = (
             f": give an instance, {estimator.__name__}()"
             if isinstance(estimator, type)
             else ": load a model file with augnb.load_model first"
             if isinstance(estimator, (str, os.PathLike))
             else ""
+            if path is None
+            else f": give the classifier it holds, {path}"
+            if "[-1]" not in path
+            else (
+                ": the files' rows would not go through the steps before its "
+                f"classifier ({path}); read them with pandas and call its own "
+                "methods"
+            )
         )
         raise TypeError(
             f"{what} takes an augnb classifier; got {estimator!r:.60}{hint}"

@@ -594,6 +594,42 @@ def test_partial_fit_compares_a_discretizer_name_by_its_text():
         model.set_params(discretizer="mdlp").partial_fit(X, y)
 
 
+@pytest.mark.parametrize(
+    "first, later",
+    [
+        (np.array(["a", "b"]), np.array(["a", "ccc"])),  # was cut to 'c'
+        (np.array([1, 2], dtype=np.int8), np.array([1, 300])),  # OverflowError
+        (np.array([1, 2], dtype=np.uint8), np.array([-1, 2])),  # OverflowError
+        (np.array([True, False]), np.array([1, 2])),  # 2 became True
+        (np.array([1.0, 2.0], dtype=np.float32), np.array([1.0, 1e40])),  # inf
+        (np.array([1, 2], dtype=np.int8), np.array([2, 1], dtype=np.int8)),
+    ],
+)
+def test_partial_fit_classes_hold_every_chunk_label(first, later):
+    # classes_ took the first chunk's dtype: a later label it cannot hold was
+    # cut, overflowed or changed. It is the labels' dtype together now, the
+    # model that of fit on the chunks' rows (their np.concatenate).
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(40, 2)), columns=["u", "v"])
+    y1, y2 = np.tile(first, 10), np.tile(later, 10)
+    model = NaiveBayes().partial_fit(X.iloc[:20], y1).partial_fit(X.iloc[20:], y2)
+    ref = NaiveBayes().fit(X, np.concatenate([y1, y2]))
+    np.testing.assert_array_equal(model.classes_, ref.classes_)
+    assert model.classes_.dtype == ref.classes_.dtype == model.predict(X).dtype
+    np.testing.assert_allclose(model.predict_proba(X), ref.predict_proba(X))
+
+
+def test_partial_fit_refuses_text_labels_after_numbers():
+    # "invalid literal for int() with base 10: 'x'"; the old model is kept.
+    X = pd.DataFrame({"u": [0, 1, 2, 0]})
+    model = NaiveBayes().partial_fit(X, [1, 2, 1, 2])
+    with pytest.raises(ValueError, match=r"Mix of label input types.*'x'.*1"):
+        model.partial_fit(X, ["x", "y", "x", "y"])
+    np.testing.assert_array_equal(model.classes_, [1, 2])
+    ref = NaiveBayes().fit(X, [1, 2, 1, 2])
+    np.testing.assert_array_equal(model.predict_proba(X), ref.predict_proba(X))
+
+
 def test_partial_fit_refuses_a_change_of_how_columns_are_read():
     # The first chunk fixes each column's kind: discrete_features,
     # continuous_features and continuous set afterwards were ignored.
@@ -707,6 +743,98 @@ def test_a_scikit_learn_discretizer_gives_the_model_of_its_bins(pandas_output):
     np.testing.assert_allclose(
         model.predict_proba(X.iloc[:1]), model.predict_proba(X)[:1], atol=1e-12
     )
+
+
+@pytest.mark.parametrize("pandas_output", [False, True])
+def test_a_scikit_learn_discretizer_leaves_missing_values_summed_out(pandas_output):
+    # KBinsDiscretizer refuses NaN: predicting a row that missed a continuous
+    # value failed with "Input X contains NaN" (and advice to use another
+    # estimator), where the row is predicted with that value summed out.
+    from sklearn.preprocessing import KBinsDiscretizer
+
+    X, y = _kbins_data()
+    X = X.assign(d=np.linspace(-1.0, 1.0, len(X)))
+    kbins = KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="uniform")
+    if pandas_output:
+        kbins.set_output(transform="pandas")
+    model = TAN(discretizer=kbins).fit(X, y)
+    gaps = X.copy()
+    gaps.loc[::3, "c"] = np.nan
+    gaps.loc[:1, "d"] = np.nan  # row 0 misses both
+    codes, full = model.encode(gaps).codes, model.encode(X).codes
+    absent = gaps[["a", "c", "d"]].isna().to_numpy()
+    assert (codes[absent] == -1).all()
+    np.testing.assert_array_equal(codes[~absent], full[~absent])
+    # The same as a model of those bins given the rows with the cells missing.
+    bins = pd.DataFrame(
+        np.asarray(kbins.fit(X[["c", "d"]]).transform(X[["c", "d"]])).astype(int),
+        columns=["c", "d"],
+        index=X.index,
+    ).astype("category")
+    binned = X.assign(c=bins["c"], d=bins["d"])
+    ref = TAN().fit(binned, y)
+    np.testing.assert_allclose(
+        model.predict_proba(gaps), ref.predict_proba(binned.mask(gaps.isna())),
+        atol=1e-12,
+    )
+    # Its fit takes no missing value: told with the columns and the fixes.
+    refusal = r"refused the missing values .*\['c', 'd'\].*'mdlp'"
+    with pytest.raises(ValueError, match=refusal):
+        TAN(discretizer=kbins).fit(gaps, y)
+    # Another refusal of the transformer's is its own, not the missing values'.
+    with pytest.raises(ValueError, match="n_bins") as refused:
+        TAN(discretizer=KBinsDiscretizer(n_bins=1, encode="ordinal")).fit(gaps, y)
+    assert "missing values" not in str(refused.value)
+
+
+def test_held_classifier_names_the_classifier_inside_scikit_learn_objects():
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.model_selection import FixedThresholdClassifier, GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    from augnb.classifiers._base import held_classifier
+
+    X, y = _kbins_data()
+    pipe = make_pipeline(FunctionTransformer(), TAN())
+    search = GridSearchCV(pipe, {"tan__alpha": [1.0]}, cv=2)
+    fitted = TAN().fit(X, y)
+    assert held_classifier(pipe) == "pipeline[-1]"
+    assert held_classifier(search) is None  # unfitted: no best estimator yet
+    assert held_classifier(search.fit(X, y)) == "search.best_estimator_[-1]"
+    assert held_classifier(FrozenEstimator(fitted)) == "model.estimator"
+    fixed = FixedThresholdClassifier(TAN(), threshold=0.3).fit(X, y)
+    assert held_classifier(fixed) == "model.estimator_"
+    # Several classifiers (one per fold), or none: nothing to name.
+    assert held_classifier(CalibratedClassifierCV(TAN(), cv=2).fit(X, y)) is None
+    assert held_classifier(FunctionTransformer()) is None
+    assert held_classifier(fitted) is None
+
+
+def test_a_nested_parameter_of_a_discretizer_name_is_refused_with_the_fix():
+    # GridSearchCV(TAN(), {"discretizer__n_bins": [3, 5]}) failed every fit
+    # with "'str' object has no attribute 'set_params'".
+    from sklearn.model_selection import GridSearchCV
+
+    from augnb.discretize import EqualWidthDiscretizer
+
+    X, y = _kbins_data()
+    with pytest.raises(ValueError, match=r"discretizer='mdlp' has no parameters.*"
+                       r"discretizer=EqualWidthDiscretizer\(\)"):
+        TAN().set_params(discretizer__n_bins=3)
+    with pytest.raises(ValueError, match=r"'cv__n_splits', as cv=5 .*set cv itself"):
+        augnb.FSS().set_params(cv__n_splits=3)
+    search = GridSearchCV(TAN(), {"discretizer__n_bins": [3, 5]}, cv=2)
+    with pytest.raises(ValueError, match="has no parameters of its own"):
+        search.set_params(error_score="raise").fit(X, y)
+    # Given with the instance, in one call (the instance is set first).
+    model = TAN().set_params(discretizer=EqualWidthDiscretizer(), discretizer__n_bins=4)
+    assert model.discretizer.n_bins == 4
+    grid = {"discretizer": [EqualWidthDiscretizer()], "discretizer__n_bins": [3, 5]}
+    assert GridSearchCV(TAN(), grid, cv=2).fit(X, y).best_params_["discretizer__n_bins"]
+    with pytest.raises(ValueError, match="Invalid parameter 'nope'"):
+        TAN().set_params(nope__x=1)
 
 
 def test_a_transformer_that_gives_no_bins_is_refused_by_name():

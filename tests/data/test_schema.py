@@ -197,6 +197,32 @@ def test_error_unknown_override_column():
         Schema.infer(X, continuous_features=[5])
 
 
+def test_column_name_for_an_array_gets_the_fixes():
+    # A ColumnTransformer in a Pipeline passes the learner a NumPy array:
+    # its columns are positions, and the message said only "X has columns
+    # [0, 1]", not why the name is gone nor how to keep it.
+    X = pd.DataFrame(np.array([[1, 0.5], [2, 1.5]]))
+    message = (
+        r"discrete_features names a column 'colour' that is not in X; X has "
+        r"columns \[0, 1\]\. X has no column names: .*position.*"
+        r"set_output\(transform=\"pandas\"\)"
+    )
+    with pytest.raises(ValueError, match=message):
+        Schema.infer(X, discrete_features=["colour"])
+    # A table with names is told its names only.
+    named = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.0]})
+    with pytest.raises(ValueError, match=r"X has columns \['a', 'b'\]\.$"):
+        Schema.infer(named, discrete_features=["zzz"])
+
+
+def test_column_name_a_column_transformer_prefixed_gets_the_fixes():
+    # set_output(transform="pandas") keeps the names, prefixed by the step.
+    X = pd.DataFrame({"num__x": [0.5, 1.5], "cat__colour": ["r", "g"]})
+    fix = r"prefixed its name: give 'cat__colour', or .*verbose_feature_names_out"
+    with pytest.raises(ValueError, match=fix):
+        Schema.infer(X, discrete_features=["colour"])
+
+
 def test_error_column_listed_both_ways():
     X = pd.DataFrame({"a": [1, 2], "b": [0.5, 1.0]})
     with pytest.raises(ValueError, match=r"\['b'\] are listed both"):

@@ -393,10 +393,21 @@ def test_clone_and_pickle(cls):
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
 def test_unknown_column_is_named(cls):
     X = pd.DataFrame({"a": [1.0, 2.0]})
-    with pytest.raises(ValueError, match="'nope' not found"):
+    with pytest.raises(ValueError, match="names a column 'nope' that is not in X"):
         _fit(cls, X, columns=["nope"])
     with pytest.raises(ValueError, match="Column 5 is neither"):
         _fit(cls, X, columns=[5])
+
+
+def test_column_name_for_an_array_says_it_has_none():
+    # A Pipeline step before the discretiser (a ColumnTransformer) passes on
+    # a NumPy array: "'a' not found in X" did not say why, nor the fix.
+    X = np.array([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(ValueError, match=r"MDLPDiscretizer\(columns=\.\.\.\) names"):
+        MDLPDiscretizer(columns=["a"]).fit(X, [0, 1])
+    with pytest.raises(ValueError, match=r"no column names.*set_output"):
+        MeanBinarizer(columns=["a"]).fit(X)
+    assert MeanBinarizer(columns=[1]).fit(X).columns_ == [1]
 
 
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
@@ -438,6 +449,19 @@ def test_transform_column_mismatch_is_named(cls):
         est.transform(X.assign(z=1.0))
 
 
+def test_transform_of_an_array_after_a_frame_says_how():
+    # A Pipeline fitted on a DataFrame and given an array (or the reverse):
+    # the two have no column in common, which alone did not say why.
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [3.0, 1.0, 2.0]})
+    est = MeanBinarizer().fit(X)
+    with pytest.raises(ValueError, match=r"without column names.*feature_names_in_"):
+        est.transform(X.to_numpy())
+    with pytest.raises(ValueError, match=r"fitted on an array.*to_numpy"):
+        MeanBinarizer().fit(X.to_numpy()).transform(X)
+    with pytest.raises(ValueError, match="X has 1 features, but MeanBinarizer is "):
+        est.transform(X[["a"]])
+
+
 @pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
 def test_transform_before_fit_raises(cls):
     from sklearn.exceptions import NotFittedError
@@ -451,6 +475,38 @@ def test_transform_before_fit_raises(cls):
 def test_invalid_n_bins(cls, n_bins):
     with pytest.raises(ValueError, match="n_bins must be an integer"):
         cls(n_bins=n_bins).fit(pd.DataFrame({"a": [1.0, 2.0]}))
+
+
+@pytest.mark.parametrize("cls", ALL_DISCRETIZERS)
+def test_input_is_read_as_the_estimators_read_it(cls):
+    # A ColumnTransformer in a Pipeline passes on its mixed output as a NumPy
+    # object array: its columns of numbers were "non-numeric dtype object",
+    # refused when named and left out by default (nothing cut, silently).
+    from sklearn.compose import ColumnTransformer
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"x": rng.normal(size=40), "w": rng.choice(["u", "v"], 40)})
+    y = np.arange(40) % 2
+    mixed = ColumnTransformer([("x", "passthrough", ["x"])], remainder="passthrough")
+    Z = mixed.fit_transform(frame)
+    assert Z.dtype == object
+    ref = _fit(cls, frame[["x"]].to_numpy(), y)
+    for est in (_fit(cls, Z, y), _fit(cls, Z, y, columns=[0])):
+        assert est.columns_ == [0]
+        np.testing.assert_array_equal(est.cut_points_[0], ref.cut_points_[0])
+        expected = ref.transform(frame[["x"]].to_numpy())[0].cat.codes
+        np.testing.assert_array_equal(est.transform(Z)[0].cat.codes, expected)
+    # A list of rows keeps each cell's type (NumPy made every number text).
+    assert _fit(cls, Z.tolist(), y).columns_ == [0]
+    # A frame's object column of numbers is cut, the others come back as given.
+    objects = frame.assign(x=frame["x"].astype(object), n=pd.Series(y, dtype=object))
+    out = _fit(cls, objects, y).transform(objects)
+    assert out["x"].dtype == "category"
+    assert out["n"].dtype == object and out["w"].equals(objects["w"])
+    with pytest.raises(TypeError, match="sparse"):
+        from scipy.sparse import csr_matrix
+
+        _fit(cls, csr_matrix(np.ones((4, 2))), y[:4])
 
 
 def test_non_2d_input_is_rejected():

@@ -35,6 +35,18 @@ def test_the_suffix_names_the_format(car_nb, tmp_path, suffix, start):
     assert augnb.export is export
 
 
+def test_a_pipeline_is_refused_with_the_classifier_to_export(car_nb, tmp_path):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    X, y = load("car")
+    pipe = make_pipeline(FunctionTransformer(), NaiveBayes()).fit(X, y)
+    fix = r"got a Pipeline: .*it holds, pipeline\[-1\]"
+    with pytest.raises(ExportError, match=fix):
+        export(pipe, tmp_path / "car.bif")
+    assert export(pipe[-1], tmp_path / "car.bif").exists()
+
+
 def test_format_errors_are_clear(car_nb, tmp_path):
     with pytest.raises(ExportError, match="unknown export format 'pdf'"):
         export(car_nb, tmp_path / "car.bif", format="pdf")

@@ -83,6 +83,17 @@ def test_plot_rejects_unfitted_objects():
         plot_structure(object())
 
 
+def test_plot_of_a_pipeline_names_its_classifier():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    X, y = load("car")
+    pipe = make_pipeline(FunctionTransformer(), TAN()).fit(X, y)
+    with pytest.raises(TypeError, match=r"got Pipeline: plot the classifier it holds"):
+        plot_structure(pipe)
+    assert plot_structure(pipe[-1]) is not None
+
+
 @pytest.mark.parametrize("n", [1, 2])
 def test_plot_ensemble_draws_one_panel_per_member(n):
     # AODE's (n=1) and A2DE's structure_ are one structure per member; the

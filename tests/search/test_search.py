@@ -808,6 +808,40 @@ def test_fold_ids_from_ids_splitter_and_int():
         fold_ids(np.linspace(0, 1, 20), y)
 
 
+def test_group_splitter_is_refused_with_the_folds_to_give_instead():
+    # fit takes no groups: scikit-learn's "The 'groups' parameter should not
+    # be None" named neither cv nor the fix; the folds themselves are taken.
+    from sklearn.model_selection import GroupKFold, LeaveOneGroupOut
+
+    from augnb.search import fold_ids
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(60, 3)), columns=["a", "b", "c"])
+    y = np.where(X["a"] + rng.integers(0, 2, 60) > 2, "p", "n")
+    groups = np.repeat(["g1", "g2", "g3"], 20)
+    for splitter in (GroupKFold(3), LeaveOneGroupOut()):
+        with pytest.raises(ValueError, match=r"splits the rows by groups.*factorize"):
+            fold_ids(splitter, np.zeros(60, dtype=np.intp))
+        with pytest.raises(ValueError, match=r"cv=.*splits the rows by groups"):
+            FSS(cv=splitter).fit(X, y)
+    pairs = FSS(cv=list(LeaveOneGroupOut().split(X, y, groups)), random_state=0)
+    ids = FSS(cv=pd.factorize(groups)[0], random_state=0)
+    assert pairs.fit(X, y).selected_features_ == ids.fit(X, y).selected_features_
+
+
+def test_folds_given_for_all_rows_inside_a_cross_validation_say_why():
+    # cross_val_score fits on part of the rows the folds were given for: the
+    # message said only that the lengths differ, not why nor the fix.
+    from sklearn.model_selection import KFold, cross_val_score
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(30, 2)), columns=["a", "b"])
+    y = np.where(X["a"] > 0, "p", "n")
+    for cv in (np.arange(30) % 3, list(KFold(3).split(X))):
+        with pytest.raises(ValueError, match=r"cross-validation or grid search.*cv=5"):
+            cross_val_score(FSS(cv=cv), X, y, cv=3, error_score="raise")
+
+
 def test_resolve_folds_every_form_of_cv():
     from sklearn.model_selection import KFold
 

@@ -31,6 +31,7 @@ from augnb.classifiers.constraints import (
 from augnb.data.audit import refuse_times_as_numbers, warn_data_problems
 from augnb.data.encoding import (
     EncodedData,
+    _check_label_types,
     as_frame,
     column_indices,
     encode_target,
@@ -47,7 +48,7 @@ from augnb.data.schema import (
     kinds_still_hold,
     whole_columns_gapped,
 )
-from augnb.discretize.factory import DISCRETIZERS, make_discretizer
+from augnb.discretize.factory import DISCRETIZERS, fit_discretizer
 from augnb.inference import MissingTooCostly, joint_log_likelihood
 from augnb.params.categorical import DiscreteModel, fit_discrete_model
 from augnb.params.from_statistics import fit_model_from_statistics
@@ -74,6 +75,7 @@ from augnb.structure import Structure
 __all__ = [
     "BaseAugmentedNB",
     "TrainingData",
+    "held_classifier",
     "scores_with_model",
 ]
 
@@ -413,6 +415,48 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             names = _PARAM_NAMES[cls] = super()._get_param_names()
         return list(names)
 
+    def set_params(self, **params: object) -> BaseAugmentedNB:
+        """Set the parameters, those of a nested transformer included.
+
+        As scikit-learn's, but a nested name (``discretizer__n_bins``) whose
+        parameter holds no estimator, such as the default
+        ``discretizer="mdlp"`` in a grid search, is refused with the fix,
+        where scikit-learn failed with "'str' object has no attribute
+        'set_params'".
+
+        Parameters
+        ----------
+        **params : dict
+            Parameter names (``name`` or ``name__inner``) and their values.
+
+        Returns
+        -------
+        self
+        """
+        names = self._get_param_names()
+        for key in params:
+            name, nested, _ = key.partition("__")
+            if not nested or name not in names:
+                continue  # scikit-learn names an unknown parameter itself
+            # The same call may set the parameter itself (scikit-learn sets it
+            # before the nested ones).
+            value = params[name] if name in params else getattr(self, name, None)
+            if not hasattr(value, "set_params"):
+                fix = (
+                    "give it a discretiser instance, whose parameters you then "
+                    "set (discretizer=EqualWidthDiscretizer(), then "
+                    "discretizer__n_bins), or set discretizer itself (a grid "
+                    "over instances: {'discretizer': [EqualWidthDiscretizer("
+                    "n_bins=3), EqualWidthDiscretizer(n_bins=5)]})"
+                    if name == "discretizer"
+                    else f"set {name} itself"
+                )
+                raise ValueError(
+                    f"{type(self).__name__}: cannot set {key!r}, as {name}="
+                    f"{value!r} has no parameters of its own; {fix}."
+                )
+        return super().set_params(**params)
+
     def _check_params(self) -> None:
         """Validate every parameter against ``_parameter_constraints``."""
         check_parameters(self, self.get_params(deep=False), self._parameter_constraints)
@@ -628,7 +672,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 continuous,
                 frame.index,
             )
-            self.discretizer_ = make_discretizer(self.discretizer).fit(
+            self.discretizer_ = fit_discretizer(
+                self.discretizer,
                 sub if cut_rows is None else sub.iloc[cut_rows],
                 y_codes if cut_rows is None else y_codes[cut_rows],
             )
@@ -725,7 +770,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         self.classes_ = (
             classes
             if isinstance(classes, np.ndarray)
-            else np.asarray(list(classes), dtype=plan.class_dtype)
+            else _class_array(classes, plan.class_dtype)
         )
         self.schema_ = schema
         self._check_value_range(data, schema.names)
@@ -866,7 +911,8 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             Every class label, on the first call (as scikit-learn's
             ``partial_fit``). Needed when the first chunk holds fewer than 2
             classes; if given, later labels must be among them. When None,
-            classes seen in later chunks are added.
+            classes seen in later chunks are added (``classes_`` then takes a
+            dtype that holds every label, as ``fit`` on all the rows would).
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights of the chunk's rows, read as ``fit`` reads
             them: any chunking of ``(X, y, sample_weight)`` gives the model
@@ -1323,6 +1369,92 @@ def scores_with_model(estimator: BaseAugmentedNB) -> bool:
         type(estimator)._joint_log_likelihood
         is BaseAugmentedNB._joint_log_likelihood
     )
+
+
+def held_classifier(obj: object) -> str | None:
+    """Where the augnb classifier a scikit-learn object holds is, or None.
+
+    What saves, exports, plots or explains one classifier is often given the
+    object that holds it (a Pipeline, a fitted search); each refusal names
+    the expression that reaches it, from a name for ``obj``: ``pipeline[-1]``
+    for a Pipeline ending in one, ``search.best_estimator_`` for a fitted
+    search, ``model.estimator_`` for a fitted wrapper of one estimator
+    (TunedThresholdClassifierCV, FixedThresholdClassifier, ...),
+    ``model.estimator`` for a FrozenEstimator, and their combinations
+    (``search.best_estimator_[-1]``).
+
+    Parameters
+    ----------
+    obj : object
+        What was given in place of a classifier.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from augnb import TAN
+    >>> held_classifier(make_pipeline(StandardScaler(), TAN()))
+    'pipeline[-1]'
+    >>> held_classifier(StandardScaler()) is None
+    True
+    """
+    kind = type(obj).__name__
+    if hasattr(obj, "steps"):
+        name = "pipeline"
+    elif kind.endswith("SearchCV"):
+        name = "search"
+    else:
+        name = "model"
+    return _path_to_classifier(obj, name, depth=0)
+
+
+def _path_to_classifier(obj: object, path: str, depth: int) -> str | None:
+    if isinstance(obj, BaseAugmentedNB):
+        return path if depth else None
+    if depth > 4:  # meta-estimators nest a few levels at most
+        return None
+    steps = getattr(obj, "steps", None)
+    if isinstance(steps, list) and steps and isinstance(steps[-1], tuple):
+        return _path_to_classifier(steps[-1][-1], f"{path}[-1]", depth + 1)
+    # A fitted search's refitted best estimator, a fitted wrapper's estimator,
+    # a FrozenEstimator's (fitted) estimator; an unfitted template (the
+    # estimator parameter of a search or a CalibratedClassifierCV) is not one.
+    for attribute in ("best_estimator_", "estimator_"):
+        inner = getattr(obj, attribute, None)
+        if inner is not None:
+            return _path_to_classifier(inner, f"{path}.{attribute}", depth + 1)
+    if type(obj).__name__ == "FrozenEstimator":
+        inner = getattr(obj, "estimator", None)
+        return _path_to_classifier(inner, f"{path}.estimator", depth + 1)
+    return None
+
+
+def _class_array(classes: Sequence, dtype: np.dtype) -> NDArray:
+    """``classes_`` of labels met in parts: the first part's dtype if it holds them.
+
+    ``partial_fit`` (and a fit from batches) fixes the labels' dtype from the
+    first rows, but a later part may bring a label it cannot hold: a longer
+    text ('ccc' after labels of one letter was cut to 'c', so predict
+    returned a label no row had), a number out of its range (300 after int8
+    labels, or -1 after uint8: an OverflowError), a number after booleans
+    (2 became True). Those labels get the dtype NumPy gives them together,
+    as ``fit`` on the rows of every part would (the parts' ``np.concatenate``);
+    text among numbers is refused as ``fit`` refuses it.
+    """
+    values = list(classes)
+    _check_label_types(values)
+    try:
+        with np.errstate(over="ignore"):  # a float32 overflow is told below
+            kept = np.asarray(values, dtype=dtype)
+    except (OverflowError, ValueError):
+        kept = None
+    if kept is not None and kept.tolist() == values:
+        return kept
+    return np.asarray(values)
 
 
 def _class_spread(data: CountTables | None, f: int, c: int) -> float:

@@ -258,7 +258,7 @@ def _sparse_refusal(X: Any) -> str:
     """
     return (
         f"X is a sparse matrix ({type(X).__name__} of shape {X.shape}), but "
-        "augnb's classifiers read dense columns. A one-hot encoding is not "
+        "augnb's estimators read dense columns. A one-hot encoding is not "
         "needed: give the categorical columns as they are (each column's "
         "categories are modelled as such), or make X dense: X.toarray(), or "
         "in a pipeline OneHotEncoder(sparse_output=False) or "

@@ -33,6 +33,7 @@ __all__ = [
     "column_kind",
     "refusal_message",
     "type_changed",
+    "unknown_column_message",
 ]
 
 Kind = Literal["discrete", "continuous"]
@@ -366,11 +367,52 @@ def column_positions(
         ):
             out.add(int(s) % len(names))
         elif what is not None:
-            raise ValueError(
-                f"{what} names a column {s!r} that is not in X; "
-                f"X has columns {names[:10]}{'...' if len(names) > 10 else ''}."
-            )
+            raise ValueError(unknown_column_message(what, s, names))
     return out
+
+
+def unknown_column_message(what: str, column: Hashable, names: Sequence) -> str:
+    """The error of a column selector naming no column of X, with the fix.
+
+    Says which columns X has. A name given for a table without names (a
+    NumPy array, whose columns are its positions: what a scikit-learn
+    transformer or ColumnTransformer hands the next step of a Pipeline) gets
+    the two fixes, as X's columns ``[0, 1, ...]`` alone do not say why.
+
+    Parameters
+    ----------
+    what : str
+        The selector, as the message names it (``"discrete_features"``).
+    column : hashable
+        The entry that names no column.
+    names : sequence
+        X's column names.
+
+    Returns
+    -------
+    str
+    """
+    names = list(names)
+    more = len(names) - 10
+    shown = f"{names[:10]}" + (f" and {more} more" if more > 0 else "")
+    message = (
+        f"{what} names a column {column!r} that is not in X; X has columns {shown}."
+    )
+    if isinstance(column, str) and names == list(range(len(names))):
+        message += (
+            " X has no column names: it is a NumPy array (as a scikit-learn "
+            "transformer or ColumnTransformer passes it on in a Pipeline). Give "
+            "the column's position, or keep the names with "
+            'set_output(transform="pandas") on the step before.'
+        )
+    prefixed = [n for n in names if isinstance(n, str) and n.endswith(f"__{column}")]
+    if isinstance(column, str) and prefixed:
+        # A ColumnTransformer's pandas output names a column "<step>__<name>".
+        message += (
+            f" A ColumnTransformer prefixed its name: give {prefixed[0]!r}, or "
+            "make it keep the names (verbose_feature_names_out=False)."
+        )
+    return message
 
 
 def column_kind(col: pd.Series, n_distinct: int | None = None) -> Kind:

@@ -2,7 +2,10 @@
 
 Every discretiser is a scikit-learn transformer that maps a DataFrame to a
 DataFrame with the same columns and index; each discretised column becomes a
-pandas Categorical whose categories ``0..B-1`` are its declared levels.
+pandas Categorical whose categories ``0..B-1`` are its declared levels. The
+input is read as the estimators read it (an array's columns are named
+``0..n-1``, an object column of numbers is numeric); by default the float
+columns are discretised.
 
 - :class:`MDLPDiscretizer`: supervised Fayyad–Irani entropy / MDL cuts.
 - :class:`RandomMDLPDiscretizer`: MDL cuts drawn at random (ESKDB's members).

@@ -20,25 +20,39 @@ from numpy.typing import NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from augnb.data.encoding import column_arrays, replace_columns
-from augnb.data.schema import refusal_message
+from augnb.data.encoding import (
+    as_frame,
+    column_arrays,
+    replace_columns,
+    typed_objects,
+)
+from augnb.data.schema import refusal_message, unknown_column_message
 
 
 def _as_frame(X: Any) -> pd.DataFrame:
+    """``X`` read as the estimators read it (:mod:`augnb.data.encoding`).
+
+    One reading for the learners and the discretisers: an object column of
+    numbers (a ColumnTransformer's mixed output in a Pipeline, as a NumPy
+    object array) is a numeric column, where it was "non-numeric dtype
+    object", refused when named and left out by default; a list of rows
+    keeps each cell's type (a word in a row made every number text); sparse
+    or complex input is refused with the fix (:func:`as_frame`). A frame
+    without rows or columns is taken (the estimators fit a discretiser on
+    the continuous columns, which may be none).
+    """
     if isinstance(X, pd.DataFrame):
-        frame = X
-    else:
-        arr = np.asarray(X)
-        if arr.ndim != 2:
-            raise ValueError(
-                f"Expected a DataFrame or a 2-d array, got an array with "
-                f"{arr.ndim} dimension(s)."
-            )
-        frame = pd.DataFrame(arr)
-    if not frame.columns.is_unique:
-        dup = frame.columns[frame.columns.duplicated()].unique().tolist()
-        raise ValueError(f"Duplicate column names are not supported: {dup}.")
-    return frame
+        if not X.columns.is_unique:
+            dup = X.columns[X.columns.duplicated()].unique().tolist()
+            raise ValueError(f"Duplicate column names are not supported: {dup}.")
+        return typed_objects(X)
+    if isinstance(X, np.ndarray) and X.dtype.names is None and X.ndim != 2:
+        raise ValueError(
+            f"Expected a DataFrame or a 2-d array, got an array with "
+            f"{X.ndim} dimension(s). Reshape your data: X.reshape(-1, 1) for "
+            "one column, X.reshape(1, -1) for one row."
+        )
+    return as_frame(X)
 
 
 @functools.lru_cache(maxsize=256)
@@ -228,7 +242,9 @@ class _BaseDiscretizer(
         ----------
         X : DataFrame or ndarray of shape (n_samples, n_features)
             Training data. An ndarray is treated as a DataFrame with columns
-            ``0..n_features-1``. NaN values are ignored.
+            ``0..n_features-1``. Columns are read as the estimators read
+            them: an object column holding only numbers (a ColumnTransformer's
+            mixed output) is numeric. NaN values are ignored.
         y : array-like of shape (n_samples,), default=None
             Class labels; required by supervised discretisers, ignored by the
             others.
@@ -247,7 +263,9 @@ class _BaseDiscretizer(
         if self._requires_y:
             if y is None:
                 raise ValueError(
-                    f"{type(self).__name__} is supervised and requires y in fit."
+                    f"{type(self).__name__} is supervised: it requires y to be "
+                    "passed, but the target y is None; give the class labels, "
+                    "fit(X, y)."
                 )
             codes = _encode_target(y, n)
             keep_rows = codes >= 0
@@ -294,7 +312,9 @@ class _BaseDiscretizer(
                 bin_codes(self.cut_points_[col], read(col)),
                 dtype=_bins_dtype(self.n_bins_[col]),
             )
-        return replace_columns(frame, binned)
+        # A frame's other columns come back as given (an object column of
+        # numbers was read as numbers, but is not this transform's to retype).
+        return replace_columns(X if isinstance(X, pd.DataFrame) else frame, binned)
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
         """Output feature names, identical to the input ones.
@@ -323,6 +343,8 @@ class _BaseDiscretizer(
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.target_tags.required = self._requires_y
+        # transform returns pandas Categoricals, whatever the input's dtype.
+        tags.transformer_tags.preserves_dtype = []
         return tags
 
     # -- helpers -----------------------------------------------------------
@@ -348,7 +370,10 @@ class _BaseDiscretizer(
                     )
                 name = frame.columns[int(entry)]
             else:
-                raise ValueError(f"Column {entry!r} not found in X.")
+                what = f"{type(self).__name__}(columns=...)"
+                raise ValueError(
+                    unknown_column_message(what, entry, list(frame.columns))
+                )
             if not _is_discretisable(frame[name].dtype):
                 raise ValueError(
                     f"Column {name!r} has non-numeric dtype {frame[name].dtype} "
@@ -362,19 +387,42 @@ class _BaseDiscretizer(
         return sorted(selected, key=order.__getitem__)
 
     def _check_columns(self, frame: pd.DataFrame) -> None:
+        """Refuse ``transform`` input without fit's columns (taken in any order).
+
+        Says how many columns each has (scikit-learn's words) and which are
+        missing or unexpected; an array given after a DataFrame, or the
+        reverse, gets the fix, the two having no column in common.
+        """
         seen = list(self.feature_names_in_)
         seen_set = set(seen)
         missing = [c for c in seen if c not in frame.columns]
         extra = [c for c in frame.columns if c not in seen_set]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"missing columns {missing}")
-            if extra:
-                parts.append(f"unexpected columns {extra}")
-            raise ValueError(
-                "X does not have the columns seen in fit: " + "; ".join(parts) + "."
+        if not (missing or extra):
+            return
+        parts = []
+        if missing:
+            parts.append(f"missing columns {missing}")
+        if extra:
+            parts.append(f"unexpected columns {extra}")
+        message = "X does not have the columns seen in fit: " + "; ".join(parts) + "."
+        if frame.shape[1] != len(seen):
+            message = (
+                f"X has {frame.shape[1]} features, but {type(self).__name__} is "
+                f"expecting {len(seen)} features as input. {message}"
             )
+        given_array = frame.columns.tolist() == list(range(frame.shape[1]))
+        fitted_array = seen == list(range(len(seen)))
+        if given_array and not fitted_array:
+            message += (
+                " X is an array, without column names: give a DataFrame of the "
+                "fitted columns (pd.DataFrame(X, columns=feature_names_in_))."
+            )
+        elif fitted_array and not given_array:
+            message += (
+                " It was fitted on an array (columns 0..n-1): give X as an "
+                "array too (X.to_numpy()), or fit it on the DataFrame."
+            )
+        raise ValueError(message)
 
 
 class _RuleDiscretizer(_BaseDiscretizer):

@@ -355,11 +355,18 @@ def describe(estimator: Any, *, target: str = "class") -> Network | Ensemble:
         If the model holds what a discrete network cannot (density nodes,
         kernel factors), or a table too large to write out.
     """
-    from augnb.classifiers._base import BaseAugmentedNB, scores_with_model
+    from augnb.classifiers._base import (
+        BaseAugmentedNB,
+        held_classifier,
+        scores_with_model,
+    )
 
     if not isinstance(estimator, BaseAugmentedNB):
+        path = held_classifier(estimator)
+        fix = "" if path is None else f": export the classifier it holds, {path}"
         raise ExportError(
-            f"export writes fitted augnb classifiers; got a {type(estimator).__name__}"
+            "export writes fitted augnb classifiers; got a "
+            f"{type(estimator).__name__}{fix}"
         )
     if not hasattr(estimator, "model_"):
         raise ExportError(f"{type(estimator).__name__} is not fitted; call fit first")

@@ -136,9 +136,13 @@ def plot_structure(
             class_name=class_name, title=title, show_class_arcs=show_class_arcs,
         )  # fmt: skip
     if not isinstance(structure, Structure):
+        from augnb.classifiers._base import held_classifier
+
+        path = held_classifier(model)
+        fix = "" if path is None else f": plot the classifier it holds, {path}"
         raise TypeError(
             "plot_structure needs a fitted augnb classifier or a Structure; got "
-            f"{type(model).__name__}."
+            f"{type(model).__name__}{fix}."
         )
     pos = structure_layout(structure)
     n_levels = _depth(pos)

@@ -15,6 +15,7 @@ import numbers
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
+from sklearn.utils.metadata_routing import get_routing_for_object
 
 from augnb.data.weights import InputRows
 
@@ -104,6 +105,7 @@ def fold_ids(
     if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
         return stratified_folds(y, int(cv), random_state)
     if hasattr(cv, "split") and hasattr(cv, "get_n_splits"):
+        _refuse_group_splitter(cv)
         out = np.full(n, -1, dtype=np.intp)
         rows = np.zeros((n, 1)) if X is None else X
         for k, (_, test) in enumerate(cv.split(rows, y)):
@@ -111,7 +113,7 @@ def fold_ids(
                 raise ValueError(
                     f"The test sets of cv={cv!r} overlap; a wrapper search needs "
                     "a splitter whose test sets partition the rows (KFold, "
-                    "StratifiedKFold, GroupKFold, ...)."
+                    "StratifiedKFold, PredefinedSplit, ...)."
                 )
             out[test] = k
         if (out < 0).any():
@@ -129,12 +131,45 @@ def fold_ids(
             )
         if len(ids) != n:
             raise ValueError(
-                f"cv holds {len(ids)} fold ids but the training data has {n} rows."
+                f"cv holds {len(ids)} fold ids but the training data has {n} "
+                f"rows.{_SUBSET_FIX}"
             )
     uniq, inv = np.unique(ids, return_inverse=True)
     if len(uniq) < 2:
         raise ValueError(f"cv must define at least 2 folds; got {len(uniq)}.")
     return inv.ravel().astype(np.intp)
+
+
+#: The likely cause of fold ids or (train, test) pairs that do not fit the
+#: rows, and the fix: a cross-validation or grid search of scikit-learn fits
+#: the learner on part of the rows it was given the folds for.
+_SUBSET_FIX = (
+    " Fold ids and (train, test) pairs name the rows that fit is given: inside a "
+    "cross-validation or grid search, which fits on part of the rows, give a "
+    "number of folds or a splitter instead (cv=5, StratifiedKFold(5))."
+)
+
+
+def _refuse_group_splitter(cv: object) -> None:
+    """Refuse a splitter that splits by groups: the search has none to give it.
+
+    A wrapper search splits the rows of ``fit``, which takes no groups, so a
+    group splitter (``GroupKFold``, ``StratifiedGroupKFold``,
+    ``LeaveOneGroupOut``, ...) failed in scikit-learn with "The 'groups'
+    parameter should not be None", which names neither ``cv`` nor the fix:
+    the folds it makes can be given instead. A group splitter is told by its
+    own request for ``groups`` in ``split`` (scikit-learn's metadata API,
+    which each of scikit-learn's group splitters declares).
+    """
+    if not get_routing_for_object(cv).consumes("split", ["groups"]):
+        return
+    raise ValueError(
+        f"cv={cv!r} splits the rows by groups, but a wrapper search has no "
+        "groups to give it (fit takes none). Give the folds it makes instead: "
+        "the (train, test) pairs, cv=list(splitter.split(X, y, groups)) with "
+        "the groups of fit's rows, or one integer fold id per training row "
+        "(cv=pandas.factorize(groups)[0] makes each group a fold)."
+    )
 
 
 def cv_kind(cv: object) -> str | None:
@@ -273,6 +308,7 @@ def _split_folds(
         if bad.any() or ((train < 0) | (train >= n_input)).any():
             raise ValueError(
                 f"cv split {k} holds a row index outside 0..{n_input - 1}."
+                f"{_SUBSET_FIX}"
             )
         if (folds[test] >= 0).any():
             raise ValueError(
