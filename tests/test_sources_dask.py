@@ -321,9 +321,7 @@ def test_a_kind_decided_by_few_values_in_the_first_partition_is_checked():
     ref = NaiveBayes(continuous="gaussian").fit(X, y)
     got = NaiveBayes(continuous="gaussian").fit(dX, dy)
     assert got.schema_ == ref.schema_
-    np.testing.assert_allclose(
-        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
-    )
+    _assert_same_fit(got, ref, X, dX)
 
 
 def test_words_after_a_first_partition_of_numbers_fit_as_in_memory():
@@ -367,9 +365,7 @@ def test_an_object_column_of_numbers_in_the_first_partition_is_read_from_every_r
     ref = NaiveBayes(continuous="gaussian").fit(X, y)
     got = NaiveBayes(continuous="gaussian").fit(dX, dy)
     assert got.continuous_columns_ == ref.continuous_columns_
-    np.testing.assert_allclose(
-        got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
-    )
+    _assert_same_fit(got, ref, X, dX)
 
 
 def test_a_partitions_text_of_a_models_numbers_is_named_in_predict_terms():

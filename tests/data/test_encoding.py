@@ -105,6 +105,17 @@ def test_missing_text_labels_are_reported_with_their_rows(as_category):
         encode_target(y.astype("category") if as_category else y, 4)
 
 
+def _fitted_like(y, plain):
+    """Check ``y`` encodes as the plain labels; a NaiveBayes fitted on it."""
+    classes, codes = encode_target(y, 3)
+    ref_classes, ref_codes = encode_target(plain, 3)
+    assert classes.dtype == ref_classes.dtype
+    np.testing.assert_array_equal(classes, ref_classes)
+    np.testing.assert_array_equal(codes, ref_codes)
+    X = pd.DataFrame({"a": ["x", "y", "x"]})
+    return augnb.NaiveBayes().fit(X, y), X
+
+
 @pytest.mark.parametrize(
     ("y", "plain"),
     [
@@ -126,13 +137,8 @@ def test_missing_text_labels_are_reported_with_their_rows(as_category):
 def test_nullable_integer_and_boolean_labels_keep_their_type(y, plain):
     # column_or_1d reads them as floats: True was the class 1.0 (a boolean
     # categorical too, predicting 0.0 for False).
-    classes, codes = encode_target(y, 3)
-    ref_classes, ref_codes = encode_target(plain, 3)
-    assert classes.dtype == ref_classes.dtype
-    np.testing.assert_array_equal(classes, ref_classes)
-    np.testing.assert_array_equal(codes, ref_codes)
-    X = pd.DataFrame({"a": ["x", "y", "x"]})
-    assert augnb.NaiveBayes().fit(X, y).predict(X).tolist() == plain.tolist()
+    model, X = _fitted_like(y, plain)
+    assert model.predict(X).tolist() == plain.tolist()
 
 
 def test_missing_nullable_labels_are_reported_with_their_rows():
@@ -241,13 +247,7 @@ def test_object_labels_of_numbers_are_those_numbers(y, plain):
     # They were object classes: predict answered an object array, which
     # scikit-learn's metrics read as labels of an unknown type, so score
     # failed with "unknown is not supported".
-    classes, codes = encode_target(y, 3)
-    ref_classes, ref_codes = encode_target(plain, 3)
-    assert classes.dtype == ref_classes.dtype
-    np.testing.assert_array_equal(classes, ref_classes)
-    np.testing.assert_array_equal(codes, ref_codes)
-    X = pd.DataFrame({"a": ["x", "y", "x"]})
-    model = augnb.NaiveBayes().fit(X, y)
+    model, X = _fitted_like(y, plain)
     assert model.predict(X).dtype == plain.dtype
     assert model.score(X, y) == 1.0
     assert model.score(X, plain) == 1.0
