@@ -507,14 +507,16 @@ def refuse_times_as_numbers(X: pd.DataFrame, columns: Iterable[Hashable]) -> Non
         Naming the first such column, what it holds and the fix.
     """
     numbers = set(columns)
+    if not numbers:  # a model of categories only: nothing read as a number
+        return
     # One look at each dtype (this runs on every predict call): dates and
     # durations are of kinds M and m, periods and categories of kind O, and
     # Arrow's (dates, times, durations) say their type.
     for name, dtype in zip(X.columns.tolist(), X.dtypes.tolist()):
+        if name not in numbers:
+            continue
         arrow = getattr(dtype, "pyarrow_dtype", None)
-        if (
-            getattr(dtype, "kind", "") not in "MmO" and arrow is None
-        ) or name not in numbers:
+        if getattr(dtype, "kind", "") not in "MmO" and arrow is None:
             continue
         if isinstance(dtype, pd.CategoricalDtype):
             dtype = dtype.categories.dtype
