@@ -727,3 +727,13 @@ def test_midpoint_is_the_plain_mean_unless_the_sum_overflows():
     np.testing.assert_array_equal(
         midpoints(left, right), [midpoint(a, b) for a, b in zip(left, right)]
     )
+
+
+def test_mean_of_values_overflowing_both_ways_is_finite():
+    # Partial sums reaching -inf and inf made the mean NaN: one bin for all.
+    rng = np.random.default_rng(0)
+    x = np.where(rng.random(120) < 0.5, -1.5e308, 1.6e308) * rng.uniform(0.5, 1, 120)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cut = MeanBinarizer().fit(x[:, None], np.arange(120) % 2).cut_points_[0]
+    np.testing.assert_allclose(cut, [np.mean(x / 2.0**1000) * 2.0**1000])

@@ -134,8 +134,8 @@ def midpoint(a: float, b: float) -> float:
     --------
     >>> midpoint(1.0, 2.0)
     1.5
-    >>> midpoint(1.6e308, 1.7e308)
-    1.65e+308
+    >>> midpoint(1.5e308, 1.7e308)
+    1.6e+308
     """
     m = (a + b) / 2.0
     if math.isinf(m):

@@ -267,11 +267,12 @@ class MeanBinarizer(_BaseDiscretizer):
 
 def _mean(x: np.ndarray) -> float:
     # The sum of values near the largest float overflows, which gave an
-    # infinite mean and one bin for all; the mean of the values scaled by a
-    # power of two (exact) and scaled back is finite.
-    with np.errstate(over="ignore"):
+    # infinite mean (NaN where partial sums overflow both ways) and one bin
+    # for all; the mean of the values scaled by a power of two (exact) and
+    # scaled back is finite.
+    with np.errstate(over="ignore", invalid="ignore"):
         mean = float(x.mean())
-    if math.isinf(mean):
+    if not math.isfinite(mean):
         exponent = int(np.frexp(np.abs(x).max())[1])
         mean = float(np.ldexp(np.ldexp(x, -exponent).mean(), exponent))
     return mean
