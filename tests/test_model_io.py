@@ -1080,9 +1080,10 @@ def test_a_planted_nan_exits_2_on_the_command_line(mixed_archives, tmp_path, cap
 @pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
 @pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")
 def test_the_non_finite_values_fitted_models_hold_still_load(mixed_data, tmp_path):
-    # Class labels of inf; cut points that overflow on values near the
-    # largest float (inf, and NaN for a mean); the missing values among a
-    # kernel density's training points (NaN). Each is what fit made: loaded.
+    # Class labels of inf; cut points that overflowed on values near the
+    # largest float (inf, and NaN for a mean: what fit made before cuts were
+    # kept finite, so files saved then hold them); the missing values among a
+    # kernel density's training points (NaN). Each is loaded.
     rng = np.random.default_rng(0)
     y = rng.choice([np.inf, 1.0], 120)
     X = pd.DataFrame(
@@ -1094,6 +1095,11 @@ def test_the_non_finite_values_fitted_models_hold_still_load(mixed_data, tmp_pat
     equal_width = NaiveBayes(discretizer="equal_width").fit(X, y)
     mean = NaiveBayes(discretizer="mean").fit(X, y)
     kernel = augnb.ENBC().fit(*mixed_data)
+    # The cuts such a fit made then (now finite, tests/discretize).
+    assert np.isfinite(equal_width.discretizer_.cut_points_["x"]).all()
+    assert np.isfinite(mean.discretizer_.cut_points_["x"]).all()
+    equal_width.discretizer_.cut_points_["x"] = np.array([-np.inf, 0.0, np.inf])
+    mean.discretizer_.cut_points_["x"] = np.array([np.nan])
     assert np.isinf(equal_width.classes_).any()
     assert np.isinf(equal_width.discretizer_.cut_points_["x"]).any()
     assert np.isnan(mean.discretizer_.cut_points_["x"]).any()

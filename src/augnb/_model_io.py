@@ -194,9 +194,10 @@ _NON_FINITE: dict[str, frozenset[str]] = {
     # The class labels as the user gave them: a float label may be infinite
     # (a missing one, NaN, is refused at fit).
     "classes_": frozenset({"inf"}),
-    # A discretiser's cut points: midpoints and means of values near the
-    # largest float overflow (a cut at -inf, inf or NaN still sorts values
-    # into bins).
+    # A discretiser's cut points: files saved by versions whose midpoints
+    # and means of values near the largest float overflowed hold them (a
+    # cut at -inf, inf or NaN still sorts values into bins); a fit now
+    # keeps every cut finite.
     "cut_points_": frozenset({"nan", "inf"}),
     # KDEModel's training points: a missing value is NaN, left out of the
     # kernel sums.

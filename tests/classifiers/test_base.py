@@ -900,6 +900,42 @@ def test_a_variance_that_underflows_is_told_from_a_constant_column():
         NaiveBayes(continuous="gaussian").fit(X, y)
 
 
+@pytest.mark.parametrize("scale", [1e-160, 1e-300])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NaiveBayes(continuous="gaussian"),
+        lambda: NaiveBayes(continuous="gmm"),
+        augnb.FlexibleNB,
+        augnb.ENBC,
+        augnb.ETAN,
+    ],
+    ids=["gaussian", "gmm", "FlexibleNB", "ENBC", "ETAN"],
+)
+def test_values_whose_squares_underflow_are_refused_by_name(make, scale):
+    # A column learnable at unit scale: its squares underflow, so the kernel
+    # learners predicted the majority class for every row without a word, or
+    # failed on "bandwidth array([[6.3e-162, ...]]) is too small to square".
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 20)
+    a = (rng.normal(size=40) + 3 * y) * scale
+    X = pd.DataFrame({"b": rng.normal(size=40), "a": a})
+    with pytest.raises(
+        ValueError, match=r"column 'a' holds values of at most .* squares underflow"
+    ) as info:
+        make().fit(X, y)
+    assert "multiply it by a power of ten" in str(info.value)
+    # Rescaled, it is fitted and learns the column.
+    rescaled = X.assign(a=X["a"] / scale)
+    assert make().fit(rescaled, y).score(rescaled, y) > 0.7
+
+
+def test_a_column_of_zeros_is_not_refused_as_underflowing():
+    X = pd.DataFrame({"a": np.zeros(20), "b": np.arange(20.0)})
+    y = np.array([0, 1] * 10)
+    assert np.isfinite(augnb.FlexibleNB().fit(X, y).predict_proba(X)).all()
+
+
 @pytest.mark.parametrize(
     "names",
     [[0, 1, 2], pd.MultiIndex.from_tuples([("g", "a"), ("g", "b"), ("h", "c")])],

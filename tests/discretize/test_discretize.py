@@ -3,6 +3,7 @@ from __future__ import annotations
 import itertools
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -16,8 +17,10 @@ from augnb.discretize import (
     MDLPDiscretizer,
     MeanBinarizer,
     RandomMDLPDiscretizer,
+    SOACDiscretizer,
     mdlp_cut_points,
 )
+from augnb.discretize._base import midpoint, midpoints
 
 
 class SeededRandomMDLP(RandomMDLPDiscretizer):
@@ -684,3 +687,53 @@ def test_bin_arrays_leaves_other_transformers_to_their_transform():
     est = EqualWidthDiscretizer(columns=["a"]).fit(X)
     assert bin_arrays(est, ["a", "b"], arrays) is None
     assert bin_arrays(est, ["a"], arrays[:1]) is not None
+
+
+# --------------------------------------------------------------------------- #
+# Values near the largest float
+# --------------------------------------------------------------------------- #
+
+
+@pytest.mark.parametrize("cls", [*ALL_DISCRETIZERS, SOACDiscretizer])
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["positive", "both-signs"])
+def test_values_near_the_largest_float_get_finite_cuts(cls, sign):
+    # Two groups near 1.7e308: the sum of two neighbours (a midpoint), the
+    # range (equal width) and the sum of the column (mean) overflowed, giving
+    # an infinite cut that put every value in one bin, with a RuntimeWarning.
+    y = np.repeat([0, 1], 20)
+    x = np.where(y == 0, sign * 1.0e308, 1.6e308) * (1.0 - np.arange(40) * 1e-4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = _fit(cls, pd.DataFrame({"a": x}), y)
+        codes = np.asarray(est.transform(pd.DataFrame({"a": x}))["a"].cat.codes)
+    cuts = est.cut_points_["a"]
+    assert np.all(np.isfinite(cuts))
+    assert np.all((cuts >= x.min()) & (cuts <= x.max()))
+    # Larger values never in lower bins; the largest in the last bin.
+    assert np.all(np.diff(codes[np.argsort(x)]) >= 0)
+    assert codes[np.argmax(x)] == len(cuts)
+    if cls is MDLPDiscretizer:
+        np.testing.assert_array_equal(codes, y)
+
+
+def test_midpoint_is_the_plain_mean_unless_the_sum_overflows():
+    assert midpoint(1.0, 2.0) == 1.5
+    assert midpoint(0.1, 0.7) == (0.1 + 0.7) / 2.0
+    top = np.finfo(float).max
+    assert midpoint(top * 0.9, top) == top * 0.9 / 2.0 + top / 2.0
+    assert midpoint(-top, top) == 0.0
+    left = np.array([0.1, top * 0.9, -1.0])
+    right = np.array([0.7, top, 3.0])
+    np.testing.assert_array_equal(
+        midpoints(left, right), [midpoint(a, b) for a, b in zip(left, right)]
+    )
+
+
+def test_mean_of_values_overflowing_both_ways_is_finite():
+    # Partial sums reaching -inf and inf made the mean NaN: one bin for all.
+    rng = np.random.default_rng(0)
+    x = np.where(rng.random(120) < 0.5, -1.5e308, 1.6e308) * rng.uniform(0.5, 1, 120)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cut = MeanBinarizer().fit(x[:, None], np.arange(120) % 2).cut_points_[0]
+    np.testing.assert_allclose(cut, [np.mean(x / 2.0**1000) * 2.0**1000])

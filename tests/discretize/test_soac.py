@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -286,3 +287,23 @@ def test_clone_pickle_and_sklearn_api(sklearn_api_checks):
     again = pickle.loads(pickle.dumps(disc))
     np.testing.assert_array_equal(again.cut_points_["a"], disc.cut_points_["a"])
     assert clone(disc).get_params() == {"columns": None, "theta": 0.1}
+
+
+@pytest.mark.parametrize("scale", [2.0**-1000, 1e-300, 1e-150, 1e150, 1e300, 1e307])
+def test_cuts_follow_the_scale_of_extreme_values(scale):
+    # Sums of squares of such values overflowed (five bins and a
+    # RuntimeWarning) or underflowed (no bin) where unit values give two.
+    x = np.array([1.0, 1.1, 1.2, 5.0, 5.1, 9.0, 9.2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cuts = soac_cut_points(x * scale, theta=0.05)
+    np.testing.assert_allclose(cuts / scale, soac_cut_points(x, theta=0.05))
+
+
+def test_power_of_two_scale_gives_exactly_the_same_cuts():
+    x = np.random.default_rng(3).normal(size=200)
+    for exponent in (-1000, -500, 500, 1000):
+        np.testing.assert_array_equal(
+            soac_cut_points(np.ldexp(x, exponent)),
+            np.ldexp(soac_cut_points(x), exponent),
+        )

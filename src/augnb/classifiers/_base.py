@@ -79,6 +79,9 @@ __all__ = [
     "scores_with_model",
 ]
 
+#: The smallest normal float64: a square below it keeps few bits or none.
+_SMALLEST_NORMAL = float(np.finfo(np.float64).tiny)
+
 
 @numba.njit(cache=True, nogil=True)
 def _softmax_rows(jll, out):
@@ -1014,11 +1017,14 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def _check_value_range(
         self, data: CountTables, names: Sequence[Hashable]
     ) -> None:
-        """Refuse continuous values whose sums of squares overflow float64.
+        """Refuse continuous values whose squares overflow or underflow float64.
 
         A density's variance (and a regression's co-moments) sums squares of
         the values: beyond about 1e154 / sqrt(n) in magnitude they overflow
-        to infinity, and every posterior the column enters would be NaN.
+        to infinity, and every posterior the column enters would be NaN. A
+        column whose values are all below about 1.5e-154 in magnitude (not
+        all 0) has squares below the smallest normal float, so its variance
+        or bandwidth is lost.
         Only density models are checked (a discretised column, ESKDB's too,
         is only sorted, whatever its scale).
         """
@@ -1034,8 +1040,26 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             top = float(np.max(np.abs(observed)))
             with np.errstate(over="ignore"):
                 fits = np.isfinite(top * top * observed.size)
-            if fits:
+            if fits and not (top > 0.0 and top * top < _SMALLEST_NORMAL):
                 continue
+            if fits:
+                # Squares below the smallest normal float keep a few bits or
+                # none: a Gaussian's variance or a kernel's bandwidth squared
+                # is 0 or garbage, and the column was refused deep inside
+                # or silently left out (majority-class predictions).
+                spread = float(np.max(observed) - np.min(observed))
+                raise ValueError(
+                    f"{type(self).__name__}: continuous column {names[f]!r} holds "
+                    f"values of at most {top:.3g} in magnitude (they differ by at "
+                    f"most {spread:.3g}), whose squares underflow float64, so its "
+                    "density cannot be computed; rescale the column (multiply it "
+                    "by a power of ten) before fitting"
+                    + (
+                        ", or discretise it (continuous='discretize')."
+                        if "continuous" in self.get_params()
+                        else "."
+                    )
+                )
             fixes = "rescale the column (divide it by a power of ten) before fitting"
             if "continuous" in self.get_params():
                 fixes += ", or discretise it (continuous='discretize')"

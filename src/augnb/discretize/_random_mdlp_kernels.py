@@ -16,6 +16,11 @@ import math
 import numba
 import numpy as np
 
+from augnb.discretize._base import midpoint
+
+# The discretisers' cut rule, compiled for the kernel.
+_midpoint = numba.njit(cache=True, nogil=True, inline="always")(midpoint)
+
 __all__: list[str] = []
 
 _LN2 = math.log(2.0)
@@ -300,7 +305,7 @@ def _random_cuts_kernel(xs, cum, boundaries, rows_cost, log2_delta, uniforms):
         i = _draw_index(weights, uniforms[used])
         used += 1
         p = cand[i]
-        cuts[n_cuts] = (xs[p - 1] + xs[p]) / 2.0
+        cuts[n_cuts] = _midpoint(xs[p - 1], xs[p])
         n_cuts += 1
         if was_root and margin[i] <= 0.0:
             # A forced cut is the column's only one.

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from scipy.special import xlogy
 
 from augnb._docstrings import shared_entries
-from augnb.discretize._base import _BaseDiscretizer
+from augnb.discretize._base import _BaseDiscretizer, midpoint
 
 __all__ = ["MDLPDiscretizer", "mdlp_cut_points"]
 
@@ -92,7 +92,7 @@ def mdlp_cut_points(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         lo, hi = stack.pop()
         p = _best_split(cum, boundaries, lo, hi)
         if p is not None:
-            cuts.append((xs[p - 1] + xs[p]) / 2.0)
+            cuts.append(midpoint(float(xs[p - 1]), float(xs[p])))
             stack.append((lo, p))
             stack.append((p, hi))
     return np.sort(np.asarray(cuts, dtype=float))

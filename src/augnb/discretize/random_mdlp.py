@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
 from augnb._docstrings import shared_entries
-from augnb.discretize._base import _BaseDiscretizer
+from augnb.discretize._base import _BaseDiscretizer, midpoint
 from augnb.discretize._random_mdlp_kernels import _random_cuts_kernel, _split_scores
 from augnb.discretize.mdlp import _check_xy, _sorted_class_counts
 
@@ -140,7 +140,7 @@ def _recursive_cuts(
         if i is None:
             continue
         p = int(cand[i])
-        cuts.append((xs[p - 1] + xs[p]) / 2.0)
+        cuts.append(midpoint(float(xs[p - 1]), float(xs[p])))
         if root and margin[i] <= 0.0:
             # A forced cut is the column's only one.
             continue

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
 import numpy as np
 
 from augnb._docstrings import shared_entries
-from augnb.discretize._base import _BaseDiscretizer, _RuleDiscretizer
+from augnb.discretize._base import _BaseDiscretizer, _RuleDiscretizer, midpoints
 
 __all__ = ["EqualFrequencyDiscretizer", "EqualWidthDiscretizer", "MeanBinarizer"]
 
@@ -69,7 +70,7 @@ def equal_frequency_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     # a tied value, as plain quantiles do) is what keeps every bin non-empty.
     go_left = np.abs(ideal - distinct[left]) <= np.abs(distinct[right] - ideal)
     b = np.unique(np.where(go_left, distinct[left], distinct[right]))
-    return (v[b - 1] + v[b]) / 2.0
+    return midpoints(v[b - 1], v[b])
 
 
 def equal_width_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
@@ -101,9 +102,17 @@ def equal_width_cut_points(x: np.ndarray, n_bins: int) -> np.ndarray:
     lo, hi = float(x.min()), float(x.max())
     if lo == hi:
         return np.empty(0, dtype=float)
+    fractions = np.arange(1, n_bins) / n_bins
+    width = hi - lo
+    if math.isinf(width):
+        # A range wider than the largest float (values of both signs near
+        # it): the same cut computed in halves, which stay finite.
+        cuts = (lo / 2.0 + (hi / 2.0 - lo / 2.0) * fractions) * 2.0
+    else:
+        cuts = lo + width * fractions
     # np.unique guards against coincident cuts when hi - lo is so small that
     # neighbouring cuts round to the same float.
-    return np.unique(lo + (hi - lo) * (np.arange(1, n_bins) / n_bins))
+    return np.unique(cuts)
 
 
 class _NBinsDiscretizer(_RuleDiscretizer):
@@ -253,4 +262,17 @@ class MeanBinarizer(_BaseDiscretizer):
         # point, which would split it into two bins; keep it as one bin.
         if x.size == 0 or x.min() == x.max():
             return np.empty(0, dtype=float)
-        return np.array([x.mean()])
+        return np.array([_mean(x)])
+
+
+def _mean(x: np.ndarray) -> float:
+    # The sum of values near the largest float overflows, which gave an
+    # infinite mean (NaN where partial sums overflow both ways) and one bin
+    # for all; the mean of the values scaled by a power of two (exact) and
+    # scaled back is finite.
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(x.mean())
+    if not math.isfinite(mean):
+        exponent = int(np.frexp(np.abs(x).max())[1])
+        mean = float(np.ldexp(np.ldexp(x, -exponent).mean(), exponent))
+    return mean

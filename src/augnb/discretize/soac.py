@@ -13,9 +13,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
-from augnb.discretize._base import _RuleDiscretizer
+from augnb.discretize._base import _RuleDiscretizer, midpoints
 
 __all__ = ["SOACDiscretizer", "soac_cut_points"]
+
+
+#: Binary exponents of the largest value up to which SOAC clusters the values
+#: as they are: their squares neither overflow nor lose precision.
+_SCALE_FREE = 400
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -225,12 +230,19 @@ def soac_cut_points(
     xs = np.sort(x)
     if xs.size < 2 or xs[0] == xs[-1]:
         return np.empty(0, dtype=float)
-    e1 = float(((xs - xs.mean()) ** 2).sum())
+    # Sums of squares of values beyond about 1e150 overflow and those of
+    # values below about 1e-150 underflow (giving 5 bins, or none, where
+    # unit values give 2). The merges depend on the values only up to
+    # scale, so cluster them scaled to unit size by a power of two, which is
+    # exact and leaves every other column's merges as they were.
+    exponent = int(np.frexp(max(-xs[0], xs[-1]))[1])
+    scaled = xs if abs(exponent) <= _SCALE_FREE else np.ldexp(xs, -exponent)
+    e1 = float(((scaled - scaled.mean()) ** 2).sum())
     if not e1 > 0.0:  # values so close that their spread underflows
         return np.empty(0, dtype=float)
-    starts = _soac_starts(xs, float(theta) * e1)[1:]
+    starts = _soac_starts(scaled, float(theta) * e1)[1:]
     left, right = xs[starts - 1], xs[starts]
-    cuts = (left + right) / 2.0
+    cuts = midpoints(left, right)
     # Between two adjacent floats the midpoint can round up to the right
     # value, which would put that value in the left bin.
     return np.where(cuts < right, cuts, left)
