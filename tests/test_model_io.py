@@ -52,6 +52,8 @@ _VARIANTS = {
     ),
     "AODE-weighted": lambda: augnb.AODE(),
     "TAN-partial": lambda: TAN(),
+    "AWNB-unnormalised": lambda: augnb.AWNB(normalize=False, random_state=0),
+    "WANBIA-unnormalised": lambda: augnb.WANBIA(normalize=False),
 }
 
 
@@ -1215,6 +1217,21 @@ def test_parts_that_disagree_are_refused_at_load(case, saved_archive, tmp_path):
     damage, message = _DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", damage(saved_archive))
     _assert_refused_naming(path, message)
+
+
+def test_unnormalised_weighted_tables_are_still_checked(tmp_path):
+    # normalize=False tables are powers P^w (w in [0, 1]) of distributions:
+    # they load, but an entry above 1 (a damaged table) is still refused.
+    X, y = load("car")
+    model = augnb.AWNB(normalize=False, random_state=0).fit(X, y)
+    path = save_model(model, tmp_path / "w.augnb")
+    load_model(path)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    damaged = _write_archive(tmp_path / "d.augnb", _table(members, lambda a: a + 1.0))
+    _assert_refused_naming(
+        damaged, "model_.cpds[1].log_prob holds weighted probabilities above 1"
+    )
 
 
 def test_parts_that_disagree_exit_2_on_the_command_line(
