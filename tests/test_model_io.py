@@ -146,6 +146,19 @@ def test_wide_kdb_loads_and_predicts_a_row_missing_everything(tmp_path):
     )
 
 
+def test_a_sparse_table_round_trips(tmp_path):
+    # Parents of 100 x 100 values: the table keeps rows for the observed
+    # configurations only (plus one for the unseen ones, with no count).
+    # The loader expected a count row for that one too, and refused every
+    # such model ("model_.cpds[1].counts is not float64 of shape ...").
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"c{j}": rng.integers(0, 100, 500) for j in range(3)})
+    model = augnb.KDB(k=2, discrete_features=[0, 1, 2]).fit(X, rng.integers(0, 2, 500))
+    assert any(cpd.config_keys is not None for cpd in model.model_.cpds)
+    again = load_model(save_model(model, tmp_path / "sparse.augnb"))
+    assert np.array_equal(again.predict_proba(X), model.predict_proba(X))
+
+
 def test_partial_fit_resumes_after_loading(tmp_path):
     X, y = load("car")
     first, second = slice(0, 800), slice(800, None)

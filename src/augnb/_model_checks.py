@@ -294,11 +294,15 @@ def _check_cpd(
     shape = (n_configs, n_classes, domains[k].n_values)
     _check_distribution(cpd.log_prob, shape, f"{where}.log_prob", powered=powered)
     counts = cpd.counts
+    # A sparse table's counts are of its observed configurations alone: the
+    # row of unseen ones holds no count (a fitted model of such a table
+    # once saved and then could not be loaded).
+    counts_shape = shape if cpd.config_keys is None else (n_configs - 1, *shape[1:])
     _expect(
         isinstance(counts, np.ndarray)
         and counts.dtype == np.float64
-        and counts.shape == shape,
-        f"{where}.counts is not float64 of shape {shape}",
+        and counts.shape == counts_shape,
+        f"{where}.counts is not float64 of shape {counts_shape}",
     )
     _expect(bool((counts >= 0).all()), f"{where}.counts holds a negative count")
 
