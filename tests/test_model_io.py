@@ -52,6 +52,8 @@ _VARIANTS = {
     ),
     "AODE-weighted": lambda: augnb.AODE(),
     "TAN-partial": lambda: TAN(),
+    "AWNB-unnormalised": lambda: augnb.AWNB(normalize=False, random_state=0),
+    "WANBIA-unnormalised": lambda: augnb.WANBIA(normalize=False),
 }
 
 
@@ -142,6 +144,19 @@ def test_wide_kdb_loads_and_predicts_a_row_missing_everything(tmp_path):
     np.testing.assert_allclose(
         proba[0], np.exp(model.model_.class_log_prior), rtol=0, atol=1e-12
     )
+
+
+def test_a_sparse_table_round_trips(tmp_path):
+    # Parents of 100 x 100 values: the table keeps rows for the observed
+    # configurations only (plus one for the unseen ones, with no count).
+    # The loader expected a count row for that one too, and refused every
+    # such model ("model_.cpds[1].counts is not float64 of shape ...").
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"c{j}": rng.integers(0, 100, 500) for j in range(3)})
+    model = augnb.KDB(k=2, discrete_features=[0, 1, 2]).fit(X, rng.integers(0, 2, 500))
+    assert any(cpd.config_keys is not None for cpd in model.model_.cpds)
+    again = load_model(save_model(model, tmp_path / "sparse.augnb"))
+    assert np.array_equal(again.predict_proba(X), model.predict_proba(X))
 
 
 def test_partial_fit_resumes_after_loading(tmp_path):
@@ -1221,6 +1236,21 @@ def test_parts_that_disagree_are_refused_at_load(case, saved_archive, tmp_path):
     damage, message = _DISAGREE[case]
     path = _write_archive(tmp_path / "m.augnb", damage(saved_archive))
     _assert_refused_naming(path, message)
+
+
+def test_unnormalised_weighted_tables_are_still_checked(tmp_path):
+    # normalize=False tables are powers P^w (w in [0, 1]) of distributions:
+    # they load, but an entry above 1 (a damaged table) is still refused.
+    X, y = load("car")
+    model = augnb.AWNB(normalize=False, random_state=0).fit(X, y)
+    path = save_model(model, tmp_path / "w.augnb")
+    load_model(path)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    damaged = _write_archive(tmp_path / "d.augnb", _table(members, lambda a: a + 1.0))
+    _assert_refused_naming(
+        damaged, "model_.cpds[1].log_prob holds weighted probabilities above 1"
+    )
 
 
 def test_parts_that_disagree_exit_2_on_the_command_line(

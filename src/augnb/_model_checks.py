@@ -90,10 +90,14 @@ def check_consistent(estimator: Any) -> None:
         )
     model = getattr(estimator, "model_", None)
     members = getattr(estimator, "models_", None)
+    # The attribute-weighted learners' normalize=False keeps each weighted
+    # table unnormalised, P(v | c)^w with w in [0, 1]: its rows sum to 1 or
+    # more, never to exactly 1.
+    weighted = getattr(estimator, "normalize", True) is False
     if not (isinstance(members, list) and any(model is m for m in members)):
         # (An ensemble's model_ is one of its members, checked with them.)
         for where, discrete in _discrete_models(model, "model_"):
-            _check_discrete(discrete, where, n_classes, cards)
+            _check_discrete(discrete, where, n_classes, cards, powered=weighted)
         if isinstance(model, MixedModel):
             _check_densities(model, n_classes, cards)
     statistics = getattr(estimator, "statistics_", None)
@@ -163,9 +167,19 @@ def _int_tuple(value: object) -> bool:
 
 
 def _check_discrete(
-    model: DiscreteModel, where: str, n_classes: int, cards: np.ndarray
+    model: DiscreteModel,
+    where: str,
+    n_classes: int,
+    cards: np.ndarray,
+    *,
+    powered: bool = False,
 ) -> None:
-    """One discrete network against its classes and its columns' codes."""
+    """One discrete network against its classes and its columns' codes.
+
+    ``powered``: its tables are unnormalised powers ``P^w`` (``0 <= w <= 1``)
+    of distributions, as :class:`~augnb.AWNB` and :class:`~augnb.WANBIA`
+    keep them with ``normalize=False``.
+    """
     structure = model.structure
     _expect(isinstance(structure, Structure), f"{where} has no structure")
     _check_structure(structure, f"{where}.structure", len(cards))
@@ -181,7 +195,9 @@ def _check_discrete(
     for k, domain in enumerate(domains):
         _check_domain(domain, structure.nodes[k], cards, f"{where}.domains[{k}]")
     for k, cpd in enumerate(cpds):
-        _check_cpd(cpd, k, structure, domains, n_classes, f"{where}.cpds[{k}]")
+        _check_cpd(
+            cpd, k, structure, domains, n_classes, f"{where}.cpds[{k}]", powered
+        )
 
 
 def _check_structure(structure: Structure, where: str, n_features: int) -> None:
@@ -255,6 +271,7 @@ def _check_cpd(
     domains: Sequence[NodeDomain],
     n_classes: int,
     where: str,
+    powered: bool = False,
 ) -> None:
     """A node's table: its parents' configurations x classes x its values."""
     _expect(isinstance(cpd, CategoricalCPD), f"{where} is no probability table")
@@ -275,19 +292,29 @@ def _check_cpd(
         _check_keys(cpd.config_keys, min(configs, _MAX_KEY), f"{where}.config_keys")
         n_configs = len(cpd.config_keys) + 1  # and the row of unseen ones
     shape = (n_configs, n_classes, domains[k].n_values)
-    _check_distribution(cpd.log_prob, shape, f"{where}.log_prob")
+    _check_distribution(cpd.log_prob, shape, f"{where}.log_prob", powered=powered)
     counts = cpd.counts
+    # A sparse table's counts are of its observed configurations alone: the
+    # row of unseen ones holds no count (a fitted model of such a table
+    # once saved and then could not be loaded).
+    counts_shape = shape if cpd.config_keys is None else (n_configs - 1, *shape[1:])
     _expect(
         isinstance(counts, np.ndarray)
         and counts.dtype == np.float64
-        and counts.shape == shape,
-        f"{where}.counts is not float64 of shape {shape}",
+        and counts.shape == counts_shape,
+        f"{where}.counts is not float64 of shape {counts_shape}",
     )
     _expect(bool((counts >= 0).all()), f"{where}.counts holds a negative count")
 
 
-def _check_distribution(log_prob: Any, shape: tuple[int, ...], where: str) -> None:
-    """Log probabilities of ``shape``, each last-axis row summing to 1."""
+def _check_distribution(
+    log_prob: Any, shape: tuple[int, ...], where: str, *, powered: bool = False
+) -> None:
+    """Log probabilities of ``shape``, each last-axis row summing to 1.
+
+    With ``powered``, rows of ``P^w`` for a distribution ``P`` and a weight
+    ``0 <= w <= 1``: each entry at most 1, each row summing to 1 or more.
+    """
     _expect(
         isinstance(log_prob, np.ndarray)
         and log_prob.dtype == np.float64
@@ -299,6 +326,13 @@ def _check_distribution(log_prob: Any, shape: tuple[int, ...], where: str) -> No
         return
     with np.errstate(over="ignore", invalid="ignore"):
         totals = np.exp(log_prob).sum(axis=-1)
+    if powered:
+        _expect(
+            bool((log_prob <= _SUM_TOLERANCE).all())
+            and bool((totals >= 1.0 - _SUM_TOLERANCE).all()),
+            f"{where} holds weighted probabilities above 1 or summing below 1",
+        )
+        return
     _expect(
         bool((np.abs(totals - 1.0) <= _SUM_TOLERANCE).all()),
         f"{where} holds probabilities that do not sum to 1",

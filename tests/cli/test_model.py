@@ -1219,3 +1219,21 @@ def test_inspect_audits_a_table_to_predict_without_a_class_column(
     twin = tmp_path / "twin.csv"
     frame.rename(columns={"class": "Class"}).to_csv(twin, index=False)
     usage_error(["inspect", twin], "did you mean --target Class")
+
+
+def test_fit_refuses_a_seed_and_a_different_random_state(tmp_path, capsys):
+    # --param random_state=5 silently won over --seed 3: one was ignored.
+    from augnb import load_model
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,class\n" + "x,p\ny,q\n" * 4)
+    out = tmp_path / "m.augnb"
+    argv = ["fit", str(data), "--estimator", "NaiveBayes", "--output", str(out)]
+    assert main([*argv, "--seed", "3", "--param", "random_state=5"]) == 2
+    err = capsys.readouterr().err
+    assert "--seed 3 and --param random_state=5 both set random_state" in err
+    assert err.count("\n") == 1 and not out.exists()
+    # The same value twice is fine; without either, --seed's 0.
+    for extra, seed in [(["--seed", "3", "--param", "random_state=3"], 3), ([], 0)]:
+        assert main([*argv, *extra]) == 0
+        assert load_model(out).random_state == seed

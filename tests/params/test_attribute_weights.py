@@ -235,12 +235,21 @@ def test_awnb_refuses_an_empty_bootstrap():
         awnb_weights(codes, y, cards, bootstrap_size=1e-6)
 
 
-@pytest.mark.parametrize("size", [1e308, 1e17])
+@pytest.mark.parametrize("size", [1e308, 1e17, 1e15])
 def test_awnb_refuses_a_bootstrap_no_array_can_hold(size):
-    # 1e308 raised OverflowError converting the infinite draw to an integer.
+    # 1e308 raised OverflowError converting the infinite draw to an integer;
+    # 1e15 (1.7e18 rows, 8 bytes each) NumPy's "array is too big".
     _, codes, y, cards = _fitted("car")
     with pytest.raises(ValueError, match=r"bootstrap_size=.* draws more rows than"):
         awnb_weights(codes, y, cards, bootstrap_size=size)
+
+
+def test_awnb_refuses_a_bootstrap_beyond_the_memory():
+    # 1728 * 1e14 row indices fit an index range but no memory: NumPy's
+    # MemoryError ("Unable to allocate 1.2 EiB") named no parameter.
+    _, codes, y, cards = _fitted("car")
+    with pytest.raises(ValueError, match=r"bootstrap_size=.* fit in memory"):
+        awnb_weights(codes, y, cards, bootstrap_size=1e14)
 
 
 def test_min_testing_depths_equal_a_recursive_walk():

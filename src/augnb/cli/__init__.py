@@ -257,7 +257,8 @@ def _build_parser() -> argparse.ArgumentParser:
     fit.add_argument(
         "--seed",
         type=seed_value,
-        default=0,
+        # None when not given: --param random_state= may then set it instead.
+        default=None,
         help="random_state of estimators that search at random (default 0)",
     )
     fit.add_argument(

@@ -87,8 +87,18 @@ def cmd_fit(args: argparse.Namespace) -> int:
         estimator._check_params()
     except (ValueError, TypeError) as exc:
         raise UsageError(_fit_error(estimator, exc, str(args.dataset))) from None
+    if (
+        args.seed is not None
+        and "random_state" in params
+        and params["random_state"] != args.seed
+    ):
+        # Both set the same parameter: one of them would silently be ignored.
+        raise UsageError(
+            f"--seed {args.seed} and --param random_state={params['random_state']!r} "
+            "both set random_state; give one of them"
+        )
     if "random_state" in estimator.get_params() and "random_state" not in params:
-        estimator.set_params(random_state=args.seed)
+        estimator.set_params(random_state=0 if args.seed is None else args.seed)
     if (
         "verbose" in estimator.get_params()
         and "verbose" not in params

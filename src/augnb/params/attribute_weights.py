@@ -267,9 +267,10 @@ def awnb_weights(
     """
     n, p = codes.shape
     draw = n * bootstrap_size
-    if not draw <= np.iinfo(np.intp).max:
-        # int() of an infinite draw raised OverflowError; a finite one beyond
-        # the index range cannot be an array's length either.
+    if not draw <= np.iinfo(np.intp).max // 8:
+        # int() of an infinite draw raised OverflowError; a finite one whose
+        # int64 row indices are beyond the index range in bytes cannot be an
+        # array either (NumPy's "array is too big").
         raise ValueError(
             f"bootstrap_size={bootstrap_size} of {n} rows draws more rows than "
             "an array can hold; bootstrap_size is relative to the training "
@@ -304,7 +305,16 @@ def awnb_weights(
     )
     total = np.zeros(p)
     for _ in range(n_trees):
-        rows = rng.randint(0, n, size)
+        try:
+            rows = rng.randint(0, n, size)
+        except MemoryError:
+            # A draw within the index range may still exceed the memory
+            # (bootstrap_size=1e9 of 150 rows: 1.1 TiB of row indices).
+            raise ValueError(
+                f"bootstrap_size={bootstrap_size} of {n} rows draws {size} rows "
+                "per tree, more than fit in memory; bootstrap_size is relative "
+                "to the training rows (0.5 draws half as many)."
+            ) from None
         onehot = (
             whole[rows] if whole is not None else _one_hot(codes[rows], cards, sparse)
         )
