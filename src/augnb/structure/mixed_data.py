@@ -274,12 +274,19 @@ def can_cliques(
                 g.add_edge(i, j)
     chosen = []
     while g.number_of_edges():
-        cands = [tuple(sorted(c)) for c in nx.find_cliques(g) if len(c) >= 2]
-        size = max(len(c) for c in cands)
-        best = min(
-            (c for c in cands if len(c) == size),
-            key=lambda c: (-_average_weight(c, weights), c),
-        )
+        # One pass over the maximal cliques keeping the best so far: dense
+        # graphs (many rows of noise above the threshold) have too many to
+        # hold in a list.
+        best: tuple[int, ...] = ()
+        best_key: tuple[float, tuple[int, ...]] = (math.inf, ())
+        for found in nx.find_cliques(g):
+            if len(found) < max(len(best), 2):
+                continue
+            c = tuple(sorted(found))
+            key = (-_average_weight(c, weights), c)
+            if len(c) > len(best) or key < best_key:
+                best, best_key = c, key
+        size = len(best)
         chosen.append(best)
         if clique_removal == "nodes":
             g.remove_nodes_from(best)
