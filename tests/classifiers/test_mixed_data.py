@@ -17,11 +17,14 @@ from augnb.inference import joint_log_likelihood
 from augnb.params import MixedModel, fit_mixed_model
 from augnb.structure import Structure
 from augnb.structure.mixed_data import (
+    _arborescence_edges,
+    _unique_admissible_tree,
     can_cliques,
     can_structure,
     etan_arcs,
     threshold_for_clique_size,
 )
+from augnb.structure.tan import orient_tree
 
 # --- a small mixed model and a brute-force reference ----------------------------
 # Features: K0 (3 values), K1 (2 values), X2, X3, X4 continuous.
@@ -276,6 +279,42 @@ def test_etan_is_a_maximum_admissible_arborescence(seed):
                 stack.append(v)
                 bad |= bool(continuous[u] and not continuous[v])
         assert bad
+
+
+def _reference_etan_arcs(w, continuous):
+    """ETAN's arcs from networkx's Edmonds search alone (the former only path)."""
+    continuous = [bool(c) for c in continuous]
+    n = w.shape[0]
+    adj = {k: [] for k in range(n)}
+    for u, v in _arborescence_edges(w, continuous):
+        adj[u].append(v)
+        adj[v].append(u)
+    for root in range(n):
+        arcs = orient_tree(root, adj)
+        if all(not (continuous[u] and not continuous[v]) for u, v in arcs):
+            return arcs
+    raise AssertionError
+
+
+@pytest.mark.parametrize("ties", ["none", "some", "many"])
+def test_etan_fast_tree_search_matches_edmonds(ties):
+    """The Kruskal shortcut gives networkx's arborescence, ties included."""
+    rng = np.random.default_rng(7)
+    shortcut = 0
+    for trial in range(150):
+        n = int(rng.integers(2, 40 if ties == "none" else 12))
+        w = rng.random((n, n))
+        if ties == "some":
+            w = np.round(w, 1)
+        elif ties == "many":
+            w = np.floor(3 * w)
+        w = np.round((w + w.T) / 2, 12)
+        np.fill_diagonal(w, 0.0)
+        continuous = rng.random(n) < [0.0, 0.3, 0.7, 1.0][trial % 4]
+        assert etan_arcs(w, continuous) == _reference_etan_arcs(w, continuous)
+        shortcut += _unique_admissible_tree(w, list(continuous)) is not None
+    if ties == "none":
+        assert shortcut == 150
 
 
 @pytest.mark.parametrize("name", ["car", "house_votes_84", "breast_cancer_wisconsin"])

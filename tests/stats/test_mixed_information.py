@@ -169,3 +169,23 @@ def test_continuous_pair_cmi_is_scale_free(scale):
     y = rng.integers(0, 2, 200)
     want = continuous_pair_cmi(v, y, 2)
     np.testing.assert_allclose(continuous_pair_cmi(v * scale, y, 2), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_matrix_mixed_pairs_are_each_pairs_cmi_to_the_bit(missing):
+    """The class terms shared across a column's pairs change no bit."""
+    rng = np.random.default_rng(11)
+    n, p, n_classes = 150, 8, 3
+    cards = np.array([3, 0, 2, 0, 0, 4, 0, 2])
+    codes = np.where(cards > 0, rng.integers(0, 4, (n, p)) % np.maximum(cards, 1), -1)
+    values = np.where(cards == 0, 50 + 10 * rng.normal(size=(n, p)), np.nan)
+    if missing:
+        codes[(rng.random((n, p)) < 0.1) & (cards > 0)] = -1
+        values[(rng.random((n, p)) < 0.1) & (cards == 0)] = np.nan
+    y = rng.integers(0, n_classes, n)
+    w = pairwise_mixed_cmi(codes, values, y, cards, n_classes)
+    for i in np.flatnonzero(cards > 0):
+        for j in np.flatnonzero(cards == 0):
+            k, x = codes[:, i], values[:, j]
+            pair = mixed_pair_cmi(k, int(cards[i]), x, y, n_classes)
+            assert w[i, j] == w[j, i] == pair

@@ -196,15 +196,41 @@ def mixed_pair_cmi(
     """
     ok = (np.asarray(k) >= 0) & ~np.isnan(x)
     ko, xo, yo = np.asarray(k)[ok], x[ok], np.asarray(y)[ok]
-    total = len(xo)
-    if total == 0:
+    if len(xo) == 0:
         return 0.0
-    cls_n, cls_var = _grouped_var(xo, yo, n_classes)
+    return _pair_cmi(
+        ko, r_k, xo, yo, n_classes, base, _class_terms(xo, yo, n_classes, var_smoothing)
+    )
+
+
+def _class_terms(
+    x: NDArray[np.float64], y: NDArray[np.integer], n_classes: int, var_smoothing: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """Class sizes, class variances and variance smoothing of complete ``x``.
+
+    They do not depend on the discrete member of a pair, so
+    :func:`pairwise_mixed_cmi` computes them once per continuous column.
+    """
+    cls_n, cls_var = _grouped_var(x, y, n_classes)
+    return cls_n, cls_var, var_smoothing * float(x.var()) + _TINY
+
+
+def _pair_cmi(
+    ko: NDArray[np.integer],
+    r_k: int,
+    xo: NDArray[np.float64],
+    yo: NDArray[np.integer],
+    n_classes: int,
+    base: float | None,
+    class_terms: tuple[NDArray[np.float64], NDArray[np.float64], float],
+) -> float:
+    """:func:`mixed_pair_cmi` of complete rows, given :func:`_class_terms`."""
+    total = len(xo)
+    cls_n, cls_var, eps = class_terms
     cell = ko * n_classes + yo
     cell_n, cell_var = _grouped_var(xo, cell, int(r_k) * n_classes)
     cell_n = cell_n.reshape(int(r_k), n_classes)
     cell_var = cell_var.reshape(int(r_k), n_classes)
-    eps = var_smoothing * float(xo.var()) + _TINY
     return _discrete_continuous_cmi(
         cls_n, cls_var, cell_n, cell_var, eps, total, _log(base)
     )
@@ -305,17 +331,29 @@ def pairwise_mixed_cmi(
         out[np.ix_(cont, cont)] = continuous_pair_cmi(
             values[:, cont], y, n_classes, base
         )
+    # A complete column's class terms are the same for every discrete
+    # partner without missing codes: computed once, not once per pair.
+    # Contiguous copies, as the masked rows of mixed_pair_cmi are, so the
+    # sums run in the same order and give the same bits.
+    y = np.ascontiguousarray(y)
+    columns = {int(j): np.ascontiguousarray(values[:, j]) for j in cont}
+    complete = {
+        j: _class_terms(x, y, n_classes, var_smoothing)
+        for j, x in columns.items()
+        if len(y) and not np.isnan(x).any()
+    }
     for i in disc:
-        for j in cont:
-            w = mixed_pair_cmi(
-                codes[:, i],
-                int(cards[i]),
-                values[:, j],
-                y,
-                n_classes,
-                base,
-                var_smoothing,
-            )
+        k = np.ascontiguousarray(codes[:, i])
+        k_complete = bool((k >= 0).all())
+        for j in map(int, cont):
+            if k_complete and j in complete:
+                w = _pair_cmi(
+                    k, int(cards[i]), columns[j], y, n_classes, base, complete[j]
+                )
+            else:
+                w = mixed_pair_cmi(
+                    k, int(cards[i]), values[:, j], y, n_classes, base, var_smoothing
+                )
             out[i, j] = out[j, i] = w
     return out
 
