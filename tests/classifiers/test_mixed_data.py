@@ -17,6 +17,7 @@ from augnb.inference import joint_log_likelihood
 from augnb.params import MixedModel, fit_mixed_model
 from augnb.structure import Structure
 from augnb.structure.mixed_data import (
+    _admissibly_rooted,
     _arborescence_edges,
     _unique_admissible_tree,
     can_cliques,
@@ -24,7 +25,6 @@ from augnb.structure.mixed_data import (
     etan_arcs,
     threshold_for_clique_size,
 )
-from augnb.structure.tan import orient_tree
 
 # --- a small mixed model and a brute-force reference ----------------------------
 # Features: K0 (3 values), K1 (2 values), X2, X3, X4 continuous.
@@ -284,16 +284,7 @@ def test_etan_is_a_maximum_admissible_arborescence(seed):
 def _reference_etan_arcs(w, continuous):
     """ETAN's arcs from networkx's Edmonds search alone (the former only path)."""
     continuous = [bool(c) for c in continuous]
-    n = w.shape[0]
-    adj = {k: [] for k in range(n)}
-    for u, v in _arborescence_edges(w, continuous):
-        adj[u].append(v)
-        adj[v].append(u)
-    for root in range(n):
-        arcs = orient_tree(root, adj)
-        if all(not (continuous[u] and not continuous[v]) for u, v in arcs):
-            return arcs
-    raise AssertionError
+    return _admissibly_rooted(_arborescence_edges(w, continuous), continuous)
 
 
 @pytest.mark.parametrize("ties", ["none", "some", "many"])

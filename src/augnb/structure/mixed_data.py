@@ -80,6 +80,14 @@ def etan_arcs(
     edges = _unique_admissible_tree(np.asarray(weights, dtype=np.float64), continuous)
     if edges is None:
         edges = _arborescence_edges(weights, continuous)
+    return _admissibly_rooted(edges, continuous)
+
+
+def _admissibly_rooted(
+    edges: list[tuple[int, int]], continuous: list[bool]
+) -> list[tuple[int, int]]:
+    """A tree's arcs from its smallest root with no continuous -> discrete arc."""
+    n = len(continuous)
     adj: dict[int, list[int]] = {k: [] for k in range(n)}
     for u, v in edges:
         adj[u].append(v)
