@@ -674,6 +674,16 @@ def _check_statistics(statistics: Any, n_classes: int, cards: np.ndarray) -> Non
         _check_counts(
             table, (3, n_classes), f"{where}.moments[{key}]", lambda t: t[[0, 2]]
         )
+    # Files saved before the statistics kept their extents have none.
+    extents = getattr(statistics, "extents", {})
+    _expect(isinstance(extents, dict), f"{where}.extents is not a dict")
+    for key, extent in extents.items():
+        _expect(
+            _is_int(key) and 0 <= key < p and cards[key] == 0,
+            f"{where}.extents holds the range of a column {key!r:.30}",
+        )
+        # The smallest and largest value, then the count of values.
+        _check_counts(extent, (3,), f"{where}.extents[{key}]", lambda t: t[2:])
     comoments = statistics.comoments
     _expect(isinstance(comoments, dict), f"{where}.comoments is not a dict")
     for key, table in comoments.items():

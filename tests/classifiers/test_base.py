@@ -871,6 +871,41 @@ def test_continuous_values_whose_squares_overflow_are_refused(make):
     assert np.isfinite(proba).all()
 
 
+@pytest.mark.parametrize("door", ["partial_fit", "fit_files", "dask"])
+@pytest.mark.parametrize("scale", [1e300, 1e-160])
+def test_every_door_refuses_values_whose_squares_overflow(door, scale, tmp_path):
+    # partial_fit, files and Dask summed the squares into infinities (NaN or
+    # 0.5 posteriors, overflow warnings) or lost a tiny column's variance,
+    # where fit refused the column: the check now reads the columns' ranges
+    # from the statistics too.
+    import dask.dataframe as dd
+
+    rng = np.random.default_rng(0)
+    y = np.array(["p", "q"] * 20)
+    X = pd.DataFrame({"b": rng.normal(size=40), "a": rng.normal(size=40) * scale})
+    if scale > 1:
+        # Huge values in the second chunk only: the merged range is refused.
+        X.loc[:19, "a"] /= scale
+    model = NaiveBayes(continuous="gaussian")
+    with pytest.raises(ValueError) as expected:
+        NaiveBayes(continuous="gaussian").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning before the message
+        with pytest.raises(ValueError) as refused:
+            if door == "partial_fit" and scale > 1:
+                model.partial_fit(X[:20], y[:20], classes=["p", "q"])
+                model.partial_fit(X[20:], y[20:])
+            elif door == "partial_fit":
+                model.partial_fit(X, y, classes=["p", "q"])
+            elif door == "fit_files":
+                X.assign(y=y).to_csv(tmp_path / "t.csv", index=False)
+                augnb.fit_files(model, tmp_path / "t.csv", target="y", batch_rows=15)
+            else:
+                frames = dd.from_pandas(X, npartitions=3)
+                model.fit(frames, dd.from_pandas(pd.Series(y), npartitions=3))
+    assert str(refused.value) == str(expected.value)
+
+
 @pytest.mark.parametrize(
     "make", [NaiveBayes, lambda: augnb.ESKDB(n_estimators=2, random_state=0)]
 )

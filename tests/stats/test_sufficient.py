@@ -13,6 +13,7 @@ from augnb.stats.sufficient import (
     merge_levels,
     reduce_comoments,
 )
+from augnb.stats.training import TrainingData
 
 
 def _random_block(rng, n, cards, n_classes, missing=0.1):
@@ -142,6 +143,7 @@ def test_bytes_and_pickle_round_trip():
         for k in s.tables:
             np.testing.assert_array_equal(back.tables[k], s.tables[k])
         np.testing.assert_array_equal(back.moments[2], s.moments[2])
+        np.testing.assert_array_equal(back.extents[2], s.extents[2])
     # Compact: no more than the raw int64 tables plus a small header.
     assert len(blob) <= s.nbytes + 512
     with pytest.raises(ValueError, match="bad header"):
@@ -290,3 +292,46 @@ def test_weighted_statistics_equal_repeated_rows_and_round_trip():
         SufficientStatistics.from_codes(
             codes, y, values=values, sample_weight=w, comoments=[((0,), (3,))], **kw
         )
+
+
+def test_extents_of_chunks_equal_one_pass_and_round_trip():
+    # The range a density's fit checks (value_extents) sums over chunks as
+    # the rows in memory give it, so every door refuses the same values.
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=300) * 1e5
+    x[rng.random(300) < 0.1] = np.nan
+    x[:50] = np.nan  # a first chunk with no observed value
+    y = rng.integers(0, 2, 300)
+    kw = dict(names=("x",), categories=(None,), classes=(0, 1))
+    codes = np.full((300, 1), -1)
+    parts = [
+        SufficientStatistics.from_codes(codes[a:b], y[a:b], values=x[a:b, None], **kw)
+        for a, b in [(0, 50), (50, 51), (51, 300)]
+    ]
+    np.testing.assert_array_equal(parts[0].value_extents()[0], [0.0, 0.0, 0.0])
+    total = sum(parts)
+    observed = x[~np.isnan(x)]
+    expected = [observed.min(), observed.max(), observed.size]
+    np.testing.assert_array_equal(total.value_extents()[0], expected)
+    rows = TrainingData(codes, y, np.array([0]), 2, values=x[:, None])
+    np.testing.assert_array_equal(rows.value_extents()[0], expected)
+    back = SufficientStatistics.from_bytes(total.to_bytes())
+    np.testing.assert_array_equal(back.value_extents()[0], expected)
+
+
+def test_statistics_without_extents_read_and_add_as_unknown():
+    # Statistics written before the extents were kept (no header entry, or a
+    # model file's object without the attribute): every range is unknown.
+    rng = np.random.default_rng(5)
+    values = rng.normal(size=(20, 1))
+    kw = dict(names=("x",), categories=(None,), classes=(0, 1))
+    s = SufficientStatistics.from_codes(
+        np.full((20, 1), -1), rng.integers(0, 2, 20), values=values, **kw
+    )
+    old = SufficientStatistics(
+        s.names, s.categories, s.classes, s.class_counts, s.tables, s.moments
+    )
+    object.__delattr__(old, "extents")
+    assert old.value_extents() == {}
+    assert (s + old).value_extents() == {}
+    assert SufficientStatistics.from_bytes(old.to_bytes()).value_extents() == {}

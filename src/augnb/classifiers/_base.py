@@ -1028,18 +1028,16 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         Only density models are checked (a discretised column, ESKDB's too,
         is only sorted, whatever its scale).
         """
-        values = getattr(data, "values", None)
-        if values is None or self.continuous == "discretize":
+        if self.continuous == "discretize":
             return
-        cards = np.asarray(data.cards)
-        for f in np.flatnonzero(cards == 0):
-            col = values[:, f]
-            observed = col[~np.isnan(col)]
-            if not observed.size:
+        # The same numbers from rows in memory and from statistics summed
+        # over chunks, files or Dask partitions: one rule for every door.
+        for f, (low, high, count) in data.value_extents().items():
+            if not count:
                 continue
-            top = float(np.max(np.abs(observed)))
+            top = max(abs(low), abs(high))
             with np.errstate(over="ignore"):
-                fits = np.isfinite(top * top * observed.size)
+                fits = np.isfinite(top * top * count)
             if fits and not (top > 0.0 and top * top < _SMALLEST_NORMAL):
                 continue
             if fits:
@@ -1047,7 +1045,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
                 # none: a Gaussian's variance or a kernel's bandwidth squared
                 # is 0 or garbage, and the column was refused deep inside
                 # or silently left out (majority-class predictions).
-                spread = float(np.max(observed) - np.min(observed))
+                spread = high - low
                 raise ValueError(
                     f"{type(self).__name__}: continuous column {names[f]!r} holds "
                     f"values of at most {top:.3g} in magnitude (they differ by at "
@@ -1066,7 +1064,7 @@ class BaseAugmentedNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             raise ValueError(
                 f"{type(self).__name__}: continuous column {names[f]!r} holds "
                 f"values up to {top:.3g} in magnitude, whose sum of squares over "
-                f"{observed.size} rows overflows float64, so its density would be "
+                f"{count:.0f} rows overflows float64, so its density would be "
                 f"infinite and every posterior it enters NaN; {fixes}."
             )
 

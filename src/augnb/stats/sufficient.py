@@ -38,7 +38,7 @@ from augnb.stats.moments import (
     merge_moments,
     reduce_comoments,
 )
-from augnb.stats.training import CountTables
+from augnb.stats.training import CountTables, column_extent, merge_extents
 
 # reduce_comoments lives in augnb.stats.moments; re-exported here (its former
 # import path).
@@ -128,6 +128,11 @@ class SufficientStatistics(CountTables):
         centred cross products (row-major), merged with Chan et al.'s
         formula. The statistics of conditional and linear Gaussian nodes and
         of the Gaussian edge weights of ETAN/CAN.
+    extents : dict
+        ``extents[f]`` for a continuous feature ``f`` is ``[min, max, n]``:
+        its smallest and largest observed value and the number of rows
+        observing it (:meth:`value_extents`), so a density's fit refuses
+        values whose squares overflow through every door alike.
 
     Examples
     --------
@@ -152,6 +157,7 @@ class SufficientStatistics(CountTables):
     tables: dict[tuple[int, ...], NDArray[np.int64]] = field(default_factory=dict)
     moments: dict[int, NDArray[np.float64]] = field(default_factory=dict)
     comoments: dict[tuple, NDArray[np.float64]] = field(default_factory=dict)
+    extents: dict[int, NDArray[np.float64]] = field(default_factory=dict)
 
     # -- construction -------------------------------------------------------
 
@@ -252,10 +258,17 @@ class SufficientStatistics(CountTables):
             )
             tables[s] = t.astype(dtype)
         moments: dict[int, NDArray[np.float64]] = {}
+        extents: dict[int, NDArray[np.float64]] = {}
         if singles and values is not None:
             for f, c in enumerate(categories):
                 if c is None:
-                    moments[f] = class_moments(values[:, f], y, n_classes, weights)
+                    # Values whose squares overflow are refused by the fit,
+                    # which names the column (from the extents): the sums'
+                    # own overflow warnings would only come before it.
+                    with np.errstate(over="ignore", invalid="ignore"):
+                        m = class_moments(values[:, f], y, n_classes, weights)
+                    moments[f] = m
+                    extents[f] = column_extent(values[:, f])
         co: dict[tuple, NDArray[np.float64]] = {}
         for key in comoments:
             key = _co_key(key)
@@ -273,10 +286,13 @@ class SufficientStatistics(CountTables):
                 # parent (the learners with feature-parent Gaussians repeat
                 # rows by integer weights instead).
                 raise ValueError("Co-moments of weighted rows are not supported.")
-            co[key] = group_comoments(
-                codes, values, y, d, u, [int(cards[f]) for f in d], n_classes
-            )
-        return cls(tuple(names), categories, classes, counts, tables, moments, co)
+            with np.errstate(over="ignore", invalid="ignore"):
+                co[key] = group_comoments(
+                    codes, values, y, d, u, [int(cards[f]) for f in d], n_classes
+                )
+        return cls(
+            tuple(names), categories, classes, counts, tables, moments, co, extents
+        )
 
     # -- properties ---------------------------------------------------------
 
@@ -338,6 +354,12 @@ class SufficientStatistics(CountTables):
         return self.tables[key].transpose(axes)
 
     # -- the count-table interface of structure learners ----------------------
+
+    @override
+    def value_extents(self) -> dict[int, NDArray[np.float64]]:
+        # Statistics loaded from a model file saved before they kept the
+        # extents have no such attribute: every range is unknown.
+        return dict(getattr(self, "extents", {}))
 
     @override
     def pair_tables(
@@ -435,7 +457,14 @@ class SufficientStatistics(CountTables):
             shape = (*tuple(len(categories[f]) for f in d), n_classes, m.shape[-1])
             co[d, u] = _scatter(m, [fmap[f] for f in d] + [cmap, None], shape)
         return SufficientStatistics(
-            self.names, categories, classes, counts, tables, moments, co
+            self.names,
+            categories,
+            classes,
+            counts,
+            tables,
+            moments,
+            co,
+            self.value_extents(),
         )
 
     def _aligned_pair(
@@ -461,8 +490,16 @@ class SufficientStatistics(CountTables):
                 "chunk with the same request (max_order, subsets)."
             )
         tables = {k: a.tables[k] + b.tables[k] for k in a.tables}
-        moments = {f: merge_moments(a.moments[f], b.moments[f]) for f in a.moments}
-        co = {k: merge_comoments(a.comoments[k], b.comoments[k]) for k in a.comoments}
+        # Overflowing values are refused by the fit, naming the column
+        # (from_codes); their merged sums warn nothing before that.
+        with np.errstate(over="ignore", invalid="ignore"):
+            moments = {
+                f: merge_moments(a.moments[f], b.moments[f]) for f in a.moments
+            }
+            co = {
+                k: merge_comoments(a.comoments[k], b.comoments[k])
+                for k in a.comoments
+            }
         return SufficientStatistics(
             a.names,
             a.categories,
@@ -471,6 +508,7 @@ class SufficientStatistics(CountTables):
             tables,
             moments,
             co,
+            merge_extents(a.value_extents(), b.value_extents()),
         )
 
     def __radd__(self, other: object) -> SufficientStatistics:
@@ -502,7 +540,14 @@ class SufficientStatistics(CountTables):
         for k, m in b.comoments.items():
             co.setdefault(k, m)
         return SufficientStatistics(
-            a.names, a.categories, a.classes, a.class_counts, tables, a.moments, co
+            a.names,
+            a.categories,
+            a.classes,
+            a.class_counts,
+            tables,
+            a.moments,
+            co,
+            a.value_extents(),
         )
 
     # -- serialisation ------------------------------------------------------
@@ -527,6 +572,7 @@ class SufficientStatistics(CountTables):
             "tables": [list(k) for k in self.tables],
             "moments": list(self.moments),
             "comoments": [[list(d), list(u)] for d, u in self.comoments],
+            "extents": [int(f) for f in self.value_extents()],
         }
         counts = "<i8"
         if self.weighted:
@@ -542,6 +588,10 @@ class SufficientStatistics(CountTables):
             + [
                 np.ascontiguousarray(m, "<f8").tobytes()
                 for m in self.comoments.values()
+            ]
+            + [
+                np.ascontiguousarray(m, "<f8").tobytes()
+                for m in self.value_extents().values()
             ]
         )
         return _MAGIC + struct.pack("<Q", len(head)) + zlib.compress(head + body, 1)
@@ -592,8 +642,17 @@ class SufficientStatistics(CountTables):
             q = len(key[1])
             shape = (*tuple(len(categories[f]) for f in key[0]), n_classes)
             co[key] = take((*shape, 1 + q + q * q), "<f8")
+        # Absent from statistics written before the extents were kept.
+        extents = {int(f): take((3,), "<f8") for f in header.get("extents", [])}
         return cls(
-            tuple(header["names"]), categories, classes, counts, tables, moments, co
+            tuple(header["names"]),
+            categories,
+            classes,
+            counts,
+            tables,
+            moments,
+            co,
+            extents,
         )
 
     def __reduce__(self):
@@ -612,6 +671,7 @@ class SufficientStatistics(CountTables):
                     self.tables,
                     self.moments,
                     self.comoments,
+                    self.value_extents(),
                 ),
             )
 

@@ -36,11 +36,56 @@ from augnb.stats.counts import (
 from augnb.stats.information import cmi_matrix_from_tables, mi_from_counts
 from augnb.stats.mixed_information import pairwise_mixed_cmi
 
-__all__ = ["CountTables", "TrainingData"]
+__all__ = ["CountTables", "TrainingData", "column_extent", "merge_extents"]
 
 #: Largest table :meth:`TrainingData.table` counts on several threads (each
 #: thread fills a table of its own).
 _THREADED_CELLS = 1 << 16
+
+
+def column_extent(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``[min, max, n]`` of the observed (not NaN) values; ``[0, 0, 0]`` if none.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    ndarray of shape (3,)
+    """
+    observed = values[~np.isnan(values)]
+    if not observed.size:
+        return np.zeros(3)
+    return np.array(
+        [np.min(observed), np.max(observed), observed.size], dtype=np.float64
+    )
+
+
+def merge_extents(
+    a: dict[int, NDArray[np.float64]], b: dict[int, NDArray[np.float64]]
+) -> dict[int, NDArray[np.float64]]:
+    """The extents of two sets of rows together (:meth:`CountTables.value_extents`).
+
+    A feature whose extent one side lacks is left out (not known).
+
+    Parameters
+    ----------
+    a, b : dict
+        ``f -> [min, max, n]``.
+
+    Returns
+    -------
+    dict
+    """
+    out = {}
+    for f in sorted(a.keys() & b.keys()):
+        x, z = a[f], b[f]
+        if not x[2] or not z[2]:
+            out[f] = z if not x[2] else x
+        else:
+            out[f] = np.array([min(x[0], z[0]), max(x[1], z[1]), x[2] + z[2]])
+    return out
 
 
 class CountTables(ABC):
@@ -140,6 +185,23 @@ class CountTables(ABC):
         Returns
         -------
         ndarray of shape (n_features, n_features)
+        """
+
+    @abstractmethod
+    def value_extents(self) -> dict[int, NDArray[np.float64]]:
+        """Range of each continuous feature: smallest, largest value, count.
+
+        What a density model's fit must check first: values whose squares
+        overflow or underflow float64 (see
+        :meth:`augnb.classifiers.BaseAugmentedNB._check_value_range`).
+
+        Returns
+        -------
+        dict
+            ``f -> [min, max, n]`` for each continuous feature ``f``: the
+            smallest and largest observed value and the number of rows where
+            it is observed (``[0, 0, 0]`` when none is). A feature whose range
+            is not known (statistics saved before they kept it) is absent.
         """
 
     def cmi_matrix(self, features: Sequence[int] | None = None) -> NDArray[np.float64]:
@@ -282,6 +344,16 @@ class TrainingData(_Rows, CountTables):
             self.n_classes,
             sample_weight=self.sample_weight,
         )
+
+    @override
+    def value_extents(self) -> dict[int, NDArray[np.float64]]:
+        # Read from the rows.
+        if self.values is None:
+            return {}
+        return {
+            int(f): column_extent(self.values[:, f])
+            for f in np.flatnonzero(np.asarray(self.cards) == 0)
+        }
 
     @override
     def mixed_cmi(
