@@ -200,6 +200,27 @@ def test_save_refuses_what_the_format_cannot_hold(tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("where", ["feature", "class"])
+def test_save_refuses_text_utf8_cannot_write(tmp_path, where):
+    # Text decoded with errors="surrogateescape" holds lone surrogates: the
+    # model was saved, and then every load failed ("it cannot predict").
+    odd = pd.Series(["x\udc80", "y"] * 10, dtype=object)
+    X = pd.DataFrame({"a": odd if where == "feature" else ["x", "y"] * 10})
+    y = np.array(["p", "q"] * 10, dtype=object)
+    if where == "class":
+        y = odd.to_numpy()
+    model = NaiveBayes().fit(X, y)
+    with pytest.raises(ValueError, match=r"'\\udc80' \(a lone surrogate\) no UTF-8"):
+        save_model(model, tmp_path / "m.augnb")
+    assert not list(tmp_path.iterdir())
+    # Other non-ASCII text is saved and read back.
+    labels = np.where(y == "x\udc80", "é", y)
+    fine = NaiveBayes().fit(X.replace("x\udc80", "xé"), labels)
+    save_model(fine, tmp_path / "m.augnb")
+    back = load_model(tmp_path / "m.augnb")
+    np.testing.assert_array_equal(back.classes_, fine.classes_)
+
+
 def test_a_pipeline_is_refused_with_how_to_save_its_classifier(tmp_path):
     # The refusal named the Pipeline only; its classifier saves and loads
     # alone, and predicts the pipeline's probabilities from the steps before.

@@ -255,7 +255,11 @@ class _Encoder:
         return self.count
 
     def encode(self, obj: Any, where: str) -> Any:
-        if obj is None or isinstance(obj, (bool, str)):
+        if obj is None or isinstance(obj, bool):
+            return obj
+        if isinstance(obj, str):
+            if not obj.isascii():
+                _check_utf8([obj], where)
             return obj
         if isinstance(obj, int) and type(obj) is int:
             return obj
@@ -358,6 +362,8 @@ class _Encoder:
             return node
         if arr.dtype.kind not in "biufcUSmM" or arr.dtype.fields is not None:
             raise _Unencodable(f"{where} is an array of dtype {arr.dtype}")
+        if arr.dtype.kind == "U":
+            _check_utf8(arr.ravel().tolist(), where)
         node_id = self._new_id(arr)
         self.arrays.append(arr)
         return {
@@ -376,6 +382,28 @@ class _Encoder:
             "dtype": value.dtype.str,
             "v": self.encode(value.item(), where),
         }
+
+
+def _check_utf8(texts: list[str], where: str) -> None:
+    """Refuse a text that UTF-8 cannot write: the saved model would not load.
+
+    Python strings may hold lone surrogates (text decoded with
+    ``errors="surrogateescape"``, or built from escapes); the model file's
+    JSON keeps them, but reading them back into the columns that predict
+    fails, so the file would be saved and never load.
+    """
+    for text in texts:
+        if text.isascii():
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise _Unencodable(
+                f"{where} holds the text {text!r:.60}, whose character "
+                f"{text[exc.start]!r} (a lone surrogate) no UTF-8 file can hold; "
+                "decode the data it came from with errors='replace' (not "
+                "'surrogateescape'), or fix the text, and fit again"
+            ) from None
 
 
 def _attributes(obj: object) -> dict[str, Any]:
