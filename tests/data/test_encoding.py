@@ -509,6 +509,26 @@ def test_decimal_columns_of_a_frame_are_numbers():
     assert pd.api.types.is_object_dtype(got["mixed"].dtype)  # words: categories
 
 
+def test_fraction_columns_of_a_frame_are_numbers():
+    # Fractions stayed object (infer_objects leaves them), so each value was
+    # a category of its own and the model could not be saved.
+    import fractions
+
+    F = fractions.Fraction
+    X = pd.DataFrame(
+        {
+            "ratio": pd.Series([F(1, 3), None, F(5, 2)], dtype=object),
+            "mixed": pd.Series([F(1, 3), "a", None], dtype=object),
+            "flags": pd.Series([True, None, False], dtype=object),
+        }
+    )
+    got = augnb.data.encoding.as_frame(X)
+    assert got["ratio"].dtype == np.float64
+    np.testing.assert_array_equal(got["ratio"], [1 / 3, np.nan, 2.5])
+    assert pd.api.types.is_object_dtype(got["mixed"].dtype)  # words: categories
+    assert not pd.api.types.is_float_dtype(got["flags"].dtype)  # bools are not
+
+
 def test_pd_na_in_an_object_column_is_a_gap_in_numbers():
     # to_numpy(dtype=object) of a nullable column holds pd.NA, which stops
     # pandas' inference where None and NaN do not.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import decimal
+import numbers
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -490,11 +491,32 @@ def typed_objects(frame: pd.DataFrame) -> pd.DataFrame:
             # missing whichever marker holds it.
             typed = column.where(column.notna(), None).infer_objects()
         if typed.dtype == object:
+            real = _other_real_numbers(column)
+            if real is not None:
+                new[names[i]] = real
             continue
         if typed.dtype.kind == "c":  # complex numbers in an object column
             raise _complex_refusal(names[i])
         new[names[i]] = typed
     return replace_columns(frame, new) if new else frame
+
+
+def _other_real_numbers(column: pd.Series) -> pd.Series | None:
+    """A column of real numbers pandas does not infer, as float64; else None.
+
+    ``fractions.Fraction`` and other ``numbers.Real`` types (not bool) stay
+    object under ``infer_objects``, so they were one category per value
+    where a column of floats or Decimals is numbers.
+    """
+    present = column[column.notna()]
+    if not len(present) or not all(
+        isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
+        for v in present
+    ):
+        return None
+    values = np.full(len(column), np.nan)
+    values[column.notna().to_numpy()] = [float(v) for v in present]
+    return pd.Series(values, index=column.index, name=column.name)
 
 
 def _decoded(column: pd.Series, name: Hashable) -> pd.Series:
