@@ -456,15 +456,9 @@ class SufficientStatistics(CountTables):
         for (d, u), m in self.comoments.items():
             shape = (*tuple(len(categories[f]) for f in d), n_classes, m.shape[-1])
             co[d, u] = _scatter(m, [fmap[f] for f in d] + [cmap, None], shape)
+        extents = self.value_extents()
         return SufficientStatistics(
-            self.names,
-            categories,
-            classes,
-            counts,
-            tables,
-            moments,
-            co,
-            self.value_extents(),
+            self.names, categories, classes, counts, tables, moments, co, extents
         )
 
     def _aligned_pair(
@@ -644,16 +638,8 @@ class SufficientStatistics(CountTables):
             co[key] = take((*shape, 1 + q + q * q), "<f8")
         # Absent from statistics written before the extents were kept.
         extents = {int(f): take((3,), "<f8") for f in header.get("extents", [])}
-        return cls(
-            tuple(header["names"]),
-            categories,
-            classes,
-            counts,
-            tables,
-            moments,
-            co,
-            extents,
-        )
+        names = tuple(header["names"])
+        return cls(names, categories, classes, counts, tables, moments, co, extents)
 
     def __reduce__(self):
         # Pickled (e.g. sent between Dask workers) in the compact form when the
