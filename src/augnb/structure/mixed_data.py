@@ -7,7 +7,6 @@ the kind of every feature, and never create a continuous -> discrete arc
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 
@@ -15,8 +14,8 @@ import networkx as nx
 import numpy as np
 from numpy.typing import NDArray
 
-from augnb.structure._structure import Structure, find_root
-from augnb.structure.tan import orient_tree
+from augnb.structure._structure import Structure
+from augnb.structure.tan import maximum_spanning_forest, orient_tree
 
 __all__ = [
     "CLIQUE_REMOVALS",
@@ -38,15 +37,15 @@ def etan_arcs(
     """Arcs of the maximum weighted spanning arborescence without CPDC arcs.
 
     Every pair gets both arcs except continuous ->
-    discrete; the maximum spanning arborescence (Chu-Liu/Edmonds, free root)
-    is the tree ``networkx.maximum_spanning_arborescence`` finds. When no
-    other admissible tree weighs as much it is found directly by Kruskal
-    (milliseconds at 300 features, where Edmonds takes tens of seconds);
-    only near-ties that decide the tree go to ``networkx``. Weights are
-    symmetric, so every admissible re-rooting of the optimal tree has the
-    same weight: the root is then the smallest admissible feature index,
-    which makes the result deterministic and equal to TAN's
-    orientation when every feature is discrete.
+    discrete; the result is a maximum spanning arborescence (Chu-Liu/Edmonds
+    with a free root would find one of the same weight), found by Kruskal's
+    algorithm in two stages (:func:`_admissible_tree`; equal weights in
+    ``(i, j)`` order). Weights are symmetric, so every admissible re-rooting
+    of the optimal tree has the same weight: the root is then the smallest
+    admissible feature index, which makes the result deterministic and
+    equal to TAN's tree and orientation when every feature is discrete.
+    Weights that are not all finite go to
+    ``networkx.maximum_spanning_arborescence``.
 
     Parameters
     ----------
@@ -77,8 +76,11 @@ def etan_arcs(
         )
     if n < 2:
         return []
-    edges = _unique_admissible_tree(np.asarray(weights, dtype=np.float64), continuous)
-    if edges is None:
+    w = np.asarray(weights, dtype=np.float64)
+    if np.isfinite(w).all():
+        edges = _admissible_tree(w, continuous)
+    else:
+        # No order of the weights to take: Edmonds' algorithm decides.
         edges = _arborescence_edges(weights, continuous)
     return _admissibly_rooted(edges, continuous)
 
@@ -104,8 +106,8 @@ def _arborescence_edges(
 ) -> list[tuple[int, int]]:
     """Edges of ``networkx.maximum_spanning_arborescence`` over the allowed arcs.
 
-    The reference search: it settles ties its own way, which
-    :func:`_unique_admissible_tree` leaves to it.
+    Edmonds' algorithm on the directed graph: for weights that are not all
+    finite (no order to run Kruskal's by), and the tests' reference search.
     """
     n = weights.shape[0]
     g = nx.DiGraph()
@@ -118,86 +120,29 @@ def _arborescence_edges(
     return list(tree.edges())
 
 
-def _unique_admissible_tree(
+def _admissible_tree(
     weights: NDArray[np.float64], continuous: list[bool]
-) -> list[tuple[int, int]] | None:
-    """The maximum admissible spanning tree when it is the only one, else None.
+) -> list[tuple[int, int]]:
+    """A maximum spanning tree with no continuous -> discrete arc once rooted.
 
     An arborescence has no continuous -> discrete arc exactly when its
     discrete features form a connected subtree holding the root, so the best
     one (symmetric weights, free root) is a maximum spanning tree of the
     discrete features joined to a maximum spanning tree of the rest with the
     discrete features merged into one node: Kruskal over the
-    discrete-discrete pairs, then over the pairs with a continuous member.
-    Edmonds' algorithm on the directed graph (``networkx``, minutes on a few
-    hundred features) finds the same tree whenever no other admissible tree
-    weighs as much; when one might (weights within a rounding error of each
-    other decide between trees, or a weight is not finite) this returns None
-    and the caller asks ``networkx``, which settles such ties its own way.
+    discrete-discrete pairs, then over the pairs with a continuous member
+    (milliseconds at 300 features, where Edmonds' algorithm on the directed
+    graph takes tens of seconds). Equal weights are taken in ``(i, j)``
+    order, as TAN takes them, so on discrete features this is TAN's tree.
     """
-    n = weights.shape[0]
-    if not np.isfinite(weights).all():
-        return None
-    # Weights closer than this count as tied: Edmonds' contracted weights carry
-    # rounding errors far below it, and weights rounded to 12 decimals that
-    # differ are at least 1e-12 apart.
-    tol = 1e-12 * max(1.0, float(np.abs(weights).max()))
     cont = np.asarray(continuous, dtype=bool)
-    iu, ju = np.triu_indices(n, 1)
+    iu, ju = np.triu_indices(weights.shape[0], 1)
     both_discrete = ~cont[iu] & ~cont[ju]
-    parent = list(range(n))
-    edges: list[tuple[int, int]] = []
-    n_discrete = n - int(cont.sum())
-    stages = [(both_discrete, n_discrete - 1), (~both_discrete, n - n_discrete)]
-    if n_discrete == 0:
-        stages = [(~both_discrete, n - 1)]
-    for sel, joins in stages:
-        if not _kruskal_unique(weights, iu[sel], ju[sel], parent, edges, tol, joins):
-            return None
-    return edges if len(edges) == n - 1 else None
-
-
-def _kruskal_unique(
-    weights: NDArray[np.float64],
-    iu: NDArray[np.intp],
-    ju: NDArray[np.intp],
-    parent: list[int],
-    edges: list[tuple[int, int]],
-    tol: float,
-    joins: int,
-) -> bool:
-    """Kruskal's maximum spanning forest over pairs ``(iu, ju)``, checking uniqueness.
-
-    Extends the union-find ``parent`` and the accepted ``edges`` in place
-    until ``joins`` pairs are accepted. Pairs are taken in runs of weights
-    each within ``tol`` of the next; a run's pairs that join two components
-    when the run starts must all be accepted, whatever their order, else
-    another forest weighs as much and this returns False.
-    """
-    if joins <= 0:
-        return True
-    w = weights[iu, ju]
-    order = np.argsort(-w, kind="stable")
-    ws = w[order]
-    cuts = np.flatnonzero(ws[:-1] - ws[1:] > tol) + 1
-    bounds = np.concatenate(([0], cuts, [ws.size])).tolist()
-    pairs = list(zip(iu[order].tolist(), ju[order].tolist()))
-    target = len(edges) + joins
-    for lo, hi in itertools.pairwise(bounds):
-        joining = [
-            (i, j)
-            for i, j in pairs[lo:hi]
-            if find_root(parent, i) != find_root(parent, j)
-        ]
-        for i, j in joining:
-            ri, rj = find_root(parent, i), find_root(parent, j)
-            if ri == rj:
-                return False
-            parent[max(ri, rj)] = min(ri, rj)
-            edges.append((i, j))
-        if len(edges) >= target:
-            break
-    return True
+    return maximum_spanning_forest(
+        weights,
+        zip(iu[~both_discrete], ju[~both_discrete]),
+        first=zip(iu[both_discrete], ju[both_discrete]),
+    )
 
 
 def etan_structure(

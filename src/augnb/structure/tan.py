@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -27,7 +28,10 @@ __all__ = [
 
 
 def maximum_spanning_forest(
-    weights: NDArray[np.floating], edges: Iterable[tuple[int, int]] | None = None
+    weights: NDArray[np.floating],
+    edges: Iterable[tuple[int, int]] | None = None,
+    *,
+    first: Iterable[tuple[int, int]] = (),
 ) -> list[tuple[int, int]]:
     """Kruskal's maximum weighted spanning forest.
 
@@ -40,6 +44,11 @@ def maximum_spanning_forest(
         Symmetric edge weights.
     edges : iterable of (i, j), default=None
         Admissible edges; all pairs when None.
+    first : iterable of (i, j), default=()
+        Edges offered before every edge of ``edges``, in their own weight
+        order: the forest is a maximum spanning forest of ``first``, extended
+        by the heaviest of ``edges`` (ETAN's discrete subtree, then the
+        continuous features).
 
     Returns
     -------
@@ -56,18 +65,25 @@ def maximum_spanning_forest(
     """
     n = weights.shape[0]
     if edges is None:
-        edges = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    cand = sorted(
-        ((min(i, j), max(i, j)) for i, j in edges),
-        key=lambda e: (-weights[e[0], e[1]], e[0], e[1]),
-    )
+        edges = zip(*np.triu_indices(n, 1))
+
+    def ranked(pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        # By weight, heaviest first, then (i, j): one NumPy sort, not a Python
+        # key per pair (ETAN and TAN on a few thousand features).
+        ends = np.array(list(pairs), dtype=np.intp).reshape(-1, 2)
+        i, j = ends.min(axis=1), ends.max(axis=1)
+        order = np.lexsort((j, i, -np.asarray(weights, dtype=np.float64)[i, j]))
+        return list(zip(i[order].tolist(), j[order].tolist()))
+
     parent = list(range(n))
-    out = []
-    for i, j in cand:
+    out: list[tuple[int, int]] = []
+    for i, j in itertools.chain(ranked(first), ranked(edges)):
         ri, rj = find_root(parent, i), find_root(parent, j)
         if ri != rj:
             parent[max(ri, rj)] = min(ri, rj)
             out.append((i, j))
+            if len(out) == n - 1:
+                break  # a spanning tree: no later pair joins anything
     return out
 
 
