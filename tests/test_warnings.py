@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
 import warnings
 
-from augnb._warnings import warn_at_caller
+from augnb._warnings import warn_at_caller, warnings_section
 
 
 def _inner():
@@ -19,3 +21,51 @@ def test_a_frame_outside_augnb_is_the_warnings_origin():
     # This test module is outside augnb: the line that called warn_at_caller.
     assert w.filename == __file__ and w.category is RuntimeWarning
     assert w.lineno == _inner.__code__.co_firstlineno + 1
+
+
+def _warning_state():
+    return list(warnings.filters), warnings.showwarning, warnings._showwarnmsg_impl
+
+
+def test_sections_on_two_threads_take_turns_and_restore_the_process_state():
+    # Plain catch_warnings on two threads at once put back each other's
+    # state: every later warning of the program went to a finished list.
+    before = _warning_state()
+    inside = threading.Event()
+    lists: dict[str, list] = {}
+
+    def first():
+        with warnings_section(record=True) as caught:
+            warnings.simplefilter("always")
+            inside.set()
+            time.sleep(0.1)  # the other thread tries to enter meanwhile
+            warnings.warn("first", stacklevel=1)
+        lists["first"] = caught
+
+    def second():
+        inside.wait(10)
+        with warnings_section(record=True) as caught:
+            warnings.simplefilter("always")
+            warnings.warn("second", stacklevel=1)
+        lists["second"] = caught
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert [str(w.message) for w in lists["first"]] == ["first"]
+    assert [str(w.message) for w in lists["second"]] == ["second"]
+    assert _warning_state() == before
+
+
+def test_sections_nest_on_one_thread():
+    before = _warning_state()
+    with warnings_section(record=True) as outer:
+        warnings.simplefilter("always")
+        with warnings_section():
+            warnings.simplefilter("ignore")
+            warnings.warn("dropped", stacklevel=1)
+        warnings.warn("kept", stacklevel=1)
+    assert [str(w.message) for w in outer] == ["kept"]
+    assert _warning_state() == before

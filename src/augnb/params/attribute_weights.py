@@ -43,6 +43,7 @@ from threadpoolctl import threadpool_limits
 
 from augnb._docstrings import shared_entries
 from augnb._logsumexp import logsumexp
+from augnb._warnings import warnings_section
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.stats.counts import lidstone_log_prob
 
@@ -321,7 +322,7 @@ def awnb_weights(
         tree = DecisionTreeClassifier(
             criterion="entropy", random_state=rng.randint(np.iinfo(np.int32).max)
         )
-        with warnings.catch_warnings():
+        with warnings_section():
             # A bootstrap sample of a small training set holds most classes
             # once, and scikit-learn then guesses "a regression problem"
             # (per tree, about its own input): the target is the class.
