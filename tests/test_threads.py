@@ -285,3 +285,21 @@ def test_a_child_forked_after_openmp_started_launches_no_region(
     assert _threads._region_lock is not held
     with _threads.parallel_region() as launch:
         assert launch is not unsafe
+
+
+def test_one_blas_thread_restores_the_count_the_first_caller_found():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    first = _threads.one_blas_thread()
+    second = _threads.one_blas_thread()
+    first.__enter__()
+    second.__enter__()  # as on another thread
+    assert set(blas_threads()) <= {1}
+    first.__exit__(None, None, None)  # the first leaves first
+    assert set(blas_threads()) <= {1}  # the second still runs
+    second.__exit__(None, None, None)
+    assert blas_threads() == before

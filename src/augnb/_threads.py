@@ -47,6 +47,7 @@ __all__ = [
     "fixed_blocks",
     "map_spans",
     "n_threads",
+    "one_blas_thread",
     "parallel_region",
     "read_only",
     "sum_in_order",
@@ -68,6 +69,11 @@ _pool_lock = threading.Lock()
 _local = threading.local()
 
 
+# Callers inside one_blas_thread, and the limit they share (restored by the
+# last to leave).
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limit: Any = None
 # One Numba parallel region launched from here at a time (parallel_region).
 _region_lock = threading.Lock()
 # Set in a child forked after the parent started Numba's OpenMP layer.
@@ -286,6 +292,38 @@ def parallel_region(wanted: bool = True) -> Iterator[bool]:
         yield True
     finally:
         lock.release()
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """BLAS on one thread while the block runs, whatever other threads do.
+
+    BLAS's thread count belongs to the process (threadpoolctl sets it for
+    every thread). Each caller's own ``threadpool_limits`` saved the count
+    it found and put it back when done: two threads inside at once left the
+    process's BLAS on one thread for good (the second saved the first's
+    limit). Here the first caller to enter sets the limit and the last to
+    leave restores the count the first found.
+
+    Yields
+    ------
+    None
+    """
+    global _blas_users, _blas_limit
+    with _blas_lock:
+        if _blas_users == 0:
+            from threadpoolctl import threadpool_limits
+
+            _blas_limit = threadpool_limits(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0:
+                _blas_limit.restore_original_limits()
+                _blas_limit = None
 
 
 def read_only(a: Any) -> Any:
