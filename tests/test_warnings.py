@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import warnings
+
+import pytest
 
 from augnb._warnings import warn_at_caller, warnings_section
 
@@ -69,3 +72,46 @@ def test_sections_nest_on_one_thread():
         warnings.warn("kept", stacklevel=1)
     assert [str(w.message) for w in outer] == ["kept"]
     assert _warning_state() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.filterwarnings("ignore:This process:DeprecationWarning")
+def test_a_child_forked_while_a_thread_is_in_a_section_enters_one():
+    # The thread inside never leaves in the child: its lock must not be
+    # the child's, or every section there waits for ever.
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold():
+        with warnings_section():
+            inside.set()
+            leave.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    inside.wait(10)
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child
+            try:
+                with warnings_section(record=True):
+                    pass
+            finally:
+                os._exit(0)
+        status = _wait(pid, 30)
+    finally:
+        leave.set()
+        holder.join(10)
+    assert status == 0
+
+
+def _wait(pid, seconds):
+    """The child's exit status, or None (and the child killed) after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.01)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    return None

@@ -85,15 +85,21 @@ def _mark_worker() -> None:
 
 
 def _after_fork_in_child() -> None:
-    """Reset the region lock; refuse regions if the OpenMP layer had started.
+    """Fresh locks; refuse parallel regions if the OpenMP layer had started.
 
-    A thread of the parent may have held the lock at the fork (no thread of
-    the child will release it). GNU OpenMP's threads do not survive a fork:
-    Numba terminates a child that launches a region on a layer the parent
-    started, so the child computes on its own thread (TBB and workqueue are
-    fork-safe).
+    A thread of the parent may have held a lock at the fork: no thread of
+    the child will release it (the child would wait for ever). Such a
+    thread's one_blas_thread limit stays set in the child. GNU OpenMP's
+    threads do not survive a fork: Numba terminates a child that launches a
+    region on a layer the parent started, so the child computes on its own
+    thread (TBB and workqueue are fork-safe).
     """
+    global _pool_lock, _blas_lock, _blas_users, _blas_limit
     global _region_lock, _regions_unsafe
+    _pool_lock = threading.Lock()
+    _blas_lock = threading.Lock()
+    _blas_users = 0
+    _blas_limit = None
     _region_lock = threading.Lock()
     parallel = sys.modules.get("numba.np.ufunc.parallel")
     if parallel is not None and getattr(parallel, "_is_initialized", False):
