@@ -36,6 +36,27 @@ def test_written_files_get_the_usual_permissions(tmp_path):
     assert mode == 0o644
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
+def test_writing_leaves_the_process_umask_alone(tmp_path, monkeypatch):
+    # Reading the umask takes setting it: the old code set it to 0 for a
+    # moment, so files other threads created meanwhile were world-writable
+    # (and two threads saving at once could leave it 0).
+    umask = os.umask(0o077)
+    calls = []
+    real = os.umask
+    monkeypatch.setattr(os, "umask", lambda mask: calls.append(mask) or real(mask))
+    try:
+        write_text_atomic(tmp_path / "f.txt", "x")
+        with atomic_open(tmp_path / "g.bin", "wb") as fh:
+            fh.write(b"\n")
+    finally:
+        real(umask)
+    assert calls == []
+    assert stat.S_IMODE((tmp_path / "f.txt").stat().st_mode) == 0o600
+    assert (tmp_path / "g.bin").read_bytes() == b"\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt", "g.bin"]
+
+
 def test_a_folder_as_the_target_is_named_before_writing(tmp_path):
     # Not the temporary file's name in os.replace's error, after the work.
     (tmp_path / "out").mkdir()

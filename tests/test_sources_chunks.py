@@ -500,3 +500,42 @@ def test_weights_that_leave_one_class_of_the_first_chunk_say_so(make):
     est.partial_fit(X, y)
     ref = make().fit(pd.concat([X, X]), y + y, sample_weight=w + [1] * 4)
     _assert_same_fit(est, ref, X)
+
+
+def test_partial_fit_on_threads_leaves_the_warning_state_as_it_was(monkeypatch):
+    # The first chunk's audit records its warnings (catch_warnings): two
+    # threads starting a partial_fit at once put back each other's warning
+    # state, and every later warning of the program was appended to a
+    # finished fit's list, never shown.
+    import threading
+    import time
+
+    import augnb.classifiers._base as base
+
+    audit = base._refuse_columns
+    entered = itertools.count()
+
+    def slow_audit(*args, **kwargs):
+        # Both threads inside their audit at once, the first to enter the
+        # first to leave (which put the state of the second back).
+        time.sleep([0.05, 0.2][min(next(entered), 1)])
+        return audit(*args, **kwargs)
+
+    monkeypatch.setattr(base, "_refuse_columns", slow_audit)
+    X, y = load("car")
+    before = (list(warnings.filters), warnings.showwarning, warnings._showwarnmsg_impl)
+    start = threading.Barrier(2)
+    fitted: list = []
+
+    def fit():
+        start.wait()
+        fitted.append(NaiveBayes().partial_fit(X, y).predict_proba(X))
+
+    threads = [threading.Thread(target=fit) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    after = (list(warnings.filters), warnings.showwarning, warnings._showwarnmsg_impl)
+    assert after == before
+    np.testing.assert_array_equal(fitted[0], fitted[1])

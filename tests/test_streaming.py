@@ -696,3 +696,25 @@ def test_a_csv_column_of_whole_numbers_with_a_fraction_far_down_fits_as_in_memor
         np.testing.assert_allclose(
             got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12
         )
+
+
+def test_fit_files_names_text_of_numbers_in_features_not_in_the_class(tmp_path):
+    # The class column's text is its labels: the reader's finding about it
+    # is dropped (where each batch's findings are said once), the feature's
+    # said once.
+    from augnb.data.tables import DataReadWarning
+
+    rng = np.random.default_rng(0)
+    n = 200
+    pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y"], n),
+            "b": [str(v) for v in rng.integers(0, 3, n)],
+            "cls": [str(v) for v in rng.integers(1, 3, n)],
+        }
+    ).to_parquet(tmp_path / "t.parquet")
+    with warnings.catch_warnings(record=True) as found:
+        warnings.simplefilter("always")
+        fit_files(NaiveBayes(), tmp_path / "t.parquet", target="cls", batch_rows=50)
+    said = [str(w.message) for w in found if issubclass(w.category, DataReadWarning)]
+    assert len(said) == 1 and "column 'b' holds text whose every" in said[0], said

@@ -9,6 +9,7 @@ many as ``NUMBA_NUM_THREADS`` allows).
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numba
@@ -247,3 +248,58 @@ def test_tan_fit_at_full_thresholds_equals_on_one_and_two_threads():
             assert fits[0][1].tobytes() == fits[1][1].tobytes()
     finally:
         numba.set_num_threads(before)
+
+
+def test_one_parallel_region_at_a_time():
+    # A caller told False runs its kernel's serial twin on its own thread.
+    with _threads.parallel_region(False) as launch:
+        assert launch is False
+    seen = []
+    with _threads.parallel_region() as launch:
+        assert launch is True
+        other = threading.Thread(
+            target=lambda: seen.append(_threads.parallel_region().__enter__())
+        )
+        other.start()
+        other.join(timeout=10)
+    assert seen == [False]
+    with _threads.parallel_region() as launch:
+        assert launch is True  # released
+
+
+@pytest.mark.parametrize(("layer", "unsafe"), [("omp", True), ("workqueue", False)])
+def test_a_child_forked_after_openmp_started_launches_no_region(
+    monkeypatch, layer, unsafe
+):
+    # GNU OpenMP terminates a child that launches a region on the parent's
+    # layer; TBB and workqueue are fork-safe.
+    import types
+
+    fake = types.SimpleNamespace(_is_initialized=True, _threading_layer=layer)
+    monkeypatch.setitem(sys.modules, "numba.np.ufunc.parallel", fake)
+    monkeypatch.setattr(_threads, "_regions_unsafe", False)
+    monkeypatch.setattr(_threads, "_region_lock", threading.Lock())
+    held = _threads._region_lock
+    held.acquire()  # a thread of the parent held it at the fork
+    _threads._after_fork_in_child()
+    assert _threads._region_lock is not held
+    with _threads.parallel_region() as launch:
+        assert launch is not unsafe
+
+
+def test_one_blas_thread_restores_the_count_the_first_caller_found():
+    from threadpoolctl import threadpool_info
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    first = _threads.one_blas_thread()
+    second = _threads.one_blas_thread()
+    first.__enter__()
+    second.__enter__()  # as on another thread
+    assert set(blas_threads()) <= {1}
+    first.__exit__(None, None, None)  # the first leaves first
+    assert set(blas_threads()) <= {1}  # the second still runs
+    second.__exit__(None, None, None)
+    assert blas_threads() == before

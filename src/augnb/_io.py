@@ -8,7 +8,9 @@ model reader itself (:mod:`augnb._model_io`).
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -77,6 +79,37 @@ def replaced_input(
     return None
 
 
+#: Flags of a new temporary file: created, not an existing one or a link
+#: (as tempfile.mkstemp), binary on Windows (the text layer is Python's).
+_NEW_FILE = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _new_file_beside(final: Path) -> tuple[int, str]:
+    """A new hidden file in ``final``'s folder, open for writing: (fd, path).
+
+    Created with mode 0o666, which the system reduces by the process's
+    umask: the mode ``open()`` gives a file. (``tempfile.mkstemp`` creates
+    0o600, and reading the umask to widen that takes setting it: for a
+    moment every file another thread created was world-writable, and two
+    threads saving at once could leave the process with umask 0.)
+    """
+    for _ in range(tempfile.TMP_MAX):
+        name = f".{final.name}.{secrets.token_hex(6)}.tmp"
+        path = os.path.join(final.parent, name)
+        try:
+            return os.open(path, _NEW_FILE, 0o666), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name")
+
+
 @contextmanager
 def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     """Open a temporary file beside ``path``; move it over ``path`` on success.
@@ -118,9 +151,7 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     # A link is written through: the file it names is replaced, the link kept.
     final = Path(os.path.realpath(target))
     try:
-        fd, tmp = tempfile.mkstemp(
-            dir=final.parent, prefix=f".{final.name}.", suffix=".tmp"
-        )
+        fd, tmp = _new_file_beside(final)
     except OSError as exc:
         # Named after the target and its folder, not the temporary file.
         raise type(exc)(
@@ -129,10 +160,6 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w") -> Iterator[IO]:
     try:
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
-        # mkstemp creates the file 0600; give it the mode open() would have.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, final)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -35,7 +35,7 @@ import augnb.discretize as _discretize
 from augnb._docstrings import shared_entries
 from augnb._io import MODEL_DOCUMENT, atomic_open, is_pickle
 from augnb._model_checks import Inconsistent, check_consistent
-from augnb._warnings import warn_at_caller
+from augnb._warnings import warn_at_caller, warnings_section
 from augnb.classifiers._base import held_classifier
 from augnb.classifiers.registry import _class_named
 from augnb.classifiers.registry import estimators as _estimators
@@ -1233,7 +1233,7 @@ def _check_predicts(estimator: Any) -> None:
         ) from None
     try:
         rows = _probe_rows(estimator)
-        with warnings.catch_warnings():
+        with warnings_section():
             warnings.simplefilter("ignore")
             proba = np.asarray(estimator.predict_proba(rows))
         classes = estimator.classes_

@@ -20,15 +20,25 @@ The number of threads is Numba's: the ``NUMBA_NUM_THREADS`` environment
 variable (default: every core) or ``numba.set_num_threads(k)`` at run time,
 read when a pass starts. Passes over fewer than :data:`MIN_ROWS` rows per
 thread run on the calling thread.
+
+The few kernels compiled with ``parallel=True`` (the kernel density sums)
+run as a Numba parallel region, which not every threading layer survives:
+the ``workqueue`` layer (Numba's fallback without TBB or OpenMP) aborts the
+process when two threads launch regions at once, and GNU OpenMP terminates a
+child forked after the layer started. :func:`parallel_region` decides when
+a region may be launched; the other callers compute on their own thread,
+which gives the same numbers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -37,6 +47,8 @@ __all__ = [
     "fixed_blocks",
     "map_spans",
     "n_threads",
+    "one_blas_thread",
+    "parallel_region",
     "read_only",
     "sum_in_order",
     "thread_spans",
@@ -57,8 +69,46 @@ _pool_lock = threading.Lock()
 _local = threading.local()
 
 
+# Callers inside one_blas_thread, and the limit they share (restored by the
+# last to leave).
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limit: Any = None
+# One Numba parallel region launched from here at a time (parallel_region).
+_region_lock = threading.Lock()
+# Set in a child forked after the parent started Numba's OpenMP layer.
+_regions_unsafe = False
+
+
 def _mark_worker() -> None:
     _local.worker = True
+
+
+def _after_fork_in_child() -> None:
+    """Fresh locks; refuse parallel regions if the OpenMP layer had started.
+
+    A thread of the parent may have held a lock at the fork: no thread of
+    the child will release it (the child would wait for ever). Such a
+    thread's one_blas_thread limit stays set in the child. GNU OpenMP's
+    threads do not survive a fork: Numba terminates a child that launches a
+    region on a layer the parent started, so the child computes on its own
+    thread (TBB and workqueue are fork-safe).
+    """
+    global _pool_lock, _blas_lock, _blas_users, _blas_limit
+    global _region_lock, _regions_unsafe
+    _pool_lock = threading.Lock()
+    _blas_lock = threading.Lock()
+    _blas_users = 0
+    _blas_limit = None
+    _region_lock = threading.Lock()
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if parallel is not None and getattr(parallel, "_is_initialized", False):
+        layer = getattr(parallel, "_threading_layer", None)
+        _regions_unsafe = _regions_unsafe or layer not in ("tbb", "workqueue")
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _executor(workers: int) -> ThreadPoolExecutor:
@@ -214,6 +264,72 @@ def sum_in_order(fn: Callable[[int, int], Any], blocks: Sequence[tuple[int, int]
         part = pending.popleft().result()
         total = part if total is None else total + part
     return total
+
+
+@contextlib.contextmanager
+def parallel_region(wanted: bool = True) -> Iterator[bool]:
+    """Whether the caller may launch a Numba ``parallel=True`` kernel now.
+
+    True for one caller at a time, for as long as its ``with`` block runs;
+    False to every other caller meanwhile (several threads of a web server
+    predicting at once), and always in a child forked after the parent
+    started Numba's OpenMP layer. A caller told False runs the kernel's
+    serial twin on its own thread, which must give the same numbers: the
+    workqueue layer aborts the process on concurrent regions, and GNU OpenMP
+    terminates such a child.
+
+    Parameters
+    ----------
+    wanted : bool, default=True
+        Whether the caller would launch a region (False: yields False).
+
+    Yields
+    ------
+    bool
+    """
+    if not wanted or _regions_unsafe:
+        yield False
+        return
+    lock = _region_lock
+    if not lock.acquire(blocking=False):
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """BLAS on one thread while the block runs, whatever other threads do.
+
+    BLAS's thread count belongs to the process (threadpoolctl sets it for
+    every thread). Each caller's own ``threadpool_limits`` saved the count
+    it found and put it back when done: two threads inside at once left the
+    process's BLAS on one thread for good (the second saved the first's
+    limit). Here the first caller to enter sets the limit and the last to
+    leave restores the count the first found.
+
+    Yields
+    ------
+    None
+    """
+    global _blas_users, _blas_limit
+    with _blas_lock:
+        if _blas_users == 0:
+            from threadpoolctl import threadpool_limits
+
+            _blas_limit = threadpool_limits(limits=1, user_api="blas")
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0:
+                _blas_limit.restore_original_limits()
+                _blas_limit = None
 
 
 def read_only(a: Any) -> Any:

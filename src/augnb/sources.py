@@ -37,7 +37,7 @@ from scipy.sparse import issparse
 from sklearn.utils import check_random_state
 
 from augnb._docstrings import shared_entries
-from augnb._warnings import warn_at_caller
+from augnb._warnings import between_sections, warn_at_caller, warnings_section
 from augnb.data.audit import warn_data_problems
 from augnb.data.encoding import (
     MissingLabelsError,
@@ -693,8 +693,9 @@ class RowSource(ABC):
         if sample is not None and self.audit is not None:
             self.audit(sample[0])
             return
-        for warn_again in findings:
-            warn_again()
+        with between_sections():
+            for warn_again in findings:
+                warn_again()
 
     @abstractmethod
     def _plan(
@@ -1073,7 +1074,7 @@ class ChunkSource(RowSource):
         """
         X, y, weights = self._weighted(self.first(), two_classes=classes is None)
         if self.audit is not None:
-            with warnings.catch_warnings(record=True) as found:
+            with warnings_section(record=True) as found:
                 warnings.simplefilter("always")
                 self.audit(X)
             self._findings = tuple(
@@ -1297,7 +1298,7 @@ def _remote_plan(
     if audit is not None:
         # Its warnings go back with the plan, to be shown to the caller: on
         # a worker process they would be lost (in its log at best).
-        with warnings.catch_warnings(record=True) as found:
+        with warnings_section(record=True) as found:
             warnings.simplefilter("always")
             audit(X)
     plan = planner._start_plan(X, y, classes=classes, incremental=incremental)

@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from augnb._io import atomic_open, replaced_input
 from augnb._progress import ProgressOption, progress_enabled
+from augnb._warnings import between_sections, warnings_section
 from augnb.data.audit import class_counts_finding, warn_data_problems
 from augnb.data.schema import column_family
 from augnb.data.tables import (
@@ -279,7 +280,7 @@ def iter_batches(
 
 
 def _said_once(
-    batches: Iterator[pd.DataFrame], said: set[str]
+    batches: Iterator[pd.DataFrame], said: set[str], target: object = None
 ) -> Iterator[pd.DataFrame]:
     """``batches``, each :class:`DataReadWarning` warned once over every pass.
 
@@ -287,23 +288,36 @@ def _said_once(
     the reader says what it did to a column (thousands separators, stray
     words read as missing) at each reading: once is what the table says.
     ``said`` holds the messages warned so far; other warnings pass through.
+    The class column ``target``'s text is its labels, whatever they spell:
+    the reader, which does not know which column that is, names text of
+    numbers in every column; those findings of ``target`` are dropped.
     """
+    labels = (
+        None
+        if target is None
+        else re.compile(
+            f".*column {re.escape(repr(target))} holds text whose every", re.I
+        )
+    )
     while True:
         caught: list[warnings.WarningMessage] = []
         try:
-            with warnings.catch_warnings(record=True) as caught:
+            with warnings_section(record=True) as caught:
                 warnings.simplefilter("always")
                 frame = next(batches, None)
         finally:
             # Said even when the batch fails (a warning, then an error).
-            for found in caught:
-                if issubclass(found.category, DataReadWarning):
-                    if str(found.message) in said:
-                        continue
-                    said.add(str(found.message))
-                warnings.warn_explicit(
-                    found.message, found.category, found.filename, found.lineno
-                )
+            with between_sections():
+                for found in caught:
+                    if issubclass(found.category, DataReadWarning):
+                        if str(found.message) in said:
+                            continue
+                        if labels is not None and labels.match(str(found.message)):
+                            continue
+                        said.add(str(found.message))
+                    warnings.warn_explicit(
+                        found.message, found.category, found.filename, found.lineno
+                    )
         if frame is None:
             return
         yield frame
@@ -522,7 +536,7 @@ def _fit_files_counted(
                 decimal=decimal,
                 **declared,
             )
-            for frame in _said_once(batches, said):
+            for frame in _said_once(batches, said, target):
                 if order is None:
                     order = list(frame.columns)
                 elif list(frame.columns) != order:
@@ -559,16 +573,7 @@ def _fit_files_counted(
         source = ChunkSource(
             chunks, progress=report, audit=lambda X: warn_data_problems(X, params)
         )
-        with warnings.catch_warnings():
-            # The class column's text is its labels, whatever they spell: the
-            # reader, which does not know which column that is, names text of
-            # numbers in every column.
-            warnings.filterwarnings(
-                "ignore",
-                message=f".*column {re.escape(repr(target))} holds text whose every",
-                category=DataReadWarning,
-            )
-            estimator._fit_source(source)
+        estimator._fit_source(source)
     except ValueError as exc:
         if str(exc) == "The source holds no rows.":
             raise ValueError("The files hold no data rows.") from None

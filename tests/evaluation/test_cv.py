@@ -751,3 +751,36 @@ def test_a_refused_fold_is_not_cached_and_a_rerun_tries_it_again(
     )
     assert (again["error"] == "").all() and again["accuracy"].notna().all()
     assert len(list(tmp_path.glob("*.json"))) == 6
+
+
+def test_folds_on_joblib_threads_leave_the_warning_state_as_it_was(monkeypatch):
+    # Each fold records its warnings (catch_warnings): folds on joblib's
+    # threading backend put back each other's warning state, and every
+    # later warning of the program was appended to a finished fold's list.
+    import itertools
+    import time
+    import warnings
+
+    import joblib
+
+    evaluate = cv_module._evaluate_fold
+    entered = itertools.count()
+
+    def slow_fold(*args):
+        # The first fold to enter the first to leave (while the second is in).
+        time.sleep([0.05, 0.2][min(next(entered), 1)])
+        warnings.warn("a fold's warning", UserWarning, stacklevel=2)
+        return evaluate(*args)
+
+    monkeypatch.setattr(cv_module, "_evaluate_fold", slow_fold)
+    kwargs = dict(n_splits=2, n_repeats=1, progress=False)
+    serial = cv_module.cross_validate(["NB"], ["iris"], n_jobs=1, **kwargs)
+    before = (list(warnings.filters), warnings.showwarning, warnings._showwarnmsg_impl)
+    with joblib.parallel_backend("threading", n_jobs=2):
+        with pytest.warns(UserWarning, match="a fold's warning") as said:
+            threaded = cv_module.cross_validate(["NB"], ["iris"], n_jobs=2, **kwargs)
+    assert len([w for w in said if "a fold's warning" in str(w.message)]) == 1
+    after = (list(warnings.filters), warnings.showwarning, warnings._showwarnmsg_impl)
+    assert after == before
+    columns = ["accuracy", "log_loss", "brier"]
+    np.testing.assert_array_equal(threaded[columns], serial[columns])

@@ -284,3 +284,53 @@ def test_awnb_on_a_tiny_training_set_says_nothing_of_regression():
         warnings.simplefilter("always")
         awnb_weights(codes, y, [3, 3], n_trees=3, random_state=0)
     assert not [w for w in caught if "unique classes" in str(w.message)]
+
+
+def test_wanbia_on_two_threads_leaves_blas_threads_as_they_were(monkeypatch):
+    # Each fit limited BLAS to one thread (threadpoolctl, a setting of the
+    # process) and put back the count it found: the second of two fits at
+    # once found the first's limit, and left the process's BLAS on one
+    # thread for good.
+    import itertools
+    import threading
+    import time
+
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    import augnb.params.attribute_weights as aw
+    from augnb import WANBIA
+
+    real = aw.minimize
+    entered = itertools.count()
+
+    def staggered(*args, **kwargs):
+        # Both fits inside at once, the first to enter the first to leave.
+        time.sleep([0.05, 0.2][min(next(entered), 1)])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(aw, "minimize", staggered)
+    X, y = load("car")
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    if max(before, default=1) < 2:
+        pytest.skip("BLAS runs on one thread here: no limit to leave behind")
+    start = threading.Barrier(2)
+    fitted: list = []
+
+    def fit():
+        start.wait()
+        fitted.append(WANBIA().fit(X, y).predict_proba(X))
+
+    threads = [threading.Thread(target=fit) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    after = blas_threads()
+    if after != before:
+        threadpool_limits(limits=max(before), user_api="blas")  # for later tests
+    assert after == before
+    np.testing.assert_array_equal(fitted[0], fitted[1])

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import threading
+import time
+
 import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-from augnb.stats._kernel_sum_kernels import _exp_neg_array
+from augnb.stats import kernel_sums
+from augnb.stats._kernel_sum_kernels import _PARALLEL_MIN, _exp_neg_array
 from augnb.stats.kernel_sums import (
     class_log_sums,
     class_log_sums_grid,
@@ -106,3 +111,89 @@ def test_a_class_without_points_gets_the_pooled_sums_with_its_own_bandwidth():
     loo, loo_used = loo_class_log_sums_grid(pts, y, 3, h, [1.0])
     np.testing.assert_allclose(loo[0, :, 2], pooled[:, 0], rtol=1e-13)
     np.testing.assert_array_equal(loo_used, used)
+
+
+def _parallel_sized(d, seed=0):
+    """Points and queries whose sums run as a Numba parallel region."""
+    rng = np.random.default_rng(seed)
+    n = int(np.sqrt(_PARALLEL_MIN)) + 8
+    y = rng.integers(0, 2, n)
+    return rng.normal(size=(n, d)), y, rng.normal(size=(n, d)), np.full((2, d), 0.4)
+
+
+@pytest.mark.parametrize(("d", "kernel"), [(1, "_lse_sorted_1d"), (2, "_lse_grid")])
+def test_threads_never_launch_two_parallel_regions_at_once(monkeypatch, d, kernel):
+    # Numba's workqueue layer (its fallback without TBB or OpenMP) aborts
+    # the process when two threads launch parallel regions at once: several
+    # threads of a server calling FlexibleNB.predict_proba did. One region
+    # at a time; the other threads sum on their own, to the same bits.
+    P, y, Q, H = _parallel_sized(d)
+    ref, used_ref = class_log_sums_grid(Q, P, y, 2, H, [1.0])
+    inner = getattr(kernel_sums, kernel)
+    lock = threading.Lock()
+    running = [0]
+    most = [0]
+
+    def counted(*args):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        try:
+            time.sleep(0.02)  # long enough for the other threads to arrive
+            return inner(*args)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(kernel_sums, kernel, counted)
+    start = threading.Barrier(4)
+    results: list = [None] * 4
+
+    def run(i):
+        start.wait()
+        results[i] = class_log_sums_grid(Q, P, y, 2, H, [1.0])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert most[0] == 1
+    for got, used in results:
+        np.testing.assert_array_equal(got, ref)
+        np.testing.assert_array_equal(used, used_ref)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+# Python 3.12+ warns that forking a process with threads may deadlock: the
+# child here only sums in its own thread.
+@pytest.mark.filterwarnings("ignore:This process:DeprecationWarning")
+def test_a_forked_child_sums_after_the_parent_ran_a_parallel_region():
+    # GNU OpenMP (Numba's layer on Linux) does not survive a fork: a child
+    # forked after the parent's FlexibleNB predicted on enough rows was
+    # terminated ("fork() called from a process already using GNU OpenMP")
+    # at its first kernel sum, and a multiprocessing pool hung.
+    P, y, Q, H = _parallel_sized(2)
+    ref, _ = class_log_sums_grid(Q, P, y, 2, H, [1.0])  # starts the layer
+    ref_1d, _ = class_log_sums_grid(Q[:, :1], P[:, :1], y, 2, H[:, :1], [1.0])
+    pid = os.fork()
+    if pid == 0:  # the child: exit status 0 when its sums are the parent's
+        ok = False
+        try:
+            got, _ = class_log_sums_grid(Q, P, y, 2, H, [1.0])
+            got_1d, _ = class_log_sums_grid(Q[:, :1], P[:, :1], y, 2, H[:, :1], [1.0])
+            ok = np.array_equal(got, ref) and np.array_equal(got_1d, ref_1d)
+        finally:
+            os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child did not finish")
+        time.sleep(0.01)
+    assert os.WIFEXITED(status), f"child killed by signal {os.WTERMSIG(status)}"
+    assert os.WEXITSTATUS(status) == 0

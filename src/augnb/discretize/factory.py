@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 from sklearn.base import clone
 
+from augnb._warnings import warnings_section
 from augnb.discretize.mdlp import MDLPDiscretizer
 from augnb.discretize.simple import (
     EqualFrequencyDiscretizer,
@@ -118,7 +119,7 @@ def _fits_without_gaps(spec: object, X: pd.DataFrame, y: object) -> bool:
     invalid parameter of the transformer), which must reach the user as is.
     """
     try:
-        with warnings.catch_warnings():
+        with warnings_section():
             warnings.simplefilter("ignore")  # e.g. a column now constant
             probe: Any = make_discretizer(spec)
             probe.fit(X.fillna(0.0), y)

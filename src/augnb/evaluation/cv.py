@@ -39,6 +39,7 @@ from sklearn.model_selection import RepeatedStratifiedKFold
 
 from augnb._io import write_text_atomic
 from augnb._progress import ProgressOption, TaskProgress, progress_enabled
+from augnb._warnings import between_sections, warnings_section
 from augnb.data.audit import DataAuditWarning, audit_table, class_column_finding
 from augnb.evaluation._fold_cache import (
     CACHE_FORMAT,
@@ -232,7 +233,7 @@ def make_folds(
         n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
     )
     dummy = np.zeros((n_rows, 1))
-    with warnings.catch_warnings():
+    with warnings_section():
         # Its "least populated class" warning, repeated per repetition, is
         # said once above in the data set's terms.
         warnings.filterwarnings(
@@ -468,7 +469,7 @@ def _tagged_fold(
     fold repeats them). The data audit's warnings are dropped: the caller
     audits the whole data set once.
     """
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings_section(record=True) as caught:
         warnings.simplefilter("always")
         warnings.simplefilter("ignore", DataAuditWarning)
         result = _evaluate_fold(*args)
@@ -502,7 +503,7 @@ def _dataset_folds(
     for finding in findings:
         if finding.is_error:
             raise ValueError(f"data set {name!r}: {finding.message}")
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings_section(record=True) as caught:
         warnings.simplefilter("always")
         try:
             folds = make_folds(y, n_splits, n_repeats, random_state)
@@ -714,12 +715,15 @@ def cross_validate(
             said: set[tuple[type[Warning], str]] = set()
             for index, key, result, caught in parallel(tasks):
                 rows[index] = result
-                for category, message, filename, lineno in caught:
-                    # Each once per run, from where it was raised (so that
-                    # a library's warning is seen as the library's).
-                    if (category, message) not in said:
-                        said.add((category, message))
-                        warnings.warn_explicit(message, category, filename, lineno)
+                # Not into the record of a fold running on another thread
+                # (joblib's threading backend), where it would be lost.
+                with between_sections():
+                    for category, message, filename, lineno in caught:
+                        # Each once per run, from where it was raised (so
+                        # that a library's warning is seen as the library's).
+                        if (category, message) not in said:
+                            said.add((category, message))
+                            warnings.warn_explicit(message, category, filename, lineno)
                 if cache is not None and key is not None and not result["error"]:
                     # A refusal is not cached: a rerun after the data (or
                     # the estimator) is fixed tries the fold again.

@@ -39,10 +39,11 @@ from scipy.optimize import OptimizeResult, minimize
 from scipy.special import gammaln
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
-from threadpoolctl import threadpool_limits
 
 from augnb._docstrings import shared_entries
 from augnb._logsumexp import logsumexp
+from augnb._threads import one_blas_thread
+from augnb._warnings import warnings_section
 from augnb.params.categorical import CategoricalCPD, DiscreteModel
 from augnb.stats.counts import lidstone_log_prob
 
@@ -321,7 +322,7 @@ def awnb_weights(
         tree = DecisionTreeClassifier(
             criterion="entropy", random_state=rng.randint(np.iinfo(np.int32).max)
         )
-        with warnings.catch_warnings():
+        with warnings_section():
             # A bootstrap sample of a small training set holds most classes
             # once, and scikit-learn then guesses "a regression problem"
             # (per tree, about its own input): the target is the class.
@@ -596,8 +597,9 @@ def wanbia_weights(
     # ftol is optim's default factr (1e7) times the machine epsilon; optim's
     # pgtol = 0 switches the projected-gradient test off. L-BFGS-B's own
     # linear algebra is tiny (one variable per feature): BLAS threads only
-    # add overhead there (2.5x slower on a loaded 2-core machine).
-    with threadpool_limits(limits=1, user_api="blas"):
+    # add overhead there (2.5x slower on a loaded 2-core machine). Shared
+    # with the fits on other threads (the limit is the process's).
+    with one_blas_thread():
         result = minimize(
             objective,
             start,

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import threading
 
 import numba
@@ -91,6 +92,17 @@ _TABLE_N = 0
 # Members of an ensemble fit their tables in threads: one builds the tables.
 _TABLE_LOCK = threading.Lock()
 _SEEDERS = threading.local()
+
+
+def _fresh_lock_in_child() -> None:
+    # A thread of the parent building the tables at the fork never releases
+    # the lock in the child, whose HDP fits would wait for ever.
+    global _TABLE_LOCK
+    _TABLE_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
+    os.register_at_fork(after_in_child=_fresh_lock_in_child)
 
 
 @numba.njit(cache=True, nogil=True)

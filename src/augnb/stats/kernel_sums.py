@@ -47,6 +47,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from augnb._docstrings import shared_entries
+from augnb._threads import parallel_region
 from augnb.stats._kernel_sum_kernels import (
     _CUTOFF,
     _MARGIN,
@@ -160,8 +161,7 @@ def _group_lse(
             ex[hit] = inv[exclude[hit]]
     out = np.empty((len(mult), nq, n_groups))
     if sorted_1d:
-        kernel_1d = _lse_sorted_1d if parallel else _lse_sorted_1d_serial
-        kernel_1d(
+        args_1d = (
             np.ascontiguousarray(query[:, 0]),
             np.ascontiguousarray(points[order, 0]),
             starts,
@@ -170,6 +170,10 @@ def _group_lse(
             cutoff,
             out[0],
         )
+        # A region only where it is safe now (another thread's region, a
+        # forked child): else the serial twin, which gives the same numbers.
+        with parallel_region(parallel) as launch:
+            (_lse_sorted_1d if launch else _lse_sorted_1d_serial)(*args_1d)
     else:
         shift = np.empty_like(out)
         args = (
@@ -184,14 +188,16 @@ def _group_lse(
             out,
             shift,
         )
-        if parallel:
-            _lse_grid(*args)
-        else:
-            # Every row in the calling thread, for callers that run several
-            # sums at once on threads of their own (no parallel region to
-            # join); called directly, as a compiled wrapper would compile
-            # (and optimise) the rows' code once more.
-            _lse_rows(*args, 0, nq)
+        with parallel_region(parallel) as launch:
+            if launch:
+                _lse_grid(*args)
+            else:
+                # Every row in the calling thread, for callers that run
+                # several sums at once on threads of their own (no parallel
+                # region to join) or may not launch one now; called directly,
+                # as a compiled wrapper would compile (and optimise) the
+                # rows' code once more.
+                _lse_rows(*args, 0, nq)
         with np.errstate(divide="ignore"):
             np.log(out, out=out)
         out -= shift
