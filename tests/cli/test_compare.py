@@ -448,3 +448,45 @@ def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
     summary = _suite_summary(res)
     assert summary["failed_cells"] == [["Wine", "FSS"]]
     assert summary["left_out_of_ranks"] == ["Wine"]
+
+
+def test_a_suite_json_with_a_failed_cell_is_valid_json(
+    monkeypatch, capsys, refusing_learner
+):
+    # The failed cell's accuracy was written as the bare word NaN, which is
+    # not JSON: jq and JavaScript refused the whole summary.
+    import dataclasses
+
+    import augnb.evaluation.suites as suites
+    from augnb import TAN, NaiveBayes
+    from augnb.evaluation.suites import EstimatorSpec, Suite
+
+    class Narrow(refusing_learner):
+        def fit(self, X, y):
+            if X.shape[1] > 8:  # Wine
+                raise ValueError("too many columns for me")
+            return super().fit(X, y)
+
+    mini = dataclasses.replace(
+        suites.get_suite("mihaljevic2014"),
+        name="mini",
+        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
+        quick_datasets=("Balance Scale", "Wine"),
+        n_splits=2,
+    )
+    monkeypatch.setitem(suites._SUITES, "mini", lambda: mini)
+    monkeypatch.setattr(
+        Suite,
+        "make_estimators",
+        lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
+    )
+    argv = ["compare", "--suite", "mini", "--quick", "--no-progress"]
+    assert main([*argv, "--format", "json"]) == 0
+
+    def no_constant(word):
+        raise AssertionError(f"{word} is not JSON")
+
+    summary = json.loads(capsys.readouterr().out, parse_constant=no_constant)
+    assert summary["failed_cells"] == [["Wine", "FSS"]]
+    assert summary["accuracy"]["Wine"]["FSS"] is None
+    assert summary["accuracy"]["Balance Scale"]["FSS"] > 0

@@ -372,7 +372,7 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     elif fmt == "csv":
         print(result.results.to_csv(index=False), end="")
     elif fmt == "json":
-        print(json.dumps(_suite_summary(result), indent=2, default=float))
+        print(_json_text(_suite_summary(result)))
     else:
         _print_suite(result, seconds)
     for fname, path in result.files.items():
@@ -394,22 +394,44 @@ def _adhoc_markdown(
     return "\n\n".join([*lines, table]) + "\n"
 
 
+def _json_value(value: object) -> object:
+    """``value`` with every NaN as None and NumPy scalars as Python ones.
+
+    ``json.dumps`` writes a NaN as the bare word ``NaN``, which is not JSON:
+    ``jq``, JavaScript and most readers refuse the whole document. A failed
+    cell has NaN scores, so every JSON output of ``compare`` goes through here.
+    """
+    import math
+    import numbers
+
+    if isinstance(value, Mapping):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, (bool, str)) or value is None:
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return None if math.isnan(number) else number
+    return value
+
+
+def _json_text(value: object, *, ensure_ascii: bool = True) -> str:
+    """``value`` as indented JSON, NaN written ``null`` (:func:`_json_value`)."""
+    return json.dumps(
+        _json_value(value), indent=2, ensure_ascii=ensure_ascii, allow_nan=False
+    )
+
+
 def _json_records(frame: pd.DataFrame) -> str:
     """The rows as a JSON list, every float in full (round-trip) precision.
 
     ``DataFrame.to_json`` rounds to 10 significant digits (at most 15): the
     JSON said less than the CSV of the same run. NaN is written ``null``.
     """
-    import math
-
-    records = [
-        {
-            str(k): None if isinstance(v, float) and math.isnan(v) else v
-            for k, v in row.items()
-        }
-        for row in frame.to_dict(orient="records")
-    ]
-    return json.dumps(records, indent=2, ensure_ascii=False)
+    return _json_text(frame.to_dict(orient="records"), ensure_ascii=False)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
