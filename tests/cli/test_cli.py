@@ -67,6 +67,8 @@ def test_compare_options(tmp_path, capsys):
         (["compare", "missing.csv"], "missing.csv"),
         (["compare", "car", "--estimators", "NoSuch"], "NoSuch"),
         (["compare", "--suite", "nope"], "unknown suite 'nope'"),
+        # `--suite "$SUITE"` with SUITE unset ran the default suite's quick version.
+        (["compare", "--suite", ""], "'' names no suite"),
         (["compare", "car", "--suite", "mihaljevic2014"], "not both"),
         (["compare", "--suite", "mihaljevic2014", "--repeats", "2"], "--repeats"),
         (["compare", "car", "--quick"], "--quick"),

@@ -37,6 +37,7 @@ from augnb.cli._common import (
     n_jobs_value,
     positive_int,
     seed_value,
+    suite_name,
 )
 from augnb.cli._data_options import add_data_options, column_name
 
@@ -180,7 +181,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="write the per-fold results to FILE.csv; with --suite, a path not "
         "ending in .csv is a directory for the suite's files (as --output-dir)",
     )
-    compare.add_argument("--suite", metavar="NAME", help="run a paper suite")
+    compare.add_argument(
+        "--suite", type=suite_name, metavar="NAME", help="run a paper suite"
+    )
     compare.add_argument(
         "--quick", action="store_true", help="the suite's quick version"
     )

@@ -295,6 +295,21 @@ def seed_value(text: str) -> int:
     return value
 
 
+def suite_name(text: str) -> str:
+    """Argparse type of ``--suite``: not empty.
+
+    ``--suite "$SUITE"`` with the variable unset was taken as no ``--suite``
+    at all: plain ``augnb compare``, the quick version of the default suite,
+    whose files then went to ``--output-dir``.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names no suite; give a name from `augnb suites`, or leave "
+            "the option out"
+        )
+    return text
+
+
 def n_jobs_value(text: str) -> int:
     """Argparse type: joblib's n_jobs, >= 1 or negative (-1 = every core)."""
     value = _integer(text)
