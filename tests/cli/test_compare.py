@@ -100,6 +100,15 @@ def test_warning_printer_names_a_library_and_says_each_once(capsys):
         (["--suite", "zhang2005", "--decimal", ","], ["--decimal", "suite"]),
         (["--suite", "zhang2005", "--discrete", "a"], ["--discrete", "suite"]),
         (["--continuous", "a"], ["--continuous", "suite"]),
+        # No data sets, no --suite: the options were said to conflict with a
+        # suite nobody asked for.
+        (["--splits", "3"], ["no data sets to compare with --splits"]),
+        # --estimators takes every name after it, the data sets too.
+        (
+            ["--estimators", "NB", "TAN", "car", "iris"],
+            ["'car', 'iris' are no estimators",
+             "augnb compare car iris --estimators NB TAN"],
+        ),
     ],
 )
 def test_bad_arguments_exit_2_in_one_line(argv, words, usage_error):

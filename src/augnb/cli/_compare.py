@@ -326,6 +326,51 @@ def _write_per_fold(path: str, results: pd.DataFrame) -> None:
     print(f"per-fold results: {written}", file=sys.stderr)
 
 
+def _adhoc_flags(args: argparse.Namespace) -> list[str]:
+    """The options given that define an ad-hoc comparison, which a suite fixes."""
+    given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
+    # Read from the options of reading a table, so that none is left out
+    # (--decimal, --discrete and --continuous were ignored).
+    given += [f"--{key.replace('_', '-')}" for key in read_options(args)]
+    return given
+
+
+def _refuse_options_without_datasets(args: argparse.Namespace) -> None:
+    """Plain ``augnb compare`` with options of a comparison: no data sets given.
+
+    ``--estimators`` takes every name after it, so ``augnb compare
+    --estimators NB TAN car iris`` gives no data sets; the default suite then
+    said that ``--estimators`` cannot be combined with a suite, which the user
+    never asked for.
+    """
+    given = _adhoc_flags(args)
+    if not given:
+        return
+    from augnb.evaluation.registry import estimator_class
+
+    names = list(args.estimators or ())
+    unknown = []
+    for name in names:
+        try:
+            estimator_class(name)
+        except ValueError:
+            unknown.append(name)
+    if unknown:
+        learners = [n for n in names if n not in unknown]
+        raise UsageError(
+            f"no data sets to compare: --estimators takes every name after it, "
+            f"and {', '.join(map(repr, unknown))} "
+            f"{'is no estimator' if len(unknown) == 1 else 'are no estimators'}; "
+            "give the data sets first: augnb compare "
+            f"{' '.join(unknown)} --estimators {' '.join(learners) or 'NAME ...'}"
+        )
+    raise UsageError(
+        f"no data sets to compare with {', '.join(given)}: name them "
+        "(augnb compare car iris ...); plain `augnb compare` runs the quick "
+        "paper suite, which takes none of these options"
+    )
+
+
 def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     from augnb.evaluation.report import run_suite
     from augnb.evaluation.suites import get_suite
@@ -334,10 +379,7 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
         suite = get_suite(name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
-    # Read from the options of reading a table, so that none is left out
-    # (--decimal, --discrete and --continuous were ignored).
-    given += [f"--{key.replace('_', '-')}" for key in read_options(args)]
+    given = _adhoc_flags(args)
     if given:
         raise UsageError(
             f"{', '.join(given)} cannot be combined with a suite, which fixes its "
@@ -439,6 +481,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.suite and args.datasets:
         raise UsageError("give either data sets or --suite, not both")
     if args.suite or not args.datasets:
+        if not args.suite:
+            _refuse_options_without_datasets(args)
         # With nothing to compare, show the quick paper reproduction.
         quick = args.quick or not args.suite
         return _run_suite(args, args.suite or DEFAULT_SUITE, quick)
