@@ -525,5 +525,15 @@ def _repr_one_line(est: object) -> str:
     get_params = getattr(est, "get_params", None)
     if get_params is None:
         return " ".join(repr(est).split())
-    params = ", ".join(f"{k}={v!r}" for k, v in get_params(deep=False).items())
+    # An estimator-valued parameter (Taheri's SOAC discretiser, Li's
+    # equal-frequency binning) with all of its own too: its repr hid theta.
+    params = ", ".join(
+        f"{k}={_repr_one_line(v) if _is_estimator(v) else repr(v)}"
+        for k, v in get_params(deep=False).items()
+    )
     return " ".join(f"{type(est).__name__}({params})".split())
+
+
+def _is_estimator(value: object) -> bool:
+    # An instance: an estimator class given as a parameter is named as is.
+    return hasattr(value, "get_params") and not isinstance(value, type)
