@@ -161,6 +161,19 @@ def test_unbundled_dataset_from_data_dir(tmp_path):
     assert "75.8 ± 2.9" in res.markdown  # the paper's TAN on Tic-tac-toe
 
 
+def test_a_data_dir_file_the_suite_cannot_read_says_to_change_the_file(tmp_path):
+    # The loader's hint, --target Class, named an option a suite refuses.
+    frame = pd.DataFrame({"a": ["x", "o"] * 10, "Class": ["p", "n"] * 10})
+    frame.to_csv(tmp_path / "tic_tac_toe.csv", index=False)
+    suite = _mini(quick_datasets=("Tic-tac-toe", "Wine"))
+    with pytest.raises(ValueError) as caught:
+        run_suite(suite, quick=True, data_dir=tmp_path, progress=False)
+    message = str(caught.value)
+    assert message.startswith("suite 'mihaljevic2014': ")
+    assert "tic_tac_toe.csv: no class column 'class'" in message
+    assert "do not apply; change the file instead" in message
+
+
 def test_no_runnable_dataset_is_an_error():
     with pytest.raises(ValueError, match="none of its selected data sets"):
         run_suite(_mini(quick_datasets=("Ionosphere",)), quick=True, progress=False)

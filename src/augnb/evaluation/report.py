@@ -104,8 +104,10 @@ def run_suite(
     Raises
     ------
     ValueError
-        For an unknown suite, or when no selected data set or no algorithm
-        can run.
+        For an unknown suite, when no selected data set or no algorithm can
+        run, or when a file of ``data_dir`` cannot be read as it is (the
+        message says what to change in it: a suite takes no options of
+        reading a table).
 
     Examples
     --------
@@ -129,6 +131,7 @@ def run_suite(
             f"suite {suite.name!r}: none of its selected data sets is available "
             f"(not bundled and not in data_dir): {skipped}"
         )
+    _check_data_dir_files(suite, run_names, data_dir)
     estimators = suite.make_estimators()
     skipped_est = [label for label in suite.estimators if label not in estimators]
     if not estimators:
@@ -171,6 +174,34 @@ def run_suite(
     if output_dir is not None:
         out.files = _write_outputs(out, Path(output_dir), with_diagram=has_cd)
     return out
+
+
+def _check_data_dir_files(
+    suite: Suite, run_names: dict[str, str], data_dir: str | os.PathLike[str] | None
+) -> None:
+    """Read the suite's files of ``data_dir`` as the run will; say what to fix.
+
+    A suite takes none of the options of reading a table, so the loader's
+    hints (``--target Class``, ``--sep``, ``--encoding``) sent the user to
+    options that a suite refuses; the fix is in the file.
+    """
+    if data_dir is None:
+        return
+    from augnb.datasets import load
+
+    for name in run_names.values():
+        path = Path(data_dir) / f"{name}.csv"
+        if not path.is_file():
+            continue
+        try:
+            load(path, complete_only=suite.protocol == "paper")
+        except ValueError as exc:
+            raise ValueError(
+                f"suite {suite.name!r}: {exc} (a suite reads the files of its data "
+                "folder as they are: --target, --sep and the other options of "
+                "reading a table do not apply; change the file instead, e.g. a "
+                "header row with the class column named 'class')"
+            ) from None
 
 
 def _can_plot() -> bool:
