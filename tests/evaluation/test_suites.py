@@ -37,6 +37,9 @@ def test_registry_lists_only_runnable_suites():
         assert get_suite("mihaljevic2014").estimators[label].params["epsilon"] == 0.0
     with pytest.raises(ValueError, match=r"unknown suite 'li2003'.*mihaljevic2014"):
         get_suite("li2003")
+    # The results pages list li2003 beside the suites: say how it runs.
+    with pytest.raises(ValueError, match=r"python -m augnb.evaluation.suites.li2003"):
+        get_suite("Li2003")
 
 
 def test_mihaljevic2014_description():
