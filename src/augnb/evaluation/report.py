@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from pathlib import Path
 
 from augnb._io import write_text_atomic
@@ -130,6 +131,18 @@ def run_suite(
         raise ValueError(
             f"suite {suite.name!r}: none of its selected data sets is available "
             f"(not bundled and not in data_dir): {skipped}"
+        )
+    if data_dir is not None and skipped:
+        # The folder was given to add these: a misnamed file (the UCI
+        # tic-tac-toe.data, Tic-tac-toe.csv) silently left them out.
+        wanted = ", ".join(f"{dataset_slug(d)}.csv" for d in skipped)
+        warnings.warn(
+            f"suite {suite.name!r}: {os.fspath(data_dir)!r} holds no {wanted}, so "
+            f"{', '.join(skipped)} {'is' if len(skipped) == 1 else 'are'} not run "
+            "(a data set augnb does not bundle is read from that folder under "
+            "that file name)",
+            UserWarning,
+            stacklevel=2,
         )
     _check_data_dir_files(suite, run_names, data_dir)
     estimators = suite.make_estimators()
