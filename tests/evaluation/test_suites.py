@@ -180,6 +180,25 @@ def test_a_data_dir_file_the_suite_cannot_read_says_to_change_the_file(tmp_path)
     assert "do not apply; change the file instead" in message
 
 
+def test_an_output_dir_that_cannot_be_written_is_refused_before_any_fold(
+    tmp_path, monkeypatch
+):
+    # It was made after the cross-validation: minutes of folds lost, and an
+    # error naming neither output_dir nor the cause.
+    import augnb.evaluation.report as report
+
+    def no_folds(*args, **kwargs):
+        raise AssertionError("a fold ran")
+
+    monkeypatch.setattr(report, "cross_validate", no_folds)
+    taken = tmp_path / "taken"
+    taken.write_text("a file")
+    with pytest.raises(FileExistsError, match=r"output_dir .*taken' cannot be written"):
+        run_suite(_mini(), quick=True, output_dir=taken, progress=False)
+    with pytest.raises(OSError, match=r"output_dir .*taken.out' cannot be written"):
+        run_suite(_mini(), quick=True, output_dir=taken / "out", progress=False)
+
+
 def test_no_runnable_dataset_is_an_error():
     with pytest.raises(ValueError, match="none of its selected data sets"):
         run_suite(_mini(quick_datasets=("Ionosphere",)), quick=True, progress=False)

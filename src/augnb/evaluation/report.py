@@ -109,6 +109,9 @@ def run_suite(
         run, or when a file of ``data_dir`` cannot be read as it is (the
         message says what to change in it: a suite takes no options of
         reading a table).
+    OSError
+        When ``output_dir`` cannot be created or written; raised before any
+        fold runs.
 
     Examples
     --------
@@ -126,6 +129,8 @@ def run_suite(
     """
     if isinstance(suite, str):
         suite = get_suite(suite)
+    if output_dir is not None:
+        _prepare_output_dir(Path(output_dir))
     run_names, skipped = _resolve_suite_datasets(suite, quick, data_dir)
     if not run_names:
         raise ValueError(
@@ -215,6 +220,28 @@ def _check_data_dir_files(
                 "reading a table do not apply; change the file instead, e.g. a "
                 "header row with the class column named 'class')"
             ) from None
+
+
+def _prepare_output_dir(out_dir: Path) -> None:
+    """Create ``out_dir`` and try writing there, before any fold runs.
+
+    It was first created after the cross-validation: a folder that could not
+    be made (a file of that name, no permission) lost minutes of work, with
+    an error naming neither the parameter nor the cause.
+    """
+    import tempfile
+
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out_dir):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if out_dir.exists() and not out_dir.is_dir():
+            why = "it is a file, not a folder"
+        raise type(exc)(
+            exc.errno, f"output_dir {str(out_dir)!r} cannot be written ({why})"
+        ) from None
 
 
 def _can_plot() -> bool:
