@@ -562,9 +562,9 @@ def console() -> int:
     process at once, is what the user asks for then. (:func:`main` itself
     leaves the signal's handling alone: it is called from Python too.)
 
-    SIGTERM stops the command as a Ctrl-C does (raised as a KeyboardInterrupt): one
-    line on stderr and exit status 143, workers stopped, no file half
-    written.
+    SIGTERM stops the command as a Ctrl-C does (it is raised as a
+    KeyboardInterrupt): one line on stderr and exit status 143, workers
+    stopped, no file half written.
 
     Returns
     -------
