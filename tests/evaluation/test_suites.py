@@ -163,8 +163,26 @@ def test_unbundled_dataset_from_data_dir(tmp_path):
     with pytest.warns(UserWarning, match=r"holds no lymphography.csv, so Lymphog"):
         res = run_suite(suite, quick=True, data_dir=tmp_path, progress=False)
     assert res.datasets == {"Tic-tac-toe": "tic_tac_toe", "Wine": "wine"}
+    assert res.from_data_dir == {"Tic-tac-toe": "tic_tac_toe.csv"}
     assert res.skipped_datasets == ["Lymphography"]
     assert "75.8 ± 2.9" in res.markdown  # the paper's TAN on Tic-tac-toe
+
+
+def test_a_bundled_data_set_replaced_by_a_data_dir_file_is_said_so(tmp_path):
+    # The report said "Wine (`wine`)", the bundled copy, when the folder's
+    # wine.csv had been read in its place.
+    from augnb.datasets import load
+
+    X, y = load("wine")
+    X.assign(**{"class": y}).iloc[::2].to_csv(tmp_path / "wine.csv", index=False)
+    res = run_suite(_mini(), quick=True, data_dir=tmp_path, progress=False)
+    assert res.from_data_dir == {"Wine": "wine.csv"}
+    assert "- Data sets run: Car (`car`), Wine (`wine.csv` of `data_dir`)." in (
+        res.markdown
+    )
+    assert set(res.results.loc[res.results["dataset"] == "wine", "n_test"]) <= {
+        29, 30
+    }  # 89 rows in 3 folds: the folder's half of wine ran
 
 
 def test_a_data_dir_file_the_suite_cannot_read_says_to_change_the_file(tmp_path):

@@ -223,6 +223,13 @@ def _print_suite(res: object, seconds: float) -> None:
         f"{ours.shape[1]} classifiers, {n_rep}x{suite.n_splits}-fold CV, "
         f"{seconds:.1f} s."
     )
+    local = res.from_data_dir  # type: ignore[attr-defined]
+    if local:
+        print(
+            "Read from --data-dir: "
+            + ", ".join(f"{p} ({name})" for p, name in local.items())
+            + "."
+        )
     print()
     print(_best_line(ours))
     ranks = summary["mean_ranks"]

@@ -149,7 +149,8 @@ def run_suite(
             UserWarning,
             stacklevel=2,
         )
-    _check_data_dir_files(suite, run_names, data_dir)
+    local = _data_dir_files(run_names, data_dir)
+    _check_data_dir_files(suite, local)
     estimators = suite.make_estimators()
     skipped_est = [label for label in suite.estimators if label not in estimators]
     if not estimators:
@@ -184,6 +185,7 @@ def run_suite(
         skipped_datasets=skipped,
         skipped_estimators=skipped_est,
         seconds=seconds,
+        from_data_dir={paper: path.name for paper, path in local.items()},
     )
     has_cd = output_dir is not None and _can_plot()
     out.markdown = render_markdown(
@@ -194,23 +196,30 @@ def run_suite(
     return out
 
 
-def _check_data_dir_files(
-    suite: Suite, run_names: dict[str, str], data_dir: str | os.PathLike[str] | None
-) -> None:
+def _data_dir_files(
+    run_names: dict[str, str], data_dir: str | os.PathLike[str] | None
+) -> dict[str, Path]:
+    """Paper name -> the file of ``data_dir`` its data are read from.
+
+    The rule of :func:`augnb.evaluation.loading.load_datasets`: ``NAME.csv``
+    in the folder, when it is a file, whether or not augnb bundles ``NAME``.
+    """
+    if data_dir is None:
+        return {}
+    files = {p: Path(data_dir) / f"{name}.csv" for p, name in run_names.items()}
+    return {p: path for p, path in files.items() if path.is_file()}
+
+
+def _check_data_dir_files(suite: Suite, local: dict[str, Path]) -> None:
     """Read the suite's files of ``data_dir`` as the run will; say what to fix.
 
     A suite takes none of the options of reading a table, so the loader's
     hints (``--target Class``, ``--sep``, ``--encoding``) sent the user to
     options that a suite refuses; the fix is in the file.
     """
-    if data_dir is None:
-        return
     from augnb.datasets import load
 
-    for name in run_names.values():
-        path = Path(data_dir) / f"{name}.csv"
-        if not path.is_file():
-            continue
+    for path in local.values():
         try:
             load(path, complete_only=suite.protocol == "paper")
         except ValueError as exc:

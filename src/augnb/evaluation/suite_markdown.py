@@ -465,9 +465,15 @@ def _protocol_section(ctx: _Context) -> Iterator[str]:
     yield "- Algorithms (all parameters):"
     for label, est in ctx.estimators.items():
         yield f"  - {label}: `{_repr_one_line(est)}`"
+    # A file of data_dir is named as such: the bundled name alone said the
+    # bundled copy ran when a local file of that name had replaced it.
+    local = ctx.res.from_data_dir
     yield (
         "- Data sets run: "
-        + ", ".join(f"{p} (`{r}`)" for p, r in ctx.res.datasets.items())
+        + ", ".join(
+            f"{p} (`{local[p]}` of `data_dir`)" if p in local else f"{p} (`{r}`)"
+            for p, r in ctx.res.datasets.items()
+        )
         + "."
     )
     if ctx.suite.not_bundled:
