@@ -133,6 +133,20 @@ def test_run_suite_writes_results(tmp_path):
     assert not list(out.glob(".*"))  # no temporary files left
 
 
+def test_a_run_without_a_diagram_removes_an_earlier_runs(tmp_path):
+    # One data set ranks nothing, so no diagram is drawn: the folder's
+    # diagram of an earlier run stayed beside this run's results.md.
+    for suffix in ("png", "svg"):
+        (tmp_path / f"cd_diagram.{suffix}").write_text("an earlier run's")
+    res = run_suite(
+        _mini(quick_datasets=("Wine",)), quick=True, output_dir=tmp_path,
+        progress=False,
+    )  # fmt: skip
+    assert set(res.files) == {"folds.csv", "results.md"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folds.csv", "results.md"]
+    assert "cd_diagram" not in res.markdown
+
+
 def test_run_suite_without_output_dir_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = run_suite(_mini(), quick=True, progress=False)

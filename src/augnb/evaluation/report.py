@@ -85,8 +85,10 @@ def run_suite(
         that augnb does not bundle.
     output_dir : str or path, default=None
         Folder (created if needed) for ``folds.csv``, ``results.md``,
-        ``cd_diagram.png`` and ``cd_diagram.svg``. Nothing is written without
-        it.
+        ``cd_diagram.png`` and ``cd_diagram.svg``, each replacing the
+        folder's file of that name; a run that draws no diagram (no
+        matplotlib, fewer than 2 complete data sets) removes an earlier run's.
+        Nothing is written without it.
     n_jobs : int or None, default=1
         Parallel jobs (joblib).
     cache_dir : str or path, default=None
@@ -293,4 +295,10 @@ def _write_outputs(res: SuiteResult, out_dir: Path, *, with_diagram: bool) -> di
                 files[f"cd_diagram.{suffix}"] = save_figure(
                     fig, out_dir / f"cd_diagram.{suffix}"
                 )
+    for suffix in ("png", "svg"):
+        # No diagram this time (no matplotlib, or too few complete data
+        # sets): an earlier run's would sit beside this run's results.md,
+        # showing ranks that are not this run's.
+        if f"cd_diagram.{suffix}" not in files:
+            (out_dir / f"cd_diagram.{suffix}").unlink(missing_ok=True)
     return files
