@@ -499,3 +499,20 @@ def test_a_suite_json_with_a_failed_cell_is_valid_json(
     assert summary["failed_cells"] == [["Wine", "FSS"]]
     assert summary["accuracy"]["Wine"]["FSS"] is None
     assert summary["accuracy"]["Balance Scale"]["FSS"] > 0
+
+
+def test_a_path_option_with_a_tilde_is_the_home_folder(tmp_path, monkeypatch, capsys):
+    # `--output=~/f.csv` (no shell expands it there) passed the checks, which
+    # expanded it; the writing did not: all folds ran, then "cannot write".
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    monkeypatch.chdir(work)
+    argv = ["compare", "iris", "--estimators", "NB", "--splits", "2", "--repeats",
+            "1", "--no-progress", "--format", "csv"]  # fmt: skip
+    assert main([*argv, "--output=~/f.csv", "--cache-dir=~/cache"]) == 0
+    capsys.readouterr()
+    assert (home / "f.csv").is_file() and any((home / "cache").iterdir())
+    assert not list(work.iterdir())  # no folder named "~" made here

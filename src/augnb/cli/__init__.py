@@ -38,6 +38,7 @@ from augnb.cli._common import (
     positive_int,
     seed_value,
     suite_name,
+    user_path,
 )
 from augnb.cli._data_options import add_data_options, column_name
 
@@ -177,6 +178,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument(
         "--output",
+        type=user_path,
         metavar="FILE.csv|DIR",
         help="write the per-fold results to FILE.csv; with --suite, a path not "
         "ending in .csv is a directory for the suite's files (as --output-dir)",
@@ -188,10 +190,14 @@ def _build_parser() -> argparse.ArgumentParser:
         "--quick", action="store_true", help="the suite's quick version"
     )
     compare.add_argument(
-        "--data-dir", metavar="DIR", help="read NAME from DIR/NAME.csv when it exists"
+        "--data-dir",
+        type=user_path,
+        metavar="DIR",
+        help="read NAME from DIR/NAME.csv when it exists",
     )
     compare.add_argument(
         "--output-dir",
+        type=user_path,
         metavar="DIR",
         help="suite mode: write folds.csv, results.md and the CD diagram here",
     )
@@ -203,7 +209,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="parallel jobs (default 1; -1 = every core)",
     )
     compare.add_argument(
-        "--cache-dir", metavar="DIR", help="cache finished folds; a rerun resumes"
+        "--cache-dir",
+        type=user_path,
+        metavar="DIR",
+        help="cache finished folds; a rerun resumes",
     )
     compare.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"

@@ -295,6 +295,18 @@ def seed_value(text: str) -> int:
     return value
 
 
+def user_path(text: str) -> str:
+    """Argparse type of a path option: ``~`` and ``~user`` expanded.
+
+    A shell leaves ``--output=~/out`` and a quoted ``"~/out"`` as they are.
+    The checks of an output expanded it, and the writing did not: a
+    ``compare`` ran all its folds, then could not write ``~/folds.csv``, or
+    made a folder named ``~`` in the working directory; ``--data-dir ~/d``
+    found none of its files.
+    """
+    return os.path.expanduser(text)
+
+
 def suite_name(text: str) -> str:
     """Argparse type of ``--suite``: not empty.
 
