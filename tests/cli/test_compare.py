@@ -516,3 +516,17 @@ def test_a_path_option_with_a_tilde_is_the_home_folder(tmp_path, monkeypatch, ca
     capsys.readouterr()
     assert (home / "f.csv").is_file() and any((home / "cache").iterdir())
     assert not list(work.iterdir())  # no folder named "~" made here
+
+
+def test_a_suite_output_that_would_replace_a_data_dir_file_is_refused(
+    tmp_path, usage_error
+):
+    # The per-fold CSV was written over the folder's iris.csv, which the
+    # suite had just read.
+    from augnb.datasets import load
+
+    X, y = load("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    argv = ["compare", "--suite", "zhang2005", "--quick", "--no-progress",
+            "--data-dir", tmp_path, "--output", tmp_path / "iris.csv"]  # fmt: skip
+    usage_error(argv, "is the data file of iris", "another name")

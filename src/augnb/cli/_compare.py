@@ -378,6 +378,26 @@ def _refuse_options_without_datasets(args: argparse.Namespace) -> None:
     )
 
 
+def _suite_inputs(suite: object, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files of --data-dir the suite may read, for the output checks.
+
+    ``--output DIR/iris.csv`` beside ``--data-dir DIR`` replaced the data file
+    with the per-fold results, after the run had read it.
+    """
+    from pathlib import Path
+
+    from augnb.evaluation.suites import dataset_slug
+
+    if not args.data_dir:
+        return []
+    datasets = suite.datasets  # type: ignore[attr-defined]
+    names = {bundled or dataset_slug(paper) for paper, bundled in datasets.items()}
+    return [
+        (f"the data file of {name}", str(Path(args.data_dir) / f"{name}.csv"))
+        for name in sorted(names)
+    ]
+
+
 def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     from augnb.evaluation.report import run_suite
     from augnb.evaluation.suites import get_suite
@@ -403,7 +423,9 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     if output_dir:
         check_output_dir(output_dir, dir_flag)
     if csv_output:
-        check_output_file(csv_output, "--output", (".csv",))
+        check_output_file(
+            csv_output, "--output", (".csv",), inputs=_suite_inputs(suite, args)
+        )
     _check_folders(args)
     result, seconds = _timed_run(
         run_suite,
