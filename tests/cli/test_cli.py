@@ -67,6 +67,8 @@ def test_compare_options(tmp_path, capsys):
         (["compare", "missing.csv"], "missing.csv"),
         (["compare", "car", "--estimators", "NoSuch"], "NoSuch"),
         (["compare", "--suite", "nope"], "unknown suite 'nope'"),
+        # `--suite "$SUITE"` with SUITE unset ran the default suite's quick version.
+        (["compare", "--suite", ""], "'' names no suite"),
         (["compare", "car", "--suite", "mihaljevic2014"], "not both"),
         (["compare", "--suite", "mihaljevic2014", "--repeats", "2"], "--repeats"),
         (["compare", "car", "--quick"], "--quick"),
@@ -554,3 +556,36 @@ def test_a_seed_numpy_cannot_take_is_refused_naming_the_option(
         ["fit", "car", "--seed", seed, "--output", tmp_path / "m.augnb"],
     ):
         usage_error(argv, "--seed", "4294967295", repr(seed))
+
+
+def test_sigterm_stops_a_command_in_one_line_with_status_143(monkeypatch, capsys):
+    # SIGTERM (a scheduler's time limit, `timeout`, `kill`) ended the program
+    # at once, without a word, leaving the workers of --n-jobs running.
+    import os
+    import signal
+    import sys
+    import time
+
+    import augnb.cli as cli
+    import augnb.cli._compare as compare
+
+    def terminated(args):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(10)  # the handler raises long before this ends
+        return 0
+
+    def not_handled(signum, frame):
+        raise RuntimeError("console() left SIGTERM to its default action")
+
+    monkeypatch.setattr(compare, "cmd_datasets", terminated)
+    monkeypatch.setattr(sys, "argv", ["augnb", "datasets"])
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    # Where console() installs nothing, this stands in for the default action
+    # (which would end the test run).
+    signal.signal(signal.SIGTERM, not_handled)
+    try:
+        assert cli.console() == 143
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+    assert capsys.readouterr().err == "augnb: terminated\n"

@@ -100,6 +100,15 @@ def test_warning_printer_names_a_library_and_says_each_once(capsys):
         (["--suite", "zhang2005", "--decimal", ","], ["--decimal", "suite"]),
         (["--suite", "zhang2005", "--discrete", "a"], ["--discrete", "suite"]),
         (["--continuous", "a"], ["--continuous", "suite"]),
+        # No data sets, no --suite: the options were said to conflict with a
+        # suite nobody asked for.
+        (["--splits", "3"], ["no data sets to compare with --splits"]),
+        # --estimators takes every name after it, the data sets too.
+        (
+            ["--estimators", "NB", "TAN", "car", "iris"],
+            ["'car', 'iris' are no estimators",
+             "augnb compare car iris --estimators NB TAN"],
+        ),
     ],
 )
 def test_bad_arguments_exit_2_in_one_line(argv, words, usage_error):
@@ -448,3 +457,76 @@ def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
     summary = _suite_summary(res)
     assert summary["failed_cells"] == [["Wine", "FSS"]]
     assert summary["left_out_of_ranks"] == ["Wine"]
+
+
+def test_a_suite_json_with_a_failed_cell_is_valid_json(
+    monkeypatch, capsys, refusing_learner
+):
+    # The failed cell's accuracy was written as the bare word NaN, which is
+    # not JSON: jq and JavaScript refused the whole summary.
+    import dataclasses
+
+    import augnb.evaluation.suites as suites
+    from augnb import TAN, NaiveBayes
+    from augnb.evaluation.suites import EstimatorSpec, Suite
+
+    class Narrow(refusing_learner):
+        def fit(self, X, y):
+            if X.shape[1] > 8:  # Wine
+                raise ValueError("too many columns for me")
+            return super().fit(X, y)
+
+    mini = dataclasses.replace(
+        suites.get_suite("mihaljevic2014"),
+        name="mini",
+        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
+        quick_datasets=("Balance Scale", "Wine"),
+        n_splits=2,
+    )
+    monkeypatch.setitem(suites._SUITES, "mini", lambda: mini)
+    monkeypatch.setattr(
+        Suite,
+        "make_estimators",
+        lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
+    )
+    argv = ["compare", "--suite", "mini", "--quick", "--no-progress"]
+    assert main([*argv, "--format", "json"]) == 0
+
+    def no_constant(word):
+        raise AssertionError(f"{word} is not JSON")
+
+    summary = json.loads(capsys.readouterr().out, parse_constant=no_constant)
+    assert summary["failed_cells"] == [["Wine", "FSS"]]
+    assert summary["accuracy"]["Wine"]["FSS"] is None
+    assert summary["accuracy"]["Balance Scale"]["FSS"] > 0
+
+
+def test_a_path_option_with_a_tilde_is_the_home_folder(tmp_path, monkeypatch, capsys):
+    # `--output=~/f.csv` (no shell expands it there) passed the checks, which
+    # expanded it; the writing did not: all folds ran, then "cannot write".
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    monkeypatch.chdir(work)
+    argv = ["compare", "iris", "--estimators", "NB", "--splits", "2", "--repeats",
+            "1", "--no-progress", "--format", "csv"]  # fmt: skip
+    assert main([*argv, "--output=~/f.csv", "--cache-dir=~/cache"]) == 0
+    capsys.readouterr()
+    assert (home / "f.csv").is_file() and any((home / "cache").iterdir())
+    assert not list(work.iterdir())  # no folder named "~" made here
+
+
+def test_a_suite_output_that_would_replace_a_data_dir_file_is_refused(
+    tmp_path, usage_error
+):
+    # The per-fold CSV was written over the folder's iris.csv, which the
+    # suite had just read.
+    from augnb.datasets import load
+
+    X, y = load("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    argv = ["compare", "--suite", "zhang2005", "--quick", "--no-progress",
+            "--data-dir", tmp_path, "--output", tmp_path / "iris.csv"]  # fmt: skip
+    usage_error(argv, "is the data file of iris", "another name")

@@ -43,6 +43,9 @@ def test_paper_settings_reach_the_estimators():
     gm = ESTIMATORS["Mixed-NB GM"]
     assert gm.name == "NaiveBayes" and gm.params["continuous"] == "gmm"
     assert gm.params["n_components"] == 2
+    # The report's note names the model that runs (it named CAN).
+    ran = f"NaiveBayes(continuous='gmm', n_components={gm.params['n_components']})"
+    assert any(note.startswith(f"Mixed-NB GM is {ran}") for note in make_suite().notes)
     assert ESTIMATORS["CAN (max clique 3)"].params["max_clique_size"] == 3
 
 

@@ -105,6 +105,8 @@ def test_quick_run(exported, tmp_path):
     assert "| Fourclass | Proposed (SOAC) |" in md
     assert "| 79.7 |" in md  # paper cells print without "±" (no sd)
     assert "`nested`" in md
+    # Every parameter of the discretiser, the theta the paper does not give.
+    assert "discretizer=SOACDiscretizer(columns=None, theta=0.05)" in md
 
 
 def test_quick_run_without_export_skips_the_proposed_method(monkeypatch):

@@ -37,6 +37,8 @@ from augnb.cli._common import (
     n_jobs_value,
     positive_int,
     seed_value,
+    suite_name,
+    user_path,
 )
 from augnb.cli._data_options import add_data_options, column_name
 
@@ -176,19 +178,26 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument(
         "--output",
+        type=user_path,
         metavar="FILE.csv|DIR",
         help="write the per-fold results to FILE.csv; with --suite, a path not "
         "ending in .csv is a directory for the suite's files (as --output-dir)",
     )
-    compare.add_argument("--suite", metavar="NAME", help="run a paper suite")
+    compare.add_argument(
+        "--suite", type=suite_name, metavar="NAME", help="run a paper suite"
+    )
     compare.add_argument(
         "--quick", action="store_true", help="the suite's quick version"
     )
     compare.add_argument(
-        "--data-dir", metavar="DIR", help="read NAME from DIR/NAME.csv when it exists"
+        "--data-dir",
+        type=user_path,
+        metavar="DIR",
+        help="read NAME from DIR/NAME.csv when it exists",
     )
     compare.add_argument(
         "--output-dir",
+        type=user_path,
         metavar="DIR",
         help="suite mode: write folds.csv, results.md and the CD diagram here",
     )
@@ -200,7 +209,10 @@ def _build_parser() -> argparse.ArgumentParser:
         help="parallel jobs (default 1; -1 = every core)",
     )
     compare.add_argument(
-        "--cache-dir", metavar="DIR", help="cache finished folds; a rerun resumes"
+        "--cache-dir",
+        type=user_path,
+        metavar="DIR",
+        help="cache finished folds; a rerun resumes",
     )
     compare.add_argument(
         "--no-progress", action="store_true", help="no progress bar on stderr"
@@ -464,12 +476,39 @@ def _run(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace)
     except OSError as exc:  # an output that could not be written after all
         print(f"augnb: error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         hint = ""
         if getattr(args, "cache_dir", None):
             hint = f"; finished folds are cached in {args.cache_dir}"
-        print(f"augnb: interrupted{hint}", file=sys.stderr)
-        return 130
+        print(f"augnb: {_stopped(exc)}{hint}", file=sys.stderr)
+        return _stopped_status(exc)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so that it stops as a Ctrl-C does.
+
+    A scheduler's time limit, ``timeout`` or ``kill`` send SIGTERM. Its
+    default action ended the process at once, without a word: joblib's
+    worker processes of ``--n-jobs`` were left running, and a file being
+    written left its temporary file behind. As a KeyboardInterrupt it takes
+    the way out of a Ctrl-C: workers stopped, temporary files removed, one
+    line on stderr, exit status 143 (128 + SIGTERM).
+    """
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    # A second SIGTERM, while the first is being handled, ends the process
+    # at once: whoever sends it insists.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise _Terminated
+
+
+def _stopped(exc: BaseException) -> str:
+    return "terminated" if isinstance(exc, _Terminated) else "interrupted"
+
+
+def _stopped_status(exc: BaseException) -> int:
+    return 128 + int(signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -486,7 +525,8 @@ def main(argv: list[str] | None = None) -> int:
         0 on success, 1 if an estimator failed during cross-validation or an
         output could not be written, 2 for a user error (a bad argument, an
         unreadable file, data no classifier can learn, an ``inspect`` report
-        holding an error; said in one line on stderr), 130 if interrupted.
+        holding an error; said in one line on stderr), 130 if interrupted
+        (143 if stopped by SIGTERM under :func:`console`).
 
     Examples
     --------
@@ -515,9 +555,9 @@ def main(argv: list[str] | None = None) -> int:
         # catch: the interpreter's own flush at exit would report one as an
         # ignored exception.
         sys.stdout.flush()
-    except KeyboardInterrupt:
-        print("augnb: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        print(f"augnb: {_stopped(exc)}", file=sys.stderr)
+        return _stopped_status(exc)
     return status
 
 
@@ -531,11 +571,17 @@ def console() -> int:
     process at once, is what the user asks for then. (:func:`main` itself
     leaves the signal's handling alone: it is called from Python too.)
 
+    SIGTERM stops the command as a Ctrl-C does (it is raised as a
+    KeyboardInterrupt): one line on stderr and exit status 143, workers
+    stopped, no file half written.
+
     Returns
     -------
     int
         The exit status of :func:`main`.
     """
+    signal.signal(signal.SIGTERM, _on_sigterm)
     status = main()
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     return status

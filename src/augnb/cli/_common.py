@@ -295,6 +295,33 @@ def seed_value(text: str) -> int:
     return value
 
 
+def user_path(text: str) -> str:
+    """Argparse type of a path option: ``~`` and ``~user`` expanded.
+
+    A shell leaves ``--output=~/out`` and a quoted ``"~/out"`` as they are.
+    The checks of an output expanded it, and the writing did not: a
+    ``compare`` ran all its folds, then could not write ``~/folds.csv``, or
+    made a folder named ``~`` in the working directory; ``--data-dir ~/d``
+    found none of its files.
+    """
+    return os.path.expanduser(text)
+
+
+def suite_name(text: str) -> str:
+    """Argparse type of ``--suite``: not empty.
+
+    ``--suite "$SUITE"`` with the variable unset was taken as no ``--suite``
+    at all: plain ``augnb compare``, the quick version of the default suite,
+    whose files then went to ``--output-dir``.
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names no suite; give a name from `augnb suites`, or leave "
+            "the option out"
+        )
+    return text
+
+
 def n_jobs_value(text: str) -> int:
     """Argparse type: joblib's n_jobs, >= 1 or negative (-1 = every core)."""
     value = _integer(text)

@@ -223,6 +223,13 @@ def _print_suite(res: object, seconds: float) -> None:
         f"{ours.shape[1]} classifiers, {n_rep}x{suite.n_splits}-fold CV, "
         f"{seconds:.1f} s."
     )
+    local = res.from_data_dir  # type: ignore[attr-defined]
+    if local:
+        print(
+            "Read from --data-dir: "
+            + ", ".join(f"{p} ({name})" for p, name in local.items())
+            + "."
+        )
     print()
     print(_best_line(ours))
     ranks = summary["mean_ranks"]
@@ -326,6 +333,71 @@ def _write_per_fold(path: str, results: pd.DataFrame) -> None:
     print(f"per-fold results: {written}", file=sys.stderr)
 
 
+def _adhoc_flags(args: argparse.Namespace) -> list[str]:
+    """The options given that define an ad-hoc comparison, which a suite fixes."""
+    given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
+    # Read from the options of reading a table, so that none is left out
+    # (--decimal, --discrete and --continuous were ignored).
+    given += [f"--{key.replace('_', '-')}" for key in read_options(args)]
+    return given
+
+
+def _refuse_options_without_datasets(args: argparse.Namespace) -> None:
+    """Plain ``augnb compare`` with options of a comparison: no data sets given.
+
+    ``--estimators`` takes every name after it, so ``augnb compare
+    --estimators NB TAN car iris`` gives no data sets; the default suite then
+    said that ``--estimators`` cannot be combined with a suite, which the user
+    never asked for.
+    """
+    given = _adhoc_flags(args)
+    if not given:
+        return
+    from augnb.evaluation.registry import estimator_class
+
+    names = list(args.estimators or ())
+    unknown = []
+    for name in names:
+        try:
+            estimator_class(name)
+        except ValueError:
+            unknown.append(name)
+    if unknown:
+        learners = [n for n in names if n not in unknown]
+        raise UsageError(
+            f"no data sets to compare: --estimators takes every name after it, "
+            f"and {', '.join(map(repr, unknown))} "
+            f"{'is no estimator' if len(unknown) == 1 else 'are no estimators'}; "
+            "give the data sets first: augnb compare "
+            f"{' '.join(unknown)} --estimators {' '.join(learners) or 'NAME ...'}"
+        )
+    raise UsageError(
+        f"no data sets to compare with {', '.join(given)}: name them "
+        "(augnb compare car iris ...); plain `augnb compare` runs the quick "
+        "paper suite, which takes none of these options"
+    )
+
+
+def _suite_inputs(suite: object, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files of --data-dir the suite may read, for the output checks.
+
+    ``--output DIR/iris.csv`` beside ``--data-dir DIR`` replaced the data file
+    with the per-fold results, after the run had read it.
+    """
+    from pathlib import Path
+
+    from augnb.evaluation.suites import dataset_slug
+
+    if not args.data_dir:
+        return []
+    datasets = suite.datasets  # type: ignore[attr-defined]
+    names = {bundled or dataset_slug(paper) for paper, bundled in datasets.items()}
+    return [
+        (f"the data file of {name}", str(Path(args.data_dir) / f"{name}.csv"))
+        for name in sorted(names)
+    ]
+
+
 def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     from augnb.evaluation.report import run_suite
     from augnb.evaluation.suites import get_suite
@@ -334,10 +406,7 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
         suite = get_suite(name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    given = [flag for attr, flag in _ADHOC_OPTIONS.items() if getattr(args, attr)]
-    # Read from the options of reading a table, so that none is left out
-    # (--decimal, --discrete and --continuous were ignored).
-    given += [f"--{key.replace('_', '-')}" for key in read_options(args)]
+    given = _adhoc_flags(args)
     if given:
         raise UsageError(
             f"{', '.join(given)} cannot be combined with a suite, which fixes its "
@@ -354,7 +423,9 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     if output_dir:
         check_output_dir(output_dir, dir_flag)
     if csv_output:
-        check_output_file(csv_output, "--output", (".csv",))
+        check_output_file(
+            csv_output, "--output", (".csv",), inputs=_suite_inputs(suite, args)
+        )
     _check_folders(args)
     result, seconds = _timed_run(
         run_suite,
@@ -372,7 +443,7 @@ def _run_suite(args: argparse.Namespace, name: str, quick: bool) -> int:
     elif fmt == "csv":
         print(result.results.to_csv(index=False), end="")
     elif fmt == "json":
-        print(json.dumps(_suite_summary(result), indent=2, default=float))
+        print(_json_text(_suite_summary(result)))
     else:
         _print_suite(result, seconds)
     for fname, path in result.files.items():
@@ -394,22 +465,44 @@ def _adhoc_markdown(
     return "\n\n".join([*lines, table]) + "\n"
 
 
+def _json_value(value: object) -> object:
+    """``value`` with every NaN as None and NumPy scalars as Python ones.
+
+    ``json.dumps`` writes a NaN as the bare word ``NaN``, which is not JSON:
+    ``jq``, JavaScript and most readers refuse the whole document. A failed
+    cell has NaN scores, so every JSON output of ``compare`` goes through here.
+    """
+    import math
+    import numbers
+
+    if isinstance(value, Mapping):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_value(v) for v in value]
+    if isinstance(value, (bool, str)) or value is None:
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        return None if math.isnan(number) else number
+    return value
+
+
+def _json_text(value: object, *, ensure_ascii: bool = True) -> str:
+    """``value`` as indented JSON, NaN written ``null`` (:func:`_json_value`)."""
+    return json.dumps(
+        _json_value(value), indent=2, ensure_ascii=ensure_ascii, allow_nan=False
+    )
+
+
 def _json_records(frame: pd.DataFrame) -> str:
     """The rows as a JSON list, every float in full (round-trip) precision.
 
     ``DataFrame.to_json`` rounds to 10 significant digits (at most 15): the
     JSON said less than the CSV of the same run. NaN is written ``null``.
     """
-    import math
-
-    records = [
-        {
-            str(k): None if isinstance(v, float) and math.isnan(v) else v
-            for k, v in row.items()
-        }
-        for row in frame.to_dict(orient="records")
-    ]
-    return json.dumps(records, indent=2, ensure_ascii=False)
+    return _json_text(frame.to_dict(orient="records"), ensure_ascii=False)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -417,6 +510,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.suite and args.datasets:
         raise UsageError("give either data sets or --suite, not both")
     if args.suite or not args.datasets:
+        if not args.suite:
+            _refuse_options_without_datasets(args)
         # With nothing to compare, show the quick paper reproduction.
         quick = args.quick or not args.suite
         return _run_suite(args, args.suite or DEFAULT_SUITE, quick)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from pathlib import Path
 
 from augnb._io import write_text_atomic
@@ -84,8 +85,10 @@ def run_suite(
         that augnb does not bundle.
     output_dir : str or path, default=None
         Folder (created if needed) for ``folds.csv``, ``results.md``,
-        ``cd_diagram.png`` and ``cd_diagram.svg``. Nothing is written without
-        it.
+        ``cd_diagram.png`` and ``cd_diagram.svg``, each replacing the
+        folder's file of that name; a run that draws no diagram (no
+        matplotlib, fewer than 2 complete data sets) removes an earlier run's.
+        Nothing is written without it.
     n_jobs : int or None, default=1
         Parallel jobs (joblib).
     cache_dir : str or path, default=None
@@ -104,8 +107,13 @@ def run_suite(
     Raises
     ------
     ValueError
-        For an unknown suite, or when no selected data set or no algorithm
-        can run.
+        For an unknown suite, when no selected data set or no algorithm can
+        run, or when a file of ``data_dir`` cannot be read as it is (the
+        message says what to change in it: a suite takes no options of
+        reading a table).
+    OSError
+        When ``output_dir`` cannot be created or written; raised before any
+        fold runs.
 
     Examples
     --------
@@ -123,12 +131,28 @@ def run_suite(
     """
     if isinstance(suite, str):
         suite = get_suite(suite)
+    if output_dir is not None:
+        _prepare_output_dir(Path(output_dir))
     run_names, skipped = _resolve_suite_datasets(suite, quick, data_dir)
     if not run_names:
         raise ValueError(
             f"suite {suite.name!r}: none of its selected data sets is available "
             f"(not bundled and not in data_dir): {skipped}"
         )
+    if data_dir is not None and skipped:
+        # The folder was given to add these: a misnamed file (the UCI
+        # tic-tac-toe.data, Tic-tac-toe.csv) silently left them out.
+        wanted = ", ".join(f"{dataset_slug(d)}.csv" for d in skipped)
+        warnings.warn(
+            f"suite {suite.name!r}: {os.fspath(data_dir)!r} holds no {wanted}, so "
+            f"{', '.join(skipped)} {'is' if len(skipped) == 1 else 'are'} not run "
+            "(a data set augnb does not bundle is read from that folder under "
+            "that file name)",
+            UserWarning,
+            stacklevel=2,
+        )
+    local = _data_dir_files(run_names, data_dir)
+    _check_data_dir_files(suite, local)
     estimators = suite.make_estimators()
     skipped_est = [label for label in suite.estimators if label not in estimators]
     if not estimators:
@@ -163,6 +187,7 @@ def run_suite(
         skipped_datasets=skipped,
         skipped_estimators=skipped_est,
         seconds=seconds,
+        from_data_dir={paper: path.name for paper, path in local.items()},
     )
     has_cd = output_dir is not None and _can_plot()
     out.markdown = render_markdown(
@@ -171,6 +196,63 @@ def run_suite(
     if output_dir is not None:
         out.files = _write_outputs(out, Path(output_dir), with_diagram=has_cd)
     return out
+
+
+def _data_dir_files(
+    run_names: dict[str, str], data_dir: str | os.PathLike[str] | None
+) -> dict[str, Path]:
+    """Paper name -> the file of ``data_dir`` its data are read from.
+
+    The rule of :func:`augnb.evaluation.loading.load_datasets`: ``NAME.csv``
+    in the folder, when it is a file, whether or not augnb bundles ``NAME``.
+    """
+    if data_dir is None:
+        return {}
+    files = {p: Path(data_dir) / f"{name}.csv" for p, name in run_names.items()}
+    return {p: path for p, path in files.items() if path.is_file()}
+
+
+def _check_data_dir_files(suite: Suite, local: dict[str, Path]) -> None:
+    """Read the suite's files of ``data_dir`` as the run will; say what to fix.
+
+    A suite takes none of the options of reading a table, so the loader's
+    hints (``--target Class``, ``--sep``, ``--encoding``) sent the user to
+    options that a suite refuses; the fix is in the file.
+    """
+    from augnb.datasets import load
+
+    for path in local.values():
+        try:
+            load(path, complete_only=suite.protocol == "paper")
+        except ValueError as exc:
+            raise ValueError(
+                f"suite {suite.name!r}: {exc} (a suite reads the files of its data "
+                "folder as they are: --target, --sep and the other options of "
+                "reading a table do not apply; change the file instead, e.g. a "
+                "header row with the class column named 'class')"
+            ) from None
+
+
+def _prepare_output_dir(out_dir: Path) -> None:
+    """Create ``out_dir`` and try writing there, before any fold runs.
+
+    It was first created after the cross-validation: a folder that could not
+    be made (a file of that name, no permission) lost minutes of work, with
+    an error naming neither the parameter nor the cause.
+    """
+    import tempfile
+
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out_dir):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if out_dir.exists() and not out_dir.is_dir():
+            why = "it is a file, not a folder"
+        raise type(exc)(
+            exc.errno, f"output_dir {str(out_dir)!r} cannot be written ({why})"
+        ) from None
 
 
 def _can_plot() -> bool:
@@ -213,4 +295,10 @@ def _write_outputs(res: SuiteResult, out_dir: Path, *, with_diagram: bool) -> di
                 files[f"cd_diagram.{suffix}"] = save_figure(
                     fig, out_dir / f"cd_diagram.{suffix}"
                 )
+    for suffix in ("png", "svg"):
+        # No diagram this time (no matplotlib, or too few complete data
+        # sets): an earlier run's would sit beside this run's results.md,
+        # showing ranks that are not this run's.
+        if f"cd_diagram.{suffix}" not in files:
+            (out_dir / f"cd_diagram.{suffix}").unlink(missing_ok=True)
     return files

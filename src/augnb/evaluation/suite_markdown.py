@@ -465,9 +465,15 @@ def _protocol_section(ctx: _Context) -> Iterator[str]:
     yield "- Algorithms (all parameters):"
     for label, est in ctx.estimators.items():
         yield f"  - {label}: `{_repr_one_line(est)}`"
+    # A file of data_dir is named as such: the bundled name alone said the
+    # bundled copy ran when a local file of that name had replaced it.
+    local = ctx.res.from_data_dir
     yield (
         "- Data sets run: "
-        + ", ".join(f"{p} (`{r}`)" for p, r in ctx.res.datasets.items())
+        + ", ".join(
+            f"{p} (`{local[p]}` of `data_dir`)" if p in local else f"{p} (`{r}`)"
+            for p, r in ctx.res.datasets.items()
+        )
         + "."
     )
     if ctx.suite.not_bundled:
@@ -525,5 +531,15 @@ def _repr_one_line(est: object) -> str:
     get_params = getattr(est, "get_params", None)
     if get_params is None:
         return " ".join(repr(est).split())
-    params = ", ".join(f"{k}={v!r}" for k, v in get_params(deep=False).items())
+    # An estimator-valued parameter (Taheri's SOAC discretiser, Li's
+    # equal-frequency binning) with all of its own too: its repr hid theta.
+    params = ", ".join(
+        f"{k}={_repr_one_line(v) if _is_estimator(v) else repr(v)}"
+        for k, v in get_params(deep=False).items()
+    )
     return " ".join(f"{type(est).__name__}({params})".split())
+
+
+def _is_estimator(value: object) -> bool:
+    # An instance: an estimator class given as a parameter is named as is.
+    return hasattr(value, "get_params") and not isinstance(value, type)

@@ -57,6 +57,10 @@ class SuiteResult:
         Files written, by name (empty without ``output_dir``).
     seconds : float
         Wall time of the cross-validation.
+    from_data_dir : dict of str to str
+        Paper data set name -> the file name in ``data_dir`` its data were
+        read from (a bundled data set too, when the folder holds
+        ``NAME.csv``); empty without ``data_dir``.
     """
 
     suite: Suite
@@ -69,6 +73,7 @@ class SuiteResult:
     markdown: str = ""
     files: dict[str, Path] = field(default_factory=dict)
     seconds: float = 0.0
+    from_data_dir: dict[str, str] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- #

@@ -32,6 +32,15 @@ _SUITES: dict[str, Callable[[], Suite]] = {
 }
 
 
+# Paper reproductions that are no cross-validation suite, and how to run them.
+_OTHER_RUNS = {
+    "li2003": (
+        "li2003 is a fixed train / test split, not cross-validation: run it with "
+        "`python -m augnb.evaluation.suites.li2003`"
+    ),
+}
+
+
 def list_suites() -> list[str]:
     """Names of the registered suites.
 
@@ -67,7 +76,9 @@ def get_suite(name: str) -> Suite:
     """
     factory = _SUITES.get(str(name).lower())
     if factory is None:
+        other = _OTHER_RUNS.get(str(name).lower())
         raise ValueError(
             f"unknown suite {name!r}; available: {', '.join(list_suites())}"
+            + (f" ({other})" if other else "")
         )
     return factory()

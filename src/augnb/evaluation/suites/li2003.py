@@ -68,8 +68,10 @@ _PROTOCOL_NOTE = (
     "the training file, which is not the paper's protocol."
 )
 _GM_NOTE = (
-    "Mixed-NB GM is CAN(threshold=inf, continuous='gmm'), i.e. naive Bayes "
-    "with 2-component Gaussian mixtures (EM started from quantile blocks)."
+    "Mixed-NB GM is NaiveBayes(continuous='gmm', n_components=2): naive Bayes "
+    "with a 2-component Gaussian mixture per class and continuous attribute "
+    "(EM started from quantile blocks), the same model as "
+    "CAN(threshold=inf, continuous='gmm')."
 )
 _CMI_NOTE = (
     "The paper reports that only 3 attribute pairs have I(A_i; A_j | C) > "

@@ -17,8 +17,10 @@ preprocessing of each whole data set. Both discretisers are unsupervised,
 so that would leak no class information, only the test rows' feature values
 into the cut points. This suite uses protocol ``"nested"``: every estimator
 discretises inside each training fold (its own ``discretizer``). The
-``"paper"`` protocol of :func:`augnb.evaluation.cv.cross_validate` is seed
-000's MDL preprocessing and does not apply to this paper. Folds:
+``"paper"`` protocol of :func:`augnb.evaluation.cv.cross_validate` is the
+preprocessing of the Mihaljevic et al. and Zhang papers (complete rows,
+supervised MDL cut points on the whole data set) and does not apply to this
+paper. Folds:
 ``RepeatedStratifiedKFold(n_splits=10, n_repeats=1, random_state=0)``
 (the paper gives no seed and does not say its folds were stratified).
 
