@@ -22,7 +22,7 @@ from augnb.discretize.soac import soac_cut_points
 
 def load_reference():
     spec = importlib.util.spec_from_file_location(
-        "_test_soac", ROOT / "tests" / "test_soac.py"
+        "_test_soac", ROOT / "tests" / "discretize" / "test_soac.py"
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
