@@ -111,6 +111,21 @@ def test_average_ranks_with_ties_share_the_average_rank():
     assert ranks.sum() == pytest.approx(4 * 5 / 2)
 
 
+def test_average_ranks_of_scores_equal_but_for_their_last_bits_are_ties():
+    # Means of the same fold accuracies summed in another order differ in
+    # their last bits: they were ranked apart, and differently on fractions
+    # than on percentages (the accuracy table's mean ranks moved by 2).
+    folds = [0.1, 0.2, 0.3, 0.4, 0.7]
+    a = sum(folds) / 5
+    b = sum(reversed(folds)) / 5
+    assert a != b
+    scores = pd.DataFrame([[a, b, 0.1], [0.8, 0.9, 0.7]], columns=["a", "b", "c"])
+    ranks = average_ranks(scores)
+    np.testing.assert_allclose(ranks[["a", "b", "c"]], [1.75, 1.25, 3.0])
+    pd.testing.assert_series_equal(average_ranks(scores * 100), ranks)
+    assert friedman_test(scores * 100).statistic == friedman_test(scores).statistic
+
+
 def test_average_ranks_lower_is_better_and_names():
     scores = [[0.1, 0.3], [0.2, 0.1], [0.0, 0.5]]
     ranks = average_ranks(scores, names=["x", "y"], higher_is_better=False)

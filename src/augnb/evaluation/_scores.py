@@ -7,7 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["as_score_frame", "check_alpha", "check_score_frame"]
+__all__ = ["as_score_frame", "check_alpha", "check_score_frame", "snap_near_ties"]
+
+#: Significant digits, relative to the largest score compared, that scores
+#: (or their differences) keep before they are ranked; see snap_near_ties.
+TIE_DIGITS = 10
 
 
 def as_score_frame(
@@ -71,3 +75,31 @@ def check_score_frame(frame: pd.DataFrame) -> None:
 def check_alpha(alpha: float) -> None:
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1); got {alpha}")
+
+
+def snap_near_ties(values: np.ndarray, scale: np.ndarray | float) -> np.ndarray:
+    """``values`` rounded to :data:`TIE_DIGITS` significant digits of ``scale``.
+
+    Scores equal in exact arithmetic differ in the last bits of a float: a
+    mean of the same fold accuracies summed in another order, ``0.95 - 0.90``
+    against ``0.90 - 0.85``, a fraction against its percentage. Ranks and the
+    Wilcoxon test must count them as ties (and zeros), so they compare the
+    values snapped to a grid of ``scale * 10**-TIE_DIGITS``.
+
+    Parameters
+    ----------
+    values : ndarray
+        Scores or differences of scores.
+    scale : ndarray or float
+        The largest absolute score compared (broadcast against ``values``;
+        where it is 0, the values are kept).
+
+    Returns
+    -------
+    ndarray
+    """
+    scale = np.asarray(scale, dtype=np.float64)
+    safe = np.where(scale > 0, scale, 1.0)
+    return np.where(
+        scale > 0, np.round(values / safe, TIE_DIGITS) * safe, np.asarray(values)
+    )

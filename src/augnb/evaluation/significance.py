@@ -39,7 +39,12 @@ import pandas as pd
 from scipy import stats
 
 from augnb._docstrings import shared_entries
-from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
+from augnb.evaluation._scores import (
+    as_score_frame,
+    check_alpha,
+    check_score_frame,
+    snap_near_ties,
+)
 from augnb.evaluation.wilcoxon import (
     WilcoxonResult,
     wilcoxon_across_datasets,
@@ -195,6 +200,11 @@ def complete_blocks(scores: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 def _rank_frame(frame: pd.DataFrame, higher_is_better: bool) -> pd.DataFrame:
     # Negate so that rankdata's ascending ranks give rank 1 to the best score.
     values = -frame.to_numpy() if higher_is_better else frame.to_numpy()
+    # Scores equal but for their last bits (means of the same fold scores
+    # summed in another order) share their rank, as the Wilcoxon test's
+    # differences do, whatever the scale (fractions or percentages).
+    scale = np.abs(values).max(axis=1, keepdims=True)
+    values = snap_near_ties(values, scale)
     ranks = stats.rankdata(values, method="average", axis=1)
     return pd.DataFrame(ranks, index=frame.index, columns=frame.columns)
 

@@ -21,7 +21,12 @@ import pandas as pd
 from scipy import stats
 
 from augnb._docstrings import shared_entries
-from augnb.evaluation._scores import as_score_frame, check_alpha, check_score_frame
+from augnb.evaluation._scores import (
+    as_score_frame,
+    check_alpha,
+    check_score_frame,
+    snap_near_ties,
+)
 
 __all__ = [
     "WilcoxonResult",
@@ -36,9 +41,6 @@ Alternative = Literal["two-sided", "less", "greater"]
 # R's wilcox.test computes the exact null distribution below this many
 # non-zero differences (``exact <- n < 50``) and the normal approximation above.
 _R_EXACT_LIMIT = 50
-# Significant digits (relative to the largest |score|) kept in paired
-# differences before ranking them; see wilcoxon_test.
-_DIFF_DIGITS = 10
 
 
 @dataclass(frozen=True)
@@ -152,11 +154,8 @@ def wilcoxon_test(
     d = x - y
     # Differences equal in exact arithmetic (0.95 - 0.90 and 0.90 - 0.85, as
     # fold accuracies give) differ in the last bits of a float, which would
-    # break genuine ties and zeros. Snap them to 10 significant digits of the
-    # largest score so they compare equal again.
-    scale = float(max(np.abs(x).max(), np.abs(y).max()))
-    if scale > 0:
-        d = np.round(d / scale, _DIFF_DIGITS) * scale
+    # break genuine ties and zeros: snapped to the largest score's digits.
+    d = snap_near_ties(d, float(max(np.abs(x).max(), np.abs(y).max())))
     nonzero = d[d != 0]
     n_zero = int(d.size - nonzero.size)
     if nonzero.size == 0:
