@@ -61,7 +61,7 @@ from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: E402
 from augnb._io import write_text_atomic  # noqa: E402
 from augnb.classifiers.registry import estimators as registry  # noqa: E402
 from augnb.evaluation.cv import accuracy_matrix  # noqa: E402
-from augnb.evaluation.significance import friedman_test  # noqa: E402
+from augnb.evaluation.significance import average_ranks, friedman_test  # noqa: E402
 
 OVERVIEW_DATASETS = [
     "car",
@@ -150,7 +150,7 @@ def _markdown(
     matrix = accuracy_matrix(results) * 100
     grouped = results.groupby(["dataset", "estimator"], sort=False)
     loss = grouped["log_loss"].mean().unstack("estimator").loc[matrix.index]
-    ranks = matrix.rank(axis=1, ascending=False).mean()
+    ranks = average_ranks(matrix)
     means = matrix.mean()
     order = means.sort_values(ascending=False).index.tolist()
     friedman = friedman_test(matrix[order])
