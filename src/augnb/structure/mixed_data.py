@@ -257,6 +257,12 @@ def can_cliques(
     list of tuple of int
         Sorted node tuples, each of at least 2 nodes.
 
+    Raises
+    ------
+    ValueError
+        If the graph is too dense to search (more than 1,000,000 branches
+        of the clique search), with the fix.
+
     Examples
     --------
     >>> import numpy as np
@@ -446,7 +452,8 @@ def _too_dense(weights: NDArray[np.floating], threshold: float) -> ValueError:
         f"for its largest cliques (more than {_MAX_CLIQUE_BRANCHES:,} branches): "
         "weak dependences, such as noise on few rows, are above the threshold. "
         f"Raise threshold (e.g. threshold={strong:.3g}, which keeps the strongest "
-        "1% of pairs) or bound the cliques with max_clique_size (e.g. 3 or 4)."
+        "1% of pairs), or bound the cliques with a small max_clique_size (3 or 4; "
+        "it replaces threshold)."
     )
 
 
