@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,8 +16,9 @@ from augnb.classifiers.mixed_data import CAN, ETAN
 from augnb.datasets import load
 from augnb.inference import joint_log_likelihood
 from augnb.params import MixedModel, fit_mixed_model
-from augnb.structure import Structure
+from augnb.structure import Structure, mixed_data
 from augnb.structure.mixed_data import (
+    CLIQUE_REMOVALS,
     _admissibly_rooted,
     _arborescence_edges,
     can_cliques,
@@ -435,6 +437,72 @@ def test_threshold_for_clique_size_is_the_smallest_admissible_weight():
         t = threshold_for_clique_size(w, size)
         ok = [v for v in values if _max_clique_size(w, v, range(7)) <= size - 1]
         assert t == (min(ok) if ok else np.inf)
+
+
+def _enumerated_cliques(w, threshold, clique_removal):
+    """CAN's cliques by enumerating every maximal clique (networkx), each round."""
+    n = w.shape[0]
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(
+        (i, j) for i in range(n) for j in range(i + 1, n) if w[i, j] >= threshold
+    )
+    chosen = []
+    while g.number_of_edges():
+        size = max(len(c) for c in nx.find_cliques(g))
+        best = min(
+            (tuple(sorted(c)) for c in nx.find_cliques(g) if len(c) == size),
+            key=lambda c: (
+                -np.mean([w[a, b] for a, b in itertools.combinations(c, 2)]),
+                c,
+            ),
+        )
+        chosen.append(best)
+        if clique_removal == "nodes":
+            g.remove_nodes_from(best)
+        else:
+            g.remove_edges_from(itertools.combinations(best, 2))
+    return chosen
+
+
+def test_can_cliques_equal_those_of_maximal_clique_enumeration():
+    """The branch-and-bound search keeps every tie, so the choice is unchanged."""
+    rng = np.random.default_rng(7)
+    for _ in range(150):
+        n = int(rng.integers(2, 14))
+        levels = int(rng.integers(1, 5))
+        w = np.triu(rng.integers(0, levels + 1, (n, n)) / levels, 1)  # many ties
+        w = w + w.T
+        threshold = float(rng.choice([0.25, 0.5, 1.0]))
+        for removal in CLIQUE_REMOVALS:
+            assert can_cliques(w, threshold, clique_removal=removal) == (
+                _enumerated_cliques(w, threshold, removal)
+            )
+
+
+def test_can_cliques_of_a_dense_graph_are_found_in_few_branches(monkeypatch):
+    """Noise weights above the threshold make a dense graph; enumerating its
+    maximal cliques took minutes on 200 features (hours with edge removal)."""
+    w, _ = _random_weights(0, 150)
+    monkeypatch.setattr(mixed_data, "_MAX_CLIQUE_BRANCHES", 30_000)
+    for removal in CLIQUE_REMOVALS:
+        cliques = can_cliques(w, 0.57, clique_removal=removal)
+        assert len(cliques[0]) >= 5
+    w, _ = _random_weights(1, 40)
+    assert can_cliques(w, 0.6) == _enumerated_cliques(w, 0.6, "nodes")
+    assert threshold_for_clique_size(w, 4) <= 1.0
+
+
+def test_can_refuses_a_graph_too_dense_to_search(monkeypatch):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(
+        {f"f{j}": pd.Categorical(rng.integers(0, 4, 200)) for j in range(30)}
+    )
+    y = pd.Series(rng.integers(0, 3, 200))
+    monkeypatch.setattr(mixed_data, "_MAX_CLIQUE_BRANCHES", 10)
+    with pytest.raises(ValueError, match=r"too dense.*threshold=.*max_clique_size"):
+        CAN().fit(X, y)
+    assert CAN(threshold=np.inf).fit(X, y).cliques_ == []
 
 
 def test_can_without_edges_is_naive_bayes():

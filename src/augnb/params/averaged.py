@@ -16,8 +16,10 @@ give the same parameters.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +34,7 @@ from augnb.structure.aode import pair_structure, spode_structure
 __all__ = [
     "PairTables",
     "SpodeTables",
+    "check_pair_tables_size",
     "draw_table_seeds",
     "fit_pair_tables",
     "fit_spode_tables",
@@ -353,6 +356,71 @@ class PairTables:
         )
 
 
+def _physical_memory() -> int | None:
+    """Bytes of memory of this machine, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _pair_tables_cells(cards: NDArray[np.integer], n_classes: int) -> int:
+    """Float64 cells of A2DE's tables (:func:`fit_pair_tables`)."""
+    r = [int(c) for c in cards]
+    s1, s2, s3 = sum(r), sum(c * c for c in r), sum(c**3 for c in r)
+    pairs = (s1 * s1 - s2) // 2  # sum over i < j of r_i r_j
+    triples = (s1**3 - 3 * s1 * s2 + 2 * s3) // 6  # over i < j < k
+    # Counts and P(c, x_i, x_j) per pair; P(x_k | c, x_i, x_j) for each pair
+    # and each other feature k: three per triple.
+    return pairs * (1 + int(n_classes)) + 3 * triples * int(n_classes)
+
+
+def _pair_tables_message(cards: NDArray[np.integer], n_classes: int) -> str:
+    cells = _pair_tables_cells(cards, n_classes)
+    widest = sorted((int(c) for c in cards), reverse=True)[:3]
+    return (
+        f"AnDE(n=2) keeps a table for every pair of super-parents and every "
+        f"other feature: {cells:,} cells ({cells * 8 / 2**30:.1f} GiB of float64) "
+        f"for {len(cards)} features (the widest with {widest} categories) and "
+        f"{int(n_classes)} classes, more than the memory available. They grow "
+        "as the cube of the number of features: use AnDE(n=1) (AODE, whose "
+        "tables grow as the square), select fewer features, or merge rare "
+        "categories."
+    )
+
+
+def check_pair_tables_size(cards: NDArray[np.integer], n_classes: int) -> None:
+    """Refuse A2DE tables larger than this machine's memory, before counting.
+
+    Parameters
+    ----------
+    cards : array-like of int
+        Number of values of each feature.
+    n_classes : int
+        Number of classes.
+
+    Raises
+    ------
+    MemoryError
+        If the tables of :func:`fit_pair_tables` alone need more bytes than
+        the machine has, with their size and the fixes (the arrays are
+        allocated lazily, so they would otherwise fill the memory as they are
+        written and the process be killed).
+    """
+    memory = _physical_memory()
+    if memory is not None and 8 * _pair_tables_cells(cards, n_classes) > memory:
+        raise MemoryError(_pair_tables_message(cards, n_classes))
+
+
+@contextlib.contextmanager
+def _pair_tables_memory(cards: NDArray[np.integer], n_classes: int) -> Iterator[None]:
+    """Give a MemoryError while allocating A2DE's tables their size and the fixes."""
+    try:
+        yield
+    except MemoryError:
+        raise MemoryError(_pair_tables_message(cards, n_classes)) from None
+
+
 def fit_pair_tables(
     table: Callable[[tuple[int, ...]], NDArray[np.float64]],
     cards: NDArray[np.integer],
@@ -388,14 +456,13 @@ def fit_pair_tables(
     """
     p = len(cards)
     r = np.asarray(cards, dtype=np.int64)
+    check_pair_tables_size(cards, n_classes)
     # Every table lives in one of three flat arrays (the dicts hold
     # reshaped views) so the prediction kernel reads them by offset.
     pairs = list(itertools.combinations(range(p), 2))
     pair_size = np.array([r[i] * r[j] for i, j in pairs], np.int64)
     pair_offsets = np.full(p * p, -1, np.int64)
     starts = np.concatenate([[0], np.cumsum(pair_size)]).astype(np.int64)
-    counts_flat = np.zeros(int(starts[-1]))
-    lp_flat = np.zeros(int(starts[-1]) * n_classes)
     child_sizes = [
         (i, j, k, int(r[i] * r[j] * r[k]) * n_classes)
         for i, j in pairs
@@ -403,7 +470,10 @@ def fit_pair_tables(
         if k not in (i, j)
     ]
     child_offsets = np.full(p * p * p, -1, np.int64)
-    child_flat = np.zeros(sum(size for *_, size in child_sizes))
+    with _pair_tables_memory(cards, n_classes):
+        counts_flat = np.zeros(int(starts[-1]))
+        lp_flat = np.zeros(int(starts[-1]) * n_classes)
+        child_flat = np.zeros(sum(size for *_, size in child_sizes))
     pair_counts, pair_lp, child_lp = {}, {}, {}
     at = 0
     for i, j, k, size in child_sizes:

@@ -48,6 +48,8 @@ import threading
 
 import numba
 import numpy as np
+from numba import types
+from numba.typed import Dict
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
@@ -307,6 +309,31 @@ def _log_stirling(n, m, table, n_tab):
     return _log_stirling_approx(n, m)
 
 
+@numba.njit(cache=True, nogil=True)
+def _log_stirling_memo(n, m, table, n_tab, memo):
+    """:func:`_log_stirling`, remembering its saddle-point values in ``memo``.
+
+    Beyond the exact table each value costs a root search (tens of digamma
+    and Hurwitz zeta evaluations), and a Gibbs chain proposes the same few
+    ``(n, m)`` of a large count at every sweep: without the memo a fit whose
+    counts pass ``STIRLING_TABLE_MAX`` was some 30 times slower. The values
+    are those of the same function, so the chain is unchanged.
+    """
+    if n <= n_tab or m <= 2 or m >= n - 1:
+        return _log_stirling(n, m, table, n_tab)
+    key = (np.int64(n) << np.int64(32)) | np.int64(m)
+    value = memo.get(key, np.nan)
+    if np.isnan(value):
+        value = _log_stirling(n, m, table, n_tab)
+        if len(memo) < _MEMO_MAX:
+            memo[key] = value
+    return value
+
+
+#: Most saddle-point values one chain remembers (about 50 MB).
+_MEMO_MAX = 1 << 20
+
+
 def log_stirling(n: int, m: int) -> float:
     """Log of the unsigned Stirling number of the first kind ``S(n, m)``.
 
@@ -440,6 +467,8 @@ def _hdp_gibbs(
     lgc = np.empty((n_levels, m_cap))
     lgc[:, 0] = 0.0
     lg_valid = np.ones(n_levels, dtype=np.int64)
+    # log S(n, m) beyond the exact table, by (n, m) (_log_stirling_memo).
+    memo = Dict.empty(key_type=types.int64, value_type=types.float64)
     for it in range(n_iter):
         # -- table counts: leaves up to level 1 ---------------------------
         for d in range(deepest, 0, -1):
@@ -512,8 +541,8 @@ def _hdp_gibbs(
                         top = -np.inf
                         for i in range(high - low + 1):
                             t = low + i
-                            v = _log_stirling(n, t, table, n_tab) + t * log_c
-                            v += _log_stirling(np_low + i, tp, table, n_tab)
+                            v = _log_stirling_memo(n, t, table, n_tab, memo) + t * log_c
+                            v += _log_stirling_memo(np_low + i, tp, table, n_tab, memo)
                             v -= lgc[d - 1, m_low + i]
                             cum[i] = v
                             if v > top:

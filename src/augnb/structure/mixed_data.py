@@ -202,6 +202,12 @@ def can_cliques(
     list of tuple of int
         Sorted node tuples, each of at least 2 nodes.
 
+    Raises
+    ------
+    ValueError
+        If the graph is too dense to search (more than 1,000,000 branches
+        of the clique search), with the fix.
+
     Examples
     --------
     >>> import numpy as np
@@ -219,35 +225,181 @@ def can_cliques(
             f"{clique_removal!r}."
         )
     n = weights.shape[0]
-    g = nx.Graph()
-    g.add_nodes_from(range(n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            if weights[i, j] >= threshold:
-                g.add_edge(i, j)
-    chosen = []
-    while g.number_of_edges():
-        # One pass over the maximal cliques keeping the best so far: dense
-        # graphs (many rows of noise above the threshold) have too many to
-        # hold in a list.
-        best: tuple[int, ...] = ()
-        best_key: tuple[float, tuple[int, ...]] = (math.inf, ())
-        for found in nx.find_cliques(g):
-            if len(found) < max(len(best), 2):
-                continue
-            c = tuple(sorted(found))
-            key = (-_average_weight(c, weights), c)
-            if len(c) > len(best) or key < best_key:
-                best, best_key = c, key
-        size = len(best)
+    adj = _adjacency(weights, threshold)
+    search = _CliqueSearch(adj, weights, threshold)
+    chosen: list[tuple[int, ...]] = []
+    # The largest cliques of the graph, best last. Removing a clique only
+    # removes cliques, so while one of these survives they are still the
+    # largest cliques of what is left, and the search is not repeated.
+    queue: list[tuple[int, ...]] = []
+    while True:
+        while queue and not _is_clique(queue[-1], adj):
+            queue.pop()
+        if not queue:
+            nodes = 0
+            for v, row in enumerate(adj):
+                if row:
+                    nodes |= 1 << v
+            if not nodes:
+                break
+            queue = sorted(
+                search.largest(nodes),
+                key=lambda c: (-_average_weight(c, weights), c),
+                reverse=True,
+            )
+        best = queue.pop()
         chosen.append(best)
         if clique_removal == "nodes":
-            g.remove_nodes_from(best)
+            gone = 0
+            for v in best:
+                gone |= 1 << v
+            for v in range(n):
+                adj[v] &= ~gone
+            for v in best:
+                adj[v] = 0
         else:
-            g.remove_edges_from(
-                (best[a], best[b]) for a in range(size) for b in range(a + 1, size)
-            )
+            for a in best:
+                for b in best:
+                    if a != b:
+                        adj[a] &= ~(1 << b)
     return chosen
+
+
+def _adjacency(weights: NDArray[np.floating], threshold: float) -> list[int]:
+    """Each node's neighbours (weight ``>= threshold``) as a bit set.
+
+    The upper triangle is read, as the graph of :func:`can_cliques` always was.
+    """
+    above = np.triu(np.asarray(weights) >= threshold, 1)
+    above |= above.T
+    packed = np.packbits(above, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
+def _is_clique(clique: tuple[int, ...], adj: list[int]) -> bool:
+    """Whether every pair of ``clique`` is still an edge."""
+    for a, v in enumerate(clique[:-1]):
+        rest = 0
+        for b in clique[a + 1 :]:
+            rest |= 1 << b
+        if adj[v] & rest != rest:
+            return False
+    return True
+
+
+class _CliqueSearch:
+    """Branch and bound for the largest cliques of a graph given as bit sets.
+
+    Candidates are coloured greedily (Tomita and Seki's MCQ): a branch whose
+    clique plus its number of colours cannot reach the largest size found is
+    cut. Every clique of that size is kept (the caller breaks the ties), so
+    the result is the set of maximum cliques whatever the search order.
+    Maximal-clique enumeration, which this replaces, visits every maximal
+    clique of the graph: millions in the dense graphs that weak weights give
+    on a few hundred features.
+
+    The branches opened, over all the searches of one object, are limited
+    to ``_MAX_CLIQUE_BRANCHES``: beyond, the graph is too dense to search in
+    reasonable time and a ``ValueError`` says how to thin it.
+    """
+
+    def __init__(
+        self, adj: list[int], weights: NDArray[np.floating], threshold: float
+    ) -> None:
+        self.adj = adj
+        self.weights = weights
+        self.threshold = threshold
+        self.branches = 0
+
+    def _colour_order(self, candidates: int) -> list[tuple[int, int]]:
+        order = []
+        colour = 0
+        uncoloured = candidates
+        while uncoloured:
+            colour += 1
+            free = uncoloured
+            while free:
+                low = free & -free
+                v = low.bit_length() - 1
+                uncoloured ^= low
+                free &= ~low & ~self.adj[v]
+                order.append((v, colour))
+        return order
+
+    def _branch(self) -> None:
+        self.branches += 1
+        if self.branches > _MAX_CLIQUE_BRANCHES:
+            raise _too_dense(self.weights, self.threshold)
+
+    def largest(self, nodes: int) -> list[tuple[int, ...]]:
+        """Every largest clique (of at least 2 nodes) among ``nodes``, sorted tuples."""
+        best = 2
+        found: list[tuple[int, ...]] = []
+        clique: list[int] = []
+
+        def expand(candidates: int) -> None:
+            nonlocal best
+            self._branch()
+            for v, colour in reversed(self._colour_order(candidates)):
+                if len(clique) + colour < best:
+                    return
+                clique.append(v)
+                rest = candidates & self.adj[v]
+                if rest:
+                    expand(rest)
+                elif len(clique) >= best:
+                    if len(clique) > best:
+                        best = len(clique)
+                        found.clear()
+                    found.append(tuple(sorted(clique)))
+                clique.pop()
+                candidates &= ~(1 << v)
+
+        expand(nodes)
+        return found
+
+    def has_clique(self, nodes: int, size: int) -> bool:
+        """Whether ``nodes`` hold a clique of ``size`` nodes."""
+        depth = 0
+
+        def expand(candidates: int) -> bool:
+            nonlocal depth
+            self._branch()
+            for v, colour in reversed(self._colour_order(candidates)):
+                if depth + colour < size:
+                    return False
+                if depth + 1 >= size:
+                    return True
+                depth += 1
+                found = expand(candidates & self.adj[v])
+                depth -= 1
+                if found:
+                    return True
+                candidates &= ~(1 << v)
+            return False
+
+        return size <= 1 or expand(nodes)
+
+
+#: Most branches CAN's clique searches may open for one structure (half a
+#: minute of search); denser graphs are refused with the fix.
+_MAX_CLIQUE_BRANCHES = 1_000_000
+
+
+def _too_dense(weights: NDArray[np.floating], threshold: float) -> ValueError:
+    n = weights.shape[0]
+    upper = np.asarray(weights)[np.triu_indices(n, 1)]
+    edges = int((upper >= threshold).sum())
+    strong = float(np.quantile(upper, 0.99))
+    return ValueError(
+        f"CAN: the {edges:,} feature pairs (of {upper.size:,}) whose weight is at "
+        f"least the threshold {threshold:.6g} bits form a graph too dense to search "
+        f"for its largest cliques (more than {_MAX_CLIQUE_BRANCHES:,} branches): "
+        "weak dependences, such as noise on few rows, are above the threshold. "
+        f"Raise threshold (e.g. threshold={strong:.3g}, which keeps the strongest "
+        "1% of pairs), or bound the cliques with a small max_clique_size (3 or 4; "
+        "it replaces threshold)."
+    )
 
 
 def _clique_arcs(
@@ -361,17 +513,16 @@ def threshold_for_clique_size(
     iu = np.triu_indices(n, 1)
     cands = np.unique(weights[iu])
 
-    def largest(w: float) -> int:
-        g = nx.Graph()
-        g.add_nodes_from(range(n))
-        g.add_edges_from((i, j) for i, j in zip(*iu) if weights[i, j] >= w)
-        return max((len(c) for c in nx.find_cliques(g)), default=1)
-
     limit = max_clique_size - 1
+
+    def fits(w: float) -> bool:
+        adj = _adjacency(weights, w)
+        return not _CliqueSearch(adj, weights, w).has_clique((1 << n) - 1, limit + 1)
+
     lo, hi = 0, len(cands)  # cands[hi] stands for inf, which always fits
     while lo < hi:
         mid = (lo + hi) // 2
-        if largest(float(cands[mid])) <= limit:
+        if fits(float(cands[mid])):
             hi = mid
         else:
             lo = mid + 1
