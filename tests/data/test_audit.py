@@ -287,6 +287,36 @@ def test_a_value_both_as_number_and_as_text_is_named_with_the_fix():
         NaiveBayes().partial_fit(frame[["x", "level"]], y, classes=["N", "P"])
 
 
+def test_one_value_spelt_several_ways_is_named_with_the_fix():
+    # "Red", "red" and "RED " were three categories without a word, the
+    # value's rows split between them.
+    rng = np.random.default_rng(5)
+    colours = rng.choice(["Red", "red", "RED ", "blue"], N)
+    frame = _frame(
+        colour=colours,
+        as_category=pd.Categorical(colours),
+        as_str=pd.Series(colours, dtype="str"),
+        answer=pd.Series(["yes", "no", None, "Yes"] * (N // 4), dtype=object),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert {c: f.problem for c, f in found.items()} == dict.fromkeys(
+        ["colour", "as_category", "as_str", "answer"], "spellings"
+    )
+    message = found["colour"].message
+    assert "('RED ', 'Red', 'red')" in message
+    assert "X['colour'].str.strip().str.lower()" in message
+    assert "--discrete colour" in message
+    # The encoded fast path finds it too, and fit warns of it.
+    assert _fast_findings(frame[["x", "colour"]]) == [found["colour"]]
+    y = rng.choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'colour' holds one value spelt"):
+        NaiveBayes().fit(frame[["x", "colour"]], y)
+    # Declared discrete: different values on purpose (chemical symbols).
+    assert _problems(frame, discrete_features=["colour"])[0][0] != "colour"
+    # Distinct words, or the same spelling with a missing cell: nothing.
+    assert _problems(_frame(c=["Red", "blue", None, "green"] * (N // 4))) == []
+
+
 def test_an_identifier_written_as_text_is_an_identifier():
     ids = pd.Series([str(i) for i in range(N)], dtype="str")
     assert [f.problem for f in audit_table(_frame(row=ids))] == ["id"]

@@ -46,6 +46,12 @@ reports, per column:
   makes it of an ``object`` column of booleans with missing cells). Fix:
   convert it (``X[col].map({"True": True, "False": False})``), or declare
   it discrete, which silences this.
+- **spellings** -- a text column holding one value spelt several ways,
+  differing only in case or surrounding spaces (``"Red"``, ``"red"``,
+  ``"RED "``): each spelling is its own category, the value's rows split
+  between them. Fix: normalise it (``X[col].str.strip().str.lower()``), or
+  declare it discrete if the spellings are different values, which silences
+  this.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
@@ -142,8 +148,9 @@ class Finding:
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
         ``"constant"``, ``"infinite"``, ``"all_missing"``,
-        ``"text_numbers"`` or ``"mixed_types"`` of a feature; ``"single_class"`` or
-        ``"class_high_cardinality"`` of the class column.
+        ``"text_numbers"``, ``"mixed_types"`` or ``"spellings"`` of a
+        feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
+        class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -242,6 +249,8 @@ def audit_table(
             # a measurement, converting it the fix (an identifier or a
             # constant is to be dropped whatever it is written as).
             finding = _text_numbers(name, col, uniques) or finding
+        if finding is None and i not in declared_d:
+            finding = _spellings(name, col, uniques)
         if finding is not None:
             findings.append(finding)
     return findings
@@ -432,6 +441,7 @@ def _codes_plainly_fine(
             or (_number_text(first) and _is_text(X.dtypes.iloc[j]))
             # Levels of mixed types sort by type name: text comes last.
             or (isinstance(cats[-1], str) and not isinstance(cats[0], str))
+            or _has_spellings(cats)
         )
     return fine
 
@@ -466,6 +476,8 @@ def _plainly_fine(col: pd.Series) -> bool:
         categories
     ).startswith("mixed"):
         return False  # numbers and text: perhaps one value spelt both ways
+    if _has_spellings(categories):
+        return False
     return not _looks_like_time(categories[int(np.flatnonzero(counts)[0])])
 
 
@@ -657,6 +669,68 @@ def _mixed_spellings(
                     f"(X[{name!r}] = pd.to_numeric(X[{name!r}]) for numbers, "
                     f"X[{name!r}].astype(str) for text)",
                 )
+    return None
+
+
+def _spelling_key(value: str) -> str:
+    """What two spellings of one value share: no case, no surrounding spaces."""
+    return value.strip().casefold()
+
+
+def _has_spellings(levels: Sequence | pd.Index) -> bool:
+    """Whether two text levels differ only in case or surrounding spaces.
+
+    A column's levels, those not present included: what sends a column to
+    the full audit (:func:`_spellings`, on its present values), so a
+    conservative yes. Levels of text sort by their characters, so a column
+    of numbers (no text level last) costs one test.
+    """
+    if not len(levels) or not isinstance(levels[-1], str):
+        return False
+    texts = [v for v in levels if isinstance(v, str)]
+    return len({_spelling_key(v) for v in texts}) < len(texts)
+
+
+def _spellings(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
+    """A text column holding one value spelt several ways (``"Red"``, ``"red "``).
+
+    Each spelling is a category of its own (pandas matches none to another),
+    which splits the value's rows between them: what a table typed by hand,
+    or merged from sources that spell a value differently, gives. A file's
+    cells are stripped when read, so there only case tells them apart.
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    text = pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    if not text:
+        return None
+    seen: dict[str, str] = {}
+    values = uniques.tolist()
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        key = _spelling_key(value)
+        if key in MISSING_TOKENS:
+            continue
+        other = seen.setdefault(key, value)
+        if other != value:
+            variants = sorted(
+                {v for v in values if isinstance(v, str) and _spelling_key(v) == key}
+            )
+            shown = ", ".join(map(repr, variants[:4]))
+            return Finding(
+                name,
+                "spellings",
+                f"column {name!r} holds one value spelt several ways, differing "
+                f"only in case or surrounding spaces ({shown}), which are "
+                "different categories, the value's rows split between them: if "
+                f"they are one value, normalise the column first (X[{name!r}] = "
+                f"X[{name!r}].str.strip().str.lower()); if they are different "
+                f"values, declare it discrete (discrete_features=[{name!r}], "
+                f"--discrete {name} on the command line), which silences this "
+                "warning",
+            )
     return None
 
 
