@@ -317,6 +317,58 @@ def test_one_value_spelt_several_ways_is_named_with_the_fix():
     assert _problems(_frame(c=["Red", "blue", None, "green"] * (N // 4))) == []
 
 
+def test_numbers_written_with_a_unit_are_named_as_measurements():
+    # "12 kg" was taken silently as a category per weight, and "$1,234.50"
+    # (every price different) was called a row identifier to drop.
+    rng = np.random.default_rng(6)
+    frame = _frame(
+        weight=[f"{v} kg" for v in rng.integers(40, 60, N)],
+        price=[f"${v:,.2f}" for v in rng.uniform(900, 5000, N)],
+        temp=pd.Series([f"{v:.1f} °C" for v in rng.normal(20, 3, N)], dtype="str"),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert {c: f.problem for c, f in found.items()} == dict.fromkeys(
+        ["weight", "price", "temp"], "units"
+    )
+    assert "'price'].str.removeprefix('$').str.replace(',', '')" in (
+        found["price"].message
+    )
+    assert ".str.removesuffix('kg')" in found["weight"].message
+    assert "--discrete weight" in found["weight"].message
+    y = rng.choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'weight' holds numbers written with"):
+        NaiveBayes().fit(frame[["x", "weight"]], y)
+    # Declared discrete: silenced, and not an identifier either.
+    assert _problems(frame, discrete_features=["price"]) == [
+        ("weight", "units"),
+        ("temp", "units"),
+    ]
+    # Codes and ordinals are not measurements; nor are mixed units.
+    codes = _frame(
+        quarter=rng.choice(["Q1", "Q2", "Q3"], N),
+        rank=rng.choice(["1st", "2nd", "3rd"], N),
+        mass=rng.choice(["3 kg", "2 lb"], N),
+    )
+    assert _problems(codes) == []
+
+
+def test_a_files_numbers_with_a_unit_are_named_by_its_reader(tmp_path):
+    from augnb.data.tables import DataReadWarning
+    from augnb.datasets import load
+
+    rng = np.random.default_rng(7)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "price": [f"${v:,.2f}" for v in rng.uniform(900, 5000, N)],
+            "class": rng.choice(["P", "N"], N),
+        }
+    ).to_csv(path, index=False)
+    with pytest.warns(DataReadWarning, match=r"'price' holds numbers written with"):
+        X, _ = load(path)
+    assert audit_table(X) == []  # not an identifier to drop
+
+
 def test_an_identifier_written_as_text_is_an_identifier():
     ids = pd.Series([str(i) for i in range(N)], dtype="str")
     assert [f.problem for f in audit_table(_frame(row=ids))] == ["id"]

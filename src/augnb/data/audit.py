@@ -24,6 +24,10 @@ reports, per column:
   (``"12%"``): numbers read as one category each. Fix: convert it
   (``X[col].str.rstrip("%").astype(float)``), or declare it discrete, which
   silences this.
+- **units** -- the same, its numbers written with one unit or currency
+  (``"12 kg"``, ``"$1,234.50"``, ``"20 °C"``): neither a row identifier nor
+  categories. Fix: convert it (``X[col].str.removesuffix("kg")``, then
+  ``.astype(float)``), or declare it discrete, which silences this.
 - **thousands** -- the same, its numbers written with thousands separators
   (``"1,234,567"``, what ``pandas.read_csv`` leaves as text). Fix: convert
   it (``X[col].str.replace(",", "").astype(float)``), or declare it
@@ -118,6 +122,14 @@ MISSING_TOKENS = ("", "?")
 PERCENT_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)\s*%$")
 #: A number written with thousands separators (``"1,234,567"``), as text.
 THOUSANDS_TEXT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+#: A number with a unit after it (``"12 kg"``, ``"20 °C"``, ``"9.99 €"``) or
+#: a currency sign before it (``"$1,234.50"``): a measurement written as text.
+#: Only a currency sign may lead, so that codes (``"Q1"``, ``"T2"``) are not
+#: taken for measurements; a unit is a word of letters or signs.
+UNIT_TEXT = re.compile(
+    r"^(?P<sign>[$€£¥])?\s*(?P<number>[+-]?(\d{1,3}(,\d{3})+(\.\d+)?|\d+(\.\d*)?|\.\d+))"
+    r"(\s*(?P<unit>[^\W\d_]{1,6}\.?|°[CFK]?|[€£¥$\"'])(/[^\W\d_]{1,4})?)?$"
+)
 #: Booleans as Python writes them, as text (what Dask's ``from_pandas`` makes
 #: of an ``object`` column of booleans with missing cells).
 BOOLEAN_TEXT = ("True", "False")
@@ -242,13 +254,18 @@ def audit_table(
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
             )
-        if (finding is None or finding.problem == "high_cardinality") and not (
-            i in declared_d or i in declared_c
-        ):
+        if (
+            finding is None or finding.problem in ("high_cardinality", "id")
+        ) and not (i in declared_d or i in declared_c):
             # Before "high_cardinality": many distinct numbers are most likely
             # a measurement, converting it the fix (an identifier or a
-            # constant is to be dropped whatever it is written as).
-            finding = _text_numbers(name, col, uniques) or finding
+            # constant is to be dropped whatever it is written as, but for
+            # numbers with a unit, "12 kg" or "$1,234.50": a measurement).
+            found = _text_numbers(name, col, uniques)
+            if found is not None and (
+                finding is None or finding.problem != "id" or found.problem == "units"
+            ):
+                finding = found
         if finding is None and i not in declared_d:
             finding = _spellings(name, col, uniques)
         if finding is not None:
@@ -385,7 +402,12 @@ def warn_data_problems(
         if finding.problem in ("text_numbers", "text_booleans"):
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn or finding.problem in ("percent", "thousands", "mixed_types"):
+        elif warn or finding.problem in (
+            "percent",
+            "units",
+            "thousands",
+            "mixed_types",
+        ):
             # A column's type, whatever the rows: said of a stream's chunk too.
             warn_at_caller(finding.message, DataAuditWarning)
 
@@ -484,6 +506,8 @@ def _plainly_fine(col: pd.Series) -> bool:
 def _number_text(value: object) -> bool:
     """Whether a value is text that may be a number (or a missing token).
 
+    A number with a unit (``"12 kg"``) included.
+
     The first level of a column decides, so a column of words costs one
     match; a text number (or ``""``, ``"?"``) sends it to the full audit.
     """
@@ -494,6 +518,7 @@ def _number_text(value: object) -> bool:
         NUMBER_TEXT.match(text)
         or PERCENT_TEXT.match(text)
         or THOUSANDS_TEXT.match(text)
+        or UNIT_TEXT.match(text)
     )
 
 
@@ -805,6 +830,7 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
     """
     example = grouped = None
     plain = percent = True
+    unit: tuple | None = None  # (sign, unit) every value shares, if any
     # A plain loop: a column of words stops at its first value.
     for value in values:
         if not isinstance(value, str):
@@ -818,12 +844,19 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
             grouped = value if THOUSANDS_TEXT.match(text) else False
         plain = plain and number
         percent = percent and bool(PERCENT_TEXT.match(text))
-        if not (plain or percent or grouped):
+        if unit is not False:
+            found = UNIT_TEXT.match(text)
+            affix = found and (found["sign"], text[found.end("number") :].strip())
+            # A plain number has no unit: a column of them is text_numbers.
+            unit = affix if affix and any(affix) and unit in (None, affix) else False
+        if not (plain or percent or grouped or unit):
             return None
         if example is None:
             example = value
     if example is None:
         return None  # only missing tokens
+    if unit and not (plain or percent or grouped):
+        return _units_finding(name, example, *unit)
     if grouped:
         return Finding(
             name,
@@ -857,6 +890,34 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         f"they are numbers, convert it first (X[{name!r}] = "
         f"X[{name!r}].astype(float)); to keep them as categories, declare it "
         f"discrete (discrete_features=[{name!r}], --discrete {name} on the "
+        "command line), which silences this warning",
+    )
+
+
+def _is_units(uniques: pd.Series) -> bool:
+    """Whether every present value is a number with one unit (``"12 kg"``)."""
+    found = text_numbers_finding(None, uniques.tolist())
+    return found is not None and found.problem == "units"
+
+
+def _units_finding(
+    name: Hashable, example: str, sign: str | None, unit: str
+) -> Finding:
+    """The ``units`` finding: numbers written with a unit or currency sign."""
+    strip = "".join(
+        f".str.{how}({affix!r})"
+        for how, affix in (("removeprefix", sign), ("removesuffix", unit))
+        if affix
+    )
+    return Finding(
+        name,
+        "units",
+        f"column {name!r} holds numbers written with a unit (e.g. {example!r}), "
+        "so it is read as categories, one per distinct text (or as a row "
+        "identifier): if they are measurements, convert it first "
+        f"(X[{name!r}] = X[{name!r}]{strip}.str.replace(',', '').astype(float), "
+        "or remove the unit from the file); to keep them as categories, declare "
+        f"it discrete (discrete_features=[{name!r}], --discrete {name} on the "
         "command line), which silences this warning",
     )
 
@@ -906,6 +967,12 @@ def _column_finding(
             "command line)",
         )
     numbers = _numbers(uniques)
+    if numbers is None and _is_units(uniques):
+        # Measurements with a unit ("12 kg", "$1,234.50"): neither a row
+        # identifier nor categories to group. Named by _text_numbers for a
+        # text column, by the reader for a file's; a category column is
+        # categories by declaration.
+        return None
     whole = (
         numbers is not None
         and np.isfinite(numbers).all()
