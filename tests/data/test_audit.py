@@ -369,6 +369,37 @@ def test_a_files_numbers_with_a_unit_are_named_by_its_reader(tmp_path):
     assert audit_table(X) == []  # not an identifier to drop
 
 
+def test_numbers_with_a_few_words_are_named_with_the_conversion():
+    # A spreadsheet's column of numbers with a few "#N/A" cells (an object
+    # column) was said to have too many categories, to group or drop, where
+    # a file's reader names it as numbers with words.
+    rng = np.random.default_rng(8)
+    values = rng.normal(size=N).round(3).astype(object)
+    values[::10] = "#N/A"
+    texts = pd.Series(values.astype(str), dtype="str")
+    frame = _frame(excel=values, as_text=texts)
+    found = {f.column: f for f in audit_table(frame)}
+    assert {c: f.problem for c, f in found.items()} == dict.fromkeys(
+        ["excel", "as_text"], "mostly_numeric"
+    )
+    message = found["excel"].message
+    assert "holds numbers and a few words ('#N/A')" in message
+    assert "pd.to_numeric(X['excel'], errors='coerce')" in message
+    y = rng.choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'excel' holds numbers and a few"):
+        NaiveBayes().fit(frame[["x", "excel"]], y)
+    # Declared discrete: categories on purpose, too many of them.
+    assert _problems(frame[["excel"]], discrete_features=["excel"]) == [
+        ("excel", "high_cardinality")
+    ]
+    # Words with a few numbers among them are categories.
+    words = [f"w{i}" for i in range(N - 4)] + ["1", "2", "3", "4"]
+    assert _problems(_frame(w=words)) == [("w", "id")]
+    assert _problems(_frame(w=[w if i % 8 else "1" for i, w in enumerate(words)])) == [
+        ("w", "high_cardinality")
+    ]
+
+
 def test_an_identifier_written_as_text_is_an_identifier():
     ids = pd.Series([str(i) for i in range(N)], dtype="str")
     assert [f.problem for f in audit_table(_frame(row=ids))] == ["id"]

@@ -45,6 +45,13 @@ reports, per column:
   text column or a spreadsheet's cells formatted as text give): two
   categories, the value's rows split between them. Fix: convert the column
   to one type (``pd.to_numeric(X[col])`` or ``X[col].astype(str)``).
+- **mostly_numeric** -- an ``object`` or text column of many distinct
+  values, most of them numbers, the rest words (``"#N/A"``, ``"n/a"``,
+  ``"see comment"``: a spreadsheet's error cells, notes): read as one
+  category per number, which a file's reader would have read as numbers,
+  the words missing. Fix: convert it
+  (``pd.to_numeric(X[col], errors="coerce")``), or declare it discrete,
+  which silences this.
 - **text_booleans** -- a text column whose every present cell is ``"True"``
   or ``"False"``: text no boolean matches at predict (Dask's ``from_pandas``
   makes it of an ``object`` column of booleans with missing cells). Fix:
@@ -140,6 +147,9 @@ DASK_TEXT_NOTE = (
     "(dask.config.set({'dataframe.convert-string': False}) before from_pandas "
     "keeps numbers and booleans)"
 )
+#: The share of a column's distinct values that must be numbers for the
+#: rest (words) to be taken for notes in a measurement (``mostly_numeric``).
+MIN_NUMBER_SHARE = 0.9
 #: Widest per-column table of counts the one-pass audit builds.
 _MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
@@ -160,8 +170,9 @@ class Finding:
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
         ``"constant"``, ``"infinite"``, ``"all_missing"``,
-        ``"text_numbers"``, ``"mixed_types"`` or ``"spellings"`` of a
-        feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
+        ``"text_numbers"``, ``"percent"``, ``"units"``, ``"thousands"``,
+        ``"mostly_numeric"``, ``"mixed_types"``, ``"text_booleans"`` or
+        ``"spellings"`` of a feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
         class column.
     message : str
         One sentence naming the column, the problem and the fix.
@@ -266,6 +277,9 @@ def audit_table(
                 finding is None or finding.problem != "id" or found.problem == "units"
             ):
                 finding = found
+            elif finding is not None and finding.problem == "high_cardinality":
+                # Its cause, when it is numbers with a few words.
+                finding = _numbers_with_words(name, col, uniques) or finding
         if finding is None and i not in declared_d:
             finding = _spellings(name, col, uniques)
         if finding is not None:
@@ -776,6 +790,50 @@ def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding
     if not _is_text(col.dtype):
         return None
     return text_numbers_finding(name, uniques) or _text_booleans(name, uniques)
+
+
+def _numbers_with_words(
+    name: Hashable, col: pd.Series, uniques: pd.Series
+) -> Finding | None:
+    """Numbers (or their text) with a few words, in a text or ``object`` column.
+
+    Asked only of a column of many distinct values (``high_cardinality``),
+    so a few codes beside words are left alone. A file's column is named by
+    its reader, which reads it as numbers when the words are few; a category
+    column is categories by declaration.
+    """
+    if not _is_text(col.dtype):
+        return None
+    words: list[str] = []
+    n_numbers = 0
+    for value in uniques.tolist():
+        if isinstance(value, str):
+            text = value.strip()
+            if text in MISSING_TOKENS:
+                continue
+            if NUMBER_TEXT.match(text):
+                n_numbers += 1
+            else:
+                words.append(value)
+        elif isinstance(value, numbers_module.Real) and not isinstance(
+            value, (bool, np.bool_)
+        ):
+            n_numbers += 1
+        else:
+            return None  # dates, booleans, ...: not numbers and words
+    if not words or n_numbers < MIN_NUMBER_SHARE * (n_numbers + len(words)):
+        return None
+    shown = ", ".join(map(repr, sorted(words)[:4])) + (", ..." if words[4:] else "")
+    return Finding(
+        name,
+        "mostly_numeric",
+        f"column {name!r} holds numbers and a few words ({shown}), so it is read "
+        f"as {len(uniques)} categories, one per distinct number: if it is a "
+        f"measurement, convert it first (X[{name!r}] = pd.to_numeric(X[{name!r}], "
+        "errors='coerce'): the words become missing); to keep them as "
+        f"categories, declare it discrete (discrete_features=[{name!r}], "
+        f"--discrete {name} on the command line), which silences this warning",
+    )
 
 
 def _text_booleans(name: Hashable, values: Iterable) -> Finding | None:
