@@ -1237,3 +1237,26 @@ def test_fit_refuses_a_seed_and_a_different_random_state(tmp_path, capsys):
     for extra, seed in [(["--seed", "3", "--param", "random_state=3"], 3), ([], 0)]:
         assert main([*argv, *extra]) == 0
         assert load_model(out).random_state == seed
+
+
+def test_inspect_names_a_readers_finding_beside_the_audits_of_the_same_column(
+    tmp_path, capsys
+):
+    # Numbers with 10 % 'NULL' cells are read as ~90 categories: fit warns of
+    # both the cause (numbers and words: --continuous COL) and the audit's
+    # consequence (high cardinality); inspect showed only the latter, whose
+    # fix (group or drop the column) is the wrong one.
+    rng = np.random.default_rng(0)
+    num = [f"{v:.3f}" for v in rng.random(100)]
+    for i in range(0, 100, 10):
+        num[i] = "NULL"
+    path = tmp_path / "t.csv"
+    pd.DataFrame({"num": num, "class": rng.choice(["a", "b"], 100)}).to_csv(
+        path, index=False
+    )
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "mostly numeric, high cardinality" in out
+    assert "words in the rest (e.g. 'NULL')" in out
+    assert "--continuous num" in out
+    assert "categorical column 'num' has" in out

@@ -287,6 +287,119 @@ def test_a_value_both_as_number_and_as_text_is_named_with_the_fix():
         NaiveBayes().partial_fit(frame[["x", "level"]], y, classes=["N", "P"])
 
 
+def test_one_value_spelt_several_ways_is_named_with_the_fix():
+    # "Red", "red" and "RED " were three categories without a word, the
+    # value's rows split between them.
+    rng = np.random.default_rng(5)
+    colours = rng.choice(["Red", "red", "RED ", "blue"], N)
+    frame = _frame(
+        colour=colours,
+        as_category=pd.Categorical(colours),
+        as_str=pd.Series(colours, dtype="str"),
+        answer=pd.Series(["yes", "no", None, "Yes"] * (N // 4), dtype=object),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert {c: f.problem for c, f in found.items()} == dict.fromkeys(
+        ["colour", "as_category", "as_str", "answer"], "spellings"
+    )
+    message = found["colour"].message
+    assert "('RED ', 'Red', 'red')" in message
+    assert "X['colour'].str.strip().str.lower()" in message
+    assert "--discrete colour" in message
+    # The encoded fast path finds it too, and fit warns of it.
+    assert _fast_findings(frame[["x", "colour"]]) == [found["colour"]]
+    y = rng.choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'colour' holds one value spelt"):
+        NaiveBayes().fit(frame[["x", "colour"]], y)
+    # Declared discrete: different values on purpose (chemical symbols).
+    assert _problems(frame, discrete_features=["colour"])[0][0] != "colour"
+    # Distinct words, or the same spelling with a missing cell: nothing.
+    assert _problems(_frame(c=["Red", "blue", None, "green"] * (N // 4))) == []
+
+
+def test_numbers_written_with_a_unit_are_named_as_measurements():
+    # "12 kg" was taken silently as a category per weight, and "$1,234.50"
+    # (every price different) was called a row identifier to drop.
+    rng = np.random.default_rng(6)
+    frame = _frame(
+        weight=[f"{v} kg" for v in rng.integers(40, 60, N)],
+        price=[f"${v:,.2f}" for v in rng.uniform(900, 5000, N)],
+        temp=pd.Series([f"{v:.1f} °C" for v in rng.normal(20, 3, N)], dtype="str"),
+    )
+    found = {f.column: f for f in audit_table(frame)}
+    assert {c: f.problem for c, f in found.items()} == dict.fromkeys(
+        ["weight", "price", "temp"], "units"
+    )
+    assert "'price'].str.removeprefix('$').str.replace(',', '')" in (
+        found["price"].message
+    )
+    assert ".str.removesuffix('kg')" in found["weight"].message
+    assert "--discrete weight" in found["weight"].message
+    y = rng.choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'weight' holds numbers written with"):
+        NaiveBayes().fit(frame[["x", "weight"]], y)
+    # Declared discrete: silenced, and not an identifier either.
+    assert _problems(frame, discrete_features=["price"]) == [
+        ("weight", "units"),
+        ("temp", "units"),
+    ]
+    # Codes and ordinals are not measurements; nor are mixed units.
+    codes = _frame(
+        quarter=rng.choice(["Q1", "Q2", "Q3"], N),
+        rank=rng.choice(["1st", "2nd", "3rd"], N),
+        mass=rng.choice(["3 kg", "2 lb"], N),
+    )
+    assert _problems(codes) == []
+
+
+def test_a_files_numbers_with_a_unit_are_named_by_its_reader(tmp_path):
+    from augnb.data.tables import DataReadWarning
+    from augnb.datasets import load
+
+    rng = np.random.default_rng(7)
+    path = tmp_path / "t.csv"
+    pd.DataFrame(
+        {
+            "price": [f"${v:,.2f}" for v in rng.uniform(900, 5000, N)],
+            "class": rng.choice(["P", "N"], N),
+        }
+    ).to_csv(path, index=False)
+    with pytest.warns(DataReadWarning, match=r"'price' holds numbers written with"):
+        X, _ = load(path)
+    assert audit_table(X) == []  # not an identifier to drop
+
+
+def test_numbers_with_a_few_words_are_named_with_the_conversion():
+    # A spreadsheet's column of numbers with a few "#N/A" cells (an object
+    # column) was said to have too many categories, to group or drop, where
+    # a file's reader names it as numbers with words.
+    rng = np.random.default_rng(8)
+    values = rng.normal(size=N).round(3).astype(object)
+    values[::10] = "#N/A"
+    texts = pd.Series(values.astype(str), dtype="str")
+    frame = _frame(excel=values, as_text=texts)
+    found = {f.column: f for f in audit_table(frame)}
+    assert {c: f.problem for c, f in found.items()} == dict.fromkeys(
+        ["excel", "as_text"], "mostly_numeric"
+    )
+    message = found["excel"].message
+    assert "holds numbers and a few words ('#N/A')" in message
+    assert "pd.to_numeric(X['excel'], errors='coerce')" in message
+    y = rng.choice(["P", "N"], N)
+    with pytest.warns(DataAuditWarning, match=r"'excel' holds numbers and a few"):
+        NaiveBayes().fit(frame[["x", "excel"]], y)
+    # Declared discrete: categories on purpose, too many of them.
+    assert _problems(frame[["excel"]], discrete_features=["excel"]) == [
+        ("excel", "high_cardinality")
+    ]
+    # Words with a few numbers among them are categories.
+    words = [f"w{i}" for i in range(N - 4)] + ["1", "2", "3", "4"]
+    assert _problems(_frame(w=words)) == [("w", "id")]
+    assert _problems(_frame(w=[w if i % 8 else "1" for i, w in enumerate(words)])) == [
+        ("w", "high_cardinality")
+    ]
+
+
 def test_an_identifier_written_as_text_is_an_identifier():
     ids = pd.Series([str(i) for i in range(N)], dtype="str")
     assert [f.problem for f in audit_table(_frame(row=ids))] == ["id"]

@@ -948,23 +948,25 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     features = frame if to_predict else frame.drop(columns=[target])
     # Declared kinds as fit takes them: --discrete COL is how a text column
     # of numbers is kept as categories, which silences that finding.
-    findings = {
-        f.column: f
-        for f in audit_table(
-            features,
-            discrete_features=options.get("discrete"),
-            continuous_features=options.get("continuous"),
-        )
-    }
+    findings: dict[object, list[Finding]] = {}
+    for f in audit_table(
+        features,
+        discrete_features=options.get("discrete"),
+        continuous_features=options.get("continuous"),
+    ):
+        findings.setdefault(f.column, []).append(f)
     # What the reader did to a column (numbers with stray words, thousands
-    # separators, ...) is reported like the audit's findings.
+    # separators, ...) is reported like the audit's findings, and before the
+    # audit's finding of the same column, as `fit` warns them: it is the
+    # cause ("numbers and words", read as categories), the audit's finding
+    # (too many categories) its consequence, whose fix alone would mislead.
     for record in caught:
         warning = record.message
-        if isinstance(warning, DataReadWarning) and warning.column not in findings:
-            findings[warning.column] = Finding(
-                warning.column, warning.problem, str(warning)
-            )
-        elif not isinstance(warning, DataReadWarning):
+        if isinstance(warning, DataReadWarning):
+            found = findings.setdefault(warning.column, [])
+            if all(f.problem != warning.problem for f in found):
+                found.insert(0, Finding(warning.column, warning.problem, str(warning)))
+        else:
             warnings.warn_explicit(
                 record.message, record.category, record.filename, record.lineno
             )
@@ -975,7 +977,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             kind = "class"
         else:
             kind = "continuous" if col.dtype.kind == "f" else "discrete"
-        problem = findings[name].problem if name in findings else ""
+        problem = ", ".join(f.problem for f in findings.get(name, ()))
         rows.append(
             [
                 str(name),
@@ -1000,7 +1002,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         right=(2, 3),
     )
     problems = [
-        ("error" if f.is_error else "warning", f.message) for f in findings.values()
+        ("error" if f.is_error else "warning", f.message)
+        for found in findings.values()
+        for f in found
     ]
     label = None if target is None else class_column_finding(frame[target])
     if label is not None:

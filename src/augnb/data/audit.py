@@ -24,6 +24,10 @@ reports, per column:
   (``"12%"``): numbers read as one category each. Fix: convert it
   (``X[col].str.rstrip("%").astype(float)``), or declare it discrete, which
   silences this.
+- **units** -- the same, its numbers written with one unit or currency
+  (``"12 kg"``, ``"$1,234.50"``, ``"20 °C"``): neither a row identifier nor
+  categories. Fix: convert it (``X[col].str.removesuffix("kg")``, then
+  ``.astype(float)``), or declare it discrete, which silences this.
 - **thousands** -- the same, its numbers written with thousands separators
   (``"1,234,567"``, what ``pandas.read_csv`` leaves as text). Fix: convert
   it (``X[col].str.replace(",", "").astype(float)``), or declare it
@@ -41,11 +45,24 @@ reports, per column:
   text column or a spreadsheet's cells formatted as text give): two
   categories, the value's rows split between them. Fix: convert the column
   to one type (``pd.to_numeric(X[col])`` or ``X[col].astype(str)``).
+- **mostly_numeric** -- an ``object`` or text column of many distinct
+  values, most of them numbers, the rest words (``"#N/A"``, ``"n/a"``,
+  ``"see comment"``: a spreadsheet's error cells, notes): read as one
+  category per number, which a file's reader would have read as numbers,
+  the words missing. Fix: convert it
+  (``pd.to_numeric(X[col], errors="coerce")``), or declare it discrete,
+  which silences this.
 - **text_booleans** -- a text column whose every present cell is ``"True"``
   or ``"False"``: text no boolean matches at predict (Dask's ``from_pandas``
   makes it of an ``object`` column of booleans with missing cells). Fix:
   convert it (``X[col].map({"True": True, "False": False})``), or declare
   it discrete, which silences this.
+- **spellings** -- a text column holding one value spelt several ways,
+  differing only in case or surrounding spaces (``"Red"``, ``"red"``,
+  ``"RED "``): each spelling is its own category, the value's rows split
+  between them. Fix: normalise it (``X[col].str.strip().str.lower()``), or
+  declare it discrete if the spellings are different values, which silences
+  this.
 
 :func:`warn_data_problems` is the hook every ``fit`` calls: it raises for
 datetime columns and warns (:class:`DataAuditWarning`) for the rest but
@@ -112,6 +129,14 @@ MISSING_TOKENS = ("", "?")
 PERCENT_TEXT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)\s*%$")
 #: A number written with thousands separators (``"1,234,567"``), as text.
 THOUSANDS_TEXT = re.compile(r"^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$")
+#: A number with a unit after it (``"12 kg"``, ``"20 °C"``, ``"9.99 €"``) or
+#: a currency sign before it (``"$1,234.50"``): a measurement written as text.
+#: Only a currency sign may lead, so that codes (``"Q1"``, ``"T2"``) are not
+#: taken for measurements; a unit is a word of letters or signs.
+UNIT_TEXT = re.compile(
+    r"^(?P<sign>[$€£¥])?\s*(?P<number>[+-]?(\d{1,3}(,\d{3})+(\.\d+)?|\d+(\.\d*)?|\.\d+))"
+    r"(\s*(?P<unit>[^\W\d_]{1,6}\.?|°[CFK]?|[€£¥$\"'])(/[^\W\d_]{1,4})?)?$"
+)
 #: Booleans as Python writes them, as text (what Dask's ``from_pandas`` makes
 #: of an ``object`` column of booleans with missing cells).
 BOOLEAN_TEXT = ("True", "False")
@@ -122,6 +147,9 @@ DASK_TEXT_NOTE = (
     "(dask.config.set({'dataframe.convert-string': False}) before from_pandas "
     "keeps numbers and booleans)"
 )
+#: The share of a column's distinct values that must be numbers for the
+#: rest (words) to be taken for notes in a measurement (``mostly_numeric``).
+MIN_NUMBER_SHARE = 0.9
 #: Widest per-column table of counts the one-pass audit builds.
 _MAX_COUNTED_LEVELS = 4096
 _ID_NAME = re.compile(r"(^|[_\s-])(id|key|index|uuid)$|^(id|row|index)[_\s-]", re.I)
@@ -142,8 +170,10 @@ class Finding:
     problem : str
         What was found: ``"id"``, ``"high_cardinality"``, ``"datetime"``,
         ``"constant"``, ``"infinite"``, ``"all_missing"``,
-        ``"text_numbers"`` or ``"mixed_types"`` of a feature; ``"single_class"`` or
-        ``"class_high_cardinality"`` of the class column.
+        ``"text_numbers"``, ``"percent"``, ``"units"``, ``"thousands"``,
+        ``"mostly_numeric"``, ``"mixed_types"``, ``"text_booleans"`` or
+        ``"spellings"`` of a feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
+        class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """
@@ -235,13 +265,23 @@ def audit_table(
             finding = _column_finding(
                 name, col, n_present, uniques, n_rows, i in declared_d, i in declared_c
             )
-        if (finding is None or finding.problem == "high_cardinality") and not (
-            i in declared_d or i in declared_c
-        ):
+        if (
+            finding is None or finding.problem in ("high_cardinality", "id")
+        ) and not (i in declared_d or i in declared_c):
             # Before "high_cardinality": many distinct numbers are most likely
             # a measurement, converting it the fix (an identifier or a
-            # constant is to be dropped whatever it is written as).
-            finding = _text_numbers(name, col, uniques) or finding
+            # constant is to be dropped whatever it is written as, but for
+            # numbers with a unit, "12 kg" or "$1,234.50": a measurement).
+            found = _text_numbers(name, col, uniques)
+            if found is not None and (
+                finding is None or finding.problem != "id" or found.problem == "units"
+            ):
+                finding = found
+            elif finding is not None and finding.problem == "high_cardinality":
+                # Its cause, when it is numbers with a few words.
+                finding = _numbers_with_words(name, col, uniques) or finding
+        if finding is None and i not in declared_d:
+            finding = _spellings(name, col, uniques)
         if finding is not None:
             findings.append(finding)
     return findings
@@ -376,7 +416,12 @@ def warn_data_problems(
         if finding.problem in ("text_numbers", "text_booleans"):
             message = finding.message + (DASK_TEXT_NOTE if dask else "")
             warn_at_caller(message, DataAuditWarning)
-        elif warn or finding.problem in ("percent", "thousands", "mixed_types"):
+        elif warn or finding.problem in (
+            "percent",
+            "units",
+            "thousands",
+            "mixed_types",
+        ):
             # A column's type, whatever the rows: said of a stream's chunk too.
             warn_at_caller(finding.message, DataAuditWarning)
 
@@ -432,6 +477,7 @@ def _codes_plainly_fine(
             or (_number_text(first) and _is_text(X.dtypes.iloc[j]))
             # Levels of mixed types sort by type name: text comes last.
             or (isinstance(cats[-1], str) and not isinstance(cats[0], str))
+            or _has_spellings(cats)
         )
     return fine
 
@@ -466,11 +512,15 @@ def _plainly_fine(col: pd.Series) -> bool:
         categories
     ).startswith("mixed"):
         return False  # numbers and text: perhaps one value spelt both ways
+    if _has_spellings(categories):
+        return False
     return not _looks_like_time(categories[int(np.flatnonzero(counts)[0])])
 
 
 def _number_text(value: object) -> bool:
     """Whether a value is text that may be a number (or a missing token).
+
+    A number with a unit (``"12 kg"``) included.
 
     The first level of a column decides, so a column of words costs one
     match; a text number (or ``""``, ``"?"``) sends it to the full audit.
@@ -482,6 +532,7 @@ def _number_text(value: object) -> bool:
         NUMBER_TEXT.match(text)
         or PERCENT_TEXT.match(text)
         or THOUSANDS_TEXT.match(text)
+        or UNIT_TEXT.match(text)
     )
 
 
@@ -660,6 +711,68 @@ def _mixed_spellings(
     return None
 
 
+def _spelling_key(value: str) -> str:
+    """What two spellings of one value share: no case, no surrounding spaces."""
+    return value.strip().casefold()
+
+
+def _has_spellings(levels: Sequence | pd.Index) -> bool:
+    """Whether two text levels differ only in case or surrounding spaces.
+
+    A column's levels, those not present included: what sends a column to
+    the full audit (:func:`_spellings`, on its present values), so a
+    conservative yes. Levels of text sort by their characters, so a column
+    of numbers (no text level last) costs one test.
+    """
+    if not len(levels) or not isinstance(levels[-1], str):
+        return False
+    texts = [v for v in levels if isinstance(v, str)]
+    return len({_spelling_key(v) for v in texts}) < len(texts)
+
+
+def _spellings(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding | None:
+    """A text column holding one value spelt several ways (``"Red"``, ``"red "``).
+
+    Each spelling is a category of its own (pandas matches none to another),
+    which splits the value's rows between them: what a table typed by hand,
+    or merged from sources that spell a value differently, gives. A file's
+    cells are stripped when read, so there only case tells them apart.
+    """
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype = dtype.categories.dtype
+    text = pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    if not text:
+        return None
+    seen: dict[str, str] = {}
+    values = uniques.tolist()
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        key = _spelling_key(value)
+        if key in MISSING_TOKENS:
+            continue
+        other = seen.setdefault(key, value)
+        if other != value:
+            variants = sorted(
+                {v for v in values if isinstance(v, str) and _spelling_key(v) == key}
+            )
+            shown = ", ".join(map(repr, variants[:4]))
+            return Finding(
+                name,
+                "spellings",
+                f"column {name!r} holds one value spelt several ways, differing "
+                f"only in case or surrounding spaces ({shown}), which are "
+                "different categories, the value's rows split between them: if "
+                f"they are one value, normalise the column first (X[{name!r}] = "
+                f"X[{name!r}].str.strip().str.lower()); if they are different "
+                f"values, declare it discrete (discrete_features=[{name!r}], "
+                f"--discrete {name} on the command line), which silences this "
+                "warning",
+            )
+    return None
+
+
 def _is_text(dtype: object) -> bool:
     """Whether a column of this dtype may hold text (object or str, not category)."""
     return not isinstance(dtype, pd.CategoricalDtype) and (
@@ -677,6 +790,50 @@ def _text_numbers(name: Hashable, col: pd.Series, uniques: pd.Series) -> Finding
     if not _is_text(col.dtype):
         return None
     return text_numbers_finding(name, uniques) or _text_booleans(name, uniques)
+
+
+def _numbers_with_words(
+    name: Hashable, col: pd.Series, uniques: pd.Series
+) -> Finding | None:
+    """Numbers (or their text) with a few words, in a text or ``object`` column.
+
+    Asked only of a column of many distinct values (``high_cardinality``),
+    so a few codes beside words are left alone. A file's column is named by
+    its reader, which reads it as numbers when the words are few; a category
+    column is categories by declaration.
+    """
+    if not _is_text(col.dtype):
+        return None
+    words: list[str] = []
+    n_numbers = 0
+    for value in uniques.tolist():
+        if isinstance(value, str):
+            text = value.strip()
+            if text in MISSING_TOKENS:
+                continue
+            if NUMBER_TEXT.match(text):
+                n_numbers += 1
+            else:
+                words.append(value)
+        elif isinstance(value, numbers_module.Real) and not isinstance(
+            value, (bool, np.bool_)
+        ):
+            n_numbers += 1
+        else:
+            return None  # dates, booleans, ...: not numbers and words
+    if not words or n_numbers < MIN_NUMBER_SHARE * (n_numbers + len(words)):
+        return None
+    shown = ", ".join(map(repr, sorted(words)[:4])) + (", ..." if words[4:] else "")
+    return Finding(
+        name,
+        "mostly_numeric",
+        f"column {name!r} holds numbers and a few words ({shown}), so it is read "
+        f"as {len(uniques)} categories, one per distinct number: if it is a "
+        f"measurement, convert it first (X[{name!r}] = pd.to_numeric(X[{name!r}], "
+        "errors='coerce'): the words become missing); to keep them as "
+        f"categories, declare it discrete (discrete_features=[{name!r}], "
+        f"--discrete {name} on the command line), which silences this warning",
+    )
 
 
 def _text_booleans(name: Hashable, values: Iterable) -> Finding | None:
@@ -731,6 +888,7 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
     """
     example = grouped = None
     plain = percent = True
+    unit: tuple | None = None  # (sign, unit) every value shares, if any
     # A plain loop: a column of words stops at its first value.
     for value in values:
         if not isinstance(value, str):
@@ -744,12 +902,19 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
             grouped = value if THOUSANDS_TEXT.match(text) else False
         plain = plain and number
         percent = percent and bool(PERCENT_TEXT.match(text))
-        if not (plain or percent or grouped):
+        if unit is not False:
+            found = UNIT_TEXT.match(text)
+            affix = found and (found["sign"], text[found.end("number") :].strip())
+            # A plain number has no unit: a column of them is text_numbers.
+            unit = affix if affix and any(affix) and unit in (None, affix) else False
+        if not (plain or percent or grouped or unit):
             return None
         if example is None:
             example = value
     if example is None:
         return None  # only missing tokens
+    if unit and not (plain or percent or grouped):
+        return _units_finding(name, example, *unit)
     if grouped:
         return Finding(
             name,
@@ -783,6 +948,34 @@ def text_numbers_finding(name: Hashable, values: Iterable) -> Finding | None:
         f"they are numbers, convert it first (X[{name!r}] = "
         f"X[{name!r}].astype(float)); to keep them as categories, declare it "
         f"discrete (discrete_features=[{name!r}], --discrete {name} on the "
+        "command line), which silences this warning",
+    )
+
+
+def _is_units(uniques: pd.Series) -> bool:
+    """Whether every present value is a number with one unit (``"12 kg"``)."""
+    found = text_numbers_finding(None, uniques.tolist())
+    return found is not None and found.problem == "units"
+
+
+def _units_finding(
+    name: Hashable, example: str, sign: str | None, unit: str
+) -> Finding:
+    """The ``units`` finding: numbers written with a unit or currency sign."""
+    strip = "".join(
+        f".str.{how}({affix!r})"
+        for how, affix in (("removeprefix", sign), ("removesuffix", unit))
+        if affix
+    )
+    return Finding(
+        name,
+        "units",
+        f"column {name!r} holds numbers written with a unit (e.g. {example!r}), "
+        "so it is read as categories, one per distinct text (or as a row "
+        "identifier): if they are measurements, convert it first "
+        f"(X[{name!r}] = X[{name!r}]{strip}.str.replace(',', '').astype(float), "
+        "or remove the unit from the file); to keep them as categories, declare "
+        f"it discrete (discrete_features=[{name!r}], --discrete {name} on the "
         "command line), which silences this warning",
     )
 
@@ -832,6 +1025,12 @@ def _column_finding(
             "command line)",
         )
     numbers = _numbers(uniques)
+    if numbers is None and _is_units(uniques):
+        # Measurements with a unit ("12 kg", "$1,234.50"): neither a row
+        # identifier nor categories to group. Named by _text_numbers for a
+        # text column, by the reader for a file's; a category column is
+        # categories by declaration.
+        return None
     whole = (
         numbers is not None
         and np.isfinite(numbers).all()

@@ -694,10 +694,11 @@ class TableReader:
             )
             return _ColumnPlan()
         if not opts.fitted:
-            # Percentages ("12%"): kept as categories, as a typed table's
-            # text, and named as the data audit names them there.
+            # Percentages ("12%") and measurements with a unit ("12 kg"):
+            # kept as categories, as a typed table's text, and named as the
+            # data audit names them there.
             found = text_numbers_finding(name, words[present])
-            if found is not None and found.problem == "percent":
+            if found is not None and found.problem in ("percent", "units"):
                 _warn(f"{opts.label}: {found.message}", name, found.problem)
         return _ColumnPlan()
 
