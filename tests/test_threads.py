@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from augnb import AODE, KDB, TAN, AnDE, NaiveBayes, _threads
+from augnb._fork import ForkSafeLock, _renew_all
 from augnb.data._kernels import (
     column_value_counts,
     encode_integer_table,
@@ -278,11 +279,10 @@ def test_a_child_forked_after_openmp_started_launches_no_region(
     fake = types.SimpleNamespace(_is_initialized=True, _threading_layer=layer)
     monkeypatch.setitem(sys.modules, "numba.np.ufunc.parallel", fake)
     monkeypatch.setattr(_threads, "_regions_unsafe", False)
-    monkeypatch.setattr(_threads, "_region_lock", threading.Lock())
-    held = _threads._region_lock
-    held.acquire()  # a thread of the parent held it at the fork
+    monkeypatch.setattr(_threads, "_region_lock", ForkSafeLock())
+    _threads._region_lock.acquire()  # a thread of the parent held it at the fork
+    _renew_all()
     _threads._after_fork_in_child()
-    assert _threads._region_lock is not held
     with _threads.parallel_region() as launch:
         assert launch is not unsafe
 

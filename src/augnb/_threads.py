@@ -42,6 +42,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from augnb._fork import ForkSafeLock
+
 __all__ = [
     "MIN_ROWS",
     "fixed_blocks",
@@ -65,17 +67,17 @@ _T = TypeVar("_T")
 
 # The worker threads (one pool per process: a forked child starts its own).
 _pool: tuple[int, ThreadPoolExecutor] | None = None
-_pool_lock = threading.Lock()
+_pool_lock = ForkSafeLock()
 _local = threading.local()
 
 
 # Callers inside one_blas_thread, and the limit they share (restored by the
 # last to leave).
-_blas_lock = threading.Lock()
+_blas_lock = ForkSafeLock()
 _blas_users = 0
 _blas_limit: Any = None
 # One Numba parallel region launched from here at a time (parallel_region).
-_region_lock = threading.Lock()
+_region_lock = ForkSafeLock()
 # Set in a child forked after the parent started Numba's OpenMP layer.
 _regions_unsafe = False
 
@@ -85,22 +87,18 @@ def _mark_worker() -> None:
 
 
 def _after_fork_in_child() -> None:
-    """Fresh locks; refuse parallel regions if the OpenMP layer had started.
+    """No BLAS users; no parallel regions if the OpenMP layer had started.
 
-    A thread of the parent may have held a lock at the fork: no thread of
-    the child will release it (the child would wait for ever). Such a
-    thread's one_blas_thread limit stays set in the child. GNU OpenMP's
-    threads do not survive a fork: Numba terminates a child that launches a
-    region on a layer the parent started, so the child computes on its own
-    thread (TBB and workqueue are fork-safe).
+    The locks are free in the child (:class:`augnb._fork.ForkSafeLock`); a
+    thread of the parent inside one_blas_thread at the fork leaves its
+    limit set in the child. GNU OpenMP's threads do not survive a fork:
+    Numba terminates a child that launches a region on a layer the parent
+    started, so the child computes on its own thread (TBB and workqueue are
+    fork-safe).
     """
-    global _pool_lock, _blas_lock, _blas_users, _blas_limit
-    global _region_lock, _regions_unsafe
-    _pool_lock = threading.Lock()
-    _blas_lock = threading.Lock()
+    global _blas_users, _blas_limit, _regions_unsafe
     _blas_users = 0
     _blas_limit = None
-    _region_lock = threading.Lock()
     parallel = sys.modules.get("numba.np.ufunc.parallel")
     if parallel is not None and getattr(parallel, "_is_initialized", False):
         layer = getattr(parallel, "_threading_layer", None)

@@ -7,28 +7,18 @@ a time (:func:`warnings_section`).
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
-import threading
 import warnings
 from collections.abc import Iterator
 from types import FrameType
 
+from augnb._fork import ForkSafeLock
+
 __all__ = ["between_sections", "warn_at_caller", "warnings_section"]
 
-# Held by the thread inside a warnings_section (re-entrant: sections nest).
-_SECTION = threading.RLock()
-
-
-def _fresh_lock_in_child() -> None:
-    # A thread of the parent inside a section at the fork never leaves it
-    # in the child, whose sections would wait for ever.
-    global _SECTION
-    _SECTION = threading.RLock()
-
-
-if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
-    os.register_at_fork(after_in_child=_fresh_lock_in_child)
+# Held by the thread inside a warnings_section (re-entrant: sections nest);
+# free in a forked child, whatever a thread of the parent was doing.
+_SECTION = ForkSafeLock(reentrant=True)
 
 # Packages whose frames a warning skips: augnb itself, and scikit-learn and
 # joblib, through which a Pipeline or a cross-validation reaches augnb.

@@ -172,8 +172,8 @@ class Finding:
         ``"constant"``, ``"infinite"``, ``"all_missing"``,
         ``"text_numbers"``, ``"percent"``, ``"units"``, ``"thousands"``,
         ``"mostly_numeric"``, ``"mixed_types"``, ``"text_booleans"`` or
-        ``"spellings"`` of a feature; ``"single_class"`` or ``"class_high_cardinality"`` of the
-        class column.
+        ``"spellings"`` of a feature; ``"single_class"`` or
+        ``"class_high_cardinality"`` of the class column.
     message : str
         One sentence naming the column, the problem and the fix.
     """

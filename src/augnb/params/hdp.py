@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 import threading
 
 import numba
@@ -53,6 +52,7 @@ from numba.typed import Dict
 from numpy.typing import NDArray
 from sklearn.utils import check_random_state
 
+from augnb._fork import ForkSafeLock
 from augnb.data.weights import MAX_REPEATED_ROWS
 
 # The samplers are inlined into _hdp_gibbs (see augnb.params._pcg64). Numba's
@@ -91,20 +91,10 @@ _TABLE: NDArray[np.float64] = np.zeros(1)
 _ROW_RATIOS: NDArray[np.float64] = np.zeros(1)
 _COL_RATIOS: NDArray[np.float64] = np.zeros(1)
 _TABLE_N = 0
-# Members of an ensemble fit their tables in threads: one builds the tables.
-_TABLE_LOCK = threading.Lock()
+# Members of an ensemble fit their tables in threads: one builds the tables
+# (a forked child gets the lock free, whatever a thread of the parent did).
+_TABLE_LOCK = ForkSafeLock()
 _SEEDERS = threading.local()
-
-
-def _fresh_lock_in_child() -> None:
-    # A thread of the parent building the tables at the fork never releases
-    # the lock in the child, whose HDP fits would wait for ever.
-    global _TABLE_LOCK
-    _TABLE_LOCK = threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):  # not on Windows, which cannot fork
-    os.register_at_fork(after_in_child=_fresh_lock_in_child)
 
 
 @numba.njit(cache=True, nogil=True)
