@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 import numbers
 import threading
+from typing import Any
 
 import numba
 import numpy as np
@@ -322,8 +323,9 @@ def _log_stirling_memo(n, m, table, n_tab, memo):
     return value
 
 
-#: Most saddle-point values one chain remembers (about 50 MB).
-_MEMO_MAX = 1 << 20
+#: Most saddle-point values a thread remembers (about 12 MB; a large count
+#: visits a few dozen, so a fit needs far fewer).
+_MEMO_MAX = 1 << 18
 
 
 def log_stirling(n: int, m: int) -> float:
@@ -638,6 +640,21 @@ def _hdp_gibbs(
     return acc, conc
 
 
+def _thread_memo() -> Any:
+    """The calling thread's memo of ``log S(n, m)`` beyond the exact table.
+
+    Kept across calls (a value depends on ``(n, m)`` alone, and the tables
+    of a fit share their large counts): making a dictionary per table cost
+    more than the sampling of AODE's and AnDE's many small tables. At most
+    :data:`_MEMO_MAX` entries (:func:`_log_stirling_memo`).
+    """
+    memo = getattr(_SEEDERS, "memo", None)
+    if memo is None:
+        memo = Dict.empty(key_type=types.int64, value_type=types.float64)
+        _SEEDERS.memo = memo
+    return memo
+
+
 def _sampler_seed(random_state: object) -> int:
     """``check_random_state(random_state).randint(2**31 - 1)``, faster.
 
@@ -858,13 +875,13 @@ def hdp_log_cpt(
     table, row_ratio, col_ratio, n_tab = _stirling_tables(int(ints.sum()))
     # log S(n, m) beyond the exact table, remembered by (n, m)
     # (_log_stirling_memo), only where a count can pass the table: None
-    # compiles a sampler without the dictionary, which costs the others
-    # some 3 % (its reference counting in the loops).
-    memo = (
-        Dict.empty(key_type=types.int64, value_type=types.float64)
-        if int(ints.sum()) > n_tab
-        else None
-    )
+    # compiles a sampler without the dictionary (making one costs about
+    # 25 us, and AODE samples thousands of small tables). No node holds
+    # more customers of a value than the data hold of it (a node's count is
+    # its children's tables, at most their counts; the root's, the class
+    # nodes' tables), so the value totals bound every count the sampler sees.
+    most = int(ints.sum(axis=(0, 1)).max(initial=0))
+    memo = _thread_memo() if most > n_tab else None
     prob, _ = _hdp_gibbs(
         parent,
         level,
