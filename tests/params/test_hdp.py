@@ -71,15 +71,16 @@ def test_stirling_numbers_beyond_the_table_are_remembered_unchanged(monkeypatch)
     np.testing.assert_allclose(np.exp(out).sum(axis=-1), 1.0)
     # The sampler compiled without a memo (counts within the table) is the
     # same chain: forced on these counts, it gives the same bits.
-    class NoMemo:
-        @staticmethod
-        def empty(**kwargs):
-            return None
-
-    monkeypatch.setattr(hdp, "Dict", NoMemo)
+    calls = []
+    monkeypatch.setattr(hdp, "_thread_memo", lambda: calls.append(1))
     np.testing.assert_array_equal(
         hdp_log_cpt(counts, 3, n_iter=200, random_state=0), out
     )
+    assert calls  # the memo was asked for, and None given
+    # Counts within the table ask for none (the sampler compiled without).
+    calls.clear()
+    hdp_log_cpt(counts // 100, 3, n_iter=20, random_state=0)
+    assert not calls
 
 
 def test_rows_sum_to_one_and_unseen_rows_back_off():
