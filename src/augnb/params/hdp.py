@@ -875,12 +875,14 @@ def hdp_log_cpt(
     table, row_ratio, col_ratio, n_tab = _stirling_tables(int(ints.sum()))
     # log S(n, m) beyond the exact table, remembered by (n, m)
     # (_log_stirling_memo), only where a count can pass the table: None
-    # compiles a sampler without the dictionary (making one costs about
-    # 25 us, and AODE samples thousands of small tables). No node holds
-    # more customers of a value than the data hold of it (a node's count is
-    # its children's tables, at most their counts; the root's, the class
-    # nodes' tables), so the value totals bound every count the sampler sees.
-    most = int(ints.sum(axis=(0, 1)).max(initial=0))
+    # compiles a sampler without the dictionary, which costs the others
+    # (AODE samples thousands of small tables). Below the root no node holds
+    # more customers of a value than its class holds of it in the data (a
+    # node's count is its children's tables, at most their counts), and the
+    # root's count is only read with its one table per value, log S(n, 1) =
+    # log (n - 1)!, exact at any n: the class-value counts bound every
+    # count the sampler looks up.
+    most = int(ints.sum(axis=0).max(initial=0))
     memo = _thread_memo() if most > n_tab else None
     prob, _ = _hdp_gibbs(
         parent,
