@@ -457,3 +457,53 @@ def run_sklearn_api_checks(cls):
 def sklearn_api_checks():
     """``run_sklearn_api_checks(cls)``."""
     return run_sklearn_api_checks
+
+
+def fork_while_held(held, child, seconds=30.0):
+    """Exit code of a child forked while another thread is inside ``held()``.
+
+    A thread of the parent enters the context manager ``held()`` and stays
+    there; the process forks; the child runs ``child()`` and exits 0 if it
+    returns anything but False (1 if it raises or returns False). The child
+    is killed after ``seconds``, and None returned: it waited for a lock the
+    parent's thread held at the fork.
+    """
+    import threading
+    import time
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold():
+        with held():
+            inside.set()
+            leave.wait(seconds)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    inside.wait(10)
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child
+            code = 1
+            try:
+                code = 0 if child() is not False else 1
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.01)
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        return None
+    finally:
+        leave.set()
+        holder.join(10)
+
+
+@pytest.fixture
+def forked_while_held():
+    """``fork_while_held(held, child, seconds=30.0)``."""
+    return fork_while_held

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
 
@@ -23,24 +22,8 @@ def test_a_held_lock_is_free_once_renewed_and_others_are_untouched():
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork with threads
-def test_a_child_forked_while_another_thread_holds_the_lock_takes_it():
+def test_a_child_forked_while_another_thread_holds_the_lock_takes_it(
+    forked_while_held,
+):
     lock = ForkSafeLock()
-    taken, done = threading.Event(), threading.Event()
-
-    def hold():
-        with lock:
-            taken.set()
-            done.wait(10)
-
-    thread = threading.Thread(target=hold)
-    thread.start()
-    taken.wait(10)
-    try:
-        pid = os.fork()
-        if pid == 0:  # the child: its lock must be free
-            os._exit(0 if lock.acquire(timeout=5) else 1)
-        _, status = os.waitpid(pid, 0)
-    finally:
-        done.set()
-        thread.join()
-    assert os.WEXITSTATUS(status) == 0
+    assert forked_while_held(lambda: lock, lambda: lock.acquire(timeout=5)) == 0

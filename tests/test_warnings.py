@@ -76,42 +76,11 @@ def test_sections_nest_on_one_thread():
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 @pytest.mark.filterwarnings("ignore:This process:DeprecationWarning")
-def test_a_child_forked_while_a_thread_is_in_a_section_enters_one():
+def test_a_child_forked_while_a_thread_is_in_a_section_enters_one(forked_while_held):
     # The thread inside never leaves in the child: its lock must not be
     # the child's, or every section there waits for ever.
-    inside, leave = threading.Event(), threading.Event()
+    def enter():
+        with warnings_section(record=True):
+            pass
 
-    def hold():
-        with warnings_section():
-            inside.set()
-            leave.wait(30)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    inside.wait(10)
-    try:
-        pid = os.fork()
-        if pid == 0:  # the child
-            try:
-                with warnings_section(record=True):
-                    pass
-            finally:
-                os._exit(0)
-        status = _wait(pid, 30)
-    finally:
-        leave.set()
-        holder.join(10)
-    assert status == 0
-
-
-def _wait(pid, seconds):
-    """The child's exit status, or None (and the child killed) after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.01)
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
-    return None
+    assert forked_while_held(warnings_section, enter) == 0

@@ -417,14 +417,16 @@ def test_tiny_training_folds_bring_no_scikit_learn_warning(tmp_path, capsys):
     assert "scikit-learn" not in capsys.readouterr().err
 
 
-def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
-    monkeypatch, capsys, refusing_learner
-):
+@pytest.fixture
+def wine_refusing_suite(monkeypatch, refusing_learner):
+    """``make(**fields)``: mihaljevic2014 with NB, TAN and an FSS that fails on Wine.
+
+    The FSS refuses tables of more than 8 columns (Wine); ``fields`` replace
+    the suite's others (data sets, folds, name).
+    """
     import dataclasses
 
     from augnb import TAN, NaiveBayes
-    from augnb.cli._compare import _print_suite, _suite_summary
-    from augnb.evaluation.report import run_suite
     from augnb.evaluation.suites import EstimatorSpec, Suite, get_suite
 
     class Narrow(refusing_learner):
@@ -433,16 +435,30 @@ def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
                 raise ValueError("too many columns for me")
             return super().fit(X, y)
 
-    suite = dataclasses.replace(
-        get_suite("mihaljevic2014"),
-        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
-        quick_datasets=("Car", "Balance Scale", "Wine"),
-        n_splits=3,
-    )
     monkeypatch.setattr(
         Suite,
         "make_estimators",
         lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
+    )
+
+    def make(**fields):
+        return dataclasses.replace(
+            get_suite("mihaljevic2014"),
+            estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
+            **fields,
+        )
+
+    return make
+
+
+def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
+    capsys, wine_refusing_suite
+):
+    from augnb.cli._compare import _print_suite, _suite_summary
+    from augnb.evaluation.report import run_suite
+
+    suite = wine_refusing_suite(
+        quick_datasets=("Car", "Balance Scale", "Wine"), n_splits=3
     )
     with pytest.warns(UserWarning, match="FSS failed on wine"):
         res = run_suite(suite, quick=True, progress=False)
@@ -460,35 +476,16 @@ def test_a_suite_with_a_failed_cell_says_what_its_ranks_leave_out(
 
 
 def test_a_suite_json_with_a_failed_cell_is_valid_json(
-    monkeypatch, capsys, refusing_learner
+    monkeypatch, capsys, wine_refusing_suite
 ):
     # The failed cell's accuracy was written as the bare word NaN, which is
     # not JSON: jq and JavaScript refused the whole summary.
-    import dataclasses
-
     import augnb.evaluation.suites as suites
-    from augnb import TAN, NaiveBayes
-    from augnb.evaluation.suites import EstimatorSpec, Suite
 
-    class Narrow(refusing_learner):
-        def fit(self, X, y):
-            if X.shape[1] > 8:  # Wine
-                raise ValueError("too many columns for me")
-            return super().fit(X, y)
-
-    mini = dataclasses.replace(
-        suites.get_suite("mihaljevic2014"),
-        name="mini",
-        estimators={k: EstimatorSpec(k) for k in ("NB", "TAN", "FSS")},
-        quick_datasets=("Balance Scale", "Wine"),
-        n_splits=2,
+    mini = wine_refusing_suite(
+        name="mini", quick_datasets=("Balance Scale", "Wine"), n_splits=2
     )
     monkeypatch.setitem(suites._SUITES, "mini", lambda: mini)
-    monkeypatch.setattr(
-        Suite,
-        "make_estimators",
-        lambda self, warn=True: {"NB": NaiveBayes(), "TAN": TAN(), "FSS": Narrow()},
-    )
     argv = ["compare", "--suite", "mini", "--quick", "--no-progress"]
     assert main([*argv, "--format", "json"]) == 0
 

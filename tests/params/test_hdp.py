@@ -527,38 +527,11 @@ def test_hdp_model_equals_its_tables_fitted_family_by_family():
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 @pytest.mark.filterwarnings("ignore:This process:DeprecationWarning")
-def test_a_child_forked_while_a_thread_builds_the_tables_builds_its_own():
+def test_a_child_forked_while_a_thread_builds_the_tables_builds_its_own(
+    forked_while_held,
+):
     # An ensemble's member building the Stirling tables on a thread at the
     # fork never releases their lock in the child: the child's HDP fits
     # waited for ever.
-    import threading
-    import time
-
-    inside, leave = threading.Event(), threading.Event()
-
-    def hold():
-        with hdp._TABLE_LOCK:
-            inside.set()
-            leave.wait(30)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    inside.wait(10)
-    try:
-        pid = os.fork()
-        if pid == 0:  # the child: exit status 0 once it has its table
-            try:
-                hdp._stirling_table(5)
-            finally:
-                os._exit(0)
-        deadline = time.monotonic() + 30
-        while not (done := os.waitpid(pid, os.WNOHANG))[0]:
-            if time.monotonic() > deadline:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-                pytest.fail("the child waited for the parent's lock")
-            time.sleep(0.01)
-    finally:
-        leave.set()
-        holder.join(10)
-    assert os.waitstatus_to_exitcode(done[1]) == 0
+    status = forked_while_held(lambda: hdp._TABLE_LOCK, lambda: hdp._stirling_table(5))
+    assert status == 0, "the child waited for the parent's lock"
